@@ -1,0 +1,9 @@
+//! The `bigtest` dialect: analysis results as IR, and their verifier.
+
+pub mod verify;
+
+pub const JDU_PATH: &str = "bigtest.jdu_path";
+pub const TEST_RECORD: &str = "bigtest.test_record";
+
+/// Path statuses, in the order of the ODS enum.
+pub const PATH_STATUSES: &[&str] = &["unsolved", "sat", "unsat", "unknown"];

@@ -1,0 +1,66 @@
+//! Names and classes of coco ops, shared by the verifier, passes and the
+//! interpreter so that "which ops are collectives" is decided in one place.
+
+pub const ALL_REDUCE: &str = "coco.all_reduce";
+pub const REDUCE_SCATTER: &str = "coco.reduce_scatter";
+pub const ALL_GATHER: &str = "coco.all_gather";
+pub const BROADCAST: &str = "coco.broadcast";
+pub const REDUCE: &str = "coco.reduce";
+pub const ALL_TO_ALL: &str = "coco.all_to_all";
+pub const SEND: &str = "coco.send";
+pub const RECV: &str = "coco.recv";
+pub const MATMUL: &str = "coco.matmul";
+pub const DROPOUT: &str = "coco.dropout";
+pub const LAYER_NORM: &str = "coco.layer_norm";
+pub const NORM: &str = "coco.norm";
+pub const REDUCE_ELEMENTS: &str = "coco.reduce_elements";
+pub const CAST: &str = "coco.cast";
+pub const SLICE: &str = "coco.slice";
+pub const UPDATE: &str = "coco.update";
+pub const FUSED_KERNEL: &str = "coco.fused_kernel";
+pub const FUSED_COLLECTIVE: &str = "coco.fused_collective";
+pub const OVERLAP: &str = "coco.overlap";
+pub const YIELD: &str = "coco.yield";
+pub const PROCESS_GROUP: &str = "coco.process_group";
+
+/// The discardable attribute naming the process group a function runs on.
+pub const GROUP_ATTR: &str = "coco.group";
+
+/// Ops that communicate between ranks.
+pub const COLLECTIVES: &[&str] = &[
+    ALL_REDUCE,
+    REDUCE_SCATTER,
+    ALL_GATHER,
+    BROADCAST,
+    REDUCE,
+    ALL_TO_ALL,
+    SEND,
+    RECV,
+];
+
+/// coco ops that compute without communicating.
+pub const COMPUTATIONS: &[&str] = &[
+    MATMUL,
+    DROPOUT,
+    LAYER_NORM,
+    NORM,
+    REDUCE_ELEMENTS,
+    CAST,
+    SLICE,
+];
+
+pub fn is_collective(name: &str) -> bool {
+    COLLECTIVES.contains(&name)
+}
+
+/// A computation: a coco compute op, or an upstream element-wise op
+/// (`arith`, `math`) or tensor construction (`tensor.splat`).
+pub fn is_computation(name: &str) -> bool {
+    COMPUTATIONS.contains(&name)
+        || name.starts_with("arith.")
+        || name.starts_with("math.")
+        || name == "tensor.splat"
+}
+
+/// The reduction operators, in the order of the ODS enum.
+pub const REDUCTIONS: &[&str] = &["sum", "prod", "min", "max", "avg"];

@@ -1,0 +1,716 @@
+//! Layout and process-group rules of the coco dialect (see each op's ODS
+//! description for the rule it states). ODS has already checked that coco op
+//! operands are ranked tensors with a coco layout; this checks *which* layout,
+//! shapes, process groups and structural-region contents.
+
+use std::collections::{HashMap, HashSet};
+
+use melior::ir::{operation::OperationRef, Operation, Type, ValueLike};
+
+use super::{
+    layout::{describe, DistTensor, Layout},
+    ops::{self, is_collective, is_computation},
+};
+use crate::{
+    ir::{
+        as_op, body_ops, dialect_of, enclosing, function_signature, int_attr, is_entry_argument_of,
+        is_float, location_text, nested_ops, op_name, operand_types, result_types, symbol_attr,
+    },
+    verify::Reporter,
+};
+
+struct Transfer<'c, 'a> {
+    op: OperationRef<'c, 'a>,
+    /// Group the op runs on.
+    group: String,
+    /// The other group.
+    peer: String,
+    ty: Type<'c>,
+}
+
+pub fn verify(module: &Operation, reporter: &mut Reporter) {
+    let groups = verify_groups(module, reporter);
+    for op in body_ops(module) {
+        let op = as_op(&op);
+        if op_name(op) == "func.func" {
+            verify_function(op, &groups, reporter);
+        }
+    }
+
+    let mut sends = Vec::new();
+    let mut recvs = Vec::new();
+    for op_ref in nested_ops(module) {
+        let op = as_op(&op_ref);
+        let name = op_name(op);
+        if dialect_of(&name) == "coco" {
+            verify_tensor_types(op, reporter);
+            verify_op(op, &name, reporter);
+            if name == ops::SEND || name == ops::RECV {
+                if let Some(transfer) = verify_transfer(op_ref, &name, &groups, reporter) {
+                    if name == ops::SEND {
+                        sends.push(transfer);
+                    } else {
+                        recvs.push(transfer);
+                    }
+                }
+            }
+        } else if name.starts_with("arith.") || name.starts_with("math.") {
+            verify_elementwise(op, reporter);
+        }
+    }
+    match_transfers(&sends, &recvs, reporter);
+}
+
+fn verify_groups(module: &Operation, reporter: &mut Reporter) -> HashSet<String> {
+    let mut groups = HashSet::new();
+    let mut stages_seen: HashMap<i64, String> = HashMap::new();
+    let mut num_stages_seen: Option<i64> = None;
+    for op in body_ops(module) {
+        let op = as_op(&op);
+        if op_name(op) != ops::PROCESS_GROUP {
+            continue;
+        }
+        let name = crate::ir::str_attr(op, "sym_name").unwrap_or_default();
+        let stage = int_attr(op, "stage").unwrap_or(-1);
+        let num_stages = int_attr(op, "num_stages").unwrap_or(0);
+        if num_stages < 1 {
+            reporter.op_error(op, format!("needs at least 1 stage, found {num_stages}"));
+            continue;
+        }
+        if stage < 0 || stage >= num_stages {
+            reporter.op_error(
+                op,
+                format!("stage {stage} is outside 0..{num_stages} (stages are numbered from 0)"),
+            );
+            continue;
+        }
+        match num_stages_seen {
+            Some(n) if n != num_stages => reporter.op_error(
+                op,
+                format!(
+                    "splits the world into {num_stages} stages but another process group splits it into {n}; all groups must use one split"
+                ),
+            ),
+            _ => num_stages_seen = Some(num_stages),
+        }
+        if let Some(other) = stages_seen.insert(stage, name.clone()) {
+            reporter.op_error(op, format!("stage {stage} is already named @{other}"));
+        }
+        groups.insert(name);
+    }
+    groups
+}
+
+fn verify_function(func: &Operation, groups: &HashSet<String>, reporter: &mut Reporter) {
+    if let Ok(attr) = func.attribute(ops::GROUP_ATTR) {
+        match crate::ir::flat_symbol(attr) {
+            Some(group) if groups.contains(&group) => {}
+            Some(group) => reporter.op_error(
+                func,
+                format!("'{}' names @{group}, which is not a coco.process_group", ops::GROUP_ATTR),
+            ),
+            None => reporter.op_error(
+                func,
+                format!("'{}' must be a symbol reference to a coco.process_group", ops::GROUP_ATTR),
+            ),
+        }
+    }
+    if let Some((inputs, results)) = function_signature(func) {
+        for (i, ty) in inputs.iter().enumerate() {
+            check_tensor_type(func, &format!("argument #{i}"), *ty, reporter);
+        }
+        for (i, ty) in results.iter().enumerate() {
+            check_tensor_type(func, &format!("result #{i}"), *ty, reporter);
+        }
+    }
+}
+
+/// Static global shapes and in-range slice dimensions for every tensor an op
+/// touches.
+fn verify_tensor_types(op: &Operation, reporter: &mut Reporter) {
+    for (i, ty) in operand_types(op).into_iter().enumerate() {
+        check_tensor_type(op, &format!("operand #{i}"), ty, reporter);
+    }
+    for (i, ty) in result_types(op).into_iter().enumerate() {
+        check_tensor_type(op, &format!("result #{i}"), ty, reporter);
+    }
+}
+
+fn check_tensor_type(op: &Operation, what: &str, ty: Type, reporter: &mut Reporter) {
+    let Some(tensor) = DistTensor::from_type(ty) else {
+        return;
+    };
+    let Some(layout) = tensor.layout else {
+        return;
+    };
+    if tensor.static_shape().is_none() {
+        reporter.op_error(
+            op,
+            format!(
+                "{what} has dynamic shape {}; distributed tensors need static global shapes",
+                tensor.shape_text()
+            ),
+        );
+    }
+    if let Layout::Sliced(dim) = layout {
+        if dim < 0 || dim as usize >= tensor.rank() {
+            reporter.op_error(
+                op,
+                format!(
+                    "{what} is sliced along dimension {dim}, but the tensor has rank {}",
+                    tensor.rank()
+                ),
+            );
+        }
+    }
+}
+
+/// What a layout rule accepts.
+#[derive(Clone, Copy)]
+enum Expect {
+    Is(Layout),
+    AnySliced,
+    LocalOrReplicated,
+}
+
+impl Expect {
+    fn accepts(self, layout: Layout) -> bool {
+        match self {
+            Expect::Is(expected) => expected == layout,
+            Expect::AnySliced => layout.is_sliced(),
+            Expect::LocalOrReplicated => matches!(layout, Layout::Local | Layout::Replicated),
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Expect::Is(layout) => layout.to_string(),
+            Expect::AnySliced => "#coco.sliced<d>".into(),
+            Expect::LocalOrReplicated => "#coco.local or #coco.replicated".into(),
+        }
+    }
+}
+
+fn tensor_of<'c>(ty: Type<'c>) -> Option<DistTensor<'c>> {
+    DistTensor::from_type(ty).filter(|t| t.layout.is_some())
+}
+
+/// Checks `tensor`'s layout against `expect`; `what` is "operand" or "result".
+fn expect_layout(
+    op: &Operation,
+    what: &str,
+    tensor: &DistTensor,
+    expect: Expect,
+    reporter: &mut Reporter,
+) -> bool {
+    let layout = tensor.layout.expect("filtered by tensor_of");
+    if expect.accepts(layout) {
+        return true;
+    }
+    reporter.op_error(
+        op,
+        format!("expects {what} layout {}, found {layout}", expect.text()),
+    );
+    false
+}
+
+fn expect_same_tensor(
+    op: &Operation,
+    input: &DistTensor,
+    result: &DistTensor,
+    reporter: &mut Reporter,
+) {
+    if input.shape != result.shape {
+        reporter.op_error(
+            op,
+            format!(
+                "result shape {} differs from operand shape {} (shapes are global)",
+                result.shape_text(),
+                input.shape_text()
+            ),
+        );
+    }
+    if input.element != result.element {
+        reporter.op_error(
+            op,
+            format!(
+                "result element type {} differs from operand element type {}",
+                result.element, input.element
+            ),
+        );
+    }
+}
+
+/// Checks a one-operand, one-result layout-changing op.
+fn verify_unary(op: &Operation, from: Expect, to: Expect, reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    expect_layout(op, "operand", &input, from, reporter);
+    expect_layout(op, "result", &result, to, reporter);
+    expect_same_tensor(op, &input, &result, reporter);
+}
+
+fn unary_tensors<'c>(op: &Operation<'c>) -> (Option<DistTensor<'c>>, Option<DistTensor<'c>>) {
+    let input = op.operand(0).ok().and_then(|v| tensor_of(v.r#type()));
+    let result = op.result(0).ok().and_then(|v| tensor_of(v.r#type()));
+    (input, result)
+}
+
+fn reduction_kind(op: &Operation) -> Option<&'static str> {
+    let kind = int_attr(op, "kind")?;
+    ops::REDUCTIONS.get(usize::try_from(kind).ok()?).copied()
+}
+
+fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
+    use Expect::*;
+    match name {
+        ops::ALL_REDUCE => verify_unary(op, Is(Layout::Local), Is(Layout::Replicated), reporter),
+        ops::REDUCE_SCATTER => verify_unary(op, Is(Layout::Local), AnySliced, reporter),
+        ops::ALL_GATHER => verify_unary(op, AnySliced, Is(Layout::Replicated), reporter),
+        ops::BROADCAST => {
+            verify_unary(op, LocalOrReplicated, Is(Layout::Replicated), reporter);
+            verify_root(op, reporter);
+        }
+        ops::REDUCE => {
+            verify_unary(op, Is(Layout::Local), Is(Layout::Local), reporter);
+            verify_root(op, reporter);
+        }
+        ops::ALL_TO_ALL => {
+            verify_unary(op, AnySliced, AnySliced, reporter);
+            if let (Some(input), Some(result)) = unary_tensors(op) {
+                if input.layout == result.layout && input.layout.is_some_and(Layout::is_sliced) {
+                    reporter.op_error(
+                        op,
+                        format!(
+                            "re-slices along the dimension it is already sliced on ({}); use different dimensions",
+                            describe(input.layout)
+                        ),
+                    );
+                }
+            }
+        }
+        ops::SLICE => verify_unary(op, Is(Layout::Replicated), AnySliced, reporter),
+        ops::MATMUL => verify_matmul(op, reporter),
+        ops::DROPOUT => {
+            let prob = crate::ir::float_attr(op, "prob").unwrap_or(0.0);
+            if !(0.0..1.0).contains(&prob) {
+                reporter.op_error(op, format!("prob must be in [0, 1), found {prob}"));
+            }
+        }
+        ops::LAYER_NORM => verify_layer_norm(op, reporter),
+        ops::NORM => verify_scalar_reduction(op, None, reporter),
+        ops::REDUCE_ELEMENTS => verify_scalar_reduction(op, reduction_kind(op), reporter),
+        ops::CAST => verify_cast(op, reporter),
+        ops::UPDATE => verify_update(op, reporter),
+        ops::FUSED_KERNEL | ops::FUSED_COLLECTIVE | ops::OVERLAP => verify_region(op, name, reporter),
+        ops::YIELD => verify_yield(op, reporter),
+        _ => {}
+    }
+}
+
+fn verify_root(op: &Operation, reporter: &mut Reporter) {
+    if let Some(root) = int_attr(op, "root") {
+        if root < 0 {
+            reporter.op_error(op, format!("root must be a rank (>= 0), found {root}"));
+        }
+    }
+}
+
+/// Megatron-LM's sharding rules; `None` when the combination has no rule.
+pub fn matmul_result_layout(lhs: Layout, rhs: Layout) -> Option<Layout> {
+    use Layout::*;
+    match (lhs, rhs) {
+        (Replicated, Replicated) => Some(Replicated),
+        (Replicated, Sliced(1)) => Some(Sliced(1)),
+        (Sliced(1), Sliced(0)) => Some(Local),
+        (Sliced(0), Replicated) => Some(Sliced(0)),
+        (Local, Replicated) | (Replicated, Local) | (Local, Local) => Some(Local),
+        _ => None,
+    }
+}
+
+fn verify_matmul(op: &Operation, reporter: &mut Reporter) {
+    let tensors: Vec<_> = operand_types(op).into_iter().map(tensor_of).collect();
+    let result = op.result(0).ok().and_then(|v| tensor_of(v.r#type()));
+    let (Some(Some(lhs)), Some(Some(rhs)), Some(result)) =
+        (tensors.first(), tensors.get(1), result)
+    else {
+        return;
+    };
+    for (what, t) in [("lhs", lhs), ("rhs", rhs), ("result", &result)] {
+        if t.rank() != 2 {
+            reporter.op_error(op, format!("{what} must be 2-D, found shape {}", t.shape_text()));
+            return;
+        }
+    }
+    if lhs.shape[1] != rhs.shape[0] {
+        reporter.op_error(
+            op,
+            format!(
+                "contraction sizes differ: lhs is {} and rhs is {}",
+                lhs.shape_text(),
+                rhs.shape_text()
+            ),
+        );
+    } else if result.shape != [lhs.shape[0], rhs.shape[1]] {
+        reporter.op_error(
+            op,
+            format!(
+                "result shape must be {}x{} for lhs {} and rhs {}, found {}",
+                lhs.shape[0].map_or("?".into(), |d| d.to_string()),
+                rhs.shape[1].map_or("?".into(), |d| d.to_string()),
+                lhs.shape_text(),
+                rhs.shape_text(),
+                result.shape_text()
+            ),
+        );
+    }
+    if lhs.element != rhs.element || lhs.element != result.element {
+        reporter.op_error(
+            op,
+            format!(
+                "element types must match: lhs {}, rhs {}, result {}",
+                lhs.element, rhs.element, result.element
+            ),
+        );
+    }
+    let (l, r, res) = (lhs.layout.unwrap(), rhs.layout.unwrap(), result.layout.unwrap());
+    match matmul_result_layout(l, r) {
+        None => reporter.op_error(
+            op,
+            format!(
+                "has no layout rule for lhs {l} and rhs {r}; supported: replicated x replicated, \
+                 replicated x sliced<1> (column parallel), sliced<1> x sliced<0> (row parallel, \
+                 local partial sums), sliced<0> x replicated, and local with local or replicated"
+            ),
+        ),
+        Some(expected) if expected != res => reporter.op_error(
+            op,
+            format!("expects result layout {expected} for lhs {l} and rhs {r}, found {res}"),
+        ),
+        Some(_) => {}
+    }
+}
+
+fn verify_layer_norm(op: &Operation, reporter: &mut Reporter) {
+    let tensors: Vec<_> = operand_types(op).into_iter().map(tensor_of).collect();
+    let result = op.result(0).ok().and_then(|v| tensor_of(v.r#type()));
+    let (Some(Some(input)), Some(Some(gamma)), Some(Some(beta)), Some(result)) =
+        (tensors.first(), tensors.get(1), tensors.get(2), result)
+    else {
+        return;
+    };
+    if input.rank() == 0 {
+        reporter.op_error(op, "input must have at least one dimension");
+        return;
+    }
+    let last = input.rank() - 1;
+    if input.layout == Some(Layout::Sliced(last as i64)) {
+        reporter.op_error(
+            op,
+            format!(
+                "normalises over dimension {last}, which the input is sliced along; \
+                 all_gather it first or slice another dimension"
+            ),
+        );
+    }
+    for (what, param) in [("gamma", gamma), ("beta", beta)] {
+        if param.shape != [input.shape[last]] {
+            reporter.op_error(
+                op,
+                format!(
+                    "{what} must be 1-D with the size of the last input dimension ({}), found {}",
+                    input.shape[last].map_or("?".into(), |d| d.to_string()),
+                    param.shape_text()
+                ),
+            );
+        }
+        if param.layout != Some(Layout::Replicated) {
+            reporter.op_error(
+                op,
+                format!("expects {what} layout #coco.replicated, found {}", describe(param.layout)),
+            );
+        }
+        if param.element != input.element {
+            reporter.op_error(
+                op,
+                format!("{what} element type {} differs from input element type {}", param.element, input.element),
+            );
+        }
+    }
+    if result.shape != input.shape || result.element != input.element || result.layout != input.layout {
+        reporter.op_error(
+            op,
+            format!(
+                "result must have the input's type (shape {}, {}, {})",
+                input.shape_text(),
+                input.element,
+                describe(input.layout)
+            ),
+        );
+    }
+}
+
+/// `coco.norm` (kind `None`) and `coco.reduce_elements`.
+fn verify_scalar_reduction(op: &Operation, kind: Option<&str>, reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    if result.rank() != 0 {
+        reporter.op_error(
+            op,
+            format!("result must be a 0-d tensor, found shape {}", result.shape_text()),
+        );
+    }
+    if input.element != result.element {
+        reporter.op_error(
+            op,
+            format!(
+                "result element type {} differs from operand element type {}",
+                result.element, input.element
+            ),
+        );
+    }
+    if kind.is_none() && !is_float(input.element) {
+        reporter.op_error(op, format!("needs a floating-point tensor, found element type {}", input.element));
+    }
+    let input_layout = input.layout.unwrap();
+    let expected = match (input_layout, kind) {
+        (Layout::Sliced(_), None) => {
+            reporter.op_error(
+                op,
+                format!(
+                    "cannot take the norm of a {input_layout} tensor without communication; \
+                     use coco.reduce_elements sum of squares, coco.all_reduce and math.sqrt"
+                ),
+            );
+            return;
+        }
+        (Layout::Sliced(_), Some("avg")) => {
+            reporter.op_error(
+                op,
+                "avg of a sliced tensor is not the average of per-slice averages; use sum, then divide",
+            );
+            return;
+        }
+        (Layout::Sliced(_), Some(_)) => Layout::Local,
+        (layout, _) => layout,
+    };
+    let found = result.layout.unwrap();
+    if found != expected {
+        reporter.op_error(
+            op,
+            format!("expects result layout {expected} for a {input_layout} operand, found {found}"),
+        );
+    }
+}
+
+fn verify_cast(op: &Operation, reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    if input.shape != result.shape || input.layout != result.layout {
+        reporter.op_error(
+            op,
+            format!(
+                "changes only the element type: result must have shape {} and layout {}",
+                input.shape_text(),
+                describe(input.layout)
+            ),
+        );
+    }
+    for (what, element) in [("operand", input.element), ("result", result.element)] {
+        if !is_float(element) {
+            reporter.op_error(op, format!("{what} element type must be a float (f16, bf16, f32, f64), found {element}"));
+        }
+    }
+}
+
+fn verify_update(op: &Operation, reporter: &mut Reporter) {
+    let Some(func) = enclosing(op, "func.func") else {
+        reporter.op_error(op, "must be inside a func.func");
+        return;
+    };
+    let Ok(target) = op.operand(0) else {
+        return;
+    };
+    if !is_entry_argument_of(target, as_op(&func)) {
+        reporter.op_error(
+            op,
+            "target must be an argument of the enclosing function (a program input such as a weight or optimizer state)",
+        );
+    }
+}
+
+fn verify_region(op: &Operation, name: &str, reporter: &mut Reporter) {
+    let inner: Vec<String> = nested_ops(op).iter().map(|o| op_name(as_op(o))).collect();
+    let collectives: Vec<&String> = inner.iter().filter(|n| is_collective(n)).collect();
+    let computes = inner.iter().filter(|n| is_computation(n)).count();
+    match name {
+        ops::FUSED_KERNEL => {
+            if let Some(c) = collectives.first() {
+                reporter.op_error(op, format!("must hold computations only, found '{c}'"));
+            }
+        }
+        ops::FUSED_COLLECTIVE => {
+            if let Some(c) = collectives
+                .iter()
+                .find(|c| c.as_str() != ops::REDUCE_SCATTER && c.as_str() != ops::ALL_GATHER)
+            {
+                reporter.op_error(
+                    op,
+                    format!("may only communicate with coco.reduce_scatter and coco.all_gather, found '{c}'"),
+                );
+            }
+            for required in [ops::REDUCE_SCATTER, ops::ALL_GATHER] {
+                if !inner.iter().any(|n| n == required) {
+                    reporter.op_error(op, format!("must contain a '{required}'"));
+                }
+            }
+        }
+        ops::OVERLAP => {
+            if let Some(chunks) = int_attr(op, "chunks") {
+                if chunks < 1 {
+                    reporter.op_error(op, format!("chunks must be at least 1, found {chunks}"));
+                }
+            }
+            if collectives.is_empty() || computes == 0 {
+                reporter.op_error(
+                    op,
+                    "must contain at least one computation and one collective to overlap",
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+fn verify_yield(op: &Operation, reporter: &mut Reporter) {
+    let Some(parent) = op.parent_operation() else {
+        return;
+    };
+    let parent = as_op(&parent);
+    let expected = result_types(parent);
+    let found = operand_types(op);
+    if expected.len() != found.len() {
+        reporter.op_error(
+            op,
+            format!(
+                "yields {} values, but its parent '{}' has {} results",
+                found.len(),
+                op_name(parent),
+                expected.len()
+            ),
+        );
+        return;
+    }
+    for (i, (e, f)) in expected.iter().zip(&found).enumerate() {
+        if e != f {
+            reporter.op_error(
+                op,
+                format!("value #{i} has type {f}, but parent result #{i} has type {e}"),
+            );
+        }
+    }
+}
+
+/// Upstream element-wise ops on coco tensors: one layout for all operands and
+/// results (layouts only change through coco ops).
+fn verify_elementwise(op: &Operation, reporter: &mut Reporter) {
+    let types = operand_types(op).into_iter().chain(result_types(op));
+    let tensors: Vec<DistTensor> = types.filter_map(DistTensor::from_type).collect();
+    let Some(first_laid_out) = tensors.iter().find(|t| t.layout.is_some()) else {
+        return;
+    };
+    let expected = first_laid_out.layout;
+    if let Some(other) = tensors.iter().find(|t| t.layout != expected) {
+        reporter.op_error(
+            op,
+            format!(
+                "mixes layouts {} and {}; element-wise ops need one layout, change it explicitly \
+                 (coco.all_reduce, coco.all_gather, coco.slice)",
+                describe(expected),
+                describe(other.layout)
+            ),
+        );
+    }
+}
+
+fn verify_transfer<'c, 'a>(
+    op_ref: OperationRef<'c, 'a>,
+    name: &str,
+    groups: &HashSet<String>,
+    reporter: &mut Reporter,
+) -> Option<Transfer<'c, 'a>> {
+    let op = as_op(&op_ref);
+    let peer = symbol_attr(op, "peer")?;
+    if !groups.contains(&peer) {
+        reporter.op_error(op, format!("peer @{peer} is not a coco.process_group"));
+        return None;
+    }
+    let own = enclosing(op, "func.func").and_then(|f| symbol_attr(as_op(&f), ops::GROUP_ATTR));
+    let Some(own) = own else {
+        reporter.op_error(
+            op,
+            format!(
+                "must be in a function that runs on a process group (set '{}' on the func.func)",
+                ops::GROUP_ATTR
+            ),
+        );
+        return None;
+    };
+    if own == peer {
+        reporter.op_error(op, format!("peer @{peer} is the group this function runs on"));
+        return None;
+    }
+    let ty = if name == ops::SEND {
+        op.operand(0).ok()?.r#type()
+    } else {
+        op.result(0).ok()?.r#type()
+    };
+    Some(Transfer {
+        op: op_ref,
+        group: own,
+        peer,
+        ty,
+    })
+}
+
+/// The k-th send from group A to group B pairs with the k-th receive in B from
+/// A, in program order; types must agree.
+fn match_transfers(sends: &[Transfer], recvs: &[Transfer], reporter: &mut Reporter) {
+    let mut pairs: Vec<(String, String)> = sends
+        .iter()
+        .map(|s| (s.group.clone(), s.peer.clone()))
+        .chain(recvs.iter().map(|r| (r.peer.clone(), r.group.clone())))
+        .collect();
+    pairs.sort();
+    pairs.dedup();
+    for (from, to) in pairs {
+        let s: Vec<&Transfer> = sends.iter().filter(|t| t.group == from && t.peer == to).collect();
+        let r: Vec<&Transfer> = recvs.iter().filter(|t| t.group == to && t.peer == from).collect();
+        for k in 0..s.len().max(r.len()) {
+            match (s.get(k), r.get(k)) {
+                (Some(send), Some(recv)) if send.ty != recv.ty => reporter.op_error(
+                    as_op(&recv.op),
+                    format!(
+                        "receives {} but the matching coco.send #{k} from @{from} (at {}) sends {}",
+                        recv.ty,
+                        location_text(as_op(&send.op).location()),
+                        send.ty
+                    ),
+                ),
+                (Some(send), None) => reporter.op_error(
+                    as_op(&send.op),
+                    format!("has no matching coco.recv from @{from} in a function on @{to} (send #{k} of this pair)"),
+                ),
+                (None, Some(recv)) => reporter.op_error(
+                    as_op(&recv.op),
+                    format!("has no matching coco.send from a function on @{from} (receive #{k} of this pair)"),
+                ),
+                _ => {}
+            }
+        }
+    }
+}

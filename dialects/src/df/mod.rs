@@ -1,0 +1,7 @@
+//! The `df` dialect: record types, op names and the semantic verifier.
+
+pub mod ops;
+pub mod types;
+pub mod verify;
+
+pub use types::FieldType;

@@ -1,0 +1,322 @@
+//! Rules of the df dialect that ODS cannot express: record field types, UDF
+//! signatures against their operator, join key types, inline source records,
+//! and which ops may appear inside UDFs.
+
+use std::collections::{HashMap, HashSet};
+
+use melior::ir::{Operation, Type, ValueLike};
+
+use super::{
+    ops::{self, is_dataset_op},
+    types::{dataset_record, list_element, option_element, record_fields, FieldType},
+};
+use crate::{
+    ir::{
+        as_op, body_ops, dialect_of, enclosing, function_signature, int_attr, nested_ops, op_name,
+        str_array_attr, str_attr, symbol_attr,
+    },
+    verify::Reporter,
+};
+
+type Signature<'c> = (Vec<Type<'c>>, Vec<Type<'c>>);
+
+pub fn verify(module: &Operation, reporter: &mut Reporter) {
+    let mut functions: HashMap<String, Signature> = HashMap::new();
+    for op in body_ops(module) {
+        let op = as_op(&op);
+        if op_name(op) == "func.func" {
+            if let (Some(name), Some(signature)) = (str_attr(op, "sym_name"), function_signature(op)) {
+                functions.insert(name, signature);
+            }
+        }
+    }
+
+    let mut udfs: HashSet<String> = HashSet::new();
+    let mut sources_per_program: HashMap<String, HashSet<String>> = HashMap::new();
+    for op in nested_ops(module) {
+        let op = as_op(&op);
+        let name = op_name(op);
+        if dialect_of(&name) != "df" {
+            continue;
+        }
+        verify_dataset_types(op, reporter);
+        match name.as_str() {
+            ops::SOURCE => {
+                verify_source(op, reporter);
+                let program = enclosing(op, "func.func")
+                    .and_then(|f| str_attr(as_op(&f), "sym_name"))
+                    .unwrap_or_default();
+                let source = str_attr(op, "name").unwrap_or_default();
+                if !sources_per_program.entry(program.clone()).or_default().insert(source.clone()) {
+                    reporter.op_error(op, format!("source name \"{source}\" is already used in @{program}"));
+                }
+            }
+            ops::MAP | ops::FLAT_MAP | ops::FILTER | ops::REDUCE | ops::REDUCE_BY_KEY => {
+                if let Some(udf) = symbol_attr(op, "udf") {
+                    verify_udf_use(op, &name, &udf, &functions, reporter);
+                    udfs.insert(udf);
+                }
+            }
+            ops::GROUP_BY_KEY => verify_group_by_key(op, reporter),
+            ops::JOIN => verify_join(op, reporter),
+            ops::GET => verify_get(op, reporter),
+            ops::VALUE_OR => verify_value_or(op, reporter),
+            _ => {}
+        }
+    }
+
+    // UDFs compute on values: a dataset operator inside one would be a nested
+    // job, which neither Spark nor our analyses model.
+    for op in body_ops(module) {
+        let func = as_op(&op);
+        if op_name(func) != "func.func" || !str_attr(func, "sym_name").is_some_and(|n| udfs.contains(&n)) {
+            continue;
+        }
+        for inner in nested_ops(func) {
+            let inner = as_op(&inner);
+            let name = op_name(inner);
+            if is_dataset_op(&name) {
+                reporter.op_error(
+                    inner,
+                    format!(
+                        "is a dataset operator inside UDF @{}; UDFs may only compute on record values",
+                        str_attr(func, "sym_name").unwrap_or_default()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Every dataset type an op produces or consumes holds records of known field
+/// types.
+fn verify_dataset_types(op: &Operation, reporter: &mut Reporter) {
+    let operands = op.operands().map(|v| v.r#type());
+    let results = op.results().map(|v| v.r#type());
+    for ty in operands.chain(results) {
+        let Some(record) = dataset_record(ty) else {
+            continue;
+        };
+        for (i, field) in record_fields(record).into_iter().enumerate() {
+            if FieldType::from_type(field).is_none() {
+                reporter.op_error(
+                    op,
+                    format!(
+                        "record field #{i} of {ty} has type {field}; fields are i64, f64, i1, !df.str, or lists and options of those"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn result_record<'c>(op: &Operation<'c>) -> Option<Type<'c>> {
+    dataset_record(op.result(0).ok()?.r#type())
+}
+
+fn operand_record<'c>(op: &Operation<'c>, index: usize) -> Option<Type<'c>> {
+    dataset_record(op.operand(index).ok()?.r#type())
+}
+
+fn verify_source(op: &Operation, reporter: &mut Reporter) {
+    let path = str_attr(op, "path");
+    let records = str_array_attr(op, "records");
+    match (&path, &records) {
+        (Some(_), Some(_)) => reporter.op_error(op, "takes either a path or inline records, not both"),
+        (None, None) => reporter.op_error(op, "needs a path or inline records"),
+        _ => {}
+    }
+    let delimiter = str_attr(op, "delimiter").unwrap_or_default();
+    if delimiter.is_empty() {
+        reporter.op_error(op, "delimiter must not be empty");
+        return;
+    }
+    let Some(record) = result_record(op) else {
+        return;
+    };
+    let fields: Vec<Option<FieldType>> = record_fields(record).into_iter().map(FieldType::from_type).collect();
+    if let Some((i, field)) = fields.iter().enumerate().find(|(_, f)| !f.as_ref().is_some_and(FieldType::is_scalar)) {
+        reporter.op_error(
+            op,
+            format!(
+                "reads text, so record fields must be i64, f64, i1 or !df.str; field #{i} is {}",
+                field.as_ref().map_or("unsupported".to_string(), |f| f.to_string())
+            ),
+        );
+        return;
+    }
+    let fields: Vec<FieldType> = fields.into_iter().flatten().collect();
+    for (r, line) in records.iter().flatten().enumerate() {
+        if let Err(problem) = check_record_text(line, &delimiter, &fields) {
+            reporter.op_error(op, format!("inline record #{r} (\"{line}\") {problem}"));
+        }
+    }
+}
+
+/// Checks one line of a source against its field types. Shared with the
+/// bigtest verifier for generated records.
+pub fn check_record_text(line: &str, delimiter: &str, fields: &[FieldType]) -> Result<(), String> {
+    let parts: Vec<&str> = if fields.len() == 1 {
+        vec![line]
+    } else {
+        line.split(delimiter).collect()
+    };
+    if parts.len() != fields.len() {
+        return Err(format!(
+            "has {} fields separated by \"{delimiter}\", the record type has {}",
+            parts.len(),
+            fields.len()
+        ));
+    }
+    for (i, (text, field)) in parts.iter().zip(fields).enumerate() {
+        if !field.parses(text) {
+            return Err(format!("has field #{i} \"{text}\", which is not a valid {field}"));
+        }
+    }
+    Ok(())
+}
+
+fn texts(types: &[Type]) -> Vec<String> {
+    types.iter().map(|t| t.to_string()).collect()
+}
+
+fn verify_udf_use(
+    op: &Operation,
+    name: &str,
+    udf: &str,
+    functions: &HashMap<String, Signature>,
+    reporter: &mut Reporter,
+) {
+    let Some((inputs, results)) = functions.get(udf) else {
+        reporter.op_error(op, format!("UDF @{udf} is not a func.func in this module"));
+        return;
+    };
+    let (Some(input), Some(output)) = (operand_record(op, 0), result_record(op)) else {
+        return;
+    };
+    let in_fields = texts(&record_fields(input));
+    let out_fields = texts(&record_fields(output));
+    let (expected_inputs, expected_results): (Vec<String>, Vec<String>) = match name {
+        ops::MAP => (in_fields, out_fields),
+        ops::FLAT_MAP => (in_fields, vec![format!("!df.list<{output}>")]),
+        ops::FILTER => (in_fields, vec!["i1".into()]),
+        ops::REDUCE => (in_fields.iter().chain(&in_fields).cloned().collect(), in_fields),
+        ops::REDUCE_BY_KEY => {
+            if in_fields.len() != 2 {
+                reporter.op_error(
+                    op,
+                    format!("needs key-value records tuple<K, V>, found {input}"),
+                );
+                return;
+            }
+            let value = in_fields[1].clone();
+            (vec![value.clone(), value.clone()], vec![value])
+        }
+        _ => return,
+    };
+    let (found_inputs, found_results) = (texts(inputs), texts(results));
+    if found_inputs != expected_inputs || found_results != expected_results {
+        reporter.op_error(
+            op,
+            format!(
+                "UDF @{udf} must have type ({}) -> ({}) for this operator, found ({}) -> ({})",
+                expected_inputs.join(", "),
+                expected_results.join(", "),
+                found_inputs.join(", "),
+                found_results.join(", ")
+            ),
+        );
+    }
+}
+
+fn verify_group_by_key(op: &Operation, reporter: &mut Reporter) {
+    let (Some(input), Some(output)) = (operand_record(op, 0), result_record(op)) else {
+        return;
+    };
+    let fields = texts(&record_fields(input));
+    if fields.len() != 2 {
+        reporter.op_error(op, format!("needs key-value records tuple<K, V>, found {input}"));
+        return;
+    }
+    let expected = vec![fields[0].clone(), format!("!df.list<{}>", fields[1])];
+    let found = texts(&record_fields(output));
+    if found != expected {
+        reporter.op_error(
+            op,
+            format!("result records must be tuple<{}>, found {output}", expected.join(", ")),
+        );
+    }
+}
+
+fn verify_join(op: &Operation, reporter: &mut Reporter) {
+    let (Some(left), Some(right), Some(output)) = (operand_record(op, 0), operand_record(op, 1), result_record(op)) else {
+        return;
+    };
+    let (l, r) = (texts(&record_fields(left)), texts(&record_fields(right)));
+    if l.len() < 2 || r.len() < 2 {
+        reporter.op_error(
+            op,
+            format!("joins keyed records tuple<K, ...> with at least one value; found {left} and {right}"),
+        );
+        return;
+    }
+    if l[0] != r[0] {
+        reporter.op_error(
+            op,
+            format!("join keys must have the same type: left key is {}, right key is {}", l[0], r[0]),
+        );
+        return;
+    }
+    let kind = int_attr(op, "kind")
+        .and_then(|k| ops::JOIN_KINDS.get(usize::try_from(k).ok()?).copied())
+        .unwrap_or("inner");
+    let wrap = |fields: &[String], optional: bool| -> Vec<String> {
+        fields[1..]
+            .iter()
+            .map(|f| if optional { format!("!df.option<{f}>") } else { f.clone() })
+            .collect()
+    };
+    let mut expected = vec![l[0].clone()];
+    expected.extend(wrap(&l, kind == "right_outer"));
+    expected.extend(wrap(&r, kind == "left_outer"));
+    let found = texts(&record_fields(output));
+    if found != expected {
+        reporter.op_error(
+            op,
+            format!("{kind} join result records must be tuple<{}>, found {output}", expected.join(", ")),
+        );
+    }
+}
+
+fn verify_get(op: &Operation, reporter: &mut Reporter) {
+    let (Ok(list), Ok(result)) = (op.operand(0), op.result(0)) else {
+        return;
+    };
+    if let Some(index) = int_attr(op, "index") {
+        if index < 0 {
+            reporter.op_error(op, format!("index must be >= 0, found {index}"));
+        }
+    }
+    if let Some(element) = list_element(list.r#type()) {
+        if element != result.r#type() {
+            reporter.op_error(
+                op,
+                format!("result type must be the list's element type {element}, found {}", result.r#type()),
+            );
+        }
+    }
+}
+
+fn verify_value_or(op: &Operation, reporter: &mut Reporter) {
+    let (Ok(option), Ok(result)) = (op.operand(0), op.result(0)) else {
+        return;
+    };
+    if let Some(element) = option_element(option.r#type()) {
+        if element != result.r#type() {
+            reporter.op_error(
+                op,
+                format!("default and result must have the option's element type {element}, found {}", result.r#type()),
+            );
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! Declarations of the C++ shim (`cpp/CAPI.cpp`): registration handles and the
+//! accessors and diagnostics helpers that the MLIR 19 C API lacks.
+
+use mlir_sys::{
+    MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirModule, MlirStringRef,
+    MlirType,
+};
+
+extern "C" {
+    pub fn mlirGetDialectHandle__coco__() -> MlirDialectHandle;
+    pub fn mlirGetDialectHandle__df__() -> MlirDialectHandle;
+    pub fn mlirGetDialectHandle__bigtest__() -> MlirDialectHandle;
+
+    pub fn cocoAttributeIsALocal(attr: MlirAttribute) -> bool;
+    pub fn cocoAttributeIsAReplicated(attr: MlirAttribute) -> bool;
+    pub fn cocoAttributeIsASliced(attr: MlirAttribute) -> bool;
+    pub fn cocoSlicedAttrGetDim(attr: MlirAttribute) -> i64;
+    pub fn cocoLocalAttrGet(ctx: MlirContext) -> MlirAttribute;
+    pub fn cocoReplicatedAttrGet(ctx: MlirContext) -> MlirAttribute;
+    pub fn cocoSlicedAttrGet(ctx: MlirContext, dim: i64) -> MlirAttribute;
+
+    pub fn dfTypeIsAString(ty: MlirType) -> bool;
+    pub fn dfTypeIsAList(ty: MlirType) -> bool;
+    pub fn dfTypeIsAOption(ty: MlirType) -> bool;
+    pub fn dfTypeIsADataset(ty: MlirType) -> bool;
+    pub fn dfTypeGetParameter(ty: MlirType) -> MlirType;
+    pub fn dfStringTypeGet(ctx: MlirContext) -> MlirType;
+    pub fn dfListTypeGet(element: MlirType) -> MlirType;
+    pub fn dfOptionTypeGet(element: MlirType) -> MlirType;
+    pub fn dfDatasetTypeGet(record: MlirType) -> MlirType;
+
+    pub fn cocoEmitRemark(loc: MlirLocation, message: MlirStringRef);
+    pub fn cocoEmitWarning(loc: MlirLocation, message: MlirStringRef);
+    pub fn cocoLocationGetFileLineCol(
+        loc: MlirLocation,
+        file: *mut MlirStringRef,
+        line: *mut u32,
+        column: *mut u32,
+    ) -> bool;
+    pub fn cocoParseSourceString(
+        ctx: MlirContext,
+        source: MlirStringRef,
+        source_name: MlirStringRef,
+    ) -> MlirModule;
+}
+
+/// Borrows a Rust string as an `MlirStringRef` (valid while `s` lives).
+pub fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef {
+        data: s.as_ptr().cast(),
+        length: s.len(),
+    }
+}

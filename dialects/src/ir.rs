@@ -1,0 +1,200 @@
+//! Small read-only helpers over melior's IR handles: walking, attribute and
+//! type accessors. Verifiers and passes share these instead of each writing
+//! their own.
+
+use melior::ir::{
+    attribute::{
+        ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute,
+        IntegerAttribute, StringAttribute, TypeAttribute,
+    },
+    operation::OperationRef,
+    r#type::{FunctionType, TupleType},
+    Attribute, Location, Operation, Type, TypeLike, Value, ValueLike,
+};
+use melior::ir::{block::BlockArgument, BlockLike, RegionLike};
+use mlir_sys::mlirShapedTypeGetDynamicSize;
+
+/// Every operation nested in `root` (not `root` itself), in pre-order.
+pub fn nested_ops<'c, 'a>(root: &'a Operation<'c>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    collect(root, &mut out);
+    out
+}
+
+fn collect<'c, 'a>(op: &'a Operation<'c>, out: &mut Vec<OperationRef<'c, 'a>>) {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(current) = block {
+            let mut child = current.first_operation();
+            while let Some(op_ref) = child {
+                out.push(op_ref);
+                let child_op = as_op(&op_ref);
+                collect(child_op, out);
+                child = child_op.next_in_block();
+            }
+            block = current.next_in_region();
+        }
+    }
+}
+
+/// The operations directly in the first block of `op`'s first region (the
+/// body of a module or function).
+pub fn body_ops<'c, 'a>(op: &'a Operation<'c>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    let Some(block) = op.regions().next().and_then(|r| r.first_block()) else {
+        return out;
+    };
+    let mut child = block.first_operation();
+    while let Some(op_ref) = child {
+        out.push(op_ref);
+        child = as_op(&op_ref).next_in_block();
+    }
+    out
+}
+
+/// Extends a borrowed operation handle to the lifetime of what it points into.
+pub fn as_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> &'a Operation<'c> {
+    // SAFETY: OperationRef<'c, 'a> is a borrow of an operation valid for 'a.
+    unsafe { op.to_ref() }
+}
+
+pub fn op_name(op: &Operation) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("<invalid>").to_string()
+}
+
+/// The dialect namespace of an op name (`coco` for `coco.all_reduce`).
+pub fn dialect_of(name: &str) -> &str {
+    name.split_once('.').map(|(d, _)| d).unwrap_or(name)
+}
+
+pub fn str_attr(op: &Operation, name: &str) -> Option<String> {
+    let attr = op.attribute(name).ok()?;
+    StringAttribute::try_from(attr)
+        .ok()
+        .map(|a| a.value().to_string())
+}
+
+pub fn int_attr(op: &Operation, name: &str) -> Option<i64> {
+    let attr = op.attribute(name).ok()?;
+    IntegerAttribute::try_from(attr).ok().map(|a| a.value())
+}
+
+pub fn float_attr(op: &Operation, name: &str) -> Option<f64> {
+    let attr = op.attribute(name).ok()?;
+    FloatAttribute::try_from(attr).ok().map(|a| a.value())
+}
+
+pub fn symbol_attr(op: &Operation, name: &str) -> Option<String> {
+    let attr = op.attribute(name).ok()?;
+    flat_symbol(attr)
+}
+
+pub fn flat_symbol(attr: Attribute) -> Option<String> {
+    FlatSymbolRefAttribute::try_from(attr)
+        .ok()
+        .map(|a| a.value().to_string())
+}
+
+pub fn str_array_attr(op: &Operation, name: &str) -> Option<Vec<String>> {
+    let attr = op.attribute(name).ok()?;
+    let array = ArrayAttribute::try_from(attr).ok()?;
+    (0..array.len())
+        .map(|i| {
+            let element = array.element(i).ok()?;
+            StringAttribute::try_from(element)
+                .ok()
+                .map(|s| s.value().to_string())
+        })
+        .collect()
+}
+
+pub fn i64_array_attr(op: &Operation, name: &str) -> Option<Vec<i64>> {
+    let attr = op.attribute(name).ok()?;
+    let array = DenseI64ArrayAttribute::try_from(attr).ok()?;
+    (0..array.len()).map(|i| array.element(i).ok()).collect()
+}
+
+/// Inputs and results of a `func.func`.
+pub fn function_signature<'c>(op: &Operation<'c>) -> Option<(Vec<Type<'c>>, Vec<Type<'c>>)> {
+    let attr = op.attribute("function_type").ok()?;
+    let ty = TypeAttribute::try_from(attr).ok()?.value();
+    let function = FunctionType::try_from(ty).ok()?;
+    let inputs = (0..function.input_count())
+        .map(|i| function.input(i).ok())
+        .collect::<Option<Vec<_>>>()?;
+    let results = (0..function.result_count())
+        .map(|i| function.result(i).ok())
+        .collect::<Option<Vec<_>>>()?;
+    Some((inputs, results))
+}
+
+pub fn operand_types<'c>(op: &Operation<'c>) -> Vec<Type<'c>> {
+    op.operands().map(|v| v.r#type()).collect()
+}
+
+pub fn result_types<'c>(op: &Operation<'c>) -> Vec<Type<'c>> {
+    op.results().map(|v| v.r#type()).collect()
+}
+
+/// The elements of a builtin tuple type, or `None` for any other type.
+pub fn tuple_elements(ty: Type) -> Option<Vec<Type>> {
+    let tuple = TupleType::try_from(ty).ok()?;
+    let mut elements = Vec::with_capacity(tuple.type_count());
+    for i in 0..tuple.type_count() {
+        // SAFETY: the element type is owned by the context, like `ty`.
+        elements.push(unsafe { Type::from_raw(tuple.r#type(i).ok()?.to_raw()) });
+    }
+    Some(elements)
+}
+
+/// Whether `value` is an argument of the entry block of the function `func`.
+pub fn is_entry_argument_of(value: Value, func: &Operation) -> bool {
+    let Ok(argument) = BlockArgument::try_from(value) else {
+        return false;
+    };
+    let entry = func.regions().next().and_then(|r| r.first_block());
+    entry.is_some_and(|entry| entry == argument.owner())
+}
+
+/// The nearest enclosing operation named `name`.
+pub fn enclosing<'c, 'a>(op: &'a Operation<'c>, name: &str) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        let parent_op = as_op(&parent);
+        if op_name(parent_op) == name {
+            return Some(parent);
+        }
+        current = parent_op.parent_operation();
+    }
+    None
+}
+
+pub fn dynamic_size() -> i64 {
+    // SAFETY: a pure query.
+    unsafe { mlirShapedTypeGetDynamicSize() }
+}
+
+/// `ty` rendered the way MLIR prints it.
+pub fn type_text(ty: Type) -> String {
+    ty.to_string()
+}
+
+/// A location rendered for messages that refer to another op.
+pub fn location_text(location: Location) -> String {
+    match crate::diagnostics::file_line_col(location) {
+        Some((file, line, col)) => format!("{file}:{line}:{col}"),
+        None => "an unknown location".into(),
+    }
+}
+
+/// Whether `ty` is a builtin float type.
+pub fn is_float(ty: Type) -> bool {
+    // SAFETY: pure type queries.
+    unsafe {
+        let raw = ty.to_raw();
+        mlir_sys::mlirTypeIsAF16(raw)
+            || mlir_sys::mlirTypeIsABF16(raw)
+            || mlir_sys::mlirTypeIsAF32(raw)
+            || mlir_sys::mlirTypeIsAF64(raw)
+    }
+}

@@ -1,0 +1,408 @@
+//===- CocoOps.td - coco operations -------------------------*- tablegen -*-===//
+//
+// Structure only: operand kinds, traits and assembly formats. The layout rules
+// each op documents are checked in Rust by `coco-verify`
+// (dialects/src/coco/verify.rs), which every tool runs after parsing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COCO_OPS
+#define COCO_OPS
+
+include "CocoDialect.td"
+include "CocoAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Coco_DistTensor : Type<
+    And<[AnyRankedTensor.predicate,
+         CPred<"::llvm::isa_and_nonnull<::mlir::coco::LocalAttr, "
+               "::mlir::coco::ReplicatedAttr, ::mlir::coco::SlicedAttr>("
+               "::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding())">]>,
+    "ranked tensor with a coco layout encoding (#coco.local, "
+    "#coco.replicated or #coco.sliced<d>)", "::mlir::RankedTensorType">;
+
+//===----------------------------------------------------------------------===//
+// Process groups
+//===----------------------------------------------------------------------===//
+
+def Coco_ProcessGroupOp : Coco_Op<"process_group", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "A pipeline stage: one of `num_stages` equal, contiguous groups of ranks";
+  let description = [{
+    Splits the world of `N` ranks into `num_stages` contiguous groups of
+    `N / num_stages` ranks and names group `stage`. A `func.func` whose
+    `coco.group` attribute names the group runs on those ranks only; its
+    collectives reduce over that group. `coco.send`/`coco.recv` move a tensor
+    between rank `k` of one group and rank `k` of another. The world size must
+    be divisible by `num_stages`.
+
+    ```mlir
+    coco.process_group @stage0 stage 0 of 2
+    coco.process_group @stage1 stage 1 of 2
+    func.func @first(%x: tensor<8xf32, #coco.local>) attributes {coco.group = @stage0} { ... }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$stage, I64Attr:$num_stages);
+  let assemblyFormat = "$sym_name `stage` $stage `of` $num_stages attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Communication
+//===----------------------------------------------------------------------===//
+
+def Coco_AllReduceOp : Coco_Op<"all_reduce", [Pure]> {
+  let summary = "Reduce a local tensor across all ranks; every rank gets the result";
+  let description = [{
+    Layout rule: `#coco.local` → `#coco.replicated`, same shape and element
+    type. `avg` divides the sum by the group size.
+
+    ```mlir
+    %r = coco.all_reduce sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_ReduceScatterOp : Coco_Op<"reduce_scatter", [Pure]> {
+  let summary = "Reduce a local tensor across ranks; rank i gets slice i of the result";
+  let description = [{
+    Layout rule: `#coco.local` → `#coco.sliced<d>`, same global shape and
+    element type; `d` must be a dimension of the tensor.
+
+    ```mlir
+    %s = coco.reduce_scatter sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.sliced<0>>
+    ```
+  }];
+  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_AllGatherOp : Coco_Op<"all_gather", [Pure]> {
+  let summary = "Concatenate every rank's slice; every rank gets the full tensor";
+  let description = [{
+    Layout rule: `#coco.sliced<d>` → `#coco.replicated`, same global shape and
+    element type.
+
+    ```mlir
+    %r = coco.all_gather %s : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_BroadcastOp : Coco_Op<"broadcast", [Pure]> {
+  let summary = "Copy the root rank's tensor to every rank";
+  let description = [{
+    Layout rule: `#coco.local` or `#coco.replicated` → `#coco.replicated`,
+    same shape and element type. `root` is a rank of the group (checked
+    against the world size when the program runs).
+
+    ```mlir
+    %w = coco.broadcast %x root 0 : tensor<64xf32, #coco.local> -> tensor<64xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input, I64Attr:$root);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input `root` $root attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_ReduceOp : Coco_Op<"reduce", [Pure]> {
+  let summary = "Reduce a local tensor across ranks onto the root rank";
+  let description = [{
+    Layout rule: `#coco.local` → `#coco.local`, same shape and element type.
+    The root rank holds the reduction; every other rank keeps its input value
+    (NCCL leaves their receive buffer unspecified; the reference interpreter
+    defines it so that runs are reproducible).
+
+    ```mlir
+    %s = coco.reduce max %x root 0 : tensor<64xf32, #coco.local> -> tensor<64xf32, #coco.local>
+    ```
+  }];
+  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input, I64Attr:$root);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$kind $input `root` $root attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_AllToAllOp : Coco_Op<"all_to_all", [Pure]> {
+  let summary = "Re-slice a tensor along another dimension";
+  let description = [{
+    Layout rule: `#coco.sliced<a>` → `#coco.sliced<b>` with `a != b`, same
+    global shape and element type. Every rank sends one block to every other
+    rank.
+
+    ```mlir
+    %t = coco.all_to_all %x : tensor<8x16xf32, #coco.sliced<1>> -> tensor<8x16xf32, #coco.sliced<0>>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_SendOp : Coco_Op<"send"> {
+  let summary = "Send a tensor to the same-index rank of another process group";
+  let description = [{
+    Rank `k` of the enclosing function's group sends its value to rank `k` of
+    group `peer`. Each send must be matched, in order, by a `coco.recv` of the
+    same type in a function that runs on `peer` and receives from this group.
+
+    ```mlir
+    coco.send %h to @stage1 : tensor<8x64xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input, FlatSymbolRefAttr:$peer);
+  let assemblyFormat = "$input `to` $peer attr-dict `:` type($input)";
+}
+
+def Coco_RecvOp : Coco_Op<"recv"> {
+  let summary = "Receive a tensor from the same-index rank of another process group";
+  let description = [{
+    The counterpart of `coco.send`; the layout travels with the value.
+
+    ```mlir
+    %h = coco.recv from @stage0 : tensor<8x64xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$peer);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "`from` $peer attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Computation
+//===----------------------------------------------------------------------===//
+
+def Coco_MatmulOp : Coco_Op<"matmul", [Pure]> {
+  let summary = "Matrix product of two distributed 2-D tensors";
+  let description = [{
+    `[M, K] x [K, N] -> [M, N]`. Layout rules (Megatron-LM sharding):
+
+    | lhs | rhs | result | use |
+    |---|---|---|---|
+    | replicated | replicated | replicated | plain |
+    | replicated | sliced<1> | sliced<1> | column-parallel linear |
+    | sliced<1> | sliced<0> | local (partial sums) | row-parallel linear, followed by all_reduce |
+    | sliced<0> | replicated | sliced<0> | rows split (data parallel) |
+    | local | replicated | local | per-rank activations |
+
+    ```mlir
+    %y = coco.matmul %x, %w : tensor<8x16xf32, #coco.replicated>, tensor<16x32xf32, #coco.sliced<1>> -> tensor<8x32xf32, #coco.sliced<1>>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$lhs, Coco_DistTensor:$rhs);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+}
+
+def Coco_DropoutOp : Coco_Op<"dropout", [Pure, SameOperandsAndResultType]> {
+  let summary = "Seeded dropout: zero elements with probability `prob`, scale the rest by 1/(1-prob)";
+  let description = [{
+    The mask is a pure function of `(seed, global element index)`, so it is the
+    same whatever the layout, world size or schedule. `0 <= prob < 1`.
+
+    ```mlir
+    %d = coco.dropout %x prob 1.000000e-01 seed 42 : tensor<8x32xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input, F64Attr:$prob, I64Attr:$seed);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input `prob` $prob `seed` $seed attr-dict `:` type($input)";
+}
+
+def Coco_LayerNormOp : Coco_Op<"layer_norm", [Pure]> {
+  let summary = "Layer normalisation over the last dimension, with scale and shift";
+  let description = [{
+    `y = (x - mean) / sqrt(var + epsilon) * gamma + beta`, statistics over the
+    last dimension. `gamma` and `beta` are 1-D, replicated, with the size of
+    that dimension. `x` must not be sliced along its last dimension; the result
+    has the type of `x`.
+
+    ```mlir
+    %y = coco.layer_norm %x, %g, %b eps 1.000000e-05 : tensor<8x32xf32, #coco.replicated>, tensor<32xf32, #coco.replicated>, tensor<32xf32, #coco.replicated> -> tensor<8x32xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input, Coco_DistTensor:$gamma,
+                       Coco_DistTensor:$beta, F64Attr:$epsilon);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `eps` $epsilon attr-dict `:` type($input) `,`
+    type($gamma) `,` type($beta) `->` type($result)
+  }];
+}
+
+def Coco_NormOp : Coco_Op<"norm", [Pure]> {
+  let summary = "L2 norm of a whole tensor, as a 0-d tensor";
+  let description = [{
+    Layout rule: `replicated` → `replicated`, `local` → `local`. A sliced
+    input is rejected: the norm of the whole tensor needs communication
+    (express it as `coco.reduce_elements` of squares, `coco.all_reduce`,
+    `math.sqrt`).
+
+    ```mlir
+    %n = coco.norm %w : tensor<1024xf32, #coco.replicated> -> tensor<f32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_ReduceElementsOp : Coco_Op<"reduce_elements", [Pure]> {
+  let summary = "Reduce all elements of a tensor to a 0-d tensor";
+  let description = [{
+    Layout rule: `replicated` → `replicated`, `local` → `local`, and
+    `sliced<d>` → `local`: each rank reduces its own slice, giving the partial
+    result that a following `coco.all_reduce` with the same operator completes.
+    `avg` is rejected on sliced inputs, since averages of slices do not compose
+    that way.
+
+    ```mlir
+    %s = coco.reduce_elements sum %x : tensor<1024xf32, #coco.sliced<0>> -> tensor<f32, #coco.local>
+    ```
+  }];
+  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_CastOp : Coco_Op<"cast", [Pure]> {
+  let summary = "Convert between floating-point element types (mixed precision)";
+  let description = [{
+    Same shape and layout; the element types are floats. Narrowing rounds to
+    nearest, ties to even, as GPU conversion instructions do.
+
+    ```mlir
+    %h = coco.cast %x : tensor<1024xf32, #coco.replicated> -> tensor<1024xf16, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_SliceOp : Coco_Op<"slice", [Pure]> {
+  let summary = "Take this rank's slice of a replicated tensor, without communication";
+  let description = [{
+    CoCoNet's `Scatter`. Layout rule: `replicated` → `sliced<d>`, same global
+    shape and element type.
+
+    ```mlir
+    %s = coco.slice %p : tensor<1024xf32, #coco.replicated> -> tensor<1024xf32, #coco.sliced<0>>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_UpdateOp : Coco_Op<"update", [AllTypesMatch<["target", "value"]>]> {
+  let summary = "Write a new value back into a program input (weights, optimizer state)";
+  let description = [{
+    `target` must be an argument of the enclosing `func.func`; `value` has
+    exactly its type (shape, element type and layout). After the program runs,
+    the input holds `value`.
+
+    ```mlir
+    coco.update %p, %p_new : tensor<1024xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$target, Coco_DistTensor:$value);
+  let assemblyFormat = "$target `,` $value attr-dict `:` type($target)";
+}
+
+//===----------------------------------------------------------------------===//
+// Structural ops produced by transformations
+//===----------------------------------------------------------------------===//
+
+def Coco_FusedKernelOp : Coco_Op<"fused_kernel", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "Computations that are generated as one kernel";
+  let description = [{
+    Produced by `coco-fuse`. The body holds computations only (no
+    collectives); values defined above may be used inside. `coco.yield`
+    returns the results.
+
+    ```mlir
+    %r = coco.fused_kernel -> tensor<1024xf32, #coco.replicated> {
+      %a = arith.mulf %x, %y : tensor<1024xf32, #coco.replicated>
+      coco.yield %a : tensor<1024xf32, #coco.replicated>
+    }
+    ```
+  }];
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "(`->` type($results)^)? $body attr-dict";
+}
+
+def Coco_FusedCollectiveOp : Coco_Op<"fused_collective", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "reduce_scatter, computations on the slices and all_gather as one unit";
+  let description = [{
+    Produced by `coco-fuse` from CoCoNet's `RS_C_AG` schedule. The body starts
+    with `coco.reduce_scatter` ops, computes on slices and ends with
+    `coco.all_gather` ops; the lowering runs it as one collective with the
+    computation in between and no extra memory passes.
+
+    ```mlir
+    %r = coco.fused_collective -> tensor<1024xf32, #coco.replicated> {
+      %s = coco.reduce_scatter sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.sliced<0>>
+      %t = arith.mulf %s, %s : tensor<1024xf32, #coco.sliced<0>>
+      %r = coco.all_gather %t : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>
+      coco.yield %r : tensor<1024xf32, #coco.replicated>
+    }
+    ```
+  }];
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "(`->` type($results)^)? $body attr-dict";
+}
+
+def Coco_OverlapOp : Coco_Op<"overlap", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "Producer computation and consumer collective pipelined in chunks";
+  let description = [{
+    Produced by `coco-overlap`. The body is split into `chunks` pieces; the
+    collective on chunk `i` runs while chunk `i + 1` is computed. The body must
+    contain at least one computation and one collective.
+
+    ```mlir
+    %r = coco.overlap chunks 4 -> tensor<8x32xf32, #coco.replicated> {
+      %p = coco.matmul %x, %w : tensor<8x16xf32, #coco.sliced<1>>, tensor<16x32xf32, #coco.sliced<0>> -> tensor<8x32xf32, #coco.local>
+      %s = coco.all_reduce sum %p : tensor<8x32xf32, #coco.local> -> tensor<8x32xf32, #coco.replicated>
+      coco.yield %s : tensor<8x32xf32, #coco.replicated>
+    }
+    ```
+  }];
+  let arguments = (ins I64Attr:$chunks);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "`chunks` $chunks (`->` type($results)^)? $body attr-dict";
+}
+
+def Coco_YieldOp : Coco_Op<"yield", [
+    Pure, ReturnLike, Terminator,
+    ParentOneOf<["FusedKernelOp", "FusedCollectiveOp", "OverlapOp"]>]> {
+  let summary = "Returns values from a fused or overlap region";
+  let description = [{
+    ```mlir
+    coco.yield %a, %b : tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+#endif // COCO_OPS

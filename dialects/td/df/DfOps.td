@@ -1,0 +1,353 @@
+//===- DfOps.td - df operations -----------------------------*- tablegen -*-===//
+//
+// Structure only. UDF signatures, record types and source formats are checked
+// in Rust (dialects/src/df/verify.rs) by `coco-verify`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DF_OPS
+#define DF_OPS
+
+include "DfDialect.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Df_JoinKind : I32EnumAttr<"JoinKind", "kind of join", [
+      I32EnumAttrCase<"inner", 0>,
+      I32EnumAttrCase<"left_outer", 1>,
+      I32EnumAttrCase<"right_outer", 2>
+    ]> {
+  let cppNamespace = "::mlir::df";
+}
+
+//===----------------------------------------------------------------------===//
+// Dataset operators
+//===----------------------------------------------------------------------===//
+
+def Df_SourceOp : Df_Op<"source"> {
+  let summary = "Records read from a delimited text file or given inline";
+  let description = [{
+    Each line is one record; its fields are separated by `delimiter` and
+    parsed according to the record type. Exactly one of `path` (relative to the
+    program file) and `inline` is given. `name` identifies the source in
+    generated test data.
+
+    ```mlir
+    %orders = df.source "orders" path "orders.csv" delimiter "," : !df.dataset<tuple<i64, !df.str, f64>>
+    %lines = df.source "lines" inline ["a b", "b c"] delimiter "\t" : !df.dataset<!df.str>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, OptionalAttr<StrAttr>:$path,
+                       OptionalAttr<StrArrayAttr>:$records, StrAttr:$delimiter);
+  let results = (outs Df_AnyDataset:$result);
+  let assemblyFormat = [{
+    $name (`path` $path^)? (`inline` $records^)? `delimiter` $delimiter attr-dict `:` type($result)
+  }];
+}
+
+class Df_UdfOp<string mnemonic, string summaryText, string descriptionText>
+    : Df_Op<mnemonic, [Pure]> {
+  let summary = summaryText;
+  let description = descriptionText;
+  let arguments = (ins Df_AnyDataset:$input, FlatSymbolRefAttr:$udf);
+  let results = (outs Df_AnyDataset:$result);
+  let assemblyFormat = "$input $udf attr-dict `:` type($input) `->` type($result)";
+}
+
+def Df_MapOp : Df_UdfOp<"map", "Apply a UDF to every record", [{
+    UDF signature: input record fields → output record fields.
+
+    ```mlir
+    %m = df.map %lines @parse : !df.dataset<!df.str> -> !df.dataset<tuple<!df.str, i64>>
+    ```
+  }]>;
+
+def Df_FlatMapOp : Df_UdfOp<"flat_map", "Apply a UDF that returns a list, and flatten", [{
+    UDF signature: input record fields → `!df.list<R>` where `R` is the output
+    record type.
+
+    ```mlir
+    %w = df.flat_map %lines @tokens : !df.dataset<!df.str> -> !df.dataset<!df.str>
+    ```
+  }]>;
+
+def Df_FilterOp : Df_Op<"filter", [Pure, SameOperandsAndResultType]> {
+  let summary = "Keep the records for which a UDF returns true";
+  let description = [{
+    UDF signature: record fields → `i1`. The result has the input's type.
+
+    ```mlir
+    %f = df.filter %m @is_large : !df.dataset<tuple<!df.str, i64>>
+    ```
+  }];
+  let arguments = (ins Df_AnyDataset:$input, FlatSymbolRefAttr:$udf);
+  let results = (outs Df_AnyDataset:$result);
+  let assemblyFormat = "$input $udf attr-dict `:` type($input)";
+}
+
+def Df_ReduceOp : Df_Op<"reduce", [Pure, SameOperandsAndResultType]> {
+  let summary = "Fold all records into one with an associative UDF";
+  let description = [{
+    UDF signature: `(R fields, R fields) → R fields`. The result is a dataset
+    of one record (none when the input is empty).
+
+    ```mlir
+    %t = df.reduce %amounts @add : !df.dataset<i64>
+    ```
+  }];
+  let arguments = (ins Df_AnyDataset:$input, FlatSymbolRefAttr:$udf);
+  let results = (outs Df_AnyDataset:$result);
+  let assemblyFormat = "$input $udf attr-dict `:` type($input)";
+}
+
+def Df_ReduceByKeyOp : Df_Op<"reduce_by_key", [Pure, SameOperandsAndResultType]> {
+  let summary = "Fold the values of each key with an associative UDF";
+  let description = [{
+    The input holds key-value pairs `tuple<K, V>`; UDF signature
+    `(V, V) → V`. One record per distinct key.
+
+    ```mlir
+    %c = df.reduce_by_key %pairs @add : !df.dataset<tuple<!df.str, i64>>
+    ```
+  }];
+  let arguments = (ins Df_AnyDataset:$input, FlatSymbolRefAttr:$udf);
+  let results = (outs Df_AnyDataset:$result);
+  let assemblyFormat = "$input $udf attr-dict `:` type($input)";
+}
+
+def Df_GroupByKeyOp : Df_Op<"group_by_key", [Pure]> {
+  let summary = "Collect the values of each key into a list";
+  let description = [{
+    `tuple<K, V>` → `tuple<K, !df.list<V>>`.
+
+    ```mlir
+    %g = df.group_by_key %pairs : !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<!df.str, !df.list<i64>>>
+    ```
+  }];
+  let arguments = (ins Df_AnyDataset:$input);
+  let results = (outs Df_AnyDataset:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Df_JoinOp : Df_Op<"join", [Pure]> {
+  let summary = "Join two keyed datasets on their first field";
+  let description = [{
+    Left records `tuple<K, A...>` and right records `tuple<K, B...>` with the
+    same key type `K` give `tuple<K, A..., B...>`. In a `left_outer` join the
+    right fields are `!df.option<B>` (absent when the key is only on the left);
+    `right_outer` wraps the left fields the same way.
+
+    ```mlir
+    %j = df.join inner %users, %orders : !df.dataset<tuple<i64, !df.str>>, !df.dataset<tuple<i64, f64>> -> !df.dataset<tuple<i64, !df.str, f64>>
+    ```
+  }];
+  let arguments = (ins Df_JoinKind:$kind, Df_AnyDataset:$left, Df_AnyDataset:$right);
+  let results = (outs Df_AnyDataset:$result);
+  let assemblyFormat = [{
+    $kind $left `,` $right attr-dict `:` type($left) `,` type($right) `->` type($result)
+  }];
+}
+
+def Df_UnionOp : Df_Op<"union", [Pure, SameOperandsAndResultType]> {
+  let summary = "All records of both datasets (duplicates kept)";
+  let description = [{
+    ```mlir
+    %u = df.union %a, %b : !df.dataset<i64>
+    ```
+  }];
+  let arguments = (ins Df_AnyDataset:$lhs, Df_AnyDataset:$rhs);
+  let results = (outs Df_AnyDataset:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Df_DistinctOp : Df_Op<"distinct", [Pure, SameOperandsAndResultType]> {
+  let summary = "Remove duplicate records";
+  let description = [{
+    ```mlir
+    %d = df.distinct %a : !df.dataset<i64>
+    ```
+  }];
+  let arguments = (ins Df_AnyDataset:$input);
+  let results = (outs Df_AnyDataset:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Df_SinkOp : Df_Op<"sink"> {
+  let summary = "A program output: collect the dataset, optionally into a file";
+  let description = [{
+    ```mlir
+    df.sink "totals" %t path "totals.csv" : !df.dataset<tuple<!df.str, i64>>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Df_AnyDataset:$input, OptionalAttr<StrAttr>:$path);
+  let assemblyFormat = "$name $input (`path` $path^)? attr-dict `:` type($input)";
+}
+
+//===----------------------------------------------------------------------===//
+// Values inside UDFs
+//===----------------------------------------------------------------------===//
+
+def Df_StrConstantOp : Df_Op<"str_constant", [Pure]> {
+  let summary = "A string literal";
+  let description = [{
+    ```mlir
+    %s = df.str_constant "error"
+    ```
+  }];
+  let arguments = (ins StrAttr:$value);
+  let results = (outs Df_AnyString:$result);
+  let assemblyFormat = "$value attr-dict";
+}
+
+def Df_SplitOp : Df_Op<"split", [Pure]> {
+  let summary = "Split a string around every occurrence of a delimiter";
+  let description = [{
+    Like Java's `String.split` with a literal delimiter, keeping empty fields.
+
+    ```mlir
+    %f = df.split %line "," : !df.list<!df.str>
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input, StrAttr:$delimiter);
+  let results = (outs Df_AnyList:$result);
+  let assemblyFormat = "$input $delimiter attr-dict `:` type($result)";
+}
+
+def Df_GetOp : Df_Op<"get"> {
+  let summary = "Element `index` of a list; fails when the list is too short";
+  let description = [{
+    Not `Pure`: reading past the end terminates the program (an
+    `ArrayIndexOutOfBoundsException` in Spark), a path BigTest covers.
+
+    ```mlir
+    %x = df.get %f[2] : !df.list<!df.str> -> !df.str
+    ```
+  }];
+  let arguments = (ins Df_AnyList:$list, I64Attr:$index);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$list `[` $index `]` attr-dict `:` type($list) `->` type($result)";
+}
+
+def Df_SizeOp : Df_Op<"size", [Pure]> {
+  let summary = "Number of elements of a list";
+  let description = [{
+    ```mlir
+    %n = df.size %f : !df.list<!df.str>
+    ```
+  }];
+  let arguments = (ins Df_AnyList:$list);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$list attr-dict `:` type($list)";
+}
+
+def Df_SubstrOp : Df_Op<"substr"> {
+  let summary = "Substring `[start, start + length)`; fails when out of range";
+  let description = [{
+    ```mlir
+    %y = df.substr %date, %c0, %c4
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input, I64:$start, I64:$length);
+  let results = (outs Df_AnyString:$result);
+  let assemblyFormat = "$input `,` $start `,` $length attr-dict";
+}
+
+def Df_ToIntOp : Df_Op<"to_int"> {
+  let summary = "Parse a decimal integer; fails on anything else";
+  let description = [{
+    ```mlir
+    %n = df.to_int %s
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$input attr-dict";
+}
+
+def Df_ToFloatOp : Df_Op<"to_float"> {
+  let summary = "Parse a decimal floating-point number; fails on anything else";
+  let description = [{
+    ```mlir
+    %x = df.to_float %s
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input);
+  let results = (outs F64:$result);
+  let assemblyFormat = "$input attr-dict";
+}
+
+def Df_ToStrOp : Df_Op<"to_str", [Pure]> {
+  let summary = "Decimal text of an integer or float";
+  let description = [{
+    ```mlir
+    %s = df.to_str %n : i64
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[I64, F64, I1]>:$input);
+  let results = (outs Df_AnyString:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Df_LengthOp : Df_Op<"length", [Pure]> {
+  let summary = "Length of a string in characters";
+  let description = [{
+    ```mlir
+    %n = df.length %s
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$input attr-dict";
+}
+
+def Df_ConcatOp : Df_Op<"concat", [Pure]> {
+  let summary = "Concatenate two strings";
+  let description = [{
+    ```mlir
+    %s = df.concat %a, %b
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$lhs, Df_AnyString:$rhs);
+  let results = (outs Df_AnyString:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict";
+}
+
+class Df_StrPredicateOp<string mnemonic, string summaryText>
+    : Df_Op<mnemonic, [Pure]> {
+  let summary = summaryText;
+  let description = "```mlir\n%b = df." # mnemonic # " %s, %t\n```";
+  let arguments = (ins Df_AnyString:$lhs, Df_AnyString:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict";
+}
+
+def Df_ContainsOp : Df_StrPredicateOp<"contains", "Whether `lhs` contains `rhs`">;
+def Df_StartsWithOp : Df_StrPredicateOp<"starts_with", "Whether `lhs` starts with `rhs`">;
+def Df_StrEqOp : Df_StrPredicateOp<"str_eq", "Whether two strings are equal">;
+
+def Df_IsPresentOp : Df_Op<"is_present", [Pure]> {
+  let summary = "Whether an option holds a value";
+  let description = [{
+    ```mlir
+    %b = df.is_present %o : !df.option<f64>
+    ```
+  }];
+  let arguments = (ins Df_AnyOption:$input);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Df_ValueOrOp : Df_Op<"value_or", [Pure, AllTypesMatch<["default_value", "result"]>]> {
+  let summary = "The value of an option, or a default when absent";
+  let description = [{
+    ```mlir
+    %x = df.value_or %o, %zero : !df.option<f64>, f64
+    ```
+  }];
+  let arguments = (ins Df_AnyOption:$input, AnyType:$default_value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$input `,` $default_value attr-dict `:` type($input) `,` type($result)";
+}
+
+#endif // DF_OPS

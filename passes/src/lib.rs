@@ -1,0 +1,16 @@
+//! coco's passes and how pipelines are built from text.
+//!
+//! * [`registry`]: every coco pass's [`registry::PassInfo`] (argument,
+//!   summary, options, constructor) and the upstream pass list.
+//! * [`pipeline`]: parses `builtin.module(coco-verify, func.func(cse))` and
+//!   fills a melior pass manager, creating Rust passes for coco arguments and
+//!   handing everything else to MLIR's own pipeline parser.
+//! * One module per pass: [`verify`] (`coco-verify`).
+
+pub mod error;
+pub mod options;
+pub mod pipeline;
+pub mod registry;
+pub mod verify;
+
+pub use error::{Error, Result};

@@ -1,0 +1,43 @@
+//! The pass registry: every coco pass's argument, summary, contract, options
+//! and constructor, in one table (as Triton keeps registration in one place),
+//! plus the upstream pass list. `coco-opt --list-passes`, `--<pass>` flags,
+//! textual pipelines and `docs/passes.md` all read this table.
+
+use melior::pass::Pass;
+
+use crate::{
+    options::{Options, PassOption},
+    Result,
+};
+
+include!(concat!(env!("OUT_DIR"), "/upstream_passes.rs"));
+
+pub struct PassInfo {
+    /// The pipeline argument (`coco-verify`).
+    pub argument: &'static str,
+    pub summary: &'static str,
+    /// The contract: what the pass expects, guarantees and says when it does
+    /// not apply. Markdown; feeds docs/passes.md.
+    pub description: &'static str,
+    pub options: &'static [PassOption],
+    pub create: fn(&Options) -> Result<Pass>,
+}
+
+/// Every coco pass, in the order `--list-passes` shows them.
+pub fn coco_passes() -> &'static [PassInfo] {
+    &[crate::verify::INFO]
+}
+
+pub fn find_coco_pass(argument: &str) -> Option<&'static PassInfo> {
+    coco_passes().iter().find(|p| p.argument == argument)
+}
+
+/// Upstream passes and pass pipelines: `(argument, summary)`.
+pub fn upstream_passes() -> &'static [(&'static str, &'static str)] {
+    UPSTREAM_PASSES
+}
+
+/// Whether `argument` names a coco or upstream pass.
+pub fn is_pass(argument: &str) -> bool {
+    find_coco_pass(argument).is_some() || UPSTREAM_PASSES.iter().any(|(name, _)| *name == argument)
+}

@@ -1,0 +1,58 @@
+//! `coco-verify`: semantic verification of coco, df and bigtest IR.
+//!
+//! **Preconditions**: none; this is the check every other pass relies on.
+//!
+//! **Guarantees**: the IR is unchanged. Every violated rule (layouts of
+//! collectives and computations, matmul sharding, process groups and
+//! send/recv pairing, UDF signatures, join keys, inline records, bigtest
+//! cross references) is reported as an error at the offending op, and the pass
+//! fails. The rules live in `coco_dialects::verify_module`; tools also run them
+//! right after parsing, so a pipeline only needs this pass to re-check IR that
+//! other passes produced.
+
+use coco_dialects::{ir::as_op, verify_module};
+use melior::{
+    ir::{r#type::TypeId, operation::OperationRef},
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    ContextRef,
+};
+
+use crate::{options::Options, registry::PassInfo, Result};
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "coco-verify",
+    summary: "Check the semantic rules of coco, df and bigtest IR (layouts, process groups, UDF signatures)",
+    description: "Reports every violated layout, process-group, UDF-signature or cross-reference rule as an \
+                  error at the offending op and fails; leaves the IR unchanged. Runs on `builtin.module`.",
+    options: &[],
+    create,
+};
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+
+fn create(_options: &Options) -> Result<Pass> {
+    Ok(create_external(
+        VerifyPass,
+        TypeId::create(&PASS_ID),
+        "CocoVerify",
+        INFO.argument,
+        INFO.summary,
+        "builtin.module",
+        &[],
+    ))
+}
+
+#[derive(Clone)]
+struct VerifyPass;
+
+impl<'c> RunExternalPass<'c> for VerifyPass {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        if verify_module(as_op(&operation)) > 0 {
+            pass.signal_failure();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs every system package coco needs, idempotently: packages already
+# present are left alone, and nothing runs apt when all are installed.
+set -euo pipefail
+
+PACKAGES=(
+  # LLVM/MLIR 19 (Debian 12 ships 19.1.7; /usr/bin/llvm-config is LLVM 14, so
+  # everything points at /usr/lib/llvm-19 through .cargo/config.toml).
+  llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
+  # llvm-config --libs names Polly, so static links need its archive
+  libpolly-19-dev
+  # link dependencies of the LLVM/MLIR static libraries
+  libzstd-dev libxml2-dev zlib1g-dev libncurses-dev libffi-dev
+  # bindgen (mlir-sys, mpi-sys)
+  clang-19 libclang-19-dev
+  # BigTest solver
+  libz3-dev
+  # CPU runtime
+  libopenmpi-dev openmpi-bin
+  # C++ compiler for the ODS-generated dialect code
+  g++ pkg-config
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} system packages present"
+else
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  if [ -x "$HOME/.cargo/bin/cargo" ]; then
+    export PATH="$HOME/.cargo/bin:$PATH"
+  else
+    echo "setup: cargo not found; install Rust (https://rustup.rs) first" >&2
+    exit 1
+  fi
+fi
