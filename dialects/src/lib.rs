@@ -15,6 +15,7 @@ pub mod error;
 mod ffi;
 pub mod ir;
 mod parse;
+mod parse_guard;
 pub mod verify;
 
 pub use context::{context, register_coco_dialects};

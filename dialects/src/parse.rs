@@ -1,13 +1,29 @@
 //! Parsing MLIR text with a buffer name, so that every location (and so every
 //! diagnostic) names the file.
 
-use melior::{ir::Module, Context};
+use melior::{
+    ir::{Location, Module},
+    Context,
+};
 
-use crate::ffi::{self, string_ref};
+use crate::{
+    diagnostics::emit_error,
+    ffi::{self, string_ref},
+    parse_guard::find_misplaced_forward_reference,
+};
 
 /// Parses and structurally verifies `source`; returns `None` after emitting
 /// diagnostics when it is malformed or fails an ODS verifier.
 pub fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Option<Module<'c>> {
+    if let Some((line, column, name, def_line)) = find_misplaced_forward_reference(source) {
+        emit_error(
+            Location::new(context, filename, line, column),
+            &format!(
+                "use of undeclared SSA value {name} (it is defined on line {def_line}, in a region that does not enclose this use)"
+            ),
+        );
+        return None;
+    }
     // MLIR's lexer finds the end of the buffer by its NUL terminator, which
     // Rust strings lack.
     let mut buffer = String::with_capacity(source.len() + 1);

@@ -41,3 +41,27 @@ pub fn upstream_passes() -> &'static [(&'static str, &'static str)] {
 pub fn is_pass(argument: &str) -> bool {
     find_coco_pass(argument).is_some() || UPSTREAM_PASSES.iter().any(|(name, _)| *name == argument)
 }
+
+/// `docs/passes.md`, generated from this table.
+pub fn passes_markdown() -> String {
+    let mut out = String::from(
+        "<!-- Generated from passes/src/registry.rs and the pass modules; do not edit.\n     \
+         Regenerate: COCO_BLESS=1 cargo test -p coco-filetests --test filetests -- docs -->\n\n\
+         # coco passes\n\n\
+         Every pass runs in `coco-opt`, by flag (`--coco-verify`) or in a pipeline\n\
+         (`--pass-pipeline='builtin.module(coco-verify)'`). Upstream MLIR passes are\n\
+         available the same way; `coco-opt --list-passes` lists them all.\n",
+    );
+    for info in coco_passes() {
+        out.push_str(&format!("\n## `{}`\n\n{}\n\n{}\n", info.argument, info.summary, info.description));
+        if info.options.is_empty() {
+            out.push_str("\nOptions: none.\n");
+        } else {
+            out.push_str("\n| option | default | meaning |\n|---|---|---|\n");
+            for option in info.options {
+                out.push_str(&format!("| `{}` | `{}` | {} |\n", option.name, option.default, option.summary));
+            }
+        }
+    }
+    out
+}

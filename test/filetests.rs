@@ -1,0 +1,51 @@
+//! The filetest binary: one trial per `test/**/*.mlir` file, plus round
+//! trips, examples, generated-docs freshness and the fuzz smoke test.
+//!
+//! Run one file: `cargo test -p coco-filetests --test filetests -- coco/ops.mlir`.
+//! Regenerate committed docs: `COCO_BLESS=1 cargo test -p coco-filetests --test filetests -- docs`.
+
+use coco_filetests::{fuzz, mlir_files, repo_root, runner, test_dir};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+fn main() {
+    let arguments = Arguments::from_args();
+    // Paths in RUN lines, diagnostics and snapshots are relative to test/.
+    std::env::set_current_dir(test_dir()).expect("test/ exists");
+
+    if let Ok(list) = std::env::var("COCO_FUZZ_REPLAY") {
+        fuzz::replay(&std::fs::read_to_string(list).unwrap_or_default());
+        return;
+    }
+    let mut trials = Vec::new();
+    for path in mlir_files(&test_dir(), &test_dir()) {
+        let path = path.to_string_lossy().into_owned();
+        let file = path.clone();
+        trials.push(Trial::test(path.clone(), move || runner::run_file(&file).map_err(Failed::from)));
+        let source = std::fs::read_to_string(&path).unwrap_or_default();
+        if !runner::expects_failure(&source) {
+            trials.push(Trial::test(format!("round-trip::{path}"), move || {
+                runner::round_trip(&path).map_err(Failed::from)
+            }));
+        }
+    }
+    for path in mlir_files(&repo_root().join("examples"), &test_dir()) {
+        let path = path.to_string_lossy().into_owned();
+        trials.push(Trial::test(format!("example::{path}"), move || runner::round_trip(&path).map_err(Failed::from)));
+    }
+    trials.push(Trial::test("docs::generated-docs-are-current", || {
+        coco_filetests::docs_current().map_err(Failed::from)
+    }));
+    trials.push(Trial::test("fuzz::mangled-inputs-never-crash", || {
+        let mut inputs = Vec::new();
+        for base in [repo_root().join("examples"), test_dir()] {
+            for path in mlir_files(&base, &test_dir()) {
+                inputs.push(std::fs::read_to_string(&path).map_err(|e| Failed::from(e.to_string()))?);
+            }
+        }
+        let count: usize = std::env::var("COCO_FUZZ_COUNT").ok().and_then(|c| c.parse().ok()).unwrap_or(3000);
+        let (tried, valid) = fuzz::smoke(&inputs, count, 0x00c0_c0f0_22);
+        println!("fuzz: {tried} variants, {valid} still valid, no crash");
+        Ok(())
+    }));
+    libtest_mimic::run(&arguments, trials).exit();
+}

@@ -1,0 +1,121 @@
+//! Parsing `// RUN:` lines into pipelines of stages.
+
+/// One command of a RUN pipeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stage {
+    /// `not`: the command must fail.
+    pub expect_failure: bool,
+    /// `2>&1`: stderr joins stdout.
+    pub merge_stderr: bool,
+    pub program: String,
+    pub args: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunLine {
+    /// 1-based line of the `RUN:`.
+    pub line: usize,
+    pub text: String,
+    pub stages: Vec<Stage>,
+}
+
+/// All RUN lines of `source`, with `\` continuations joined and `%s`
+/// replaced by `path`.
+pub fn parse(source: &str, path: &str) -> Result<Vec<RunLine>, String> {
+    let mut runs = Vec::new();
+    let mut pending: Option<(usize, String)> = None;
+    for (i, line) in source.lines().enumerate() {
+        let Some(index) = line.find("RUN:") else {
+            continue;
+        };
+        if !line[..index].trim_start().starts_with("//") {
+            continue;
+        }
+        let body = line[index + 4..].trim();
+        let (start, mut text) = pending.take().unwrap_or((i + 1, String::new()));
+        if let Some(continued) = body.strip_suffix('\\') {
+            text.push_str(continued);
+            text.push(' ');
+            pending = Some((start, text));
+            continue;
+        }
+        text.push_str(body);
+        let stages = parse_pipeline(&text.replace("%s", path))
+            .map_err(|e| format!("line {start}: {e}: {text}"))?;
+        runs.push(RunLine { line: start, text, stages });
+    }
+    if let Some((start, _)) = pending {
+        return Err(format!("line {start}: RUN line ends with a continuation"));
+    }
+    Ok(runs)
+}
+
+fn parse_pipeline(text: &str) -> Result<Vec<Stage>, String> {
+    let words = split_words(text)?;
+    let mut stages = Vec::new();
+    for command in words.split(|w| w == "|") {
+        let mut words: Vec<String> = command.to_vec();
+        let mut stage = Stage { expect_failure: false, merge_stderr: false, program: String::new(), args: Vec::new() };
+        if words.first().is_some_and(|w| w == "not") {
+            stage.expect_failure = true;
+            words.remove(0);
+        }
+        if let Some(position) = words.iter().position(|w| w == "2>&1") {
+            stage.merge_stderr = true;
+            words.remove(position);
+        }
+        if words.is_empty() {
+            return Err("empty command in pipeline".into());
+        }
+        stage.program = words.remove(0);
+        if !matches!(stage.program.as_str(), "coco-opt" | "FileCheck") {
+            return Err(format!("unknown program '{}' (known: coco-opt, FileCheck)", stage.program));
+        }
+        stage.args = words;
+        stages.push(stage);
+    }
+    Ok(stages)
+}
+
+/// Shell-like word splitting with single and double quotes; `|` is its own
+/// word.
+fn split_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => current.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut current));
+                    in_word = false;
+                }
+            }
+            (None, '|') => {
+                if in_word {
+                    words.push(std::mem::take(&mut current));
+                    in_word = false;
+                }
+                words.push("|".into());
+            }
+            (None, c) => {
+                current.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err("unterminated quote".into());
+    }
+    if in_word {
+        words.push(current);
+    }
+    Ok(words)
+}
