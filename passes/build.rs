@@ -13,7 +13,12 @@ fn main() {
     let help = Command::new(&mlir_opt)
         .arg("--help")
         .output()
-        .unwrap_or_else(|e| panic!("cannot run {} ({e}); run scripts/setup.sh", mlir_opt.display()));
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {} ({e}); run scripts/setup.sh",
+                mlir_opt.display()
+            )
+        });
     let text = String::from_utf8_lossy(&help.stdout);
 
     let mut entries = Vec::new();
@@ -43,7 +48,11 @@ fn main() {
         let name = name.split('=').next().unwrap_or(name);
         entries.push((name.to_string(), summary.to_string()));
     }
-    assert!(entries.len() > 100, "found only {} passes in mlir-opt --help", entries.len());
+    assert!(
+        entries.len() > 100,
+        "found only {} passes in mlir-opt --help",
+        entries.len()
+    );
 
     let mut out = String::from("/// Upstream passes and pipelines: (argument, summary).\npub const UPSTREAM_PASSES: &[(&str, &str)] = &[\n");
     for (name, summary) in entries {

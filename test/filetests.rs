@@ -20,7 +20,9 @@ fn main() {
     for path in mlir_files(&test_dir(), &test_dir()) {
         let path = path.to_string_lossy().into_owned();
         let file = path.clone();
-        trials.push(Trial::test(path.clone(), move || runner::run_file(&file).map_err(Failed::from)));
+        trials.push(Trial::test(path.clone(), move || {
+            runner::run_file(&file).map_err(Failed::from)
+        }));
         let source = std::fs::read_to_string(&path).unwrap_or_default();
         if !runner::expects_failure(&source) {
             trials.push(Trial::test(format!("round-trip::{path}"), move || {
@@ -30,7 +32,9 @@ fn main() {
     }
     for path in mlir_files(&repo_root().join("examples"), &test_dir()) {
         let path = path.to_string_lossy().into_owned();
-        trials.push(Trial::test(format!("example::{path}"), move || runner::round_trip(&path).map_err(Failed::from)));
+        trials.push(Trial::test(format!("example::{path}"), move || {
+            runner::round_trip(&path).map_err(Failed::from)
+        }));
     }
     trials.push(Trial::test("docs::generated-docs-are-current", || {
         coco_filetests::docs_current().map_err(Failed::from)
@@ -39,11 +43,15 @@ fn main() {
         let mut inputs = Vec::new();
         for base in [repo_root().join("examples"), test_dir()] {
             for path in mlir_files(&base, &test_dir()) {
-                inputs.push(std::fs::read_to_string(&path).map_err(|e| Failed::from(e.to_string()))?);
+                inputs
+                    .push(std::fs::read_to_string(&path).map_err(|e| Failed::from(e.to_string()))?);
             }
         }
-        let count: usize = std::env::var("COCO_FUZZ_COUNT").ok().and_then(|c| c.parse().ok()).unwrap_or(3000);
-        let (tried, valid) = fuzz::smoke(&inputs, count, 0x00c0_c0f0_22);
+        let count: usize = std::env::var("COCO_FUZZ_COUNT")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(3000);
+        let (tried, valid) = fuzz::smoke(&inputs, count, 0xc0c0_f022);
         println!("fuzz: {tried} variants, {valid} still valid, no crash");
         Ok(())
     }));

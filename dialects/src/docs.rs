@@ -3,7 +3,13 @@
 
 /// `(file name under docs/dialects, generated markdown)`.
 pub const GENERATED_DIALECT_DOCS: &[(&str, &str)] = &[
-    ("coco.md", include_str!(concat!(env!("OUT_DIR"), "/CocoDoc.md"))),
+    (
+        "coco.md",
+        include_str!(concat!(env!("OUT_DIR"), "/CocoDoc.md")),
+    ),
     ("df.md", include_str!(concat!(env!("OUT_DIR"), "/DfDoc.md"))),
-    ("bigtest.md", include_str!(concat!(env!("OUT_DIR"), "/BigtestDoc.md"))),
+    (
+        "bigtest.md",
+        include_str!(concat!(env!("OUT_DIR"), "/BigtestDoc.md")),
+    ),
 ];

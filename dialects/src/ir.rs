@@ -4,12 +4,12 @@
 
 use melior::ir::{
     attribute::{
-        ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute,
+        DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute,
         IntegerAttribute, StringAttribute, TypeAttribute,
     },
     operation::OperationRef,
     r#type::{FunctionType, TupleType},
-    Attribute, Location, Operation, Type, TypeLike, Value, ValueLike,
+    Attribute, AttributeLike, Location, Operation, Type, TypeLike, Value, ValueLike,
 };
 use melior::ir::{block::BlockArgument, BlockLike, RegionLike};
 use mlir_sys::mlirShapedTypeGetDynamicSize;
@@ -59,7 +59,11 @@ pub fn as_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> &'a Operation<'c> {
 }
 
 pub fn op_name(op: &Operation) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("<invalid>").to_string()
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .unwrap_or("<invalid>")
+        .to_string()
 }
 
 /// The dialect namespace of an op name (`coco` for `coco.all_reduce`).
@@ -97,15 +101,23 @@ pub fn flat_symbol(attr: Attribute) -> Option<String> {
 
 pub fn str_array_attr(op: &Operation, name: &str) -> Option<Vec<String>> {
     let attr = op.attribute(name).ok()?;
-    let array = ArrayAttribute::try_from(attr).ok()?;
-    (0..array.len())
-        .map(|i| {
-            let element = array.element(i).ok()?;
-            StringAttribute::try_from(element)
-                .ok()
-                .map(|s| s.value().to_string())
-        })
-        .collect()
+    // melior 0.22's `ArrayAttribute::try_from` tests for a dense i64 array, so
+    // array attributes are read through the C API directly.
+    // SAFETY: pure queries on a valid attribute; elements share its lifetime.
+    unsafe {
+        let raw = attr.to_raw();
+        if !mlir_sys::mlirAttributeIsAArray(raw) {
+            return None;
+        }
+        (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
+            .map(|i| {
+                let element = Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i));
+                StringAttribute::try_from(element)
+                    .ok()
+                    .map(|s| s.value().to_string())
+            })
+            .collect()
+    }
 }
 
 pub fn i64_array_attr(op: &Operation, name: &str) -> Option<Vec<i64>> {

@@ -36,7 +36,10 @@ pub fn find_misplaced_forward_reference(text: &str) -> Option<Finding> {
         if seen_def.contains(token.name.as_str()) {
             continue;
         }
-        let Some(def) = tokens[i + 1..].iter().find(|t| t.is_def && t.name == token.name) else {
+        let Some(def) = tokens[i + 1..]
+            .iter()
+            .find(|t| t.is_def && t.name == token.name)
+        else {
             continue;
         };
         let def_region = *def.regions.last().unwrap_or(&0);
@@ -112,7 +115,12 @@ fn tokenize(text: &str) -> Vec<Token> {
                     }
                 }
                 let is_def = is_definition(bytes, line_start, start, end);
-                tokens.push(Token { name: name.to_string(), offset: start, is_def, regions: regions.clone() });
+                tokens.push(Token {
+                    name: name.to_string(),
+                    offset: start,
+                    is_def,
+                    regions: regions.clone(),
+                });
             }
             _ => i += 1,
         }
@@ -148,10 +156,19 @@ fn is_definition(bytes: &[u8], line_start: usize, start: usize, end: usize) -> b
     // A leading result list: the line starts with `%` and `=` follows the
     // names before any operand or type.
     let line = &bytes[line_start..];
-    let trimmed = line.iter().position(|&c| c != b' ' && c != b'\t').map(|p| line_start + p);
-    if trimmed == Some(start) || (trimmed.is_some_and(|t| bytes[t] == b'%') && before > line_start && bytes[before - 1] == b',') {
+    let trimmed = line
+        .iter()
+        .position(|&c| c != b' ' && c != b'\t')
+        .map(|p| line_start + p);
+    if trimmed == Some(start)
+        || (trimmed.is_some_and(|t| bytes[t] == b'%')
+            && before > line_start
+            && bytes[before - 1] == b',')
+    {
         let rest = &bytes[line_start..];
-        let eq = rest.iter().position(|&c| c == b'=' || c == b'\n' || c == b'"' || c == b'(');
+        let eq = rest
+            .iter()
+            .position(|&c| c == b'=' || c == b'\n' || c == b'"' || c == b'(');
         return eq.is_some_and(|p| rest[p] == b'=' && line_start + p > start);
     }
     false

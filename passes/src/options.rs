@@ -40,7 +40,11 @@ impl Options {
     }
 
     fn raw(&self, key: &str) -> Option<&str> {
-        self.values.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.values
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     pub fn bool(&self, pass: &str, key: &str, default: bool) -> Result<bool> {

@@ -11,26 +11,34 @@ use std::ffi::c_void;
 use melior::pass::OperationPassManager;
 use mlir_sys::{mlirOpPassManagerAddPipeline, MlirStringRef};
 
-use crate::{
-    options::Options,
-    registry::find_coco_pass,
-    Error, Result,
-};
+use crate::{options::Options, registry::find_coco_pass, Error, Result};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Element {
     /// A pass with its option text (between the braces, if any).
-    Pass { name: String, options: Option<String> },
+    Pass {
+        name: String,
+        options: Option<String>,
+    },
     /// `anchor(elements)`: elements run on every `anchor` op.
-    Nest { anchor: String, elements: Vec<Element> },
+    Nest {
+        anchor: String,
+        elements: Vec<Element>,
+    },
 }
 
 impl Element {
     /// The element in MLIR's textual form.
     pub fn text(&self) -> String {
         match self {
-            Element::Pass { name, options: Some(options) } => format!("{name}{{{options}}}"),
-            Element::Pass { name, options: None } => name.clone(),
+            Element::Pass {
+                name,
+                options: Some(options),
+            } => format!("{name}{{{options}}}"),
+            Element::Pass {
+                name,
+                options: None,
+            } => name.clone(),
             Element::Nest { anchor, elements } => {
                 let inner: Vec<String> = elements.iter().map(Element::text).collect();
                 format!("{anchor}({})", inner.join(","))
@@ -42,7 +50,11 @@ impl Element {
 /// Parses a pipeline. A top-level `builtin.module(...)` is unwrapped: the
 /// elements returned run on the module.
 pub fn parse(text: &str) -> Result<Vec<Element>> {
-    let mut parser = Parser { text, chars: text.char_indices().collect(), pos: 0 };
+    let mut parser = Parser {
+        text,
+        chars: text.char_indices().collect(),
+        pos: 0,
+    };
     let elements = parser.list()?;
     parser.skip_space();
     if parser.pos < parser.chars.len() {
@@ -63,7 +75,8 @@ pub fn add_to(manager: &OperationPassManager, elements: &[Element], pipeline: &s
             }
             Element::Pass { name, options } => match find_coco_pass(name) {
                 Some(info) => {
-                    let options = Options::parse(name, options.as_deref().unwrap_or(""), info.options)?;
+                    let options =
+                        Options::parse(name, options.as_deref().unwrap_or(""), info.options)?;
                     manager.add_pass((info.create)(&options)?);
                 }
                 None => add_upstream(manager, &element.text(), pipeline)?,
@@ -80,7 +93,10 @@ fn add_upstream(manager: &OperationPassManager, element: &str, pipeline: &str) -
         buffer.push_str(&String::from_utf8_lossy(bytes));
     }
     let mut message = String::new();
-    let text = MlirStringRef { data: element.as_ptr().cast(), length: element.len() };
+    let text = MlirStringRef {
+        data: element.as_ptr().cast(),
+        length: element.len(),
+    };
     // SAFETY: `element` and `message` outlive the call; the callback only
     // appends to `message`.
     let result = unsafe {
@@ -160,7 +176,10 @@ impl Parser<'_> {
     }
 
     fn error(&self, what: &str) -> Error {
-        let offset = self.chars.get(self.pos).map_or(self.text.len(), |&(i, _)| i);
+        let offset = self
+            .chars
+            .get(self.pos)
+            .map_or(self.text.len(), |&(i, _)| i);
         Error::Pipeline {
             pipeline: self.text.to_string(),
             message: format!("{what} at offset {offset}"),
@@ -196,7 +215,10 @@ impl Parser<'_> {
         if self.pos == start {
             return Err(self.error("expected a pass or operation name"));
         }
-        let name: String = self.chars[start..self.pos].iter().map(|&(_, c)| c).collect();
+        let name: String = self.chars[start..self.pos]
+            .iter()
+            .map(|&(_, c)| c)
+            .collect();
         self.skip_space();
         match self.peek() {
             Some('(') => {
@@ -206,7 +228,10 @@ impl Parser<'_> {
                     return Err(self.error(&format!("expected ')' to close '{name}('")));
                 }
                 self.pos += 1;
-                Ok(Element::Nest { anchor: name, elements })
+                Ok(Element::Nest {
+                    anchor: name,
+                    elements,
+                })
             }
             Some('{') => {
                 self.pos += 1;
@@ -227,13 +252,24 @@ impl Parser<'_> {
                     self.pos += 1;
                 }
                 if self.peek() != Some('}') {
-                    return Err(self.error(&format!("expected '}}' to close the options of '{name}'")));
+                    return Err(
+                        self.error(&format!("expected '}}' to close the options of '{name}'"))
+                    );
                 }
-                let options: String = self.chars[begin..self.pos].iter().map(|&(_, c)| c).collect();
+                let options: String = self.chars[begin..self.pos]
+                    .iter()
+                    .map(|&(_, c)| c)
+                    .collect();
                 self.pos += 1;
-                Ok(Element::Pass { name, options: Some(options) })
+                Ok(Element::Pass {
+                    name,
+                    options: Some(options),
+                })
             }
-            _ => Ok(Element::Pass { name, options: None }),
+            _ => Ok(Element::Pass {
+                name,
+                options: None,
+            }),
         }
     }
 }

@@ -53,13 +53,19 @@ pub fn passes_markdown() -> String {
          available the same way; `coco-opt --list-passes` lists them all.\n",
     );
     for info in coco_passes() {
-        out.push_str(&format!("\n## `{}`\n\n{}\n\n{}\n", info.argument, info.summary, info.description));
+        out.push_str(&format!(
+            "\n## `{}`\n\n{}\n\n{}\n",
+            info.argument, info.summary, info.description
+        ));
         if info.options.is_empty() {
             out.push_str("\nOptions: none.\n");
         } else {
             out.push_str("\n| option | default | meaning |\n|---|---|---|\n");
             for option in info.options {
-                out.push_str(&format!("| `{}` | `{}` | {} |\n", option.name, option.default, option.summary));
+                out.push_str(&format!(
+                    "| `{}` | `{}` | {} |\n",
+                    option.name, option.default, option.summary
+                ));
             }
         }
     }

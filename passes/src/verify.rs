@@ -12,7 +12,7 @@
 
 use coco_dialects::{ir::as_op, verify_module};
 use melior::{
-    ir::{r#type::TypeId, operation::OperationRef},
+    ir::{operation::OperationRef, r#type::TypeId},
     pass::{create_external, ExternalPass, Pass, RunExternalPass},
     ContextRef,
 };

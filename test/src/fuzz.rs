@@ -12,7 +12,7 @@ impl Rng {
         Rng(seed.max(1))
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -25,17 +25,48 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % n as u64) as usize
+            (self.next_u64() % n as u64) as usize
         }
     }
 }
 
 /// Tokens that make mutations reach the verifiers, not just the lexer.
 const SPLICES: &[&str] = &[
-    "#coco.local", "#coco.replicated", "#coco.sliced<0>", "#coco.sliced<1>", "#coco.sliced<7>",
-    "sum", "avg", "max", "f16", "f32", "i64", "!df.str", "!df.list<i64>", "tuple<i64, f64>",
-    "8x16", "1024", "0", "-1", "@stage0", "@missing", ")", "(", "{", "}", "%0", ",", ":", "->",
-    "coco.all_reduce", "coco.matmul", "df.map", "\"", "inner", "left_outer", "bigtest.jdu_path",
+    "#coco.local",
+    "#coco.replicated",
+    "#coco.sliced<0>",
+    "#coco.sliced<1>",
+    "#coco.sliced<7>",
+    "sum",
+    "avg",
+    "max",
+    "f16",
+    "f32",
+    "i64",
+    "!df.str",
+    "!df.list<i64>",
+    "tuple<i64, f64>",
+    "8x16",
+    "1024",
+    "0",
+    "-1",
+    "@stage0",
+    "@missing",
+    ")",
+    "(",
+    "{",
+    "}",
+    "%0",
+    ",",
+    ":",
+    "->",
+    "coco.all_reduce",
+    "coco.matmul",
+    "df.map",
+    "\"",
+    "inner",
+    "left_outer",
+    "bigtest.jdu_path",
 ];
 
 /// One mutation of `text`.

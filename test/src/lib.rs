@@ -22,7 +22,10 @@ pub fn test_dir() -> PathBuf {
 
 /// The repository root.
 pub fn repo_root() -> PathBuf {
-    test_dir().parent().expect("test/ has a parent").to_path_buf()
+    test_dir()
+        .parent()
+        .expect("test/ has a parent")
+        .to_path_buf()
 }
 
 /// Every `.mlir` file under `dir`, sorted, as paths relative to `base`.
@@ -36,7 +39,10 @@ pub fn mlir_files(dir: &Path, base: &Path) -> Vec<PathBuf> {
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "snapshots" && n != "target") {
+                if path
+                    .file_name()
+                    .is_some_and(|n| n != "snapshots" && n != "target")
+                {
                     stack.push(path);
                 }
             } else if path.extension().is_some_and(|e| e == "mlir") {
@@ -82,7 +88,10 @@ pub fn docs_current() -> Result<(), String> {
             (docs.join("dialects").join(name), format!("{header}{text}"))
         })
         .collect();
-    expected.push((docs.join("passes.md"), coco_passes::registry::passes_markdown()));
+    expected.push((
+        docs.join("passes.md"),
+        coco_passes::registry::passes_markdown(),
+    ));
     let bless = std::env::var("COCO_BLESS").is_ok_and(|v| v == "1");
     let mut stale = Vec::new();
     for (path, text) in expected {
@@ -91,7 +100,8 @@ pub fn docs_current() -> Result<(), String> {
             continue;
         }
         if bless {
-            std::fs::create_dir_all(path.parent().expect("has a parent")).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(path.parent().expect("has a parent"))
+                .map_err(|e| e.to_string())?;
             std::fs::write(&path, text).map_err(|e| e.to_string())?;
         } else {
             stale.push(path.display().to_string());

@@ -42,7 +42,11 @@ pub fn parse(source: &str, path: &str) -> Result<Vec<RunLine>, String> {
         text.push_str(body);
         let stages = parse_pipeline(&text.replace("%s", path))
             .map_err(|e| format!("line {start}: {e}: {text}"))?;
-        runs.push(RunLine { line: start, text, stages });
+        runs.push(RunLine {
+            line: start,
+            text,
+            stages,
+        });
     }
     if let Some((start, _)) = pending {
         return Err(format!("line {start}: RUN line ends with a continuation"));
@@ -55,7 +59,12 @@ fn parse_pipeline(text: &str) -> Result<Vec<Stage>, String> {
     let mut stages = Vec::new();
     for command in words.split(|w| w == "|") {
         let mut words: Vec<String> = command.to_vec();
-        let mut stage = Stage { expect_failure: false, merge_stderr: false, program: String::new(), args: Vec::new() };
+        let mut stage = Stage {
+            expect_failure: false,
+            merge_stderr: false,
+            program: String::new(),
+            args: Vec::new(),
+        };
         if words.first().is_some_and(|w| w == "not") {
             stage.expect_failure = true;
             words.remove(0);
@@ -69,7 +78,10 @@ fn parse_pipeline(text: &str) -> Result<Vec<Stage>, String> {
         }
         stage.program = words.remove(0);
         if !matches!(stage.program.as_str(), "coco-opt" | "FileCheck") {
-            return Err(format!("unknown program '{}' (known: coco-opt, FileCheck)", stage.program));
+            return Err(format!(
+                "unknown program '{}' (known: coco-opt, FileCheck)",
+                stage.program
+            ));
         }
         stage.args = words;
         stages.push(stage);

@@ -17,18 +17,24 @@ fn filecheck_path() -> String {
 /// Snapshot name for RUN line `index` of `path` (`dialects/coco/ops.mlir`
 /// → `dialects__coco__ops.mlir-run1`).
 fn snapshot_name(path: &str, index: usize) -> String {
-    format!("{}-run{}", path.replace(['/', '\\'], "__").trim_start_matches("..__"), index + 1)
+    format!(
+        "{}-run{}",
+        path.replace(['/', '\\'], "__").trim_start_matches("..__"),
+        index + 1
+    )
 }
 
 /// Runs every RUN line of the test at `path` (relative to `test/`).
 pub fn run_file(path: &str) -> Result<(), String> {
-    let source = std::fs::read_to_string(test_dir().join(path)).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let source = std::fs::read_to_string(test_dir().join(path))
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
     let runs = run_line::parse(&source, path)?;
     if runs.is_empty() {
         return Err(format!("{path} has no RUN lines"));
     }
     for (index, run) in runs.iter().enumerate() {
-        let snapshot = run_pipeline(run).map_err(|e| format!("{path}:{}: RUN: {}\n{e}", run.line, run.text))?;
+        let snapshot = run_pipeline(run)
+            .map_err(|e| format!("{path}:{}: RUN: {}\n{e}", run.line, run.text))?;
         check_snapshot(&snapshot_name(path, index), &snapshot, path)?;
     }
     Ok(())
@@ -55,7 +61,11 @@ fn run_pipeline(run: &run_line::RunLine) -> Result<String, String> {
             return Err(format!(
                 "{} {} (exit code {code})\n--- stdout ---\n{}\n--- stderr ---\n{}",
                 stage.program,
-                if stage.expect_failure { "succeeded but `not` expects failure" } else { "failed" },
+                if stage.expect_failure {
+                    "succeeded but `not` expects failure"
+                } else {
+                    "failed"
+                },
                 String::from_utf8_lossy(&stdout),
                 String::from_utf8_lossy(&stderr)
             ));
@@ -76,13 +86,22 @@ fn filecheck(args: &[String], input: &[u8]) -> Result<(Vec<u8>, Vec<u8>, i32), S
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run {} ({e}); run scripts/setup.sh", filecheck_path()))?;
+        .map_err(|e| {
+            format!(
+                "cannot run {} ({e}); run scripts/setup.sh",
+                filecheck_path()
+            )
+        })?;
     if let Some(mut stdin) = child.stdin.take() {
         // FileCheck may exit early on bad arguments; a broken pipe is fine.
         let _ = stdin.write_all(input);
     }
     let output = child.wait_with_output().map_err(|e| e.to_string())?;
-    Ok((output.stdout, output.stderr, output.status.code().unwrap_or(-1)))
+    Ok((
+        output.stdout,
+        output.stderr,
+        output.status.code().unwrap_or(-1),
+    ))
 }
 
 fn check_snapshot(name: &str, content: &str, path: &str) -> Result<(), String> {
@@ -104,7 +123,10 @@ fn check_snapshot(name: &str, content: &str, path: &str) -> Result<(), String> {
 pub fn round_trip(path: &str) -> Result<(), String> {
     let custom = coco_opt(&[path, "--split-input-file"], None);
     if custom.code != 0 {
-        return Err(format!("{path} does not parse and verify:\n{}", String::from_utf8_lossy(&custom.stderr)));
+        return Err(format!(
+            "{path} does not parse and verify:\n{}",
+            String::from_utf8_lossy(&custom.stderr)
+        ));
     }
     let reparsed = coco_opt(&["-", "--split-input-file"], Some(&custom.stdout));
     if reparsed.stdout != custom.stdout {
@@ -115,7 +137,10 @@ pub fn round_trip(path: &str) -> Result<(), String> {
             String::from_utf8_lossy(&reparsed.stderr)
         ));
     }
-    let generic = coco_opt(&[path, "--split-input-file", "--mlir-print-op-generic"], None);
+    let generic = coco_opt(
+        &[path, "--split-input-file", "--mlir-print-op-generic"],
+        None,
+    );
     let from_generic = coco_opt(&["-", "--split-input-file"], Some(&generic.stdout));
     if from_generic.stdout != custom.stdout {
         return Err(format!(
@@ -132,7 +157,9 @@ pub fn round_trip(path: &str) -> Result<(), String> {
 pub fn expects_failure(source: &str) -> bool {
     source.contains("expected-error")
         || source.contains("expected-warning")
-        || source.lines().any(|l| l.contains("RUN:") && l.contains("not coco-opt"))
+        || source
+            .lines()
+            .any(|l| l.contains("RUN:") && l.contains("not coco-opt"))
 }
 
 /// Whether `path` exists relative to `test/`.

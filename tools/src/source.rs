@@ -49,7 +49,11 @@ pub fn split(text: &str, marker: Option<&str>) -> Vec<Chunk> {
         for line in &lines[start..end] {
             chunk.push_str(line);
         }
-        chunks.push(Chunk { text: chunk, first_line: start + 1, last_line: end });
+        chunks.push(Chunk {
+            text: chunk,
+            first_line: start + 1,
+            last_line: end,
+        });
     };
     if let Some(marker) = marker {
         for (i, line) in lines.iter().enumerate() {
@@ -75,7 +79,10 @@ pub fn render(diag: &Diag, filename: &str, source: &str) -> String {
 
 fn render_one(diag: &Diag, filename: &str, source: &str) -> String {
     let mut out = String::new();
-    let header = Diag { notes: Vec::new(), ..diag.clone() };
+    let header = Diag {
+        notes: Vec::new(),
+        ..diag.clone()
+    };
     out.push_str(&header.to_string());
     out.push('\n');
     if let Some((file, line, col)) = &diag.position {

@@ -41,7 +41,12 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
                 .result(0)
                 .ok()
                 .and_then(|r| dataset_record(r.r#type()))
-                .map(|record| record_fields(record).into_iter().filter_map(FieldType::from_type).collect())
+                .map(|record| {
+                    record_fields(record)
+                        .into_iter()
+                        .filter_map(FieldType::from_type)
+                        .collect()
+                })
                 .unwrap_or_default();
             sources.insert(
                 str_attr(inner, "name").unwrap_or_default(),
@@ -64,7 +69,10 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
         }
         let program = symbol_attr(op, "program").unwrap_or_default();
         if !programs.contains_key(&program) {
-            reporter.op_error(op, format!("program @{program} is not a func.func in this module"));
+            reporter.op_error(
+                op,
+                format!("program @{program} is not a func.func in this module"),
+            );
             continue;
         }
         let id = int_attr(op, "id").unwrap_or(-1);
@@ -87,7 +95,10 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
         }
         let program = symbol_attr(op, "program").unwrap_or_default();
         let Some(sources) = programs.get(&program) else {
-            reporter.op_error(op, format!("program @{program} is not a func.func in this module"));
+            reporter.op_error(
+                op,
+                format!("program @{program} is not a func.func in this module"),
+            );
             continue;
         };
         let source_name = str_attr(op, "source").unwrap_or_default();
@@ -106,7 +117,10 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
         }
         for id in i64_array_attr(op, "covers").unwrap_or_default() {
             match paths.get(&(program.clone(), id)) {
-                None => reporter.op_error(op, format!("covers path {id}, which @{program} does not have")),
+                None => reporter.op_error(
+                    op,
+                    format!("covers path {id}, which @{program} does not have"),
+                ),
                 Some(&"unsat") => reporter.op_error(
                     op,
                     format!("covers path {id}, which is unsatisfiable: no record can follow it"),

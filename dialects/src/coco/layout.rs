@@ -133,5 +133,8 @@ pub fn with_layout<'c>(context: &'c Context, ty: Type<'c>, layout: Layout) -> Op
 
 /// Layout text for messages: the layout, or "no coco layout".
 pub fn describe(layout: Option<Layout>) -> String {
-    layout.map_or_else(|| "a tensor without a coco layout".to_string(), |l| l.to_string())
+    layout.map_or_else(
+        || "a tensor without a coco layout".to_string(),
+        |l| l.to_string(),
+    )
 }

@@ -16,6 +16,7 @@ pub const NORM: &str = "coco.norm";
 pub const REDUCE_ELEMENTS: &str = "coco.reduce_elements";
 pub const CAST: &str = "coco.cast";
 pub const SLICE: &str = "coco.slice";
+pub const EXPAND: &str = "coco.expand";
 pub const UPDATE: &str = "coco.update";
 pub const FUSED_KERNEL: &str = "coco.fused_kernel";
 pub const FUSED_COLLECTIVE: &str = "coco.fused_collective";
@@ -47,6 +48,7 @@ pub const COMPUTATIONS: &[&str] = &[
     REDUCE_ELEMENTS,
     CAST,
     SLICE,
+    EXPAND,
 ];
 
 pub fn is_collective(name: &str) -> bool {

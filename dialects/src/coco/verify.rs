@@ -107,11 +107,17 @@ fn verify_function(func: &Operation, groups: &HashSet<String>, reporter: &mut Re
             Some(group) if groups.contains(&group) => {}
             Some(group) => reporter.op_error(
                 func,
-                format!("'{}' names @{group}, which is not a coco.process_group", ops::GROUP_ATTR),
+                format!(
+                    "'{}' names @{group}, which is not a coco.process_group",
+                    ops::GROUP_ATTR
+                ),
             ),
             None => reporter.op_error(
                 func,
-                format!("'{}' must be a symbol reference to a coco.process_group", ops::GROUP_ATTR),
+                format!(
+                    "'{}' must be a symbol reference to a coco.process_group",
+                    ops::GROUP_ATTR
+                ),
             ),
         }
     }
@@ -302,8 +308,11 @@ fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
         ops::NORM => verify_scalar_reduction(op, None, reporter),
         ops::REDUCE_ELEMENTS => verify_scalar_reduction(op, reduction_kind(op), reporter),
         ops::CAST => verify_cast(op, reporter),
+        ops::EXPAND => verify_expand(op, reporter),
         ops::UPDATE => verify_update(op, reporter),
-        ops::FUSED_KERNEL | ops::FUSED_COLLECTIVE | ops::OVERLAP => verify_region(op, name, reporter),
+        ops::FUSED_KERNEL | ops::FUSED_COLLECTIVE | ops::OVERLAP => {
+            verify_region(op, name, reporter)
+        }
         ops::YIELD => verify_yield(op, reporter),
         _ => {}
     }
@@ -340,7 +349,10 @@ fn verify_matmul(op: &Operation, reporter: &mut Reporter) {
     };
     for (what, t) in [("lhs", lhs), ("rhs", rhs), ("result", &result)] {
         if t.rank() != 2 {
-            reporter.op_error(op, format!("{what} must be 2-D, found shape {}", t.shape_text()));
+            reporter.op_error(
+                op,
+                format!("{what} must be 2-D, found shape {}", t.shape_text()),
+            );
             return;
         }
     }
@@ -375,7 +387,11 @@ fn verify_matmul(op: &Operation, reporter: &mut Reporter) {
             ),
         );
     }
-    let (l, r, res) = (lhs.layout.unwrap(), rhs.layout.unwrap(), result.layout.unwrap());
+    let (l, r, res) = (
+        lhs.layout.unwrap(),
+        rhs.layout.unwrap(),
+        result.layout.unwrap(),
+    );
     match matmul_result_layout(l, r) {
         None => reporter.op_error(
             op,
@@ -429,17 +445,26 @@ fn verify_layer_norm(op: &Operation, reporter: &mut Reporter) {
         if param.layout != Some(Layout::Replicated) {
             reporter.op_error(
                 op,
-                format!("expects {what} layout #coco.replicated, found {}", describe(param.layout)),
+                format!(
+                    "expects {what} layout #coco.replicated, found {}",
+                    describe(param.layout)
+                ),
             );
         }
         if param.element != input.element {
             reporter.op_error(
                 op,
-                format!("{what} element type {} differs from input element type {}", param.element, input.element),
+                format!(
+                    "{what} element type {} differs from input element type {}",
+                    param.element, input.element
+                ),
             );
         }
     }
-    if result.shape != input.shape || result.element != input.element || result.layout != input.layout {
+    if result.shape != input.shape
+        || result.element != input.element
+        || result.layout != input.layout
+    {
         reporter.op_error(
             op,
             format!(
@@ -460,7 +485,10 @@ fn verify_scalar_reduction(op: &Operation, kind: Option<&str>, reporter: &mut Re
     if result.rank() != 0 {
         reporter.op_error(
             op,
-            format!("result must be a 0-d tensor, found shape {}", result.shape_text()),
+            format!(
+                "result must be a 0-d tensor, found shape {}",
+                result.shape_text()
+            ),
         );
     }
     if input.element != result.element {
@@ -473,7 +501,13 @@ fn verify_scalar_reduction(op: &Operation, kind: Option<&str>, reporter: &mut Re
         );
     }
     if kind.is_none() && !is_float(input.element) {
-        reporter.op_error(op, format!("needs a floating-point tensor, found element type {}", input.element));
+        reporter.op_error(
+            op,
+            format!(
+                "needs a floating-point tensor, found element type {}",
+                input.element
+            ),
+        );
     }
     let input_layout = input.layout.unwrap();
     let expected = match (input_layout, kind) {
@@ -522,8 +556,45 @@ fn verify_cast(op: &Operation, reporter: &mut Reporter) {
     }
     for (what, element) in [("operand", input.element), ("result", result.element)] {
         if !is_float(element) {
-            reporter.op_error(op, format!("{what} element type must be a float (f16, bf16, f32, f64), found {element}"));
+            reporter.op_error(
+                op,
+                format!(
+                    "{what} element type must be a float (f16, bf16, f32, f64), found {element}"
+                ),
+            );
         }
+    }
+}
+
+fn verify_expand(op: &Operation, reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    if result.rank() < input.rank() || result.shape[result.rank() - input.rank()..] != input.shape[..] {
+        reporter.op_error(
+            op,
+            format!(
+                "result shape {} must end with the operand shape {} (new dimensions go in front)",
+                result.shape_text(),
+                input.shape_text()
+            ),
+        );
+        return;
+    }
+    if input.element != result.element {
+        reporter.op_error(
+            op,
+            format!("result element type {} differs from operand element type {}", result.element, input.element),
+        );
+    }
+    let added = (result.rank() - input.rank()) as i64;
+    let (from, to) = (input.layout.unwrap(), result.layout.unwrap());
+    let expected = match from {
+        Layout::Sliced(dim) => Layout::Sliced(dim + added),
+        other => other,
+    };
+    if to != expected {
+        reporter.op_error(op, format!("expects result layout {expected} for a {from} operand, found {to}"));
     }
 }
 
@@ -661,7 +732,10 @@ fn verify_transfer<'c, 'a>(
         return None;
     };
     if own == peer {
-        reporter.op_error(op, format!("peer @{peer} is the group this function runs on"));
+        reporter.op_error(
+            op,
+            format!("peer @{peer} is the group this function runs on"),
+        );
         return None;
     }
     let ty = if name == ops::SEND {
@@ -688,8 +762,14 @@ fn match_transfers(sends: &[Transfer], recvs: &[Transfer], reporter: &mut Report
     pairs.sort();
     pairs.dedup();
     for (from, to) in pairs {
-        let s: Vec<&Transfer> = sends.iter().filter(|t| t.group == from && t.peer == to).collect();
-        let r: Vec<&Transfer> = recvs.iter().filter(|t| t.group == to && t.peer == from).collect();
+        let s: Vec<&Transfer> = sends
+            .iter()
+            .filter(|t| t.group == from && t.peer == to)
+            .collect();
+        let r: Vec<&Transfer> = recvs
+            .iter()
+            .filter(|t| t.group == to && t.peer == from)
+            .collect();
         for k in 0..s.len().max(r.len()) {
             match (s.get(k), r.get(k)) {
                 (Some(send), Some(recv)) if send.ty != recv.ty => reporter.op_error(

@@ -17,7 +17,17 @@ pub const VALUE_OR: &str = "df.value_or";
 /// Operators over datasets (everything else in `df` is a value op used
 /// inside UDFs).
 pub const DATASET_OPS: &[&str] = &[
-    SOURCE, MAP, FLAT_MAP, FILTER, REDUCE, REDUCE_BY_KEY, GROUP_BY_KEY, JOIN, UNION, DISTINCT, SINK,
+    SOURCE,
+    MAP,
+    FLAT_MAP,
+    FILTER,
+    REDUCE,
+    REDUCE_BY_KEY,
+    GROUP_BY_KEY,
+    JOIN,
+    UNION,
+    DISTINCT,
+    SINK,
 ];
 
 /// Join kinds, in the order of the ODS enum.

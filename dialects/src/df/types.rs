@@ -65,7 +65,10 @@ impl FieldType {
 
     /// Whether a source file can hold this field (scalars only).
     pub fn is_scalar(&self) -> bool {
-        matches!(self, FieldType::Int | FieldType::Float | FieldType::Bool | FieldType::Str)
+        matches!(
+            self,
+            FieldType::Int | FieldType::Float | FieldType::Bool | FieldType::Str
+        )
     }
 
     /// Whether `text` is a valid textual field of this (scalar) type, with the
@@ -86,20 +89,27 @@ impl FieldType {
 pub fn dataset_record(ty: Type) -> Option<Type> {
     // SAFETY: pure type queries.
     unsafe {
-        ffi::dfTypeIsADataset(ty.to_raw()).then(|| Type::from_raw(ffi::dfTypeGetParameter(ty.to_raw())))
+        ffi::dfTypeIsADataset(ty.to_raw())
+            .then(|| Type::from_raw(ffi::dfTypeGetParameter(ty.to_raw())))
     }
 }
 
 /// The element type of a `!df.list<T>`; `None` for other types.
 pub fn list_element(ty: Type) -> Option<Type> {
     // SAFETY: pure type queries.
-    unsafe { ffi::dfTypeIsAList(ty.to_raw()).then(|| Type::from_raw(ffi::dfTypeGetParameter(ty.to_raw()))) }
+    unsafe {
+        ffi::dfTypeIsAList(ty.to_raw())
+            .then(|| Type::from_raw(ffi::dfTypeGetParameter(ty.to_raw())))
+    }
 }
 
 /// The element type of a `!df.option<T>`; `None` for other types.
 pub fn option_element(ty: Type) -> Option<Type> {
     // SAFETY: pure type queries.
-    unsafe { ffi::dfTypeIsAOption(ty.to_raw()).then(|| Type::from_raw(ffi::dfTypeGetParameter(ty.to_raw()))) }
+    unsafe {
+        ffi::dfTypeIsAOption(ty.to_raw())
+            .then(|| Type::from_raw(ffi::dfTypeGetParameter(ty.to_raw())))
+    }
 }
 
 /// The fields of a record type: the elements of a tuple, or the type itself.

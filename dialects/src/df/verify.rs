@@ -25,7 +25,9 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
     for op in body_ops(module) {
         let op = as_op(&op);
         if op_name(op) == "func.func" {
-            if let (Some(name), Some(signature)) = (str_attr(op, "sym_name"), function_signature(op)) {
+            if let (Some(name), Some(signature)) =
+                (str_attr(op, "sym_name"), function_signature(op))
+            {
                 functions.insert(name, signature);
             }
         }
@@ -47,8 +49,15 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
                     .and_then(|f| str_attr(as_op(&f), "sym_name"))
                     .unwrap_or_default();
                 let source = str_attr(op, "name").unwrap_or_default();
-                if !sources_per_program.entry(program.clone()).or_default().insert(source.clone()) {
-                    reporter.op_error(op, format!("source name \"{source}\" is already used in @{program}"));
+                if !sources_per_program
+                    .entry(program.clone())
+                    .or_default()
+                    .insert(source.clone())
+                {
+                    reporter.op_error(
+                        op,
+                        format!("source name \"{source}\" is already used in @{program}"),
+                    );
                 }
             }
             ops::MAP | ops::FLAT_MAP | ops::FILTER | ops::REDUCE | ops::REDUCE_BY_KEY => {
@@ -69,7 +78,9 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
     // job, which neither Spark nor our analyses model.
     for op in body_ops(module) {
         let func = as_op(&op);
-        if op_name(func) != "func.func" || !str_attr(func, "sym_name").is_some_and(|n| udfs.contains(&n)) {
+        if op_name(func) != "func.func"
+            || !str_attr(func, "sym_name").is_some_and(|n| udfs.contains(&n))
+        {
             continue;
         }
         for inner in nested_ops(func) {
@@ -122,7 +133,9 @@ fn verify_source(op: &Operation, reporter: &mut Reporter) {
     let path = str_attr(op, "path");
     let records = str_array_attr(op, "records");
     match (&path, &records) {
-        (Some(_), Some(_)) => reporter.op_error(op, "takes either a path or inline records, not both"),
+        (Some(_), Some(_)) => {
+            reporter.op_error(op, "takes either a path or inline records, not both")
+        }
         (None, None) => reporter.op_error(op, "needs a path or inline records"),
         _ => {}
     }
@@ -134,13 +147,22 @@ fn verify_source(op: &Operation, reporter: &mut Reporter) {
     let Some(record) = result_record(op) else {
         return;
     };
-    let fields: Vec<Option<FieldType>> = record_fields(record).into_iter().map(FieldType::from_type).collect();
-    if let Some((i, field)) = fields.iter().enumerate().find(|(_, f)| !f.as_ref().is_some_and(FieldType::is_scalar)) {
+    let fields: Vec<Option<FieldType>> = record_fields(record)
+        .into_iter()
+        .map(FieldType::from_type)
+        .collect();
+    if let Some((i, field)) = fields
+        .iter()
+        .enumerate()
+        .find(|(_, f)| !f.as_ref().is_some_and(FieldType::is_scalar))
+    {
         reporter.op_error(
             op,
             format!(
                 "reads text, so record fields must be i64, f64, i1 or !df.str; field #{i} is {}",
-                field.as_ref().map_or("unsupported".to_string(), |f| f.to_string())
+                field
+                    .as_ref()
+                    .map_or("unsupported".to_string(), |f| f.to_string())
             ),
         );
         return;
@@ -170,7 +192,9 @@ pub fn check_record_text(line: &str, delimiter: &str, fields: &[FieldType]) -> R
     }
     for (i, (text, field)) in parts.iter().zip(fields).enumerate() {
         if !field.parses(text) {
-            return Err(format!("has field #{i} \"{text}\", which is not a valid {field}"));
+            return Err(format!(
+                "has field #{i} \"{text}\", which is not a valid {field}"
+            ));
         }
     }
     Ok(())
@@ -200,7 +224,10 @@ fn verify_udf_use(
         ops::MAP => (in_fields, out_fields),
         ops::FLAT_MAP => (in_fields, vec![format!("!df.list<{output}>")]),
         ops::FILTER => (in_fields, vec!["i1".into()]),
-        ops::REDUCE => (in_fields.iter().chain(&in_fields).cloned().collect(), in_fields),
+        ops::REDUCE => (
+            in_fields.iter().chain(&in_fields).cloned().collect(),
+            in_fields,
+        ),
         ops::REDUCE_BY_KEY => {
             if in_fields.len() != 2 {
                 reporter.op_error(
@@ -235,7 +262,10 @@ fn verify_group_by_key(op: &Operation, reporter: &mut Reporter) {
     };
     let fields = texts(&record_fields(input));
     if fields.len() != 2 {
-        reporter.op_error(op, format!("needs key-value records tuple<K, V>, found {input}"));
+        reporter.op_error(
+            op,
+            format!("needs key-value records tuple<K, V>, found {input}"),
+        );
         return;
     }
     let expected = vec![fields[0].clone(), format!("!df.list<{}>", fields[1])];
@@ -243,13 +273,20 @@ fn verify_group_by_key(op: &Operation, reporter: &mut Reporter) {
     if found != expected {
         reporter.op_error(
             op,
-            format!("result records must be tuple<{}>, found {output}", expected.join(", ")),
+            format!(
+                "result records must be tuple<{}>, found {output}",
+                expected.join(", ")
+            ),
         );
     }
 }
 
 fn verify_join(op: &Operation, reporter: &mut Reporter) {
-    let (Some(left), Some(right), Some(output)) = (operand_record(op, 0), operand_record(op, 1), result_record(op)) else {
+    let (Some(left), Some(right), Some(output)) = (
+        operand_record(op, 0),
+        operand_record(op, 1),
+        result_record(op),
+    ) else {
         return;
     };
     let (l, r) = (texts(&record_fields(left)), texts(&record_fields(right)));
@@ -263,7 +300,10 @@ fn verify_join(op: &Operation, reporter: &mut Reporter) {
     if l[0] != r[0] {
         reporter.op_error(
             op,
-            format!("join keys must have the same type: left key is {}, right key is {}", l[0], r[0]),
+            format!(
+                "join keys must have the same type: left key is {}, right key is {}",
+                l[0], r[0]
+            ),
         );
         return;
     }
@@ -273,7 +313,13 @@ fn verify_join(op: &Operation, reporter: &mut Reporter) {
     let wrap = |fields: &[String], optional: bool| -> Vec<String> {
         fields[1..]
             .iter()
-            .map(|f| if optional { format!("!df.option<{f}>") } else { f.clone() })
+            .map(|f| {
+                if optional {
+                    format!("!df.option<{f}>")
+                } else {
+                    f.clone()
+                }
+            })
             .collect()
     };
     let mut expected = vec![l[0].clone()];
@@ -283,7 +329,10 @@ fn verify_join(op: &Operation, reporter: &mut Reporter) {
     if found != expected {
         reporter.op_error(
             op,
-            format!("{kind} join result records must be tuple<{}>, found {output}", expected.join(", ")),
+            format!(
+                "{kind} join result records must be tuple<{}>, found {output}",
+                expected.join(", ")
+            ),
         );
     }
 }
@@ -301,7 +350,10 @@ fn verify_get(op: &Operation, reporter: &mut Reporter) {
         if element != result.r#type() {
             reporter.op_error(
                 op,
-                format!("result type must be the list's element type {element}, found {}", result.r#type()),
+                format!(
+                    "result type must be the list's element type {element}, found {}",
+                    result.r#type()
+                ),
             );
         }
     }
@@ -315,7 +367,10 @@ fn verify_value_or(op: &Operation, reporter: &mut Reporter) {
         if element != result.r#type() {
             reporter.op_error(
                 op,
-                format!("default and result must have the option's element type {element}, found {}", result.r#type()),
+                format!(
+                    "default and result must have the option's element type {element}, found {}",
+                    result.r#type()
+                ),
             );
         }
     }

@@ -292,6 +292,25 @@ def Coco_CastOp : Coco_Op<"cast", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def Coco_ExpandOp : Coco_Op<"expand", [Pure]> {
+  let summary = "Broadcast a tensor along new leading dimensions (bias add, scalars)";
+  let description = [{
+    NumPy-style broadcasting of leading dimensions: the trailing dimensions
+    of the result equal the input's. No communication. Layout rule:
+    `replicated` → `replicated`, `local` → `local`, and `sliced<d>` →
+    `sliced<d + k>` where `k` is the number of new dimensions (the sliced
+    dimension keeps its place among the trailing ones).
+
+    ```mlir
+    %b = coco.expand %bias : tensor<4096xf32, #coco.sliced<0>> -> tensor<16x4096xf32, #coco.sliced<1>>
+    %s = coco.expand %ratio : tensor<f32, #coco.replicated> -> tensor<1024xf32, #coco.replicated>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
 def Coco_SliceOp : Coco_Op<"slice", [Pure]> {
   let summary = "Take this rank's slice of a replicated tensor, without communication";
   let description = [{

@@ -23,7 +23,12 @@ pub struct Expectation {
 
 /// Collects the expectations in lines `first..=last` (1-based) of `source`.
 /// Malformed expectations are returned as error messages.
-pub fn parse(source: &str, first: usize, last: usize, filename: &str) -> (Vec<Expectation>, Vec<String>) {
+pub fn parse(
+    source: &str,
+    first: usize,
+    last: usize,
+    filename: &str,
+) -> (Vec<Expectation>, Vec<String>) {
     let mut expectations = Vec::new();
     let mut problems = Vec::new();
     let lines: Vec<&str> = source.lines().collect();
@@ -42,7 +47,9 @@ pub fn parse(source: &str, first: usize, last: usize, filename: &str) -> (Vec<Ex
             let column = start as u32 + 1;
             let at = |message: String| format!("{filename}:{number}:{column}: error: {message}");
             if tail.starts_with("-re") {
-                problems.push(at(format!("expected-{kind}-re is not supported by coco-opt; use a plain substring")));
+                problems.push(at(format!(
+                    "expected-{kind}-re is not supported by coco-opt; use a plain substring"
+                )));
                 continue;
             }
             let (target, tail) = match parse_target(tail, number as u32, &lines) {
@@ -103,16 +110,26 @@ fn parse_target<'t>(tail: &'t str, line: u32, lines: &[&str]) -> Result<(u32, &'
     };
     if let Some(rest) = spec.strip_prefix("above") {
         let target = (1..line).rev().find(|&l| is_code(&lines[l as usize - 1]));
-        return target.map(|t| (t, rest)).ok_or_else(|| "no code line above @above".to_string());
+        return target
+            .map(|t| (t, rest))
+            .ok_or_else(|| "no code line above @above".to_string());
     }
     if let Some(rest) = spec.strip_prefix("below") {
         let target = (line + 1..=lines.len() as u32).find(|&l| is_code(&lines[l as usize - 1]));
-        return target.map(|t| (t, rest)).ok_or_else(|| "no code line below @below".to_string());
+        return target
+            .map(|t| (t, rest))
+            .ok_or_else(|| "no code line below @below".to_string());
     }
     let sign = spec.chars().next();
-    let digits: String = spec.chars().skip(1).take_while(char::is_ascii_digit).collect();
+    let digits: String = spec
+        .chars()
+        .skip(1)
+        .take_while(char::is_ascii_digit)
+        .collect();
     let rest = &spec[1 + digits.len()..];
-    let delta: u32 = digits.parse().map_err(|_| format!("bad line offset '@{spec}'"))?;
+    let delta: u32 = digits
+        .parse()
+        .map_err(|_| format!("bad line offset '@{spec}'"))?;
     match sign {
         Some('+') => Ok((line + delta, rest)),
         Some('-') if delta < line => Ok((line - delta, rest)),
@@ -121,7 +138,11 @@ fn parse_target<'t>(tail: &'t str, line: u32, lines: &[&str]) -> Result<(u32, &'
 }
 
 /// Matches `diagnostics` against `expectations`; returns failure messages.
-pub fn check(expectations: &mut [Expectation], diagnostics: &[Diag], filename: &str) -> Vec<String> {
+pub fn check(
+    expectations: &mut [Expectation],
+    diagnostics: &[Diag],
+    filename: &str,
+) -> Vec<String> {
     let mut failures = Vec::new();
     let mut all = Vec::new();
     for diag in diagnostics {
@@ -131,10 +152,16 @@ pub fn check(expectations: &mut [Expectation], diagnostics: &[Diag], filename: &
         }
     }
     for (diag, is_note) in all {
-        let position = diag.position.as_ref().filter(|(file, _, _)| file == filename);
+        let position = diag
+            .position
+            .as_ref()
+            .filter(|(file, _, _)| file == filename);
         let found = position.and_then(|(_, line, _)| {
             expectations.iter_mut().find(|e| {
-                !e.matched && e.severity == diag.severity && e.line == *line && diag.message.contains(&e.message)
+                !e.matched
+                    && e.severity == diag.severity
+                    && e.line == *line
+                    && diag.message.contains(&e.message)
             })
         });
         match found {

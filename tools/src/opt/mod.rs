@@ -132,11 +132,17 @@ fn split_pass_flags(args: &[String]) -> (Vec<String>, Vec<Element>) {
         };
         let body = long.trim_start_matches('-');
         let (name, value) = match body.split_once('=') {
-            Some((name, value)) => (name, Some(value.trim_matches(|c| c == '"' || c == '\'').to_string())),
+            Some((name, value)) => (
+                name,
+                Some(value.trim_matches(|c| c == '"' || c == '\'').to_string()),
+            ),
             None => (body, None),
         };
         if long.starts_with("--") && registry::is_pass(name) {
-            passes.push(Element::Pass { name: name.to_string(), options: value });
+            passes.push(Element::Pass {
+                name: name.to_string(),
+                options: value,
+            });
         } else {
             rest.push(long);
         }
@@ -159,9 +165,16 @@ fn run_cli(
         (Some(_), false) => {
             return Err("--pass-pipeline cannot be combined with individual pass flags".into());
         }
-        (Some(text), true) => (text.clone(), pipeline::parse(text).map_err(|e| e.to_string())?),
+        (Some(text), true) => (
+            text.clone(),
+            pipeline::parse(text).map_err(|e| e.to_string())?,
+        ),
         (None, _) => {
-            let text = pass_flags.iter().map(Element::text).collect::<Vec<_>>().join(",");
+            let text = pass_flags
+                .iter()
+                .map(Element::text)
+                .collect::<Vec<_>>()
+                .join(",");
             (format!("builtin.module({text})"), pass_flags.to_vec())
         }
     };
@@ -171,7 +184,11 @@ fn run_cli(
     // Fail on a bad pipeline before reading any input, as mlir-opt does.
     build_pass_manager(&context, &elements, &pipeline_text)?;
 
-    let filename = if cli.input == "-" { "<stdin>".to_string() } else { cli.input.clone() };
+    let filename = if cli.input == "-" {
+        "<stdin>".to_string()
+    } else {
+        cli.input.clone()
+    };
     let text = source::read_input(&cli.input, stdin)?;
     let chunks = source::split(&text, cli.split_input_file.as_deref());
 
@@ -179,7 +196,15 @@ fn run_cli(
     let mut failed = false;
     for chunk in &chunks {
         let collector = DiagnosticCollector::attach(&context);
-        let result = process_chunk(&context, cli, chunk, &filename, &elements, &pipeline_text, err);
+        let result = process_chunk(
+            &context,
+            cli,
+            chunk,
+            &filename,
+            &elements,
+            &pipeline_text,
+            err,
+        );
         let diagnostics = collector.take();
         drop(collector);
         if cli.verify_diagnostics {
@@ -259,10 +284,19 @@ fn print_module(module: &Module, cli: &Cli) -> String {
     text
 }
 
-fn build_pass_manager<'c>(context: &'c Context, elements: &[Element], pipeline_text: &str) -> Result<PassManager<'c>, String> {
+fn build_pass_manager<'c>(
+    context: &'c Context,
+    elements: &[Element],
+    pipeline_text: &str,
+) -> Result<PassManager<'c>, String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(true);
-    pipeline::add_to(&manager.as_operation_pass_manager(), elements, pipeline_text).map_err(|e| e.to_string())?;
+    pipeline::add_to(
+        &manager.as_operation_pass_manager(),
+        elements,
+        pipeline_text,
+    )
+    .map_err(|e| e.to_string())?;
     Ok(manager)
 }
 
@@ -281,10 +315,13 @@ fn run_pipeline(
         return manager.run(module).ok();
     }
     for (anchors, pass) in pipeline::leaves(elements) {
-        let nested = anchors.iter().rev().fold(pass.clone(), |inner, anchor| Element::Nest {
-            anchor: anchor.clone(),
-            elements: vec![inner],
-        });
+        let nested = anchors
+            .iter()
+            .rev()
+            .fold(pass.clone(), |inner, anchor| Element::Nest {
+                anchor: anchor.clone(),
+                elements: vec![inner],
+            });
         let manager = build_pass_manager(context, &[nested], pipeline_text).ok()?;
         manager.run(module).ok()?;
         let _ = writeln!(err, "// -----// IR Dump After {} //----- //", pass.text());
@@ -298,7 +335,11 @@ fn list_passes() -> String {
     for info in registry::coco_passes() {
         let _ = writeln!(out, "  --{:<40} {}", info.argument, info.summary);
         for option in info.options {
-            let _ = writeln!(out, "      {}={:<30} {} (default: {})", option.name, "", option.summary, option.default);
+            let _ = writeln!(
+                out,
+                "      {}={:<30} {} (default: {})",
+                option.name, "", option.summary, option.default
+            );
         }
     }
     out.push_str("\nupstream passes and pipelines:\n");
@@ -307,4 +348,3 @@ fn list_passes() -> String {
     }
     out
 }
-

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what is missing, then runs the whole test suite: formatting,
+# clippy, and every test (the lit-style filetests, round trips, docs
+# freshness and the fuzz smoke test live in one binary).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+export PATH="$HOME/.cargo/bin:$PATH"
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+echo "== cargo test"
+cargo test --workspace
