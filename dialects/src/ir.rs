@@ -4,8 +4,7 @@
 
 use melior::ir::{
     attribute::{
-        DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute,
-        IntegerAttribute, StringAttribute, TypeAttribute,
+        DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, TypeAttribute,
     },
     operation::OperationRef,
     r#type::{FunctionType, TupleType},
@@ -59,11 +58,19 @@ pub fn as_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> &'a Operation<'c> {
 }
 
 pub fn op_name(op: &Operation) -> String {
-    op.name()
-        .as_string_ref()
-        .as_str()
-        .unwrap_or("<invalid>")
-        .to_string()
+    // SAFETY: the identifier is owned by the context.
+    owned(unsafe { mlir_sys::mlirIdentifierStr(op.name().to_raw()) })
+}
+
+/// Copies an `MlirStringRef`. MLIR represents the empty string with a null
+/// pointer, which melior's `StringRef::as_str` does not accept.
+pub fn owned(string: mlir_sys::MlirStringRef) -> String {
+    if string.data.is_null() || string.length == 0 {
+        return String::new();
+    }
+    // SAFETY: MLIR guarantees `length` readable bytes at `data`.
+    let bytes = unsafe { std::slice::from_raw_parts(string.data.cast::<u8>(), string.length) };
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The dialect namespace of an op name (`coco` for `coco.all_reduce`).
@@ -72,10 +79,16 @@ pub fn dialect_of(name: &str) -> &str {
 }
 
 pub fn str_attr(op: &Operation, name: &str) -> Option<String> {
-    let attr = op.attribute(name).ok()?;
-    StringAttribute::try_from(attr)
-        .ok()
-        .map(|a| a.value().to_string())
+    string_value(op.attribute(name).ok()?)
+}
+
+/// The value of a string attribute (`None` for other attributes).
+pub fn string_value(attr: Attribute) -> Option<String> {
+    // SAFETY: pure queries on a valid attribute.
+    unsafe {
+        let raw = attr.to_raw();
+        mlir_sys::mlirAttributeIsAString(raw).then(|| owned(mlir_sys::mlirStringAttrGetValue(raw)))
+    }
 }
 
 pub fn int_attr(op: &Operation, name: &str) -> Option<i64> {
@@ -94,9 +107,11 @@ pub fn symbol_attr(op: &Operation, name: &str) -> Option<String> {
 }
 
 pub fn flat_symbol(attr: Attribute) -> Option<String> {
-    FlatSymbolRefAttribute::try_from(attr)
-        .ok()
-        .map(|a| a.value().to_string())
+    // SAFETY: pure queries on a valid attribute.
+    unsafe {
+        let raw = attr.to_raw();
+        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw).then(|| owned(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw)))
+    }
 }
 
 pub fn str_array_attr(op: &Operation, name: &str) -> Option<Vec<String>> {
@@ -111,10 +126,7 @@ pub fn str_array_attr(op: &Operation, name: &str) -> Option<Vec<String>> {
         }
         (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
             .map(|i| {
-                let element = Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i));
-                StringAttribute::try_from(element)
-                    .ok()
-                    .map(|s| s.value().to_string())
+                string_value(Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i)))
             })
             .collect()
     }

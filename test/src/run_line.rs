@@ -5,7 +5,7 @@
 pub struct Stage {
     /// `not`: the command must fail.
     pub expect_failure: bool,
-    /// `2>&1`: stderr joins stdout.
+    /// `2>&1`: stderr joins stdout (`2>/dev/null` is accepted and changes nothing).
     pub merge_stderr: bool,
     pub program: String,
     pub args: Vec<String>,
@@ -19,9 +19,9 @@ pub struct RunLine {
     pub stages: Vec<Stage>,
 }
 
-/// All RUN lines of `source`, with `\` continuations joined and `%s`
-/// replaced by `path`.
-pub fn parse(source: &str, path: &str) -> Result<Vec<RunLine>, String> {
+/// All RUN lines of `source`, with `\` continuations joined, `%s` replaced
+/// by `path` and `%t` by `temp` (a scratch file for this test).
+pub fn parse(source: &str, path: &str, temp: &str) -> Result<Vec<RunLine>, String> {
     let mut runs = Vec::new();
     let mut pending: Option<(usize, String)> = None;
     for (i, line) in source.lines().enumerate() {
@@ -40,7 +40,7 @@ pub fn parse(source: &str, path: &str) -> Result<Vec<RunLine>, String> {
             continue;
         }
         text.push_str(body);
-        let stages = parse_pipeline(&text.replace("%s", path))
+        let stages = parse_pipeline(&text.replace("%s", path).replace("%t", temp))
             .map_err(|e| format!("line {start}: {e}: {text}"))?;
         runs.push(RunLine {
             line: start,
@@ -73,6 +73,8 @@ fn parse_pipeline(text: &str) -> Result<Vec<Stage>, String> {
             stage.merge_stderr = true;
             words.remove(position);
         }
+        // stderr is never piped on, so discarding it needs no action.
+        words.retain(|w| w != "2>/dev/null");
         if words.is_empty() {
             return Err("empty command in pipeline".into());
         }

@@ -28,7 +28,10 @@ fn snapshot_name(path: &str, index: usize) -> String {
 pub fn run_file(path: &str) -> Result<(), String> {
     let source = std::fs::read_to_string(test_dir().join(path))
         .map_err(|e| format!("cannot read {path}: {e}"))?;
-    let runs = run_line::parse(&source, path)?;
+    let scratch = std::env::temp_dir().join("coco-filetests");
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let temp = scratch.join(format!("{}.tmp", snapshot_name(path, 0)));
+    let runs = run_line::parse(&source, path, &temp.to_string_lossy())?;
     if runs.is_empty() {
         return Err(format!("{path} has no RUN lines"));
     }

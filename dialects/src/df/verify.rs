@@ -151,23 +151,17 @@ fn verify_source(op: &Operation, reporter: &mut Reporter) {
         .into_iter()
         .map(FieldType::from_type)
         .collect();
-    if let Some((i, field)) = fields
-        .iter()
-        .enumerate()
-        .find(|(_, f)| !f.as_ref().is_some_and(FieldType::is_scalar))
-    {
+    // Unknown field types were reported with the dataset type.
+    let Some(fields) = fields.into_iter().collect::<Option<Vec<FieldType>>>() else {
+        return;
+    };
+    if let Some((i, field)) = fields.iter().enumerate().find(|(_, f)| !f.is_scalar()) {
         reporter.op_error(
             op,
-            format!(
-                "reads text, so record fields must be i64, f64, i1 or !df.str; field #{i} is {}",
-                field
-                    .as_ref()
-                    .map_or("unsupported".to_string(), |f| f.to_string())
-            ),
+            format!("reads text, so record fields must be i64, f64, i1 or !df.str; field #{i} is {field}"),
         );
         return;
     }
-    let fields: Vec<FieldType> = fields.into_iter().flatten().collect();
     for (r, line) in records.iter().flatten().enumerate() {
         if let Err(problem) = check_record_text(line, &delimiter, &fields) {
             reporter.op_error(op, format!("inline record #{r} (\"{line}\") {problem}"));

@@ -59,14 +59,16 @@ def Df_DatasetType : Df_Type<"Dataset", "dataset"> {
   let assemblyFormat = "`<` $recordType `>`";
 }
 
+// The constraints keep the generic C++ type `mlir::Type` so that the custom
+// assembly prints types in full (`!df.dataset<i64>`, not the stripped `<i64>`).
 def Df_AnyString : Type<CPred<"::llvm::isa<::mlir::df::StringType>($_self)">,
-                        "df string", "::mlir::df::StringType">,
+                        "df string">,
                    BuildableType<"::mlir::df::StringType::get($_builder.getContext())">;
 def Df_AnyList : Type<CPred<"::llvm::isa<::mlir::df::ListType>($_self)">,
-                      "df list", "::mlir::df::ListType">;
+                      "df list">;
 def Df_AnyOption : Type<CPred<"::llvm::isa<::mlir::df::OptionType>($_self)">,
-                        "df option", "::mlir::df::OptionType">;
+                        "df option">;
 def Df_AnyDataset : Type<CPred<"::llvm::isa<::mlir::df::DatasetType>($_self)">,
-                         "df dataset", "::mlir::df::DatasetType">;
+                         "df dataset">;
 
 #endif // DF_DIALECT

@@ -1,0 +1,447 @@
+// RUN: coco-opt %s --split-input-file --verify-diagnostics
+//
+// One case per rule: ODS structure first, then the Rust layout rules of
+// dialects/src/coco/verify.rs.
+
+func.func @no_layout(%x: tensor<8xf32>) {
+  // expected-error@+1 {{operand #0 must be ranked tensor with a coco layout encoding}}
+  %0 = coco.all_reduce sum %x : tensor<8xf32> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @unknown_reduction(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [sum, prod, min, max, avg]}}
+  %0 = coco.all_reduce median %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @all_reduce_of_replicated(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{'coco.all_reduce' op expects operand layout #coco.local, found #coco.replicated}}
+  %0 = coco.all_reduce sum %x : tensor<8xf32, #coco.replicated> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @all_reduce_to_local(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{expects result layout #coco.replicated, found #coco.local}}
+  %0 = coco.all_reduce sum %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.local>
+  return
+}
+
+// -----
+
+func.func @all_reduce_shape(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{result shape 4 differs from operand shape 8 (shapes are global)}}
+  %0 = coco.all_reduce sum %x : tensor<8xf32, #coco.local> -> tensor<4xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @all_reduce_element(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{result element type f16 differs from operand element type f32}}
+  %0 = coco.all_reduce sum %x : tensor<8xf32, #coco.local> -> tensor<8xf16, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @reduce_scatter_to_replicated(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{'coco.reduce_scatter' op expects result layout #coco.sliced<d>, found #coco.replicated}}
+  %0 = coco.reduce_scatter sum %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @all_gather_of_local(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{'coco.all_gather' op expects operand layout #coco.sliced<d>, found #coco.local}}
+  %0 = coco.all_gather %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @broadcast_of_slices(%x: tensor<8xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{'coco.broadcast' op expects operand layout #coco.local or #coco.replicated, found #coco.sliced<0>}}
+  %0 = coco.broadcast %x root 0 : tensor<8xf32, #coco.sliced<0>> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @broadcast_negative_root(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{root must be a rank (>= 0), found -1}}
+  %0 = coco.broadcast %x root -1 : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @reduce_to_replicated(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{'coco.reduce' op expects result layout #coco.local, found #coco.replicated}}
+  %0 = coco.reduce sum %x root 0 : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @all_to_all_same_dimension(%x: tensor<8x8xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{re-slices along the dimension it is already sliced on}}
+  %0 = coco.all_to_all %x : tensor<8x8xf32, #coco.sliced<0>> -> tensor<8x8xf32, #coco.sliced<0>>
+  return
+}
+
+// -----
+
+func.func @slice_of_local(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{'coco.slice' op expects operand layout #coco.replicated, found #coco.local}}
+  %0 = coco.slice %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.sliced<0>>
+  return
+}
+
+// -----
+
+func.func @sliced_dimension_out_of_range(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{result #0 is sliced along dimension 1, but the tensor has rank 1}}
+  %0 = coco.slice %x : tensor<8xf32, #coco.replicated> -> tensor<8xf32, #coco.sliced<1>>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{argument #0 is sliced along dimension 3, but the tensor has rank 2}}
+func.func @argument_sliced_out_of_range(%x: tensor<8x8xf32, #coco.sliced<3>>) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{argument #0 has dynamic shape ?; distributed tensors need static global shapes}}
+func.func @dynamic_shape(%x: tensor<?xf32, #coco.local>) {
+  // expected-error@+2 {{operand #0 has dynamic shape ?; distributed tensors need static global shapes}}
+  // expected-error@+1 {{result shape 8 differs from operand shape ?}}
+  %0 = coco.all_reduce sum %x : tensor<?xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @matmul_without_rule(%a: tensor<8x16xf32, #coco.replicated>, %b: tensor<16x32xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{has no layout rule for lhs #coco.replicated and rhs #coco.sliced<0>}}
+  %0 = coco.matmul %a, %b : tensor<8x16xf32, #coco.replicated>, tensor<16x32xf32, #coco.sliced<0>> -> tensor<8x32xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @row_parallel_matmul_is_partial(%a: tensor<8x16xf32, #coco.sliced<1>>, %b: tensor<16x32xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{expects result layout #coco.local for lhs #coco.sliced<1> and rhs #coco.sliced<0>, found #coco.replicated}}
+  %0 = coco.matmul %a, %b : tensor<8x16xf32, #coco.sliced<1>>, tensor<16x32xf32, #coco.sliced<0>> -> tensor<8x32xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @matmul_contraction(%a: tensor<8x16xf32, #coco.replicated>, %b: tensor<8x32xf32, #coco.replicated>) {
+  // expected-error@+1 {{contraction sizes differ: lhs is 8x16 and rhs is 8x32}}
+  %0 = coco.matmul %a, %b : tensor<8x16xf32, #coco.replicated>, tensor<8x32xf32, #coco.replicated> -> tensor<8x32xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @matmul_result_shape(%a: tensor<8x16xf32, #coco.replicated>, %b: tensor<16x32xf32, #coco.replicated>) {
+  // expected-error@+1 {{result shape must be 8x32 for lhs 8x16 and rhs 16x32, found 8x16}}
+  %0 = coco.matmul %a, %b : tensor<8x16xf32, #coco.replicated>, tensor<16x32xf32, #coco.replicated> -> tensor<8x16xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @matmul_rank(%a: tensor<2x8x16xf32, #coco.replicated>, %b: tensor<16x32xf32, #coco.replicated>) {
+  // expected-error@+1 {{lhs must be 2-D, found shape 2x8x16}}
+  %0 = coco.matmul %a, %b : tensor<2x8x16xf32, #coco.replicated>, tensor<16x32xf32, #coco.replicated> -> tensor<8x32xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @matmul_elements(%a: tensor<8x16xf16, #coco.replicated>, %b: tensor<16x32xf32, #coco.replicated>) {
+  // expected-error@+1 {{element types must match: lhs f16, rhs f32, result f32}}
+  %0 = coco.matmul %a, %b : tensor<8x16xf16, #coco.replicated>, tensor<16x32xf32, #coco.replicated> -> tensor<8x32xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @dropout_probability(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{prob must be in [0, 1), found 1}}
+  %0 = coco.dropout %x prob 1.0 seed 1 : tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @layer_norm_over_sliced_dimension(%x: tensor<4x8xf32, #coco.sliced<1>>, %g: tensor<8xf32, #coco.replicated>, %b: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{normalises over dimension 1, which the input is sliced along}}
+  %0 = coco.layer_norm %x, %g, %b eps 1.0e-5 : tensor<4x8xf32, #coco.sliced<1>>, tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.replicated> -> tensor<4x8xf32, #coco.sliced<1>>
+  return
+}
+
+// -----
+
+func.func @layer_norm_gamma(%x: tensor<4x8xf32, #coco.replicated>, %g: tensor<4xf32, #coco.sliced<0>>, %b: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+2 {{gamma must be 1-D with the size of the last input dimension (8), found 4}}
+  // expected-error@+1 {{expects gamma layout #coco.replicated, found #coco.sliced<0>}}
+  %0 = coco.layer_norm %x, %g, %b eps 1.0e-5 : tensor<4x8xf32, #coco.replicated>, tensor<4xf32, #coco.sliced<0>>, tensor<8xf32, #coco.replicated> -> tensor<4x8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @layer_norm_result(%x: tensor<4x8xf32, #coco.replicated>, %g: tensor<8xf32, #coco.replicated>, %b: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{result must have the input's type}}
+  %0 = coco.layer_norm %x, %g, %b eps 1.0e-5 : tensor<4x8xf32, #coco.replicated>, tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.replicated> -> tensor<4x8xf32, #coco.local>
+  return
+}
+
+// -----
+
+func.func @norm_of_slices(%x: tensor<8xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{cannot take the norm of a #coco.sliced<0> tensor without communication}}
+  %0 = coco.norm %x : tensor<8xf32, #coco.sliced<0>> -> tensor<f32, #coco.local>
+  return
+}
+
+// -----
+
+func.func @norm_not_scalar(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{result must be a 0-d tensor, found shape 8}}
+  %0 = coco.norm %x : tensor<8xf32, #coco.replicated> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @average_of_slices(%x: tensor<8xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{avg of a sliced tensor is not the average of per-slice averages}}
+  %0 = coco.reduce_elements avg %x : tensor<8xf32, #coco.sliced<0>> -> tensor<f32, #coco.local>
+  return
+}
+
+// -----
+
+func.func @partial_sum_is_local(%x: tensor<8xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{expects result layout #coco.local for a #coco.sliced<0> operand, found #coco.replicated}}
+  %0 = coco.reduce_elements sum %x : tensor<8xf32, #coco.sliced<0>> -> tensor<f32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @cast_changes_layout(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{changes only the element type: result must have shape 8 and layout #coco.replicated}}
+  %0 = coco.cast %x : tensor<8xf32, #coco.replicated> -> tensor<8xf16, #coco.local>
+  return
+}
+
+// -----
+
+func.func @cast_integer(%x: tensor<8xi32, #coco.replicated>) {
+  // expected-error@+1 {{operand element type must be a float (f16, bf16, f32, f64), found i32}}
+  %0 = coco.cast %x : tensor<8xi32, #coco.replicated> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @expand_shape(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{result shape 8x4 must end with the operand shape 8 (new dimensions go in front)}}
+  %0 = coco.expand %x : tensor<8xf32, #coco.replicated> -> tensor<8x4xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @expand_moves_slice(%x: tensor<8xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{expects result layout #coco.sliced<1> for a #coco.sliced<0> operand, found #coco.sliced<0>}}
+  %0 = coco.expand %x : tensor<8xf32, #coco.sliced<0>> -> tensor<4x8xf32, #coco.sliced<0>>
+  return
+}
+
+// -----
+
+func.func @update_of_a_temporary(%x: tensor<8xf32, #coco.replicated>) {
+  %y = math.sqrt %x : tensor<8xf32, #coco.replicated>
+  // expected-error@+1 {{target must be an argument of the enclosing function}}
+  coco.update %y, %x : tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @update_type(%x: tensor<8xf32, #coco.replicated>, %y: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{failed to verify that all of {target, value} have same type}}
+  "coco.update"(%x, %y) : (tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.local>) -> ()
+  return
+}
+
+// -----
+
+func.func @collective_in_fused_kernel(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{'coco.fused_kernel' op must hold computations only, found 'coco.all_reduce'}}
+  %0 = coco.fused_kernel -> tensor<8xf32, #coco.replicated> {
+    %r = coco.all_reduce sum %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
+    coco.yield %r : tensor<8xf32, #coco.replicated>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_collective_without_gather(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+2 {{may only communicate with coco.reduce_scatter and coco.all_gather, found 'coco.all_reduce'}}
+  // expected-error@+1 {{must contain a 'coco.all_gather'}}
+  %0 = coco.fused_collective -> tensor<8xf32, #coco.replicated> {
+    %s = coco.reduce_scatter sum %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.sliced<0>>
+    %r = coco.all_reduce sum %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
+    coco.yield %r : tensor<8xf32, #coco.replicated>
+  }
+  return
+}
+
+// -----
+
+func.func @overlap_without_collective(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+2 {{chunks must be at least 1, found 0}}
+  // expected-error@+1 {{must contain at least one computation and one collective to overlap}}
+  %0 = coco.overlap chunks 0 -> tensor<8xf32, #coco.replicated> {
+    %y = math.sqrt %x : tensor<8xf32, #coco.replicated>
+    coco.yield %y : tensor<8xf32, #coco.replicated>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_count(%x: tensor<8xf32, #coco.replicated>) {
+  %0 = coco.fused_kernel -> tensor<8xf32, #coco.replicated> {
+    // expected-error@+1 {{yields 0 values, but its parent 'coco.fused_kernel' has 1 results}}
+    coco.yield
+  }
+  return
+}
+
+// -----
+
+func.func @yield_type(%x: tensor<8xf32, #coco.replicated>) {
+  %0 = coco.fused_kernel -> tensor<8xf32, #coco.local> {
+    %y = math.sqrt %x : tensor<8xf32, #coco.replicated>
+    // expected-error@+1 {{value #0 has type tensor<8xf32, #coco.replicated>, but parent result #0 has type tensor<8xf32, #coco.local>}}
+    coco.yield %y : tensor<8xf32, #coco.replicated>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside_region(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{expects parent op to be one of 'coco.fused_kernel, coco.fused_collective, coco.overlap'}}
+  coco.yield %x : tensor<8xf32, #coco.replicated>
+}
+
+// -----
+
+// Most arith and math ops require one type for all operands (so one layout);
+// ops that only require one shape get the layout check from coco-verify.
+func.func @mixed_layouts(%a: tensor<8xf32, #coco.replicated>, %b: tensor<8xi32, #coco.local>) {
+  // expected-error@+1 {{'math.fpowi' op mixes layouts #coco.replicated and #coco.local}}
+  %0 = math.fpowi %a, %b : tensor<8xf32, #coco.replicated>, tensor<8xi32, #coco.local>
+  return
+}
+
+// -----
+
+func.func @mixed_layouts_in_arith(%a: tensor<8xf32, #coco.replicated>, %b: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{use of value '%b' expects different type than prior uses}}
+  %0 = arith.addf %a, %b : tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{stage 2 is outside 0..2}}
+coco.process_group @s2 stage 2 of 2
+
+// -----
+
+coco.process_group @a stage 0 of 2
+// expected-error@+1 {{stage 0 is already named @a}}
+coco.process_group @b stage 0 of 2
+
+// -----
+
+coco.process_group @a stage 0 of 2
+// expected-error@+1 {{splits the world into 3 stages but another process group splits it into 2}}
+coco.process_group @b stage 1 of 3
+
+// -----
+
+// expected-error@+1 {{'coco.group' names @nowhere, which is not a coco.process_group}}
+func.func @unknown_group() attributes {coco.group = @nowhere} {
+  return
+}
+
+// -----
+
+coco.process_group @stage0 stage 0 of 2
+coco.process_group @stage1 stage 1 of 2
+func.func @send_outside_a_group(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{must be in a function that runs on a process group}}
+  coco.send %x to @stage1 : tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+coco.process_group @stage0 stage 0 of 2
+coco.process_group @stage1 stage 1 of 2
+func.func @send_to_itself(%x: tensor<8xf32, #coco.replicated>) attributes {coco.group = @stage0} {
+  // expected-error@+1 {{peer @stage0 is the group this function runs on}}
+  coco.send %x to @stage0 : tensor<8xf32, #coco.replicated>
+  // expected-error@+1 {{peer @stage9 is not a coco.process_group}}
+  coco.send %x to @stage9 : tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+coco.process_group @stage0 stage 0 of 2
+coco.process_group @stage1 stage 1 of 2
+func.func @unmatched_send(%x: tensor<8xf32, #coco.replicated>) attributes {coco.group = @stage0} {
+  // expected-error@+1 {{has no matching coco.recv from @stage0 in a function on @stage1}}
+  coco.send %x to @stage1 : tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+coco.process_group @stage0 stage 0 of 2
+coco.process_group @stage1 stage 1 of 2
+func.func @producer(%x: tensor<8xf32, #coco.replicated>) attributes {coco.group = @stage0} {
+  coco.send %x to @stage1 : tensor<8xf32, #coco.replicated>
+  return
+}
+func.func @consumer() attributes {coco.group = @stage1} {
+  // expected-error@+1 {{receives tensor<4xf32, #coco.replicated> but the matching coco.send #0 from @stage0}}
+  %0 = coco.recv from @stage0 : tensor<4xf32, #coco.replicated>
+  // expected-error@+1 {{has no matching coco.send from a function on @stage0 (receive #1 of this pair)}}
+  %1 = coco.recv from @stage0 : tensor<8xf32, #coco.replicated>
+  return
+}

@@ -1,0 +1,235 @@
+// RUN: coco-opt %s --split-input-file --verify-diagnostics
+//
+// One case per rule of dialects/src/df/verify.rs, plus the ODS structure.
+
+func.func @bad_field() {
+  // expected-error@+1 {{record field #0 of !df.dataset<tuple<i32, !df.str>> has type i32; fields are i64, f64, i1, !df.str}}
+  %s = df.source "s" inline ["1,a"] delimiter "," : !df.dataset<tuple<i32, !df.str>>
+  return
+}
+
+// -----
+
+func.func @path_and_inline() {
+  // expected-error@+1 {{takes either a path or inline records, not both}}
+  %s = df.source "s" path "s.csv" inline ["1"] delimiter "," : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @no_data() {
+  // expected-error@+1 {{needs a path or inline records}}
+  %s = df.source "s" delimiter "," : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @empty_delimiter() {
+  // expected-error@+1 {{delimiter must not be empty}}
+  %s = df.source "s" inline ["1"] delimiter "" : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @list_field_in_source() {
+  // expected-error@+1 {{reads text, so record fields must be i64, f64, i1 or !df.str; field #1 is !df.list<i64>}}
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<tuple<i64, !df.list<i64>>>
+  return
+}
+
+// -----
+
+func.func @record_arity() {
+  // expected-error@+1 {{inline record #1 ("2") has 1 fields separated by ",", the record type has 2}}
+  %s = df.source "s" inline ["1,a", "2"] delimiter "," : !df.dataset<tuple<i64, !df.str>>
+  return
+}
+
+// -----
+
+func.func @record_field_type() {
+  // expected-error@+1 {{inline record #0 ("x,a") has field #0 "x", which is not a valid i64}}
+  %s = df.source "s" inline ["x,a"] delimiter "," : !df.dataset<tuple<i64, !df.str>>
+  return
+}
+
+// -----
+
+func.func @duplicate_source() {
+  %a = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{source name "s" is already used in @duplicate_source}}
+  %b = df.source "s" inline ["2"] delimiter "," : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @missing_udf() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{UDF @nowhere is not a func.func in this module}}
+  %m = df.map %s @nowhere : !df.dataset<i64> -> !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @twice(%x: i64) -> f64 {
+  %f = arith.sitofp %x : i64 to f64
+  return %f : f64
+}
+func.func @map_signature() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{UDF @twice must have type (i64) -> (i64) for this operator, found (i64) -> (f64)}}
+  %m = df.map %s @twice : !df.dataset<i64> -> !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @words(%line: !df.str) -> !df.str {
+  return %line : !df.str
+}
+func.func @flat_map_signature() {
+  %s = df.source "s" inline ["a b"] delimiter "," : !df.dataset<!df.str>
+  // expected-error@+1 {{UDF @words must have type (!df.str) -> (!df.list<!df.str>) for this operator, found (!df.str) -> (!df.str)}}
+  %m = df.flat_map %s @words : !df.dataset<!df.str> -> !df.dataset<!df.str>
+  return
+}
+
+// -----
+
+func.func @not_a_predicate(%x: i64) -> i64 {
+  return %x : i64
+}
+func.func @filter_signature() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{UDF @not_a_predicate must have type (i64) -> (i1) for this operator, found (i64) -> (i64)}}
+  %f = df.filter %s @not_a_predicate : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @unary(%x: i64) -> i64 {
+  return %x : i64
+}
+func.func @reduce_signature() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{UDF @unary must have type (i64, i64) -> (i64) for this operator, found (i64) -> (i64)}}
+  %r = df.reduce %s @unary : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @add(%a: i64, %b: i64) -> i64 {
+  %s = arith.addi %a, %b : i64
+  return %s : i64
+}
+func.func @reduce_by_key_needs_pairs() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{needs key-value records tuple<K, V>, found i64}}
+  %r = df.reduce_by_key %s @add : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @add_floats(%a: f64, %b: f64) -> f64 {
+  %s = arith.addf %a, %b : f64
+  return %s : f64
+}
+func.func @reduce_by_key_value_type() {
+  %s = df.source "s" inline ["a,1"] delimiter "," : !df.dataset<tuple<!df.str, i64>>
+  // expected-error@+1 {{UDF @add_floats must have type (i64, i64) -> (i64) for this operator, found (f64, f64) -> (f64)}}
+  %r = df.reduce_by_key %s @add_floats : !df.dataset<tuple<!df.str, i64>>
+  return
+}
+
+// -----
+
+func.func @filter_changes_type() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %f = "df.filter"(%s) <{udf = @p}> : (!df.dataset<i64>) -> !df.dataset<f64>
+  return
+}
+
+// -----
+
+func.func @group_by_key_result() {
+  %s = df.source "s" inline ["a,1"] delimiter "," : !df.dataset<tuple<!df.str, i64>>
+  // expected-error@+1 {{result records must be tuple<!df.str, !df.list<i64>>, found tuple<!df.str, i64>}}
+  %g = df.group_by_key %s : !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<!df.str, i64>>
+  return
+}
+
+// -----
+
+func.func @join_key_types() {
+  %a = df.source "a" inline ["1,x"] delimiter "," : !df.dataset<tuple<i64, !df.str>>
+  %b = df.source "b" inline ["x,1"] delimiter "," : !df.dataset<tuple<!df.str, i64>>
+  // expected-error@+1 {{join keys must have the same type: left key is i64, right key is !df.str}}
+  %j = df.join inner %a, %b : !df.dataset<tuple<i64, !df.str>>, !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<i64, !df.str, i64>>
+  return
+}
+
+// -----
+
+func.func @outer_join_result() {
+  %a = df.source "a" inline ["1,x"] delimiter "," : !df.dataset<tuple<i64, !df.str>>
+  %b = df.source "b" inline ["1,2.5"] delimiter "," : !df.dataset<tuple<i64, f64>>
+  // expected-error@+1 {{left_outer join result records must be tuple<i64, !df.str, !df.option<f64>>, found tuple<i64, !df.str, f64>}}
+  %j = df.join left_outer %a, %b : !df.dataset<tuple<i64, !df.str>>, !df.dataset<tuple<i64, f64>> -> !df.dataset<tuple<i64, !df.str, f64>>
+  return
+}
+
+// -----
+
+func.func @join_unkeyed() {
+  %a = df.source "a" inline ["1"] delimiter "," : !df.dataset<i64>
+  %b = df.source "b" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{joins keyed records tuple<K, ...> with at least one value; found i64 and i64}}
+  %j = df.join inner %a, %b : !df.dataset<i64>, !df.dataset<i64> -> !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @get_type(%l: !df.list<!df.str>) -> i64 {
+  // expected-error@+1 {{result type must be the list's element type !df.str, found i64}}
+  %x = df.get %l[0] : !df.list<!df.str> -> i64
+  return %x : i64
+}
+
+// -----
+
+func.func @get_negative(%l: !df.list<!df.str>) -> !df.str {
+  // expected-error@+1 {{index must be >= 0, found -1}}
+  %x = df.get %l[-1] : !df.list<!df.str> -> !df.str
+  return %x : !df.str
+}
+
+// -----
+
+func.func @value_or_type(%o: !df.option<f64>, %d: i64) -> i64 {
+  // expected-error@+1 {{default and result must have the option's element type f64, found i64}}
+  %x = df.value_or %o, %d : !df.option<f64>, i64
+  return %x : i64
+}
+
+// -----
+
+func.func @nested(%x: i64) -> i64 {
+  // expected-error@+1 {{is a dataset operator inside UDF @nested; UDFs may only compute on record values}}
+  %s = df.source "inner" inline ["1"] delimiter "," : !df.dataset<i64>
+  return %x : i64
+}
+func.func @program() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  %m = df.map %s @nested : !df.dataset<i64> -> !df.dataset<i64>
+  return
+}

@@ -1,0 +1,106 @@
+// RUN: coco-opt %s --split-input-file | FileCheck %s
+// RUN: coco-opt %s --split-input-file | coco-opt --split-input-file | FileCheck %s
+// RUN: coco-opt %s --split-input-file --mlir-print-op-generic | coco-opt --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @strings
+func.func @strings(%line: !df.str, %n: i64, %x: f64, %o: !df.option<f64>) -> (i64, !df.str) {
+  // CHECK: df.str_constant "a,b"
+  %c = df.str_constant "a,b"
+  // CHECK: df.split %{{.*}} "," : !df.list<!df.str>
+  %parts = df.split %line "," : !df.list<!df.str>
+  // CHECK: df.get %{{.*}}[1] : !df.list<!df.str> -> !df.str
+  %second = df.get %parts[1] : !df.list<!df.str> -> !df.str
+  // CHECK: df.size %{{.*}} : !df.list<!df.str>
+  %count = df.size %parts : !df.list<!df.str>
+  // CHECK: df.substr %{{.*}}, %{{.*}}, %{{.*}}
+  %sub = df.substr %line, %n, %n
+  // CHECK: df.to_int %{{.*}}
+  %i = df.to_int %second
+  // CHECK: df.to_float %{{.*}}
+  %f = df.to_float %second
+  // CHECK: df.to_str %{{.*}} : f64
+  %s = df.to_str %x : f64
+  // CHECK: df.length %{{.*}}
+  %len = df.length %line
+  // CHECK: df.concat %{{.*}}, %{{.*}}
+  %cat = df.concat %line, %sub
+  // CHECK: df.contains %{{.*}}, %{{.*}}
+  %has = df.contains %line, %c
+  // CHECK: df.starts_with %{{.*}}, %{{.*}}
+  %pre = df.starts_with %line, %c
+  // CHECK: df.str_eq %{{.*}}, %{{.*}}
+  %eq = df.str_eq %line, %c
+  // CHECK: df.is_present %{{.*}} : !df.option<f64>
+  %p = df.is_present %o : !df.option<f64>
+  // CHECK: df.value_or %{{.*}}, %{{.*}} : !df.option<f64>, f64
+  %v = df.value_or %o, %x : !df.option<f64>, f64
+  return %i, %cat : i64, !df.str
+}
+
+// -----
+
+// -----
+
+func.func @words(%line: !df.str) -> !df.list<!df.str> {
+  %w = df.split %line " " : !df.list<!df.str>
+  return %w : !df.list<!df.str>
+}
+func.func @key(%w: !df.str) -> (!df.str, i64) {
+  %one = arith.constant 1 : i64
+  return %w, %one : !df.str, i64
+}
+func.func @sum(%a: i64, %b: i64) -> i64 {
+  %s = arith.addi %a, %b : i64
+  return %s : i64
+}
+func.func @big(%w: !df.str, %n: i64) -> i1 {
+  %t = arith.constant 1 : i64
+  %b = arith.cmpi sgt, %n, %t : i64
+  return %b : i1
+}
+func.func @total(%a: !df.str, %x: i64, %b: !df.str, %y: i64) -> (!df.str, i64) {
+  %s = arith.addi %x, %y : i64
+  return %a, %s : !df.str, i64
+}
+func.func @merge(%k: !df.str, %n: i64, %m: !df.option<f64>) -> (!df.str, i64) {
+  return %k, %n : !df.str, i64
+}
+
+// CHECK-LABEL: func.func @operators
+func.func @operators() {
+  // CHECK: df.source "lines" path "lines.txt" delimiter "\09" : !df.dataset<!df.str>
+  %lines = df.source "lines" path "lines.txt" delimiter "\t" : !df.dataset<!df.str>
+  // CHECK: df.source "rates" inline ["a,1.5", "b,2"] delimiter "," : !df.dataset<tuple<!df.str, f64>>
+  %rates = df.source "rates" inline ["a,1.5", "b,2"] delimiter "," : !df.dataset<tuple<!df.str, f64>>
+  // CHECK: df.flat_map %{{.*}} @words : !df.dataset<!df.str> -> !df.dataset<!df.str>
+  %words = df.flat_map %lines @words : !df.dataset<!df.str> -> !df.dataset<!df.str>
+  // CHECK: df.map %{{.*}} @key : !df.dataset<!df.str> -> !df.dataset<tuple<!df.str, i64>>
+  %pairs = df.map %words @key : !df.dataset<!df.str> -> !df.dataset<tuple<!df.str, i64>>
+  // CHECK: df.reduce_by_key %{{.*}} @sum : !df.dataset<tuple<!df.str, i64>>
+  %counts = df.reduce_by_key %pairs @sum : !df.dataset<tuple<!df.str, i64>>
+  // CHECK: df.filter %{{.*}} @big : !df.dataset<tuple<!df.str, i64>>
+  %big = df.filter %counts @big : !df.dataset<tuple<!df.str, i64>>
+  // CHECK: df.reduce %{{.*}} @total : !df.dataset<tuple<!df.str, i64>>
+  %all = df.reduce %big @total : !df.dataset<tuple<!df.str, i64>>
+  // CHECK: df.group_by_key %{{.*}} : !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<!df.str, !df.list<i64>>>
+  %groups = df.group_by_key %pairs : !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<!df.str, !df.list<i64>>>
+  // CHECK: df.join inner
+  %j = df.join inner %counts, %rates : !df.dataset<tuple<!df.str, i64>>, !df.dataset<tuple<!df.str, f64>> -> !df.dataset<tuple<!df.str, i64, f64>>
+  // CHECK: df.join left_outer {{.*}} -> !df.dataset<tuple<!df.str, i64, !df.option<f64>>>
+  %l = df.join left_outer %counts, %rates : !df.dataset<tuple<!df.str, i64>>, !df.dataset<tuple<!df.str, f64>> -> !df.dataset<tuple<!df.str, i64, !df.option<f64>>>
+  // CHECK: df.join right_outer {{.*}} -> !df.dataset<tuple<!df.str, !df.option<i64>, f64>>
+  %r = df.join right_outer %counts, %rates : !df.dataset<tuple<!df.str, i64>>, !df.dataset<tuple<!df.str, f64>> -> !df.dataset<tuple<!df.str, !df.option<i64>, f64>>
+  %merged = df.map %l @merge : !df.dataset<tuple<!df.str, i64, !df.option<f64>>> -> !df.dataset<tuple<!df.str, i64>>
+  // CHECK: df.union %{{.*}}, %{{.*}} : !df.dataset<tuple<!df.str, i64>>
+  %u = df.union %merged, %big : !df.dataset<tuple<!df.str, i64>>
+  // CHECK: df.distinct %{{.*}} : !df.dataset<tuple<!df.str, i64>>
+  %d = df.distinct %u : !df.dataset<tuple<!df.str, i64>>
+  // CHECK: df.sink "out" %{{.*}} path "out.csv" : !df.dataset<tuple<!df.str, i64>>
+  df.sink "out" %d path "out.csv" : !df.dataset<tuple<!df.str, i64>>
+  // CHECK: df.sink "groups" %{{.*}} : !df.dataset<tuple<!df.str, !df.list<i64>>>
+  df.sink "groups" %groups : !df.dataset<tuple<!df.str, !df.list<i64>>>
+  df.sink "all" %all : !df.dataset<tuple<!df.str, i64>>
+  df.sink "joined" %j : !df.dataset<tuple<!df.str, i64, f64>>
+  df.sink "right" %r : !df.dataset<tuple<!df.str, !df.option<i64>, f64>>
+  return
+}
