@@ -4,7 +4,7 @@
 //! Run one file: `cargo test -p coco-filetests --test filetests -- coco/ops.mlir`.
 //! Regenerate committed docs: `COCO_BLESS=1 cargo test -p coco-filetests --test filetests -- docs`.
 
-use coco_filetests::{fuzz, mlir_files, repo_root, runner, test_dir};
+use coco_filetests::{builders, fuzz, mlir_files, repo_root, runner, test_dir};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
@@ -36,6 +36,10 @@ fn main() {
             runner::round_trip(&path).map_err(Failed::from)
         }));
     }
+    trials.push(Trial::test("builders::coco", || {
+        let printed = builders::build_and_print().map_err(Failed::from)?;
+        runner::check_snapshot("builders__coco", &printed, "src/builders.rs").map_err(Failed::from)
+    }));
     trials.push(Trial::test("docs::generated-docs-are-current", || {
         coco_filetests::docs_current().map_err(Failed::from)
     }));

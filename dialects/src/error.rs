@@ -11,6 +11,9 @@ pub enum Error {
     /// Semantic verification found errors; the diagnostics say which.
     #[error("{file}: {count} verification error(s)")]
     Verify { file: String, count: usize },
+    /// A builder was asked for an op its inputs do not allow.
+    #[error("cannot build {op}: {message}")]
+    Build { op: String, message: String },
     #[error(transparent)]
     Melior(#[from] melior::Error),
 }

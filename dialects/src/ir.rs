@@ -3,9 +3,7 @@
 //! their own.
 
 use melior::ir::{
-    attribute::{
-        DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, TypeAttribute,
-    },
+    attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, TypeAttribute},
     operation::OperationRef,
     r#type::{FunctionType, TupleType},
     Attribute, AttributeLike, Location, Operation, Type, TypeLike, Value, ValueLike,
@@ -110,7 +108,8 @@ pub fn flat_symbol(attr: Attribute) -> Option<String> {
     // SAFETY: pure queries on a valid attribute.
     unsafe {
         let raw = attr.to_raw();
-        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw).then(|| owned(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw)))
+        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw)
+            .then(|| owned(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw)))
     }
 }
 
@@ -126,7 +125,9 @@ pub fn str_array_attr(op: &Operation, name: &str) -> Option<Vec<String>> {
         }
         (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
             .map(|i| {
-                string_value(Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i)))
+                string_value(Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(
+                    raw, i,
+                )))
             })
             .collect()
     }

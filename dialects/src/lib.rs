@@ -20,5 +20,5 @@ pub mod verify;
 
 pub use context::{context, register_coco_dialects};
 pub use error::{Error, Result};
-pub use parse::parse_module;
+pub use parse::{load_module, parse_module};
 pub use verify::verify_module;

@@ -10,6 +10,7 @@ use crate::{
     diagnostics::emit_error,
     ffi::{self, string_ref},
     parse_guard::find_misplaced_forward_reference,
+    verify_module, Error, Result,
 };
 
 /// Parses and structurally verifies `source`; returns `None` after emitting
@@ -34,5 +35,19 @@ pub fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> O
     unsafe {
         let raw = ffi::cocoParseSourceString(context.to_raw(), text, string_ref(filename));
         Module::from_option_raw(raw)
+    }
+}
+
+/// Parses `source` and runs every verifier (ODS and the semantic rules of
+/// `verify_module`); diagnostics say what is wrong when it fails.
+pub fn load_module<'c>(context: &'c Context, source: &str, filename: &str) -> Result<Module<'c>> {
+    let module = parse_module(context, source, filename)
+        .ok_or_else(|| Error::Parse(filename.to_string()))?;
+    match verify_module(&module.as_operation()) {
+        0 => Ok(module),
+        count => Err(Error::Verify {
+            file: filename.to_string(),
+            count,
+        }),
     }
 }

@@ -5,12 +5,14 @@
 //! * [`pipeline`]: parses `builtin.module(coco-verify, func.func(cse))` and
 //!   fills a melior pass manager, creating Rust passes for coco arguments and
 //!   handing everything else to MLIR's own pipeline parser.
-//! * One module per pass: [`verify`] (`coco-verify`).
+//! * One module per pass: [`verify`] (`coco-verify`); test-only passes that
+//!   expose analyses to lit tests live in [`testing`] (`test-coco-layouts`).
 
 pub mod error;
 pub mod options;
 pub mod pipeline;
 pub mod registry;
+pub mod testing;
 pub mod verify;
 
 pub use error::{Error, Result};

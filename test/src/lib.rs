@@ -9,6 +9,7 @@
 //! final output when there is none) is also an insta snapshot in
 //! `test/snapshots`, reviewed with `cargo insta review`.
 
+pub mod builders;
 pub mod fuzz;
 pub mod run_line;
 pub mod runner;

@@ -29,7 +29,8 @@ pub fn run_file(path: &str) -> Result<(), String> {
     let source = std::fs::read_to_string(test_dir().join(path))
         .map_err(|e| format!("cannot read {path}: {e}"))?;
     let scratch = std::env::temp_dir().join("coco-filetests");
-    std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let temp = scratch.join(format!("{}.tmp", snapshot_name(path, 0)));
     let runs = run_line::parse(&source, path, &temp.to_string_lossy())?;
     if runs.is_empty() {
@@ -107,13 +108,13 @@ fn filecheck(args: &[String], input: &[u8]) -> Result<(Vec<u8>, Vec<u8>, i32), S
     ))
 }
 
-fn check_snapshot(name: &str, content: &str, path: &str) -> Result<(), String> {
+pub fn check_snapshot(name: &str, content: &str, path: &str) -> Result<(), String> {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(test_dir().join("snapshots"));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings.set_input_file(test_dir().join(path));
-    settings.set_description(format!("{path}: output of RUN line (input of FileCheck)"));
+    settings.set_description(format!("{path}: output checked by this snapshot"));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         settings.bind(|| insta::assert_snapshot!(name, content));
     }));

@@ -1,7 +1,12 @@
 //! The `coco` dialect: layouts, semantic verifier and op names.
 
+pub mod build;
 pub mod layout;
 pub mod ops;
+pub mod rules;
 pub mod verify;
 
+pub use build::CocoBuilder;
 pub use layout::{DistTensor, Layout};
+pub use ops::Reduction;
+pub use rules::{infer_result_layout, LayoutPattern};

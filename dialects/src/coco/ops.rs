@@ -64,5 +64,42 @@ pub fn is_computation(name: &str) -> bool {
         || name == "tensor.splat"
 }
 
-/// The reduction operators, in the order of the ODS enum.
-pub const REDUCTIONS: &[&str] = &["sum", "prod", "min", "max", "avg"];
+/// The reduction operator of a collective or `coco.reduce_elements` (the
+/// ODS enum `ReductionKind`, stored as an i32 attribute `kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reduction {
+    Sum,
+    Prod,
+    Min,
+    Max,
+    Avg,
+}
+
+impl Reduction {
+    pub const ALL: [Reduction; 5] = [
+        Reduction::Sum,
+        Reduction::Prod,
+        Reduction::Min,
+        Reduction::Max,
+        Reduction::Avg,
+    ];
+
+    /// The value of the ODS enum case.
+    pub fn value(self) -> i64 {
+        self as i64
+    }
+
+    pub fn from_value(value: i64) -> Option<Reduction> {
+        Self::ALL.into_iter().find(|r| r.value() == value)
+    }
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Reduction::Sum => "sum",
+            Reduction::Prod => "prod",
+            Reduction::Min => "min",
+            Reduction::Max => "max",
+            Reduction::Avg => "avg",
+        }
+    }
+}

@@ -9,7 +9,8 @@ use melior::ir::{operation::OperationRef, Operation, Type, ValueLike};
 
 use super::{
     layout::{describe, DistTensor, Layout},
-    ops::{self, is_collective, is_computation},
+    ops::{self, is_collective, is_computation, Reduction},
+    rules::{infer_result_layout, Operand},
 };
 use crate::{
     ir::{
@@ -171,53 +172,8 @@ fn check_tensor_type(op: &Operation, what: &str, ty: Type, reporter: &mut Report
     }
 }
 
-/// What a layout rule accepts.
-#[derive(Clone, Copy)]
-enum Expect {
-    Is(Layout),
-    AnySliced,
-    LocalOrReplicated,
-}
-
-impl Expect {
-    fn accepts(self, layout: Layout) -> bool {
-        match self {
-            Expect::Is(expected) => expected == layout,
-            Expect::AnySliced => layout.is_sliced(),
-            Expect::LocalOrReplicated => matches!(layout, Layout::Local | Layout::Replicated),
-        }
-    }
-
-    fn text(self) -> String {
-        match self {
-            Expect::Is(layout) => layout.to_string(),
-            Expect::AnySliced => "#coco.sliced<d>".into(),
-            Expect::LocalOrReplicated => "#coco.local or #coco.replicated".into(),
-        }
-    }
-}
-
 fn tensor_of<'c>(ty: Type<'c>) -> Option<DistTensor<'c>> {
     DistTensor::from_type(ty).filter(|t| t.layout.is_some())
-}
-
-/// Checks `tensor`'s layout against `expect`; `what` is "operand" or "result".
-fn expect_layout(
-    op: &Operation,
-    what: &str,
-    tensor: &DistTensor,
-    expect: Expect,
-    reporter: &mut Reporter,
-) -> bool {
-    let layout = tensor.layout.expect("filtered by tensor_of");
-    if expect.accepts(layout) {
-        return true;
-    }
-    reporter.op_error(
-        op,
-        format!("expects {what} layout {}, found {layout}", expect.text()),
-    );
-    false
 }
 
 fn expect_same_tensor(
@@ -247,44 +203,70 @@ fn expect_same_tensor(
     }
 }
 
-/// Checks a one-operand, one-result layout-changing op.
-fn verify_unary(op: &Operation, from: Expect, to: Expect, reporter: &mut Reporter) {
-    let (Some(input), Some(result)) = unary_tensors(op) else {
-        return;
-    };
-    expect_layout(op, "operand", &input, from, reporter);
-    expect_layout(op, "result", &result, to, reporter);
-    expect_same_tensor(op, &input, &result, reporter);
-}
-
 fn unary_tensors<'c>(op: &Operation<'c>) -> (Option<DistTensor<'c>>, Option<DistTensor<'c>>) {
     let input = op.operand(0).ok().and_then(|v| tensor_of(v.r#type()));
     let result = op.result(0).ok().and_then(|v| tensor_of(v.r#type()));
     (input, result)
 }
 
-fn reduction_kind(op: &Operation) -> Option<&'static str> {
-    let kind = int_attr(op, "kind")?;
-    ops::REDUCTIONS.get(usize::try_from(kind).ok()?).copied()
+fn reduction_kind(op: &Operation) -> Option<Reduction> {
+    Reduction::from_value(int_attr(op, "kind")?)
+}
+
+/// Checks the result layout against the inferred one (`rules.rs`).
+fn verify_layouts(op: &Operation, name: &str, reporter: &mut Reporter) {
+    let operands: Vec<DistTensor> = operand_types(op)
+        .into_iter()
+        .filter_map(tensor_of)
+        .collect();
+    let result = op.result(0).ok().and_then(|v| tensor_of(v.r#type()));
+    let infos: Vec<Operand> = operands
+        .iter()
+        .map(|t| Operand {
+            layout: t.layout.expect("filtered by tensor_of"),
+            rank: t.rank(),
+        })
+        .collect();
+    let result_rank = result.as_ref().map_or(0, DistTensor::rank);
+    match infer_result_layout(name, &infos, result_rank, reduction_kind(op)) {
+        Err(message) => reporter.op_error(op, message),
+        Ok(Some(pattern)) => {
+            let Some(found) = result.and_then(|r| r.layout) else {
+                return;
+            };
+            if !pattern.accepts(found) {
+                let given: Vec<String> = infos.iter().map(|o| o.layout.to_string()).collect();
+                reporter.op_error(
+                    op,
+                    format!(
+                        "expects result layout {pattern} for operand layout{} {}, found {found}",
+                        if given.len() == 1 { "" } else { "s" },
+                        given.join(", ")
+                    ),
+                );
+            }
+        }
+        Ok(None) => {}
+    }
 }
 
 fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
-    use Expect::*;
+    verify_layouts(op, name, reporter);
     match name {
-        ops::ALL_REDUCE => verify_unary(op, Is(Layout::Local), Is(Layout::Replicated), reporter),
-        ops::REDUCE_SCATTER => verify_unary(op, Is(Layout::Local), AnySliced, reporter),
-        ops::ALL_GATHER => verify_unary(op, AnySliced, Is(Layout::Replicated), reporter),
-        ops::BROADCAST => {
-            verify_unary(op, LocalOrReplicated, Is(Layout::Replicated), reporter);
-            verify_root(op, reporter);
+        ops::ALL_REDUCE | ops::REDUCE_SCATTER | ops::ALL_GATHER | ops::SLICE => {
+            if let (Some(input), Some(result)) = unary_tensors(op) {
+                expect_same_tensor(op, &input, &result, reporter);
+            }
         }
-        ops::REDUCE => {
-            verify_unary(op, Is(Layout::Local), Is(Layout::Local), reporter);
+        ops::BROADCAST | ops::REDUCE => {
+            if let (Some(input), Some(result)) = unary_tensors(op) {
+                expect_same_tensor(op, &input, &result, reporter);
+            }
             verify_root(op, reporter);
         }
         ops::ALL_TO_ALL => {
-            verify_unary(op, AnySliced, AnySliced, reporter);
             if let (Some(input), Some(result)) = unary_tensors(op) {
+                expect_same_tensor(op, &input, &result, reporter);
                 if input.layout == result.layout && input.layout.is_some_and(Layout::is_sliced) {
                     reporter.op_error(
                         op,
@@ -296,7 +278,6 @@ fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
                 }
             }
         }
-        ops::SLICE => verify_unary(op, Is(Layout::Replicated), AnySliced, reporter),
         ops::MATMUL => verify_matmul(op, reporter),
         ops::DROPOUT => {
             let prob = crate::ir::float_attr(op, "prob").unwrap_or(0.0);
@@ -305,8 +286,8 @@ fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
             }
         }
         ops::LAYER_NORM => verify_layer_norm(op, reporter),
-        ops::NORM => verify_scalar_reduction(op, None, reporter),
-        ops::REDUCE_ELEMENTS => verify_scalar_reduction(op, reduction_kind(op), reporter),
+        ops::NORM => verify_scalar_reduction(op, true, reporter),
+        ops::REDUCE_ELEMENTS => verify_scalar_reduction(op, false, reporter),
         ops::CAST => verify_cast(op, reporter),
         ops::EXPAND => verify_expand(op, reporter),
         ops::UPDATE => verify_update(op, reporter),
@@ -323,19 +304,6 @@ fn verify_root(op: &Operation, reporter: &mut Reporter) {
         if root < 0 {
             reporter.op_error(op, format!("root must be a rank (>= 0), found {root}"));
         }
-    }
-}
-
-/// Megatron-LM's sharding rules; `None` when the combination has no rule.
-pub fn matmul_result_layout(lhs: Layout, rhs: Layout) -> Option<Layout> {
-    use Layout::*;
-    match (lhs, rhs) {
-        (Replicated, Replicated) => Some(Replicated),
-        (Replicated, Sliced(1)) => Some(Sliced(1)),
-        (Sliced(1), Sliced(0)) => Some(Local),
-        (Sliced(0), Replicated) => Some(Sliced(0)),
-        (Local, Replicated) | (Replicated, Local) | (Local, Local) => Some(Local),
-        _ => None,
     }
 }
 
@@ -387,26 +355,6 @@ fn verify_matmul(op: &Operation, reporter: &mut Reporter) {
             ),
         );
     }
-    let (l, r, res) = (
-        lhs.layout.unwrap(),
-        rhs.layout.unwrap(),
-        result.layout.unwrap(),
-    );
-    match matmul_result_layout(l, r) {
-        None => reporter.op_error(
-            op,
-            format!(
-                "has no layout rule for lhs {l} and rhs {r}; supported: replicated x replicated, \
-                 replicated x sliced<1> (column parallel), sliced<1> x sliced<0> (row parallel, \
-                 local partial sums), sliced<0> x replicated, and local with local or replicated"
-            ),
-        ),
-        Some(expected) if expected != res => reporter.op_error(
-            op,
-            format!("expects result layout {expected} for lhs {l} and rhs {r}, found {res}"),
-        ),
-        Some(_) => {}
-    }
 }
 
 fn verify_layer_norm(op: &Operation, reporter: &mut Reporter) {
@@ -422,15 +370,6 @@ fn verify_layer_norm(op: &Operation, reporter: &mut Reporter) {
         return;
     }
     let last = input.rank() - 1;
-    if input.layout == Some(Layout::Sliced(last as i64)) {
-        reporter.op_error(
-            op,
-            format!(
-                "normalises over dimension {last}, which the input is sliced along; \
-                 all_gather it first or slice another dimension"
-            ),
-        );
-    }
     for (what, param) in [("gamma", gamma), ("beta", beta)] {
         if param.shape != [input.shape[last]] {
             reporter.op_error(
@@ -439,15 +378,6 @@ fn verify_layer_norm(op: &Operation, reporter: &mut Reporter) {
                     "{what} must be 1-D with the size of the last input dimension ({}), found {}",
                     input.shape[last].map_or("?".into(), |d| d.to_string()),
                     param.shape_text()
-                ),
-            );
-        }
-        if param.layout != Some(Layout::Replicated) {
-            reporter.op_error(
-                op,
-                format!(
-                    "expects {what} layout #coco.replicated, found {}",
-                    describe(param.layout)
                 ),
             );
         }
@@ -461,24 +391,20 @@ fn verify_layer_norm(op: &Operation, reporter: &mut Reporter) {
             );
         }
     }
-    if result.shape != input.shape
-        || result.element != input.element
-        || result.layout != input.layout
-    {
+    if result.shape != input.shape || result.element != input.element {
         reporter.op_error(
             op,
             format!(
-                "result must have the input's type (shape {}, {}, {})",
+                "result must have the input's shape {} and element type {}",
                 input.shape_text(),
-                input.element,
-                describe(input.layout)
+                input.element
             ),
         );
     }
 }
 
-/// `coco.norm` (kind `None`) and `coco.reduce_elements`.
-fn verify_scalar_reduction(op: &Operation, kind: Option<&str>, reporter: &mut Reporter) {
+/// `coco.norm` and `coco.reduce_elements`: 0-d results of the same element type.
+fn verify_scalar_reduction(op: &Operation, is_norm: bool, reporter: &mut Reporter) {
     let (Some(input), Some(result)) = unary_tensors(op) else {
         return;
     };
@@ -500,7 +426,7 @@ fn verify_scalar_reduction(op: &Operation, kind: Option<&str>, reporter: &mut Re
             ),
         );
     }
-    if kind.is_none() && !is_float(input.element) {
+    if is_norm && !is_float(input.element) {
         reporter.op_error(
             op,
             format!(
@@ -509,48 +435,18 @@ fn verify_scalar_reduction(op: &Operation, kind: Option<&str>, reporter: &mut Re
             ),
         );
     }
-    let input_layout = input.layout.unwrap();
-    let expected = match (input_layout, kind) {
-        (Layout::Sliced(_), None) => {
-            reporter.op_error(
-                op,
-                format!(
-                    "cannot take the norm of a {input_layout} tensor without communication; \
-                     use coco.reduce_elements sum of squares, coco.all_reduce and math.sqrt"
-                ),
-            );
-            return;
-        }
-        (Layout::Sliced(_), Some("avg")) => {
-            reporter.op_error(
-                op,
-                "avg of a sliced tensor is not the average of per-slice averages; use sum, then divide",
-            );
-            return;
-        }
-        (Layout::Sliced(_), Some(_)) => Layout::Local,
-        (layout, _) => layout,
-    };
-    let found = result.layout.unwrap();
-    if found != expected {
-        reporter.op_error(
-            op,
-            format!("expects result layout {expected} for a {input_layout} operand, found {found}"),
-        );
-    }
 }
 
 fn verify_cast(op: &Operation, reporter: &mut Reporter) {
     let (Some(input), Some(result)) = unary_tensors(op) else {
         return;
     };
-    if input.shape != result.shape || input.layout != result.layout {
+    if input.shape != result.shape {
         reporter.op_error(
             op,
             format!(
-                "changes only the element type: result must have shape {} and layout {}",
-                input.shape_text(),
-                describe(input.layout)
+                "changes only the element type: result must have shape {}",
+                input.shape_text()
             ),
         );
     }
@@ -570,7 +466,9 @@ fn verify_expand(op: &Operation, reporter: &mut Reporter) {
     let (Some(input), Some(result)) = unary_tensors(op) else {
         return;
     };
-    if result.rank() < input.rank() || result.shape[result.rank() - input.rank()..] != input.shape[..] {
+    if result.rank() < input.rank()
+        || result.shape[result.rank() - input.rank()..] != input.shape[..]
+    {
         reporter.op_error(
             op,
             format!(
@@ -584,17 +482,11 @@ fn verify_expand(op: &Operation, reporter: &mut Reporter) {
     if input.element != result.element {
         reporter.op_error(
             op,
-            format!("result element type {} differs from operand element type {}", result.element, input.element),
+            format!(
+                "result element type {} differs from operand element type {}",
+                result.element, input.element
+            ),
         );
-    }
-    let added = (result.rank() - input.rank()) as i64;
-    let (from, to) = (input.layout.unwrap(), result.layout.unwrap());
-    let expected = match from {
-        Layout::Sliced(dim) => Layout::Sliced(dim + added),
-        other => other,
-    };
-    if to != expected {
-        reporter.op_error(op, format!("expects result layout {expected} for a {from} operand, found {to}"));
     }
 }
 

@@ -28,7 +28,7 @@ func.func @all_reduce_of_replicated(%x: tensor<8xf32, #coco.replicated>) {
 // -----
 
 func.func @all_reduce_to_local(%x: tensor<8xf32, #coco.local>) {
-  // expected-error@+1 {{expects result layout #coco.replicated, found #coco.local}}
+  // expected-error@+1 {{expects result layout #coco.replicated for operand layout #coco.local, found #coco.local}}
   %0 = coco.all_reduce sum %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.local>
   return
 }
@@ -52,7 +52,7 @@ func.func @all_reduce_element(%x: tensor<8xf32, #coco.local>) {
 // -----
 
 func.func @reduce_scatter_to_replicated(%x: tensor<8xf32, #coco.local>) {
-  // expected-error@+1 {{'coco.reduce_scatter' op expects result layout #coco.sliced<d>, found #coco.replicated}}
+  // expected-error@+1 {{'coco.reduce_scatter' op expects result layout #coco.sliced<d> for operand layout #coco.local, found #coco.replicated}}
   %0 = coco.reduce_scatter sum %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
   return
 }
@@ -84,7 +84,7 @@ func.func @broadcast_negative_root(%x: tensor<8xf32, #coco.local>) {
 // -----
 
 func.func @reduce_to_replicated(%x: tensor<8xf32, #coco.local>) {
-  // expected-error@+1 {{'coco.reduce' op expects result layout #coco.local, found #coco.replicated}}
+  // expected-error@+1 {{'coco.reduce' op expects result layout #coco.local for operand layout #coco.local, found #coco.replicated}}
   %0 = coco.reduce sum %x root 0 : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
   return
 }
@@ -141,7 +141,7 @@ func.func @matmul_without_rule(%a: tensor<8x16xf32, #coco.replicated>, %b: tenso
 // -----
 
 func.func @row_parallel_matmul_is_partial(%a: tensor<8x16xf32, #coco.sliced<1>>, %b: tensor<16x32xf32, #coco.sliced<0>>) {
-  // expected-error@+1 {{expects result layout #coco.local for lhs #coco.sliced<1> and rhs #coco.sliced<0>, found #coco.replicated}}
+  // expected-error@+1 {{expects result layout #coco.local for operand layouts #coco.sliced<1>, #coco.sliced<0>, found #coco.replicated}}
   %0 = coco.matmul %a, %b : tensor<8x16xf32, #coco.sliced<1>>, tensor<16x32xf32, #coco.sliced<0>> -> tensor<8x32xf32, #coco.replicated>
   return
 }
@@ -206,8 +206,16 @@ func.func @layer_norm_gamma(%x: tensor<4x8xf32, #coco.replicated>, %g: tensor<4x
 // -----
 
 func.func @layer_norm_result(%x: tensor<4x8xf32, #coco.replicated>, %g: tensor<8xf32, #coco.replicated>, %b: tensor<8xf32, #coco.replicated>) {
-  // expected-error@+1 {{result must have the input's type}}
+  // expected-error@+1 {{expects result layout #coco.replicated for operand layouts #coco.replicated, #coco.replicated, #coco.replicated, found #coco.local}}
   %0 = coco.layer_norm %x, %g, %b eps 1.0e-5 : tensor<4x8xf32, #coco.replicated>, tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.replicated> -> tensor<4x8xf32, #coco.local>
+  return
+}
+
+// -----
+
+func.func @layer_norm_result_shape(%x: tensor<4x8xf32, #coco.replicated>, %g: tensor<8xf32, #coco.replicated>, %b: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{result must have the input's shape 4x8 and element type f32}}
+  %0 = coco.layer_norm %x, %g, %b eps 1.0e-5 : tensor<4x8xf32, #coco.replicated>, tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.replicated> -> tensor<8x4xf32, #coco.replicated>
   return
 }
 
@@ -238,7 +246,7 @@ func.func @average_of_slices(%x: tensor<8xf32, #coco.sliced<0>>) {
 // -----
 
 func.func @partial_sum_is_local(%x: tensor<8xf32, #coco.sliced<0>>) {
-  // expected-error@+1 {{expects result layout #coco.local for a #coco.sliced<0> operand, found #coco.replicated}}
+  // expected-error@+1 {{expects result layout #coco.local for operand layout #coco.sliced<0>, found #coco.replicated}}
   %0 = coco.reduce_elements sum %x : tensor<8xf32, #coco.sliced<0>> -> tensor<f32, #coco.replicated>
   return
 }
@@ -246,8 +254,16 @@ func.func @partial_sum_is_local(%x: tensor<8xf32, #coco.sliced<0>>) {
 // -----
 
 func.func @cast_changes_layout(%x: tensor<8xf32, #coco.replicated>) {
-  // expected-error@+1 {{changes only the element type: result must have shape 8 and layout #coco.replicated}}
+  // expected-error@+1 {{expects result layout #coco.replicated for operand layout #coco.replicated, found #coco.local}}
   %0 = coco.cast %x : tensor<8xf32, #coco.replicated> -> tensor<8xf16, #coco.local>
+  return
+}
+
+// -----
+
+func.func @cast_shape(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{changes only the element type: result must have shape 8}}
+  %0 = coco.cast %x : tensor<8xf32, #coco.replicated> -> tensor<4xf16, #coco.replicated>
   return
 }
 
@@ -270,7 +286,7 @@ func.func @expand_shape(%x: tensor<8xf32, #coco.replicated>) {
 // -----
 
 func.func @expand_moves_slice(%x: tensor<8xf32, #coco.sliced<0>>) {
-  // expected-error@+1 {{expects result layout #coco.sliced<1> for a #coco.sliced<0> operand, found #coco.sliced<0>}}
+  // expected-error@+1 {{expects result layout #coco.sliced<1> for operand layout #coco.sliced<0>, found #coco.sliced<0>}}
   %0 = coco.expand %x : tensor<8xf32, #coco.sliced<0>> -> tensor<4x8xf32, #coco.sliced<0>>
   return
 }

@@ -16,7 +16,7 @@ use clap::Parser;
 use coco_dialects::{
     context,
     diagnostics::{DiagnosticCollector, Severity},
-    parse_module, verify_module,
+    load_module, verify_module,
 };
 use coco_passes::{
     pipeline::{self, Element},
@@ -248,10 +248,7 @@ fn process_chunk(
     pipeline_text: &str,
     err: &mut String,
 ) -> Option<String> {
-    let mut module = parse_module(context, &chunk.text, filename)?;
-    if verify_module(&module.as_operation()) > 0 {
-        return None;
-    }
+    let mut module = load_module(context, &chunk.text, filename).ok()?;
     if !elements.is_empty() {
         run_pipeline(context, &mut module, elements, pipeline_text, cli, err)?;
         if !module.as_operation().verify() || verify_module(&module.as_operation()) > 0 {

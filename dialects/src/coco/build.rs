@@ -1,0 +1,151 @@
+//! Validated builders for coco ops, for passes that create IR. Each builder
+//! infers the result type with the layout rules (`rules.rs`) and checks every
+//! input before calling MLIR, because the C API aborts on some malformed
+//! operations and a failed `build()` carries no location: a mistake here
+//! becomes an `Error::Build` naming the op and the reason, never an abort.
+
+use melior::{
+    ir::{
+        attribute::IntegerAttribute,
+        operation::OperationBuilder,
+        r#type::{IntegerType, RankedTensorType},
+        Identifier, Location, Operation, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+use super::{
+    layout::{DistTensor, Layout},
+    ops::{self, Reduction},
+    rules::{infer_result_layout, LayoutPattern, Operand},
+};
+use crate::{Error, Result};
+
+/// Builds coco ops at one location.
+pub struct CocoBuilder<'c> {
+    context: &'c Context,
+    location: Location<'c>,
+}
+
+impl<'c> CocoBuilder<'c> {
+    pub fn new(context: &'c Context, location: Location<'c>) -> Self {
+        CocoBuilder { context, location }
+    }
+
+    /// `coco.all_reduce`: local → replicated.
+    pub fn all_reduce(&self, kind: Reduction, input: Value<'c, '_>) -> Result<Operation<'c>> {
+        self.layout_op(ops::ALL_REDUCE, &[input], None, Some(kind))
+    }
+
+    /// `coco.reduce_scatter`: local → sliced along `dim`.
+    pub fn reduce_scatter(
+        &self,
+        kind: Reduction,
+        input: Value<'c, '_>,
+        dim: i64,
+    ) -> Result<Operation<'c>> {
+        self.layout_op(ops::REDUCE_SCATTER, &[input], Some(dim), Some(kind))
+    }
+
+    /// `coco.all_gather`: sliced → replicated.
+    pub fn all_gather(&self, input: Value<'c, '_>) -> Result<Operation<'c>> {
+        self.layout_op(ops::ALL_GATHER, &[input], None, None)
+    }
+
+    /// `coco.slice`: replicated → sliced along `dim`, no communication.
+    pub fn slice(&self, input: Value<'c, '_>, dim: i64) -> Result<Operation<'c>> {
+        self.layout_op(ops::SLICE, &[input], Some(dim), None)
+    }
+
+    /// `coco.matmul` with Megatron's sharding rules.
+    pub fn matmul(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Result<Operation<'c>> {
+        self.layout_op(ops::MATMUL, &[lhs, rhs], None, None)
+    }
+
+    /// One op whose result has the first operand's element type; the shape
+    /// is the operand's, or `[M, N]` for matmul.
+    fn layout_op(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        sliced_dim: Option<i64>,
+        kind: Option<Reduction>,
+    ) -> Result<Operation<'c>> {
+        let fail = |message: String| Error::Build {
+            op: name.to_string(),
+            message,
+        };
+        let tensors = operands
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                DistTensor::from_type(v.r#type())
+                    .filter(|t| t.layout.is_some() && t.static_shape().is_some())
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "operand #{i} ({}) is not a statically shaped coco tensor",
+                            v.r#type()
+                        ))
+                    })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let shape: Vec<i64> = if name == ops::MATMUL {
+            let (lhs, rhs) = (
+                tensors[0].static_shape().unwrap_or_default(),
+                tensors[1].static_shape().unwrap_or_default(),
+            );
+            if lhs.len() != 2 || rhs.len() != 2 || lhs[1] != rhs[0] {
+                return Err(fail(format!(
+                    "needs [M, K] x [K, N] operands, found {} and {}",
+                    tensors[0].shape_text(),
+                    tensors[1].shape_text()
+                )));
+            }
+            vec![lhs[0], rhs[1]]
+        } else {
+            tensors[0].static_shape().unwrap_or_default()
+        };
+        if tensors.iter().any(|t| t.element != tensors[0].element) {
+            return Err(fail("operands have different element types".into()));
+        }
+        let infos: Vec<Operand> = tensors
+            .iter()
+            .map(|t| Operand {
+                layout: t.layout.expect("filtered above"),
+                rank: t.rank(),
+            })
+            .collect();
+        let layout = match infer_result_layout(name, &infos, shape.len(), kind).map_err(fail)? {
+            Some(LayoutPattern::Is(layout)) => layout,
+            Some(LayoutPattern::AnySliced) => {
+                let dim = sliced_dim.ok_or_else(|| fail("needs the dimension to slice".into()))?;
+                if dim < 0 || dim as usize >= shape.len() {
+                    return Err(fail(format!(
+                        "cannot slice dimension {dim} of a rank-{} tensor",
+                        shape.len()
+                    )));
+                }
+                Layout::Sliced(dim)
+            }
+            other => return Err(fail(format!("has no single result layout ({other:?})"))),
+        };
+        let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+        let result: Type = RankedTensorType::new(
+            &dims,
+            tensors[0].element,
+            Some(layout.to_attribute(self.context)),
+        )
+        .into();
+        let mut builder = OperationBuilder::new(name, self.location)
+            .add_operands(operands)
+            .add_results(&[result]);
+        if let Some(kind) = kind {
+            let i32_type = IntegerType::new(self.context, 32).into();
+            builder = builder.add_attributes(&[(
+                Identifier::new(self.context, "kind"),
+                IntegerAttribute::new(i32_type, kind.value()).into(),
+            )]);
+        }
+        builder.build().map_err(|e| fail(e.to_string()))
+    }
+}

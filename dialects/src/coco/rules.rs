@@ -1,0 +1,178 @@
+//! Layout inference: the layout each coco op requires of its operands and
+//! produces for its result. The verifier checks declared result types against
+//! it; transformations use it to compute the types of the ops they create.
+//! Each rule is also stated in the op's ODS description.
+
+use std::fmt;
+
+use super::{layout::Layout, ops, ops::Reduction};
+
+/// A set of layouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutPattern {
+    Is(Layout),
+    /// `#coco.sliced<d>` for any `d` (the op's result type chooses it).
+    AnySliced,
+    LocalOrReplicated,
+}
+
+impl LayoutPattern {
+    pub fn accepts(self, layout: Layout) -> bool {
+        match self {
+            LayoutPattern::Is(expected) => expected == layout,
+            LayoutPattern::AnySliced => layout.is_sliced(),
+            LayoutPattern::LocalOrReplicated => {
+                matches!(layout, Layout::Local | Layout::Replicated)
+            }
+        }
+    }
+}
+
+impl fmt::Display for LayoutPattern {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            LayoutPattern::Is(layout) => write!(f, "{layout}"),
+            LayoutPattern::AnySliced => write!(f, "#coco.sliced<d>"),
+            LayoutPattern::LocalOrReplicated => write!(f, "#coco.local or #coco.replicated"),
+        }
+    }
+}
+
+/// What the rules need to know about an operand.
+#[derive(Clone, Copy, Debug)]
+pub struct Operand {
+    pub layout: Layout,
+    pub rank: usize,
+}
+
+/// The result layout of `op` for these operands, `Ok(None)` for ops without a
+/// layout rule (regions, send/recv, update), or why the operands are not
+/// acceptable. `result_rank` matters for `coco.expand`, `kind` for
+/// `coco.reduce_elements`.
+pub fn infer_result_layout(
+    op: &str,
+    operands: &[Operand],
+    result_rank: usize,
+    kind: Option<Reduction>,
+) -> Result<Option<LayoutPattern>, String> {
+    use Layout::*;
+    use LayoutPattern::*;
+    let first = operands.first().map(|o| o.layout);
+    let require = |pattern: LayoutPattern, what: &str| -> Result<Layout, String> {
+        let layout = first.ok_or_else(|| "has no operand".to_string())?;
+        if pattern.accepts(layout) {
+            Ok(layout)
+        } else {
+            Err(format!("expects {what} layout {pattern}, found {layout}"))
+        }
+    };
+    let result = match op {
+        ops::ALL_REDUCE => {
+            require(Is(Local), "operand")?;
+            Is(Replicated)
+        }
+        ops::REDUCE_SCATTER => {
+            require(Is(Local), "operand")?;
+            AnySliced
+        }
+        ops::ALL_GATHER => {
+            require(AnySliced, "operand")?;
+            Is(Replicated)
+        }
+        ops::BROADCAST => {
+            require(LocalOrReplicated, "operand")?;
+            Is(Replicated)
+        }
+        ops::REDUCE => {
+            require(Is(Local), "operand")?;
+            Is(Local)
+        }
+        ops::ALL_TO_ALL => {
+            require(AnySliced, "operand")?;
+            AnySliced
+        }
+        ops::SLICE => {
+            require(Is(Replicated), "operand")?;
+            AnySliced
+        }
+        // Element-wise, no communication: the layout is kept.
+        ops::DROPOUT | ops::CAST => Is(first.ok_or("has no operand")?),
+        ops::MATMUL => {
+            let (lhs, rhs) = match operands {
+                [lhs, rhs] => (lhs.layout, rhs.layout),
+                _ => return Err("expects two operands".into()),
+            };
+            Is(matmul_result_layout(lhs, rhs).ok_or_else(|| {
+                format!(
+                    "has no layout rule for lhs {lhs} and rhs {rhs}; supported: replicated x replicated, \
+                     replicated x sliced<1> (column parallel), sliced<1> x sliced<0> (row parallel, \
+                     local partial sums), sliced<0> x replicated, and local with local or replicated"
+                )
+            })?)
+        }
+        ops::LAYER_NORM => {
+            let [input, gamma, beta] = operands else {
+                return Err("expects input, gamma and beta".into());
+            };
+            let last = input.rank.saturating_sub(1);
+            if input.layout == Sliced(last as i64) {
+                return Err(format!(
+                    "normalises over dimension {last}, which the input is sliced along; \
+                     all_gather it first or slice another dimension"
+                ));
+            }
+            for (what, param) in [("gamma", gamma), ("beta", beta)] {
+                if param.layout != Replicated {
+                    return Err(format!("expects {what} layout #coco.replicated, found {}", param.layout));
+                }
+            }
+            Is(input.layout)
+        }
+        ops::NORM => match require(LocalOrReplicated, "operand") {
+            Ok(layout) => Is(layout),
+            Err(_) => {
+                return Err(format!(
+                    "cannot take the norm of a {} tensor without communication; use \
+                     coco.reduce_elements sum of squares, coco.all_reduce and math.sqrt",
+                    first.map_or("?".into(), |l| l.to_string())
+                ))
+            }
+        },
+        ops::REDUCE_ELEMENTS => match first {
+            Some(Sliced(_)) if kind == Some(Reduction::Avg) => {
+                return Err(
+                    "avg of a sliced tensor is not the average of per-slice averages; use sum, then divide"
+                        .into(),
+                )
+            }
+            // Each rank reduces its slice: a partial result.
+            Some(Sliced(_)) => Is(Local),
+            Some(layout) => Is(layout),
+            None => return Err("has no operand".into()),
+        },
+        ops::EXPAND => {
+            let input = operands.first().ok_or("has no operand")?;
+            let added = result_rank.saturating_sub(input.rank) as i64;
+            Is(match input.layout {
+                Sliced(dim) => Sliced(dim + added),
+                other => other,
+            })
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(result))
+}
+
+/// Megatron-LM's sharding rules for `[M, K] x [K, N]`; `None` when the
+/// combination has no rule.
+pub fn matmul_result_layout(lhs: Layout, rhs: Layout) -> Option<Layout> {
+    use Layout::*;
+    match (lhs, rhs) {
+        (Replicated, Replicated) => Some(Replicated),
+        (Replicated, Sliced(1)) => Some(Sliced(1)),
+        (Sliced(1), Sliced(0)) => Some(Local),
+        (Sliced(0), Replicated) => Some(Sliced(0)),
+        (Local, Replicated) | (Replicated, Local) | (Local, Local) => Some(Local),
+        _ => None,
+    }
+}
