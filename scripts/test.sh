@@ -11,5 +11,10 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
+echo "== architecture invariant: the bundle executor links neither MLIR nor LLVM"
+if cargo tree -p coco-runtime -e normal --prefix none | grep -E '^(mlir-sys|llvm-sys|melior|inkwell) '; then
+  echo "coco-runtime must not depend on MLIR or LLVM" >&2
+  exit 1
+fi
 echo "== cargo test"
 cargo test --workspace
