@@ -40,6 +40,11 @@ fn main() {
         let printed = builders::build_and_print().map_err(Failed::from)?;
         runner::check_snapshot("builders__coco", &printed, "src/builders.rs").map_err(Failed::from)
     }));
+    trials.push(Trial::test("builders::bigtest", || {
+        let printed = builders::build_bigtest().map_err(Failed::from)?;
+        runner::check_snapshot("builders__bigtest", &printed, "src/builders.rs")
+            .map_err(Failed::from)
+    }));
     trials.push(Trial::test("docs::generated-docs-are-current", || {
         coco_filetests::docs_current().map_err(Failed::from)
     }));

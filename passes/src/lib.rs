@@ -9,6 +9,7 @@
 //!   expose analyses to lit tests live in [`testing`] (`test-coco-layouts`).
 
 pub mod error;
+pub mod module_pass;
 pub mod options;
 pub mod pipeline;
 pub mod registry;

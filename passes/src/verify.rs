@@ -10,14 +10,15 @@
 //! right after parsing, so a pipeline only needs this pass to re-check IR that
 //! other passes produced.
 
-use coco_dialects::{ir::as_op, verify_module};
-use melior::{
-    ir::{operation::OperationRef, r#type::TypeId},
-    pass::{create_external, ExternalPass, Pass, RunExternalPass},
-    ContextRef,
-};
+use coco_dialects::verify_module;
+use melior::{ir::Operation, pass::Pass};
 
-use crate::{options::Options, registry::PassInfo, Result};
+use crate::{
+    module_pass::{create_module_pass, ModulePass, PassId},
+    options::Options,
+    registry::PassInfo,
+    Result,
+};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-verify",
@@ -28,31 +29,22 @@ pub const INFO: PassInfo = PassInfo {
     create,
 };
 
-#[repr(align(8))]
-struct PassId;
 static PASS_ID: PassId = PassId;
 
 fn create(_options: &Options) -> Result<Pass> {
-    Ok(create_external(
-        VerifyPass,
-        TypeId::create(&PASS_ID),
+    Ok(create_module_pass(
+        &INFO,
+        &PASS_ID,
         "CocoVerify",
-        INFO.argument,
-        INFO.summary,
-        "builtin.module",
-        &[],
+        VerifyPass,
     ))
 }
 
 #[derive(Clone)]
 struct VerifyPass;
 
-impl<'c> RunExternalPass<'c> for VerifyPass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if verify_module(as_op(&operation)) > 0 {
-            pass.signal_failure();
-        }
+impl ModulePass for VerifyPass {
+    fn run(&mut self, module: &Operation) -> bool {
+        verify_module(module) == 0
     }
 }

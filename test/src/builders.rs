@@ -88,3 +88,77 @@ pub fn build_and_print() -> Result<String, String> {
     )?;
     Ok(module.as_operation().to_string())
 }
+
+const DF_PROGRAM: &str = r#"
+func.func @positive(%x: i64) -> i1 {
+  %zero = arith.constant 0 : i64
+  %ok = arith.cmpi sgt, %x, %zero : i64
+  return %ok : i1
+}
+func.func @program() {
+  %s = df.source "numbers" inline ["1"] delimiter "," : !df.dataset<i64>
+  %f = df.filter %s @positive : !df.dataset<i64>
+  df.sink "out" %f : !df.dataset<i64>
+  return
+}
+"#;
+
+/// Records two paths and a covering record with the bigtest builders;
+/// returns the printed module.
+pub fn build_bigtest() -> Result<String, String> {
+    use coco_dialects::bigtest::{BigtestBuilder, PathStatus};
+    let context = context();
+    let _diagnostics = DiagnosticCollector::attach(&context);
+    let module = load_module(&context, DF_PROGRAM, "program.mlir").map_err(|e| e.to_string())?;
+    let builder = BigtestBuilder::new(&context, Location::unknown(&context));
+    let err = |e: Error| e.to_string();
+    let strings = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let body = module.body();
+    body.append_operation(
+        builder
+            .jdu_path(
+                0,
+                "program",
+                PathStatus::Sat,
+                &strings(&["filter@positive:pass"]),
+                &strings(&["(> x 0)"]),
+            )
+            .map_err(err)?,
+    );
+    body.append_operation(
+        builder
+            .jdu_path(
+                1,
+                "program",
+                PathStatus::Unsat,
+                &strings(&["filter@positive:pass"]),
+                &strings(&["(> x 0)", "(< x 0)"]),
+            )
+            .map_err(err)?,
+    );
+    body.append_operation(
+        builder
+            .test_record("program", "numbers", "7", &[0])
+            .map_err(err)?,
+    );
+    if verify_module(&module.as_operation()) != 0 {
+        return Err(format!(
+            "built IR does not verify:\n{}",
+            module.as_operation()
+        ));
+    }
+    match builder.jdu_path(-1, "program", PathStatus::Sat, &[], &[]) {
+        Err(e) if e.to_string().contains("id must be >= 0, found -1") => {}
+        other => return Err(format!("expected an id error, got {:?}", other.map(|_| ()))),
+    }
+    // A record covering an unsatisfiable path is rejected by the verifier.
+    body.append_operation(
+        builder
+            .test_record("program", "numbers", "8", &[1])
+            .map_err(err)?,
+    );
+    if verify_module(&module.as_operation()) != 1 {
+        return Err("a record covering an unsat path was not rejected".into());
+    }
+    Ok(module.as_operation().to_string())
+}

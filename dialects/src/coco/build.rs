@@ -110,10 +110,7 @@ impl<'c> CocoBuilder<'c> {
         }
         let infos: Vec<Operand> = tensors
             .iter()
-            .map(|t| Operand {
-                layout: t.layout.expect("filtered above"),
-                rank: t.rank(),
-            })
+            .filter_map(DistTensor::rule_operand)
             .collect();
         let layout = match infer_result_layout(name, &infos, shape.len(), kind).map_err(fail)? {
             Some(LayoutPattern::Is(layout)) => layout,

@@ -99,6 +99,14 @@ impl<'c> DistTensor<'c> {
         self.shape.len()
     }
 
+    /// What the layout rules need to know; `None` without a coco layout.
+    pub fn rule_operand(&self) -> Option<super::rules::Operand> {
+        Some(super::rules::Operand {
+            layout: self.layout?,
+            rank: self.rank(),
+        })
+    }
+
     /// The shape when every dimension is static.
     pub fn static_shape(&self) -> Option<Vec<i64>> {
         self.shape.iter().copied().collect()

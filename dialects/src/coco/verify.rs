@@ -192,6 +192,15 @@ fn expect_same_tensor(
             ),
         );
     }
+    expect_same_element(op, input, result, reporter);
+}
+
+fn expect_same_element(
+    op: &Operation,
+    input: &DistTensor,
+    result: &DistTensor,
+    reporter: &mut Reporter,
+) {
     if input.element != result.element {
         reporter.op_error(
             op,
@@ -222,10 +231,7 @@ fn verify_layouts(op: &Operation, name: &str, reporter: &mut Reporter) {
     let result = op.result(0).ok().and_then(|v| tensor_of(v.r#type()));
     let infos: Vec<Operand> = operands
         .iter()
-        .map(|t| Operand {
-            layout: t.layout.expect("filtered by tensor_of"),
-            rank: t.rank(),
-        })
+        .filter_map(DistTensor::rule_operand)
         .collect();
     let result_rank = result.as_ref().map_or(0, DistTensor::rank);
     match infer_result_layout(name, &infos, result_rank, reduction_kind(op)) {
@@ -417,15 +423,7 @@ fn verify_scalar_reduction(op: &Operation, is_norm: bool, reporter: &mut Reporte
             ),
         );
     }
-    if input.element != result.element {
-        reporter.op_error(
-            op,
-            format!(
-                "result element type {} differs from operand element type {}",
-                result.element, input.element
-            ),
-        );
-    }
+    expect_same_element(op, &input, &result, reporter);
     if is_norm && !is_float(input.element) {
         reporter.op_error(
             op,
@@ -479,15 +477,7 @@ fn verify_expand(op: &Operation, reporter: &mut Reporter) {
         );
         return;
     }
-    if input.element != result.element {
-        reporter.op_error(
-            op,
-            format!(
-                "result element type {} differs from operand element type {}",
-                result.element, input.element
-            ),
-        );
-    }
+    expect_same_element(op, &input, &result, reporter);
 }
 
 fn verify_update(op: &Operation, reporter: &mut Reporter) {

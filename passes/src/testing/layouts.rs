@@ -10,13 +10,14 @@ use coco_dialects::{
     diagnostics::emit_remark,
     ir::{as_op, dialect_of, int_attr, nested_ops, op_name, operand_types, result_types},
 };
-use melior::{
-    ir::{operation::OperationRef, r#type::TypeId},
-    pass::{create_external, ExternalPass, Pass, RunExternalPass},
-    ContextRef,
-};
+use melior::{ir::Operation, pass::Pass};
 
-use crate::{options::Options, registry::PassInfo, Result};
+use crate::{
+    module_pass::{create_module_pass, ModulePass, PassId},
+    options::Options,
+    registry::PassInfo,
+    Result,
+};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "test-coco-layouts",
@@ -28,30 +29,23 @@ pub const INFO: PassInfo = PassInfo {
     create,
 };
 
-#[repr(align(8))]
-struct PassId;
 static PASS_ID: PassId = PassId;
 
 fn create(_options: &Options) -> Result<Pass> {
-    Ok(create_external(
-        LayoutsPass,
-        TypeId::create(&PASS_ID),
+    Ok(create_module_pass(
+        &INFO,
+        &PASS_ID,
         "TestCocoLayouts",
-        INFO.argument,
-        INFO.summary,
-        "builtin.module",
-        &[],
+        LayoutsPass,
     ))
 }
 
 #[derive(Clone)]
 struct LayoutsPass;
 
-impl<'c> RunExternalPass<'c> for LayoutsPass {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, operation: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
-        for op in nested_ops(as_op(&operation)) {
+impl ModulePass for LayoutsPass {
+    fn run(&mut self, module: &Operation) -> bool {
+        for op in nested_ops(module) {
             let op = as_op(&op);
             let name = op_name(op);
             if dialect_of(&name) != "coco" {
@@ -59,13 +53,7 @@ impl<'c> RunExternalPass<'c> for LayoutsPass {
             }
             let operands: Option<Vec<Operand>> = operand_types(op)
                 .into_iter()
-                .map(|ty| {
-                    let tensor = DistTensor::from_type(ty)?;
-                    Some(Operand {
-                        layout: tensor.layout?,
-                        rank: tensor.rank(),
-                    })
-                })
+                .map(|ty| DistTensor::from_type(ty)?.rule_operand())
                 .collect();
             let Some(operands) = operands else {
                 continue;
@@ -82,5 +70,6 @@ impl<'c> RunExternalPass<'c> for LayoutsPass {
             };
             emit_remark(op.location(), &message);
         }
+        true
     }
 }

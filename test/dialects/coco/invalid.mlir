@@ -461,3 +461,63 @@ func.func @consumer() attributes {coco.group = @stage1} {
   %1 = coco.recv from @stage0 : tensor<8xf32, #coco.replicated>
   return
 }
+
+// -----
+
+// expected-error@+1 {{needs at least 1 stage, found 0}}
+coco.process_group @nothing stage 0 of 0
+
+// -----
+
+// expected-error@+1 {{'coco.group' must be a symbol reference to a coco.process_group}}
+func.func @group_as_string() attributes {coco.group = "stage0"} {
+  return
+}
+
+// -----
+
+func.func @all_to_all_of_local(%x: tensor<8x8xf32, #coco.local>) {
+  // expected-error@+1 {{'coco.all_to_all' op expects operand layout #coco.sliced<d>, found #coco.local}}
+  %0 = coco.all_to_all %x : tensor<8x8xf32, #coco.local> -> tensor<8x8xf32, #coco.sliced<1>>
+  return
+}
+
+// -----
+
+func.func @layer_norm_of_scalar(%x: tensor<f32, #coco.replicated>, %g: tensor<1xf32, #coco.replicated>) {
+  // expected-error@+1 {{input must have at least one dimension}}
+  %0 = coco.layer_norm %x, %g, %g eps 1.0e-5 : tensor<f32, #coco.replicated>, tensor<1xf32, #coco.replicated>, tensor<1xf32, #coco.replicated> -> tensor<f32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @layer_norm_parameter_element(%x: tensor<4x8xf32, #coco.replicated>, %g: tensor<8xf16, #coco.replicated>, %b: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{gamma element type f16 differs from input element type f32}}
+  %0 = coco.layer_norm %x, %g, %b eps 1.0e-5 : tensor<4x8xf32, #coco.replicated>, tensor<8xf16, #coco.replicated>, tensor<8xf32, #coco.replicated> -> tensor<4x8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @norm_of_integers(%x: tensor<8xi32, #coco.replicated>) {
+  // expected-error@+1 {{needs a floating-point tensor, found element type i32}}
+  %0 = coco.norm %x : tensor<8xi32, #coco.replicated> -> tensor<i32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @reduce_elements_element(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{result element type f16 differs from operand element type f32}}
+  %0 = coco.reduce_elements sum %x : tensor<8xf32, #coco.replicated> -> tensor<f16, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @expand_element(%x: tensor<8xf32, #coco.replicated>) {
+  // expected-error@+1 {{result element type f16 differs from operand element type f32}}
+  %0 = coco.expand %x : tensor<8xf32, #coco.replicated> -> tensor<2x8xf16, #coco.replicated>
+  return
+}

@@ -233,3 +233,12 @@ func.func @program() {
   %m = df.map %s @nested : !df.dataset<i64> -> !df.dataset<i64>
   return
 }
+
+// -----
+
+func.func @group_by_key_needs_pairs() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{needs key-value records tuple<K, V>, found i64}}
+  %g = df.group_by_key %s : !df.dataset<i64> -> !df.dataset<tuple<i64, !df.list<i64>>>
+  return
+}
