@@ -60,7 +60,8 @@ fn main() {
             .ok()
             .and_then(|c| c.parse().ok())
             .unwrap_or(3000);
-        let (tried, valid) = fuzz::smoke(&inputs, count, 0xc0c0_f022);
+        let seed: u64 = std::env::var("COCO_FUZZ_SEED").ok().and_then(|c| c.parse().ok()).unwrap_or(0xc0c0_f022);
+        let (tried, valid) = fuzz::smoke(&inputs, count, seed);
         println!("fuzz: {tried} variants, {valid} still valid, no crash");
         Ok(())
     }));
