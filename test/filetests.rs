@@ -59,8 +59,11 @@ fn main() {
         let count: usize = std::env::var("COCO_FUZZ_COUNT")
             .ok()
             .and_then(|c| c.parse().ok())
-            .unwrap_or(3000);
-        let seed: u64 = std::env::var("COCO_FUZZ_SEED").ok().and_then(|c| c.parse().ok()).unwrap_or(0xc0c0_f022);
+            .unwrap_or(5000);
+        let seed: u64 = std::env::var("COCO_FUZZ_SEED")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0xc0c0_f022);
         let (tried, valid) = fuzz::smoke(&inputs, count, seed);
         println!("fuzz: {tried} variants, {valid} still valid, no crash");
         Ok(())

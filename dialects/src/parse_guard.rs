@@ -12,12 +12,12 @@
 //! attribute dictionaries) and definitions (results, block and function
 //! arguments, region arguments of custom ops). It reports a use only when no
 //! definition of the name is in the use's region or an enclosing one, but one
-//! exists elsewhere. Ambiguous tokens count as definitions: reading a use as a
+//! comes later elsewhere (the forward reference the crash needs). Ambiguous tokens count as definitions: reading a use as a
 //! definition can only make the guard report less, never reject valid IR.
 
 use std::collections::HashMap;
 
-/// A rejected use: `(line, column, name, line of a definition)`, 1-based.
+/// A rejected use: `(line, column, name, line of the later definition)`, 1-based.
 pub type Finding = (usize, usize, String, usize);
 
 struct Token {
@@ -43,12 +43,15 @@ pub fn find_misplaced_forward_reference(text: &str) -> Option<Finding> {
         let Some(defs) = definitions.get(token.name.as_str()) else {
             continue;
         };
-        let visible = defs
-            .iter()
-            .any(|d| d.defines_in.is_some_and(|region| token.regions.contains(&region)));
-        if !visible {
+        let visible = defs.iter().any(|d| {
+            d.defines_in
+                .is_some_and(|region| token.regions.contains(&region))
+        });
+        // The crash needs a forward reference: a definition after the use.
+        let later = defs.iter().find(|d| d.offset > token.offset);
+        if let (false, Some(later)) = (visible, later) {
             let (line, col) = line_col(text, token.offset);
-            let (def_line, _) = line_col(text, defs[0].offset);
+            let (def_line, _) = line_col(text, later.offset);
             return Some((line, col, token.name.clone(), def_line));
         }
     }
@@ -179,7 +182,9 @@ fn tokenize(text: &str) -> Vec<Token> {
             }
             b'{' if bytes.get(i + 1) == Some(&b'-') && bytes.get(i + 2) == Some(&b'#') => {
                 // `{-# dialect_resources ... #-}` holds no IR.
-                while i + 2 < bytes.len() && !(bytes[i] == b'#' && bytes[i + 1] == b'-' && bytes[i + 2] == b'}') {
+                while i + 2 < bytes.len()
+                    && !(bytes[i] == b'#' && bytes[i + 1] == b'-' && bytes[i + 2] == b'}')
+                {
                     i += 1;
                 }
                 i += 3;
@@ -215,12 +220,20 @@ fn tokenize(text: &str) -> Vec<Token> {
                     }
                 }
                 let current = *regions.last().unwrap_or(&0);
-                let defines_in = match definition(bytes, line_start, start, end, parens.last().copied()) {
-                    Definition::Not => None,
-                    Definition::Here => Some(current),
-                    Definition::InNextRegion => Some(next_region_after(bytes, end, next_region)),
-                };
-                tokens.push(Token { name: name.to_string(), offset: start, defines_in, regions: regions.clone() });
+                let defines_in =
+                    match definition(bytes, line_start, start, end, parens.last().copied()) {
+                        Definition::Not => None,
+                        Definition::Here => Some(current),
+                        Definition::InNextRegion => {
+                            Some(next_region_after(bytes, end, next_region))
+                        }
+                    };
+                tokens.push(Token {
+                    name: name.to_string(),
+                    offset: start,
+                    defines_in,
+                    regions: regions.clone(),
+                });
             }
             _ => i += 1,
         }
@@ -264,7 +277,13 @@ enum Definition {
 /// (`%a, %b:2 = ...`), an argument in a function signature or block header
 /// (`@f(%x: t`, `^bb0(%x : t`), a region argument of custom syntax (`%i = `,
 /// `(%i, %j) in`), or a use.
-fn definition(bytes: &[u8], line_start: usize, start: usize, end: usize, paren: Option<Paren>) -> Definition {
+fn definition(
+    bytes: &[u8],
+    line_start: usize,
+    start: usize,
+    end: usize,
+    paren: Option<Paren>,
+) -> Definition {
     let mut after = end;
     while matches!(bytes.get(after), Some(b' ' | b'\t')) {
         after += 1;
@@ -273,7 +292,10 @@ fn definition(bytes: &[u8], line_start: usize, start: usize, end: usize, paren: 
     if next == Some(b'=') && bytes.get(after + 1) != Some(&b'=') {
         return Definition::Here;
     }
-    if next == Some(b':') && bytes.get(end) == Some(&b':') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
+    if next == Some(b':')
+        && bytes.get(end) == Some(&b':')
+        && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)
+    {
         return Definition::Here;
     }
     match (paren, next) {
@@ -285,15 +307,24 @@ fn definition(bytes: &[u8], line_start: usize, start: usize, end: usize, paren: 
     // A leading result list: the line starts with `%` and `=` follows the
     // names before any operand or type.
     let line = &bytes[line_start..];
-    let Some(first) = line.iter().position(|&c| c != b' ' && c != b'\t').map(|p| line_start + p) else {
+    let Some(first) = line
+        .iter()
+        .position(|&c| c != b' ' && c != b'\t')
+        .map(|p| line_start + p)
+    else {
         return Definition::Not;
     };
     if bytes[first] != b'%' {
         return Definition::Not;
     }
     let rest = &bytes[first..];
-    match rest.iter().position(|&c| matches!(c, b'=' | b'\n' | b'"' | b'(')) {
-        Some(p) if rest[p] == b'=' && first + p > start && bytes.get(first + p + 1) != Some(&b'=') => {
+    match rest
+        .iter()
+        .position(|&c| matches!(c, b'=' | b'\n' | b'"' | b'('))
+    {
+        Some(p)
+            if rest[p] == b'=' && first + p > start && bytes.get(first + p + 1) != Some(&b'=') =>
+        {
             Definition::Here
         }
         _ => Definition::Not,

@@ -46,7 +46,7 @@ func.func @valid_forward_reference() {
 func.func @arguments_stay_inside(%x: f32) {
   return
 }
-// expected-error@+1 {{use of undeclared SSA value %x (it is defined on line 46, in a region that does not enclose this use)}}
+// expected-error@+1 {{use of undeclared SSA value %x (it is defined on line 51, in a region that does not enclose this use)}}
 %y = arith.negf %x : f32
 func.func @later(%x: f32) -> f32 {
   return %x : f32
