@@ -4,7 +4,7 @@
 //! Run one file: `cargo test -p coco-filetests --test filetests -- coco/ops.mlir`.
 //! Regenerate committed docs: `COCO_BLESS=1 cargo test -p coco-filetests --test filetests -- docs`.
 
-use coco_filetests::{builders, fuzz, mlir_files, repo_root, runner, test_dir};
+use coco_filetests::{builders, differential, fuzz, mlir_files, repo_root, runner, test_dir};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
@@ -45,6 +45,34 @@ fn main() {
         runner::check_snapshot("builders__bigtest", &printed, "src/builders.rs")
             .map_err(Failed::from)
     }));
+    // Every example under every pipeline, on 1, 2, 3, 4 and 8 ranks.
+    let pipelines = [
+        ("coco-verify", differential::Agreement::Bitwise),
+        ("canonicalize,cse", differential::Agreement::Bitwise),
+        ("coco-split", differential::Agreement::Bitwise),
+        (
+            "coco-split{via=reduce-broadcast}",
+            differential::Agreement::Bitwise,
+        ),
+        (
+            "coco-split{dim=0},canonicalize,cse",
+            differential::Agreement::Bitwise,
+        ),
+    ];
+    for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
+        let path = path.to_string_lossy().into_owned();
+        for (pipeline, agreement) in pipelines {
+            let file = path.clone();
+            trials.push(Trial::test(
+                format!("differential::{path}::{pipeline}"),
+                move || {
+                    differential::check(&file, pipeline, agreement)
+                        .map(|_| ())
+                        .map_err(Failed::from)
+                },
+            ));
+        }
+    }
     trials.push(Trial::test("docs::generated-docs-are-current", || {
         coco_filetests::docs_current().map_err(Failed::from)
     }));

@@ -9,28 +9,37 @@ use melior::ir::{
     Attribute, AttributeLike, Location, Operation, Type, TypeLike, Value, ValueLike,
 };
 use melior::ir::{block::BlockArgument, BlockLike, RegionLike};
-use mlir_sys::mlirShapedTypeGetDynamicSize;
+use mlir_sys::{
+    mlirBlockGetFirstOperation, mlirBlockGetNextInRegion, mlirOperationGetFirstRegion,
+    mlirOperationGetNextInBlock, mlirRegionGetFirstBlock, mlirRegionGetNextInOperation,
+    mlirShapedTypeGetDynamicSize, MlirRegion,
+};
 
 /// Every operation nested in `root` (not `root` itself), in pre-order.
 pub fn nested_ops<'c, 'a>(root: &'a Operation<'c>) -> Vec<OperationRef<'c, 'a>> {
     let mut out = Vec::new();
-    collect(root, &mut out);
+    for region in root.regions() {
+        // SAFETY: every handle reached from `root` stays valid for 'a; the IR
+        // is not mutated while the list is built.
+        unsafe { collect_region(region.to_raw(), &mut out) };
+    }
     out
 }
 
-fn collect<'c, 'a>(op: &'a Operation<'c>, out: &mut Vec<OperationRef<'c, 'a>>) {
-    for region in op.regions() {
-        let mut block = region.first_block();
-        while let Some(current) = block {
-            let mut child = current.first_operation();
-            while let Some(op_ref) = child {
-                out.push(op_ref);
-                let child_op = as_op(&op_ref);
-                collect(child_op, out);
-                child = child_op.next_in_block();
+unsafe fn collect_region<'c, 'a>(region: MlirRegion, out: &mut Vec<OperationRef<'c, 'a>>) {
+    let mut block = mlirRegionGetFirstBlock(region);
+    while !block.ptr.is_null() {
+        let mut child = mlirBlockGetFirstOperation(block);
+        while !child.ptr.is_null() {
+            out.push(OperationRef::from_raw(child));
+            let mut nested = mlirOperationGetFirstRegion(child);
+            while !nested.ptr.is_null() {
+                collect_region(nested, out);
+                nested = mlirRegionGetNextInOperation(nested);
             }
-            block = current.next_in_region();
+            child = mlirOperationGetNextInBlock(child);
         }
+        block = mlirBlockGetNextInRegion(block);
     }
 }
 
@@ -41,17 +50,24 @@ pub fn body_ops<'c, 'a>(op: &'a Operation<'c>) -> Vec<OperationRef<'c, 'a>> {
     let Some(block) = op.regions().next().and_then(|r| r.first_block()) else {
         return out;
     };
-    let mut child = block.first_operation();
-    while let Some(op_ref) = child {
-        out.push(op_ref);
-        child = as_op(&op_ref).next_in_block();
+    // SAFETY: as in `nested_ops`.
+    unsafe {
+        let mut child = mlirBlockGetFirstOperation(block.to_raw());
+        while !child.ptr.is_null() {
+            out.push(OperationRef::from_raw(child));
+            child = mlirOperationGetNextInBlock(child);
+        }
     }
     out
 }
 
-/// Extends a borrowed operation handle to the lifetime of what it points into.
-pub fn as_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> &'a Operation<'c> {
-    // SAFETY: OperationRef<'c, 'a> is a borrow of an operation valid for 'a.
+/// The operation an `OperationRef` points to. The reference borrows the
+/// `OperationRef` itself (melior reinterprets the handle in place), so it
+/// cannot outlive it: keep the `OperationRef`s in a collection that lives as
+/// long as the references are used.
+pub fn as_op<'c, 'r>(op: &'r OperationRef<'c, '_>) -> &'r Operation<'c> {
+    // SAFETY: OperationRef is a handle with the layout of Operation; the
+    // result is tied to the borrow of the handle, which stays valid for 'r.
     unsafe { op.to_ref() }
 }
 
@@ -185,11 +201,14 @@ pub fn is_entry_argument_of(value: Value, func: &Operation) -> bool {
 pub fn enclosing<'c, 'a>(op: &'a Operation<'c>, name: &str) -> Option<OperationRef<'c, 'a>> {
     let mut current = op.parent_operation();
     while let Some(parent) = current {
-        let parent_op = as_op(&parent);
-        if op_name(parent_op) == name {
+        if op_name(as_op(&parent)) == name {
             return Some(parent);
         }
-        current = parent_op.parent_operation();
+        // SAFETY: ancestors outlive `op`, so they are valid for 'a.
+        current = unsafe {
+            let raw = mlir_sys::mlirOperationGetParentOperation(parent.to_raw());
+            (!raw.ptr.is_null()).then(|| OperationRef::from_raw(raw))
+        };
     }
     None
 }

@@ -16,6 +16,7 @@ mod ffi;
 pub mod ir;
 mod parse;
 mod parse_guard;
+pub mod rewrite;
 pub mod verify;
 
 pub use context::{context, register_coco_dialects};

@@ -47,6 +47,11 @@ impl Options {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The raw text of an option, if given.
+    pub fn string(&self, key: &str) -> Option<&str> {
+        self.raw(key)
+    }
+
     pub fn bool(&self, pass: &str, key: &str, default: bool) -> Result<bool> {
         match self.raw(key) {
             None => Ok(default),

@@ -25,7 +25,11 @@ pub struct PassInfo {
 
 /// Every coco pass, in the order `--list-passes` shows them.
 pub fn coco_passes() -> &'static [PassInfo] {
-    &[crate::verify::INFO, crate::testing::layouts::INFO]
+    &[
+        crate::verify::INFO,
+        crate::coconet::split::INFO,
+        crate::testing::layouts::INFO,
+    ]
 }
 
 pub fn find_coco_pass(argument: &str) -> Option<&'static PassInfo> {

@@ -10,6 +10,7 @@
 //! `test/snapshots`, reviewed with `cargo insta review`.
 
 pub mod builders;
+pub mod differential;
 pub mod fuzz;
 pub mod run_line;
 pub mod runner;

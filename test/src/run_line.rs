@@ -79,9 +79,12 @@ fn parse_pipeline(text: &str) -> Result<Vec<Stage>, String> {
             return Err("empty command in pipeline".into());
         }
         stage.program = words.remove(0);
-        if !matches!(stage.program.as_str(), "coco-opt" | "FileCheck") {
+        if !matches!(
+            stage.program.as_str(),
+            "coco-opt" | "coco-run" | "FileCheck"
+        ) {
             return Err(format!(
-                "unknown program '{}' (known: coco-opt, FileCheck)",
+                "unknown program '{}' (known: coco-opt, coco-run, FileCheck)",
                 stage.program
             ));
         }

@@ -3,6 +3,7 @@
 //! only forward `std::env::args` here.
 
 pub mod opt;
+pub mod run;
 pub mod source;
 
 /// What a tool run produced.

@@ -47,6 +47,36 @@ impl<'c> CocoBuilder<'c> {
         self.layout_op(ops::REDUCE_SCATTER, &[input], Some(dim), Some(kind))
     }
 
+    /// `coco.reduce`: local → local, the reduction on `root`.
+    pub fn reduce(
+        &self,
+        kind: Reduction,
+        input: Value<'c, '_>,
+        root: i64,
+    ) -> Result<Operation<'c>> {
+        self.with_root(
+            self.layout_op(ops::REDUCE, &[input], None, Some(kind))?,
+            root,
+        )
+    }
+
+    /// `coco.broadcast`: root's value → replicated.
+    pub fn broadcast(&self, input: Value<'c, '_>, root: i64) -> Result<Operation<'c>> {
+        self.with_root(self.layout_op(ops::BROADCAST, &[input], None, None)?, root)
+    }
+
+    fn with_root(&self, mut op: Operation<'c>, root: i64) -> Result<Operation<'c>> {
+        if root < 0 {
+            return Err(Error::Build {
+                op: crate::ir::op_name(&op),
+                message: format!("root must be >= 0, found {root}"),
+            });
+        }
+        let i64_type = IntegerType::new(self.context, 64).into();
+        op.set_attribute("root", IntegerAttribute::new(i64_type, root).into());
+        Ok(op)
+    }
+
     /// `coco.all_gather`: sliced → replicated.
     pub fn all_gather(&self, input: Value<'c, '_>) -> Result<Operation<'c>> {
         self.layout_op(ops::ALL_GATHER, &[input], None, None)

@@ -1,7 +1,22 @@
-//! The reference interpreter. Not built yet.
+//! The reference interpreter: the oracle of every differential test.
 //!
-//! It will execute coco programs (before or after any pass) on N simulated
-//! ranks in one process with true collective semantics and faithful
-//! f32/f16/bf16 rounding, and df programs with Spark's operator semantics. It
-//! is the oracle of every differential test, so it shares no code with
-//! `coco-lowering`: a lowering bug cannot hide in shared code.
+//! It runs a coco program (before or after any pass) on N simulated ranks in
+//! one process with true collective semantics ([`collective`]), emulates
+//! f32/f16/bf16 by rounding after every operation ([`tensor`]), and draws
+//! dropout masks from a counter-based generator keyed by (seed, global element
+//! index), so masks do not depend on schedule or rank count. It shares no code
+//! with the lowering, so a lowering bug cannot hide in shared code.
+
+pub mod collective;
+pub mod compute;
+pub mod elementwise;
+pub mod error;
+pub mod exec;
+pub mod npy;
+pub mod program;
+pub mod rng;
+pub mod tensor;
+
+pub use error::{Error, Result};
+pub use program::{input_specs, random_inputs, run, HostValue, Spec};
+pub use tensor::{DType, Tensor};

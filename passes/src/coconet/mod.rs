@@ -1,0 +1,3 @@
+//! CoCoNet's semantics-preserving transformations.
+
+pub mod split;

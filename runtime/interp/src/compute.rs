@@ -1,0 +1,212 @@
+//! coco computations on one rank's local data.
+//!
+//! Precision follows GPU practice: matmul, layer_norm, norm and
+//! reduce_elements accumulate in f32 for f16/bf16/f32 inputs (f64 for f64),
+//! rounding after each step, in index order, and round the result to the
+//! element type once.
+
+use coco_dialects::{
+    coco::{ops, Layout, Reduction},
+    ir::{float_attr, int_attr},
+};
+use melior::ir::Operation;
+
+use crate::{
+    collective::combine,
+    error::{Error, Result},
+    rng,
+    tensor::{DType, Tensor},
+};
+
+/// What an op needs to know about where it runs and what it produces.
+pub struct Context<'o, 'c> {
+    pub op: &'o Operation<'c>,
+    pub name: &'o str,
+    pub rank: usize,
+    pub group_size: usize,
+    /// Element type and local shape of the (first) result.
+    pub dtype: DType,
+    pub shape: &'o [usize],
+    pub layout: Option<Layout>,
+    pub location: &'o str,
+}
+
+/// The type accumulations are carried out in.
+pub fn accumulator(dtype: DType) -> DType {
+    if dtype == DType::F64 {
+        DType::F64
+    } else {
+        DType::F32
+    }
+}
+
+/// Runs a coco computation; `Ok(None)` when `name` is not one.
+pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
+    let out = match cx.name {
+        ops::MATMUL => matmul(cx, inputs[0], inputs[1]),
+        ops::DROPOUT => dropout(cx, inputs[0]),
+        ops::LAYER_NORM => layer_norm(cx, inputs[0], inputs[1], inputs[2]),
+        ops::NORM => {
+            let acc = accumulator(inputs[0].dtype);
+            let sum = inputs[0]
+                .data
+                .iter()
+                .fold(0.0, |s, &x| acc.round(s + acc.round(x * x)));
+            Tensor::filled(cx.dtype, Vec::new(), acc.round(sum.sqrt()))
+        }
+        ops::REDUCE_ELEMENTS => {
+            let kind = int_attr(cx.op, "kind")
+                .and_then(Reduction::from_value)
+                .unwrap_or(Reduction::Sum);
+            let acc = accumulator(inputs[0].dtype);
+            let data = &inputs[0].data;
+            let mut value = data.first().copied().unwrap_or(0.0);
+            for &x in data.iter().skip(1) {
+                value = acc.round(combine(kind, value, x));
+            }
+            if kind == Reduction::Avg && !data.is_empty() {
+                value = acc.round(value / data.len() as f64);
+            }
+            Tensor::filled(cx.dtype, Vec::new(), value)
+        }
+        ops::CAST => Tensor {
+            dtype: cx.dtype,
+            shape: inputs[0].shape.clone(),
+            data: inputs[0].data.iter().map(|&x| cx.dtype.round(x)).collect(),
+        },
+        ops::SLICE => match cx.layout {
+            Some(Layout::Sliced(dim)) => inputs[0].slice(dim as usize, cx.group_size, cx.rank),
+            other => {
+                return Err(Error::Program(format!(
+                    "{}: coco.slice result is {other:?}",
+                    cx.location
+                )))
+            }
+        },
+        ops::EXPAND => expand(cx, inputs[0]),
+        _ => return Ok(None),
+    };
+    Ok(Some(out))
+}
+
+fn matmul(cx: &Context, a: &Tensor, b: &Tensor) -> Tensor {
+    let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
+    let acc = accumulator(cx.dtype);
+    let mut data = vec![0.0; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let mut sum = 0.0;
+            for p in 0..k {
+                sum = acc.round(sum + acc.round(a.data[i * k + p] * b.data[p * n + j]));
+            }
+            data[i * n + j] = cx.dtype.round(sum);
+        }
+    }
+    Tensor {
+        dtype: cx.dtype,
+        shape: vec![m, n],
+        data,
+    }
+}
+
+/// The global linear index of each local element, so that per-element
+/// randomness is independent of how the tensor is distributed.
+fn global_indices(cx: &Context, local: &[usize]) -> Vec<u64> {
+    let mut global = local.to_vec();
+    let mut offset = vec![0usize; local.len()];
+    if let Some(Layout::Sliced(dim)) = cx.layout {
+        let dim = dim as usize;
+        global[dim] = local[dim] * cx.group_size;
+        offset[dim] = local[dim] * cx.rank;
+    }
+    let strides = Tensor::strides(&global);
+    let count: usize = local.iter().product();
+    let mut out = Vec::with_capacity(count);
+    let mut coords = vec![0usize; local.len()];
+    for _ in 0..count {
+        let index: usize = coords
+            .iter()
+            .zip(&offset)
+            .zip(&strides)
+            .map(|((c, o), s)| (c + o) * s)
+            .sum();
+        out.push(index as u64);
+        for d in (0..coords.len()).rev() {
+            coords[d] += 1;
+            if coords[d] < local[d] {
+                break;
+            }
+            coords[d] = 0;
+        }
+    }
+    out
+}
+
+fn dropout(cx: &Context, x: &Tensor) -> Tensor {
+    let prob = float_attr(cx.op, "prob").unwrap_or(0.0);
+    let seed = int_attr(cx.op, "seed").unwrap_or(0) as u64;
+    let scale = cx.dtype.round(1.0 / (1.0 - prob));
+    let key = rng::key(&[seed]);
+    let data = global_indices(cx, &x.shape)
+        .into_iter()
+        .zip(&x.data)
+        .map(|(index, &v)| {
+            if rng::uniform(key, index) < prob {
+                0.0
+            } else {
+                cx.dtype.round(v * scale)
+            }
+        })
+        .collect();
+    Tensor {
+        dtype: cx.dtype,
+        shape: x.shape.clone(),
+        data,
+    }
+}
+
+fn layer_norm(cx: &Context, x: &Tensor, gamma: &Tensor, beta: &Tensor) -> Tensor {
+    let eps = float_attr(cx.op, "epsilon").unwrap_or(1e-5);
+    let acc = accumulator(cx.dtype);
+    let width = *x.shape.last().unwrap_or(&1);
+    let mut data = Vec::with_capacity(x.len());
+    for row in x.data.chunks(width.max(1)) {
+        let sum = row.iter().fold(0.0, |s, &v| acc.round(s + v));
+        let mean = acc.round(sum / width as f64);
+        let var_sum = row.iter().fold(0.0, |s, &v| {
+            let d = acc.round(v - mean);
+            acc.round(s + acc.round(d * d))
+        });
+        let var = acc.round(var_sum / width as f64);
+        let inv = acc.round(1.0 / acc.round(acc.round(var + acc.round(eps)).sqrt()));
+        for (i, &v) in row.iter().enumerate() {
+            let normed = acc.round(acc.round(v - mean) * inv);
+            data.push(
+                cx.dtype
+                    .round(acc.round(normed * gamma.data[i]) + beta.data[i]),
+            );
+        }
+    }
+    Tensor {
+        dtype: cx.dtype,
+        shape: x.shape.clone(),
+        data,
+    }
+}
+
+fn expand(cx: &Context, x: &Tensor) -> Tensor {
+    let repeat = if x.is_empty() {
+        0
+    } else {
+        cx.shape.iter().product::<usize>() / x.len()
+    };
+    let mut data = Vec::with_capacity(x.len() * repeat);
+    for _ in 0..repeat {
+        data.extend_from_slice(&x.data);
+    }
+    Tensor {
+        dtype: cx.dtype,
+        shape: cx.shape.to_vec(),
+        data,
+    }
+}

@@ -1,0 +1,48 @@
+//! Errors of the reference interpreter. Each names the tensor, op or
+//! parameter at fault.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum Error {
+    #[error("{location}: '{op}' is not supported by the reference interpreter{detail}")]
+    Unsupported {
+        location: String,
+        op: String,
+        detail: String,
+    },
+    #[error("world size {world} does not divide dimension {dim} (size {size}) of {what}")]
+    NotDivisible {
+        world: usize,
+        dim: usize,
+        size: usize,
+        what: String,
+    },
+    #[error("world size {world} is not divisible by the {stages} pipeline stages")]
+    NotDivisibleByStages { world: usize, stages: usize },
+    #[error("{0}")]
+    Program(String),
+    #[error("missing input '{0}'")]
+    MissingInput(String),
+    #[error("input '{name}': expected {expected}, found {found}")]
+    BadInput {
+        name: String,
+        expected: String,
+        found: String,
+    },
+    #[error("{location}: the ranks hold different values for a #coco.replicated {what} (rank {rank} differs from rank 0 at element {index}: {a} vs {b})")]
+    ReplicaMismatch {
+        location: String,
+        what: String,
+        rank: usize,
+        index: usize,
+        a: f64,
+        b: f64,
+    },
+    #[error("{path}: {message}")]
+    Npy { path: String, message: String },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

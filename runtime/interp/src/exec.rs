@@ -1,0 +1,327 @@
+//! Executing one function on the ranks of its process group.
+//!
+//! Every SSA value holds one [`Tensor`] per rank: the rank's local part (a
+//! full tensor for `#coco.local` and `#coco.replicated`, its slice for
+//! `#coco.sliced<d>`). Ops run rank by rank; collectives combine the ranks'
+//! parts in rank order, which fixes the floating-point association.
+
+use std::collections::{HashMap, VecDeque};
+
+use coco_dialects::{
+    coco::{ops as coco_ops, DistTensor, Layout, Reduction},
+    ir::{as_op, body_ops, int_attr, location_text, nested_ops, op_name, symbol_attr},
+};
+use melior::ir::{
+    operation::OperationRef, BlockLike, Operation, RegionLike, Type, Value, ValueLike,
+};
+
+use crate::{
+    collective, compute, elementwise,
+    error::{Error, Result},
+    tensor::{DType, Tensor},
+};
+
+/// One value on every rank of the group.
+pub type PerRank = Vec<Tensor>;
+
+/// Messages between process groups: `(from, to)` → values in send order.
+pub type Channels = HashMap<(String, String), VecDeque<PerRank>>;
+
+fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// What a function produced.
+pub struct FunctionResult {
+    pub results: Vec<PerRank>,
+    /// Argument index → its value after `coco.update`.
+    pub updates: Vec<(usize, PerRank)>,
+}
+
+/// The interpreter state for one function run.
+pub struct Frame<'c> {
+    pub group_size: usize,
+    values: HashMap<usize, PerRank>,
+    pub group: Option<String>,
+    updates: Vec<(usize, PerRank)>,
+    arguments: Vec<Value<'c, 'c>>,
+    /// Uses left per value; a value is dropped after its last use, which
+    /// keeps memory at the live set (real tensor sizes x ranks).
+    uses_left: HashMap<usize, usize>,
+}
+
+/// The local shape of a value of type `tensor` on one of `group_size` ranks.
+pub fn local_shape(tensor: &DistTensor, group_size: usize, what: &str) -> Result<Vec<usize>> {
+    let global = tensor
+        .static_shape()
+        .ok_or_else(|| Error::Program(format!("{what} has a dynamic shape")))?;
+    let mut shape: Vec<usize> = global.iter().map(|&d| d as usize).collect();
+    if let Some(Layout::Sliced(dim)) = tensor.layout {
+        let dim = dim as usize;
+        if !shape[dim].is_multiple_of(group_size) {
+            return Err(Error::NotDivisible {
+                world: group_size,
+                dim,
+                size: shape[dim],
+                what: what.to_string(),
+            });
+        }
+        shape[dim] /= group_size;
+    }
+    Ok(shape)
+}
+
+/// The dtype and local shape of a value of type `ty` (scalars are 0-d).
+pub fn local_type(
+    ty: Type,
+    group_size: usize,
+    what: &str,
+) -> Result<(DType, Vec<usize>, Option<Layout>)> {
+    match DistTensor::from_type(ty) {
+        Some(tensor) => {
+            let dtype = DType::from_type(tensor.element).ok_or_else(|| {
+                Error::Program(format!(
+                    "{what} has unsupported element type {}",
+                    tensor.element
+                ))
+            })?;
+            Ok((
+                dtype,
+                local_shape(&tensor, group_size, what)?,
+                tensor.layout,
+            ))
+        }
+        None => {
+            let dtype = DType::from_type(ty)
+                .ok_or_else(|| Error::Program(format!("{what} has unsupported type {ty}")))?;
+            Ok((dtype, Vec::new(), None))
+        }
+    }
+}
+
+impl<'c> Frame<'c> {
+    pub fn new(group_size: usize, group: Option<String>) -> Self {
+        Frame {
+            group_size,
+            values: HashMap::new(),
+            group,
+            updates: Vec::new(),
+            arguments: Vec::new(),
+            uses_left: HashMap::new(),
+        }
+    }
+
+    fn get(&self, value: Value, op: &Operation) -> Result<&PerRank> {
+        self.values.get(&key(value)).ok_or_else(|| {
+            Error::Program(format!(
+                "{}: operand of '{}' has no value (it is defined later or outside the function)",
+                location_text(op.location()),
+                op_name(op)
+            ))
+        })
+    }
+
+    /// The value of an operand; moved out on its last use.
+    fn take(&mut self, value: Value, op: &Operation) -> Result<PerRank> {
+        let k = key(value);
+        let left = self.uses_left.entry(k).or_insert(1);
+        *left = left.saturating_sub(1);
+        if *left == 0 {
+            if let Some(data) = self.values.remove(&k) {
+                return Ok(data);
+            }
+        }
+        self.get(value, op).cloned()
+    }
+
+    fn set(&mut self, value: Value, data: PerRank) {
+        self.values.insert(key(value), data);
+    }
+
+    /// Runs `func` with `arguments` (one `PerRank` per function argument).
+    pub fn run_function(
+        &mut self,
+        func: &'c Operation<'c>,
+        arguments: Vec<PerRank>,
+        channels: &mut Channels,
+    ) -> Result<FunctionResult> {
+        let region = func.region(0).map_err(|e| Error::Program(e.to_string()))?;
+        let block = region.first_block().ok_or_else(|| {
+            Error::Program(format!(
+                "{}: the function has no body",
+                location_text(func.location())
+            ))
+        })?;
+        for (i, data) in arguments.into_iter().enumerate() {
+            let argument: Value = block
+                .argument(i)
+                .map_err(|e| Error::Program(e.to_string()))?
+                .into();
+            // SAFETY: the block lives as long as the function, which lives for 'c.
+            let argument: Value<'c, 'c> = unsafe { Value::from_raw(argument.to_raw()) };
+            self.arguments.push(argument);
+            self.set(argument, data);
+        }
+        for op in nested_ops(func) {
+            for operand in as_op(&op).operands() {
+                *self.uses_left.entry(key(operand)).or_default() += 1;
+            }
+        }
+        let results = self.run_ops(body_ops(func), channels)?;
+        Ok(FunctionResult {
+            results,
+            updates: std::mem::take(&mut self.updates),
+        })
+    }
+
+    /// Runs a block's operations; returns the operands of its terminator
+    /// (`func.return` or `coco.yield`).
+    fn run_ops(
+        &mut self,
+        ops: Vec<OperationRef<'c, '_>>,
+        channels: &mut Channels,
+    ) -> Result<Vec<PerRank>> {
+        for op_ref in ops {
+            let op = as_op(&op_ref);
+            let name = op_name(op);
+            if name == "func.return" || name == coco_ops::YIELD {
+                return op.operands().map(|v| self.take(v, op)).collect();
+            }
+            self.run_op(op, &name, channels)?;
+        }
+        Ok(Vec::new())
+    }
+
+    fn run_op(&mut self, op: &Operation<'c>, name: &str, channels: &mut Channels) -> Result<()> {
+        let location = location_text(op.location());
+        let unsupported = |detail: &str| Error::Unsupported {
+            location: location.clone(),
+            op: name.to_string(),
+            detail: if detail.is_empty() {
+                String::new()
+            } else {
+                format!(" ({detail})")
+            },
+        };
+        let operands: Vec<PerRank> = op
+            .operands()
+            .map(|v| self.take(v, op))
+            .collect::<Result<_>>()?;
+        let result_type = op.result(0).ok().map(|r| r.r#type());
+        let result_info = match result_type {
+            Some(ty) => Some(local_type(
+                ty,
+                self.group_size,
+                &format!("the result of '{name}' at {location}"),
+            )?),
+            None => None,
+        };
+        let g = self.group_size;
+
+        let results: Vec<PerRank> = match name {
+            coco_ops::FUSED_KERNEL | coco_ops::FUSED_COLLECTIVE | coco_ops::OVERLAP => {
+                let ops = body_ops(op);
+                self.run_ops(ops, channels)?
+            }
+            coco_ops::UPDATE => {
+                let target = op.operand(0).map_err(|e| Error::Program(e.to_string()))?;
+                let index = self
+                    .arguments
+                    .iter()
+                    .position(|a| key(*a) == key(target))
+                    .ok_or_else(|| {
+                        Error::Program(format!(
+                            "{location}: coco.update target is not a function argument"
+                        ))
+                    })?;
+                self.updates.retain(|(i, _)| *i != index);
+                self.updates.push((index, operands[1].clone()));
+                Vec::new()
+            }
+            coco_ops::SEND => {
+                let peer = symbol_attr(op, "peer").unwrap_or_default();
+                let own = self.group.clone().ok_or_else(|| {
+                    Error::Program(format!("{location}: coco.send outside a process group"))
+                })?;
+                channels
+                    .entry((own, peer))
+                    .or_default()
+                    .push_back(operands[0].clone());
+                Vec::new()
+            }
+            coco_ops::RECV => {
+                let peer = symbol_attr(op, "peer").unwrap_or_default();
+                let own = self.group.clone().ok_or_else(|| {
+                    Error::Program(format!("{location}: coco.recv outside a process group"))
+                })?;
+                let data = channels.get_mut(&(peer.clone(), own)).and_then(VecDeque::pop_front).ok_or_else(|| {
+                    Error::Program(format!("{location}: coco.recv from @{peer} has no matching coco.send (stages run in order, stage 0 first)"))
+                })?;
+                if data.len() != g {
+                    return Err(Error::Program(format!(
+                        "{location}: coco.recv from @{peer}: the sending group has {} ranks, this one {g}",
+                        data.len()
+                    )));
+                }
+                vec![data]
+            }
+            _ if collective::is_collective(name) => {
+                let (dtype, shape, layout) = result_info
+                    .clone()
+                    .ok_or_else(|| unsupported("no result"))?;
+                let kind = int_attr(op, "kind").and_then(Reduction::from_value);
+                let input_layout = op
+                    .operand(0)
+                    .ok()
+                    .and_then(|v| DistTensor::from_type(v.r#type()))
+                    .and_then(|t| t.layout);
+                let root = int_attr(op, "root").map(|r| r as usize);
+                vec![collective::run(
+                    name,
+                    &operands[0],
+                    kind,
+                    root,
+                    input_layout,
+                    layout,
+                    (dtype, shape),
+                    &location,
+                )?]
+            }
+            _ => {
+                let (dtype, shape, layout) = result_info
+                    .clone()
+                    .ok_or_else(|| unsupported("no result"))?;
+                let mut per_rank = Vec::with_capacity(g);
+                for rank in 0..g {
+                    let inputs: Vec<&Tensor> = operands.iter().map(|o| &o[rank]).collect();
+                    let context = compute::Context {
+                        op,
+                        name,
+                        rank,
+                        group_size: g,
+                        dtype,
+                        shape: &shape,
+                        layout,
+                        location: &location,
+                    };
+                    let value = match compute::run(&context, &inputs)? {
+                        Some(value) => value,
+                        None => {
+                            elementwise::run(&context, &inputs)?.ok_or_else(|| unsupported(""))?
+                        }
+                    };
+                    per_rank.push(value);
+                }
+                vec![per_rank]
+            }
+        };
+        for (i, data) in results.into_iter().enumerate() {
+            let result: Value = op
+                .result(i)
+                .map_err(|e| Error::Program(e.to_string()))?
+                .into();
+            self.set(result, data);
+        }
+        Ok(())
+    }
+}

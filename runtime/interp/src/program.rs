@@ -1,0 +1,351 @@
+//! Running a whole program: choosing the functions to run, distributing
+//! inputs over ranks, running stages in order and gathering outputs.
+
+use std::collections::HashMap;
+
+use coco_dialects::{
+    coco::{ops as coco_ops, DistTensor, Layout},
+    ir::{
+        as_op, body_ops, function_signature, int_attr, location_text, op_name, str_attr,
+        symbol_attr,
+    },
+};
+use melior::ir::{operation::OperationRef, Operation, Type};
+
+use crate::{
+    error::{Error, Result},
+    exec::{local_type, Channels, Frame, PerRank},
+    rng,
+    tensor::{DType, Tensor},
+};
+
+/// A program input or output as the user sees it: the global tensor, or one
+/// tensor per rank for `#coco.local` values (`[ranks, ...global shape]` in
+/// files).
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostValue {
+    Global(Tensor),
+    PerRank(Vec<Tensor>),
+}
+
+/// What an argument or result looks like.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// `<function>.arg<i>` or `<function>.result<i>`.
+    pub name: String,
+    pub dtype: DType,
+    pub global_shape: Vec<usize>,
+    /// `None` for scalars (the same on every rank).
+    pub layout: Option<Layout>,
+}
+
+/// A function the program runs, with the group it runs on.
+struct Entry<'c, 'a> {
+    name: String,
+    op: OperationRef<'c, 'a>,
+    /// `(group name, stage)`.
+    group: Option<(String, i64)>,
+}
+
+/// The functions to run: every function on a process group (in stage order),
+/// or else the only function, or the one named `entry`.
+fn entries<'c, 'a>(
+    module: &'a Operation<'c>,
+    entry: Option<&str>,
+) -> Result<(Vec<Entry<'c, 'a>>, i64)> {
+    let mut stages: HashMap<String, (i64, i64)> = HashMap::new();
+    let mut functions = Vec::new();
+    for op_ref in body_ops(module) {
+        let op = as_op(&op_ref);
+        match op_name(op).as_str() {
+            coco_ops::PROCESS_GROUP => {
+                let name = str_attr(op, "sym_name").unwrap_or_default();
+                stages.insert(
+                    name,
+                    (
+                        int_attr(op, "stage").unwrap_or(0),
+                        int_attr(op, "num_stages").unwrap_or(1),
+                    ),
+                );
+            }
+            "func.func" => functions.push(op_ref),
+            _ => {}
+        }
+    }
+    let named = |op: &OperationRef<'c, 'a>| str_attr(as_op(op), "sym_name").unwrap_or_default();
+    if let Some(entry) = entry {
+        let op = *functions
+            .iter()
+            .find(|op| named(op) == entry)
+            .ok_or_else(|| Error::Program(format!("no function @{entry} in the program")))?;
+        return Ok((
+            vec![Entry {
+                name: entry.to_string(),
+                op,
+                group: None,
+            }],
+            1,
+        ));
+    }
+    if !stages.is_empty() {
+        let num_stages = stages.values().map(|s| s.1).max().unwrap_or(1);
+        let mut entries: Vec<Entry> = functions
+            .iter()
+            .filter_map(|op| {
+                let group = symbol_attr(as_op(op), coco_ops::GROUP_ATTR)?;
+                let stage = stages.get(&group)?.0;
+                Some(Entry {
+                    name: named(op),
+                    op: *op,
+                    group: Some((group, stage)),
+                })
+            })
+            .collect();
+        entries.sort_by_key(|e| e.group.as_ref().map(|g| g.1));
+        return Ok((entries, num_stages));
+    }
+    match functions.as_slice() {
+        [op] => Ok((
+            vec![Entry {
+                name: named(op),
+                op: *op,
+                group: None,
+            }],
+            1,
+        )),
+        [] => Err(Error::Program("the program has no function".into())),
+        _ => Err(Error::Program(format!(
+            "the program has {} functions; name the one to run (--entry)",
+            functions.len()
+        ))),
+    }
+}
+
+fn spec(name: String, ty: Type) -> Result<Spec> {
+    match DistTensor::from_type(ty) {
+        Some(tensor) => Ok(Spec {
+            dtype: DType::from_type(tensor.element).ok_or_else(|| {
+                Error::Program(format!(
+                    "{name} has unsupported element type {}",
+                    tensor.element
+                ))
+            })?,
+            global_shape: tensor
+                .static_shape()
+                .ok_or_else(|| Error::Program(format!("{name} has a dynamic shape")))?
+                .iter()
+                .map(|&d| d as usize)
+                .collect(),
+            layout: tensor.layout,
+            name,
+        }),
+        None => Ok(Spec {
+            dtype: DType::from_type(ty)
+                .ok_or_else(|| Error::Program(format!("{name} has unsupported type {ty}")))?,
+            global_shape: Vec::new(),
+            layout: None,
+            name,
+        }),
+    }
+}
+
+/// The inputs a program takes, in order.
+pub fn input_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>> {
+    let (entries, _) = entries(module, entry)?;
+    let mut specs = Vec::new();
+    for e in &entries {
+        let (inputs, _) = function_signature(as_op(&e.op))
+            .ok_or_else(|| Error::Program(format!("@{} has no signature", e.name)))?;
+        for (i, ty) in inputs.into_iter().enumerate() {
+            specs.push(spec(format!("{}.arg{i}", e.name), ty)?);
+        }
+    }
+    Ok(specs)
+}
+
+/// Seeded inputs, uniform in [0, 1) (so optimizer states such as second
+/// moments are valid) and rounded to their element type; integers in 0..16.
+/// Global tensors depend only on `(seed, name, element)`, so every world size
+/// sees the same program inputs; a local input's part on rank `r` also
+/// depends on `r`.
+pub fn random_inputs(specs: &[Spec], ranks: usize, seed: u64) -> HashMap<String, HostValue> {
+    let tensor = |spec: &Spec, rank: u64| {
+        let key = rng::key(&[seed, rng::hash_str(&spec.name), rank]);
+        let len: usize = spec.global_shape.iter().product();
+        Tensor {
+            dtype: spec.dtype,
+            shape: spec.global_shape.clone(),
+            data: (0..len as u64)
+                .map(|i| {
+                    let u = rng::uniform(key, i);
+                    spec.dtype.round(if spec.dtype.is_float() {
+                        u
+                    } else {
+                        (u * 16.0).floor()
+                    })
+                })
+                .collect(),
+        }
+    };
+    specs
+        .iter()
+        .map(|spec| {
+            let value = match spec.layout {
+                Some(Layout::Local) => {
+                    HostValue::PerRank((0..ranks as u64).map(|r| tensor(spec, r + 1)).collect())
+                }
+                _ => HostValue::Global(tensor(spec, 0)),
+            };
+            (spec.name.clone(), value)
+        })
+        .collect()
+}
+
+fn check_tensor(spec: &Spec, tensor: &Tensor, what: &str) -> Result<()> {
+    if tensor.dtype != spec.dtype || tensor.shape != spec.global_shape {
+        return Err(Error::BadInput {
+            name: spec.name.clone(),
+            expected: format!("{} {:?}", spec.dtype, spec.global_shape),
+            found: format!("{} {:?}{what}", tensor.dtype, tensor.shape),
+        });
+    }
+    Ok(())
+}
+
+/// Splits a host value over the `group` ranks according to its layout.
+fn distribute(spec: &Spec, value: &HostValue, group: usize) -> Result<PerRank> {
+    match (spec.layout, value) {
+        (Some(Layout::Local), HostValue::PerRank(parts)) => {
+            if parts.len() != group {
+                return Err(Error::BadInput {
+                    name: spec.name.clone(),
+                    expected: format!("one tensor per rank ({group})"),
+                    found: format!("{} tensors", parts.len()),
+                });
+            }
+            for part in parts {
+                check_tensor(spec, part, " on a rank")?;
+            }
+            Ok(parts.clone())
+        }
+        (Some(Layout::Local), HostValue::Global(t)) => Err(Error::BadInput {
+            name: spec.name.clone(),
+            expected: format!(
+                "a #coco.local input with one tensor per rank, shape [{group}, {:?}]",
+                spec.global_shape
+            ),
+            found: format!("one tensor of shape {:?}", t.shape),
+        }),
+        (_, HostValue::PerRank(_)) => Err(Error::BadInput {
+            name: spec.name.clone(),
+            expected: "one global tensor".into(),
+            found: "one tensor per rank".into(),
+        }),
+        (Some(Layout::Sliced(dim)), HostValue::Global(t)) => {
+            check_tensor(spec, t, "")?;
+            let dim = dim as usize;
+            if !t.shape[dim].is_multiple_of(group) {
+                return Err(Error::NotDivisible {
+                    world: group,
+                    dim,
+                    size: t.shape[dim],
+                    what: format!("input '{}'", spec.name),
+                });
+            }
+            Ok((0..group).map(|r| t.slice(dim, group, r)).collect())
+        }
+        (_, HostValue::Global(t)) => {
+            check_tensor(spec, t, "")?;
+            Ok(vec![t.clone(); group])
+        }
+    }
+}
+
+/// Joins the ranks' parts into what the user sees; replicated values must be
+/// identical on every rank.
+fn gather(spec: &Spec, parts: PerRank, location: &str) -> Result<HostValue> {
+    match spec.layout {
+        Some(Layout::Local) => Ok(HostValue::PerRank(parts)),
+        Some(Layout::Sliced(dim)) => Ok(HostValue::Global(Tensor::concat(&parts, dim as usize))),
+        _ => {
+            for (rank, part) in parts.iter().enumerate().skip(1) {
+                if let Some(index) = part
+                    .data
+                    .iter()
+                    .zip(&parts[0].data)
+                    .position(|(a, b)| a.to_bits() != b.to_bits())
+                {
+                    return Err(Error::ReplicaMismatch {
+                        location: location.to_string(),
+                        what: spec.name.clone(),
+                        rank,
+                        index,
+                        a: part.data[index],
+                        b: parts[0].data[index],
+                    });
+                }
+            }
+            Ok(HostValue::Global(parts.into_iter().next().unwrap_or_else(
+                || Tensor::filled(spec.dtype, Vec::new(), 0.0),
+            )))
+        }
+    }
+}
+
+/// Runs the program on `ranks` simulated ranks. Outputs are the results of
+/// each function (`<f>.result<i>`) and the new value of every updated input
+/// (`<f>.arg<i>`), in that order.
+pub fn run(
+    module: &Operation,
+    ranks: usize,
+    entry: Option<&str>,
+    inputs: &HashMap<String, HostValue>,
+) -> Result<Vec<(Spec, HostValue)>> {
+    if ranks == 0 {
+        return Err(Error::Program("the world needs at least one rank".into()));
+    }
+    let (entries, num_stages) = entries(module, entry)?;
+    let stages = usize::try_from(num_stages.max(1)).unwrap_or(1);
+    if !ranks.is_multiple_of(stages) {
+        return Err(Error::NotDivisibleByStages {
+            world: ranks,
+            stages,
+        });
+    }
+    let group_size = ranks / stages;
+    let mut channels = Channels::new();
+    let mut outputs = Vec::new();
+    for e in &entries {
+        let (arg_types, result_types) = function_signature(as_op(&e.op))
+            .ok_or_else(|| Error::Program(format!("@{} has no signature", e.name)))?;
+        let size = if e.group.is_some() { group_size } else { ranks };
+        let mut arguments = Vec::new();
+        let mut arg_specs = Vec::new();
+        for (i, ty) in arg_types.iter().enumerate() {
+            let spec = spec(format!("{}.arg{i}", e.name), *ty)?;
+            local_type(*ty, size, &format!("input '{}'", spec.name))?;
+            let value = inputs
+                .get(&spec.name)
+                .ok_or_else(|| Error::MissingInput(spec.name.clone()))?;
+            arguments.push(distribute(&spec, value, size)?);
+            arg_specs.push(spec);
+        }
+        let mut frame = Frame::new(size, e.group.as_ref().map(|g| g.0.clone()));
+        let func = as_op(&e.op);
+        let result = frame.run_function(func, arguments, &mut channels)?;
+        let location = location_text(func.location());
+        for (i, (ty, parts)) in result_types.iter().zip(result.results).enumerate() {
+            let spec = spec(format!("{}.result{i}", e.name), *ty)?;
+            let value = gather(&spec, parts, &location)?;
+            outputs.push((spec, value));
+        }
+        let mut updates = result.updates;
+        updates.sort_by_key(|(i, _)| *i);
+        for (i, parts) in updates {
+            let spec = arg_specs[i].clone();
+            let value = gather(&spec, parts, &location)?;
+            outputs.push((spec, value));
+        }
+    }
+    Ok(outputs)
+}

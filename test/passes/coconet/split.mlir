@@ -1,0 +1,31 @@
+// RUN: coco-opt %s --split-input-file --coco-split | FileCheck %s
+// RUN: coco-opt %s --split-input-file --coco-split="via=reduce-broadcast" | FileCheck %s --check-prefix=BCAST
+// RUN: coco-opt %s --split-input-file --pass-pipeline='builtin.module(coco-split{dim=1})' | FileCheck %s --check-prefix=DIM1
+
+// CHECK-LABEL: func.func @split_all_reduce_sum
+// CHECK-NEXT: %[[S:.*]] = coco.reduce_scatter sum %arg0 : tensor<8x4xf32, #coco.local> -> tensor<8x4xf32, #coco.sliced<0>>
+// CHECK-NEXT: %[[G:.*]] = coco.all_gather %[[S]] : tensor<8x4xf32, #coco.sliced<0>> -> tensor<8x4xf32, #coco.replicated>
+// CHECK-NEXT: return %[[G]]
+// BCAST-LABEL: func.func @split_all_reduce_sum
+// BCAST-NEXT: %[[R:.*]] = coco.reduce sum %arg0 root 0 : tensor<8x4xf32, #coco.local> -> tensor<8x4xf32, #coco.local>
+// BCAST-NEXT: coco.broadcast %[[R]] root 0 : tensor<8x4xf32, #coco.local> -> tensor<8x4xf32, #coco.replicated>
+// DIM1-LABEL: func.func @split_all_reduce_sum
+// DIM1-NEXT: coco.reduce_scatter sum %arg0 : tensor<8x4xf32, #coco.local> -> tensor<8x4xf32, #coco.sliced<1>>
+func.func @split_all_reduce_sum(%g: tensor<8x4xf32, #coco.local>) -> tensor<8x4xf32, #coco.replicated> {
+  %r = coco.all_reduce sum %g : tensor<8x4xf32, #coco.local> -> tensor<8x4xf32, #coco.replicated>
+  return %r : tensor<8x4xf32, #coco.replicated>
+}
+
+// -----
+
+// Every use moves to the gathered value; the reduction kind is kept.
+// CHECK-LABEL: func.func @split_keeps_kind_and_uses
+// CHECK: coco.reduce_scatter avg
+// CHECK: %[[G:.*]] = coco.all_gather
+// CHECK-NEXT: arith.mulf %[[G]], %[[G]]
+// CHECK-NOT: coco.all_reduce
+func.func @split_keeps_kind_and_uses(%g: tensor<16xf32, #coco.local>) -> tensor<16xf32, #coco.replicated> {
+  %r = coco.all_reduce avg %g : tensor<16xf32, #coco.local> -> tensor<16xf32, #coco.replicated>
+  %s = arith.mulf %r, %r : tensor<16xf32, #coco.replicated>
+  return %s : tensor<16xf32, #coco.replicated>
+}

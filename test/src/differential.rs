@@ -1,0 +1,153 @@
+//! Differential proof of semantic preservation: a program and its
+//! transformed form run on the reference interpreter, on the same seeded
+//! inputs and several world sizes, must produce the same outputs.
+//!
+//! Outputs are compared as global tensors (replicated values from rank 0,
+//! sliced values concatenated, local values per rank), so transformations
+//! that change layouts (as-slice) compare like any other.
+
+use coco_dialects::{context, diagnostics::DiagnosticCollector, load_module};
+use coco_interp::{input_specs, random_inputs, Error as InterpError, HostValue, Spec};
+
+use crate::coco_opt;
+
+/// World sizes every differential test tries, where the shapes allow.
+pub const WORLD_SIZES: &[usize] = &[1, 2, 3, 4, 8];
+
+/// How outputs must agree.
+#[derive(Clone, Copy, Debug)]
+pub enum Agreement {
+    /// Same bits (the transformation does not reassociate floating point).
+    Bitwise,
+    /// `|a - b| <= tol * max(1, |a|)`.
+    Relative(f64),
+}
+
+type Outputs = Vec<(Spec, HostValue)>;
+
+fn run(
+    text: &str,
+    name: &str,
+    ranks: usize,
+    seed: u64,
+) -> Result<Result<Outputs, InterpError>, String> {
+    let context = context();
+    let collector = DiagnosticCollector::attach(&context);
+    let module = load_module(&context, text, name).map_err(|e| {
+        format!(
+            "{e}: {}",
+            collector
+                .take()
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    })?;
+    let module_op = module.as_operation();
+    let specs = input_specs(&module_op, None).map_err(|e| e.to_string())?;
+    let inputs = random_inputs(&specs, ranks, seed);
+    Ok(coco_interp::run(&module_op, ranks, None, &inputs))
+}
+
+fn values(value: &HostValue) -> Vec<f64> {
+    match value {
+        HostValue::Global(t) => t.data.clone(),
+        HostValue::PerRank(parts) => parts.iter().flat_map(|p| p.data.iter().copied()).collect(),
+    }
+}
+
+fn compare(
+    before: &Outputs,
+    after: &Outputs,
+    agreement: Agreement,
+    ranks: usize,
+) -> Result<(), String> {
+    if before.len() != after.len() {
+        return Err(format!(
+            "{ranks} ranks: {} outputs before, {} after",
+            before.len(),
+            after.len()
+        ));
+    }
+    for ((spec_a, a), (spec_b, b)) in before.iter().zip(after) {
+        if spec_a.name != spec_b.name
+            || spec_a.global_shape != spec_b.global_shape
+            || spec_a.dtype != spec_b.dtype
+        {
+            return Err(format!(
+                "{ranks} ranks: output {} changed type: {spec_a:?} vs {spec_b:?}",
+                spec_a.name
+            ));
+        }
+        let (x, y) = (values(a), values(b));
+        for (i, (&p, &q)) in x.iter().zip(&y).enumerate() {
+            let same = match agreement {
+                Agreement::Bitwise => p.to_bits() == q.to_bits(),
+                Agreement::Relative(tol) => {
+                    (p - q).abs() <= tol * p.abs().max(1.0) || (p.is_nan() && q.is_nan())
+                }
+            };
+            if !same {
+                return Err(format!(
+                    "{ranks} ranks: output {} differs at element {i}: {p:e} before, {q:e} after ({agreement:?})",
+                    spec_a.name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `path` before and after `pipeline` on every world size in
+/// [`WORLD_SIZES`] that the shapes allow; returns one line per size.
+pub fn check(path: &str, pipeline: &str, agreement: Agreement) -> Result<String, String> {
+    let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let transformed = coco_opt(
+        &[path, &format!("--pass-pipeline=builtin.module({pipeline})")],
+        None,
+    );
+    if transformed.code != 0 {
+        return Err(format!(
+            "{pipeline} failed on {path}:\n{}",
+            String::from_utf8_lossy(&transformed.stderr)
+        ));
+    }
+    let transformed = String::from_utf8_lossy(&transformed.stdout).into_owned();
+    let mut report = Vec::new();
+    let mut compared = 0;
+    for &ranks in WORLD_SIZES {
+        let seed = 0x5eed + ranks as u64;
+        let before = run(&source, path, ranks, seed)?;
+        let after = run(&transformed, "transformed.mlir", ranks, seed)?;
+        match (before, after) {
+            (Ok(before), Ok(after)) => {
+                compare(&before, &after, agreement, ranks)?;
+                compared += 1;
+                report.push(format!("{ranks} ranks: {} outputs agree", before.len()));
+            }
+            (
+                Err(InterpError::NotDivisible { .. } | InterpError::NotDivisibleByStages { .. }),
+                _,
+            )
+            | (
+                _,
+                Err(InterpError::NotDivisible { .. } | InterpError::NotDivisibleByStages { .. }),
+            ) => {
+                report.push(format!(
+                    "{ranks} ranks: skipped (shapes or stages not divisible)"
+                ));
+            }
+            (Err(e), _) => return Err(format!("{ranks} ranks: the original program fails: {e}")),
+            (_, Err(e)) => {
+                return Err(format!("{ranks} ranks: the transformed program fails: {e}"))
+            }
+        }
+    }
+    if compared == 0 {
+        return Err(format!(
+            "{path} under {pipeline}: no world size could be compared"
+        ));
+    }
+    Ok(report.join("\n"))
+}

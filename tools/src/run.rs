@@ -1,0 +1,240 @@
+//! `coco-run`: execute a coco program on N ranks.
+//!
+//! `--backend reference` runs the reference interpreter (N simulated ranks
+//! in one process). Inputs come from `--inputs DIR/<name>.npy` (names as
+//! `coco-run --list-inputs` prints them; a `#coco.local` input holds one
+//! tensor per rank, shape `[ranks, ...]`) or are seeded random values;
+//! outputs are printed as a summary and, with `--outputs DIR`, written as
+//! `.npy`. The `cpu` and `cuda` backends run compiled bundles and arrive with
+//! the lowering.
+
+use std::{collections::HashMap, fmt::Write as _, path::PathBuf};
+
+use clap::{Parser, ValueEnum};
+use coco_dialects::{context, diagnostics::DiagnosticCollector, load_module};
+use coco_interp::{input_specs, npy, random_inputs, HostValue, Spec, Tensor};
+
+use crate::{source, Output};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Backend {
+    Reference,
+    Cpu,
+    Cuda,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "coco-run",
+    version,
+    about = "Execute a coco program on N ranks"
+)]
+struct Cli {
+    /// The program (.mlir).
+    program: String,
+    /// Where to run it.
+    #[arg(long, value_enum, default_value = "reference")]
+    backend: Backend,
+    /// World size.
+    #[arg(long, default_value_t = 1)]
+    ranks: usize,
+    /// The function to run when the program has several (pipeline programs
+    /// run every stage function).
+    #[arg(long)]
+    entry: Option<String>,
+    /// Directory with one `<input name>.npy` per input; without it inputs are
+    /// seeded random values.
+    #[arg(long, value_name = "DIR")]
+    inputs: Option<PathBuf>,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Directory to write every output as `<output name>.npy`.
+    #[arg(long, value_name = "DIR")]
+    outputs: Option<PathBuf>,
+    /// Print the program's inputs (name, element type, global shape, layout) and exit.
+    #[arg(long)]
+    list_inputs: bool,
+    /// Print every output element (for small tensors; local values rank by rank).
+    #[arg(long)]
+    print_values: bool,
+}
+
+pub fn run(args: &[String]) -> Output {
+    let mut output = Output::default();
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let text = e.render().to_string();
+            if e.use_stderr() {
+                output.stderr = text.into_bytes();
+                output.code = 1;
+            } else {
+                output.stdout = text.into_bytes();
+            }
+            return output;
+        }
+    };
+    let mut out = String::new();
+    match run_cli(&cli, &mut out) {
+        Ok(()) => output.stdout = out.into_bytes(),
+        Err(message) => {
+            output.stdout = out.into_bytes();
+            output.stderr = format!("coco-run: error: {message}\n").into_bytes();
+            output.code = 1;
+        }
+    }
+    output
+}
+
+fn describe(spec: &Spec) -> String {
+    let layout = spec.layout.map_or("scalar".to_string(), |l| l.to_string());
+    format!("{} {:?} {layout}", spec.dtype, spec.global_shape)
+}
+
+fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
+    if cli.backend != Backend::Reference {
+        return Err(format!(
+            "the {:?} backend runs compiled bundles, which coco-translate does not produce yet; use --backend reference",
+            cli.backend
+        )
+        .to_lowercase());
+    }
+    let text = source::read_input(&cli.program, None)?;
+    let context = context();
+    let collector = DiagnosticCollector::attach(&context);
+    let module = load_module(&context, &text, &cli.program).map_err(|e| {
+        let diagnostics: String = collector
+            .take()
+            .iter()
+            .map(|d| source::render(d, &cli.program, &text))
+            .collect();
+        format!("{e}\n{diagnostics}")
+    })?;
+    let module_op = module.as_operation();
+    let specs = input_specs(&module_op, cli.entry.as_deref()).map_err(|e| e.to_string())?;
+    if cli.list_inputs {
+        for spec in &specs {
+            let _ = writeln!(out, "{}: {}", spec.name, describe(spec));
+        }
+        return Ok(());
+    }
+    let inputs = match &cli.inputs {
+        None => random_inputs(&specs, cli.ranks, cli.seed),
+        Some(dir) => read_inputs(dir, &specs, cli.ranks)?,
+    };
+    let outputs = coco_interp::run(&module_op, cli.ranks, cli.entry.as_deref(), &inputs)
+        .map_err(|e| e.to_string())?;
+    for (spec, value) in &outputs {
+        let _ = writeln!(out, "{}: {} {}", spec.name, describe(spec), summary(value));
+        if cli.print_values {
+            let _ = write!(out, "{}", values_text(value));
+        }
+        if let Some(dir) = &cli.outputs {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            write_value(&dir.join(format!("{}.npy", spec.name)), value)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+fn read_inputs(
+    dir: &std::path::Path,
+    specs: &[Spec],
+    ranks: usize,
+) -> Result<HashMap<String, HostValue>, String> {
+    let mut inputs = HashMap::new();
+    for spec in specs {
+        let path = dir.join(format!("{}.npy", spec.name));
+        if !path.exists() {
+            return Err(format!(
+                "missing input '{}': expected {} ({})",
+                spec.name,
+                path.display(),
+                describe(spec)
+            ));
+        }
+        let tensor = npy::read(&path, spec.dtype).map_err(|e| e.to_string())?;
+        let value = if spec.layout == Some(coco_dialects::coco::Layout::Local) {
+            if tensor.shape.first() != Some(&ranks) || tensor.shape[1..] != spec.global_shape[..] {
+                return Err(format!(
+                    "input '{}' is #coco.local: {} must have shape [{ranks}, {}] (one tensor per rank), found {:?}",
+                    spec.name,
+                    path.display(),
+                    spec.global_shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+                    tensor.shape
+                ));
+            }
+            let part = spec.global_shape.iter().product::<usize>();
+            HostValue::PerRank(
+                tensor
+                    .data
+                    .chunks(part.max(1))
+                    .map(|c| Tensor {
+                        dtype: spec.dtype,
+                        shape: spec.global_shape.clone(),
+                        data: c.to_vec(),
+                    })
+                    .collect(),
+            )
+        } else {
+            if tensor.shape != spec.global_shape {
+                return Err(format!(
+                    "input '{}': {} has shape {:?}, the program expects {:?}",
+                    spec.name,
+                    path.display(),
+                    tensor.shape,
+                    spec.global_shape
+                ));
+            }
+            HostValue::Global(tensor)
+        };
+        inputs.insert(spec.name.clone(), value);
+    }
+    Ok(inputs)
+}
+
+fn write_value(path: &std::path::Path, value: &HostValue) -> coco_interp::Result<()> {
+    match value {
+        HostValue::Global(t) => npy::write_tensor(path, t),
+        HostValue::PerRank(parts) => {
+            let mut shape = vec![parts.len()];
+            shape.extend(&parts[0].shape);
+            let data: Vec<f64> = parts.iter().flat_map(|p| p.data.iter().copied()).collect();
+            npy::write(path, parts[0].dtype, &shape, &data)
+        }
+    }
+}
+
+/// `sum=... min=... max=...` over all elements (all ranks for local values).
+fn summary(value: &HostValue) -> String {
+    let data: Vec<f64> = match value {
+        HostValue::Global(t) => t.data.clone(),
+        HostValue::PerRank(parts) => parts.iter().flat_map(|p| p.data.iter().copied()).collect(),
+    };
+    let sum: f64 = data.iter().sum();
+    let min = data.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = data.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    format!("sum={sum:.6e} min={min:.6e} max={max:.6e}")
+}
+
+/// `  [1, 2, 3]` (global) or `  rank 0: [1, 2]` lines (local), row-major.
+fn values_text(value: &HostValue) -> String {
+    let join = |t: &Tensor| {
+        t.data
+            .iter()
+            .map(|v| format!("{v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match value {
+        HostValue::Global(t) => format!("  [{}]\n", join(t)),
+        HostValue::PerRank(parts) => parts
+            .iter()
+            .enumerate()
+            .map(|(r, t)| format!("  rank {r}: [{}]\n", join(t)))
+            .collect(),
+    }
+}
