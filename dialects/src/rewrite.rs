@@ -64,3 +64,48 @@ pub fn erase(op: OperationRef) -> Result<()> {
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
     Ok(())
 }
+
+/// A copy of `op` (attributes and properties included) with new operands and
+/// result types, not inserted anywhere. `operands` and `result_types` must
+/// have the op's arity; the caller makes the new op valid.
+pub fn clone_with<'c>(
+    op_ref: OperationRef<'c, '_>,
+    operands: &[Value<'c, '_>],
+    result_types: &[melior::ir::Type<'c>],
+) -> Result<Operation<'c>> {
+    let op = crate::ir::as_op(&op_ref);
+    let name = crate::ir::op_name(op);
+    if operands.len() != op.operand_count() || result_types.len() != op.result_count() {
+        return Err(Error::Build {
+            op: name,
+            message: "clone_with: wrong number of operands or results".into(),
+        });
+    }
+    // SAFETY: the clone is a fresh detached op owned by the returned value;
+    // positions are within its arity (checked above).
+    unsafe {
+        let raw = mlir_sys::mlirOperationClone(op_ref.to_raw());
+        for (i, operand) in operands.iter().enumerate() {
+            mlir_sys::mlirOperationSetOperand(raw, i as isize, operand.to_raw());
+        }
+        for (i, ty) in result_types.iter().enumerate() {
+            let result = mlir_sys::mlirOperationGetResult(raw, i as isize);
+            mlir_sys::mlirValueSetType(result, melior::ir::TypeLike::to_raw(ty));
+        }
+        Ok(Operation::from_raw(raw))
+    }
+}
+
+/// The operations that use `value` (once per use).
+pub fn users(value: Value) -> Vec<mlir_sys::MlirOperation> {
+    let mut out = Vec::new();
+    // SAFETY: walking a live value's use list without mutating it.
+    unsafe {
+        let mut use_ = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !use_.ptr.is_null() {
+            out.push(mlir_sys::mlirOpOperandGetOwner(use_));
+            use_ = mlir_sys::mlirOpOperandGetNextUse(use_);
+        }
+    }
+    out
+}

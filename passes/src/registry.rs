@@ -28,6 +28,7 @@ pub fn coco_passes() -> &'static [PassInfo] {
     &[
         crate::verify::INFO,
         crate::coconet::split::INFO,
+        crate::coconet::reorder::INFO,
         crate::testing::layouts::INFO,
     ]
 }

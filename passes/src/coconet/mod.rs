@@ -1,3 +1,4 @@
 //! CoCoNet's semantics-preserving transformations.
 
+pub mod reorder;
 pub mod split;
