@@ -55,6 +55,8 @@ fn main() {
         "coco-split{dim=0},canonicalize,cse",
         "coco-split,coco-reorder",
         "coco-split,coco-reorder,canonicalize,cse",
+        "coco-split,coco-reorder,canonicalize,cse,coco-as-slice",
+        "coco-split,coco-reorder,canonicalize,cse,coco-as-slice{keep=1},canonicalize",
     ];
     for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
         let path = path.to_string_lossy().into_owned();

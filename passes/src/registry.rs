@@ -29,6 +29,7 @@ pub fn coco_passes() -> &'static [PassInfo] {
         crate::verify::INFO,
         crate::coconet::split::INFO,
         crate::coconet::reorder::INFO,
+        crate::coconet::as_slice::INFO,
         crate::testing::layouts::INFO,
     ]
 }
