@@ -57,6 +57,9 @@ fn main() {
         "coco-split,coco-reorder,canonicalize,cse",
         "coco-split,coco-reorder,canonicalize,cse,coco-as-slice",
         "coco-split,coco-reorder,canonicalize,cse,coco-as-slice{keep=1},canonicalize",
+        "coco-fuse",
+        "coco-split,coco-reorder,canonicalize,cse,coco-as-slice{keep=1},coco-fuse",
+        "coco-split,coco-reorder,canonicalize,cse,coco-as-slice,coco-fuse{kernels=false}",
     ];
     for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
         let path = path.to_string_lossy().into_owned();

@@ -109,3 +109,82 @@ pub fn users(value: Value) -> Vec<mlir_sys::MlirOperation> {
     }
     out
 }
+
+/// Moves `members` (ops of one block, in block order) into the single-block
+/// region of a new op `name` (`coco.fused_kernel`, `coco.fused_collective`,
+/// `coco.overlap`) placed where the last member was. Member results used
+/// outside become the new op's results (through a trailing `coco.yield`).
+///
+/// The caller guarantees that no op between the first and last member uses a
+/// member's result (otherwise the new op would not dominate that use).
+pub fn wrap_in_region<'c, 'a>(
+    name: &str,
+    members: &[OperationRef<'c, 'a>],
+    attributes: &[(melior::ir::Identifier<'c>, melior::ir::Attribute<'c>)],
+) -> Result<OperationRef<'c, 'a>> {
+    use std::collections::HashSet;
+
+    let last = *members.last().ok_or_else(|| Error::Build {
+        op: name.into(),
+        message: "nothing to wrap".into(),
+    })?;
+    let inside: HashSet<usize> = members.iter().map(|m| m.to_raw().ptr as usize).collect();
+    // Results used outside the members, in order.
+    let mut escaping = Vec::new();
+    for member in members {
+        for result in crate::ir::as_op(member).results() {
+            let value: Value = result.into();
+            if users(value)
+                .iter()
+                .any(|u| !inside.contains(&(u.ptr as usize)))
+            {
+                // SAFETY: the value lives as long as its op, i.e. 'a.
+                escaping.push(unsafe { Value::<'c, 'a>::from_raw(value.to_raw()) });
+            }
+        }
+    }
+    let location = crate::ir::as_op(&last).location();
+    let block = melior::ir::Block::new(&[]);
+    let region = melior::ir::Region::new();
+    let types: Vec<melior::ir::Type> = escaping.iter().map(|v| v.r#type()).collect();
+    let body = melior::ir::RegionLike::append_block(&region, block);
+    let yield_op = melior::ir::operation::OperationBuilder::new(crate::coco::ops::YIELD, location)
+        .add_operands(&escaping)
+        .build()?;
+    // SAFETY: `body` is owned by `region`, which the new op will own.
+    let yield_ref = body.append_operation(yield_op);
+    let wrapper = melior::ir::operation::OperationBuilder::new(name, location)
+        .add_results(&types)
+        .add_attributes(attributes)
+        .add_regions([region])
+        .build()?;
+    let wrapper = insert_before(last, wrapper)?;
+    for member in members {
+        // SAFETY: both ops are live; moving keeps the member's identity.
+        unsafe { mlir_sys::mlirOperationMoveBefore(member.to_raw(), yield_ref.to_raw()) };
+    }
+    // Outside uses now read the wrapper's results.
+    let wrapper_op = crate::ir::as_op(&wrapper);
+    for (i, value) in escaping.iter().enumerate() {
+        let replacement = wrapper_op.result(i)?;
+        // SAFETY: rewriting operands of live ops outside the region.
+        unsafe {
+            let mut use_ = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+            let mut pending = Vec::new();
+            while !use_.ptr.is_null() {
+                pending.push(use_);
+                use_ = mlir_sys::mlirOpOperandGetNextUse(use_);
+            }
+            for use_ in pending {
+                let owner = mlir_sys::mlirOpOperandGetOwner(use_);
+                let inside_region =
+                    inside.contains(&(owner.ptr as usize)) || owner.ptr == yield_ref.to_raw().ptr;
+                if !inside_region {
+                    let number = mlir_sys::mlirOpOperandGetOperandNumber(use_);
+                    mlir_sys::mlirOperationSetOperand(owner, number as isize, replacement.to_raw());
+                }
+            }
+        }
+    }
+    Ok(wrapper)
+}
