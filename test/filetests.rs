@@ -60,6 +60,8 @@ fn main() {
         "coco-fuse",
         "coco-split,coco-reorder,canonicalize,cse,coco-as-slice{keep=1},coco-fuse",
         "coco-split,coco-reorder,canonicalize,cse,coco-as-slice,coco-fuse{kernels=false}",
+        "coco-overlap{chunks=2}",
+        "coco-split,coco-reorder,canonicalize,cse,coco-fuse{kernels=false},coco-overlap",
     ];
     for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
         let path = path.to_string_lossy().into_owned();

@@ -129,15 +129,23 @@ pub fn wrap_in_region<'c, 'a>(
         message: "nothing to wrap".into(),
     })?;
     let inside: HashSet<usize> = members.iter().map(|m| m.to_raw().ptr as usize).collect();
+    // A user is inside when it is a member or nested in one.
+    let within = |mut op: mlir_sys::MlirOperation| -> bool {
+        while !op.ptr.is_null() {
+            if inside.contains(&(op.ptr as usize)) {
+                return true;
+            }
+            // SAFETY: walking up the parents of a live op.
+            op = unsafe { mlir_sys::mlirOperationGetParentOperation(op) };
+        }
+        false
+    };
     // Results used outside the members, in order.
     let mut escaping = Vec::new();
     for member in members {
         for result in crate::ir::as_op(member).results() {
             let value: Value = result.into();
-            if users(value)
-                .iter()
-                .any(|u| !inside.contains(&(u.ptr as usize)))
-            {
+            if users(value).iter().any(|u| !within(*u)) {
                 // SAFETY: the value lives as long as its op, i.e. 'a.
                 escaping.push(unsafe { Value::<'c, 'a>::from_raw(value.to_raw()) });
             }
@@ -177,8 +185,7 @@ pub fn wrap_in_region<'c, 'a>(
             }
             for use_ in pending {
                 let owner = mlir_sys::mlirOpOperandGetOwner(use_);
-                let inside_region =
-                    inside.contains(&(owner.ptr as usize)) || owner.ptr == yield_ref.to_raw().ptr;
+                let inside_region = within(owner) || owner.ptr == yield_ref.to_raw().ptr;
                 if !inside_region {
                     let number = mlir_sys::mlirOpOperandGetOperandNumber(use_);
                     mlir_sys::mlirOperationSetOperand(owner, number as isize, replacement.to_raw());

@@ -31,6 +31,7 @@ pub fn coco_passes() -> &'static [PassInfo] {
         crate::coconet::reorder::INFO,
         crate::coconet::as_slice::INFO,
         crate::coconet::fuse::INFO,
+        crate::coconet::overlap::INFO,
         crate::testing::layouts::INFO,
     ]
 }

@@ -2,5 +2,6 @@
 
 pub mod as_slice;
 pub mod fuse;
+pub mod overlap;
 pub mod reorder;
 pub mod split;
