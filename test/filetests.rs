@@ -62,9 +62,23 @@ fn main() {
         "coco-split,coco-reorder,canonicalize,cse,coco-as-slice,coco-fuse{kernels=false}",
         "coco-overlap{chunks=2}",
         "coco-split,coco-reorder,canonicalize,cse,coco-fuse{kernels=false},coco-overlap",
+        "coco-split,coco-reorder,canonicalize,cse,coco-fuse,coco-overlap{chunks=8}",
     ];
     for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
         let path = path.to_string_lossy().into_owned();
+        // Paper-scale programs are for the autotuner; they are too large to interpret.
+        if path.contains("/paper/") {
+            continue;
+        }
+        let file = path.clone();
+        trials.push(Trial::test(
+            format!("differential::{path}::autotune-schedule-space"),
+            move || {
+                differential::check_schedule_space(&file)
+                    .map(|_| ())
+                    .map_err(Failed::from)
+            },
+        ));
         for pipeline in pipelines {
             let file = path.clone();
             trials.push(Trial::test(

@@ -8,7 +8,7 @@
 // corrections 1/(1 - beta^t)) are scalar program inputs, the same on every rank.
 
 func.func @adam(%grad: tensor<262144xf32, #coco.local>,
-                %param: tensor<262144xf32, #coco.replicated>,
+                %param: tensor<262144xf32, #coco.replicated> {coco.keep_replicated},
                 %m: tensor<262144xf32, #coco.replicated>,
                 %v: tensor<262144xf32, #coco.replicated>,
                 %lr: f32, %bias_correction1: f32, %bias_correction2: f32) {

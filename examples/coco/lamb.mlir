@@ -4,7 +4,7 @@
 // rewrites them as reduce_elements + all_reduce + sqrt on slices).
 
 func.func @lamb(%grad: tensor<65536xf32, #coco.local>,
-                %param: tensor<65536xf32, #coco.replicated>,
+                %param: tensor<65536xf32, #coco.replicated> {coco.keep_replicated},
                 %m: tensor<65536xf32, #coco.replicated>,
                 %v: tensor<65536xf32, #coco.replicated>,
                 %lr: f32, %bias_correction1: f32, %bias_correction2: f32) {

@@ -3,7 +3,7 @@
 // parameters and momentum buffer.
 
 func.func @sgd(%grad: tensor<262144xf32, #coco.local>,
-               %param: tensor<262144xf32, #coco.replicated>,
+               %param: tensor<262144xf32, #coco.replicated> {coco.keep_replicated},
                %momentum: tensor<262144xf32, #coco.replicated>,
                %lr: f32) {
   %g = coco.all_reduce avg %grad : tensor<262144xf32, #coco.local> -> tensor<262144xf32, #coco.replicated>

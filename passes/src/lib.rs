@@ -8,6 +8,7 @@
 //! * One module per pass: [`verify`] (`coco-verify`); test-only passes that
 //!   expose analyses to lit tests live in [`testing`] (`test-coco-layouts`).
 
+pub mod autotune;
 pub mod coconet;
 pub mod error;
 pub mod module_pass;

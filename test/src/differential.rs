@@ -151,3 +151,52 @@ pub fn check(path: &str, pipeline: &str, agreement: Agreement) -> Result<String,
     }
     Ok(report.join("\n"))
 }
+
+/// Every distinct program the autotuner's schedule space produces from
+/// `path` (pipelines giving the same IR are tried once) agrees with the
+/// original on every world size the shapes allow; returns how many distinct
+/// programs were compared.
+pub fn check_schedule_space(path: &str) -> Result<usize, String> {
+    let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut programs: Vec<(String, String)> = Vec::new();
+    for (_, pipeline) in coco_passes::autotune::schedule_space() {
+        if pipeline.is_empty() {
+            continue;
+        }
+        let out = coco_opt(
+            &[path, &format!("--pass-pipeline=builtin.module({pipeline})")],
+            None,
+        );
+        if out.code != 0 {
+            return Err(format!(
+                "{pipeline} failed on {path}:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        if !programs.iter().any(|(_, t)| *t == text) {
+            programs.push((pipeline, text));
+        }
+    }
+    for &ranks in WORLD_SIZES {
+        let seed = 0x7e57 + ranks as u64;
+        let before = match run(&source, path, ranks, seed)? {
+            Ok(outputs) => outputs,
+            Err(InterpError::NotDivisible { .. } | InterpError::NotDivisibleByStages { .. }) => {
+                continue
+            }
+            Err(e) => return Err(format!("{ranks} ranks: the original program fails: {e}")),
+        };
+        for (pipeline, text) in &programs {
+            match run(text, "candidate.mlir", ranks, seed)? {
+                Ok(after) => compare(&before, &after, Agreement::Bitwise, ranks)
+                    .map_err(|e| format!("{pipeline}: {e}"))?,
+                Err(
+                    InterpError::NotDivisible { .. } | InterpError::NotDivisibleByStages { .. },
+                ) => {}
+                Err(e) => return Err(format!("{pipeline}, {ranks} ranks: {e}")),
+            }
+        }
+    }
+    Ok(programs.len())
+}

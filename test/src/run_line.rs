@@ -7,6 +7,9 @@ pub struct Stage {
     pub expect_failure: bool,
     /// `2>&1`: stderr joins stdout (`2>/dev/null` is accepted and changes nothing).
     pub merge_stderr: bool,
+    /// `>/dev/null`: stdout is dropped (with `2>&1` before it, only stderr
+    /// goes down the pipe, as in a shell).
+    pub discard_stdout: bool,
     pub program: String,
     pub args: Vec<String>,
 }
@@ -62,6 +65,7 @@ fn parse_pipeline(text: &str) -> Result<Vec<Stage>, String> {
         let mut stage = Stage {
             expect_failure: false,
             merge_stderr: false,
+            discard_stdout: false,
             program: String::new(),
             args: Vec::new(),
         };
@@ -71,6 +75,10 @@ fn parse_pipeline(text: &str) -> Result<Vec<Stage>, String> {
         }
         if let Some(position) = words.iter().position(|w| w == "2>&1") {
             stage.merge_stderr = true;
+            words.remove(position);
+        }
+        if let Some(position) = words.iter().position(|w| w == ">/dev/null") {
+            stage.discard_stdout = true;
             words.remove(position);
         }
         // stderr is never piped on, so discarding it needs no action.

@@ -80,6 +80,9 @@ fn run_pipeline(run: &run_line::RunLine) -> Result<String, String> {
                 String::from_utf8_lossy(&stderr)
             ));
         }
+        if stage.discard_stdout {
+            stdout.clear();
+        }
         if stage.merge_stderr {
             stdout.extend_from_slice(&stderr);
         }

@@ -27,8 +27,8 @@
 //! coco.update %m, %new : tensor<1024xf32, #coco.sliced<0>>
 //! ```
 //!
-//! Option `keep` lists argument positions to leave replicated (for example
-//! weights that a forward pass needs whole).
+//! Arguments marked `{coco.keep_replicated}` stay replicated (weights that a
+//! forward pass needs whole); option `keep` lists further positions.
 
 use coco_dialects::{
     coco::{layout::with_layout, ops, CocoBuilder, DistTensor, Layout},
@@ -70,7 +70,7 @@ pub const INFO: PassInfo = PassInfo {
                   ```",
     options: &[PassOption {
         name: "keep",
-        summary: "comma-separated argument positions to leave replicated",
+        summary: "comma-separated argument positions to leave replicated (besides arguments marked {coco.keep_replicated})",
         default: "",
     }],
     create,
@@ -255,6 +255,38 @@ fn func_raw(func: &Operation) -> mlir_sys::MlirOperation {
     )
 }
 
+/// Whether argument `index` carries `{coco.keep_replicated}`: the program
+/// needs it whole (weights read by the forward pass), whatever its uses here.
+fn keeps_replicated(func: &Operation, index: usize) -> bool {
+    let Ok(arg_attrs) = func.attribute("arg_attrs") else {
+        return false;
+    };
+    let name = KEEP_REPLICATED_ATTR;
+    // SAFETY: pure queries on attributes of a live op.
+    unsafe {
+        let raw = melior::ir::AttributeLike::to_raw(&arg_attrs);
+        if !mlir_sys::mlirAttributeIsAArray(raw)
+            || index as isize >= mlir_sys::mlirArrayAttrGetNumElements(raw)
+        {
+            return false;
+        }
+        let dict = mlir_sys::mlirArrayAttrGetElement(raw, index as isize);
+        mlir_sys::mlirAttributeIsADictionary(dict)
+            && !mlir_sys::mlirDictionaryAttrGetElementByName(
+                dict,
+                mlir_sys::MlirStringRef {
+                    data: name.as_ptr().cast(),
+                    length: name.len(),
+                },
+            )
+            .ptr
+            .is_null()
+    }
+}
+
+/// The argument attribute that keeps an input replicated.
+pub const KEEP_REPLICATED_ATTR: &str = "coco.keep_replicated";
+
 fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     if !value.is_operation_result() {
         return None;
@@ -291,7 +323,7 @@ impl ModulePass for AsSlicePass {
                 continue;
             };
             for index in 0..block.argument_count() {
-                if self.keep.contains(&index) {
+                if self.keep.contains(&index) || keeps_replicated(func, index) {
                     continue;
                 }
                 let Ok(argument) = block.argument(index) else {

@@ -5,8 +5,9 @@
 //!   of their results become one `coco.fused_collective` region, which the
 //!   lowering runs as one collective with the computation in between.
 //! * **Fused kernel**: every run of two or more consecutive computations
-//!   (element-wise arith/math, coco computations) outside such regions becomes
-//!   one `coco.fused_kernel`.
+//!   (element-wise arith/math, coco computations other than matmul, which is
+//!   a GEMM call of its own) outside such regions becomes one
+//!   `coco.fused_kernel`.
 //!
 //! **Preconditions**: the grouped ops are in one block and no op between the
 //! first and the last one uses a grouped result (the region is placed where
@@ -177,8 +178,9 @@ impl FusePass {
         if members.len() < 2 {
             return members;
         }
-        // Pull in the sliced computations that only feed the group (such as
-        // `beta1 * m` on a sliced moment): they belong to the same kernel.
+        // Pull in the computations that only feed the group (such as
+        // `beta1 * m` on a sliced moment, or a bias broadcast that is then
+        // sliced): they belong to the same kernel.
         let mut set: HashSet<usize> = members.iter().map(key).collect();
         let last = block
             .iter()
@@ -190,7 +192,7 @@ impl FusePass {
                 let op = as_op(op_ref);
                 if set.contains(&key(op_ref))
                     || !is_fusable_computation(&op_name(op))
-                    || !is_sliced(op)
+                    || op_name(op) == ops::MATMUL
                 {
                     continue;
                 }
@@ -233,6 +235,26 @@ impl FusePass {
                 emit_remark(rs.location(), "coco-fuse: not fused: no coco.all_gather collects the slices this coco.reduce_scatter produces");
                 continue;
             }
+            // A use of a grouped value before the group ends: keep the part
+            // of the group before that use, if it still ends with a gather.
+            let mut members = members;
+            if let Some(i) = blocking_use(&block, &members) {
+                let position =
+                    |op: &OperationRef| block.iter().position(|o| key(o) == key(op)).unwrap_or(0);
+                let mut shorter: Vec<OperationRef> = members
+                    .iter()
+                    .copied()
+                    .filter(|m| position(m) < i)
+                    .collect();
+                while shorter.len() > 1
+                    && op_name(as_op(shorter.last().expect("non-empty"))) != ops::ALL_GATHER
+                {
+                    shorter.pop();
+                }
+                if shorter.len() >= 2 && blocking_use(&block, &shorter).is_none() {
+                    members = shorter;
+                }
+            }
             if let Some(i) = blocking_use(&block, &members) {
                 let blocker = as_op(&block[i]);
                 emit_remark(
@@ -254,9 +276,10 @@ impl FusePass {
         let block = body_ops(func);
         let mut runs: Vec<Vec<OperationRef>> = vec![Vec::new()];
         for op_ref in &block {
-            if is_fusable_computation(&op_name(as_op(op_ref)))
-                && op_name(as_op(op_ref)) != "arith.constant"
-            {
+            let name = op_name(as_op(op_ref));
+            // A matmul is a GEMM library call of its own, and stays visible
+            // to coco-overlap.
+            if is_fusable_computation(&name) && name != "arith.constant" && name != ops::MATMUL {
                 runs.last_mut().expect("non-empty").push(*op_ref);
             } else if !runs.last().expect("non-empty").is_empty() {
                 runs.push(Vec::new());

@@ -19,6 +19,7 @@ use coco_dialects::{
     load_module, verify_module,
 };
 use coco_passes::{
+    autotune::{self, machine::Machine},
     pipeline::{self, Element},
     registry,
 };
@@ -83,6 +84,20 @@ struct Cli {
     /// List coco and upstream passes with one-line descriptions, then exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
+
+    /// Choose and apply the cheapest CoCoNet schedule for a machine (a preset:
+    /// v100-cluster, h100-node, cpu-host; or a TOML file), before any other pass.
+    #[arg(long = "coco-autotune", num_args = 0..=1, require_equals = true,
+          default_missing_value = "v100-cluster", value_name = "MACHINE")]
+    coco_autotune: Option<String>,
+
+    /// World size the autotuner plans for (default: the machine's).
+    #[arg(long = "autotune-ranks", value_name = "N")]
+    autotune_ranks: Option<usize>,
+
+    /// Print every schedule the autotuner costed, and its choice, to stderr.
+    #[arg(long = "autotune-report")]
+    autotune_report: bool,
 }
 
 /// Runs coco-opt with `args` (`args[0]` is the program name). `stdin`
@@ -249,6 +264,9 @@ fn process_chunk(
     err: &mut String,
 ) -> Option<String> {
     let mut module = load_module(context, &chunk.text, filename).ok()?;
+    if let Some(machine) = &cli.coco_autotune {
+        autotune(context, &mut module, machine, cli, err)?;
+    }
     if !elements.is_empty() {
         run_pipeline(context, &mut module, elements, pipeline_text, cli, err)?;
         if !module.as_operation().verify() || verify_module(&module.as_operation()) > 0 {
@@ -261,6 +279,43 @@ fn process_chunk(
         }
     }
     Some(print_module(&module, cli))
+}
+
+/// Costs every schedule, reports if asked, and applies the cheapest.
+fn autotune(
+    context: &Context,
+    module: &mut Module,
+    machine: &str,
+    cli: &Cli,
+    err: &mut String,
+) -> Option<()> {
+    let machine = match Machine::load(machine) {
+        Ok(machine) => machine,
+        Err(e) => {
+            let _ = writeln!(err, "coco-opt: error: {e}");
+            return None;
+        }
+    };
+    let ranks = cli.autotune_ranks.unwrap_or(machine.world_size);
+    let candidates = match autotune::tune(context, module, &machine, ranks) {
+        Ok(candidates) => candidates,
+        Err(e) => {
+            let _ = writeln!(err, "coco-opt: error: coco-autotune: {e}");
+            return None;
+        }
+    };
+    if cli.autotune_report {
+        err.push_str(&autotune::report(&machine, ranks, &candidates));
+    }
+    let chosen = candidates.first()?.pipeline.clone();
+    if chosen.is_empty() {
+        return Some(());
+    }
+    let elements = pipeline::parse(&chosen).ok()?;
+    build_pass_manager(context, &elements, &chosen)
+        .ok()?
+        .run(module)
+        .ok()
 }
 
 fn print_module(module: &Module, cli: &Cli) -> String {
