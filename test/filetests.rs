@@ -4,7 +4,9 @@
 //! Run one file: `cargo test -p coco-filetests --test filetests -- coco/ops.mlir`.
 //! Regenerate committed docs: `COCO_BLESS=1 cargo test -p coco-filetests --test filetests -- docs`.
 
-use coco_filetests::{builders, differential, fuzz, mlir_files, repo_root, runner, test_dir};
+use coco_filetests::{
+    builders, differential, fuzz, mlir_files, random_programs, repo_root, runner, test_dir,
+};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
@@ -91,6 +93,17 @@ fn main() {
             ));
         }
     }
+    trials.push(Trial::test(
+        "differential::comparison-detects-differences",
+        || differential::self_test().map_err(Failed::from),
+    ));
+    trials.push(Trial::test("differential::random-programs", || {
+        let cases = std::env::var("COCO_PROPTEST_CASES")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(200);
+        random_programs::check(cases).map_err(Failed::from)
+    }));
     trials.push(Trial::test("docs::generated-docs-are-current", || {
         coco_filetests::docs_current().map_err(Failed::from)
     }));

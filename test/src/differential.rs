@@ -23,7 +23,7 @@ pub enum Agreement {
     Relative(f64),
 }
 
-type Outputs = Vec<(Spec, HostValue)>;
+pub type Outputs = Vec<(Spec, HostValue)>;
 
 fn run(
     text: &str,
@@ -102,6 +102,16 @@ fn compare(
 /// Runs `path` before and after `pipeline` on every world size in
 /// [`WORLD_SIZES`] that the shapes allow; returns one line per size.
 pub fn check(path: &str, pipeline: &str, agreement: Agreement) -> Result<String, String> {
+    check_ranks(path, pipeline, agreement, WORLD_SIZES)
+}
+
+/// [`check`] on the given world sizes.
+pub fn check_ranks(
+    path: &str,
+    pipeline: &str,
+    agreement: Agreement,
+    world_sizes: &[usize],
+) -> Result<String, String> {
     let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let transformed = coco_opt(
         &[path, &format!("--pass-pipeline=builtin.module({pipeline})")],
@@ -116,7 +126,7 @@ pub fn check(path: &str, pipeline: &str, agreement: Agreement) -> Result<String,
     let transformed = String::from_utf8_lossy(&transformed.stdout).into_owned();
     let mut report = Vec::new();
     let mut compared = 0;
-    for &ranks in WORLD_SIZES {
+    for &ranks in world_sizes {
         let seed = 0x5eed + ranks as u64;
         let before = run(&source, path, ranks, seed)?;
         let after = run(&transformed, "transformed.mlir", ranks, seed)?;
@@ -199,4 +209,40 @@ pub fn check_schedule_space(path: &str) -> Result<usize, String> {
         }
     }
     Ok(programs.len())
+}
+
+/// The comparison itself must be able to fail: one ulp in one element of a
+/// global or per-rank output is a difference, and a tolerance accepts it.
+pub fn self_test() -> Result<(), String> {
+    use coco_interp::{DType, Tensor};
+    let spec = Spec {
+        name: "f.result0".into(),
+        dtype: DType::F32,
+        global_shape: vec![2],
+        layout: None,
+    };
+    let tensor = |x: f64| Tensor {
+        dtype: DType::F32,
+        shape: vec![2],
+        data: vec![1.0, x],
+    };
+    let ulp = f64::from(f32::from_bits(1.0f32.to_bits() + 1));
+    let a = vec![(spec.clone(), HostValue::Global(tensor(1.0)))];
+    let b = vec![(spec.clone(), HostValue::Global(tensor(ulp)))];
+    if compare(&a, &b, Agreement::Bitwise, 2).is_ok() {
+        return Err("bitwise comparison missed a one-ulp difference".into());
+    }
+    if compare(&a, &b, Agreement::Relative(1e-6), 2).is_err() {
+        return Err("relative comparison rejected a one-ulp difference".into());
+    }
+    let local = |x: f64| {
+        vec![(
+            spec.clone(),
+            HostValue::PerRank(vec![tensor(1.0), tensor(x)]),
+        )]
+    };
+    if compare(&local(1.0), &local(ulp), Agreement::Bitwise, 2).is_ok() {
+        return Err("bitwise comparison missed a difference on rank 1".into());
+    }
+    Ok(())
 }

@@ -12,6 +12,7 @@
 pub mod builders;
 pub mod differential;
 pub mod fuzz;
+pub mod random_programs;
 pub mod run_line;
 pub mod runner;
 
