@@ -65,6 +65,7 @@ fn main() {
         "coco-overlap{chunks=2}",
         "coco-split,coco-reorder,canonicalize,cse,coco-fuse{kernels=false},coco-overlap",
         "coco-split,coco-reorder,canonicalize,cse,coco-fuse,coco-overlap{chunks=8}",
+        "coco-split,coco-reorder,canonicalize,cse,coco-fuse,coco-overlap,coco-tile",
     ];
     for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
         let path = path.to_string_lossy().into_owned();

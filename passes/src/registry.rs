@@ -32,6 +32,7 @@ pub fn coco_passes() -> &'static [PassInfo] {
         crate::coconet::as_slice::INFO,
         crate::coconet::fuse::INFO,
         crate::coconet::overlap::INFO,
+        crate::coconet::tile::INFO,
         crate::testing::layouts::INFO,
     ]
 }

@@ -43,6 +43,9 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
     for op_ref in nested_ops(module) {
         let op = as_op(&op_ref);
         let name = op_name(op);
+        if op.attribute(TILE_ATTR).is_ok() {
+            verify_tile(op, reporter);
+        }
         if dialect_of(&name) == "coco" {
             verify_tensor_types(op, reporter);
             verify_op(op, &name, reporter);
@@ -60,6 +63,27 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
         }
     }
     match_transfers(&sends, &recvs, reporter);
+}
+
+/// The discardable attribute with kernel tile sizes (set by `coco-tile`).
+pub const TILE_ATTR: &str = "coco.tile";
+
+/// `coco.tile`: positive sizes, two for a matmul's output, one otherwise.
+fn verify_tile(op: &Operation, reporter: &mut Reporter) {
+    let Some(tile) = crate::ir::i64_array_attr(op, TILE_ATTR) else {
+        reporter.op_error(
+            op,
+            format!("'{TILE_ATTR}' must be a dense i64 array, such as array<i64: 128, 128>"),
+        );
+        return;
+    };
+    let expected = if op_name(op) == ops::MATMUL { 2 } else { 1 };
+    if tile.len() != expected || tile.iter().any(|&t| t <= 0) {
+        reporter.op_error(
+            op,
+            format!("'{TILE_ATTR}' must hold {expected} positive size(s), found {tile:?}"),
+        );
+    }
 }
 
 fn verify_groups(module: &Operation, reporter: &mut Reporter) -> HashSet<String> {

@@ -5,3 +5,4 @@ pub mod fuse;
 pub mod overlap;
 pub mod reorder;
 pub mod split;
+pub mod tile;

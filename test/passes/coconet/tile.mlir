@@ -1,0 +1,28 @@
+// RUN: coco-opt %s --split-input-file --coco-tile | FileCheck %s
+// RUN: coco-opt %s --split-input-file --coco-tile="target=cpu" | FileCheck %s --check-prefix=CPU
+// RUN: coco-opt %s --split-input-file --coco-tile="matmul-rows=32 matmul-cols=16 block=256" | FileCheck %s --check-prefix=SET
+
+// CHECK-LABEL: func.func @tile_kernels
+// CHECK: coco.matmul %arg0, %arg1 {coco.tile = array<i64: 128, 128>}
+// CHECK: math.tanh %{{.*}} {coco.tile = array<i64: 1024>}
+// CPU: coco.matmul %arg0, %arg1 {coco.tile = array<i64: 64, 64>}
+// CPU: math.tanh %{{.*}} {coco.tile = array<i64: 4096>}
+// SET: coco.matmul %arg0, %arg1 {coco.tile = array<i64: 32, 16>}
+// SET: math.tanh %{{.*}} {coco.tile = array<i64: 256>}
+func.func @tile_kernels(%x: tensor<512x256xf32, #coco.replicated>, %w: tensor<256x512xf32, #coco.sliced<1>>) -> tensor<512x512xf32, #coco.sliced<1>> {
+  %y = coco.matmul %x, %w : tensor<512x256xf32, #coco.replicated>, tensor<256x512xf32, #coco.sliced<1>> -> tensor<512x512xf32, #coco.sliced<1>>
+  %t = math.tanh %y : tensor<512x512xf32, #coco.sliced<1>>
+  return %t : tensor<512x512xf32, #coco.sliced<1>>
+}
+
+// -----
+
+// Tiles are clamped to small shapes; collectives get none.
+// CHECK-LABEL: func.func @tile_clamped
+// CHECK: coco.matmul %arg0, %arg1 {coco.tile = array<i64: 8, 4>}
+// CHECK: coco.all_reduce sum %{{[0-9]+}} :
+func.func @tile_clamped(%x: tensor<8x16xf32, #coco.sliced<1>>, %w: tensor<16x4xf32, #coco.sliced<0>>) -> tensor<8x4xf32, #coco.replicated> {
+  %p = coco.matmul %x, %w : tensor<8x16xf32, #coco.sliced<1>>, tensor<16x4xf32, #coco.sliced<0>> -> tensor<8x4xf32, #coco.local>
+  %r = coco.all_reduce sum %p : tensor<8x4xf32, #coco.local> -> tensor<8x4xf32, #coco.replicated>
+  return %r : tensor<8x4xf32, #coco.replicated>
+}
