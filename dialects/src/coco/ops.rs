@@ -17,6 +17,8 @@ pub const REDUCE_ELEMENTS: &str = "coco.reduce_elements";
 pub const CAST: &str = "coco.cast";
 pub const SLICE: &str = "coco.slice";
 pub const EXPAND: &str = "coco.expand";
+pub const TRANSPOSE: &str = "coco.transpose";
+pub const SOFTMAX: &str = "coco.softmax";
 pub const UPDATE: &str = "coco.update";
 pub const FUSED_KERNEL: &str = "coco.fused_kernel";
 pub const FUSED_COLLECTIVE: &str = "coco.fused_collective";
@@ -49,6 +51,8 @@ pub const COMPUTATIONS: &[&str] = &[
     CAST,
     SLICE,
     EXPAND,
+    TRANSPOSE,
+    SOFTMAX,
 ];
 
 pub fn is_collective(name: &str) -> bool {

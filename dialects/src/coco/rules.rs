@@ -150,6 +150,21 @@ pub fn infer_result_layout(
             Some(layout) => Is(layout),
             None => return Err("has no operand".into()),
         },
+        ops::TRANSPOSE => Is(match first.ok_or("has no operand")? {
+            Sliced(0) => Sliced(1),
+            Sliced(1) => Sliced(0),
+            other => other,
+        }),
+        ops::SOFTMAX => {
+            let input = operands.first().ok_or("has no operand")?;
+            let last = input.rank.saturating_sub(1) as i64;
+            if input.layout == Sliced(last) {
+                return Err(format!(
+                    "normalises over dimension {last}, which the input is sliced along; all_gather it first"
+                ));
+            }
+            Is(input.layout)
+        }
         ops::EXPAND => {
             let input = operands.first().ok_or("has no operand")?;
             let added = result_rank.saturating_sub(input.rank) as i64;

@@ -320,6 +320,7 @@ fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
         ops::REDUCE_ELEMENTS => verify_scalar_reduction(op, false, reporter),
         ops::CAST => verify_cast(op, reporter),
         ops::EXPAND => verify_expand(op, reporter),
+        ops::TRANSPOSE => verify_transpose(op, reporter),
         ops::UPDATE => verify_update(op, reporter),
         ops::FUSED_KERNEL | ops::FUSED_COLLECTIVE | ops::OVERLAP => {
             verify_region(op, name, reporter)
@@ -500,6 +501,23 @@ fn verify_expand(op: &Operation, reporter: &mut Reporter) {
             ),
         );
         return;
+    }
+    expect_same_element(op, &input, &result, reporter);
+}
+
+fn verify_transpose(op: &Operation, reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    if input.rank() != 2 || result.shape != [input.shape[1], input.shape[0]] {
+        reporter.op_error(
+            op,
+            format!(
+                "transposes 2-D tensors: result shape must be the operand's swapped, found {} -> {}",
+                input.shape_text(),
+                result.shape_text()
+            ),
+        );
     }
     expect_same_element(op, &input, &result, reporter);
 }

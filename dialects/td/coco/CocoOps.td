@@ -292,6 +292,36 @@ def Coco_CastOp : Coco_Op<"cast", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def Coco_TransposeOp : Coco_Op<"transpose", [Pure]> {
+  let summary = "Swap the two dimensions of a 2-D tensor";
+  let description = [{
+    `[M, N] -> [N, M]`, no communication. Layout rule: `sliced<0>` ↔
+    `sliced<1>`; `local` and `replicated` are kept.
+
+    ```mlir
+    %kt = coco.transpose %k : tensor<128x64xf32, #coco.sliced<1>> -> tensor<64x128xf32, #coco.sliced<0>>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_SoftmaxOp : Coco_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "Softmax over the last dimension";
+  let description = [{
+    `y_i = exp(x_i - max(x)) / sum_j exp(x_j - max(x))` per row of the last
+    dimension, which must not be sliced. The result has the input's type.
+
+    ```mlir
+    %p = coco.softmax %scores : tensor<128x128xf32, #coco.local>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 def Coco_ExpandOp : Coco_Op<"expand", [Pure]> {
   let summary = "Broadcast a tensor along new leading dimensions (bias add, scalars)";
   let description = [{

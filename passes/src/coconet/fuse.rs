@@ -104,6 +104,8 @@ fn is_fusable_computation(name: &str) -> bool {
             ops::MATMUL
                 | ops::DROPOUT
                 | ops::LAYER_NORM
+                | ops::SOFTMAX
+                | ops::TRANSPOSE
                 | ops::NORM
                 | ops::REDUCE_ELEMENTS
                 | ops::CAST

@@ -119,6 +119,8 @@ impl TilePass {
                     | ops::LAYER_NORM
                     | ops::CAST
                     | ops::EXPAND
+                    | ops::SOFTMAX
+                    | ops::TRANSPOSE
                     | ops::FUSED_KERNEL
                     | ops::FUSED_COLLECTIVE
                     | "tensor.splat"

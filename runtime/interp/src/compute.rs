@@ -84,6 +84,22 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
             }
         },
         ops::EXPAND => expand(cx, inputs[0]),
+        ops::TRANSPOSE => {
+            let x = inputs[0];
+            let (rows, cols) = (x.shape[0], x.shape[1]);
+            let mut data = vec![0.0; x.len()];
+            for i in 0..rows {
+                for j in 0..cols {
+                    data[j * rows + i] = x.data[i * cols + j];
+                }
+            }
+            Tensor {
+                dtype: cx.dtype,
+                shape: vec![cols, rows],
+                data,
+            }
+        }
+        ops::SOFTMAX => softmax(cx, inputs[0]),
         _ => return Ok(None),
     };
     Ok(Some(out))
@@ -186,6 +202,27 @@ fn layer_norm(cx: &Context, x: &Tensor, gamma: &Tensor, beta: &Tensor) -> Tensor
                     .round(acc.round(normed * gamma.data[i]) + beta.data[i]),
             );
         }
+    }
+    Tensor {
+        dtype: cx.dtype,
+        shape: x.shape.clone(),
+        data,
+    }
+}
+
+/// Per row: `exp(x - max) / sum(exp(x - max))`, in the accumulation type.
+fn softmax(cx: &Context, x: &Tensor) -> Tensor {
+    let acc = accumulator(cx.dtype);
+    let width = (*x.shape.last().unwrap_or(&1)).max(1);
+    let mut data = Vec::with_capacity(x.len());
+    for row in x.data.chunks(width) {
+        let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let exps: Vec<f64> = row
+            .iter()
+            .map(|&v| acc.round(acc.round(v - max).exp()))
+            .collect();
+        let sum = exps.iter().fold(0.0, |s, &e| acc.round(s + e));
+        data.extend(exps.iter().map(|&e| cx.dtype.round(acc.round(e / sum))));
     }
     Tensor {
         dtype: cx.dtype,

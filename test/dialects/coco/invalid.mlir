@@ -521,3 +521,27 @@ func.func @expand_element(%x: tensor<8xf32, #coco.replicated>) {
   %0 = coco.expand %x : tensor<8xf32, #coco.replicated> -> tensor<2x8xf16, #coco.replicated>
   return
 }
+
+// -----
+
+func.func @transpose_shape(%k: tensor<64x32xf32, #coco.replicated>) {
+  // expected-error@+1 {{transposes 2-D tensors: result shape must be the operand's swapped, found 64x32 -> 64x32}}
+  %kt = coco.transpose %k : tensor<64x32xf32, #coco.replicated> -> tensor<64x32xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @transpose_layout(%k: tensor<64x32xf32, #coco.sliced<1>>) {
+  // expected-error@+1 {{expects result layout #coco.sliced<0> for operand layout #coco.sliced<1>, found #coco.sliced<1>}}
+  %kt = coco.transpose %k : tensor<64x32xf32, #coco.sliced<1>> -> tensor<32x64xf32, #coco.sliced<1>>
+  return
+}
+
+// -----
+
+func.func @softmax_over_slices(%s: tensor<8x8xf32, #coco.sliced<1>>) {
+  // expected-error@+1 {{normalises over dimension 1, which the input is sliced along; all_gather it first}}
+  %p = coco.softmax %s : tensor<8x8xf32, #coco.sliced<1>>
+  return
+}

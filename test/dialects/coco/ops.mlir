@@ -100,3 +100,14 @@ func.func @structural(%g: tensor<1024xf32, #coco.local>, %p: tensor<1024xf32, #c
   }
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @transpose_and_softmax
+func.func @transpose_and_softmax(%k: tensor<64x32xf32, #coco.sliced<1>>, %s: tensor<8x8xf32, #coco.local>) {
+  // CHECK: coco.transpose %{{.*}} : tensor<64x32xf32, #coco.sliced<1>> -> tensor<32x64xf32, #coco.sliced<0>>
+  %kt = coco.transpose %k : tensor<64x32xf32, #coco.sliced<1>> -> tensor<32x64xf32, #coco.sliced<0>>
+  // CHECK: coco.softmax %{{.*}} : tensor<8x8xf32, #coco.local>
+  %p = coco.softmax %s : tensor<8x8xf32, #coco.local>
+  return
+}

@@ -21,10 +21,15 @@
 // CHECK-NEXT:   [2, 0, 2, 2, 0, 2, 0, 0]
 // CHECK:      computations.result7: f32 [2, 4] #coco.sliced<1>
 // CHECK-NEXT:   [1, 2, 3, 4, 1, 2, 3, 4]
+// CHECK:      computations.result8: f32 [3, 2] #coco.replicated
+// CHECK-NEXT:   [1, 4, 2, 5, 3, 6]
+// CHECK:      computations.result9: f32 [1, 2] #coco.replicated
+// CHECK-NEXT:   [0.2689414322376251, 0.7310585975646973]
 func.func @computations()
     -> (tensor<2x2xf32, #coco.local>, tensor<2x2xf32, #coco.replicated>, tensor<4xf16, #coco.replicated>,
         tensor<4xbf16, #coco.replicated>, tensor<2x4xf32, #coco.replicated>, tensor<f32, #coco.replicated>,
-        tensor<8xf32, #coco.sliced<0>>, tensor<2x4xf32, #coco.sliced<1>>) {
+        tensor<8xf32, #coco.sliced<0>>, tensor<2x4xf32, #coco.sliced<1>>, tensor<3x2xf32, #coco.replicated>,
+        tensor<1x2xf32, #coco.replicated>) {
   // [[1, 2], [3, 4]] x [[5, 6], [7, 8]] = [[19, 22], [43, 50]], as a
   // row-parallel matmul (columns of a, rows of b sliced) plus an all_reduce.
   %a = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32, #coco.sliced<1>>
@@ -57,8 +62,22 @@ func.func @computations()
   %bias = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32, #coco.sliced<0>>
   %e = coco.expand %bias : tensor<4xf32, #coco.sliced<0>> -> tensor<2x4xf32, #coco.sliced<1>>
 
-  return %partial, %c, %h, %bh, %ln, %n, %d, %e
+  // Transposes: a column-sliced [3, 2] becomes a row-sliced [2, 3], which
+  // gathers back to the transpose of the transpose.
+  %m = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32, #coco.replicated>
+  %mt = coco.transpose %m : tensor<2x3xf32, #coco.replicated> -> tensor<3x2xf32, #coco.replicated>
+  %mts = coco.slice %mt : tensor<3x2xf32, #coco.replicated> -> tensor<3x2xf32, #coco.sliced<1>>
+  %back = coco.transpose %mts : tensor<3x2xf32, #coco.sliced<1>> -> tensor<2x3xf32, #coco.sliced<0>>
+  %full = coco.all_gather %back : tensor<2x3xf32, #coco.sliced<0>> -> tensor<2x3xf32, #coco.replicated>
+  %again = coco.transpose %full : tensor<2x3xf32, #coco.replicated> -> tensor<3x2xf32, #coco.replicated>
+
+  // softmax([0, 1]) = [1/(1+e), e/(1+e)].
+  %logits = arith.constant dense<[[0.0, 1.0]]> : tensor<1x2xf32, #coco.replicated>
+  %soft = coco.softmax %logits : tensor<1x2xf32, #coco.replicated>
+
+  return %partial, %c, %h, %bh, %ln, %n, %d, %e, %again, %soft
     : tensor<2x2xf32, #coco.local>, tensor<2x2xf32, #coco.replicated>, tensor<4xf16, #coco.replicated>,
       tensor<4xbf16, #coco.replicated>, tensor<2x4xf32, #coco.replicated>, tensor<f32, #coco.replicated>,
-      tensor<8xf32, #coco.sliced<0>>, tensor<2x4xf32, #coco.sliced<1>>
+      tensor<8xf32, #coco.sliced<0>>, tensor<2x4xf32, #coco.sliced<1>>, tensor<3x2xf32, #coco.replicated>,
+      tensor<1x2xf32, #coco.replicated>
 }
