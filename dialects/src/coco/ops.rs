@@ -19,6 +19,8 @@ pub const SLICE: &str = "coco.slice";
 pub const EXPAND: &str = "coco.expand";
 pub const TRANSPOSE: &str = "coco.transpose";
 pub const SOFTMAX: &str = "coco.softmax";
+pub const SPLIT_HEADS: &str = "coco.split_heads";
+pub const MERGE_HEADS: &str = "coco.merge_heads";
 pub const UPDATE: &str = "coco.update";
 pub const FUSED_KERNEL: &str = "coco.fused_kernel";
 pub const FUSED_COLLECTIVE: &str = "coco.fused_collective";
@@ -53,6 +55,8 @@ pub const COMPUTATIONS: &[&str] = &[
     EXPAND,
     TRANSPOSE,
     SOFTMAX,
+    SPLIT_HEADS,
+    MERGE_HEADS,
 ];
 
 pub fn is_collective(name: &str) -> bool {

@@ -98,15 +98,25 @@ pub fn infer_result_layout(
         // Element-wise, no communication: the layout is kept.
         ops::DROPOUT | ops::CAST => Is(first.ok_or("has no operand")?),
         ops::MATMUL => {
-            let (lhs, rhs) = match operands {
-                [lhs, rhs] => (lhs.layout, rhs.layout),
+            let (lhs, rhs, rank) = match operands {
+                [lhs, rhs] => (lhs.layout, rhs.layout, lhs.rank),
                 _ => return Err("expects two operands".into()),
             };
-            Is(matmul_result_layout(lhs, rhs).ok_or_else(|| {
+            let rule = if rank == 3 {
+                match (lhs, rhs) {
+                    (Sliced(0), Sliced(0)) => Some(Sliced(0)),
+                    (Sliced(_), _) | (_, Sliced(_)) => None,
+                    other => matmul_result_layout(other.0, other.1),
+                }
+            } else {
+                matmul_result_layout(lhs, rhs)
+            };
+            Is(rule.ok_or_else(|| {
                 format!(
                     "has no layout rule for lhs {lhs} and rhs {rhs}; supported: replicated x replicated, \
                      replicated x sliced<1> (column parallel), sliced<1> x sliced<0> (row parallel, \
-                     local partial sums), sliced<0> x replicated, and local with local or replicated"
+                     local partial sums), sliced<0> x replicated, local with local or replicated, \
+                     and for batched 3-D products sliced<0> x sliced<0> (heads)"
                 )
             })?)
         }
@@ -150,9 +160,24 @@ pub fn infer_result_layout(
             Some(layout) => Is(layout),
             None => return Err("has no operand".into()),
         },
-        ops::TRANSPOSE => Is(match first.ok_or("has no operand")? {
-            Sliced(0) => Sliced(1),
-            Sliced(1) => Sliced(0),
+        ops::TRANSPOSE => {
+            let input = operands.first().ok_or("has no operand")?;
+            Is(match (input.rank, input.layout) {
+                (2, Sliced(0)) => Sliced(1),
+                (2, Sliced(1)) => Sliced(0),
+                (3, Sliced(0)) => Sliced(0),
+                (_, Sliced(d)) => {
+                    return Err(format!("cannot transpose a tensor sliced along dimension {d} without communication"))
+                }
+                (_, other) => other,
+            })
+        }
+        ops::SPLIT_HEADS => Is(match require(LocalOrReplicated, "operand").or_else(|_| require(Is(Sliced(1)), "operand"))? {
+            Sliced(_) => Sliced(0),
+            other => other,
+        }),
+        ops::MERGE_HEADS => Is(match require(LocalOrReplicated, "operand").or_else(|_| require(Is(Sliced(0)), "operand"))? {
+            Sliced(_) => Sliced(1),
             other => other,
         }),
         ops::SOFTMAX => {

@@ -321,6 +321,7 @@ fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
         ops::CAST => verify_cast(op, reporter),
         ops::EXPAND => verify_expand(op, reporter),
         ops::TRANSPOSE => verify_transpose(op, reporter),
+        ops::SPLIT_HEADS | ops::MERGE_HEADS => verify_heads(op, name, reporter),
         ops::UPDATE => verify_update(op, reporter),
         ops::FUSED_KERNEL | ops::FUSED_COLLECTIVE | ops::OVERLAP => {
             verify_region(op, name, reporter)
@@ -346,14 +347,35 @@ fn verify_matmul(op: &Operation, reporter: &mut Reporter) {
     else {
         return;
     };
+    let rank = lhs.rank();
     for (what, t) in [("lhs", lhs), ("rhs", rhs), ("result", &result)] {
-        if t.rank() != 2 {
+        if !(rank == 2 || rank == 3) || t.rank() != rank {
             reporter.op_error(
                 op,
-                format!("{what} must be 2-D, found shape {}", t.shape_text()),
+                format!(
+                    "{what} must be 2-D (or all operands 3-D, batched), found shape {}",
+                    t.shape_text()
+                ),
             );
             return;
         }
+    }
+    if rank == 3 {
+        if lhs.shape[0] != rhs.shape[0]
+            || lhs.shape[2] != rhs.shape[1]
+            || result.shape != [lhs.shape[0], lhs.shape[1], rhs.shape[2]]
+        {
+            reporter.op_error(
+                op,
+                format!(
+                    "batched product needs [B, M, K] x [B, K, N] -> [B, M, N], found {} x {} -> {}",
+                    lhs.shape_text(),
+                    rhs.shape_text(),
+                    result.shape_text()
+                ),
+            );
+        }
+        return;
     }
     if lhs.shape[1] != rhs.shape[0] {
         reporter.op_error(
@@ -509,13 +531,44 @@ fn verify_transpose(op: &Operation, reporter: &mut Reporter) {
     let (Some(input), Some(result)) = unary_tensors(op) else {
         return;
     };
-    if input.rank() != 2 || result.shape != [input.shape[1], input.shape[0]] {
+    let mut swapped = input.shape.clone();
+    let n = swapped.len();
+    if n >= 2 {
+        swapped.swap(n - 1, n - 2);
+    }
+    if !(n == 2 || n == 3) || result.shape != swapped {
         reporter.op_error(
             op,
             format!(
-                "transposes 2-D tensors: result shape must be the operand's swapped, found {} -> {}",
+                "transposes the last two dimensions of 2-D or 3-D tensors: result shape must be the operand's swapped, found {} -> {}",
                 input.shape_text(),
                 result.shape_text()
+            ),
+        );
+    }
+    expect_same_element(op, &input, &result, reporter);
+}
+
+fn verify_heads(op: &Operation, name: &str, reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    let (flat, heads) = if name == ops::SPLIT_HEADS {
+        (&input, &result)
+    } else {
+        (&result, &input)
+    };
+    let ok = flat.rank() == 2
+        && heads.rank() == 3
+        && heads.shape[1] == flat.shape[0]
+        && matches!((heads.shape[0], heads.shape[2], flat.shape[1]), (Some(n), Some(d), Some(h)) if n * d == h);
+    if !ok {
+        reporter.op_error(
+            op,
+            format!(
+                "needs [S, heads * d] and [heads, S, d], found {} and {}",
+                flat.shape_text(),
+                heads.shape_text()
             ),
         );
     }

@@ -185,9 +185,12 @@ def Coco_RecvOp : Coco_Op<"recv"> {
 //===----------------------------------------------------------------------===//
 
 def Coco_MatmulOp : Coco_Op<"matmul", [Pure]> {
-  let summary = "Matrix product of two distributed 2-D tensors";
+  let summary = "Matrix product of two distributed 2-D tensors, or batched 3-D tensors";
   let description = [{
-    `[M, K] x [K, N] -> [M, N]`. Layout rules (Megatron-LM sharding):
+    `[M, K] x [K, N] -> [M, N]`, or batched `[B, M, K] x [B, K, N] -> [B, M, N]`
+    (attention heads), where both operands sliced along the batch dimension
+    give a result sliced along it, and replicated or local operands follow
+    the 2-D rules. Layout rules of the 2-D product (Megatron-LM sharding):
 
     | lhs | rhs | result | use |
     |---|---|---|---|
@@ -293,10 +296,11 @@ def Coco_CastOp : Coco_Op<"cast", [Pure]> {
 }
 
 def Coco_TransposeOp : Coco_Op<"transpose", [Pure]> {
-  let summary = "Swap the two dimensions of a 2-D tensor";
+  let summary = "Swap the last two dimensions of a 2-D or 3-D tensor";
   let description = [{
-    `[M, N] -> [N, M]`, no communication. Layout rule: `sliced<0>` ↔
-    `sliced<1>`; `local` and `replicated` are kept.
+    `[M, N] -> [N, M]` (or `[B, M, N] -> [B, N, M]`), no communication.
+    Layout rule for 2-D: `sliced<0>` ↔ `sliced<1>`; a 3-D tensor sliced along
+    its batch dimension stays so; `local` and `replicated` are kept.
 
     ```mlir
     %kt = coco.transpose %k : tensor<128x64xf32, #coco.sliced<1>> -> tensor<64x128xf32, #coco.sliced<0>>
@@ -320,6 +324,37 @@ def Coco_SoftmaxOp : Coco_Op<"softmax", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins Coco_DistTensor:$input);
   let results = (outs Coco_DistTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Coco_SplitHeadsOp : Coco_Op<"split_heads", [Pure]> {
+  let summary = "View [S, heads * d] as [heads, S, d] (attention heads)";
+  let description = [{
+    No communication. Layout rule: `sliced<1>` → `sliced<0>` (a rank's
+    column block holds whole heads when the world size divides the number of
+    heads); `local` and `replicated` are kept.
+
+    ```mlir
+    %qh = coco.split_heads %q : tensor<64x256xf32, #coco.sliced<1>> -> tensor<4x64x64xf32, #coco.sliced<0>>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_MergeHeadsOp : Coco_Op<"merge_heads", [Pure]> {
+  let summary = "View [heads, S, d] as [S, heads * d] (the inverse of split_heads)";
+  let description = [{
+    No communication. Layout rule: `sliced<0>` → `sliced<1>`; `local` and
+    `replicated` are kept.
+
+    ```mlir
+    %ctx = coco.merge_heads %c : tensor<4x64x64xf32, #coco.sliced<0>> -> tensor<64x256xf32, #coco.sliced<1>>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
 def Coco_ExpandOp : Coco_Op<"expand", [Pure]> {

@@ -106,6 +106,8 @@ fn is_fusable_computation(name: &str) -> bool {
                 | ops::LAYER_NORM
                 | ops::SOFTMAX
                 | ops::TRANSPOSE
+                | ops::SPLIT_HEADS
+                | ops::MERGE_HEADS
                 | ops::NORM
                 | ops::REDUCE_ELEMENTS
                 | ops::CAST

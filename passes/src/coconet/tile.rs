@@ -110,7 +110,11 @@ impl TilePass {
         let shape = result.static_shape()?;
         let elements: i64 = shape.iter().product();
         if name == ops::MATMUL {
-            return Some(vec![self.rows.min(shape[0]), self.cols.min(shape[1])]);
+            let n = shape.len();
+            return Some(vec![
+                self.rows.min(shape[n - 2]),
+                self.cols.min(shape[n - 1]),
+            ]);
         }
         let kernel = matches!(dialect_of(&name), "arith" | "math") && name != "arith.constant"
             || matches!(
@@ -121,6 +125,8 @@ impl TilePass {
                     | ops::EXPAND
                     | ops::SOFTMAX
                     | ops::TRANSPOSE
+                    | ops::SPLIT_HEADS
+                    | ops::MERGE_HEADS
                     | ops::FUSED_KERNEL
                     | ops::FUSED_COLLECTIVE
                     | "tensor.splat"

@@ -84,43 +84,92 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
             }
         },
         ops::EXPAND => expand(cx, inputs[0]),
-        ops::TRANSPOSE => {
-            let x = inputs[0];
-            let (rows, cols) = (x.shape[0], x.shape[1]);
-            let mut data = vec![0.0; x.len()];
-            for i in 0..rows {
-                for j in 0..cols {
-                    data[j * rows + i] = x.data[i * cols + j];
-                }
-            }
-            Tensor {
-                dtype: cx.dtype,
-                shape: vec![cols, rows],
-                data,
-            }
-        }
+        ops::TRANSPOSE => transpose(cx, inputs[0]),
+        ops::SPLIT_HEADS => heads(cx, inputs[0], true),
+        ops::MERGE_HEADS => heads(cx, inputs[0], false),
         ops::SOFTMAX => softmax(cx, inputs[0]),
         _ => return Ok(None),
     };
     Ok(Some(out))
 }
 
+/// `[M, K] x [K, N]`, or batched `[B, M, K] x [B, K, N]`.
 fn matmul(cx: &Context, a: &Tensor, b: &Tensor) -> Tensor {
-    let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
+    let rank = a.shape.len();
+    let batch = if rank == 3 { a.shape[0] } else { 1 };
+    let (m, k, n) = (a.shape[rank - 2], a.shape[rank - 1], b.shape[rank - 1]);
     let acc = accumulator(cx.dtype);
-    let mut data = vec![0.0; m * n];
-    for i in 0..m {
-        for j in 0..n {
-            let mut sum = 0.0;
-            for p in 0..k {
-                sum = acc.round(sum + acc.round(a.data[i * k + p] * b.data[p * n + j]));
+    let mut data = vec![0.0; batch * m * n];
+    for t in 0..batch {
+        let lhs = &a.data[t * m * k..(t + 1) * m * k];
+        let rhs = &b.data[t * k * n..(t + 1) * k * n];
+        for i in 0..m {
+            for j in 0..n {
+                let mut sum = 0.0;
+                for p in 0..k {
+                    sum = acc.round(sum + acc.round(lhs[i * k + p] * rhs[p * n + j]));
+                }
+                data[t * m * n + i * n + j] = cx.dtype.round(sum);
             }
-            data[i * n + j] = cx.dtype.round(sum);
+        }
+    }
+    let shape = if rank == 3 {
+        vec![batch, m, n]
+    } else {
+        vec![m, n]
+    };
+    Tensor {
+        dtype: cx.dtype,
+        shape,
+        data,
+    }
+}
+
+/// Swaps the last two dimensions.
+fn transpose(cx: &Context, x: &Tensor) -> Tensor {
+    let n = x.shape.len();
+    let (rows, cols) = (x.shape[n - 2], x.shape[n - 1]);
+    let batch = x.len() / (rows * cols).max(1);
+    let mut data = vec![0.0; x.len()];
+    for t in 0..batch {
+        let base = t * rows * cols;
+        for i in 0..rows {
+            for j in 0..cols {
+                data[base + j * rows + i] = x.data[base + i * cols + j];
+            }
+        }
+    }
+    let mut shape = x.shape.clone();
+    shape.swap(n - 1, n - 2);
+    Tensor {
+        dtype: cx.dtype,
+        shape,
+        data,
+    }
+}
+
+/// `[S, heads * d]` <-> `[heads, S, d]` on local parts (`split` chooses the
+/// direction); the 3-D shape says how many heads this rank holds.
+fn heads(cx: &Context, x: &Tensor, split: bool) -> Tensor {
+    let three = if split { cx.shape } else { &x.shape[..] };
+    let (count, rows, d) = (three[0], three[1], three[2]);
+    let width = count * d;
+    let mut data = vec![0.0; x.len()];
+    for h in 0..count {
+        for s in 0..rows {
+            for j in 0..d {
+                let (flat, stacked) = (s * width + h * d + j, (h * rows + s) * d + j);
+                if split {
+                    data[stacked] = x.data[flat];
+                } else {
+                    data[flat] = x.data[stacked];
+                }
+            }
         }
     }
     Tensor {
         dtype: cx.dtype,
-        shape: vec![m, n],
+        shape: cx.shape.to_vec(),
         data,
     }
 }

@@ -165,7 +165,7 @@ func.func @matmul_result_shape(%a: tensor<8x16xf32, #coco.replicated>, %b: tenso
 // -----
 
 func.func @matmul_rank(%a: tensor<2x8x16xf32, #coco.replicated>, %b: tensor<16x32xf32, #coco.replicated>) {
-  // expected-error@+1 {{lhs must be 2-D, found shape 2x8x16}}
+  // expected-error@+1 {{rhs must be 2-D (or all operands 3-D, batched), found shape 16x32}}
   %0 = coco.matmul %a, %b : tensor<2x8x16xf32, #coco.replicated>, tensor<16x32xf32, #coco.replicated> -> tensor<8x32xf32, #coco.replicated>
   return
 }
@@ -525,7 +525,7 @@ func.func @expand_element(%x: tensor<8xf32, #coco.replicated>) {
 // -----
 
 func.func @transpose_shape(%k: tensor<64x32xf32, #coco.replicated>) {
-  // expected-error@+1 {{transposes 2-D tensors: result shape must be the operand's swapped, found 64x32 -> 64x32}}
+  // expected-error@+1 {{transposes the last two dimensions of 2-D or 3-D tensors: result shape must be the operand's swapped, found 64x32 -> 64x32}}
   %kt = coco.transpose %k : tensor<64x32xf32, #coco.replicated> -> tensor<64x32xf32, #coco.replicated>
   return
 }
@@ -543,5 +543,37 @@ func.func @transpose_layout(%k: tensor<64x32xf32, #coco.sliced<1>>) {
 func.func @softmax_over_slices(%s: tensor<8x8xf32, #coco.sliced<1>>) {
   // expected-error@+1 {{normalises over dimension 1, which the input is sliced along; all_gather it first}}
   %p = coco.softmax %s : tensor<8x8xf32, #coco.sliced<1>>
+  return
+}
+
+// -----
+
+func.func @split_heads_shape(%q: tensor<64x256xf32, #coco.sliced<1>>) {
+  // expected-error@+1 {{needs [S, heads * d] and [heads, S, d], found 64x256 and 8x64x16}}
+  %qh = coco.split_heads %q : tensor<64x256xf32, #coco.sliced<1>> -> tensor<8x64x16xf32, #coco.sliced<0>>
+  return
+}
+
+// -----
+
+func.func @split_heads_of_rows(%q: tensor<64x256xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{'coco.split_heads' op expects operand layout #coco.sliced<1>, found #coco.sliced<0>}}
+  %qh = coco.split_heads %q : tensor<64x256xf32, #coco.sliced<0>> -> tensor<8x64x32xf32, #coco.sliced<0>>
+  return
+}
+
+// -----
+
+func.func @batched_matmul_shapes(%a: tensor<8x64x32xf32, #coco.sliced<0>>, %b: tensor<4x32x64xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{batched product needs [B, M, K] x [B, K, N] -> [B, M, N], found 8x64x32 x 4x32x64 -> 8x64x64}}
+  %s = coco.matmul %a, %b : tensor<8x64x32xf32, #coco.sliced<0>>, tensor<4x32x64xf32, #coco.sliced<0>> -> tensor<8x64x64xf32, #coco.sliced<0>>
+  return
+}
+
+// -----
+
+func.func @batched_matmul_layouts(%a: tensor<8x64x32xf32, #coco.sliced<1>>, %b: tensor<8x32x64xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{has no layout rule for lhs #coco.sliced<1> and rhs #coco.sliced<0>}}
+  %s = coco.matmul %a, %b : tensor<8x64x32xf32, #coco.sliced<1>>, tensor<8x32x64xf32, #coco.sliced<0>> -> tensor<8x64x64xf32, #coco.local>
   return
 }

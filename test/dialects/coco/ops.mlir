@@ -111,3 +111,18 @@ func.func @transpose_and_softmax(%k: tensor<64x32xf32, #coco.sliced<1>>, %s: ten
   %p = coco.softmax %s : tensor<8x8xf32, #coco.local>
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @attention_heads
+func.func @attention_heads(%q: tensor<64x256xf32, #coco.sliced<1>>, %k: tensor<8x32x64xf32, #coco.sliced<0>>) {
+  // CHECK: coco.split_heads %{{.*}} : tensor<64x256xf32, #coco.sliced<1>> -> tensor<8x64x32xf32, #coco.sliced<0>>
+  %qh = coco.split_heads %q : tensor<64x256xf32, #coco.sliced<1>> -> tensor<8x64x32xf32, #coco.sliced<0>>
+  // CHECK: coco.matmul {{.*}} -> tensor<8x64x64xf32, #coco.sliced<0>>
+  %s = coco.matmul %qh, %k : tensor<8x64x32xf32, #coco.sliced<0>>, tensor<8x32x64xf32, #coco.sliced<0>> -> tensor<8x64x64xf32, #coco.sliced<0>>
+  // CHECK: coco.transpose %{{.*}} : tensor<8x32x64xf32, #coco.sliced<0>> -> tensor<8x64x32xf32, #coco.sliced<0>>
+  %kt = coco.transpose %k : tensor<8x32x64xf32, #coco.sliced<0>> -> tensor<8x64x32xf32, #coco.sliced<0>>
+  // CHECK: coco.merge_heads %{{.*}} : tensor<8x64x32xf32, #coco.sliced<0>> -> tensor<64x256xf32, #coco.sliced<1>>
+  %m = coco.merge_heads %kt : tensor<8x64x32xf32, #coco.sliced<0>> -> tensor<64x256xf32, #coco.sliced<1>>
+  return
+}
