@@ -33,6 +33,7 @@ pub fn coco_passes() -> &'static [PassInfo] {
         crate::coconet::fuse::INFO,
         crate::coconet::overlap::INFO,
         crate::coconet::tile::INFO,
+        crate::autotune::optimize::INFO,
         crate::testing::layouts::INFO,
     ]
 }

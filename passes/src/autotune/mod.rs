@@ -5,6 +5,7 @@
 
 pub mod cost;
 pub mod machine;
+pub mod optimize;
 
 use coco_dialects::{
     coco::{ops, DistTensor, Layout},

@@ -196,8 +196,14 @@ fn run_cli(
 
     let context = context();
     context.set_allow_unregistered_dialects(cli.allow_unregistered_dialect);
-    // Fail on a bad pipeline before reading any input, as mlir-opt does.
-    build_pass_manager(&context, &elements, &pipeline_text)?;
+    // Fail on a bad pipeline before reading any input, as mlir-opt does
+    // (coco-optimize steps are checked when they run).
+    let checked: Vec<Element> = elements
+        .iter()
+        .filter(|e| !matches!(e, Element::Pass { name, .. } if name == coco_passes::autotune::optimize::INFO.argument))
+        .cloned()
+        .collect();
+    build_pass_manager(&context, &checked, &pipeline_text)?;
 
     let filename = if cli.input == "-" {
         "<stdin>".to_string()
@@ -265,10 +271,38 @@ fn process_chunk(
 ) -> Option<String> {
     let mut module = load_module(context, &chunk.text, filename).ok()?;
     if let Some(machine) = &cli.coco_autotune {
-        autotune(context, &mut module, machine, cli, err)?;
+        autotune(context, &mut module, machine, cli.autotune_ranks, cli, err)?;
     }
     if !elements.is_empty() {
-        run_pipeline(context, &mut module, elements, pipeline_text, cli, err)?;
+        // Top-level `coco-optimize{...}` elements are autotuning steps
+        // between the segments of the pipeline.
+        let mut segment = Vec::new();
+        for element in elements {
+            match element {
+                Element::Pass { name, options }
+                    if name == coco_passes::autotune::optimize::INFO.argument =>
+                {
+                    if !segment.is_empty() {
+                        run_pipeline(context, &mut module, &segment, pipeline_text, cli, err)?;
+                        segment.clear();
+                    }
+                    let (machine, ranks) = match coco_passes::autotune::optimize::settings(
+                        options.as_deref().unwrap_or(""),
+                    ) {
+                        Ok(settings) => settings,
+                        Err(e) => {
+                            let _ = writeln!(err, "coco-opt: error: {e}");
+                            return None;
+                        }
+                    };
+                    autotune(context, &mut module, &machine, ranks, cli, err)?;
+                }
+                other => segment.push(other.clone()),
+            }
+        }
+        if !segment.is_empty() {
+            run_pipeline(context, &mut module, &segment, pipeline_text, cli, err)?;
+        }
         if !module.as_operation().verify() || verify_module(&module.as_operation()) > 0 {
             let _ = writeln!(
                 err,
@@ -286,6 +320,7 @@ fn autotune(
     context: &Context,
     module: &mut Module,
     machine: &str,
+    ranks: Option<usize>,
     cli: &Cli,
     err: &mut String,
 ) -> Option<()> {
@@ -296,7 +331,7 @@ fn autotune(
             return None;
         }
     };
-    let ranks = cli.autotune_ranks.unwrap_or(machine.world_size);
+    let ranks = ranks.unwrap_or(machine.world_size);
     let candidates = match autotune::tune(context, module, &machine, ranks) {
         Ok(candidates) => candidates,
         Err(e) => {
