@@ -61,6 +61,15 @@ pub fn body_ops<'c, 'a>(op: &'a Operation<'c>) -> Vec<OperationRef<'c, 'a>> {
     out
 }
 
+/// The `func.func` ops directly in `module`, collected before any rewrite so
+/// that passes never visit erased ops.
+pub fn functions<'c, 'a>(module: &'a Operation<'c>) -> Vec<OperationRef<'c, 'a>> {
+    body_ops(module)
+        .into_iter()
+        .filter(|o| op_name(as_op(o)) == "func.func")
+        .collect()
+}
+
 /// The operation an `OperationRef` points to. The reference borrows the
 /// `OperationRef` itself (melior reinterprets the handle in place), so it
 /// cannot outlive it: keep the `OperationRef`s in a collection that lives as

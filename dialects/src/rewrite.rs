@@ -6,20 +6,27 @@ use melior::ir::{operation::OperationRef, BlockLike, Operation, Value, ValueLike
 
 use crate::{Error, Result};
 
+/// The block holding `anchor`, with the anchor's lifetime.
+fn block_of<'c, 'a>(
+    anchor: OperationRef<'c, 'a>,
+    new: &Operation<'c>,
+) -> Result<melior::ir::BlockRef<'c, 'a>> {
+    let block = crate::ir::as_op(&anchor)
+        .block()
+        .ok_or_else(|| Error::Build {
+            op: crate::ir::op_name(new),
+            message: "the anchor op is not in a block".into(),
+        })?;
+    // SAFETY: the block outlives 'a like the anchor does.
+    Ok(unsafe { melior::ir::BlockRef::from_raw(block.to_raw()) })
+}
+
 /// Inserts `new` right before `anchor` in `anchor`'s block.
 pub fn insert_before<'c, 'a>(
     anchor: OperationRef<'c, 'a>,
     new: Operation<'c>,
 ) -> Result<OperationRef<'c, 'a>> {
-    let block = crate::ir::as_op(&anchor)
-        .block()
-        .ok_or_else(|| Error::Build {
-            op: crate::ir::op_name(&new),
-            message: "the anchor op is not in a block".into(),
-        })?;
-    // SAFETY: the block outlives 'a like the anchor does.
-    let block = unsafe { melior::ir::BlockRef::from_raw(block.to_raw()) };
-    Ok(block.insert_operation_before(anchor, new))
+    Ok(block_of(anchor, &new)?.insert_operation_before(anchor, new))
 }
 
 /// Inserts `new` right after `anchor` in `anchor`'s block.
@@ -27,15 +34,7 @@ pub fn insert_after<'c, 'a>(
     anchor: OperationRef<'c, 'a>,
     new: Operation<'c>,
 ) -> Result<OperationRef<'c, 'a>> {
-    let block = crate::ir::as_op(&anchor)
-        .block()
-        .ok_or_else(|| Error::Build {
-            op: crate::ir::op_name(&new),
-            message: "the anchor op is not in a block".into(),
-        })?;
-    // SAFETY: as above.
-    let block = unsafe { melior::ir::BlockRef::from_raw(block.to_raw()) };
-    Ok(block.insert_operation_after(anchor, new))
+    Ok(block_of(anchor, &new)?.insert_operation_after(anchor, new))
 }
 
 /// Makes every use of `old` use `new` instead.

@@ -13,3 +13,24 @@ pub struct Output {
     pub stderr: Vec<u8>,
     pub code: i32,
 }
+
+/// Parses `args` with clap; `Err` is the output to return as is (usage
+/// errors exit 1, as mlir-opt's do; `--help` and `--version` exit 0).
+pub fn parse_args<T: clap::Parser>(args: &[String]) -> Result<T, Output> {
+    T::try_parse_from(args).map_err(|e| {
+        let text = e.render().to_string().into_bytes();
+        if e.use_stderr() {
+            Output {
+                stdout: Vec::new(),
+                stderr: text,
+                code: 1,
+            }
+        } else {
+            Output {
+                stdout: text,
+                stderr: Vec::new(),
+                code: 0,
+            }
+        }
+    })
+}

@@ -62,18 +62,9 @@ struct Cli {
 
 pub fn run(args: &[String]) -> Output {
     let mut output = Output::default();
-    let cli = match Cli::try_parse_from(args) {
+    let cli: Cli = match crate::parse_args(args) {
         Ok(cli) => cli,
-        Err(e) => {
-            let text = e.render().to_string();
-            if e.use_stderr() {
-                output.stderr = text.into_bytes();
-                output.code = 1;
-            } else {
-                output.stdout = text.into_bytes();
-            }
-            return output;
-        }
+        Err(output) => return output,
     };
     let mut out = String::new();
     match run_cli(&cli, &mut out) {

@@ -33,7 +33,7 @@
 use coco_dialects::{
     coco::{layout::with_layout, ops, CocoBuilder, DistTensor, Layout},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, body_ops, function_signature, location_text, op_name},
+    ir::{as_op, function_signature, functions, location_text, op_name},
     rewrite::{erase, insert_before, replace_all_uses, users},
 };
 use melior::{
@@ -312,11 +312,7 @@ fn gathered_input<'c, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
 
 impl ModulePass for AsSlicePass {
     fn run(&mut self, module: &Operation) -> bool {
-        // Collected before any rewrite: erased ops must not be visited.
-        let functions: Vec<_> = body_ops(module)
-            .into_iter()
-            .filter(|o| op_name(as_op(o)) == "func.func")
-            .collect();
+        let functions = functions(module);
         for func_ref in functions {
             let func = as_op(&func_ref);
             let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {

@@ -38,7 +38,7 @@ use std::collections::HashSet;
 use coco_dialects::{
     coco::{ops, DistTensor, Layout},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, body_ops, dialect_of, location_text, op_name},
+    ir::{as_op, body_ops, dialect_of, functions, location_text, op_name},
     rewrite::{users, wrap_in_region},
 };
 use melior::{
@@ -304,10 +304,7 @@ impl FusePass {
 
 impl ModulePass for FusePass {
     fn run(&mut self, module: &Operation) -> bool {
-        let functions: Vec<_> = body_ops(module)
-            .into_iter()
-            .filter(|o| op_name(as_op(o)) == "func.func")
-            .collect();
+        let functions = functions(module);
         for func in functions {
             let func_op = as_op(&func);
             let result = (if self.collectives {

@@ -28,7 +28,7 @@
 use coco_dialects::{
     coco::{ops, DistTensor},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, body_ops, op_name},
+    ir::{as_op, body_ops, functions, op_name},
     rewrite::{users, wrap_in_region},
 };
 use melior::{
@@ -143,10 +143,7 @@ impl OverlapPass {
 
 impl ModulePass for OverlapPass {
     fn run(&mut self, module: &Operation) -> bool {
-        let functions: Vec<_> = body_ops(module)
-            .into_iter()
-            .filter(|o| op_name(as_op(o)) == "func.func")
-            .collect();
+        let functions = functions(module);
         for func in functions {
             let matmuls: Vec<_> = body_ops(as_op(&func))
                 .into_iter()

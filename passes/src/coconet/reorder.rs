@@ -33,7 +33,7 @@ use std::collections::{HashMap, HashSet};
 use coco_dialects::{
     coco::{layout::with_layout, ops, CocoBuilder, DistTensor, Layout},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, body_ops, dialect_of, op_name},
+    ir::{as_op, body_ops, dialect_of, functions, op_name},
     rewrite::{clone_with, erase, insert_after, insert_before, replace_all_uses, users},
 };
 use melior::{
@@ -322,11 +322,7 @@ impl ReorderPass {
 
 impl ModulePass for ReorderPass {
     fn run(&mut self, module: &Operation) -> bool {
-        // Collected before any rewrite: erased ops must not be visited.
-        let functions: Vec<_> = body_ops(module)
-            .into_iter()
-            .filter(|o| op_name(as_op(o)) == "func.func")
-            .collect();
+        let functions = functions(module);
         for func in functions {
             let gathers: Vec<OperationRef> = body_ops(as_op(&func))
                 .into_iter()

@@ -26,7 +26,7 @@
 use coco_dialects::{
     coco::{ops, DistTensor},
     diagnostics::emit_error,
-    ir::{as_op, body_ops, dialect_of, nested_ops, op_name},
+    ir::{as_op, dialect_of, functions, nested_ops, op_name},
 };
 use melior::{
     ir::{attribute::DenseI64ArrayAttribute, operation::OperationRef, Operation, ValueLike},
@@ -137,10 +137,7 @@ impl TilePass {
 
 impl ModulePass for TilePass {
     fn run(&mut self, module: &Operation) -> bool {
-        let functions: Vec<_> = body_ops(module)
-            .into_iter()
-            .filter(|o| op_name(as_op(o)) == "func.func")
-            .collect();
+        let functions = functions(module);
         for func in functions {
             // Ops inside fused regions share the region's tile; an overlap
             // region's ops are kernels of their own.

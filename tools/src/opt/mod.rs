@@ -105,18 +105,9 @@ struct Cli {
 pub fn run(args: &[String], stdin: Option<&[u8]>) -> Output {
     let mut output = Output::default();
     let (cli_args, pass_flags) = split_pass_flags(args);
-    let cli = match Cli::try_parse_from(cli_args) {
+    let cli: Cli = match crate::parse_args(&cli_args) {
         Ok(cli) => cli,
-        Err(e) => {
-            let text = e.render().to_string();
-            if e.use_stderr() {
-                output.stderr = text.into_bytes();
-                output.code = 1;
-            } else {
-                output.stdout = text.into_bytes();
-            }
-            return output;
-        }
+        Err(output) => return output,
     };
     let mut err = String::new();
     output.code = match run_cli(&cli, &pass_flags, stdin, &mut output.stdout, &mut err) {
