@@ -34,3 +34,27 @@ pub fn parse_args<T: clap::Parser>(args: &[String]) -> Result<T, Output> {
         }
     })
 }
+
+/// Runs a tool body, turning an unexpected Rust panic into a one-line
+/// internal error and exit code 2 instead of a backtrace: bad input must
+/// never crash a tool, and if a bug does, the user still gets a clean exit.
+pub fn guarded(tool: &str, body: impl FnOnce() -> Output) -> Output {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(output) => output,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Output {
+                stdout: Vec::new(),
+                stderr: format!(
+                    "{tool}: internal error (a bug in {tool}, please report it): {message}\n"
+                )
+                .into_bytes(),
+                code: 2,
+            }
+        }
+    }
+}

@@ -4,7 +4,8 @@ use std::io::Write;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let output = coco_tools::run::run(&args);
+    std::panic::set_hook(Box::new(|_| {}));
+    let output = coco_tools::guarded("coco-run", || coco_tools::run::run(&args));
     let _ = std::io::stdout().write_all(&output.stdout);
     let _ = std::io::stderr().write_all(&output.stderr);
     std::process::exit(output.code);
