@@ -113,17 +113,7 @@ pub fn check_ranks(
     world_sizes: &[usize],
 ) -> Result<String, String> {
     let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let transformed = coco_opt(
-        &[path, &format!("--pass-pipeline=builtin.module({pipeline})")],
-        None,
-    );
-    if transformed.code != 0 {
-        return Err(format!(
-            "{pipeline} failed on {path}:\n{}",
-            String::from_utf8_lossy(&transformed.stderr)
-        ));
-    }
-    let transformed = String::from_utf8_lossy(&transformed.stdout).into_owned();
+    let transformed = transform(path, pipeline)?;
     let mut report = Vec::new();
     let mut compared = 0;
     for &ranks in world_sizes {
@@ -173,17 +163,7 @@ pub fn check_schedule_space(path: &str) -> Result<usize, String> {
         if pipeline.is_empty() {
             continue;
         }
-        let out = coco_opt(
-            &[path, &format!("--pass-pipeline=builtin.module({pipeline})")],
-            None,
-        );
-        if out.code != 0 {
-            return Err(format!(
-                "{pipeline} failed on {path}:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let text = transform(path, &pipeline)?;
         if !programs.iter().any(|(_, t)| *t == text) {
             programs.push((pipeline, text));
         }
@@ -245,4 +225,19 @@ pub fn self_test() -> Result<(), String> {
         return Err("bitwise comparison missed a difference on rank 1".into());
     }
     Ok(())
+}
+
+/// `path` after coco-opt runs `pipeline` on it, or coco-opt's diagnostics.
+fn transform(path: &str, pipeline: &str) -> Result<String, String> {
+    let out = coco_opt(
+        &[path, &format!("--pass-pipeline=builtin.module({pipeline})")],
+        None,
+    );
+    if out.code != 0 {
+        return Err(format!(
+            "{pipeline} failed on {path}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
