@@ -1,0 +1,93 @@
+//! Element types of bundle buffers, named as MLIR names them.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DType {
+    F64,
+    F32,
+    F16,
+    BF16,
+    I64,
+    I32,
+    I1,
+}
+
+impl DType {
+    /// Bytes per element in memory (i1 is stored as one byte, as MLIR's
+    /// LLVM lowering stores it).
+    pub fn size(self) -> usize {
+        match self {
+            DType::F64 | DType::I64 => 8,
+            DType::F32 | DType::I32 => 4,
+            DType::F16 | DType::BF16 => 2,
+            DType::I1 => 1,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::F64 | DType::F32 | DType::F16 | DType::BF16)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F64 => "f64",
+            DType::F32 => "f32",
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
+            DType::I64 => "i64",
+            DType::I32 => "i32",
+            DType::I1 => "i1",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DType> {
+        [
+            DType::F64,
+            DType::F32,
+            DType::F16,
+            DType::BF16,
+            DType::I64,
+            DType::I32,
+            DType::I1,
+        ]
+        .into_iter()
+        .find(|d| d.name() == name)
+    }
+
+    /// Element `index` of `bytes` (little-endian) as f64.
+    pub fn load(self, bytes: &[u8], index: usize) -> f64 {
+        let at = &bytes[index * self.size()..(index + 1) * self.size()];
+        match self {
+            DType::F64 => f64::from_le_bytes(at.try_into().unwrap()),
+            DType::F32 => f32::from_le_bytes(at.try_into().unwrap()) as f64,
+            DType::F16 => half::f16::from_le_bytes(at.try_into().unwrap()).to_f64(),
+            DType::BF16 => half::bf16::from_le_bytes(at.try_into().unwrap()).to_f64(),
+            DType::I64 => i64::from_le_bytes(at.try_into().unwrap()) as f64,
+            DType::I32 => i32::from_le_bytes(at.try_into().unwrap()) as f64,
+            DType::I1 => f64::from(at[0] != 0),
+        }
+    }
+
+    /// Appends `x` rounded to this type, little-endian.
+    pub fn store(self, x: f64, out: &mut Vec<u8>) {
+        match self {
+            DType::F64 => out.extend_from_slice(&x.to_le_bytes()),
+            DType::F32 => out.extend_from_slice(&(x as f32).to_le_bytes()),
+            DType::F16 => out.extend_from_slice(&half::f16::from_f64(x).to_le_bytes()),
+            DType::BF16 => out.extend_from_slice(&half::bf16::from_f64(x).to_le_bytes()),
+            DType::I64 => out.extend_from_slice(&(x as i64).to_le_bytes()),
+            DType::I32 => out.extend_from_slice(&(x as i32).to_le_bytes()),
+            DType::I1 => out.push(u8::from(x != 0.0)),
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

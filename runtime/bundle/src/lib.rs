@@ -1,0 +1,28 @@
+//! The bundle format: what `coco-translate --emit=bundle` writes and the
+//! executor reads. It is the API boundary between the compiler (which links
+//! MLIR and LLVM) and the runtime (which must not), so it lives in a crate
+//! that depends on neither.
+//!
+//! A bundle is a directory:
+//!
+//! ```text
+//! plan.toml      the execution plan (this crate's `Plan`), versioned
+//! kernels.ptx    every kernel for the CUDA backend (absent with --no-ptx)
+//! kernels.so     every kernel for the CPU backend, as a shared library
+//! kernels.o      the same kernels as a relocatable object, for linking
+//! kernels.ll     the LLVM IR the native code was compiled from
+//! ```
+//!
+//! The format is documented in `docs/bundle.md`.
+
+pub mod dtype;
+pub mod error;
+pub mod npy;
+pub mod plan;
+
+pub use dtype::DType;
+pub use error::{Error, Result};
+pub use plan::{
+    Buffer, Io, IoLayout, Kernel, Plan, Reduction, Stage, Step, View, FORMAT_NAME, FORMAT_VERSION,
+    PLAN_FILE,
+};

@@ -1,0 +1,581 @@
+//! The execution plan (`plan.toml`): buffers, kernels and the ordered steps
+//! every rank runs. Documented in `docs/bundle.md`; bump `FORMAT_VERSION`
+//! on any change an older executor would misread.
+
+use std::{collections::HashMap, path::Path};
+
+use serde::{Deserialize, Serialize};
+
+use crate::{dtype::DType, error::Error, error::Result};
+
+pub const FORMAT_NAME: &str = "coco-bundle";
+pub const FORMAT_VERSION: u32 = 1;
+pub const PLAN_FILE: &str = "plan.toml";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    /// Always `coco-bundle`.
+    pub format: String,
+    /// `FORMAT_VERSION` of the writer.
+    pub version: u32,
+    /// The program the bundle was compiled from (for messages).
+    pub source: String,
+    /// The world size the bundle was compiled for: local shapes depend on it.
+    pub ranks: usize,
+    /// The PTX file, its target chip and PTX version, when PTX was emitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ptx: Option<PtxTarget>,
+    /// The shared library with the native kernels, when emitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native: Option<String>,
+    #[serde(default)]
+    pub kernels: Vec<Kernel>,
+    /// One stage per function the program runs: a single function runs on
+    /// every rank; pipeline programs have one stage per process group.
+    pub stages: Vec<Stage>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PtxTarget {
+    pub file: String,
+    pub chip: String,
+    pub features: String,
+}
+
+/// A compiled kernel. Native ABI: `void name(void *buffer_0, ...,
+/// void *buffer_{n-1}, int64_t rank)` with every buffer dense and row-major.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kernel {
+    pub name: String,
+    /// How many buffer parameters precede the rank.
+    pub buffers: usize,
+    /// The coco ops the kernel computes, for people reading the plan.
+    #[serde(default)]
+    pub computes: Vec<String>,
+    /// The device launches that make up the kernel on the CUDA backend, in
+    /// order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpu_launches: Vec<GpuLaunch>,
+}
+
+/// One `gpu.launch_func` of a kernel.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuLaunch {
+    /// The PTX entry point.
+    pub entry: String,
+    pub grid: [u64; 3],
+    pub block: [u64; 3],
+    /// Each kernel parameter: `buffer:<i>` (the kernel's i-th buffer),
+    /// `rank`, or `i64:<value>` / `f32:<bits>`-style constants.
+    pub params: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stage {
+    /// The coco function.
+    pub function: String,
+    /// The ranks `first_rank .. first_rank + size` run this stage.
+    pub first_rank: usize,
+    pub size: usize,
+    pub buffers: Vec<Buffer>,
+    pub steps: Vec<Step>,
+}
+
+/// A dense buffer of the same local shape on every rank of the stage, or a
+/// view of a contiguous part of another buffer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Buffer {
+    pub name: String,
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+    /// Filled from a program input before the first step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<Io>,
+    /// Written as a program output after the last step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<Io>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<View>,
+}
+
+impl Buffer {
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.len() * self.dtype.size()
+    }
+}
+
+/// `shape.product()` elements of `of` starting at element `offset`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct View {
+    pub of: String,
+    pub offset: usize,
+}
+
+/// How a program input or output maps to files: `name.npy` holds the global
+/// tensor (`replicated`, `sliced-<d>`: rank r holds part r along d),
+/// one tensor per rank stacked on a leading dimension (`local`), or a 0-d
+/// value the same everywhere (`scalar`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Io {
+    pub name: String,
+    pub layout: IoLayout,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IoLayout {
+    Scalar,
+    Replicated,
+    Local,
+    Sliced(usize),
+}
+
+impl IoLayout {
+    pub fn text(self) -> String {
+        match self {
+            IoLayout::Scalar => "scalar".into(),
+            IoLayout::Replicated => "replicated".into(),
+            IoLayout::Local => "local".into(),
+            IoLayout::Sliced(d) => format!("sliced-{d}"),
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<IoLayout> {
+        Some(match text {
+            "scalar" => IoLayout::Scalar,
+            "replicated" => IoLayout::Replicated,
+            "local" => IoLayout::Local,
+            _ => IoLayout::Sliced(text.strip_prefix("sliced-")?.parse().ok()?),
+        })
+    }
+}
+
+impl Serialize for IoLayout {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
+
+impl<'de> Deserialize<'de> for IoLayout {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        IoLayout::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown layout '{text}' (expected scalar, replicated, local or sliced-<dim>)"
+            ))
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reduction {
+    Sum,
+    Prod,
+    Min,
+    Max,
+    Avg,
+}
+
+/// One step. Steps on one stream run in order; steps on different streams
+/// may overlap and are ordered only by events.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    Launch {
+        kernel: String,
+        buffers: Vec<String>,
+        #[serde(default)]
+        stream: u32,
+    },
+    AllReduce {
+        reduction: Reduction,
+        input: String,
+        output: String,
+        #[serde(default)]
+        stream: u32,
+    },
+    /// Output is part `rank` of the reduction along `dim`.
+    ReduceScatter {
+        reduction: Reduction,
+        input: String,
+        output: String,
+        dim: usize,
+        #[serde(default)]
+        stream: u32,
+    },
+    /// Output is every rank's input concatenated along `dim`.
+    AllGather {
+        input: String,
+        output: String,
+        dim: usize,
+        #[serde(default)]
+        stream: u32,
+    },
+    Broadcast {
+        root: usize,
+        input: String,
+        output: String,
+        #[serde(default)]
+        stream: u32,
+    },
+    /// Output on `root` is the reduction; other ranks' output is unchanged.
+    Reduce {
+        root: usize,
+        reduction: Reduction,
+        input: String,
+        output: String,
+        #[serde(default)]
+        stream: u32,
+    },
+    /// Input split along `split_dim` into one part per rank, part r sent to
+    /// rank r; output is the received parts concatenated along `concat_dim`.
+    AllToAll {
+        input: String,
+        output: String,
+        split_dim: usize,
+        concat_dim: usize,
+        #[serde(default)]
+        stream: u32,
+    },
+    /// To the rank at the same position in stage `peer_stage`.
+    Send {
+        input: String,
+        peer_stage: usize,
+        #[serde(default)]
+        stream: u32,
+    },
+    Recv {
+        output: String,
+        peer_stage: usize,
+        #[serde(default)]
+        stream: u32,
+    },
+    Copy {
+        input: String,
+        output: String,
+        #[serde(default)]
+        stream: u32,
+    },
+    RecordEvent {
+        event: String,
+        #[serde(default)]
+        stream: u32,
+    },
+    WaitEvent {
+        event: String,
+        #[serde(default)]
+        stream: u32,
+    },
+}
+
+impl Step {
+    pub fn stream(&self) -> u32 {
+        match self {
+            Step::Launch { stream, .. }
+            | Step::AllReduce { stream, .. }
+            | Step::ReduceScatter { stream, .. }
+            | Step::AllGather { stream, .. }
+            | Step::Broadcast { stream, .. }
+            | Step::Reduce { stream, .. }
+            | Step::AllToAll { stream, .. }
+            | Step::Send { stream, .. }
+            | Step::Recv { stream, .. }
+            | Step::Copy { stream, .. }
+            | Step::RecordEvent { stream, .. }
+            | Step::WaitEvent { stream, .. } => *stream,
+        }
+    }
+
+    /// The buffers the step reads and writes.
+    pub fn buffers(&self) -> Vec<&str> {
+        match self {
+            Step::Launch { buffers, .. } => buffers.iter().map(String::as_str).collect(),
+            Step::AllReduce { input, output, .. }
+            | Step::ReduceScatter { input, output, .. }
+            | Step::AllGather { input, output, .. }
+            | Step::Broadcast { input, output, .. }
+            | Step::Reduce { input, output, .. }
+            | Step::AllToAll { input, output, .. }
+            | Step::Copy { input, output, .. } => vec![input, output],
+            Step::Send { input, .. } => vec![input],
+            Step::Recv { output, .. } => vec![output],
+            Step::RecordEvent { .. } | Step::WaitEvent { .. } => Vec::new(),
+        }
+    }
+}
+
+impl Plan {
+    pub fn new(source: &str, ranks: usize) -> Plan {
+        Plan {
+            format: FORMAT_NAME.into(),
+            version: FORMAT_VERSION,
+            source: source.into(),
+            ranks,
+            ptx: None,
+            native: None,
+            kernels: Vec::new(),
+            stages: Vec::new(),
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        let body = toml::to_string(self).expect("plans always serialise");
+        format!(
+            "# coco execution plan; format: docs/bundle.md\n# compiled from {} for {} ranks\n{body}",
+            self.source, self.ranks
+        )
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Plan> {
+        let fail = |message: String| Error::Plan {
+            path: path.display().to_string(),
+            message,
+        };
+        // Check the version before the schema, so that a bundle from a newer
+        // compiler is reported as such rather than as a schema error.
+        let raw: toml::Table = text.parse().map_err(|e| fail(format!("{e}")))?;
+        if raw.get("format").and_then(|v| v.as_str()) != Some(FORMAT_NAME) {
+            return Err(fail(format!(
+                "not a coco plan (no `format = \"{FORMAT_NAME}\"`)"
+            )));
+        }
+        match raw.get("version").and_then(|v| v.as_integer()) {
+            Some(v) if v == i64::from(FORMAT_VERSION) => {}
+            Some(v) => {
+                return Err(fail(format!(
+                    "plan format version {v}; this executor reads version {FORMAT_VERSION}"
+                )))
+            }
+            None => return Err(fail("no `version`".into())),
+        }
+        let plan: Plan = toml::from_str(text).map_err(|e| fail(format!("{e}")))?;
+        plan.validate().map_err(fail)?;
+        Ok(plan)
+    }
+
+    pub fn load(bundle: &Path) -> Result<Plan> {
+        let path = bundle.join(PLAN_FILE);
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        Plan::parse(&text, &path)
+    }
+
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// The stage rank `rank` runs, and its position in it.
+    pub fn stage_of(&self, rank: usize) -> Option<(usize, usize)> {
+        self.stages
+            .iter()
+            .position(|s| (s.first_rank..s.first_rank + s.size).contains(&rank))
+            .map(|i| (i, rank - self.stages[i].first_rank))
+    }
+
+    /// Every reference resolves, views fit, stages tile the world.
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        if self.ranks == 0 {
+            return Err("`ranks` must be at least 1".into());
+        }
+        for rank in 0..self.ranks {
+            let owners = self
+                .stages
+                .iter()
+                .filter(|s| (s.first_rank..s.first_rank + s.size).contains(&rank))
+                .count();
+            if owners != 1 {
+                return Err(format!(
+                    "rank {rank} belongs to {owners} stages, expected 1"
+                ));
+            }
+        }
+        for (index, stage) in self.stages.iter().enumerate() {
+            let context = format!("stage {index} (@{})", stage.function);
+            let mut buffers: HashMap<&str, &Buffer> = HashMap::new();
+            for buffer in &stage.buffers {
+                if buffers.insert(&buffer.name, buffer).is_some() {
+                    return Err(format!(
+                        "{context}: buffer '{}' is declared twice",
+                        buffer.name
+                    ));
+                }
+            }
+            for buffer in &stage.buffers {
+                if let Some(view) = &buffer.view {
+                    let base = buffers.get(view.of.as_str()).ok_or_else(|| {
+                        format!(
+                            "{context}: view '{}' of unknown buffer '{}'",
+                            buffer.name, view.of
+                        )
+                    })?;
+                    if base.view.is_some() || base.dtype != buffer.dtype {
+                        return Err(format!(
+                            "{context}: view '{}' must view a plain buffer of its element type",
+                            buffer.name
+                        ));
+                    }
+                    if view.offset + buffer.len() > base.len() {
+                        return Err(format!(
+                            "{context}: view '{}' (elements {}..{}) runs past '{}' ({} elements)",
+                            buffer.name,
+                            view.offset,
+                            view.offset + buffer.len(),
+                            view.of,
+                            base.len()
+                        ));
+                    }
+                }
+            }
+            for (i, step) in stage.steps.iter().enumerate() {
+                for name in step.buffers() {
+                    if !buffers.contains_key(name) {
+                        return Err(format!("{context}: step {i} uses unknown buffer '{name}'"));
+                    }
+                }
+                match step {
+                    Step::Launch {
+                        kernel,
+                        buffers: args,
+                        ..
+                    } => {
+                        let k = self.kernel(kernel).ok_or_else(|| {
+                            format!("{context}: step {i} launches unknown kernel '{kernel}'")
+                        })?;
+                        if k.buffers != args.len() {
+                            return Err(format!(
+                                "{context}: step {i} passes {} buffers to '{kernel}', which takes {}",
+                                args.len(),
+                                k.buffers
+                            ));
+                        }
+                    }
+                    Step::Send { peer_stage, .. } | Step::Recv { peer_stage, .. } => {
+                        let peer = self.stages.get(*peer_stage).ok_or_else(|| {
+                            format!("{context}: step {i} names stage {peer_stage}, which does not exist")
+                        })?;
+                        if peer.size != stage.size {
+                            return Err(format!(
+                                "{context}: step {i} pairs with stage {peer_stage} of {} ranks, this stage has {}",
+                                peer.size, stage.size
+                            ));
+                        }
+                    }
+                    Step::Broadcast { root, .. } | Step::Reduce { root, .. }
+                        if *root >= stage.size =>
+                    {
+                        return Err(format!(
+                            "{context}: step {i} has root {root} in a stage of {} ranks",
+                            stage.size
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Plan {
+        let mut plan = Plan::new("adam.mlir", 2);
+        plan.native = Some("kernels.so".into());
+        plan.kernels.push(Kernel {
+            name: "adam_k0".into(),
+            buffers: 2,
+            computes: vec!["arith.mulf".into()],
+            gpu_launches: Vec::new(),
+        });
+        let buffer = |name: &str, input: Option<Io>| Buffer {
+            name: name.into(),
+            dtype: DType::F32,
+            shape: vec![4],
+            input,
+            output: None,
+            view: None,
+        };
+        plan.stages.push(Stage {
+            function: "adam".into(),
+            first_rank: 0,
+            size: 2,
+            buffers: vec![
+                buffer(
+                    "grad",
+                    Some(Io {
+                        name: "adam.arg0".into(),
+                        layout: IoLayout::Local,
+                    }),
+                ),
+                buffer("g", None),
+            ],
+            steps: vec![
+                Step::AllReduce {
+                    reduction: Reduction::Avg,
+                    input: "grad".into(),
+                    output: "g".into(),
+                    stream: 0,
+                },
+                Step::Launch {
+                    kernel: "adam_k0".into(),
+                    buffers: vec!["g".into(), "grad".into()],
+                    stream: 0,
+                },
+            ],
+        });
+        plan
+    }
+
+    #[test]
+    fn round_trips_through_text() {
+        let plan = sample();
+        let text = plan.to_text();
+        assert!(text.contains("op = \"all_reduce\""), "{text}");
+        assert_eq!(Plan::parse(&text, Path::new("plan.toml")).unwrap(), plan);
+    }
+
+    #[test]
+    fn rejects_other_versions_and_dangling_names() {
+        let text = sample().to_text().replace("version = 1", "version = 7");
+        let error = Plan::parse(&text, Path::new("p")).unwrap_err().to_string();
+        assert!(
+            error.contains("version 7; this executor reads version 1"),
+            "{error}"
+        );
+
+        let mut plan = sample();
+        plan.stages[0].steps[1] = Step::Launch {
+            kernel: "nope".into(),
+            buffers: vec![],
+            stream: 0,
+        };
+        assert!(plan
+            .validate()
+            .unwrap_err()
+            .contains("unknown kernel 'nope'"));
+
+        let mut plan = sample();
+        plan.stages[0].size = 1;
+        assert!(plan
+            .validate()
+            .unwrap_err()
+            .contains("rank 1 belongs to 0 stages"));
+    }
+}
