@@ -61,6 +61,19 @@ pub fn body_ops<'c, 'a>(op: &'a Operation<'c>) -> Vec<OperationRef<'c, 'a>> {
     out
 }
 
+/// The op that defines `value`; `None` for block arguments.
+pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    if !value.is_operation_result() {
+        return None;
+    }
+    // SAFETY: a result's owner is a live op that outlives the value handle.
+    unsafe {
+        Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(
+            value.to_raw(),
+        )))
+    }
+}
+
 /// The `func.func` ops directly in `module`, collected before any rewrite so
 /// that passes never visit erased ops.
 pub fn functions<'c, 'a>(module: &'a Operation<'c>) -> Vec<OperationRef<'c, 'a>> {

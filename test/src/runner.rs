@@ -61,6 +61,12 @@ fn run_pipeline(run: &run_line::RunLine) -> Result<String, String> {
                 let output = coco_tools::run::run(&args);
                 (output.stdout, output.stderr, output.code)
             }
+            "coco-translate" => {
+                let mut args = vec!["coco-translate".to_string()];
+                args.extend(stage.args.iter().cloned());
+                let output = coco_tools::translate::run(&args, Some(&data));
+                (output.stdout, output.stderr, output.code)
+            }
             _ => {
                 snapshot.get_or_insert_with(|| String::from_utf8_lossy(&data).into_owned());
                 filecheck(&stage.args, &data)?

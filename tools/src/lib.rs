@@ -5,6 +5,7 @@
 pub mod opt;
 pub mod run;
 pub mod source;
+pub mod translate;
 
 /// What a tool run produced.
 #[derive(Debug, Default)]

@@ -67,6 +67,17 @@ impl Layout {
     }
 }
 
+/// Why a distributed tensor has no local shape on a group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalShapeError {
+    Dynamic,
+    /// Sliced dimension `dim` of size `size` does not divide by the group.
+    NotDivisible {
+        dim: usize,
+        size: usize,
+    },
+}
+
 /// A ranked tensor type seen as a distributed tensor: global shape, element
 /// type and layout (absent when the tensor has no coco encoding).
 #[derive(Clone, Debug)]
@@ -110,6 +121,24 @@ impl<'c> DistTensor<'c> {
     /// The shape when every dimension is static.
     pub fn static_shape(&self) -> Option<Vec<i64>> {
         self.shape.iter().copied().collect()
+    }
+
+    /// The shape one of `group_size` ranks holds: the global shape, with the
+    /// sliced dimension divided by the group size.
+    pub fn local_shape(&self, group_size: usize) -> Result<Vec<usize>, LocalShapeError> {
+        let global = self.static_shape().ok_or(LocalShapeError::Dynamic)?;
+        let mut shape: Vec<usize> = global.iter().map(|&d| d as usize).collect();
+        if let Some(Layout::Sliced(dim)) = self.layout {
+            let dim = dim as usize;
+            if !shape[dim].is_multiple_of(group_size) {
+                return Err(LocalShapeError::NotDivisible {
+                    dim,
+                    size: shape[dim],
+                });
+            }
+            shape[dim] /= group_size;
+        }
+        Ok(shape)
     }
 
     /// The shape as MLIR prints it (`8x?x4`).

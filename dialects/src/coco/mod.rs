@@ -7,6 +7,6 @@ pub mod rules;
 pub mod verify;
 
 pub use build::CocoBuilder;
-pub use layout::{DistTensor, Layout};
+pub use layout::{DistTensor, Layout, LocalShapeError};
 pub use ops::Reduction;
 pub use rules::{infer_result_layout, LayoutPattern};

@@ -33,7 +33,7 @@
 use coco_dialects::{
     coco::{layout::with_layout, ops, CocoBuilder, DistTensor, Layout},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, function_signature, functions, location_text, op_name},
+    ir::{as_op, defining_op, function_signature, functions, location_text, op_name},
     rewrite::{erase, insert_before, replace_all_uses, users},
 };
 use melior::{
@@ -286,18 +286,6 @@ fn keeps_replicated(func: &Operation, index: usize) -> bool {
 
 /// The argument attribute that keeps an input replicated.
 pub const KEEP_REPLICATED_ATTR: &str = "coco.keep_replicated";
-
-fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    if !value.is_operation_result() {
-        return None;
-    }
-    // SAFETY: a result's owner is a live op.
-    unsafe {
-        Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(
-            value.to_raw(),
-        )))
-    }
-}
 
 /// `x` when `value` is `coco.all_gather x`.
 fn gathered_input<'c, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {

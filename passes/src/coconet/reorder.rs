@@ -33,7 +33,7 @@ use std::collections::{HashMap, HashSet};
 use coco_dialects::{
     coco::{layout::with_layout, ops, CocoBuilder, DistTensor, Layout},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, body_ops, dialect_of, functions, op_name},
+    ir::{as_op, body_ops, defining_op, dialect_of, functions, op_name},
     rewrite::{clone_with, erase, insert_after, insert_before, replace_all_uses, users},
 };
 use melior::{
@@ -237,12 +237,7 @@ impl ReorderPass {
         anchor: OperationRef<'c, 'a>,
         sliced: &mut HashMap<usize, Value<'c, 'a>>,
     ) -> coco_dialects::Result<Value<'c, 'a>> {
-        // SAFETY: the defining op, if any, lives in the function like `anchor`.
-        let defining = unsafe {
-            let raw = mlir_sys::mlirOpResultGetOwner(value.to_raw());
-            (value.is_operation_result() && !raw.ptr.is_null())
-                .then(|| OperationRef::<'c, 'a>::from_raw(raw))
-        };
+        let defining = defining_op(value);
         if let Some(def) = defining {
             let def_op = as_op(&def);
             let name = op_name(def_op);

@@ -118,12 +118,27 @@ impl Buffer {
     }
 }
 
-/// `shape.product()` elements of `of` starting at element `offset`.
+/// `shape.product()` elements of `of` starting at element
+/// `offset + rank * rank_stride` (`rank`: the position in the stage), so a
+/// rank's slice of a replicated buffer is a view, not a copy.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct View {
     pub of: String,
     pub offset: usize,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rank_stride: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl View {
+    /// The first element on stage position `rank`.
+    pub fn start(&self, rank: usize) -> usize {
+        self.offset + rank * self.rank_stride
+    }
 }
 
 /// How a program input or output maps to files: `name.npy` holds the global
@@ -429,12 +444,13 @@ impl Plan {
                             buffer.name
                         ));
                     }
-                    if view.offset + buffer.len() > base.len() {
+                    let last = view.start(stage.size.saturating_sub(1));
+                    if last + buffer.len() > base.len() {
                         return Err(format!(
-                            "{context}: view '{}' (elements {}..{}) runs past '{}' ({} elements)",
+                            "{context}: view '{}' (elements {}..{} on the last rank) runs past '{}' ({} elements)",
                             buffer.name,
-                            view.offset,
-                            view.offset + buffer.len(),
+                            last,
+                            last + buffer.len(),
                             view.of,
                             base.len()
                         ));

@@ -8,7 +8,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use coco_dialects::{
-    coco::{ops as coco_ops, DistTensor, Layout, Reduction},
+    coco::{ops as coco_ops, DistTensor, Layout, LocalShapeError, Reduction},
     ir::{as_op, body_ops, int_attr, location_text, nested_ops, op_name, symbol_attr},
 };
 use melior::ir::{
@@ -52,23 +52,15 @@ pub struct Frame<'c> {
 
 /// The local shape of a value of type `tensor` on one of `group_size` ranks.
 pub fn local_shape(tensor: &DistTensor, group_size: usize, what: &str) -> Result<Vec<usize>> {
-    let global = tensor
-        .static_shape()
-        .ok_or_else(|| Error::Program(format!("{what} has a dynamic shape")))?;
-    let mut shape: Vec<usize> = global.iter().map(|&d| d as usize).collect();
-    if let Some(Layout::Sliced(dim)) = tensor.layout {
-        let dim = dim as usize;
-        if !shape[dim].is_multiple_of(group_size) {
-            return Err(Error::NotDivisible {
-                world: group_size,
-                dim,
-                size: shape[dim],
-                what: what.to_string(),
-            });
-        }
-        shape[dim] /= group_size;
-    }
-    Ok(shape)
+    tensor.local_shape(group_size).map_err(|e| match e {
+        LocalShapeError::Dynamic => Error::Program(format!("{what} has a dynamic shape")),
+        LocalShapeError::NotDivisible { dim, size } => Error::NotDivisible {
+            world: group_size,
+            dim,
+            size,
+            what: what.to_string(),
+        },
+    })
 }
 
 /// The dtype and local shape of a value of type `ty` (scalars are 0-d).

@@ -1,0 +1,94 @@
+//! LLVM-dialect kernels to native code: LLVM IR through MLIR's translation,
+//! then optimised and compiled for the host with inkwell, which shares the
+//! LLVM 19 libraries MLIR links.
+
+use std::path::Path;
+
+use inkwell::{
+    context::{AsContextRef, Context as LlvmContext},
+    module::Module as LlvmModule,
+    passes::PassBuilderOptions,
+    targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine},
+    OptimizationLevel,
+};
+use melior::ir::Module;
+
+use crate::error::{Error, Result};
+
+/// LLVM IR text and a relocatable object for the host.
+pub struct Native {
+    pub llvm_ir: String,
+    pub object: Vec<u8>,
+}
+
+/// Translates `module` (LLVM dialect only) and compiles it at `-O3` for the
+/// host CPU, vectorised for its features.
+pub fn compile(module: &Module) -> Result<Native> {
+    Target::initialize_native(&InitializationConfig::default())
+        .map_err(|e| Error::Codegen(format!("cannot initialise the native LLVM target: {e}")))?;
+    let context = LlvmContext::create();
+    // SAFETY: MLIR and inkwell use the same LLVM 19 libraries, so the C
+    // handles are interchangeable; the module is owned by `context`.
+    let llvm_module = unsafe {
+        let raw = mlir_sys::mlirTranslateModuleToLLVMIR(
+            module.as_operation().to_raw(),
+            (&context).as_ctx_ref() as mlir_sys::LLVMContextRef,
+        );
+        if raw.is_null() {
+            return Err(Error::Codegen(
+                "internal error: MLIR could not translate the kernels to LLVM IR".into(),
+            ));
+        }
+        LlvmModule::new(raw as _)
+    };
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| Error::Codegen(e.to_string()))?;
+    let cpu = TargetMachine::get_host_cpu_name();
+    let features = TargetMachine::get_host_cpu_features();
+    let machine = target
+        .create_target_machine(
+            &triple,
+            cpu.to_str().unwrap_or("generic"),
+            features.to_str().unwrap_or(""),
+            OptimizationLevel::Aggressive,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| Error::Codegen(format!("no LLVM target machine for {triple}")))?;
+    llvm_module.set_triple(&triple);
+    llvm_module.set_data_layout(&machine.get_target_data().get_data_layout());
+    llvm_module
+        .verify()
+        .map_err(|e| Error::Codegen(format!("internal error: invalid LLVM IR: {e}")))?;
+    llvm_module
+        .run_passes("default<O3>", &machine, PassBuilderOptions::create())
+        .map_err(|e| Error::Codegen(format!("LLVM optimisation failed: {e}")))?;
+    let llvm_ir = llvm_module.print_to_string().to_string();
+    let object = machine
+        .write_to_memory_buffer(&llvm_module, FileType::Object)
+        .map_err(|e| Error::Codegen(format!("LLVM code generation failed: {e}")))?
+        .as_slice()
+        .to_vec();
+    Ok(Native { llvm_ir, object })
+}
+
+/// Links `object` into a shared library the executor can `dlopen`, with the
+/// system C compiler driver (libm for the math functions kernels call).
+pub fn link_shared(object: &Path, library: &Path) -> Result<()> {
+    let output = std::process::Command::new("cc")
+        .arg("-shared")
+        .arg("-o")
+        .arg(library)
+        .arg(object)
+        .arg("-lm")
+        .output()
+        .map_err(|e| Error::Codegen(format!("cannot run the system linker `cc`: {e}")))?;
+    if !output.status.success() {
+        return Err(Error::Codegen(format!(
+            "linking {} failed:\n{}",
+            library.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )));
+    }
+    Ok(())
+}

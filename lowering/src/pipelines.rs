@@ -1,0 +1,94 @@
+//! The upstream pass pipelines kernels go through, in one place, and the one
+//! way they are run. The routes are pinned by `test/lowering/*.mlir`, which
+//! run the same pipelines through `coco-opt`.
+
+use coco_dialects::{diagnostics::DiagnosticCollector, parse_module};
+use melior::{
+    ir::{Module, Operation},
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+    Context,
+};
+
+use crate::error::{Error, Result};
+
+/// Destination-passing tensors to memrefs, writing into the output buffers.
+const BUFFERIZE: &str = "eliminate-empty-tensors,one-shot-bufferize,canonicalize";
+
+/// Kernels as loops in the LLVM dialect with bare-pointer arguments (the
+/// bundle's native ABI: `void k(void *b0, ..., int64_t rank)`).
+pub fn cpu() -> String {
+    format!(
+        "builtin.module({BUFFERIZE},func.func(convert-linalg-to-loops),lower-affine,\
+         convert-scf-to-cf,expand-strided-metadata,finalize-memref-to-llvm,\
+         convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,\
+         convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1}},convert-cf-to-llvm,\
+         reconcile-unrealized-casts)"
+    )
+}
+
+/// Kernels as outlined `gpu.func`s: parallel loops tiled by `block` threads
+/// per block, one loop iteration per thread.
+pub fn gpu_outline(block: u64) -> String {
+    format!(
+        "builtin.module({BUFFERIZE},func.func(convert-linalg-to-parallel-loops,\
+         scf-parallel-loop-tiling{{parallel-loop-tile-sizes={block}}},gpu-map-parallel-loops,\
+         convert-parallel-loops-to-gpu),lower-affine,canonicalize,\
+         gpu-launch-sink-index-computations,gpu-kernel-outlining,canonicalize)"
+    )
+}
+
+/// Outlined GPU modules to PTX (`gpu.binary` with the assembly).
+/// `convert-gpu-to-nvvm` turns math ops into libdevice calls
+/// (`__nv_sqrtf`); `ptx::merge` supplies PTX for the ones PTX has an
+/// instruction for.
+pub fn gpu_to_ptx(chip: &str, features: &str) -> String {
+    format!(
+        "builtin.module(nvvm-attach-target{{chip={chip} features={features}}},\
+         gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1}},\
+         reconcile-unrealized-casts),gpu-module-to-binary{{format=isa}})"
+    )
+}
+
+/// Parses generated kernel IR; a failure is a lowering bug.
+pub fn parse<'c>(context: &'c Context, text: &str, stage: &str) -> Result<Module<'c>> {
+    let diagnostics = DiagnosticCollector::attach(context);
+    parse_module(context, text, "<generated kernels>").ok_or_else(|| Error::Upstream {
+        stage: stage.into(),
+        diagnostics: render(&diagnostics, text),
+    })
+}
+
+/// Runs `pipeline` on `module`.
+pub fn run(context: &Context, module: &mut Module, pipeline: &str, stage: &str) -> Result<()> {
+    let diagnostics = DiagnosticCollector::attach(context);
+    let manager = PassManager::new(context);
+    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| {
+        Error::Upstream {
+            stage: stage.into(),
+            diagnostics: format!("bad pipeline {pipeline}: {e}"),
+        }
+    })?;
+    manager.run(module).map_err(|_| Error::Upstream {
+        stage: stage.into(),
+        diagnostics: format!(
+            "{}\npipeline: {pipeline}",
+            render(&diagnostics, &module.as_operation().to_string())
+        ),
+    })
+}
+
+fn render(diagnostics: &DiagnosticCollector, ir: &str) -> String {
+    let mut text: Vec<String> = diagnostics.take().iter().map(|d| d.to_string()).collect();
+    if std::env::var_os("COCO_DUMP_KERNELS").is_some() {
+        text.push(ir.to_string());
+    } else {
+        text.push("(set COCO_DUMP_KERNELS=1 to print the kernel IR)".into());
+    }
+    text.join("\n")
+}
+
+/// The module as text (for `--emit=kernels` and bug reports).
+pub fn print(op: &Operation) -> String {
+    op.to_string()
+}

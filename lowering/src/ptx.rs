@@ -1,0 +1,293 @@
+//! Kernels to PTX: upstream GPU outlining, NVVM and `gpu-module-to-binary`
+//! (no CUDA toolkit needed), plus the launch list the CUDA backend replays.
+
+use std::collections::HashMap;
+
+use coco_bundle::plan::GpuLaunch;
+use melior::{ir::Module, Context};
+
+use crate::{
+    error::{Error, Result},
+    pipelines,
+};
+
+/// Threads per block of the element-wise tiling.
+pub const BLOCK: u64 = 256;
+
+pub struct Ptx {
+    /// Every kernel's device code in one PTX module.
+    pub assembly: String,
+    /// Per host kernel, its device launches in order.
+    pub launches: HashMap<String, Vec<GpuLaunch>>,
+    /// Host kernels that keep work on the host after outlining (reductions
+    /// without a parallel dimension, temporaries): no GPU launch list.
+    pub host_bound: Vec<String>,
+}
+
+/// `kernels` is the generated kernel module text; `buffers` the number of
+/// buffer parameters of each kernel.
+pub fn compile(
+    context: &Context,
+    kernels: &str,
+    buffers: &HashMap<String, usize>,
+    chip: &str,
+    features: &str,
+) -> Result<Ptx> {
+    let mut module: Module = pipelines::parse(context, kernels, "GPU")?;
+    pipelines::run(
+        context,
+        &mut module,
+        &pipelines::gpu_outline(BLOCK),
+        "GPU outlining",
+    )?;
+    let outlined = module.as_operation().to_string();
+    let (launches, host_bound) = launches(&outlined, buffers);
+    pipelines::run(
+        context,
+        &mut module,
+        &pipelines::gpu_to_ptx(chip, features),
+        "PTX",
+    )?;
+    let assembly = merge(&module.as_operation().to_string())?;
+    Ok(Ptx {
+        assembly,
+        launches,
+        host_bound,
+    })
+}
+
+/// Reads the host functions of the outlined module: constants, launches,
+/// and anything else (which keeps the kernel off the GPU).
+fn launches(
+    outlined: &str,
+    buffers: &HashMap<String, usize>,
+) -> (HashMap<String, Vec<GpuLaunch>>, Vec<String>) {
+    let mut out: HashMap<String, Vec<GpuLaunch>> = HashMap::new();
+    let mut host_bound = Vec::new();
+    let mut current: Option<String> = None;
+    let mut constants: HashMap<String, String> = HashMap::new();
+    let mut bound = false;
+    for line in outlined.lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("func.func @") {
+            let name = rest[..rest.find('(').unwrap_or(rest.len())].to_string();
+            current = Some(name.clone());
+            constants.clear();
+            bound = false;
+            out.entry(name).or_default();
+            continue;
+        }
+        let Some(kernel) = current.clone() else {
+            continue;
+        };
+        if line == "}" || line.starts_with("gpu.module") {
+            if bound {
+                host_bound.push(kernel.clone());
+                out.remove(&kernel);
+            }
+            current = None;
+            continue;
+        }
+        if line == "return" || line.is_empty() {
+            continue;
+        }
+        if let Some((name, rest)) = line.split_once(" = arith.constant ") {
+            // `%c4 = arith.constant 4 : index`
+            if let Some((value, ty)) = rest.rsplit_once(" : ") {
+                let ty = if ty == "index" { "i64" } else { ty };
+                constants.insert(name.to_string(), format!("{ty}:{value}"));
+                continue;
+            }
+        }
+        if let Some(rest) = line.strip_prefix("gpu.launch_func") {
+            let count = buffers.get(&kernel).copied().unwrap_or(0);
+            match parse_launch(rest, &constants, count) {
+                Some(launch) => out.entry(kernel.clone()).or_default().push(launch),
+                None => bound = true,
+            }
+            continue;
+        }
+        bound = true;
+    }
+    (out, host_bound)
+}
+
+fn between<'t>(text: &'t str, open: &str) -> Option<&'t str> {
+    let start = text.find(open)? + open.len();
+    let end = start + text[start..].find(')')?;
+    Some(&text[start..end])
+}
+
+fn parse_launch(
+    text: &str,
+    constants: &HashMap<String, String>,
+    buffers: usize,
+) -> Option<GpuLaunch> {
+    let symbol = text.split_whitespace().next()?;
+    let entry = symbol
+        .rsplit("::@")
+        .next()?
+        .trim_start_matches('@')
+        .to_string();
+    let dims = |open: &str| -> Option<[u64; 3]> {
+        let parts: Vec<u64> = between(text, open)?
+            .split(',')
+            .map(|p| {
+                constants
+                    .get(p.trim())
+                    .and_then(|c| c.strip_prefix("i64:"))
+                    .and_then(|v| v.parse().ok())
+            })
+            .collect::<Option<_>>()?;
+        parts.try_into().ok()
+    };
+    let grid = dims("blocks in (")?;
+    let block = dims("threads in (")?;
+    let mut params = Vec::new();
+    if let Some(args) = between(text, "args(") {
+        for arg in args.split(", ") {
+            let name = arg.split(" : ").next()?.trim();
+            if let Some(index) = name
+                .strip_prefix("%arg")
+                .and_then(|i| i.parse::<usize>().ok())
+            {
+                params.push(if index == buffers {
+                    "rank".to_string()
+                } else {
+                    format!("buffer:{index}")
+                });
+            } else {
+                params.push(constants.get(name)?.clone());
+            }
+        }
+    }
+    Some(GpuLaunch {
+        entry,
+        grid,
+        block,
+        params,
+    })
+}
+
+/// Joins the PTX of every `gpu.binary` into one module (one header, every
+/// entry).
+fn merge(module_text: &str) -> Result<String> {
+    let mut header = String::new();
+    let mut bodies = String::new();
+    for (i, chunk) in module_text.split("assembly = \"").skip(1).enumerate() {
+        let end = chunk
+            .find("\">")
+            .ok_or_else(|| Error::Codegen("internal error: unterminated PTX assembly".into()))?;
+        // The assembly is NUL-terminated for the CUDA driver; one file has one end.
+        let ptx = unescape(&chunk[..end]).trim_end_matches('\0').to_string();
+        let (head, body) = match ptx.find(".address_size") {
+            Some(at) => {
+                let line_end = at + ptx[at..].find('\n').unwrap_or(ptx.len() - at);
+                (ptx[..line_end].to_string(), ptx[line_end..].to_string())
+            }
+            None => (String::new(), ptx.clone()),
+        };
+        if i == 0 {
+            header = head;
+        }
+        bodies.push_str(&body);
+    }
+    if header.is_empty() {
+        return Err(Error::Codegen(
+            "internal error: gpu-module-to-binary produced no PTX".into(),
+        ));
+    }
+    let (bodies, externs) = strip_externs(&bodies);
+    let mut definitions = String::new();
+    for name in &externs {
+        let definition = libdevice_shim(name).ok_or_else(|| {
+            Error::Codegen(format!(
+                "a kernel calls the libdevice function {name}, which needs a CUDA toolkit to link; \
+                 coco provides PTX for __nv_sqrtf, __nv_sqrt, __nv_fabsf and __nv_fabs only"
+            ))
+        })?;
+        definitions.push_str(definition);
+    }
+    Ok(format!("{header}\n{definitions}{bodies}"))
+}
+
+/// Removes `.extern .func` declarations; returns the text and the names.
+fn strip_externs(ptx: &str) -> (String, Vec<String>) {
+    let mut out = String::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut in_extern = false;
+    for line in ptx.lines() {
+        if line.starts_with(".extern .func") {
+            if let Some(name) = line.split_whitespace().last() {
+                if !names.iter().any(|n| n == name) {
+                    names.push(name.to_string());
+                }
+            }
+            in_extern = !line.trim_end().ends_with(';');
+            continue;
+        }
+        if in_extern {
+            if line.trim() == ";" || line.trim_end().ends_with(';') {
+                in_extern = false;
+            }
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    (out, names)
+}
+
+/// PTX definitions of the libdevice functions that PTX has an exact
+/// instruction for, so kernels load without a CUDA toolkit's libdevice.
+/// `convert-gpu-to-nvvm` calls libdevice for every math op, even these.
+fn libdevice_shim(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "__nv_sqrtf" => concat!(
+            ".func  (.param .b32 func_retval0) __nv_sqrtf(\n\t.param .b32 __nv_sqrtf_param_0\n)\n{\n",
+            "\t.reg .f32 \t%f<3>;\n\tld.param.f32 \t%f1, [__nv_sqrtf_param_0];\n",
+            "\tsqrt.rn.f32 \t%f2, %f1;\n\tst.param.f32 \t[func_retval0+0], %f2;\n\tret;\n}\n\n"
+        ),
+        "__nv_sqrt" => concat!(
+            ".func  (.param .b64 func_retval0) __nv_sqrt(\n\t.param .b64 __nv_sqrt_param_0\n)\n{\n",
+            "\t.reg .f64 \t%fd<3>;\n\tld.param.f64 \t%fd1, [__nv_sqrt_param_0];\n",
+            "\tsqrt.rn.f64 \t%fd2, %fd1;\n\tst.param.f64 \t[func_retval0+0], %fd2;\n\tret;\n}\n\n"
+        ),
+        "__nv_fabsf" => concat!(
+            ".func  (.param .b32 func_retval0) __nv_fabsf(\n\t.param .b32 __nv_fabsf_param_0\n)\n{\n",
+            "\t.reg .f32 \t%f<3>;\n\tld.param.f32 \t%f1, [__nv_fabsf_param_0];\n",
+            "\tabs.f32 \t%f2, %f1;\n\tst.param.f32 \t[func_retval0+0], %f2;\n\tret;\n}\n\n"
+        ),
+        "__nv_fabs" => concat!(
+            ".func  (.param .b64 func_retval0) __nv_fabs(\n\t.param .b64 __nv_fabs_param_0\n)\n{\n",
+            "\t.reg .f64 \t%fd<3>;\n\tld.param.f64 \t%fd1, [__nv_fabs_param_0];\n",
+            "\tabs.f64 \t%fd2, %fd1;\n\tst.param.f64 \t[func_retval0+0], %fd2;\n\tret;\n}\n\n"
+        ),
+        _ => return None,
+    })
+}
+
+/// MLIR string escapes (`\0A`, `\22`, `\5C`, ...) to bytes.
+fn unescape(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' && i + 2 < bytes.len() + 1 {
+            let hex = std::str::from_utf8(&bytes[i + 1..(i + 3).min(bytes.len())]).unwrap_or("");
+            if let Ok(b) = u8::from_str_radix(hex, 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+            if bytes.get(i + 1) == Some(&b'\\') {
+                out.push(b'\\');
+                i += 2;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
