@@ -28,7 +28,7 @@ use std::fmt::Write as _;
 
 use coco_dialects::{
     coco::{ops, DistTensor, Layout, Reduction},
-    ir::{as_op, defining_op, int_attr, location_text, op_name},
+    ir::{as_op, defining_op, float_attr, int_attr, location_text, op_name},
 };
 use melior::ir::{
     operation::{OperationPrintingFlags, OperationRef},
@@ -136,6 +136,57 @@ fn cast_op(from: &str, to: &str) -> Option<&'static str> {
     })
 }
 
+/// SplitMix64's finaliser, as the interpreter's `rng::mix`.
+fn rng_mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// `x` rounded to `element`, for compile-time constants.
+fn round_to(element: &str, x: f64) -> f64 {
+    match element {
+        "f32" => x as f32 as f64,
+        "f16" => half::f16::from_f64(x).to_f64(),
+        "bf16" => half::bf16::from_f64(x).to_f64(),
+        _ => x,
+    }
+}
+
+/// `x` as an MLIR float literal (which needs a `.` before any exponent),
+/// exact for f64 values.
+fn float_literal(x: f64) -> String {
+    let text = format!("{x:e}");
+    match text.split_once('e') {
+        Some((mantissa, exponent)) if !mantissa.contains('.') => format!("{mantissa}.0e{exponent}"),
+        _ => text,
+    }
+}
+
+/// `(line, name)`: `from` (of type `element`) in the accumulation type.
+fn widen(element: &str, acc: &str, from: &str, to: &str) -> (String, String) {
+    if element == acc {
+        (String::new(), from.to_string())
+    } else {
+        (
+            format!("      {to} = arith.extf {from} : {element} to {acc}\n"),
+            to.to_string(),
+        )
+    }
+}
+
+/// `(line, name)`: `from` rounded from `acc` to `element`.
+fn narrow(acc: &str, element: &str, from: &str, to: &str) -> (String, String) {
+    match cast_op(acc, element) {
+        Some(cast) => (
+            format!("      {to} = {cast} {from} : {acc} to {element}\n"),
+            to.to_string(),
+        ),
+        None => (String::new(), from.to_string()),
+    }
+}
+
 /// `op`'s attributes as generic syntax (`<{...}> {...}`), cut from its
 /// generic print, so every attribute of any arith/math op carries over.
 fn generic_attributes(op: &Operation) -> String {
@@ -199,6 +250,8 @@ struct Emitter<'v, 'c, 'a> {
     group: usize,
     body: String,
     tensors: HashMap<usize, Tensor>,
+    /// Kernel outputs not yet written: value -> (parameter, memref type).
+    destinations: HashMap<usize, (String, String)>,
     counter: usize,
 }
 
@@ -348,6 +401,28 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             .map(|v| unsafe { Value::from_raw(v.to_raw()) })
             .collect();
 
+        // One loop over all elements, whatever the rank: memory is dense
+        // and row-major, so collapsing is free, and one dimension tiles and
+        // maps to GPU threads without idle lanes.
+        let full_shape = shape.clone();
+        let flat = rank != 1;
+        let (shape, rank) = if flat {
+            (vec![shape.iter().product::<usize>()], 1)
+        } else {
+            (shape, rank)
+        };
+        // 0-d values become one-element vectors (`[]` reassociation).
+        let all_dims = if full_shape.is_empty() {
+            "[]".to_string()
+        } else {
+            format!(
+                "[[{}]]",
+                (0..full_shape.len())
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
         let mut header = Vec::new();
         let mut maps = Vec::new();
         let mut block_args = Vec::new();
@@ -358,17 +433,55 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             } else {
                 identity_map(rank)
             });
-            header.push((t.name.clone(), t.ty()));
-            block_args.push(format!("%x{i}: {}", t.element));
-            scalars.insert(*k, format!("%x{i}"));
+            if flat && !t.shape.is_empty() {
+                let collapsed = self.fresh("x");
+                self.line(&format!(
+                    "{collapsed} = tensor.collapse_shape {} {all_dims} : {} into {}",
+                    t.name,
+                    t.ty(),
+                    tensor_type(&shape, &t.element)
+                ));
+                header.push((collapsed, tensor_type(&shape, &t.element)));
+            } else {
+                header.push((t.name.clone(), t.ty()));
+            }
+            block_args.push(format!("%bx{i}: {}", t.element));
+            scalars.insert(*k, format!("%bx{i}"));
         }
         let mut outs = Vec::new();
         for (i, v) in outputs.iter().enumerate() {
             let (element, _) = self.local(*v, &location)?;
-            let e = self.empty(&shape, &element);
+            // A kernel output is computed in its buffer: with flattening, the
+            // reshapes around an empty tensor would defeat empty-tensor
+            // elimination and cost a copy.
+            let e = match self.destinations.remove(&key(*v)) {
+                Some((param, memref)) => {
+                    let d = self.fresh("d");
+                    self.line(&format!(
+                        "{d} = bufferization.to_tensor {param} restrict writable : {memref}"
+                    ));
+                    if flat {
+                        let c = self.fresh("x");
+                        let reshape = if full_shape.is_empty() {
+                            format!("tensor.expand_shape {d} [] output_shape [1]")
+                        } else {
+                            format!("tensor.collapse_shape {d} {all_dims}")
+                        };
+                        self.line(&format!(
+                            "{c} = {reshape} : {} into {}",
+                            tensor_type(&full_shape, &element),
+                            tensor_type(&shape, &element)
+                        ));
+                        c
+                    } else {
+                        d
+                    }
+                }
+                None => self.empty(&shape, &element),
+            };
             outs.push((e, tensor_type(&shape, &element)));
             maps.push(identity_map(rank));
-            block_args.push(format!("%y{i}: {element}"));
+            block_args.push(format!("%by{i}: {element}"));
         }
 
         let mut body = String::new();
@@ -395,7 +508,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 .into();
             let result_type = element_text(result.r#type());
             counter += 1;
-            let name = format!("%v{counter}");
+            let name = format!("%bv{counter}");
             if op_name(op) == ops::CAST {
                 match cast_op(&operand_types[0], &result_type) {
                     Some(cast) => {
@@ -473,17 +586,38 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         self.line(&text);
         for (i, v) in outputs.iter().enumerate() {
             let (element, _) = self.local(*v, &location)?;
-            let name = if outs.len() > 1 {
+            let mut name = if outs.len() > 1 {
                 format!("{results}#{i}")
             } else {
                 results.clone()
             };
+            if flat {
+                let expanded = self.fresh("x");
+                let reshape = if full_shape.is_empty() {
+                    format!("tensor.collapse_shape {name} []")
+                } else {
+                    format!(
+                        "tensor.expand_shape {name} {all_dims} output_shape [{}]",
+                        full_shape
+                            .iter()
+                            .map(|d| d.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                self.line(&format!(
+                    "{expanded} = {reshape} : {} into {}",
+                    tensor_type(&shape, &element),
+                    tensor_type(&full_shape, &element)
+                ));
+                name = expanded;
+            }
             self.set(
                 *v,
                 Tensor {
                     name,
                     element,
-                    shape: shape.clone(),
+                    shape: full_shape.clone(),
                 },
             );
         }
@@ -549,7 +683,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     )
                 })?;
                 *counter += 1;
-                let name = format!("%v{counter}");
+                let name = format!("%bv{counter}");
                 let _ = writeln!(body, "      {name} = arith.constant {text}");
                 name
             }
@@ -588,6 +722,235 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let value = operand(op, index)
             .ok_or_else(|| Error::unsupported(location, format!("missing operand {index}")))?;
         self.tensor_of(value, location)
+    }
+
+    /// Accumulates along the last dimension of the first input into a
+    /// fresh `rows` tensor filled with `init`: `body` reads `%acc` and the
+    /// inputs `%a`, `%b`, ... (per-row inputs broadcast along the row) and
+    /// defines `%n`.
+    fn reduce_rows(
+        &mut self,
+        inputs: &[(&Tensor, bool)],
+        acc: &str,
+        init: &str,
+        body: &str,
+    ) -> String {
+        let x = inputs[0].0;
+        let rank = x.shape.len();
+        let rows = &x.shape[..rank - 1];
+        let f = self.filled(rows, acc, init);
+        let row_map = map(rank, &(0..rank - 1).collect::<Vec<_>>());
+        let mut maps = Vec::new();
+        let mut args = Vec::new();
+        for (i, (t, per_row)) in inputs.iter().enumerate() {
+            maps.push(if *per_row {
+                row_map.clone()
+            } else {
+                identity_map(rank)
+            });
+            args.push(format!("%{}: {}", (b'a' + i as u8) as char, t.element));
+        }
+        maps.push(row_map);
+        let mut kinds = vec!["parallel"; rank - 1];
+        kinds.push("reduction");
+        let r = self.fresh("s");
+        self.line(&format!(
+            "{r} = linalg.generic {{indexing_maps = [{}], iterator_types = {}}} ins({} : {}) outs({f} : {}) {{\n    ^bb0({}, %acc: {acc}):\n{body}      linalg.yield %n : {acc}\n    }} -> {}",
+            maps.join(", "),
+            iterators(&kinds),
+            inputs.iter().map(|(t, _)| t.name.clone()).collect::<Vec<_>>().join(", "),
+            inputs.iter().map(|(t, _)| t.ty()).collect::<Vec<_>>().join(", "),
+            tensor_type(rows, acc),
+            args.join(", "),
+            tensor_type(rows, acc)
+        ));
+        r
+    }
+
+    /// Per row: `exp(x - max) / sum(exp(x - max))` in the accumulation type.
+    fn softmax(&mut self, x: &Tensor, out: &str, element: &str) {
+        let acc = accumulator(&x.element);
+        let rank = x.shape.len();
+        let (wa, xa) = widen(&x.element, acc, "%a", "%x");
+        let neg_inf = if acc == "f64" {
+            "0xFFF0000000000000"
+        } else {
+            "0xFF800000"
+        };
+        let m = self.reduce_rows(
+            &[(x, false)],
+            acc,
+            neg_inf,
+            &format!("{wa}      %n = arith.maxnumf %acc, {xa} : {acc}\n"),
+        );
+        let rows = x.shape[..rank - 1].to_vec();
+        let m_t = Tensor {
+            name: m,
+            element: acc.into(),
+            shape: rows.clone(),
+        };
+        let sum = self.reduce_rows(
+            &[(x, false), (&m_t, true)],
+            acc,
+            "0.0",
+            &format!("{wa}      %d = arith.subf {xa}, %b : {acc}\n      %e = math.exp %d : {acc}\n      %n = arith.addf %acc, %e : {acc}\n"),
+        );
+        let row_map = map(rank, &(0..rank - 1).collect::<Vec<_>>());
+        let e = self.empty(&x.shape, element);
+        let (round, r) = narrow(acc, element, "%q", "%r");
+        self.line(&format!(
+            "{out} = linalg.generic {{indexing_maps = [{id}, {row_map}, {row_map}, {id}], iterator_types = {}}} ins({}, {}, {sum} : {}, {}, {}) outs({e} : {}) {{\n    ^bb0(%a: {}, %b: {acc}, %c: {acc}, %o: {element}):\n{wa}      %d = arith.subf {xa}, %b : {acc}\n      %ex = math.exp %d : {acc}\n      %q = arith.divf %ex, %c : {acc}\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
+            iterators(&vec!["parallel"; rank]),
+            x.name,
+            m_t.name,
+            x.ty(),
+            m_t.ty(),
+            tensor_type(&rows, acc),
+            tensor_type(&x.shape, element),
+            x.element,
+            tensor_type(&x.shape, element),
+            id = identity_map(rank),
+        ));
+    }
+
+    /// Per row of the last dimension, in the accumulation type:
+    /// `(x - mean) * (1 / sqrt(var + eps)) * gamma + beta`, with the final
+    /// sum rounded once to the element type, as the interpreter does.
+    fn layer_norm(
+        &mut self,
+        x: &Tensor,
+        gamma: &Tensor,
+        beta: &Tensor,
+        epsilon: f64,
+        out: &str,
+        element: &str,
+    ) {
+        let acc = accumulator(&x.element);
+        let rank = x.shape.len();
+        let width = x.shape[rank - 1];
+        let (wa, xa) = widen(&x.element, acc, "%a", "%x");
+        let sum = self.reduce_rows(
+            &[(x, false)],
+            acc,
+            "0.0",
+            &format!("{wa}      %n = arith.addf %acc, {xa} : {acc}\n"),
+        );
+        let rows = x.shape[..rank - 1].to_vec();
+        let sum_t = Tensor {
+            name: sum,
+            element: acc.into(),
+            shape: rows.clone(),
+        };
+        let mean = format!("      %w = arith.constant {width}.0 : {acc}\n      %mean = arith.divf %b, %w : {acc}\n");
+        let var = self.reduce_rows(
+            &[(x, false), (&sum_t, true)],
+            acc,
+            "0.0",
+            &format!("{wa}{mean}      %d = arith.subf {xa}, %mean : {acc}\n      %sq = arith.mulf %d, %d : {acc}\n      %n = arith.addf %acc, %sq : {acc}\n"),
+        );
+        let row_map = map(rank, &(0..rank - 1).collect::<Vec<_>>());
+        let last = map(rank, &[rank - 1]);
+        let e = self.empty(&x.shape, element);
+        let (wg, ga) = widen(&gamma.element, acc, "%g", "%gw");
+        let (wb, ba) = widen(&beta.element, acc, "%be", "%bw");
+        let eps = float_literal(if acc == "f32" {
+            epsilon as f32 as f64
+        } else {
+            epsilon
+        });
+        let (round, r) = narrow(acc, element, "%y", "%r");
+        self.line(&format!(
+            "{out} = linalg.generic {{indexing_maps = [{id}, {row_map}, {row_map}, {last}, {last}, {id}], iterator_types = {}}} ins({}, {}, {var}, {}, {} : {}, {}, {}, {}, {}) outs({e} : {}) {{\n    ^bb0(%a: {}, %b: {acc}, %v: {acc}, %g: {}, %be: {}, %o: {element}):\n{wa}{mean}      %var = arith.divf %v, %w : {acc}\n      %eps = arith.constant {eps} : {acc}\n      %ve = arith.addf %var, %eps : {acc}\n      %sd = math.sqrt %ve : {acc}\n      %one = arith.constant 1.0 : {acc}\n      %inv = arith.divf %one, %sd : {acc}\n      %d = arith.subf {xa}, %mean : {acc}\n      %nm = arith.mulf %d, %inv : {acc}\n{wg}      %ng = arith.mulf %nm, {ga} : {acc}\n{wb}      %y = arith.addf %ng, {ba} : {acc}\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
+            iterators(&vec!["parallel"; rank]),
+            x.name,
+            sum_t.name,
+            gamma.name,
+            beta.name,
+            x.ty(),
+            sum_t.ty(),
+            tensor_type(&rows, acc),
+            gamma.ty(),
+            beta.ty(),
+            tensor_type(&x.shape, element),
+            x.element,
+            gamma.element,
+            beta.element,
+            tensor_type(&x.shape, element),
+            id = identity_map(rank),
+        ));
+    }
+
+    /// The interpreter's counter-based dropout: element `i` (global linear
+    /// index) is dropped when `uniform(key(seed), i) < prob`; the hash is
+    /// SplitMix64 in i64 inside the kernel, the key a compile-time constant.
+    #[allow(clippy::too_many_arguments)]
+    fn dropout(
+        &mut self,
+        x: &Tensor,
+        out: &str,
+        element: &str,
+        layout: Option<Layout>,
+        global: &[i64],
+        prob: f64,
+        seed: u64,
+    ) {
+        let rank = x.shape.len();
+        let mixed_key = rng_mix(rng_mix(0x636f_636f ^ seed));
+        // u < prob with u = n / 2^53 and an integer n: n < ceil(prob * 2^53).
+        let threshold = (prob * (1u64 << 53) as f64).ceil().max(0.0) as u64;
+        let scale = round_to(element, 1.0 / (1.0 - prob));
+        let mut strides = vec![1i64; rank];
+        for d in (0..rank.saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1] * global[d + 1];
+        }
+        let mut index = String::from("      %dgi0 = arith.constant 0 : i64\n");
+        for d in 0..rank {
+            let _ = write!(
+                index,
+                "      %dl{d} = linalg.index {d} : index\n      %dli{d} = arith.index_cast %dl{d} : index to i64\n"
+            );
+            let coordinate = match layout {
+                Some(Layout::Sliced(dim)) if dim as usize == d => {
+                    let _ = write!(
+                        index,
+                        "      %dr{d} = arith.index_cast %rank : index to i64\n      %dn{d} = arith.constant {} : i64\n      %do{d} = arith.muli %dr{d}, %dn{d} : i64\n      %dc{d} = arith.addi %dli{d}, %do{d} : i64\n",
+                        x.shape[d]
+                    );
+                    format!("%dc{d}")
+                }
+                _ => format!("%dli{d}"),
+            };
+            let _ = write!(
+                index,
+                "      %ds{d} = arith.constant {} : i64\n      %dp{d} = arith.muli {coordinate}, %ds{d} : i64\n      %dgi{} = arith.addi %dgi{d}, %dp{d} : i64\n",
+                strides[d],
+                d + 1
+            );
+        }
+        let constants = format!(
+            "      %golden = arith.constant {} : i64\n      %m1 = arith.constant {} : i64\n      %m2 = arith.constant {} : i64\n      %c30 = arith.constant 30 : i64\n      %c27 = arith.constant 27 : i64\n      %c31 = arith.constant 31 : i64\n      %c11 = arith.constant 11 : i64\n      %key = arith.constant {} : i64\n      %spread = arith.constant {} : i64\n      %threshold = arith.constant {} : i64\n",
+            0x9e37_79b9_7f4a_7c15u64 as i64,
+            0xbf58_476d_1ce4_e5b9u64 as i64,
+            0x94d0_49bb_1331_11ebu64 as i64,
+            mixed_key as i64,
+            0xd6e8_feb8_6659_fd93u64 as i64,
+            threshold as i64,
+        );
+        let mix = "      %ha = arith.addi %in, %golden : i64\n      %hb = arith.shrui %ha, %c30 : i64\n      %hc = arith.xori %ha, %hb : i64\n      %hd = arith.muli %hc, %m1 : i64\n      %he = arith.shrui %hd, %c27 : i64\n      %hf = arith.xori %hd, %he : i64\n      %hg = arith.muli %hf, %m2 : i64\n      %hh = arith.shrui %hg, %c31 : i64\n      %h = arith.xori %hg, %hh : i64\n";
+        let body = format!(
+            "{constants}{index}      %ctr = arith.muli %dgi{rank}, %spread : i64\n      %in = arith.xori %key, %ctr : i64\n{mix}      %bits = arith.shrui %h, %c11 : i64\n      %drop = arith.cmpi ult, %bits, %threshold : i64\n      %scale = arith.constant {} : {element}\n      %kept = arith.mulf %a, %scale : {element}\n      %zero = arith.constant 0.0 : {element}\n      %y = arith.select %drop, %zero, %kept : {element}\n",
+            float_literal(scale)
+        );
+        let e = self.empty(&x.shape, element);
+        self.line(&format!(
+            "{out} = linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%a: {element}, %o: {element}):\n{body}      linalg.yield %y : {element}\n    }} -> {}",
+            iterators(&vec!["parallel"; rank]),
+            x.name,
+            x.ty(),
+            tensor_type(&x.shape, element),
+            tensor_type(&x.shape, element),
+            id = identity_map(rank),
+        ));
     }
 
     /// A non-element-wise computation.
@@ -684,8 +1047,39 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 } else {
                     init
                 };
-                let f = self.filled(&[], acc, init);
-                let rank = x.shape.len();
+                // One (GPU: single-thread) parallel iteration around the
+                // sequential reduction, so that the whole reduction runs in
+                // a kernel rather than on the host; the order of the sum
+                // stays the interpreter's.
+                let f = self.filled(&[1], acc, init);
+                let rank = x.shape.len() + 1;
+                let mut wide = vec![1];
+                wide.extend(&x.shape);
+                let mut groups = vec!["[0, 1]".to_string()];
+                groups.extend((2..rank).map(|d| format!("[{d}]")));
+                let xe = self.fresh("x");
+                if x.shape.is_empty() {
+                    self.line(&format!(
+                        "{xe} = tensor.expand_shape {} [] output_shape [1] : {} into {}",
+                        x.name,
+                        x.ty(),
+                        tensor_type(&wide, &x.element)
+                    ));
+                } else {
+                    self.line(&format!(
+                        "{xe} = tensor.expand_shape {} [{}] output_shape [{}] : {} into {}",
+                        x.name,
+                        groups.join(", "),
+                        wide.iter()
+                            .map(|d| d.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        x.ty(),
+                        tensor_type(&wide, &x.element)
+                    ));
+                }
+                let mut kinds = vec!["parallel"];
+                kinds.extend(vec!["reduction"; rank - 1]);
                 let (widen, xin) = if x.element == acc {
                     (String::new(), "%a")
                 } else {
@@ -703,12 +1097,11 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 };
                 let s = self.fresh("s");
                 self.line(&format!(
-                    "{s} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({f} : tensor<{acc}>) {{\n    ^bb0(%a: {}, %acc: {acc}):\n{widen}{combine}      linalg.yield %n : {acc}\n    }} -> tensor<{acc}>",
+                    "{s} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({xe} : {}) outs({f} : tensor<1x{acc}>) {{\n    ^bb0(%a: {}, %acc: {acc}):\n{widen}{combine}      linalg.yield %n : {acc}\n    }} -> tensor<1x{acc}>",
                     identity_map(rank),
-                    map(rank, &[]),
-                    iterators(&vec!["reduction"; rank]),
-                    x.name,
-                    x.ty(),
+                    map(rank, &[0]),
+                    iterators(&kinds),
+                    tensor_type(&wide, &x.element),
                     x.element,
                 ));
                 let count = x.shape.iter().product::<usize>().max(1);
@@ -727,10 +1120,23 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     ),
                     None => (String::new(), y),
                 };
-                let e = self.empty(&[], &element);
+                let e = match self.destinations.remove(&key(result)) {
+                    Some((param, memref)) => {
+                        let d = self.fresh("d");
+                        self.line(&format!(
+                            "{d} = bufferization.to_tensor {param} restrict writable : {memref}"
+                        ));
+                        let d1 = self.fresh("x");
+                        self.line(&format!("{d1} = tensor.expand_shape {d} [] output_shape [1] : tensor<{element}> into tensor<1x{element}>"));
+                        d1
+                    }
+                    None => self.empty(&[1], &element),
+                };
+                let y1 = self.fresh("y");
                 self.line(&format!(
-                    "{out} = linalg.generic {{indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}} ins({s} : tensor<{acc}>) outs({e} : tensor<{element}>) {{\n    ^bb0(%a: {acc}, %b: {element}):\n{finish}{round}      linalg.yield {r} : {element}\n    }} -> tensor<{element}>"
+                    "{y1} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]}} ins({s} : tensor<1x{acc}>) outs({e} : tensor<1x{element}>) {{\n    ^bb0(%a: {acc}, %b: {element}):\n{finish}{round}      linalg.yield {r} : {element}\n    }} -> tensor<1x{element}>"
                 ));
+                self.line(&format!("{out} = tensor.collapse_shape {y1} [] : tensor<1x{element}> into tensor<{element}>"));
             }
             ops::MATMUL => {
                 let a = self.operand(op, 0, &location)?;
@@ -787,6 +1193,71 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                         .join(", ")
                 ));
             }
+            ops::SPLIT_HEADS | ops::MERGE_HEADS => {
+                // [S, H*d] <-> [H, S, d]: a reshape and a transpose.
+                let x = self.operand(op, 0, &location)?;
+                let (three, flat) = if name == ops::SPLIT_HEADS {
+                    (shape.clone(), x.shape.clone())
+                } else {
+                    (x.shape.clone(), shape.clone())
+                };
+                if three.len() != 3
+                    || flat.len() != 2
+                    || flat[1] != three[0] * three[2]
+                    || flat[0] != three[1]
+                {
+                    return Err(Error::unsupported(
+                        &location,
+                        format!("'{name}' between local shapes {flat:?} and {three:?} is not a head split"),
+                    ));
+                }
+                let (_, _, d) = (three[0], three[1], three[2]);
+                // One gather per output element, written in place: the
+                // output map is the identity.
+                let (rank, input_map) = if name == ops::SPLIT_HEADS {
+                    (
+                        3,
+                        format!("affine_map<(d0, d1, d2) -> (d1, d0 * {d} + d2)>"),
+                    )
+                } else {
+                    (
+                        2,
+                        format!("affine_map<(d0, d1) -> (d1 floordiv {d}, d0, d1 mod {d})>"),
+                    )
+                };
+                let e = self.empty(&shape, &element);
+                self.line(&format!(
+                    "{out} = linalg.generic {{indexing_maps = [{input_map}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%a: {element}, %b: {element}):\n      linalg.yield %a : {element}\n    }} -> {}",
+                    identity_map(rank),
+                    iterators(&vec!["parallel"; rank]),
+                    x.name,
+                    x.ty(),
+                    tensor_type(&shape, &element),
+                    tensor_type(&shape, &element)
+                ));
+            }
+            ops::SOFTMAX => {
+                let x = self.operand(op, 0, &location)?;
+                self.softmax(&x, &out, &element);
+            }
+            ops::LAYER_NORM => {
+                let x = self.operand(op, 0, &location)?;
+                let gamma = self.operand(op, 1, &location)?;
+                let beta = self.operand(op, 2, &location)?;
+                let epsilon = float_attr(op, "epsilon").unwrap_or(1e-5);
+                self.layer_norm(&x, &gamma, &beta, epsilon, &out, &element);
+            }
+            ops::DROPOUT => {
+                let x = self.operand(op, 0, &location)?;
+                let dist = DistTensor::from_type(result.r#type());
+                let layout = dist.as_ref().and_then(|t| t.layout);
+                let global = dist
+                    .and_then(|t| t.static_shape())
+                    .ok_or_else(|| Error::unsupported(&location, "dropout of a dynamic shape"))?;
+                let prob = float_attr(op, "prob").unwrap_or(0.0);
+                let seed = int_attr(op, "seed").unwrap_or(0) as u64;
+                self.dropout(&x, &out, &element, layout, &global, prob, seed);
+            }
             other => {
                 return Err(Error::unsupported(
                     &location,
@@ -813,6 +1284,7 @@ pub fn emit(unit: &KernelUnit, values: &Values, group: usize) -> Result<KernelTe
         group,
         body: String::new(),
         tensors: HashMap::new(),
+        destinations: HashMap::new(),
         counter: 0,
     };
     let mut params = Vec::new();
@@ -822,6 +1294,11 @@ pub fn emit(unit: &KernelUnit, values: &Values, group: usize) -> Result<KernelTe
             .unwrap_or_default();
         let (element, shape) = emitter.local(*v, &location)?;
         params.push(format!("%p{i}: {}", memref_type(&shape, &element)));
+        if i >= unit.inputs.len() {
+            emitter
+                .destinations
+                .insert(key(*v), (format!("%p{i}"), memref_type(&shape, &element)));
+        }
         if i < unit.inputs.len() {
             let name = format!("%in{i}");
             emitter.line(&format!(

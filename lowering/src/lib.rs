@@ -160,6 +160,7 @@ pub fn compile(
             buffers: text.buffers,
             computes: text.computes,
             gpu_launches: Vec::new(),
+            gpu_scratch: Vec::new(),
         });
     }
     kernels_mlir.push_str("}\n");
@@ -189,16 +190,19 @@ pub fn compile(
             &options.features,
         )?;
         for kernel in &mut compiled.plan.kernels {
-            if let Some(launches) = ptx.launches.get(&kernel.name) {
+            if let Some((launches, scratch)) = ptx.launches.get(&kernel.name) {
                 kernel.gpu_launches = launches.clone();
+                kernel.gpu_scratch = scratch.clone();
             }
         }
-        compiled.ptx = Some(ptx.assembly);
-        compiled.plan.ptx = Some(PtxTarget {
-            file: "kernels.ptx".into(),
-            chip: options.chip.clone(),
-            features: options.features.clone(),
-        });
+        if ptx.assembly.is_some() {
+            compiled.plan.ptx = Some(PtxTarget {
+                file: "kernels.ptx".into(),
+                chip: options.chip.clone(),
+                features: options.features.clone(),
+            });
+        }
+        compiled.ptx = ptx.assembly;
     }
     Ok(compiled)
 }

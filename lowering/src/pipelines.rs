@@ -27,12 +27,15 @@ pub fn cpu() -> String {
     )
 }
 
-/// Kernels as outlined `gpu.func`s: parallel loops tiled by `block` threads
-/// per block, one loop iteration per thread.
-pub fn gpu_outline(block: u64) -> String {
+/// Kernels as outlined `gpu.func`s: parallel loops tiled into blocks of
+/// `64`, `64x4` or `64x4x4` threads by their rank (the tiling pass takes one
+/// size list for every loop; element-wise code is 1-D, so it gets 64-thread
+/// blocks, which still fill an SM), one iteration per thread, with bound
+/// checks instead of `affine.min` so that sizes need not divide.
+pub fn gpu_outline() -> String {
     format!(
         "builtin.module({BUFFERIZE},func.func(convert-linalg-to-parallel-loops,\
-         scf-parallel-loop-tiling{{parallel-loop-tile-sizes={block}}},gpu-map-parallel-loops,\
+         scf-parallel-loop-tiling{{parallel-loop-tile-sizes=64,4,4 no-min-max-bounds=true}},gpu-map-parallel-loops,\
          convert-parallel-loops-to-gpu),lower-affine,canonicalize,\
          gpu-launch-sink-index-computations,gpu-kernel-outlining,canonicalize)"
     )

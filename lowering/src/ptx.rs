@@ -11,14 +11,13 @@ use crate::{
     pipelines,
 };
 
-/// Threads per block of the element-wise tiling.
-pub const BLOCK: u64 = 256;
-
 pub struct Ptx {
-    /// Every kernel's device code in one PTX module.
-    pub assembly: String,
-    /// Per host kernel, its device launches in order.
-    pub launches: HashMap<String, Vec<GpuLaunch>>,
+    /// Every kernel's device code in one PTX module; `None` when no kernel
+    /// maps to the GPU.
+    pub assembly: Option<String>,
+    /// Per host kernel, its device launches in order and the bytes of the
+    /// temporaries they share.
+    pub launches: HashMap<String, (Vec<GpuLaunch>, Vec<u64>)>,
     /// Host kernels that keep work on the host after outlining (reductions
     /// without a parallel dimension, temporaries): no GPU launch list.
     pub host_bound: Vec<String>,
@@ -37,7 +36,7 @@ pub fn compile(
     pipelines::run(
         context,
         &mut module,
-        &pipelines::gpu_outline(BLOCK),
+        &pipelines::gpu_outline(),
         "GPU outlining",
     )?;
     let outlined = module.as_operation().to_string();
@@ -58,11 +57,10 @@ pub fn compile(
 
 /// Reads the host functions of the outlined module: constants, launches,
 /// and anything else (which keeps the kernel off the GPU).
-fn launches(
-    outlined: &str,
-    buffers: &HashMap<String, usize>,
-) -> (HashMap<String, Vec<GpuLaunch>>, Vec<String>) {
-    let mut out: HashMap<String, Vec<GpuLaunch>> = HashMap::new();
+type Launches = HashMap<String, (Vec<GpuLaunch>, Vec<u64>)>;
+
+fn launches(outlined: &str, buffers: &HashMap<String, usize>) -> (Launches, Vec<String>) {
+    let mut out: Launches = HashMap::new();
     let mut host_bound = Vec::new();
     let mut current: Option<String> = None;
     let mut constants: HashMap<String, String> = HashMap::new();
@@ -99,10 +97,34 @@ fn launches(
                 continue;
             }
         }
+        if let Some((name, rest)) = line.split_once(" = memref.alloc() ") {
+            // `%alloc = memref.alloc() {alignment = 64 : i64} : memref<16x2048xf32>`
+            if let Some(bytes) = rest.rsplit_once(" : ").and_then(|(_, ty)| memref_bytes(ty)) {
+                let entry = out.entry(kernel.clone()).or_default();
+                constants.insert(name.to_string(), format!("scratch:{}", entry.1.len()));
+                entry.1.push(bytes);
+                continue;
+            }
+        }
+        if line.starts_with("memref.dealloc ") {
+            continue;
+        }
+        // Reshapes of dense memrefs are the same pointer.
+        if let Some((name, rest)) = line.split_once(" = memref.") {
+            if rest.starts_with("collapse_shape ") || rest.starts_with("expand_shape ") {
+                let source = rest.split_whitespace().nth(1).unwrap_or("");
+                let alias = constants
+                    .get(source)
+                    .cloned()
+                    .unwrap_or_else(|| source.to_string());
+                constants.insert(name.to_string(), alias);
+                continue;
+            }
+        }
         if let Some(rest) = line.strip_prefix("gpu.launch_func") {
             let count = buffers.get(&kernel).copied().unwrap_or(0);
             match parse_launch(rest, &constants, count) {
-                Some(launch) => out.entry(kernel.clone()).or_default().push(launch),
+                Some(launch) => out.entry(kernel.clone()).or_default().0.push(launch),
                 None => bound = true,
             }
             continue;
@@ -110,6 +132,23 @@ fn launches(
         bound = true;
     }
     (out, host_bound)
+}
+
+/// Bytes of a static `memref<AxBxT>` type.
+fn memref_bytes(ty: &str) -> Option<u64> {
+    let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
+    let mut parts: Vec<&str> = inner.split('x').collect();
+    let element = parts.pop()?;
+    let size: u64 = match element {
+        "f64" | "i64" | "index" => 8,
+        "f32" | "i32" => 4,
+        "f16" | "bf16" | "i16" => 2,
+        "i8" | "i1" => 1,
+        _ => return None,
+    };
+    parts
+        .iter()
+        .try_fold(size, |acc, d| Some(acc * d.parse::<u64>().ok()?))
 }
 
 fn between<'t>(text: &'t str, open: &str) -> Option<&'t str> {
@@ -147,6 +186,11 @@ fn parse_launch(
     if let Some(args) = between(text, "args(") {
         for arg in args.split(", ") {
             let name = arg.split(" : ").next()?.trim();
+            let aliased = constants
+                .get(name)
+                .filter(|a| a.starts_with("%arg"))
+                .cloned();
+            let name = aliased.as_deref().unwrap_or(name);
             if let Some(index) = name
                 .strip_prefix("%arg")
                 .and_then(|i| i.parse::<usize>().ok())
@@ -171,7 +215,7 @@ fn parse_launch(
 
 /// Joins the PTX of every `gpu.binary` into one module (one header, every
 /// entry).
-fn merge(module_text: &str) -> Result<String> {
+fn merge(module_text: &str) -> Result<Option<String>> {
     let mut header = String::new();
     let mut bodies = String::new();
     for (i, chunk) in module_text.split("assembly = \"").skip(1).enumerate() {
@@ -193,9 +237,7 @@ fn merge(module_text: &str) -> Result<String> {
         bodies.push_str(&body);
     }
     if header.is_empty() {
-        return Err(Error::Codegen(
-            "internal error: gpu-module-to-binary produced no PTX".into(),
-        ));
+        return Ok(None);
     }
     let (bodies, externs) = strip_externs(&bodies);
     let mut definitions = String::new();
@@ -203,12 +245,12 @@ fn merge(module_text: &str) -> Result<String> {
         let definition = libdevice_shim(name).ok_or_else(|| {
             Error::Codegen(format!(
                 "a kernel calls the libdevice function {name}, which needs a CUDA toolkit to link; \
-                 coco provides PTX for __nv_sqrtf, __nv_sqrt, __nv_fabsf and __nv_fabs only"
+                 coco provides PTX for __nv_sqrtf, __nv_sqrt, __nv_fabsf, __nv_fabs, __nv_expf and __nv_tanhf only"
             ))
         })?;
         definitions.push_str(definition);
     }
-    Ok(format!("{header}\n{definitions}{bodies}"))
+    Ok(Some(format!("{header}\n{definitions}{bodies}")))
 }
 
 /// Removes `.extern .func` declarations; returns the text and the names.
@@ -238,9 +280,10 @@ fn strip_externs(ptx: &str) -> (String, Vec<String>) {
     (out, names)
 }
 
-/// PTX definitions of the libdevice functions that PTX has an exact
-/// instruction for, so kernels load without a CUDA toolkit's libdevice.
-/// `convert-gpu-to-nvvm` calls libdevice for every math op, even these.
+/// PTX definitions of the libdevice functions kernels call, so that they
+/// load without a CUDA toolkit's libdevice (`convert-gpu-to-nvvm` calls
+/// libdevice for every math op): exact where PTX has the instruction
+/// (sqrt.rn, abs), documented approximations for exp and tanh.
 fn libdevice_shim(name: &str) -> Option<&'static str> {
     Some(match name {
         "__nv_sqrtf" => concat!(
@@ -262,6 +305,31 @@ fn libdevice_shim(name: &str) -> Option<&'static str> {
             ".func  (.param .b64 func_retval0) __nv_fabs(\n\t.param .b64 __nv_fabs_param_0\n)\n{\n",
             "\t.reg .f64 \t%fd<3>;\n\tld.param.f64 \t%fd1, [__nv_fabs_param_0];\n",
             "\tabs.f64 \t%fd2, %fd1;\n\tst.param.f64 \t[func_retval0+0], %fd2;\n\tret;\n}\n\n"
+        ),
+        // exp(x) = 2^(x log2 e) with PTX's ex2.approx: relative error about
+        // 2^-22 plus |x| 2^-24 from rounding the product.
+        "__nv_expf" => concat!(
+            ".func  (.param .b32 func_retval0) __nv_expf(\n\t.param .b32 __nv_expf_param_0\n)\n{\n",
+            "\t.reg .f32 \t%f<4>;\n\tld.param.f32 \t%f1, [__nv_expf_param_0];\n",
+            "\tmul.rn.f32 \t%f2, %f1, 0f3FB8AA3B;\n\tex2.approx.f32 \t%f3, %f2;\n",
+            "\tst.param.f32 \t[func_retval0+0], %f3;\n\tret;\n}\n\n"
+        ),
+        // tanh(x): x (1 - x^2/3 + 2x^4/15) below |x| = 1/16, else
+        // sign(x) (1 - t) / (1 + t) with t = exp(-2|x|) (no cancellation:
+        // 1 - t > 0.11); relative error about 1e-6.
+        "__nv_tanhf" => concat!(
+            ".func  (.param .b32 func_retval0) __nv_tanhf(\n\t.param .b32 __nv_tanhf_param_0\n)\n{\n",
+            "\t.reg .pred \t%p<2>;\n\t.reg .f32 \t%f<13>;\n",
+            "\tld.param.f32 \t%f1, [__nv_tanhf_param_0];\n\tabs.f32 \t%f2, %f1;\n",
+            "\tsetp.lt.f32 \t%p1, %f2, 0f3D800000;\n\t@%p1 bra \t$L__tanhf_small;\n",
+            "\tmul.rn.f32 \t%f3, %f2, 0fC038AA3B;\n\tex2.approx.f32 \t%f4, %f3;\n",
+            "\tsub.rn.f32 \t%f5, 0f3F800000, %f4;\n\tadd.rn.f32 \t%f6, 0f3F800000, %f4;\n",
+            "\tdiv.rn.f32 \t%f7, %f5, %f6;\n\tcopysign.f32 \t%f8, %f1, %f7;\n",
+            "\tst.param.f32 \t[func_retval0+0], %f8;\n\tret;\n",
+            "$L__tanhf_small:\n\tmul.rn.f32 \t%f9, %f1, %f1;\n",
+            "\tfma.rn.f32 \t%f10, %f9, 0f3E088889, 0fBEAAAAAB;\n",
+            "\tfma.rn.f32 \t%f11, %f9, %f10, 0f3F800000;\n\tmul.rn.f32 \t%f12, %f1, %f11;\n",
+            "\tst.param.f32 \t[func_retval0+0], %f12;\n\tret;\n}\n\n"
         ),
         _ => return None,
     })

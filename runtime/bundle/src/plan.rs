@@ -59,6 +59,9 @@ pub struct Kernel {
     /// order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gpu_launches: Vec<GpuLaunch>,
+    /// Bytes of each device temporary the launches share (`scratch:<i>`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpu_scratch: Vec<u64>,
 }
 
 /// One `gpu.launch_func` of a kernel.
@@ -70,7 +73,8 @@ pub struct GpuLaunch {
     pub grid: [u64; 3],
     pub block: [u64; 3],
     /// Each kernel parameter: `buffer:<i>` (the kernel's i-th buffer),
-    /// `rank`, or `i64:<value>` / `f32:<bits>`-style constants.
+    /// `scratch:<i>` (the kernel's i-th temporary), `rank`, or a constant
+    /// `<type>:<value>` (`i64:4096`).
     pub params: Vec<String>,
 }
 
@@ -249,7 +253,8 @@ pub enum Step {
         #[serde(default)]
         stream: u32,
     },
-    /// Output on `root` is the reduction; other ranks' output is unchanged.
+    /// Output on `root` is the reduction; on other ranks it is a copy of
+    /// their input (the interpreter's semantics).
     Reduce {
         root: usize,
         reduction: Reduction,
@@ -519,6 +524,7 @@ mod tests {
             buffers: 2,
             computes: vec!["arith.mulf".into()],
             gpu_launches: Vec::new(),
+            gpu_scratch: Vec::new(),
         });
         let buffer = |name: &str, input: Option<Io>| Buffer {
             name: name.into(),

@@ -1,0 +1,113 @@
+//! `coco-exec BUNDLE --inputs DIR [--outputs DIR] [--ranks N] [--timing]`:
+//! runs a compiled bundle on CPUs, one MPI rank per rank of its plan.
+//!
+//! Not under an MPI launcher, it starts `mpirun -n N` on itself with the
+//! same arguments (N: the plan's world size) and exits with the job's exit
+//! status; under a launcher it runs its rank. Every error is one line on
+//! stderr and a non-zero exit status; a failing rank aborts the whole job.
+
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+use clap::Parser;
+use coco_runtime::{catch_panics, launch, Error, Options, Reductions, Result};
+
+const PROGRAM: &str = "coco-exec";
+
+#[derive(Parser)]
+#[command(
+    name = PROGRAM,
+    version,
+    about = "Run a compiled coco bundle on CPUs (native kernels, MPI collectives)",
+    long_about = "Run a compiled coco bundle on CPUs: its native kernels (kernels.so) and MPI \
+                  collectives, one MPI rank per rank of the plan.\n\n\
+                  Without an MPI launcher it starts itself under `mpirun -n N` (N: the ranks \
+                  the bundle was compiled for) and exits with the job's status; under \
+                  `mpirun`/`srun` each process runs its rank."
+)]
+struct Args {
+    /// The bundle directory (plan.toml, kernels.so).
+    bundle: PathBuf,
+    /// Read input `NAME` from `DIR/NAME.npy` (names and layouts in plan.toml).
+    #[arg(long, value_name = "DIR")]
+    inputs: PathBuf,
+    /// Write output `NAME` to `DIR/NAME.npy` (created if needed).
+    #[arg(long, value_name = "DIR")]
+    outputs: Option<PathBuf>,
+    /// The number of ranks to run; must be the bundle's (default: the bundle's).
+    #[arg(long, value_name = "N")]
+    ranks: Option<usize>,
+    /// Print where the time went (slowest rank per phase and step kind).
+    #[arg(long)]
+    timing: bool,
+    /// Fold f32/f64 reductions in rank order, as the reference interpreter
+    /// does, instead of using MPI's native (faster, differently associated)
+    /// reductions.
+    #[arg(long)]
+    exact_reductions: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if launch::under_mpi() {
+        let options = Options {
+            ranks: args.ranks,
+            reductions: if args.exact_reductions {
+                Reductions::Exact
+            } else {
+                Reductions::Native
+            },
+            timing: args.timing,
+        };
+        coco_runtime::run_rank(
+            PROGRAM,
+            &args.bundle,
+            &args.inputs,
+            args.outputs.as_deref(),
+            &options,
+        );
+        return ExitCode::SUCCESS;
+    }
+    match catch_panics(|| launch_job(&args)) {
+        Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        Err(error) => {
+            eprintln!("{PROGRAM}: error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Starts the job under `mpirun`; its exit status.
+fn launch_job(args: &Args) -> Result<i32> {
+    if launch::launched_by_us() {
+        return Err(Error::Launch(format!(
+            "started by mpirun, but none of the launcher variables is set \
+             (OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_RANK, SLURM_PROCID); is `mpirun` \
+             OpenMPI's? Set {} to OpenMPI's mpirun",
+            launch::MPIRUN_ENV
+        )));
+    }
+    let plan = coco_bundle::Plan::load(&args.bundle)?;
+    let ranks = args.ranks.unwrap_or(plan.ranks);
+    if ranks != plan.ranks {
+        return Err(Error::World(format!(
+            "--ranks {ranks} does not match the bundle, which was compiled for {} ranks",
+            plan.ranks
+        )));
+    }
+    let program = std::env::current_exe().map_err(|e| Error::io(Path::new(PROGRAM), e))?;
+    let mut command = launch::mpirun(ranks, &program, &launch::forwarded_args())?;
+    let status = command.status().map_err(|e| {
+        Error::Launch(format!(
+            "cannot start {}: {e}",
+            command.get_program().to_string_lossy()
+        ))
+    })?;
+    let (code, note) = launch::exit_code(status);
+    if let Some(note) = note {
+        eprintln!("{PROGRAM}: error: {note}");
+    }
+    Ok(code)
+}

@@ -1,0 +1,618 @@
+//! A thin layer over the raw MPI C API (`mpi::ffi`): process-wide
+//! initialisation, finalisation and abort, and a [`Comm`] whose methods move
+//! host bytes.
+//!
+//! Why the raw API: the executor moves untyped byte buffers whose element
+//! type is only known from the plan, uses `MPI_Reduce_scatter_block`,
+//! `Alltoallv` and `Comm_split`, and must be able to `MPI_Abort` from an
+//! error path anywhere; the safe `mpi` API is typed by Rust element types and
+//! would need a wrapper per dtype for every call. Everything unsafe about MPI
+//! stays in this module: the methods take slices, so counts and pointers
+//! always agree.
+//!
+//! Errors: communicators are switched to `MPI_ERRORS_RETURN`, so a failed
+//! call comes back as an [`Error::Mpi`] naming the call, and the caller's
+//! error path prints it and aborts the job (rather than OpenMPI printing its
+//! own multi-line report).
+//!
+//! Element counts are C `int`s in MPI 3: data moves in units of the element
+//! size (a 2-byte unit for f16...), so one call carries up to 2^31 - 1
+//! elements; larger buffers are an error, not a silent truncation.
+
+use std::{
+    ffi::{c_int, c_void},
+    ptr,
+    sync::atomic::{AtomicBool, Ordering},
+};
+
+use coco_bundle::{DType, Reduction};
+use mpi::ffi;
+
+use crate::error::{Error, Result};
+
+/// Whether this process called `MPI_Init` (and so must finalise).
+static INITIALISED_HERE: AtomicBool = AtomicBool::new(false);
+
+fn check(call: &'static str, code: c_int) -> Result<()> {
+    if code == 0 {
+        return Ok(());
+    }
+    let mut text = vec![0u8; 512];
+    let mut len: c_int = 0;
+    // SAFETY: the buffer is larger than MPI_MAX_ERROR_STRING (256).
+    let message = unsafe {
+        if ffi::MPI_Error_string(code, text.as_mut_ptr().cast(), &mut len) == 0 {
+            text.truncate(len.max(0) as usize);
+            String::from_utf8_lossy(&text).into_owned()
+        } else {
+            format!("error code {code}")
+        }
+    };
+    Err(Error::Mpi { call, message })
+}
+
+/// Whether MPI is initialised and not yet finalised in this process.
+pub fn is_active() -> bool {
+    let mut initialised: c_int = 0;
+    let mut finalised: c_int = 0;
+    // SAFETY: both may be called at any time, even before MPI_Init.
+    unsafe {
+        ffi::MPI_Initialized(&mut initialised);
+        ffi::MPI_Finalized(&mut finalised);
+    }
+    initialised != 0 && finalised == 0
+}
+
+/// Initialises MPI unless it already is (by this crate or by the program
+/// embedding it) and returns the world communicator.
+pub fn init() -> Result<Comm> {
+    let mut initialised: c_int = 0;
+    // SAFETY: MPI_Initialized may be called before MPI_Init.
+    unsafe { check("MPI_Initialized", ffi::MPI_Initialized(&mut initialised))? };
+    if initialised == 0 {
+        // SAFETY: null argc/argv are allowed since MPI 2.
+        unsafe { check("MPI_Init", ffi::MPI_Init(ptr::null_mut(), ptr::null_mut()))? };
+        INITIALISED_HERE.store(true, Ordering::SeqCst);
+    }
+    let world = Comm::world();
+    // SAFETY: MPI is initialised; the handles are MPI's constants.
+    unsafe {
+        check(
+            "MPI_Comm_set_errhandler",
+            ffi::MPI_Comm_set_errhandler(world.raw, ffi::RSMPI_ERRORS_RETURN),
+        )?;
+    }
+    Ok(world)
+}
+
+/// Finalises MPI if [`init`] initialised it. Every rank must call it before
+/// exiting normally: OpenMPI reports a rank that exits without finalising as
+/// a failed job.
+pub fn finalize() {
+    if INITIALISED_HERE.swap(false, Ordering::SeqCst) && is_active() {
+        // SAFETY: initialised by us, not finalised yet.
+        unsafe { ffi::MPI_Finalize() };
+    }
+}
+
+/// Ends every rank of the job with exit code `code` (`MPI_Abort` on the
+/// world), or this process alone when MPI is not running.
+pub fn abort(code: i32) -> ! {
+    if is_active() {
+        // SAFETY: MPI is active; MPI_Abort does not return.
+        unsafe { ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, code) };
+    }
+    std::process::exit(code)
+}
+
+/// The MPI element type of a dtype MPI can reduce natively.
+fn native_type(dtype: DType) -> Option<ffi::MPI_Datatype> {
+    // SAFETY: reading MPI's predefined handles.
+    unsafe {
+        Some(match dtype {
+            DType::F32 => ffi::RSMPI_FLOAT,
+            DType::F64 => ffi::RSMPI_DOUBLE,
+            DType::I32 => ffi::RSMPI_INT32_T,
+            DType::I64 => ffi::RSMPI_INT64_T,
+            DType::F16 | DType::BF16 | DType::I1 => return None,
+        })
+    }
+}
+
+/// Whether MPI can reduce `dtype` itself.
+pub fn reduces_natively(dtype: DType) -> bool {
+    native_type(dtype).is_some()
+}
+
+fn native_op(reduction: Reduction) -> ffi::MPI_Op {
+    // SAFETY: reading MPI's predefined handles.
+    unsafe {
+        match reduction {
+            Reduction::Sum | Reduction::Avg => ffi::RSMPI_SUM,
+            Reduction::Prod => ffi::RSMPI_PROD,
+            Reduction::Min => ffi::RSMPI_MIN,
+            Reduction::Max => ffi::RSMPI_MAX,
+        }
+    }
+}
+
+/// An opaque unit of `size` bytes (the element size), to move bytes.
+fn unit(size: usize) -> ffi::MPI_Datatype {
+    // SAFETY: reading MPI's predefined handles.
+    unsafe {
+        match size {
+            1 => ffi::RSMPI_UINT8_T,
+            2 => ffi::RSMPI_UINT16_T,
+            4 => ffi::RSMPI_UINT32_T,
+            8 => ffi::RSMPI_UINT64_T,
+            _ => unreachable!("element sizes are 1, 2, 4 or 8 bytes"),
+        }
+    }
+}
+
+fn count(call: &'static str, elements: usize) -> Result<c_int> {
+    c_int::try_from(elements).map_err(|_| Error::Mpi {
+        call,
+        message: format!(
+            "{elements} elements in one call; MPI counts stop at {}",
+            c_int::MAX
+        ),
+    })
+}
+
+fn counts(call: &'static str, elements: &[usize]) -> Result<(Vec<c_int>, Vec<c_int>)> {
+    let counts = elements
+        .iter()
+        .map(|&n| count(call, n))
+        .collect::<Result<Vec<_>>>()?;
+    let mut displacements = Vec::with_capacity(elements.len());
+    let mut at = 0usize;
+    for &n in elements {
+        displacements.push(count(call, at)?);
+        at += n;
+    }
+    Ok((counts, displacements))
+}
+
+/// A communicator. The world is never freed; split communicators are freed
+/// on drop.
+pub struct Comm {
+    raw: ffi::MPI_Comm,
+    owned: bool,
+    rank: usize,
+    size: usize,
+}
+
+impl Drop for Comm {
+    fn drop(&mut self) {
+        if self.owned && is_active() {
+            // SAFETY: a communicator this value created, not yet freed.
+            unsafe { ffi::MPI_Comm_free(&mut self.raw) };
+        }
+    }
+}
+
+impl Comm {
+    fn world() -> Comm {
+        // SAFETY: MPI is initialised (only `init` calls this).
+        unsafe { Comm::wrap(ffi::RSMPI_COMM_WORLD, false) }
+    }
+
+    unsafe fn wrap(raw: ffi::MPI_Comm, owned: bool) -> Comm {
+        let (mut rank, mut size): (c_int, c_int) = (0, 0);
+        ffi::MPI_Comm_rank(raw, &mut rank);
+        ffi::MPI_Comm_size(raw, &mut size);
+        Comm {
+            raw,
+            owned,
+            rank: rank as usize,
+            size: size as usize,
+        }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The ranks with the same `color`, ordered by `key` (collective).
+    pub fn split(&self, color: usize, key: usize) -> Result<Comm> {
+        let mut raw = ffi::MPI_Comm(ptr::null_mut());
+        // SAFETY: `raw` receives a new communicator.
+        unsafe {
+            check(
+                "MPI_Comm_split",
+                ffi::MPI_Comm_split(self.raw, color as c_int, key as c_int, &mut raw),
+            )?;
+            Ok(Comm::wrap(raw, true))
+        }
+    }
+
+    /// A copy of this communicator, for traffic that must not match anything
+    /// sent on this one (collective).
+    pub fn dup(&self) -> Result<Comm> {
+        let mut raw = ffi::MPI_Comm(ptr::null_mut());
+        // SAFETY: `raw` receives a new communicator.
+        unsafe {
+            check("MPI_Comm_dup", ffi::MPI_Comm_dup(self.raw, &mut raw))?;
+            Ok(Comm::wrap(raw, true))
+        }
+    }
+
+    /// Every rank's `send` (equal sizes), rank-major, into `recv`.
+    pub fn all_gather(&self, elem: usize, send: &[u8], recv: &mut [u8]) -> Result<()> {
+        assert_eq!(recv.len(), send.len() * self.size);
+        let n = count("MPI_Allgather", send.len() / elem)?;
+        // SAFETY: `recv` holds `size` times `send`.
+        unsafe {
+            check(
+                "MPI_Allgather",
+                ffi::MPI_Allgather(
+                    send.as_ptr().cast(),
+                    n,
+                    unit(elem),
+                    recv.as_mut_ptr().cast(),
+                    n,
+                    unit(elem),
+                    self.raw,
+                ),
+            )
+        }
+    }
+
+    /// Every rank's `send` (`counts[r]` elements from rank r), rank-major.
+    pub fn all_gather_v(
+        &self,
+        elem: usize,
+        send: &[u8],
+        counts_per_rank: &[usize],
+        recv: &mut [u8],
+    ) -> Result<()> {
+        assert_eq!(counts_per_rank.len(), self.size);
+        assert_eq!(send.len(), counts_per_rank[self.rank] * elem);
+        assert_eq!(recv.len(), counts_per_rank.iter().sum::<usize>() * elem);
+        let (counts, displacements) = counts("MPI_Allgatherv", counts_per_rank)?;
+        // SAFETY: counts and displacements describe `recv` exactly.
+        unsafe {
+            check(
+                "MPI_Allgatherv",
+                ffi::MPI_Allgatherv(
+                    send.as_ptr().cast(),
+                    counts[self.rank],
+                    unit(elem),
+                    recv.as_mut_ptr().cast(),
+                    counts.as_ptr(),
+                    displacements.as_ptr(),
+                    unit(elem),
+                    self.raw,
+                ),
+            )
+        }
+    }
+
+    /// Every rank's `send`, rank-major, into `recv` on `root` only (other
+    /// ranks pass an empty `recv`).
+    pub fn gather(&self, elem: usize, send: &[u8], recv: &mut [u8], root: usize) -> Result<()> {
+        let on_root = self.rank == root;
+        assert_eq!(recv.len(), if on_root { send.len() * self.size } else { 0 });
+        let n = count("MPI_Gather", send.len() / elem)?;
+        let recv_ptr: *mut c_void = if on_root {
+            recv.as_mut_ptr().cast()
+        } else {
+            ptr::null_mut()
+        };
+        // SAFETY: on root `recv` holds `size` times `send`; elsewhere it is
+        // not used.
+        unsafe {
+            check(
+                "MPI_Gather",
+                ffi::MPI_Gather(
+                    send.as_ptr().cast(),
+                    n,
+                    unit(elem),
+                    recv_ptr,
+                    n,
+                    unit(elem),
+                    root as c_int,
+                    self.raw,
+                ),
+            )
+        }
+    }
+
+    /// Part r of `send` (`send_counts[r]` elements, in order) to rank r; the
+    /// parts received (`recv_counts[r]` from rank r) rank-major in `recv`.
+    pub fn all_to_all_v(
+        &self,
+        elem: usize,
+        send: &[u8],
+        send_counts: &[usize],
+        recv: &mut [u8],
+        recv_counts: &[usize],
+    ) -> Result<()> {
+        assert_eq!(send.len(), send_counts.iter().sum::<usize>() * elem);
+        assert_eq!(recv.len(), recv_counts.iter().sum::<usize>() * elem);
+        let (sc, sd) = counts("MPI_Alltoallv", send_counts)?;
+        let (rc, rd) = counts("MPI_Alltoallv", recv_counts)?;
+        // SAFETY: counts and displacements describe both buffers exactly.
+        unsafe {
+            check(
+                "MPI_Alltoallv",
+                ffi::MPI_Alltoallv(
+                    send.as_ptr().cast(),
+                    sc.as_ptr(),
+                    sd.as_ptr(),
+                    unit(elem),
+                    recv.as_mut_ptr().cast(),
+                    rc.as_ptr(),
+                    rd.as_ptr(),
+                    unit(elem),
+                    self.raw,
+                ),
+            )
+        }
+    }
+
+    /// `data` from `root` on every rank.
+    pub fn broadcast(&self, elem: usize, data: &mut [u8], root: usize) -> Result<()> {
+        let n = count("MPI_Bcast", data.len() / elem)?;
+        // SAFETY: `data` is `n` elements on every rank.
+        unsafe {
+            check(
+                "MPI_Bcast",
+                ffi::MPI_Bcast(
+                    data.as_mut_ptr().cast(),
+                    n,
+                    unit(elem),
+                    root as c_int,
+                    self.raw,
+                ),
+            )
+        }
+    }
+
+    /// MPI's own element-wise reduction (`reduces_natively(dtype)`); `avg`
+    /// sums (the caller divides).
+    pub fn all_reduce_native(
+        &self,
+        dtype: DType,
+        reduction: Reduction,
+        send: &[u8],
+        recv: &mut [u8],
+    ) -> Result<()> {
+        assert_eq!(send.len(), recv.len());
+        let ty = native_type(dtype).expect("checked by the caller");
+        let n = count("MPI_Allreduce", send.len() / dtype.size())?;
+        // SAFETY: both buffers hold `n` elements of `ty`.
+        unsafe {
+            check(
+                "MPI_Allreduce",
+                ffi::MPI_Allreduce(
+                    send.as_ptr().cast(),
+                    recv.as_mut_ptr().cast(),
+                    n,
+                    ty,
+                    native_op(reduction),
+                    self.raw,
+                ),
+            )
+        }
+    }
+
+    /// MPI's reduction of `send` (`size` equal parts) whose part r lands in
+    /// `recv` on rank r.
+    pub fn reduce_scatter_native(
+        &self,
+        dtype: DType,
+        reduction: Reduction,
+        send: &[u8],
+        recv: &mut [u8],
+    ) -> Result<()> {
+        assert_eq!(send.len(), recv.len() * self.size);
+        let ty = native_type(dtype).expect("checked by the caller");
+        let n = count("MPI_Reduce_scatter_block", recv.len() / dtype.size())?;
+        // SAFETY: `send` holds `size * n` elements, `recv` `n`.
+        unsafe {
+            check(
+                "MPI_Reduce_scatter_block",
+                ffi::MPI_Reduce_scatter_block(
+                    send.as_ptr().cast(),
+                    recv.as_mut_ptr().cast(),
+                    n,
+                    ty,
+                    native_op(reduction),
+                    self.raw,
+                ),
+            )
+        }
+    }
+
+    /// MPI's reduction into `recv` on `root` (other ranks pass an empty
+    /// `recv`).
+    pub fn reduce_native(
+        &self,
+        dtype: DType,
+        reduction: Reduction,
+        send: &[u8],
+        recv: &mut [u8],
+        root: usize,
+    ) -> Result<()> {
+        let on_root = self.rank == root;
+        assert_eq!(recv.len(), if on_root { send.len() } else { 0 });
+        let ty = native_type(dtype).expect("checked by the caller");
+        let n = count("MPI_Reduce", send.len() / dtype.size())?;
+        let recv_ptr: *mut c_void = if on_root {
+            recv.as_mut_ptr().cast()
+        } else {
+            ptr::null_mut()
+        };
+        // SAFETY: on root `recv` holds `n` elements; elsewhere it is unused.
+        unsafe {
+            check(
+                "MPI_Reduce",
+                ffi::MPI_Reduce(
+                    send.as_ptr().cast(),
+                    recv_ptr,
+                    n,
+                    ty,
+                    native_op(reduction),
+                    root as c_int,
+                    self.raw,
+                ),
+            )
+        }
+    }
+
+    /// Element-wise maxima of `values` over the ranks, on `root`.
+    pub fn max_f64(&self, values: &[f64], root: usize) -> Result<Vec<f64>> {
+        let mut out = vec![0.0; values.len()];
+        let n = count("MPI_Reduce", values.len())?;
+        // SAFETY: both buffers hold `n` doubles (every rank passes `out`,
+        // which MPI ignores off the root).
+        unsafe {
+            check(
+                "MPI_Reduce",
+                ffi::MPI_Reduce(
+                    values.as_ptr().cast(),
+                    out.as_mut_ptr().cast(),
+                    n,
+                    ffi::RSMPI_DOUBLE,
+                    ffi::RSMPI_MAX,
+                    root as c_int,
+                    self.raw,
+                ),
+            )?;
+        }
+        Ok(out)
+    }
+
+    /// Element-wise sums of `values` over the ranks, on `root`.
+    pub fn sum_u64(&self, values: &[u64], root: usize) -> Result<Vec<u64>> {
+        let mut out = vec![0; values.len()];
+        let n = count("MPI_Reduce", values.len())?;
+        // SAFETY: as in `max_f64`.
+        unsafe {
+            check(
+                "MPI_Reduce",
+                ffi::MPI_Reduce(
+                    values.as_ptr().cast(),
+                    out.as_mut_ptr().cast(),
+                    n,
+                    ffi::RSMPI_UINT64_T,
+                    ffi::RSMPI_SUM,
+                    root as c_int,
+                    self.raw,
+                ),
+            )?;
+        }
+        Ok(out)
+    }
+
+    /// Starts sending a copy of `data` to `dest`; the message is queued (no
+    /// matching receive needed to go on), as `coco.send` is. Complete every
+    /// pending send with [`wait_all`] before finalising.
+    pub fn send_queued(
+        &self,
+        elem: usize,
+        data: Vec<u8>,
+        dest: usize,
+        tag: i32,
+    ) -> Result<Pending> {
+        let n = count("MPI_Isend", data.len() / elem)?;
+        let mut request = ffi::MPI_Request(ptr::null_mut());
+        // SAFETY: `data` moves into the returned `Pending`, which keeps it
+        // alive (and its heap block in place) until the request completes.
+        unsafe {
+            check(
+                "MPI_Isend",
+                ffi::MPI_Isend(
+                    data.as_ptr().cast(),
+                    n,
+                    unit(elem),
+                    dest as c_int,
+                    tag,
+                    self.raw,
+                    &mut request,
+                ),
+            )?;
+        }
+        Ok(Pending {
+            request,
+            data: Some(data),
+        })
+    }
+
+    /// Receives one message from `source` into `data`, which it must fill
+    /// exactly.
+    pub fn recv(&self, elem: usize, data: &mut [u8], source: usize, tag: i32) -> Result<()> {
+        let n = count("MPI_Recv", data.len() / elem)?;
+        // SAFETY: a zeroed MPI_Status is a valid out-parameter.
+        let mut status: ffi::MPI_Status = unsafe { std::mem::zeroed() };
+        // SAFETY: `data` holds `n` elements.
+        unsafe {
+            check(
+                "MPI_Recv",
+                ffi::MPI_Recv(
+                    data.as_mut_ptr().cast(),
+                    n,
+                    unit(elem),
+                    source as c_int,
+                    tag,
+                    self.raw,
+                    &mut status,
+                ),
+            )?;
+        }
+        let mut received: c_int = 0;
+        // SAFETY: `status` was filled by MPI_Recv.
+        unsafe {
+            check(
+                "MPI_Get_count",
+                ffi::MPI_Get_count(&status, unit(elem), &mut received),
+            )?
+        };
+        if received != n {
+            return Err(Error::Plan(format!(
+                "received {} bytes from world rank {source}, expected {}",
+                received.max(0) as usize * elem,
+                data.len()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A send in flight and the bytes it reads.
+pub struct Pending {
+    request: ffi::MPI_Request,
+    data: Option<Vec<u8>>,
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        // Dropped before completing (an error path, about to abort): MPI may
+        // still read the bytes, so they must outlive the process.
+        // SAFETY: reading MPI's predefined handle.
+        if self.request != unsafe { ffi::RSMPI_REQUEST_NULL } {
+            std::mem::forget(self.data.take());
+        }
+    }
+}
+
+/// Completes `pending` sends.
+pub fn wait_all(pending: &mut Vec<Pending>) -> Result<()> {
+    for mut p in pending.drain(..) {
+        // SAFETY: a request from MPI_Isend, waited on once; MPI_Wait sets it
+        // to MPI_REQUEST_NULL, after which `p` frees its bytes.
+        unsafe {
+            check(
+                "MPI_Wait",
+                ffi::MPI_Wait(&mut p.request, ffi::RSMPI_STATUS_IGNORE),
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,232 @@
+//! The CPU backend: a stage's buffers in host memory, its kernels called
+//! from `kernels.so`, its collectives over MPI ([`crate::collective`]).
+//!
+//! Steps run one at a time, in plan order, on the calling thread. Streams
+//! and events only order GPU work: every stream's steps are in plan order,
+//! and an event is waited on only after the step that records it, so plan
+//! order respects every ordering the plan asks for, and `record_event` /
+//! `wait_event` have nothing left to do here (`check` verifies that each wait
+//! follows its record). A CUDA backend would sit beside this module with the
+//! same surface (`new`, `upload`, `download`, `run`, `finish`) and turn
+//! streams and events into CUDA ones.
+
+mod kernels;
+mod memory;
+
+use std::{borrow::Cow, ffi::c_void, path::Path};
+
+use coco_bundle::{Plan, Stage, Step};
+
+use crate::{
+    collective::{self, Reductions},
+    comm::{self, Comm, Pending},
+    error::Result,
+};
+
+pub use kernels::MAX_BUFFERS;
+use memory::Memory;
+
+/// Tag of point-to-point messages (on a communicator of their own).
+const P2P_TAG: i32 = 1;
+
+/// What a step needs beyond the stage's own state.
+pub struct StepContext<'a> {
+    pub plan: &'a Plan,
+    /// The ranks of this stage, at their positions.
+    pub stage_comm: &'a Comm,
+    /// The world, for send/recv between stages.
+    pub p2p: &'a Comm,
+    pub reductions: Reductions,
+}
+
+/// One rank's part of a stage on the CPU.
+pub struct Cpu {
+    memory: Memory,
+    kernels: kernels::Kernels,
+    position: usize,
+    pending: Vec<Pending>,
+}
+
+impl Cpu {
+    /// Allocates the stage's buffers and loads the kernels it launches.
+    pub fn new(bundle: &Path, plan: &Plan, stage: &Stage, position: usize) -> Result<Cpu> {
+        Ok(Cpu {
+            kernels: kernels::Kernels::load(bundle, plan, stage)?,
+            memory: Memory::new(stage, position)?,
+            position,
+            pending: Vec::new(),
+        })
+    }
+
+    /// Fills buffer `name` (`data` is exactly its size).
+    pub fn upload(&mut self, name: &str, data: &[u8]) {
+        // SAFETY: no other slice of the memory is alive.
+        unsafe { self.memory.bytes_mut(name) }.copy_from_slice(data);
+    }
+
+    /// A copy of buffer `name`.
+    pub fn download(&self, name: &str) -> Vec<u8> {
+        // SAFETY: no mutable slice of the memory is alive.
+        unsafe { self.memory.bytes(name) }.to_vec()
+    }
+
+    /// `input` to read and `output` to write, for one step. The input is
+    /// copied first when the two overlap (an in-place collective, or views
+    /// of one buffer), so the slices never alias.
+    ///
+    /// # Safety
+    /// The returned slices must be dropped before any other access to the
+    /// memory.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn in_out(&self, input: &str, output: &str) -> (Cow<'_, [u8]>, &mut [u8]) {
+        let overlap = self
+            .memory
+            .region(input)
+            .overlaps(self.memory.region(output));
+        let input = if overlap {
+            Cow::Owned(self.memory.bytes(input).to_vec())
+        } else {
+            Cow::Borrowed(self.memory.bytes(input))
+        };
+        (input, self.memory.bytes_mut(output))
+    }
+
+    /// Runs one step; returns the bytes it sent to other ranks.
+    pub fn run(&mut self, step: &Step, cx: &StepContext) -> Result<u64> {
+        let comm = cx.stage_comm;
+        let how = cx.reductions;
+        let region = |name: &str| self.memory.region(name).clone();
+        // SAFETY (every block below): the slices from `in_out`, `bytes` and
+        // `bytes_mut` live only within their arm, and `in_out` never returns
+        // overlapping ones.
+        let moved = match step {
+            Step::Launch {
+                kernel, buffers, ..
+            } => {
+                let pointers: Vec<*mut c_void> = buffers
+                    .iter()
+                    .map(|b| self.memory.region(b).ptr.cast())
+                    .collect();
+                // SAFETY: the pointers are the plan's buffers, allocated at
+                // their declared sizes; no slice of the memory is alive.
+                unsafe {
+                    self.kernels
+                        .launch(kernel, &pointers, self.position as i64)?
+                };
+                0
+            }
+            Step::AllReduce {
+                reduction,
+                input,
+                output,
+                ..
+            } => {
+                let r = region(input);
+                let (inp, out) = unsafe { self.in_out(input, output) };
+                collective::all_reduce(comm, how, r.dtype, *reduction, &inp, out)?;
+                r.bytes
+            }
+            Step::ReduceScatter {
+                reduction,
+                input,
+                output,
+                dim,
+                ..
+            } => {
+                let r = region(input);
+                let (inp, out) = unsafe { self.in_out(input, output) };
+                collective::reduce_scatter(
+                    comm, how, r.dtype, *reduction, &inp, &r.shape, *dim, out,
+                )?;
+                r.bytes
+            }
+            Step::AllGather {
+                input, output, dim, ..
+            } => {
+                let r = region(input);
+                let (inp, out) = unsafe { self.in_out(input, output) };
+                collective::all_gather(comm, r.dtype.size(), &inp, &r.shape, *dim, out)?;
+                r.bytes
+            }
+            Step::Broadcast {
+                root,
+                input,
+                output,
+                ..
+            } => {
+                let r = region(input);
+                let (inp, out) = unsafe { self.in_out(input, output) };
+                collective::broadcast(comm, r.dtype.size(), &inp, out, *root)?;
+                if comm.rank() == *root {
+                    r.bytes
+                } else {
+                    0
+                }
+            }
+            Step::Reduce {
+                root,
+                reduction,
+                input,
+                output,
+                ..
+            } => {
+                let r = region(input);
+                let (inp, out) = unsafe { self.in_out(input, output) };
+                collective::reduce(comm, how, r.dtype, *reduction, &inp, out, *root)?;
+                r.bytes
+            }
+            Step::AllToAll {
+                input,
+                output,
+                split_dim,
+                concat_dim,
+                ..
+            } => {
+                let r = region(input);
+                let (inp, out) = unsafe { self.in_out(input, output) };
+                collective::all_to_all(
+                    comm,
+                    r.dtype.size(),
+                    &inp,
+                    &r.shape,
+                    *split_dim,
+                    *concat_dim,
+                    out,
+                )?;
+                r.bytes
+            }
+            Step::Send {
+                input, peer_stage, ..
+            } => {
+                let r = region(input);
+                let dest = cx.plan.stages[*peer_stage].first_rank + self.position;
+                let data = unsafe { self.memory.bytes(input) }.to_vec();
+                let pending = cx.p2p.send_queued(r.dtype.size(), data, dest, P2P_TAG)?;
+                self.pending.push(pending);
+                r.bytes
+            }
+            Step::Recv {
+                output, peer_stage, ..
+            } => {
+                let r = region(output);
+                let source = cx.plan.stages[*peer_stage].first_rank + self.position;
+                let out = unsafe { self.memory.bytes_mut(output) };
+                cx.p2p.recv(r.dtype.size(), out, source, P2P_TAG)?;
+                0
+            }
+            Step::Copy { input, output, .. } => {
+                let (inp, out) = unsafe { self.in_out(input, output) };
+                out.copy_from_slice(&inp);
+                0
+            }
+            Step::RecordEvent { .. } | Step::WaitEvent { .. } => 0,
+        };
+        Ok(moved as u64)
+    }
+
+    /// Completes the sends still in flight (before outputs are written and
+    /// MPI is finalised).
+    pub fn finish(&mut self) -> Result<()> {
+        comm::wait_all(&mut self.pending)
+    }
+}

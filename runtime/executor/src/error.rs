@@ -1,0 +1,64 @@
+//! The executor's errors. Every message is meant to be read on its own, on
+//! one line, prefixed with the tool and the rank (`coco-exec: rank 3:
+//! error: ...`), so each variant names what it is about: the input and the
+//! file, the step and the buffer, the kernel, the MPI call.
+
+use std::path::Path;
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum Error {
+    /// The plan or an `.npy` file could not be read (the message names the
+    /// file).
+    #[error("{0}")]
+    Bundle(#[from] coco_bundle::Error),
+
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+
+    /// The job does not match the plan: world size, `--ranks`.
+    #[error("{0}")]
+    World(String),
+
+    /// The plan is valid for `coco_bundle` but cannot run here (a shape that
+    /// does not fit a collective, a wait on an event never recorded...).
+    #[error("{0}")]
+    Plan(String),
+
+    #[error("input '{input}': no file {path}")]
+    MissingInput { input: String, path: String },
+
+    /// An input file that does not fit the buffer it fills.
+    #[error("input '{input}': {message}")]
+    Input { input: String, message: String },
+
+    #[error("{0}")]
+    Kernel(String),
+
+    /// A step failed; `at` names the stage and the step.
+    #[error("{at}: {source}")]
+    Step { at: String, source: Box<Error> },
+
+    #[error("MPI: {call} failed: {message}")]
+    Mpi { call: &'static str, message: String },
+
+    #[error("{0}")]
+    Launch(String),
+
+    /// A panic, caught and turned into an error so that the job still ends
+    /// with one line and `MPI_Abort`.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn io(path: &Path, error: std::io::Error) -> Error {
+        Error::Io {
+            path: path.display().to_string(),
+            message: error.to_string(),
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! One rank's run of a bundle, independent of the backend: load and check
+//! the plan, match it to the job, set up the stage's communicator, fill the
+//! inputs, run the steps in plan order, write the outputs.
+//!
+//! Communicators: the world is split by stage (color = stage index, key =
+//! position), so a stage's collectives run over exactly its ranks at their
+//! positions; sends and receives between stages use a duplicate of the world,
+//! so they can never match traffic of anything else. Both are created only
+//! after the plan checks pass, and each is created by every rank (the plan
+//! is the same everywhere), as MPI requires.
+
+use std::{path::Path, time::Instant};
+
+use coco_bundle::Plan;
+
+use crate::{
+    check::{self, op_name, step_context},
+    comm::Comm,
+    cpu::{Cpu, StepContext},
+    error::{Error, Result},
+    io,
+    report::Report,
+    Options,
+};
+
+pub(crate) fn run(
+    world: &Comm,
+    bundle: &Path,
+    inputs: &Path,
+    outputs: Option<&Path>,
+    options: &Options,
+) -> Result<Report> {
+    let start = Instant::now();
+    let plan = Plan::load(bundle)?;
+    if let Some(ranks) = options.ranks {
+        if ranks != plan.ranks {
+            return Err(Error::World(format!(
+                "--ranks {ranks} does not match the bundle, which was compiled for {} ranks",
+                plan.ranks
+            )));
+        }
+    }
+    if world.size() != plan.ranks {
+        let hint = if world.size() == 1 {
+            " (run coco-exec without a launcher and it starts mpirun itself, or use \
+             mpirun -n N)"
+        } else {
+            ""
+        };
+        return Err(Error::World(format!(
+            "the bundle was compiled for {} ranks, this job has {}{hint}",
+            plan.ranks,
+            world.size()
+        )));
+    }
+    let rank = world.rank();
+    let (stage_index, position) = plan
+        .stage_of(rank)
+        .expect("a validated plan's stages tile the world");
+    let stage = &plan.stages[stage_index];
+    check::check(&plan, stage_index)?;
+
+    let stage_comm = world.split(stage_index, position)?;
+    assert_eq!(
+        (stage_comm.rank(), stage_comm.size()),
+        (position, stage.size)
+    );
+    let p2p = world.dup()?;
+    let mut cpu = Cpu::new(bundle, &plan, stage, position)?;
+    let mut report = Report::new(rank, world.size(), stage_index, position);
+    report.setup_seconds = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    for buffer in &stage.buffers {
+        if let Some(input) = &buffer.input {
+            let data = io::read_input(inputs, buffer, input, stage.size, position)?;
+            cpu.upload(&buffer.name, &data);
+        }
+    }
+    report.inputs_seconds = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    let cx = StepContext {
+        plan: &plan,
+        stage_comm: &stage_comm,
+        p2p: &p2p,
+        reductions: options.reductions,
+    };
+    for (index, step) in stage.steps.iter().enumerate() {
+        let began = Instant::now();
+        let moved = cpu.run(step, &cx).map_err(|e| Error::Step {
+            at: step_context(&plan, stage_index, index),
+            source: Box::new(e),
+        })?;
+        report.record(op_name(step), began.elapsed().as_secs_f64(), moved);
+    }
+    cpu.finish()?;
+    report.steps_seconds = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    for buffer in &stage.buffers {
+        if let Some(output) = &buffer.output {
+            io::write_output(
+                &stage_comm,
+                outputs,
+                buffer,
+                output,
+                &cpu.download(&buffer.name),
+            )?;
+        }
+    }
+    report.outputs_seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}

@@ -1,0 +1,229 @@
+//! Starting a job: is this process one rank of an MPI job already, and if
+//! not, the `mpirun` command that starts one (as `torchrun` does for
+//! PyTorch). `coco-exec` and `coco-run` both use it, so that a bundle runs
+//! the same whether the user types `coco-exec b --inputs in` or
+//! `mpirun -n 4 coco-exec b --inputs in`, or submits it with `srun`.
+//!
+//! The command is OpenMPI's: Debian and the CI image ship OpenMPI 4.1, and
+//! `--oversubscribe`, `--bind-to none` and `--quiet` are its spellings. They
+//! are chosen for running many ranks on a workstation or a CI runner with
+//! fewer cores than ranks: without `--oversubscribe` OpenMPI refuses to start
+//! more ranks than slots, and its default core binding would pile ranks onto
+//! the same cores. `--quiet` drops OpenMPI's multi-paragraph banners (after
+//! `MPI_Abort`, or when a rank exits non-zero), so that a failing rank's
+//! own one-line message is what the user reads. On a cluster, start the job
+//! with the site's launcher (`srun`, `mpirun` with a hostfile) instead:
+//! [`under_mpi`] recognises it and nothing is re-launched.
+
+use std::{
+    ffi::OsString,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use crate::error::{Error, Result};
+
+/// Set in the environment of the ranks [`mpirun`] starts, so that a rank
+/// which does not recognise its launcher fails instead of launching again.
+pub const LAUNCHED_ENV: &str = "COCO_LAUNCHED_BY_MPIRUN";
+
+/// Overrides the `mpirun` found on `PATH` (a path or a command name).
+pub const MPIRUN_ENV: &str = "COCO_MPIRUN";
+
+/// The launcher this process runs under, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Launcher {
+    /// OpenMPI's `mpirun`/`mpiexec` (`OMPI_COMM_WORLD_SIZE`).
+    OpenMpi,
+    /// A PMI or PMIx process manager (MPICH's Hydra, PRRTE, Slurm with
+    /// `--mpi=pmix`): `PMI_SIZE` or `PMIX_RANK`.
+    Pmi,
+    /// Slurm's `srun` (`SLURM_NTASKS` and `SLURM_PROCID`).
+    Slurm,
+}
+
+/// The launcher recognised from `env` (a lookup of environment variables).
+pub fn detect_launcher(env: impl Fn(&str) -> Option<OsString>) -> Option<Launcher> {
+    let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
+    if set("OMPI_COMM_WORLD_SIZE") || set("OMPI_COMM_WORLD_RANK") {
+        Some(Launcher::OpenMpi)
+    } else if set("PMI_SIZE") || set("PMI_RANK") || set("PMIX_RANK") {
+        Some(Launcher::Pmi)
+    } else if set("SLURM_NTASKS") && set("SLURM_PROCID") {
+        Some(Launcher::Slurm)
+    } else {
+        None
+    }
+}
+
+/// The launcher of this process, from its environment.
+pub fn launcher() -> Option<Launcher> {
+    detect_launcher(|name| std::env::var_os(name))
+}
+
+/// Whether this process is one rank of a job started by an MPI launcher
+/// (and so should initialise MPI and run its part, not launch).
+pub fn under_mpi() -> bool {
+    launcher().is_some()
+}
+
+/// Whether this process was started by [`mpirun`] (its `LAUNCHED_ENV`).
+pub fn launched_by_us() -> bool {
+    std::env::var_os(LAUNCHED_ENV).is_some()
+}
+
+/// The `mpirun` executable: `$COCO_MPIRUN`, else `mpirun` on `PATH`.
+pub fn find_mpirun() -> Result<PathBuf> {
+    let name = std::env::var_os(MPIRUN_ENV).unwrap_or_else(|| "mpirun".into());
+    let candidate = Path::new(&name);
+    if candidate.components().count() > 1 {
+        return if candidate.is_file() {
+            Ok(candidate.to_path_buf())
+        } else {
+            Err(Error::Launch(format!(
+                "{MPIRUN_ENV}={} does not name a file",
+                candidate.display()
+            )))
+        };
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(&name))
+        .find(|path| path.is_file())
+        .ok_or_else(|| {
+            Error::Launch(format!(
+                "'{}' is not on PATH: install OpenMPI (Debian: apt install openmpi-bin), \
+                 set {MPIRUN_ENV}, or start the ranks with your own launcher",
+                name.to_string_lossy()
+            ))
+        })
+}
+
+/// The command that runs `ranks` copies of `program args...` under
+/// `mpirun`: `mpirun -n RANKS --oversubscribe --bind-to none --quiet
+/// PROGRAM ARGS...`, with OpenMPI allowed to run as root (CI containers do)
+/// and told to yield the CPU while waiting when there are more ranks than
+/// cores (busy-polling ranks would otherwise starve each other). Settings
+/// already in the environment win. Fails when `mpirun` cannot be found.
+pub fn mpirun(ranks: usize, program: &Path, args: &[OsString]) -> Result<Command> {
+    let mut command = Command::new(find_mpirun()?);
+    command
+        .arg("-n")
+        .arg(ranks.to_string())
+        .args(["--oversubscribe", "--bind-to", "none", "--quiet"])
+        .arg(program)
+        .args(args);
+    let mut defaults = vec![
+        ("OMPI_ALLOW_RUN_AS_ROOT", "1"),
+        ("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
+        (LAUNCHED_ENV, "1"),
+    ];
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if ranks > cores {
+        defaults.push(("OMPI_MCA_mpi_yield_when_idle", "1"));
+    }
+    for (name, value) in defaults {
+        if std::env::var_os(name).is_none() {
+            command.env(name, value);
+        }
+    }
+    Ok(command)
+}
+
+/// The exit code to forward from a finished launcher, and a line to print
+/// when the status alone would not explain it (a rank killed by a signal:
+/// OpenMPI then exits with 128 + the signal and, quieted, says nothing).
+pub fn exit_code(status: std::process::ExitStatus) -> (i32, Option<String>) {
+    if let Some(code) = status.code() {
+        if (129..160).contains(&code) {
+            return (
+                code,
+                Some(format!(
+                    "a rank was killed by signal {} (mpirun exit status {code})",
+                    code - 128
+                )),
+            );
+        }
+        return (code, None);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return (
+                128 + signal,
+                Some(format!("mpirun was killed by signal {signal}")),
+            );
+        }
+    }
+    (1, Some("mpirun ended without an exit status".into()))
+}
+
+/// `program`'s arguments as given, for passing on to the ranks.
+pub fn forwarded_args() -> Vec<OsString> {
+    std::env::args_os().skip(1).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::{collections::HashMap, ffi::OsStr};
+
+    fn env(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<OsString> {
+        let map: HashMap<String, OsString> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), OsString::from(v)))
+            .collect();
+        move |name| map.get(name).cloned()
+    }
+
+    #[test]
+    fn recognises_launchers() {
+        assert_eq!(detect_launcher(env(&[])), None);
+        assert_eq!(
+            detect_launcher(env(&[("OMPI_COMM_WORLD_SIZE", "4")])),
+            Some(Launcher::OpenMpi)
+        );
+        assert_eq!(
+            detect_launcher(env(&[("PMI_SIZE", "2")])),
+            Some(Launcher::Pmi)
+        );
+        assert_eq!(
+            detect_launcher(env(&[("PMIX_RANK", "0")])),
+            Some(Launcher::Pmi)
+        );
+        // An allocation alone (sbatch, salloc) is not a launched step.
+        assert_eq!(detect_launcher(env(&[("SLURM_NTASKS", "4")])), None);
+        assert_eq!(
+            detect_launcher(env(&[("SLURM_NTASKS", "4"), ("SLURM_PROCID", "1")])),
+            Some(Launcher::Slurm)
+        );
+    }
+
+    #[test]
+    fn mpirun_command_line() {
+        let Ok(command) = mpirun(3, Path::new("/bin/prog"), &["a".into(), "--b".into()]) else {
+            return; // no mpirun on this machine: find_mpirun's error is tested by use
+        };
+        let args: Vec<_> = command.get_args().map(|a| a.to_owned()).collect();
+        assert_eq!(
+            args,
+            [
+                "-n",
+                "3",
+                "--oversubscribe",
+                "--bind-to",
+                "none",
+                "--quiet",
+                "/bin/prog",
+                "a",
+                "--b"
+            ]
+            .map(OsString::from)
+        );
+        assert!(command
+            .get_envs()
+            .any(|(k, v)| k == LAUNCHED_ENV && v == Some(OsStr::new("1"))));
+    }
+}

@@ -1,0 +1,225 @@
+//! Pure helpers on dense row-major byte arrays: slicing and concatenating
+//! along a dimension (what distributing inputs, gathering outputs and the
+//! dimension-aware collectives need), and folding ranks' values with the
+//! reference interpreter's numerics. No MPI here, so all of it is unit
+//! tested in-process.
+//!
+//! A tensor of shape `S` seen along dimension `d` is `outer` blocks (the
+//! product of `S[..d]`) of `S[d]` rows of `inner` elements (the product of
+//! `S[d+1..]`). Part `q` of `P` along `d` is rows `q*S[d]/P ..` of every
+//! block, so it is contiguous only when `outer == 1`: MPI moves contiguous
+//! rank-major parts, and these helpers reshuffle between the two orders.
+
+use coco_bundle::{DType, Reduction};
+
+/// `(outer, rows, inner)` of `shape` along `dim`.
+fn split(shape: &[usize], dim: usize) -> (usize, usize, usize) {
+    (
+        shape[..dim].iter().product(),
+        shape[dim],
+        shape[dim + 1..].iter().product(),
+    )
+}
+
+/// Whether the parts along `dim` are contiguous (no reshuffle needed).
+pub fn parts_contiguous(shape: &[usize], dim: usize) -> bool {
+    shape[..dim].iter().product::<usize>() == 1
+}
+
+/// Part `index` of `parts` equal parts along `dim` of `data` (shape
+/// `shape`, `elem` bytes per element), appended to `out`.
+pub fn slice_into(
+    data: &[u8],
+    shape: &[usize],
+    elem: usize,
+    dim: usize,
+    parts: usize,
+    index: usize,
+    out: &mut Vec<u8>,
+) {
+    let (outer, rows, inner) = split(shape, dim);
+    let part_rows = rows / parts;
+    let chunk = part_rows * inner * elem;
+    for o in 0..outer {
+        let start = (o * rows + index * part_rows) * inner * elem;
+        out.extend_from_slice(&data[start..start + chunk]);
+    }
+}
+
+/// Part `index` of `parts` along `dim`.
+pub fn slice(
+    data: &[u8],
+    shape: &[usize],
+    elem: usize,
+    dim: usize,
+    parts: usize,
+    index: usize,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() / parts.max(1));
+    slice_into(data, shape, elem, dim, parts, index, &mut out);
+    out
+}
+
+/// Every part along `dim`, part-major: what to hand MPI so that part r goes
+/// to (or comes from) rank r.
+pub fn pack_parts(data: &[u8], shape: &[usize], elem: usize, dim: usize, parts: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len());
+    for q in 0..parts {
+        slice_into(data, shape, elem, dim, parts, q, &mut out);
+    }
+    out
+}
+
+/// The concatenation along `dim` of the parts stored part-major in
+/// `packed` (each of shape `part_shape`), written to `out`: the inverse of
+/// [`pack_parts`].
+pub fn concat_parts(
+    packed: &[u8],
+    part_shape: &[usize],
+    elem: usize,
+    dim: usize,
+    parts: usize,
+    out: &mut [u8],
+) {
+    let (outer, rows, inner) = split(part_shape, dim);
+    let chunk = rows * inner * elem;
+    let part_bytes = outer * chunk;
+    debug_assert_eq!(packed.len(), part_bytes * parts);
+    debug_assert_eq!(out.len(), packed.len());
+    let mut at = 0;
+    for o in 0..outer {
+        for q in 0..parts {
+            let start = q * part_bytes + o * chunk;
+            out[at..at + chunk].copy_from_slice(&packed[start..start + chunk]);
+            at += chunk;
+        }
+    }
+}
+
+/// `x` rounded (floats: to nearest, ties to even) or wrapped (integers) to
+/// `dtype`, exactly as the reference interpreter rounds.
+pub fn round(dtype: DType, x: f64) -> f64 {
+    match dtype {
+        DType::F64 => x,
+        DType::F32 => x as f32 as f64,
+        DType::F16 => half::f16::from_f64(x).to_f64(),
+        DType::BF16 => half::bf16::from_f64(x).to_f64(),
+        DType::I64 => x.trunc(),
+        DType::I32 => (x.trunc() as i64 as i32) as f64,
+        DType::I1 => f64::from(x != 0.0),
+    }
+}
+
+/// Two values combined by `reduction` (avg sums; [`divide`] finishes it).
+fn combine(reduction: Reduction, a: f64, b: f64) -> f64 {
+    match reduction {
+        Reduction::Sum | Reduction::Avg => a + b,
+        Reduction::Prod => a * b,
+        Reduction::Min => a.min(b),
+        Reduction::Max => a.max(b),
+    }
+}
+
+/// Writes `x` (already rounded to `dtype`) as element `index` of `out`.
+fn put(dtype: DType, x: f64, out: &mut [u8], index: usize) {
+    let size = dtype.size();
+    let at = &mut out[index * size..(index + 1) * size];
+    match dtype {
+        DType::F64 => at.copy_from_slice(&x.to_le_bytes()),
+        DType::F32 => at.copy_from_slice(&(x as f32).to_le_bytes()),
+        DType::F16 => at.copy_from_slice(&half::f16::from_f64(x).to_le_bytes()),
+        DType::BF16 => at.copy_from_slice(&half::bf16::from_f64(x).to_le_bytes()),
+        DType::I64 => at.copy_from_slice(&(x as i64).to_le_bytes()),
+        DType::I32 => at.copy_from_slice(&(x as i64 as i32).to_le_bytes()),
+        DType::I1 => at[0] = u8::from(x != 0.0),
+    }
+}
+
+/// The reduction of `parts` (one per rank, in rank order, equal lengths)
+/// into `out`: rank 0's value combined with rank 1's, rounded to `dtype`,
+/// then with rank 2's, and so on; `avg` then divides by the number of parts
+/// and rounds once. This is the interpreter's `reduce_ranks`, bit for bit.
+pub fn fold(dtype: DType, reduction: Reduction, parts: &[&[u8]], out: &mut [u8]) {
+    let n = out.len() / dtype.size();
+    for i in 0..n {
+        let mut acc = dtype.load(parts[0], i);
+        for part in &parts[1..] {
+            acc = round(dtype, combine(reduction, acc, dtype.load(part, i)));
+        }
+        if reduction == Reduction::Avg {
+            acc = round(dtype, acc / parts.len() as f64);
+        }
+        put(dtype, acc, out, i);
+    }
+}
+
+/// Finishes an `avg` that MPI summed: every element divided by `count`,
+/// rounded.
+pub fn divide(dtype: DType, data: &mut [u8], count: usize) {
+    for i in 0..data.len() / dtype.size() {
+        let x = round(dtype, dtype.load(data, i) / count as f64);
+        put(dtype, x, data, i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(values: &[i32]) -> Vec<u8> {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    fn ints(data: &[u8]) -> Vec<i32> {
+        data.chunks(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn slices_pack_and_concat() {
+        // [[0 1 2 3] [4 5 6 7]] along dim 1 in 2 parts.
+        let data = bytes(&[0, 1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(ints(&slice(&data, &[2, 4], 4, 1, 2, 1)), [2, 3, 6, 7]);
+        assert_eq!(ints(&slice(&data, &[2, 4], 4, 0, 2, 1)), [4, 5, 6, 7]);
+        let packed = pack_parts(&data, &[2, 4], 4, 1, 2);
+        assert_eq!(ints(&packed), [0, 1, 4, 5, 2, 3, 6, 7]);
+        let mut out = vec![0; data.len()];
+        concat_parts(&packed, &[2, 2], 4, 1, 2, &mut out);
+        assert_eq!(out, data);
+        assert!(parts_contiguous(&[1, 4], 1));
+        assert!(!parts_contiguous(&[2, 4], 1));
+    }
+
+    #[test]
+    fn folds_in_rank_order_with_rounding() {
+        let f16 = |x: f64| half::f16::from_f64(x).to_le_bytes().to_vec();
+        // 2048 + 1 rounds back to 2048 in f16 (ties to even), twice, while
+        // (1 + 1) + 2048 = 2050 is exact: the order is visible.
+        let parts = [f16(2048.0), f16(1.0), f16(1.0)];
+        let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let mut out = vec![0; 2];
+        fold(DType::F16, Reduction::Sum, &refs, &mut out);
+        assert_eq!(DType::F16.load(&out, 0), 2048.0);
+        fold(DType::F16, Reduction::Avg, &refs, &mut out);
+        assert_eq!(DType::F16.load(&out, 0), round(DType::F16, 2048.0 / 3.0));
+
+        let parts = [bytes(&[i32::MAX, 5]), bytes(&[1, -7])];
+        let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let mut out = vec![0; 8];
+        fold(DType::I32, Reduction::Sum, &refs, &mut out);
+        assert_eq!(ints(&out), [i32::MIN, -2]);
+        fold(DType::I32, Reduction::Min, &refs, &mut out);
+        assert_eq!(ints(&out), [1, -7]);
+
+        let mut data = bytes(&[7, -7]);
+        divide(DType::I32, &mut data, 2);
+        assert_eq!(ints(&data), [3, -3]);
+
+        let parts = [vec![1u8, 0], vec![1u8, 0]];
+        let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let mut out = vec![9; 2];
+        fold(DType::I1, Reduction::Sum, &refs, &mut out);
+        assert_eq!(out, [1, 0]);
+    }
+}

@@ -1,0 +1,154 @@
+//! What a run did and where its time went, per rank, and the job-wide
+//! summary `--timing` prints (the slowest rank per line, since a collective
+//! job runs at the pace of its slowest rank).
+
+use crate::{comm::Comm, error::Result};
+
+/// Step kinds, in the order reports list them.
+pub const STEP_KINDS: [&str; 12] = [
+    "launch",
+    "all_reduce",
+    "reduce_scatter",
+    "all_gather",
+    "broadcast",
+    "reduce",
+    "all_to_all",
+    "send",
+    "recv",
+    "copy",
+    "record_event",
+    "wait_event",
+];
+
+/// How many steps of one kind ran and how long they took.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KindTime {
+    pub kind: &'static str,
+    pub count: usize,
+    pub seconds: f64,
+}
+
+/// One rank's run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// World rank and size.
+    pub rank: usize,
+    pub world_size: usize,
+    /// The stage this rank ran and its position in it.
+    pub stage: usize,
+    pub position: usize,
+    /// Steps run.
+    pub steps: usize,
+    /// Bytes this rank contributed to collectives and sends.
+    pub bytes_moved: u64,
+    /// Per step kind, in [`STEP_KINDS`] order.
+    pub kinds: Vec<KindTime>,
+    /// Loading the plan and kernels, allocating, setting up communicators.
+    pub setup_seconds: f64,
+    /// Reading and distributing the inputs.
+    pub inputs_seconds: f64,
+    /// Running the steps (and completing the sends).
+    pub steps_seconds: f64,
+    /// Gathering and writing the outputs.
+    pub outputs_seconds: f64,
+}
+
+impl Report {
+    pub(crate) fn new(rank: usize, world_size: usize, stage: usize, position: usize) -> Report {
+        Report {
+            rank,
+            world_size,
+            stage,
+            position,
+            steps: 0,
+            bytes_moved: 0,
+            kinds: STEP_KINDS
+                .iter()
+                .map(|&kind| KindTime {
+                    kind,
+                    ..KindTime::default()
+                })
+                .collect(),
+            setup_seconds: 0.0,
+            inputs_seconds: 0.0,
+            steps_seconds: 0.0,
+            outputs_seconds: 0.0,
+        }
+    }
+
+    pub(crate) fn record(&mut self, kind: &str, seconds: f64, bytes: u64) {
+        self.steps += 1;
+        self.bytes_moved += bytes;
+        if let Some(k) = self.kinds.iter_mut().find(|k| k.kind == kind) {
+            k.count += 1;
+            k.seconds += seconds;
+        }
+    }
+
+    fn phases(&self) -> [f64; 4] {
+        [
+            self.setup_seconds,
+            self.inputs_seconds,
+            self.steps_seconds,
+            self.outputs_seconds,
+        ]
+    }
+}
+
+fn bytes_text(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// The job-wide summary on world rank 0, `None` elsewhere (collective over
+/// `world`: every rank must call it).
+pub(crate) fn summarize(world: &Comm, report: &Report) -> Result<Option<String>> {
+    let mut times: Vec<f64> = report.phases().to_vec();
+    times.extend(report.kinds.iter().map(|k| k.seconds));
+    times.extend(report.kinds.iter().map(|k| k.count as f64));
+    times.push(report.steps as f64);
+    let max = world.max_f64(&times, 0)?;
+    let bytes = world.sum_u64(&[report.bytes_moved], 0)?[0];
+    if world.rank() != 0 {
+        return Ok(None);
+    }
+    let kinds = STEP_KINDS.len();
+    let (phases, rest) = max.split_at(4);
+    let (seconds, rest) = rest.split_at(kinds);
+    let (counts, steps) = rest.split_at(kinds);
+    let mut text = format!(
+        "timing over {} rank(s), slowest rank per line:\n",
+        report.world_size
+    );
+    let line = |name: &str, s: f64| format!("  {name:<16}{:>10.3} ms\n", s * 1e3);
+    text += &line("setup", phases[0]);
+    text += &line("inputs", phases[1]);
+    text += &format!(
+        "  {:<16}{:>10.3} ms  ({} steps, {} moved by all ranks)\n",
+        "steps",
+        phases[2] * 1e3,
+        steps[0] as usize,
+        bytes_text(bytes)
+    );
+    for (i, kind) in STEP_KINDS.iter().enumerate() {
+        if counts[i] > 0.0 {
+            text += &format!(
+                "    {kind:<14}{:>10.3} ms  ({} x)\n",
+                seconds[i] * 1e3,
+                counts[i] as usize
+            );
+        }
+    }
+    text += &line("outputs", phases[3]);
+    Ok(Some(text.trim_end().to_string()))
+}
