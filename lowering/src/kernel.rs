@@ -928,7 +928,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             );
         }
         let constants = format!(
-            "      %golden = arith.constant {} : i64\n      %m1 = arith.constant {} : i64\n      %m2 = arith.constant {} : i64\n      %c30 = arith.constant 30 : i64\n      %c27 = arith.constant 27 : i64\n      %c31 = arith.constant 31 : i64\n      %c11 = arith.constant 11 : i64\n      %key = arith.constant {} : i64\n      %spread = arith.constant {} : i64\n      %threshold = arith.constant {} : i64\n",
+            "      %golden = arith.constant {} : i64\n      %mix1 = arith.constant {} : i64\n      %mix2 = arith.constant {} : i64\n      %sh30 = arith.constant 30 : i64\n      %sh27 = arith.constant 27 : i64\n      %sh31 = arith.constant 31 : i64\n      %sh11 = arith.constant 11 : i64\n      %key = arith.constant {} : i64\n      %spread = arith.constant {} : i64\n      %threshold = arith.constant {} : i64\n",
             0x9e37_79b9_7f4a_7c15u64 as i64,
             0xbf58_476d_1ce4_e5b9u64 as i64,
             0x94d0_49bb_1331_11ebu64 as i64,
@@ -936,9 +936,9 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             0xd6e8_feb8_6659_fd93u64 as i64,
             threshold as i64,
         );
-        let mix = "      %ha = arith.addi %in, %golden : i64\n      %hb = arith.shrui %ha, %c30 : i64\n      %hc = arith.xori %ha, %hb : i64\n      %hd = arith.muli %hc, %m1 : i64\n      %he = arith.shrui %hd, %c27 : i64\n      %hf = arith.xori %hd, %he : i64\n      %hg = arith.muli %hf, %m2 : i64\n      %hh = arith.shrui %hg, %c31 : i64\n      %h = arith.xori %hg, %hh : i64\n";
+        let mix = "      %ha = arith.addi %in, %golden : i64\n      %hb = arith.shrui %ha, %sh30 : i64\n      %hc = arith.xori %ha, %hb : i64\n      %hd = arith.muli %hc, %mix1 : i64\n      %he = arith.shrui %hd, %sh27 : i64\n      %hf = arith.xori %hd, %he : i64\n      %hg = arith.muli %hf, %mix2 : i64\n      %hh = arith.shrui %hg, %sh31 : i64\n      %h = arith.xori %hg, %hh : i64\n";
         let body = format!(
-            "{constants}{index}      %ctr = arith.muli %dgi{rank}, %spread : i64\n      %in = arith.xori %key, %ctr : i64\n{mix}      %bits = arith.shrui %h, %c11 : i64\n      %drop = arith.cmpi ult, %bits, %threshold : i64\n      %scale = arith.constant {} : {element}\n      %kept = arith.mulf %a, %scale : {element}\n      %zero = arith.constant 0.0 : {element}\n      %y = arith.select %drop, %zero, %kept : {element}\n",
+            "{constants}{index}      %ctr = arith.muli %dgi{rank}, %spread : i64\n      %in = arith.xori %key, %ctr : i64\n{mix}      %bits = arith.shrui %h, %sh11 : i64\n      %drop = arith.cmpi ult, %bits, %threshold : i64\n      %scale = arith.constant {} : {element}\n      %kept = arith.mulf %a, %scale : {element}\n      %zero = arith.constant 0.0 : {element}\n      %y = arith.select %drop, %zero, %kept : {element}\n",
             float_literal(scale)
         );
         let e = self.empty(&x.shape, element);

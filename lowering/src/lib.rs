@@ -70,6 +70,9 @@ pub const CHIPS: &[&str] = &[
 /// A compiled program.
 pub struct Compiled {
     pub plan: Plan,
+    /// The coco program compiled, as text (the bundle keeps it so that
+    /// `coco-run --check` can run the reference interpreter on a bundle).
+    pub program: String,
     /// Every kernel as upstream MLIR before lowering.
     pub kernels_mlir: String,
     pub llvm_ir: Option<String>,
@@ -168,6 +171,7 @@ pub fn compile(
 
     let mut compiled = Compiled {
         plan,
+        program: top.to_string(),
         kernels_mlir,
         llvm_ir: None,
         object: None,
@@ -211,6 +215,9 @@ fn plan_has_kernels(plan: &Plan) -> bool {
     !plan.kernels.is_empty()
 }
 
+/// The coco program inside a bundle.
+pub const PROGRAM_FILE: &str = "program.mlir";
+
 /// Writes `compiled` as a bundle directory (see `coco_bundle`).
 pub fn write_bundle(compiled: &Compiled, dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -218,6 +225,7 @@ pub fn write_bundle(compiled: &Compiled, dir: &Path) -> Result<()> {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| Error::io(&path, e))
     };
+    write(PROGRAM_FILE, compiled.program.as_bytes())?;
     write("kernels.mlir", compiled.kernels_mlir.as_bytes())?;
     if let Some(ir) = &compiled.llvm_ir {
         write("kernels.ll", ir.as_bytes())?;

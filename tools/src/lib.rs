@@ -2,6 +2,8 @@
 //! in-process (one test binary links MLIR once). The binaries in `src/bin`
 //! only forward `std::env::args` here.
 
+pub mod check;
+pub mod execute;
 pub mod opt;
 pub mod run;
 pub mod source;

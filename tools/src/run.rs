@@ -14,7 +14,7 @@ use clap::{Parser, ValueEnum};
 use coco_dialects::{context, diagnostics::DiagnosticCollector, load_module};
 use coco_interp::{input_specs, npy, random_inputs, HostValue, Spec, Tensor};
 
-use crate::{source, Output};
+use crate::{execute, source, Output};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Backend {
@@ -58,6 +58,17 @@ struct Cli {
     /// Print every output element (for small tensors; local values rank by rank).
     #[arg(long)]
     print_values: bool,
+    /// cpu/cuda: compare every output with the reference interpreter and
+    /// report the largest error per tensor (exit 1 beyond tolerance).
+    #[arg(long)]
+    check: bool,
+    /// cpu/cuda: reduce floats in rank order (bitwise equal to the
+    /// interpreter) instead of with MPI's native reductions.
+    #[arg(long)]
+    exact_reductions: bool,
+    /// cpu/cuda: print the time per kind of step.
+    #[arg(long)]
+    timing: bool,
 }
 
 pub fn run(args: &[String]) -> Output {
@@ -84,12 +95,37 @@ fn describe(spec: &Spec) -> String {
 }
 
 fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
-    if cli.backend != Backend::Reference {
-        return Err(format!(
-            "the {:?} backend runs compiled bundles, which coco-translate does not produce yet; use --backend reference",
-            cli.backend
-        )
-        .to_lowercase());
+    match cli.backend {
+        Backend::Reference => {
+            if cli.check || cli.exact_reductions || cli.timing {
+                return Err(
+                    "--check, --exact-reductions and --timing apply to the cpu and cuda backends"
+                        .into(),
+                );
+            }
+        }
+        Backend::Cuda => {
+            return Err("the cuda backend is not built yet: bundles carry PTX (coco-translate --emit=bundle), but the executor runs them on CPUs only; use --backend cpu".into());
+        }
+        Backend::Cpu => {
+            if cli.list_inputs || cli.print_values {
+                return Err(
+                    "--list-inputs and --print-values apply to the reference backend".into(),
+                );
+            }
+            let request = execute::Request {
+                program: &cli.program,
+                ranks: cli.ranks,
+                entry: cli.entry.as_deref(),
+                inputs: cli.inputs.as_deref(),
+                outputs: cli.outputs.as_deref(),
+                seed: cli.seed,
+                check: cli.check,
+                exact_reductions: cli.exact_reductions,
+                timing: cli.timing,
+            };
+            return execute::run(&request, out);
+        }
     }
     let text = source::read_input(&cli.program, None)?;
     let context = context();
@@ -131,7 +167,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
     Ok(())
 }
 
-fn read_inputs(
+pub(crate) fn read_inputs(
     dir: &std::path::Path,
     specs: &[Spec],
     ranks: usize,
@@ -187,7 +223,7 @@ fn read_inputs(
     Ok(inputs)
 }
 
-fn write_value(path: &std::path::Path, value: &HostValue) -> coco_interp::Result<()> {
+pub(crate) fn write_value(path: &std::path::Path, value: &HostValue) -> coco_interp::Result<()> {
     match value {
         HostValue::Global(t) => npy::write_tensor(path, t),
         HostValue::PerRank(parts) => {
@@ -200,7 +236,7 @@ fn write_value(path: &std::path::Path, value: &HostValue) -> coco_interp::Result
 }
 
 /// `sum=... min=... max=...` over all elements (all ranks for local values).
-fn summary(value: &HostValue) -> String {
+pub(crate) fn summary(value: &HostValue) -> String {
     let data: Vec<f64> = match value {
         HostValue::Global(t) => t.data.clone(),
         HostValue::PerRank(parts) => parts.iter().flat_map(|p| p.data.iter().copied()).collect(),

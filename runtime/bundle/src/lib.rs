@@ -7,6 +7,7 @@
 //!
 //! ```text
 //! plan.toml      the execution plan (this crate's `Plan`), versioned
+//! program.mlir   the coco program compiled (for reference runs and checks)
 //! kernels.ptx    every kernel for the CUDA backend (absent with --no-ptx)
 //! kernels.so     every kernel for the CPU backend, as a shared library
 //! kernels.o      the same kernels as a relocatable object, for linking

@@ -163,6 +163,37 @@ pub fn input_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>>
     Ok(specs)
 }
 
+/// The outputs `run` produces, in its order: each function's results, then
+/// the arguments it updates (`coco.update`), by index.
+pub fn output_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>> {
+    let (entries, _) = entries(module, entry)?;
+    let mut specs = Vec::new();
+    for e in &entries {
+        let func = as_op(&e.op);
+        let (inputs, results) = function_signature(func)
+            .ok_or_else(|| Error::Program(format!("@{} has no signature", e.name)))?;
+        for (i, ty) in results.into_iter().enumerate() {
+            specs.push(spec(format!("{}.result{i}", e.name), ty)?);
+        }
+        let mut updated: Vec<usize> = coco_dialects::ir::nested_ops(func)
+            .iter()
+            .filter(|op| op_name(as_op(op)) == coco_ops::UPDATE)
+            .filter_map(|op| {
+                let target = as_op(op).operand(0).ok()?;
+                let argument = melior::ir::block::BlockArgument::try_from(target).ok()?;
+                coco_dialects::ir::is_entry_argument_of(target, func)
+                    .then(|| argument.argument_number())
+            })
+            .collect();
+        updated.sort_unstable();
+        updated.dedup();
+        for i in updated {
+            specs.push(spec(format!("{}.arg{i}", e.name), inputs[i])?);
+        }
+    }
+    Ok(specs)
+}
+
 /// Seeded inputs, uniform in [0, 1) (so optimizer states such as second
 /// moments are valid) and rounded to their element type; integers in 0..16.
 /// Global tensors depend only on `(seed, name, element)`, so every world size

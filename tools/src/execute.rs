@@ -1,0 +1,319 @@
+//! `coco-run --backend cpu|cuda`: compile the program into a bundle (or take
+//! a bundle), run it with the bundle executor on N MPI ranks, and with
+//! `--check` compare every output with the reference interpreter.
+//!
+//! Outside an MPI job, coco-run starts `mpirun -n N coco-exec ...` itself
+//! (as torchrun does for PyTorch) and waits for it; inside one (`mpirun -n N
+//! coco-run ...`, `srun`), every process runs its own rank in-process.
+
+use std::{
+    collections::HashMap,
+    ffi::OsString,
+    fmt::Write as _,
+    path::{Path, PathBuf},
+};
+
+use coco_dialects::{context, diagnostics::DiagnosticCollector, load_module};
+use coco_interp::{input_specs, npy, random_inputs, HostValue, Spec};
+use coco_lowering::{compile, write_bundle, Options, PROGRAM_FILE};
+use coco_runtime::{launch, Reductions};
+
+use crate::{check, source};
+
+/// What `coco-run` asked for, for a compiled run.
+pub struct Request<'a> {
+    pub program: &'a str,
+    pub ranks: usize,
+    pub entry: Option<&'a str>,
+    pub inputs: Option<&'a Path>,
+    pub outputs: Option<&'a Path>,
+    pub seed: u64,
+    pub check: bool,
+    pub exact_reductions: bool,
+    pub timing: bool,
+}
+
+/// A scratch directory removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(what: &str) -> Result<Scratch, String> {
+        static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("coco-run-{}-{n}-{what}", std::process::id()));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The bundle executor binary: `$COCO_EXEC`, next to this program (or one
+/// level up, for test binaries in `target/*/deps`), or on `PATH`.
+fn coco_exec() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os("COCO_EXEC") {
+        return Ok(PathBuf::from(path));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        for dir in exe.ancestors().skip(1).take(2) {
+            let candidate = dir.join("coco-exec");
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+        }
+    }
+    if let Some(paths) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&paths) {
+            let candidate = dir.join("coco-exec");
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+        }
+    }
+    Err("cannot find coco-exec, the bundle executor (build it with `cargo build -p coco-runtime`, or set COCO_EXEC)".into())
+}
+
+pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
+    let context = context();
+    let program_path = Path::new(request.program);
+    let bundle_scratch;
+    // The bundle, and the coco program it came from.
+    let (bundle, text, text_name) = if program_path.is_dir() {
+        let plan = coco_bundle::Plan::load(program_path).map_err(|e| e.to_string())?;
+        if plan.ranks != request.ranks {
+            return Err(format!(
+                "{} was compiled for {} ranks, not {} (recompile with coco-translate --ranks {})",
+                request.program, plan.ranks, request.ranks, request.ranks
+            ));
+        }
+        let program_file = program_path.join(PROGRAM_FILE);
+        let text = std::fs::read_to_string(&program_file).ok();
+        (
+            program_path.to_path_buf(),
+            text,
+            program_file.display().to_string(),
+        )
+    } else {
+        let text = source::read_input(request.program, None)?;
+        bundle_scratch = Scratch::new("bundle")?;
+        let collector = DiagnosticCollector::attach(&context);
+        let module = load_module(&context, &text, request.program).map_err(|e| {
+            let diagnostics: String = collector
+                .take()
+                .iter()
+                .map(|d| source::render(d, request.program, &text))
+                .collect();
+            format!("{e}\n{diagnostics}")
+        })?;
+        drop(collector);
+        let options = Options {
+            ranks: request.ranks,
+            entry: request.entry.map(str::to_string),
+            ptx: false,
+            ..Options::default()
+        };
+        let source_name = program_path
+            .file_name()
+            .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
+        let compiled =
+            compile(&context, &module, &source_name, &options).map_err(|e| e.to_string())?;
+        write_bundle(&compiled, &bundle_scratch.0).map_err(|e| e.to_string())?;
+        (
+            bundle_scratch.0.clone(),
+            Some(text),
+            request.program.to_string(),
+        )
+    };
+
+    // The program, for input specs and the reference run.
+    let module = match &text {
+        Some(text) => {
+            Some(load_module(&context, text, &text_name).map_err(|e| format!("{text_name}: {e}"))?)
+        }
+        None => None,
+    };
+    let specs = match &module {
+        Some(module) => {
+            Some(input_specs(&module.as_operation(), request.entry).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
+
+    let inputs_scratch;
+    let mut host_inputs: Option<HashMap<String, HostValue>> = None;
+    let inputs: PathBuf = match request.inputs {
+        Some(dir) => dir.to_path_buf(),
+        None => {
+            let specs = specs.as_ref().ok_or_else(|| {
+                format!(
+                    "{} has no {PROGRAM_FILE} to derive inputs from; pass --inputs DIR",
+                    request.program
+                )
+            })?;
+            inputs_scratch = Scratch::new("inputs")?;
+            let values = random_inputs(specs, request.ranks, request.seed);
+            for (name, value) in &values {
+                crate::run::write_value(&inputs_scratch.0.join(format!("{name}.npy")), value)
+                    .map_err(|e| e.to_string())?;
+            }
+            host_inputs = Some(values);
+            inputs_scratch.0.clone()
+        }
+    };
+    let outputs_scratch;
+    let outputs: PathBuf = match request.outputs {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            dir.to_path_buf()
+        }
+        None => {
+            outputs_scratch = Scratch::new("outputs")?;
+            outputs_scratch.0.clone()
+        }
+    };
+
+    let reductions = if request.exact_reductions {
+        Reductions::Exact
+    } else {
+        Reductions::Native
+    };
+    if launch::under_mpi() {
+        // One rank of the user's own job: run it here; rank 0 reports.
+        let options = coco_runtime::Options {
+            ranks: Some(request.ranks),
+            reductions,
+            timing: request.timing,
+        };
+        let report = coco_runtime::run_rank("coco-run", &bundle, &inputs, Some(&outputs), &options);
+        if report.rank != 0 {
+            return Ok(());
+        }
+    } else {
+        let mut args: Vec<OsString> = vec![
+            bundle.clone().into(),
+            "--inputs".into(),
+            inputs.clone().into(),
+            "--outputs".into(),
+            outputs.clone().into(),
+        ];
+        if request.exact_reductions {
+            args.push("--exact-reductions".into());
+        }
+        if request.timing {
+            args.push("--timing".into());
+        }
+        let exec = coco_exec()?;
+        let output = launch::mpirun(request.ranks, &exec, &args)
+            .map_err(|e| e.to_string())?
+            .output()
+            .map_err(|e| format!("cannot start mpirun: {e}"))?;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !output.status.success() {
+            let (code, why) = launch::exit_code(output.status);
+            let detail = stderr.trim();
+            return Err(format!(
+                "the {}-rank job failed (exit status {code}){}{}",
+                request.ranks,
+                why.map(|w| format!(": {w}")).unwrap_or_default(),
+                if detail.is_empty() {
+                    String::new()
+                } else {
+                    format!("\n{detail}")
+                }
+            ));
+        }
+        out.push_str(&String::from_utf8_lossy(&output.stdout));
+        if !stderr.trim().is_empty() {
+            // Timing summaries and warnings from the ranks.
+            out.push_str(&stderr);
+        }
+    }
+
+    // Outputs as the user sees them, and the check against the reference.
+    let module = match (&module, request.check) {
+        (Some(module), _) => module,
+        (None, false) => {
+            let _ = writeln!(out, "outputs written to {}", outputs.display());
+            return Ok(());
+        }
+        (None, true) => {
+            return Err(format!(
+                "{} has no {PROGRAM_FILE}; --check needs the program",
+                request.program
+            ))
+        }
+    };
+    let output_specs = coco_interp::output_specs(&module.as_operation(), request.entry)
+        .map_err(|e| e.to_string())?;
+    let mut results = Vec::new();
+    for spec in &output_specs {
+        let path = outputs.join(format!("{}.npy", spec.name));
+        let value = read_value(&path, spec, request.ranks)?;
+        let _ = writeln!(out, "{}: {}", spec.name, crate::run::summary(&value));
+        results.push((spec.clone(), value));
+    }
+    if request.check {
+        let host_inputs = match host_inputs {
+            Some(values) => values,
+            None => crate::run::read_inputs(
+                &inputs,
+                specs.as_deref().unwrap_or_default(),
+                request.ranks,
+            )?,
+        };
+        let reference = coco_interp::run(
+            &module.as_operation(),
+            request.ranks,
+            request.entry,
+            &host_inputs,
+        )
+        .map_err(|e| format!("the reference interpreter failed: {e}"))?;
+        let report = check::compare(&reference, &results)?;
+        out.push_str(&report.text);
+        if !report.passed {
+            return Err("outputs differ from the reference interpreter beyond tolerance".into());
+        }
+    }
+    if request.outputs.is_none() {
+        let _ = writeln!(
+            out,
+            "(pass --outputs DIR to keep the outputs as .npy files)"
+        );
+    }
+    Ok(())
+}
+
+/// An output file as a host value (local outputs are stacked per rank).
+fn read_value(path: &Path, spec: &Spec, ranks: usize) -> Result<HostValue, String> {
+    let tensor = npy::read(path, spec.dtype).map_err(|e| format!("output '{}': {e}", spec.name))?;
+    if spec.layout == Some(coco_dialects::coco::Layout::Local) {
+        let part = spec.global_shape.iter().product::<usize>().max(1);
+        if tensor.data.len() != part * ranks {
+            return Err(format!(
+                "output '{}': {} holds {} elements, expected {ranks} x {part}",
+                spec.name,
+                path.display(),
+                tensor.data.len()
+            ));
+        }
+        Ok(HostValue::PerRank(
+            tensor
+                .data
+                .chunks(part)
+                .map(|c| coco_interp::Tensor {
+                    dtype: spec.dtype,
+                    shape: spec.global_shape.clone(),
+                    data: c.to_vec(),
+                })
+                .collect(),
+        ))
+    } else {
+        Ok(HostValue::Global(tensor))
+    }
+}
