@@ -5,7 +5,8 @@
 //! Regenerate committed docs: `COCO_BLESS=1 cargo test -p coco-filetests --test filetests -- docs`.
 
 use coco_filetests::{
-    builders, differential, fuzz, mlir_files, random_programs, repo_root, runner, test_dir,
+    builders, compiled, differential, fuzz, mlir_files, random_programs, repo_root, runner,
+    test_dir,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -94,6 +95,23 @@ fn main() {
                         .map(|_| ())
                         .map_err(Failed::from)
                 },
+            ));
+        }
+    }
+    for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
+        let path = path.to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(repo_root().join(path.trim_start_matches("../")))
+            .unwrap_or_default();
+        // Paper-scale programs are only costed; pipeline programs
+        // (process groups) are not compiled yet.
+        if path.contains("/paper/") || text.contains("coco.process_group") {
+            continue;
+        }
+        for (name, schedule) in compiled::SCHEDULES {
+            let file = path.clone();
+            trials.push(Trial::test(
+                format!("compiled::{path}::{name}"),
+                move || compiled::check(&file, schedule).map_err(Failed::from),
             ));
         }
     }

@@ -975,16 +975,30 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 self.line(&format!("{c} = arith.constant {} : index", shape[dim]));
                 let offset = self.fresh("o");
                 self.line(&format!("{offset} = arith.muli %rank, {c} : index"));
-                let offsets: Vec<String> = (0..shape.len())
-                    .map(|d| if d == dim { offset.clone() } else { "0".into() })
-                    .collect();
-                let sizes: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
-                let ones = vec!["1"; shape.len()].join(", ");
+                // A gather rather than `tensor.extract_slice`: a subview at a
+                // rank-dependent offset is a strided memref, which GPU
+                // kernels cannot take as a bare pointer.
+                let rank = shape.len();
+                let mut index = String::new();
+                let mut coordinates = Vec::new();
+                for d in 0..rank {
+                    let _ = writeln!(index, "      %gl{d} = linalg.index {d} : index");
+                    if d == dim {
+                        let _ =
+                            writeln!(index, "      %gs{d} = arith.addi %gl{d}, {offset} : index");
+                        coordinates.push(format!("%gs{d}"));
+                    } else {
+                        coordinates.push(format!("%gl{d}"));
+                    }
+                }
+                let e = self.empty(&shape, &element);
                 self.line(&format!(
-                    "{out} = tensor.extract_slice {}[{}] [{}] [{ones}] : {} to {}",
+                    "{out} = linalg.generic {{indexing_maps = [{}], iterator_types = {}}} outs({e} : {}) {{\n    ^bb0(%o: {element}):\n{index}      %v = tensor.extract {}[{}] : {}\n      linalg.yield %v : {element}\n    }} -> {}",
+                    identity_map(rank),
+                    iterators(&vec!["parallel"; rank]),
+                    tensor_type(&shape, &element),
                     x.name,
-                    offsets.join(", "),
-                    sizes.join(", "),
+                    coordinates.join(", "),
                     x.ty(),
                     tensor_type(&shape, &element)
                 ));

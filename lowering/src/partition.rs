@@ -58,9 +58,22 @@ pub fn is_free(name: &str) -> bool {
 /// A `coco.slice` whose part on each rank is contiguous in memory (every
 /// dimension before the sliced one has size 1): a view at a rank-dependent
 /// offset, `rank_stride` elements apart, rather than a computation.
-pub fn contiguous_slice(op: &Operation, group: usize) -> Option<usize> {
+pub fn contiguous_slice<'c: 'a, 'a>(
+    op: &Operation<'c>,
+    group: usize,
+    values: &Values<'c, 'a>,
+) -> Option<usize> {
     if op_name(op) != ops::SLICE {
         return None;
+    }
+    // Only values that always live in buffers (arguments, communication
+    // results) can be viewed; a slice of a value computed in the same
+    // kernel is part of that kernel.
+    let base = values.resolve(operand(op, 0)?);
+    if let Some(producer) = defining_op(base) {
+        if !is_communication(&op_name(as_op(&producer))) {
+            return None;
+        }
     }
     let result = DistTensor::from_type(op.result(0).ok()?.r#type())?;
     let Some(Layout::Sliced(dim)) = result.layout else {
@@ -234,8 +247,9 @@ fn collect_yields<'c, 'a>(op: &'a Operation<'c>, yields: &mut HashMap<usize, Val
 
 /// Walks `ops` in program order into kernels and communication, and
 /// collects the ops that act at the end (updates, return).
-fn cut<'c, 'a>(
+fn cut<'c: 'a, 'a>(
     ops: Vec<OperationRef<'c, 'a>>,
+    values: &Values<'c, 'a>,
     group: usize,
     fused: bool,
     units: &mut Vec<Unit<'c, 'a>>,
@@ -257,7 +271,14 @@ fn cut<'c, 'a>(
                 flush(&mut current, units);
                 let mut inner = Vec::new();
                 let mut nested = Vec::new();
-                cut(body_ops(op_long), group, true, &mut inner, &mut nested)?;
+                cut(
+                    body_ops(op_long),
+                    values,
+                    group,
+                    true,
+                    &mut inner,
+                    &mut nested,
+                )?;
                 for unit in inner {
                     match unit {
                         Unit::Kernel(k) => current.extend(k),
@@ -274,12 +295,12 @@ fn cut<'c, 'a>(
             }
             ops::FUSED_COLLECTIVE | ops::OVERLAP => {
                 flush(&mut current, units);
-                cut(body_ops(op_long), group, true, units, tail)?;
+                cut(body_ops(op_long), values, group, true, units, tail)?;
             }
             ops::YIELD => {}
             ops::UPDATE | "func.return" => tail.push(op_ref),
             _ if is_free(&name) => {}
-            _ if contiguous_slice(op, group).is_some() => {}
+            _ if contiguous_slice(op, group, values).is_some() => {}
             _ if is_communication(&name) => {
                 flush(&mut current, units);
                 units.push(Unit::Communication(op_ref));
@@ -344,7 +365,7 @@ impl<'c: 'a, 'a> Builder<'c, 'a> {
         let (dtype, shape) = local_type(value.r#type(), self.group, location)?;
         let mut view = None;
         if let Some(slice) = defining_op(value) {
-            if let Some(rank_stride) = contiguous_slice(as_op(&slice), self.group) {
+            if let Some(rank_stride) = contiguous_slice(as_op(&slice), self.group, values) {
                 let base = operand(as_op(&slice), 0)
                     .ok_or_else(|| Error::unsupported(location, "coco.slice without an operand"))?;
                 let base = values.resolve(base);
@@ -409,7 +430,14 @@ pub fn plan_function<'c, 'a>(
 
     let mut units = Vec::new();
     let mut tail = Vec::new();
-    cut(body_ops(function), group, false, &mut units, &mut tail)?;
+    cut(
+        body_ops(function),
+        &values,
+        group,
+        false,
+        &mut units,
+        &mut tail,
+    )?;
 
     let mut b = Builder {
         group,
@@ -462,7 +490,7 @@ pub fn plan_function<'c, 'a>(
         loop {
             readers.entry(key(value)).or_default().insert(unit);
             match defining_op(value) {
-                Some(op) if contiguous_slice(as_op(&op), group).is_some() => {
+                Some(op) if contiguous_slice(as_op(&op), group, &values).is_some() => {
                     match operand(as_op(&op), 0) {
                         Some(base) => value = values.resolve(base),
                         None => break,

@@ -109,6 +109,30 @@ fn launches(outlined: &str, buffers: &HashMap<String, usize>) -> (Launches, Vec<
         if line.starts_with("memref.dealloc ") {
             continue;
         }
+        // `rank * k`: a slice offset computed on the host.
+        if let Some((name, rest)) = line.split_once(" = arith.muli ") {
+            let rank_arg = format!("%arg{}", buffers.get(&kernel).copied().unwrap_or(0));
+            let operands: Vec<&str> = rest.split(" : ").next().unwrap_or("").split(", ").collect();
+            if let [a, b] = operands[..] {
+                let factor = |c: &str| {
+                    constants
+                        .get(c)
+                        .and_then(|v| v.strip_prefix("i64:"))
+                        .map(str::to_string)
+                };
+                let product = if a == rank_arg {
+                    factor(b)
+                } else if b == rank_arg {
+                    factor(a)
+                } else {
+                    None
+                };
+                if let Some(k) = product {
+                    constants.insert(name.to_string(), format!("rank*{k}"));
+                    continue;
+                }
+            }
+        }
         // Reshapes of dense memrefs are the same pointer.
         if let Some((name, rest)) = line.split_once(" = memref.") {
             if rest.starts_with("collapse_shape ") || rest.starts_with("expand_shape ") {

@@ -10,6 +10,7 @@
 //! `test/snapshots`, reviewed with `cargo insta review`.
 
 pub mod builders;
+pub mod compiled;
 pub mod differential;
 pub mod fuzz;
 pub mod random_programs;

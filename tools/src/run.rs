@@ -33,7 +33,7 @@ struct Cli {
     /// The program (.mlir).
     program: String,
     /// Where to run it.
-    #[arg(long, value_enum, default_value = "reference")]
+    #[arg(long, value_enum, default_value = "cpu")]
     backend: Backend,
     /// World size.
     #[arg(long, default_value_t = 1)]
@@ -107,11 +107,10 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
         Backend::Cuda => {
             return Err("the cuda backend is not built yet: bundles carry PTX (coco-translate --emit=bundle), but the executor runs them on CPUs only; use --backend cpu".into());
         }
+        Backend::Cpu if cli.list_inputs => {}
         Backend::Cpu => {
-            if cli.list_inputs || cli.print_values {
-                return Err(
-                    "--list-inputs and --print-values apply to the reference backend".into(),
-                );
+            if cli.print_values {
+                return Err("--print-values applies to the reference backend".into());
             }
             let request = execute::Request {
                 program: &cli.program,

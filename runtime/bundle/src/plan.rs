@@ -73,8 +73,8 @@ pub struct GpuLaunch {
     pub grid: [u64; 3],
     pub block: [u64; 3],
     /// Each kernel parameter: `buffer:<i>` (the kernel's i-th buffer),
-    /// `scratch:<i>` (the kernel's i-th temporary), `rank`, or a constant
-    /// `<type>:<value>` (`i64:4096`).
+    /// `scratch:<i>` (the kernel's i-th temporary), `rank`, `rank*<k>`
+    /// (an i64), or a constant `<type>:<value>` (`i64:4096`).
     pub params: Vec<String>,
 }
 

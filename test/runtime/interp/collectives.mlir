@@ -1,4 +1,4 @@
-// RUN: coco-run %s --ranks 4 --inputs runtime/interp/inputs/collectives --print-values | FileCheck %s
+// RUN: coco-run %s --backend reference --ranks 4 --inputs runtime/interp/inputs/collectives --print-values | FileCheck %s
 //
 // Known answers: rank r holds 10r + [1, 2, 3, 4] (scripts/gen_interp_inputs.py).
 

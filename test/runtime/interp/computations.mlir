@@ -1,5 +1,5 @@
-// RUN: coco-run %s --ranks 1 --print-values | FileCheck %s
-// RUN: coco-run %s --ranks 2 --print-values | FileCheck %s
+// RUN: coco-run %s --backend reference --ranks 1 --print-values | FileCheck %s
+// RUN: coco-run %s --backend reference --ranks 2 --print-values | FileCheck %s
 //
 // Known answers that must not depend on the world size: the row-parallel
 // matmul (after its all_reduce), casts, layer norm, norm, the dropout mask

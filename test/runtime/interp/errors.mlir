@@ -1,8 +1,8 @@
-// RUN: not coco-run %s --ranks 3 2>&1 | FileCheck %s --check-prefix=WORLD
-// RUN: not coco-run %s --ranks 2 --inputs runtime/interp/inputs/bad-shape 2>&1 | FileCheck %s --check-prefix=SHAPE
-// RUN: not coco-run %s --ranks 2 --inputs runtime/interp/inputs/collectives 2>&1 | FileCheck %s --check-prefix=MISSING
-// RUN: not coco-run %s --backend cpu 2>&1 | FileCheck %s --check-prefix=BACKEND
-// RUN: coco-run %s --list-inputs | FileCheck %s --check-prefix=LIST
+// RUN: not coco-run %s --backend reference --ranks 3 2>&1 | FileCheck %s --check-prefix=WORLD
+// RUN: not coco-run %s --backend reference --ranks 2 --inputs runtime/interp/inputs/bad-shape 2>&1 | FileCheck %s --check-prefix=SHAPE
+// RUN: not coco-run %s --backend reference --ranks 2 --inputs runtime/interp/inputs/collectives 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not coco-run %s --backend reference --backend cpu 2>&1 | FileCheck %s --check-prefix=BACKEND
+// RUN: coco-run %s --backend reference --list-inputs | FileCheck %s --check-prefix=LIST
 
 // WORLD: coco-run: error: world size 3 does not divide dimension 0 (size 4) of input 'shapes.arg0'
 // SHAPE: coco-run: error: input 'shapes.arg0': runtime/interp/inputs/bad-shape/shapes.arg0.npy has shape [3], the program expects [4]
