@@ -39,8 +39,9 @@ pub fn compile(
         &pipelines::gpu_outline(),
         "GPU outlining",
     )?;
-    let outlined = module.as_operation().to_string();
+    let outlined = unique_entries(&module.as_operation().to_string());
     let (launches, host_bound) = launches(&outlined, buffers);
+    let mut module: Module = pipelines::parse(context, &outlined, "GPU")?;
     pipelines::run(
         context,
         &mut module,
@@ -53,6 +54,44 @@ pub fn compile(
         launches,
         host_bound,
     })
+}
+
+/// Names every outlined kernel after its `gpu.module` (`adam_k0_kernel_3`):
+/// outlining names the functions after the host function, so several share
+/// a name, and one PTX module needs distinct entry points.
+fn unique_entries(outlined: &str) -> String {
+    let mut renames: Vec<(String, String)> = Vec::new();
+    let mut current: Option<String> = None;
+    for line in outlined.lines() {
+        let trimmed = line.trim_start();
+        if let Some(rest) = trimmed.strip_prefix("gpu.module @") {
+            current = rest.split_whitespace().next().map(str::to_string);
+        } else if let (Some(module), Some(rest)) = (&current, trimmed.strip_prefix("gpu.func @")) {
+            let function = rest[..rest.find('(').unwrap_or(rest.len())].to_string();
+            renames.push((module.clone(), function));
+        }
+    }
+    let mut out = String::with_capacity(outlined.len());
+    let mut current: Option<String> = None;
+    for line in outlined.lines() {
+        let trimmed = line.trim_start();
+        let mut line = line.to_string();
+        if let Some(rest) = trimmed.strip_prefix("gpu.module @") {
+            current = rest.split_whitespace().next().map(str::to_string);
+        } else if let Some(module) = &current {
+            if let Some((_, function)) = renames.iter().find(|(m, _)| m == module) {
+                line = line.replacen(&format!("gpu.func @{function}("), &format!("gpu.func @{module}("), 1);
+            }
+        }
+        if trimmed.starts_with("gpu.launch_func") {
+            for (module, function) in &renames {
+                line = line.replace(&format!("@{module}::@{function} "), &format!("@{module}::@{module} "));
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
 
 /// Reads the host functions of the outlined module: constants, launches,

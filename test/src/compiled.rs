@@ -47,6 +47,7 @@ pub fn check(path: &str, schedule: &[&str]) -> Result<(), String> {
     );
     let file = dir.join(name);
     std::fs::write(&file, &out.stdout).map_err(|e| e.to_string())?;
+    check_ptx(&file.to_string_lossy())?;
     for &ranks in WORLD_SIZES {
         let args: Vec<String> = [
             "coco-run",
@@ -76,6 +77,38 @@ pub fn check(path: &str, schedule: &[&str]) -> Result<(), String> {
             return Err(format!(
                 "{ranks} ranks: outputs are not bitwise equal:\n{stdout}"
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Every kernel of the program has a GPU launch list whose entry points
+/// are defined exactly once in the PTX, and the PTX needs nothing outside
+/// itself (no `.extern`: libdevice is not available without a toolkit).
+fn check_ptx(file: &str) -> Result<(), String> {
+    let translate = |emit: &str| -> Result<String, String> {
+        let args: Vec<String> = ["coco-translate", file, emit, "--ranks", "2"].iter().map(|s| s.to_string()).collect();
+        let out = coco_tools::translate::run(&args, None);
+        if out.code != 0 {
+            return Err(format!("coco-translate {emit} failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let plan_text = translate("--emit=plan")?;
+    let plan = coco_bundle::Plan::parse(&plan_text, std::path::Path::new("plan.toml")).map_err(|e| e.to_string())?;
+    let ptx = translate("--emit=ptx")?;
+    if ptx.contains(".extern") {
+        return Err("the PTX declares external functions".into());
+    }
+    for kernel in &plan.kernels {
+        if kernel.gpu_launches.is_empty() {
+            return Err(format!("kernel {} ({:?}) has no GPU launches", kernel.name, kernel.computes));
+        }
+        for launch in &kernel.gpu_launches {
+            let definitions = ptx.matches(&format!(".visible .entry {}(", launch.entry)).count();
+            if definitions != 1 {
+                return Err(format!("entry {} is defined {definitions} times in the PTX", launch.entry));
+            }
         }
     }
     Ok(())

@@ -165,6 +165,26 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             inputs_scratch.0.clone()
         }
     };
+    // Every input file must exist before a job starts (a clear message,
+    // not one error per rank).
+    let plan = coco_bundle::Plan::load(&bundle).map_err(|e| e.to_string())?;
+    for stage in &plan.stages {
+        for buffer in &stage.buffers {
+            if let Some(io) = &buffer.input {
+                let path = inputs.join(format!("{}.npy", io.name));
+                if !path.is_file() {
+                    return Err(format!(
+                        "missing input '{}': expected {} ({} {:?} per rank, {})",
+                        io.name,
+                        path.display(),
+                        buffer.dtype,
+                        buffer.shape,
+                        io.layout.text()
+                    ));
+                }
+            }
+        }
+    }
     let outputs_scratch;
     let outputs: PathBuf = match request.outputs {
         Some(dir) => {
@@ -216,7 +236,11 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         let stderr = String::from_utf8_lossy(&output.stderr);
         if !output.status.success() {
             let (code, why) = launch::exit_code(output.status);
-            let detail = stderr.trim();
+            // Ranks report concurrently: order their lines for a stable message.
+            let mut lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+            lines.sort_unstable();
+            lines.dedup();
+            let detail = lines.join("\n");
             return Err(format!(
                 "the {}-rank job failed (exit status {code}){}{}",
                 request.ranks,

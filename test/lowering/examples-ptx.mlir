@@ -1,0 +1,50 @@
+// PTX for every example (as written, 2 ranks): one module, the requested
+// target, an entry per outlined loop nest, and the math coco provides
+// without libdevice (sqrt.rn, ex2-based exp and tanh). Execution of these
+// kernels is checked on a GPU machine by scripts/gpu-check.sh; here the
+// text is pinned.
+// RUN: coco-translate ../examples/coco/sgd.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=SGD
+// RUN: coco-translate ../examples/coco/adamw.mlir --emit=ptx --ranks 2 --chip sm_80 --ptx-version 78 | FileCheck %s --check-prefix=ADAMW
+// RUN: coco-translate ../examples/coco/lamb.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=LAMB
+// RUN: coco-translate ../examples/coco/megatron_mlp.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=MLP
+// RUN: coco-translate ../examples/coco/megatron_attention.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=ATTN
+
+// SGD: .version 8.0
+// SGD-NEXT: .target sm_90
+// SGD-NOT: .extern
+// SGD: .visible .entry sgd_k0_kernel(
+// SGD-NEXT: .param .u64 sgd_k0_kernel_param_0,
+// SGD-NEXT: .param .u64 sgd_k0_kernel_param_1
+// SGD-NEXT: )
+// SGD-NEXT: .maxntid 64, 1, 1
+// SGD: mul.rn.f32
+
+// ADAMW: .version 7.8
+// ADAMW-NEXT: .target sm_80
+// ADAMW: .func {{.*}} __nv_sqrtf(
+// ADAMW: sqrt.rn.f32
+// ADAMW: .visible .entry adamw_k0_kernel(
+// ADAMW: div.rn.f32
+
+// The norms run as one-thread kernels around the sequential sum, in the
+// interpreter's order.
+// LAMB: .target sm_90
+// LAMB-NOT: .extern
+// LAMB: .visible .entry lamb_k0_kernel(
+// LAMB: mul.rn.f32
+
+// f16 storage, f32 arithmetic, tanh from coco's PTX.
+// MLP: .target sm_90
+// MLP-NOT: .extern
+// MLP: .func {{.*}} __nv_tanhf(
+// MLP: ex2.approx.f32
+// MLP: copysign.f32
+// MLP: .visible .entry megatron_mlp_k0_kernel(
+// MLP: cvt.f32.f16
+// MLP: cvt.rn.f16.f32
+
+// ATTN: .target sm_90
+// ATTN-NOT: .extern
+// ATTN: .func {{.*}} __nv_expf(
+// ATTN: ex2.approx.f32
+// ATTN: .visible .entry megatron_attention_k0_kernel(
