@@ -80,12 +80,19 @@ fn unique_entries(outlined: &str) -> String {
             current = rest.split_whitespace().next().map(str::to_string);
         } else if let Some(module) = &current {
             if let Some((_, function)) = renames.iter().find(|(m, _)| m == module) {
-                line = line.replacen(&format!("gpu.func @{function}("), &format!("gpu.func @{module}("), 1);
+                line = line.replacen(
+                    &format!("gpu.func @{function}("),
+                    &format!("gpu.func @{module}("),
+                    1,
+                );
             }
         }
         if trimmed.starts_with("gpu.launch_func") {
             for (module, function) in &renames {
-                line = line.replace(&format!("@{module}::@{function} "), &format!("@{module}::@{module} "));
+                line = line.replace(
+                    &format!("@{module}::@{function} "),
+                    &format!("@{module}::@{module} "),
+                );
             }
         }
         out.push_str(&line);

@@ -87,27 +87,42 @@ pub fn check(path: &str, schedule: &[&str]) -> Result<(), String> {
 /// itself (no `.extern`: libdevice is not available without a toolkit).
 fn check_ptx(file: &str) -> Result<(), String> {
     let translate = |emit: &str| -> Result<String, String> {
-        let args: Vec<String> = ["coco-translate", file, emit, "--ranks", "2"].iter().map(|s| s.to_string()).collect();
+        let args: Vec<String> = ["coco-translate", file, emit, "--ranks", "2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let out = coco_tools::translate::run(&args, None);
         if out.code != 0 {
-            return Err(format!("coco-translate {emit} failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+            return Err(format!(
+                "coco-translate {emit} failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
         }
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     };
     let plan_text = translate("--emit=plan")?;
-    let plan = coco_bundle::Plan::parse(&plan_text, std::path::Path::new("plan.toml")).map_err(|e| e.to_string())?;
+    let plan = coco_bundle::Plan::parse(&plan_text, std::path::Path::new("plan.toml"))
+        .map_err(|e| e.to_string())?;
     let ptx = translate("--emit=ptx")?;
     if ptx.contains(".extern") {
         return Err("the PTX declares external functions".into());
     }
     for kernel in &plan.kernels {
         if kernel.gpu_launches.is_empty() {
-            return Err(format!("kernel {} ({:?}) has no GPU launches", kernel.name, kernel.computes));
+            return Err(format!(
+                "kernel {} ({:?}) has no GPU launches",
+                kernel.name, kernel.computes
+            ));
         }
         for launch in &kernel.gpu_launches {
-            let definitions = ptx.matches(&format!(".visible .entry {}(", launch.entry)).count();
+            let definitions = ptx
+                .matches(&format!(".visible .entry {}(", launch.entry))
+                .count();
             if definitions != 1 {
-                return Err(format!("entry {} is defined {definitions} times in the PTX", launch.entry));
+                return Err(format!(
+                    "entry {} is defined {definitions} times in the PTX",
+                    launch.entry
+                ));
             }
         }
     }

@@ -31,6 +31,7 @@ pub struct Request<'a> {
     pub check: bool,
     pub exact_reductions: bool,
     pub timing: bool,
+    pub repeat: usize,
 }
 
 /// A scratch directory removed on drop.
@@ -209,6 +210,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             ranks: Some(request.ranks),
             reductions,
             timing: request.timing,
+            repeat: request.repeat,
         };
         let report = coco_runtime::run_rank("coco-run", &bundle, &inputs, Some(&outputs), &options);
         if report.rank != 0 {
@@ -227,6 +229,10 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         }
         if request.timing {
             args.push("--timing".into());
+        }
+        if request.repeat > 1 {
+            args.push("--repeat".into());
+            args.push(request.repeat.to_string().into());
         }
         let exec = coco_exec()?;
         let output = launch::mpirun(request.ranks, &exec, &args)

@@ -69,6 +69,10 @@ struct Cli {
     /// cpu/cuda: print the time per kind of step.
     #[arg(long)]
     timing: bool,
+    /// cpu/cuda: run the program's steps N times (for timing; updated state
+    /// carries over, so outputs are those after N steps).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    repeat: usize,
 }
 
 pub fn run(args: &[String]) -> Output {
@@ -112,6 +116,9 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
             if cli.print_values {
                 return Err("--print-values applies to the reference backend".into());
             }
+            if cli.check && cli.repeat > 1 {
+                return Err("--check compares one step with the interpreter; drop --repeat".into());
+            }
             let request = execute::Request {
                 program: &cli.program,
                 ranks: cli.ranks,
@@ -122,6 +129,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 check: cli.check,
                 exact_reductions: cli.exact_reductions,
                 timing: cli.timing,
+                repeat: cli.repeat,
             };
             return execute::run(&request, out);
         }

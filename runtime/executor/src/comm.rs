@@ -357,6 +357,11 @@ impl Comm {
     }
 
     /// `data` from `root` on every rank.
+    pub fn barrier(&self) -> Result<()> {
+        // SAFETY: a collective on a live communicator.
+        unsafe { check("MPI_Barrier", ffi::MPI_Barrier(self.raw)) }
+    }
+
     pub fn broadcast(&self, elem: usize, data: &mut [u8], root: usize) -> Result<()> {
         let n = count("MPI_Bcast", data.len() / elem)?;
         // SAFETY: `data` is `n` elements on every rank.

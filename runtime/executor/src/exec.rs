@@ -79,23 +79,30 @@ pub(crate) fn run(
     }
     report.inputs_seconds = start.elapsed().as_secs_f64();
 
-    let start = Instant::now();
     let cx = StepContext {
         plan: &plan,
         stage_comm: &stage_comm,
         p2p: &p2p,
         reductions: options.reductions,
     };
-    for (index, step) in stage.steps.iter().enumerate() {
-        let began = Instant::now();
-        let moved = cpu.run(step, &cx).map_err(|e| Error::Step {
-            at: step_context(&plan, stage_index, index),
-            source: Box::new(e),
-        })?;
-        report.record(op_name(step), began.elapsed().as_secs_f64(), moved);
+    // Every rank starts the timed steps together.
+    world.barrier()?;
+    let start = Instant::now();
+    let iterations = options.repeat.max(1);
+    for _ in 0..iterations {
+        for (index, step) in stage.steps.iter().enumerate() {
+            let began = Instant::now();
+            let moved = cpu.run(step, &cx).map_err(|e| Error::Step {
+                at: step_context(&plan, stage_index, index),
+                source: Box::new(e),
+            })?;
+            report.record(op_name(step), began.elapsed().as_secs_f64(), moved);
+        }
     }
     cpu.finish()?;
+    world.barrier()?;
     report.steps_seconds = start.elapsed().as_secs_f64();
+    report.iterations = iterations;
 
     let start = Instant::now();
     for buffer in &stage.buffers {

@@ -95,6 +95,9 @@ pub struct Options {
     pub reductions: Reductions,
     /// [`run_rank`] prints a timing summary (world rank 0, stderr).
     pub timing: bool,
+    /// Run the steps this many times (0 counts as 1), for timing: state
+    /// the program updates carries over, as in training.
+    pub repeat: usize,
 }
 
 /// Runs this process's rank of `bundle`: initialises MPI (once per

@@ -49,6 +49,8 @@ pub struct Report {
     pub inputs_seconds: f64,
     /// Running the steps (and completing the sends).
     pub steps_seconds: f64,
+    /// How many times the steps ran (`--repeat`).
+    pub iterations: usize,
     /// Gathering and writing the outputs.
     pub outputs_seconds: f64,
 }
@@ -70,6 +72,7 @@ impl Report {
                 })
                 .collect(),
             setup_seconds: 0.0,
+            iterations: 1,
             inputs_seconds: 0.0,
             steps_seconds: 0.0,
             outputs_seconds: 0.0,
@@ -150,5 +153,11 @@ pub(crate) fn summarize(world: &Comm, report: &Report) -> Result<Option<String>>
         }
     }
     text += &line("outputs", phases[3]);
+    // The line benchmarks read.
+    text += &format!(
+        "  per iteration {:>10.3} ms  ({} iterations)\n",
+        phases[2] * 1e3 / report.iterations.max(1) as f64,
+        report.iterations.max(1)
+    );
     Ok(Some(text.trim_end().to_string()))
 }

@@ -47,6 +47,10 @@ struct Args {
     /// reductions.
     #[arg(long)]
     exact_reductions: bool,
+    /// Run the steps N times (for timing; state the program updates carries
+    /// over from one iteration to the next, as in training).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    repeat: usize,
 }
 
 fn main() -> ExitCode {
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
                 Reductions::Native
             },
             timing: args.timing,
+            repeat: args.repeat,
         };
         coco_runtime::run_rank(
             PROGRAM,
