@@ -154,8 +154,18 @@ pub fn compile(
     let mut plan = Plan::new(source, options.ranks);
     let mut kernels_mlir = String::from("module {\n");
     let mut buffers = HashMap::new();
+    // Identical kernels (the same layer repeated, with the same shapes) are
+    // compiled once: launches of a copy use the first one's name.
+    let mut canonical: HashMap<String, String> = HashMap::new();
+    let mut renamed: HashMap<String, String> = HashMap::new();
     for unit in &stage_plan.kernels {
         let text = kernel::emit(unit, &values, options.ranks)?;
+        let body = text.text.replacen(&format!("@{}(", text.name), "@(", 1);
+        if let Some(first) = canonical.get(&body) {
+            renamed.insert(text.name.clone(), first.clone());
+            continue;
+        }
+        canonical.insert(body, text.name.clone());
         kernels_mlir.push_str(&text.text);
         buffers.insert(text.name.clone(), text.buffers);
         plan.kernels.push(Kernel {
@@ -167,7 +177,15 @@ pub fn compile(
         });
     }
     kernels_mlir.push_str("}\n");
-    plan.stages.push(stage_plan.stage);
+    let mut stage = stage_plan.stage;
+    for step in &mut stage.steps {
+        if let coco_bundle::Step::Launch { kernel, .. } = step {
+            if let Some(first) = renamed.get(kernel) {
+                *kernel = first.clone();
+            }
+        }
+    }
+    plan.stages.push(stage);
 
     let mut compiled = Compiled {
         plan,
