@@ -19,9 +19,10 @@ per_iteration() { sed -n 's/.*per iteration *\([0-9.]*\) ms.*/\1/p'; }
 
 printf "%-6s %10s %12s %12s %9s %11s %11s\n" optimizer params "AR_C ms" "fused ms" speedup "AR_C GB/s" "fused GB/s"
 for example in adam lamb; do
-  original=$(grep -o 'tensor<[0-9]*xf32' examples/coco/$example.mlir | head -1 | tr -dc '0-9')
+  original=$(grep -o 'tensor<[0-9]*xf32' examples/coco/$example.mlir | head -1 | sed 's/tensor<\([0-9]*\)xf32/\1/')
   for n in "${sizes[@]}"; do
     sed "s/tensor<${original}xf32/tensor<${n}xf32/g" examples/coco/$example.mlir > "$work/$example-$n.mlir"
+    grep -q "tensor<${n}xf32" "$work/$example-$n.mlir" || { echo "cannot resize $example" >&2; exit 1; }
     $bin/coco-opt "$work/$example-$n.mlir" --pass-pipeline="$fuse" -o "$work/$example-$n-fused.mlir" 2>/dev/null
     # Fewer repetitions for big sizes keep the run short; the first step
     # is not excluded (setup is timed separately by the executor).

@@ -30,8 +30,12 @@ int main(void) {
   for (long i = 0; i < n; i++) { a[i] = 0; b[i] = i * 0.5f; c[i] = i * 0.25f; }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (int r = 0; r < $repeat; r++)
-    for (long i = 0; i < n; i++) a[i] = b[i] + 3.0f * c[i];
+  /* The scalar changes every pass, so no pass can be skipped. */
+  for (int r = 0; r < $repeat; r++) {
+    float s = 3.0f + (float)r;
+    for (long i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+    __asm__ volatile("" : : "r"(a) : "memory");
+  }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double ms = ((t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6) / $repeat;
   printf("%f %f\n", ms, a[n / 2]);

@@ -102,16 +102,21 @@ fn main() {
         let path = path.to_string_lossy().into_owned();
         let text = std::fs::read_to_string(repo_root().join(path.trim_start_matches("../")))
             .unwrap_or_default();
-        // Paper-scale programs are only costed; pipeline programs
-        // (process groups) are not compiled yet.
-        if path.contains("/paper/") || text.contains("coco.process_group") {
+        // Paper-scale programs are only costed.
+        if path.contains("/paper/") {
             continue;
         }
+        // Two pipeline stages need an even world.
+        let sizes: &'static [usize] = if text.contains("coco.process_group") {
+            &[2, 4]
+        } else {
+            compiled::WORLD_SIZES
+        };
         for (name, schedule) in compiled::SCHEDULES {
             let file = path.clone();
             trials.push(Trial::test(
                 format!("compiled::{path}::{name}"),
-                move || compiled::check(&file, schedule).map_err(Failed::from),
+                move || compiled::check(&file, schedule, sizes).map_err(Failed::from),
             ));
         }
     }

@@ -107,7 +107,8 @@ fn paren_kind(bytes: &[u8], open: usize) -> Paren {
 
 /// Whether the `{` at `open` starts an attribute dictionary rather than a
 /// region: it follows `attributes`, `<` or a value separator, or its first
-/// entry is `key =`, `key,` or it is empty.
+/// entry is `key =`, `key,`, a lone unit attribute (`{llvm.noalias}`), or it
+/// is empty.
 fn opens_dictionary(bytes: &[u8], open: usize) -> bool {
     let end = skip_spaces_back(bytes, open);
     if end > 0 && matches!(bytes[end - 1], b'<' | b'=' | b',' | b'[' | b'{') {
@@ -141,7 +142,7 @@ fn opens_dictionary(bytes: &[u8], open: usize) -> bool {
     while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
         i += 1;
     }
-    matches!(bytes.get(i), Some(b'=') | Some(b',')) && bytes.get(i + 1) != Some(&b'=')
+    matches!(bytes.get(i), Some(b'=') | Some(b',') | Some(b'}')) && bytes.get(i + 1) != Some(&b'=')
 }
 
 fn tokenize(text: &str) -> Vec<Token> {

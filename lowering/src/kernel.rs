@@ -1292,7 +1292,22 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
 }
 
 /// Emits `unit` as a `func.func` for a stage of `group` ranks.
-pub fn emit(unit: &KernelUnit, values: &Values, group: usize) -> Result<KernelText> {
+/// How the plan passes buffers to a kernel: for each of its values
+/// (inputs, then outputs), the parameter that carries it (an output written
+/// in place shares its input's parameter), and whether that parameter
+/// aliases no other (so LLVM may assume `noalias`, which lets it hoist
+/// scalar loads and vectorise without runtime checks).
+pub struct Binding {
+    pub parameter: Vec<usize>,
+    pub noalias: Vec<bool>,
+}
+
+pub fn emit(
+    unit: &KernelUnit,
+    values: &Values,
+    group: usize,
+    binding: &Binding,
+) -> Result<KernelText> {
     let mut emitter = Emitter {
         values,
         group,
@@ -1307,11 +1322,19 @@ pub fn emit(unit: &KernelUnit, values: &Values, group: usize) -> Result<KernelTe
             .map(|op| location_text(as_op(&op).location()))
             .unwrap_or_default();
         let (element, shape) = emitter.local(*v, &location)?;
-        params.push(format!("%p{i}: {}", memref_type(&shape, &element)));
+        let p = binding.parameter[i];
+        if p == i {
+            let noalias = if binding.noalias[p] {
+                " {llvm.noalias}"
+            } else {
+                ""
+            };
+            params.push(format!("%p{p}: {}{noalias}", memref_type(&shape, &element)));
+        }
         if i >= unit.inputs.len() {
             emitter
                 .destinations
-                .insert(key(*v), (format!("%p{i}"), memref_type(&shape, &element)));
+                .insert(key(*v), (format!("%p{p}"), memref_type(&shape, &element)));
         }
         if i < unit.inputs.len() {
             let name = format!("%in{i}");
@@ -1396,7 +1419,7 @@ pub fn emit(unit: &KernelUnit, values: &Values, group: usize) -> Result<KernelTe
     }
 
     for (i, v) in unit.outputs.iter().enumerate() {
-        let index = unit.inputs.len() + i;
+        let index = binding.parameter[unit.inputs.len() + i];
         let t = emitter.tensors.get(&key(*v)).cloned().ok_or_else(|| {
             Error::unsupported(
                 unit.name.clone(),

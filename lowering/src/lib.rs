@@ -25,7 +25,7 @@ use std::{collections::HashMap, path::Path};
 use coco_bundle::{plan::PtxTarget, Kernel, Plan, PLAN_FILE};
 use coco_dialects::{
     coco::ops,
-    ir::{as_op, body_ops, functions, location_text, op_name, str_attr},
+    ir::{as_op, body_ops, functions, int_attr, op_name, str_attr, symbol_attr},
 };
 use melior::{
     ir::{Module, Operation},
@@ -80,36 +80,81 @@ pub struct Compiled {
     pub ptx: Option<String>,
 }
 
-fn entry_function<'c, 'a>(
+/// A function the program runs and the ranks it runs on.
+struct Entry<'c, 'a> {
+    function: melior::ir::operation::OperationRef<'c, 'a>,
+    /// The process group it runs on, if any.
+    group: Option<String>,
+}
+
+/// The functions to compile, in plan-stage order: every function on a
+/// process group (by stage), or the only function, or `--entry`.
+fn entries<'c, 'a>(
     module: &'a Operation<'c>,
     entry: Option<&str>,
-) -> Result<melior::ir::operation::OperationRef<'c, 'a>> {
-    for op in body_ops(module) {
-        if op_name(as_op(&op)) == ops::PROCESS_GROUP {
-            return Err(Error::unsupported(
-                location_text(as_op(&op).location()),
-                "pipeline programs (coco.process_group) are not compiled yet; run them with --backend reference",
-            ));
-        }
-    }
+) -> Result<(Vec<Entry<'c, 'a>>, usize)> {
     let funcs = functions(module);
     let name = |op: &melior::ir::operation::OperationRef| {
         str_attr(as_op(op), "sym_name").unwrap_or_default()
     };
-    match entry {
-        Some(entry) => funcs
+    if let Some(entry) = entry {
+        let function = funcs
             .into_iter()
             .find(|f| name(f) == entry)
-            .ok_or_else(|| Error::unsupported("the program", format!("no function @{entry}"))),
-        None if funcs.len() == 1 => Ok(funcs[0]),
-        None if funcs.is_empty() => {
-            Err(Error::unsupported("the program", "no function to compile"))
+            .ok_or_else(|| Error::unsupported("the program", format!("no function @{entry}")))?;
+        return Ok((
+            vec![Entry {
+                function,
+                group: None,
+            }],
+            1,
+        ));
+    }
+    let mut stages: HashMap<String, (i64, i64)> = HashMap::new();
+    for op in body_ops(module) {
+        let op = as_op(&op);
+        if op_name(op) == ops::PROCESS_GROUP {
+            stages.insert(
+                str_attr(op, "sym_name").unwrap_or_default(),
+                (
+                    int_attr(op, "stage").unwrap_or(0),
+                    int_attr(op, "num_stages").unwrap_or(1),
+                ),
+            );
         }
-        None => Err(Error::unsupported(
+    }
+    if !stages.is_empty() {
+        let num_stages = stages.values().map(|s| s.1).max().unwrap_or(1).max(1) as usize;
+        let mut entries: Vec<(i64, Entry)> = funcs
+            .into_iter()
+            .filter_map(|function| {
+                let group = symbol_attr(as_op(&function), ops::GROUP_ATTR)?;
+                let stage = stages.get(&group)?.0;
+                Some((
+                    stage,
+                    Entry {
+                        function,
+                        group: Some(group),
+                    },
+                ))
+            })
+            .collect();
+        entries.sort_by_key(|e| e.0);
+        return Ok((entries.into_iter().map(|e| e.1).collect(), num_stages));
+    }
+    match funcs.len() {
+        1 => Ok((
+            vec![Entry {
+                function: funcs[0],
+                group: None,
+            }],
+            1,
+        )),
+        0 => Err(Error::unsupported("the program", "no function to compile")),
+        n => Err(Error::unsupported(
             "the program",
             format!(
-                "{} functions; choose one with --entry ({})",
-                funcs.len(),
+                "{n} functions; choose one with --entry ({})",
                 funcs
                     .iter()
                     .map(|f| format!("@{}", name(f)))
@@ -144,12 +189,26 @@ pub fn compile(
         ));
     }
     let top = module.as_operation();
-    let function = entry_function(&top, options.entry.as_deref())?;
-    let function_op = as_op(&function);
-    // SAFETY: the function lives as long as `module`, which outlives this call.
-    let function_op: &Operation = unsafe { &*(function_op as *const Operation) };
-    let stage_plan = partition::plan_function(function_op, options.ranks, 0)?;
-    let values = partition::Values::new(function_op);
+    let (entries, num_stages) = entries(&top, options.entry.as_deref())?;
+    if options.ranks % num_stages != 0 {
+        return Err(Error::unsupported(
+            "--ranks",
+            format!(
+                "{} ranks do not divide into {num_stages} pipeline stages",
+                options.ranks
+            ),
+        ));
+    }
+    let group_size = if num_stages > 1 {
+        options.ranks / num_stages
+    } else {
+        options.ranks
+    };
+    let peers: HashMap<String, usize> = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| e.group.clone().map(|g| (g, i)))
+        .collect();
 
     let mut plan = Plan::new(source, options.ranks);
     let mut kernels_mlir = String::from("module {\n");
@@ -158,34 +217,43 @@ pub fn compile(
     // compiled once: launches of a copy use the first one's name.
     let mut canonical: HashMap<String, String> = HashMap::new();
     let mut renamed: HashMap<String, String> = HashMap::new();
-    for unit in &stage_plan.kernels {
-        let text = kernel::emit(unit, &values, options.ranks)?;
-        let body = text.text.replacen(&format!("@{}(", text.name), "@(", 1);
-        if let Some(first) = canonical.get(&body) {
-            renamed.insert(text.name.clone(), first.clone());
-            continue;
+    for (index, entry) in entries.iter().enumerate() {
+        let function_op = as_op(&entry.function);
+        // SAFETY: the function lives as long as `module`, which outlives this call.
+        let function_op: &Operation = unsafe { &*(function_op as *const Operation) };
+        let stage_plan =
+            partition::plan_function(function_op, group_size, index * group_size, &peers)?;
+        let values = partition::Values::new(function_op);
+        let mut stage = stage_plan.stage;
+        for unit in &stage_plan.kernels {
+            let binding = bind(&mut stage, &unit.name);
+            let text = kernel::emit(unit, &values, group_size, &binding)?;
+            let body = text.text.replacen(&format!("@{}(", text.name), "@(", 1);
+            if let Some(first) = canonical.get(&body) {
+                renamed.insert(text.name.clone(), first.clone());
+                continue;
+            }
+            canonical.insert(body, text.name.clone());
+            kernels_mlir.push_str(&text.text);
+            buffers.insert(text.name.clone(), text.buffers);
+            plan.kernels.push(Kernel {
+                name: text.name,
+                buffers: text.buffers,
+                computes: text.computes,
+                gpu_launches: Vec::new(),
+                gpu_scratch: Vec::new(),
+            });
         }
-        canonical.insert(body, text.name.clone());
-        kernels_mlir.push_str(&text.text);
-        buffers.insert(text.name.clone(), text.buffers);
-        plan.kernels.push(Kernel {
-            name: text.name,
-            buffers: text.buffers,
-            computes: text.computes,
-            gpu_launches: Vec::new(),
-            gpu_scratch: Vec::new(),
-        });
-    }
-    kernels_mlir.push_str("}\n");
-    let mut stage = stage_plan.stage;
-    for step in &mut stage.steps {
-        if let coco_bundle::Step::Launch { kernel, .. } = step {
-            if let Some(first) = renamed.get(kernel) {
-                *kernel = first.clone();
+        for step in &mut stage.steps {
+            if let coco_bundle::Step::Launch { kernel, .. } = step {
+                if let Some(first) = renamed.get(kernel) {
+                    *kernel = first.clone();
+                }
             }
         }
+        plan.stages.push(stage);
     }
-    plan.stages.push(stage);
+    kernels_mlir.push_str("}\n");
 
     let mut compiled = Compiled {
         plan,
@@ -227,6 +295,62 @@ pub fn compile(
         compiled.ptx = ptx.assembly;
     }
     Ok(compiled)
+}
+
+/// The parameters of kernel `name` from its launch: a buffer passed twice
+/// (an output computed in place) becomes one parameter, and the launch
+/// passes each buffer once.
+fn bind(stage: &mut coco_bundle::Stage, name: &str) -> kernel::Binding {
+    let base = |buffer: &str| -> String {
+        stage
+            .buffers
+            .iter()
+            .find(|b| b.name == buffer)
+            .and_then(|b| b.view.as_ref().map(|v| v.of.clone()))
+            .unwrap_or_else(|| buffer.to_string())
+    };
+    let Some(coco_bundle::Step::Launch { buffers, .. }) = stage
+        .steps
+        .iter()
+        .find(|s| matches!(s, coco_bundle::Step::Launch { kernel, .. } if kernel == name))
+        .cloned()
+    else {
+        return kernel::Binding {
+            parameter: Vec::new(),
+            noalias: Vec::new(),
+        };
+    };
+    let parameter: Vec<usize> = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| buffers[..i].iter().position(|x| x == b).unwrap_or(i))
+        .collect();
+    let bases: Vec<String> = buffers.iter().map(|b| base(b)).collect();
+    let noalias = (0..buffers.len())
+        .map(|i| {
+            bases
+                .iter()
+                .enumerate()
+                .all(|(j, other)| buffers[j] == buffers[i] || *other != bases[i])
+        })
+        .collect();
+    let unique: Vec<String> = buffers
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| parameter[*i] == *i)
+        .map(|(_, b)| b.clone())
+        .collect();
+    for step in &mut stage.steps {
+        if let coco_bundle::Step::Launch {
+            kernel, buffers, ..
+        } = step
+        {
+            if kernel == name {
+                *buffers = unique.clone();
+            }
+        }
+    }
+    kernel::Binding { parameter, noalias }
 }
 
 fn plan_has_kernels(plan: &Plan) -> bool {

@@ -23,7 +23,7 @@ use coco_dialects::{
     coco::{ops, DistTensor, Layout, LocalShapeError, Reduction},
     ir::{
         as_op, body_ops, defining_op, function_signature, int_attr, location_text, op_name,
-        str_attr,
+        str_attr, symbol_attr,
     },
 };
 use melior::ir::{
@@ -417,10 +417,13 @@ impl<'c: 'a, 'a> Builder<'c, 'a> {
 }
 
 /// Cuts `function` (run by `group` ranks) into kernels and steps.
+/// `peers` maps each process group to its stage's index in the plan (for
+/// `coco.send`/`coco.recv`).
 pub fn plan_function<'c, 'a>(
     function: &'a Operation<'c>,
     group: usize,
     first_rank: usize,
+    peers: &HashMap<String, usize>,
 ) -> Result<StagePlan<'c, 'a>> {
     let fname = str_attr(function, "sym_name").unwrap_or_default();
     let flocation = location_text(function.location());
@@ -620,6 +623,50 @@ pub fn plan_function<'c, 'a>(
                 let op = as_op(op_ref);
                 let name = op_name(op);
                 let location = location_text(op.location());
+                if name == ops::SEND || name == ops::RECV {
+                    let peer = symbol_attr(op, "peer").unwrap_or_default();
+                    let peer_stage = *peers.get(&peer).ok_or_else(|| {
+                        Error::unsupported(
+                            &location,
+                            format!("'{name}' names @{peer}, which runs no function"),
+                        )
+                    })?;
+                    if name == ops::SEND {
+                        let value = operand(op, 0).ok_or_else(|| {
+                            Error::unsupported(&location, "coco.send without an operand")
+                        })?;
+                        let sources = values.sources(value);
+                        if sources.len() != 1 || key(sources[0]) != key(values.resolve(value)) {
+                            return Err(Error::unsupported(
+                                &location,
+                                "sending a constant is not supported by the lowering; compute the value first",
+                            ));
+                        }
+                        let input = b.buffer(&values, sources[0], "t", &location)?;
+                        steps.push(Step::Send {
+                            input,
+                            peer_stage,
+                            stream: 0,
+                        });
+                    } else {
+                        let result: Value = op
+                            .result(0)
+                            .map_err(|_| {
+                                Error::unsupported(&location, "coco.recv without a result")
+                            })?
+                            .into();
+                        // SAFETY: as above.
+                        let result: Value<'c, 'a> = unsafe { Value::from_raw(result.to_raw()) };
+                        let output = b.buffer(&values, result, "recv_", &location)?;
+                        writer.insert(output.clone(), steps.len());
+                        steps.push(Step::Recv {
+                            output,
+                            peer_stage,
+                            stream: 0,
+                        });
+                    }
+                    continue;
+                }
                 let operand = op.operand(0).map_err(|_| {
                     Error::unsupported(&location, "communication without an operand")
                 })?;
@@ -631,12 +678,6 @@ pub fn plan_function<'c, 'a>(
                     ));
                 }
                 let input = b.buffer(&values, sources[0], "t", &location)?;
-                if name == ops::SEND {
-                    return Err(Error::unsupported(
-                        &location,
-                        "pipeline programs (coco.send/coco.recv) are not compiled yet",
-                    ));
-                }
                 let result: Value = op
                     .result(0)
                     .map_err(|_| Error::unsupported(&location, "collective without a result"))?

@@ -14,9 +14,9 @@
 // PTX: .func {{.*}} __nv_sqrtf(
 // PTX: sqrt.rn.f32
 // PTX: .visible .entry adam_k0_kernel(
-// PTX-COUNT-10: .param .u64 adam_k0_kernel_param_{{[0-9]+}}
+// PTX-COUNT-8: .param .u64 adam_k0_kernel_param_{{[0-9]+}}
 // PTX-NEXT: )
-// PTX-NEXT: .maxntid 256, 1, 1
+// PTX-NEXT: .maxntid 64, 1, 1
 // PTX: ld.global.f32
 // PTX: div.rn.f32
 // PTX: st.global.f32
@@ -27,11 +27,11 @@
 // PLAN: ranks = 4
 // PLAN: {{\[\[}}kernels]]
 // PLAN-NEXT: name = "adam_k0"
-// PLAN-NEXT: buffers = 10
+// PLAN-NEXT: buffers = 8
 // PLAN: {{\[\[}}kernels.gpu_launches]]
 // PLAN-NEXT: entry = "adam_k0_kernel"
-// PLAN-NEXT: grid = [256, 1, 1]
-// PLAN-NEXT: block = [256, 1, 1]
+// PLAN-NEXT: grid = [1024, 1, 1]
+// PLAN-NEXT: block = [64, 1, 1]
 // PLAN-NOT: {{\[\[}}kernels]]
 // PLAN: name = "arg2"
 // PLAN-NEXT: dtype = "f32"
@@ -46,7 +46,7 @@
 // PLAN-NEXT: input = "arg0"
 // PLAN: op = "launch"
 // PLAN-NEXT: kernel = "adam_k0"
-// PLAN-NEXT: buffers = ["reduce_scatter_0", "arg2", "arg3", "arg5", "arg6", "arg4", "slice1", "arg2", "arg3", "t4"]
+// PLAN-NEXT: buffers = ["reduce_scatter_0", "arg2", "arg3", "arg5", "arg6", "arg4", "slice1", "t4"]
 // PLAN: op = "all_gather"
 // PLAN-NEXT: input = "t4"
 // PLAN-NEXT: output = "arg1"

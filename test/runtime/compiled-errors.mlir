@@ -1,19 +1,20 @@
 // Compiled runs fail with one clear line and a non-zero exit: a bundle run
 // on another world size, a missing input (named, with the file expected),
 // an unknown GPU target, a shape the world size does not divide (located),
-// and constructs the lowering does not compile yet.
+// a world that does not divide into the pipeline's stages, and a backend
+// that is not built yet.
 // RUN: coco-translate ../examples/coco/sgd.mlir --emit=bundle --ranks 2 -o %t.bundle
 // RUN: not coco-run %t.bundle --ranks 4 2>&1 | FileCheck %s --check-prefix=WORLD
 // RUN: not coco-run %t.bundle --ranks 2 --inputs runtime/interp/inputs/collectives 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not coco-translate ../examples/coco/sgd.mlir --emit=ptx --chip sm_100 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: coco-opt ../examples/coco/adam.mlir --coco-autotune=v100-cluster -o %t.adam.mlir
 // RUN: not coco-run %t.adam.mlir --ranks 3 2>&1 | FileCheck %s --check-prefix=DIVIDE
-// RUN: not coco-translate ../examples/coco/pipeline_stage.mlir --emit=plan --ranks 4 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: not coco-translate ../examples/coco/pipeline_stage.mlir --emit=plan --ranks 3 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: not coco-run ../examples/coco/sgd.mlir --backend cuda 2>&1 | FileCheck %s --check-prefix=CUDA
 
 // WORLD: coco-run: error: {{.*}}.bundle was compiled for 2 ranks, not 4 (recompile with coco-translate --ranks 4)
 // MISSING: coco-run: error: missing input 'sgd.arg0': expected runtime/interp/inputs/collectives/sgd.arg0.npy (f32 [262144] per rank, local)
 // CHIP: coco-translate: error: --chip: unknown chip 'sm_100' (expected one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)
 // DIVIDE: coco-run: error: {{.*}}.adam.mlir:2:3: argument 2: dimension 0 of size 262144 is sliced over 3 ranks, which does not divide it
-// PIPELINE: coco-translate: error: ../examples/coco/pipeline_stage.mlir:{{[0-9]+}}:{{[0-9]+}}: pipeline programs (coco.process_group) are not compiled yet; run them with --backend reference
+// PIPELINE: coco-translate: error: --ranks: 3 ranks do not divide into 2 pipeline stages
 // CUDA: coco-run: error: the cuda backend is not built yet

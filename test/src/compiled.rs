@@ -24,8 +24,8 @@ pub const SCHEDULES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Runs one example under one schedule on every world size.
-pub fn check(path: &str, schedule: &[&str]) -> Result<(), String> {
+/// Runs one example under one schedule on each of `world_sizes`.
+pub fn check(path: &str, schedule: &[&str], world_sizes: &[usize]) -> Result<(), String> {
     let mut args = vec![path];
     args.extend(schedule);
     let out = coco_opt(&args, None);
@@ -48,7 +48,7 @@ pub fn check(path: &str, schedule: &[&str]) -> Result<(), String> {
     let file = dir.join(name);
     std::fs::write(&file, &out.stdout).map_err(|e| e.to_string())?;
     check_ptx(&file.to_string_lossy())?;
-    for &ranks in WORLD_SIZES {
+    for &ranks in world_sizes {
         let args: Vec<String> = [
             "coco-run",
             &file.to_string_lossy(),
@@ -87,7 +87,7 @@ pub fn check(path: &str, schedule: &[&str]) -> Result<(), String> {
 /// itself (no `.extern`: libdevice is not available without a toolkit).
 fn check_ptx(file: &str) -> Result<(), String> {
     let translate = |emit: &str| -> Result<String, String> {
-        let args: Vec<String> = ["coco-translate", file, emit, "--ranks", "2"]
+        let args: Vec<String> = ["coco-translate", file, emit, "--ranks", "4"]
             .iter()
             .map(|s| s.to_string())
             .collect();

@@ -26,6 +26,7 @@ pub struct Request<'a> {
     pub ranks: usize,
     pub entry: Option<&'a str>,
     pub inputs: Option<&'a Path>,
+    pub save_inputs: Option<&'a Path>,
     pub outputs: Option<&'a Path>,
     pub seed: u64,
     pub check: bool,
@@ -156,14 +157,17 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
                     request.program
                 )
             })?;
-            inputs_scratch = Scratch::new("inputs")?;
             let values = random_inputs(specs, request.ranks, request.seed);
-            for (name, value) in &values {
-                crate::run::write_value(&inputs_scratch.0.join(format!("{name}.npy")), value)
-                    .map_err(|e| e.to_string())?;
-            }
+            let dir = match request.save_inputs {
+                Some(dir) => dir.to_path_buf(),
+                None => {
+                    inputs_scratch = Scratch::new("inputs")?;
+                    inputs_scratch.0.clone()
+                }
+            };
+            crate::run::save_inputs(&dir, &values)?;
             host_inputs = Some(values);
-            inputs_scratch.0.clone()
+            dir
         }
     };
     // Every input file must exist before a job starts (a clear message,

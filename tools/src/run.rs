@@ -46,6 +46,10 @@ struct Cli {
     /// seeded random values.
     #[arg(long, value_name = "DIR")]
     inputs: Option<PathBuf>,
+    /// Write the seeded inputs to DIR as `<name>.npy` (to rerun with
+    /// `--inputs DIR`, or feed another backend or machine).
+    #[arg(long, value_name = "DIR")]
+    save_inputs: Option<PathBuf>,
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -124,6 +128,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 ranks: cli.ranks,
                 entry: cli.entry.as_deref(),
                 inputs: cli.inputs.as_deref(),
+                save_inputs: cli.save_inputs.as_deref(),
                 outputs: cli.outputs.as_deref(),
                 seed: cli.seed,
                 check: cli.check,
@@ -157,6 +162,9 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
         None => random_inputs(&specs, cli.ranks, cli.seed),
         Some(dir) => read_inputs(dir, &specs, cli.ranks)?,
     };
+    if let Some(dir) = &cli.save_inputs {
+        save_inputs(dir, &inputs)?;
+    }
     let outputs = coco_interp::run(&module_op, cli.ranks, cli.entry.as_deref(), &inputs)
         .map_err(|e| e.to_string())?;
     for (spec, value) in &outputs {
@@ -228,6 +236,18 @@ pub(crate) fn read_inputs(
         inputs.insert(spec.name.clone(), value);
     }
     Ok(inputs)
+}
+
+/// Writes every input as `<dir>/<name>.npy`.
+pub(crate) fn save_inputs(
+    dir: &std::path::Path,
+    inputs: &HashMap<String, HostValue>,
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (name, value) in inputs {
+        write_value(&dir.join(format!("{name}.npy")), value).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 pub(crate) fn write_value(path: &std::path::Path, value: &HostValue) -> coco_interp::Result<()> {

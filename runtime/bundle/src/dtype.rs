@@ -80,7 +80,8 @@ impl DType {
             DType::F16 => out.extend_from_slice(&half::f16::from_f64(x).to_le_bytes()),
             DType::BF16 => out.extend_from_slice(&half::bf16::from_f64(x).to_le_bytes()),
             DType::I64 => out.extend_from_slice(&(x as i64).to_le_bytes()),
-            DType::I32 => out.extend_from_slice(&(x as i32).to_le_bytes()),
+            // Integers wrap, as the interpreter's do.
+            DType::I32 => out.extend_from_slice(&(x as i64 as i32).to_le_bytes()),
             DType::I1 => out.push(u8::from(x != 0.0)),
         }
     }

@@ -6,6 +6,12 @@ pub enum Error {
     Io { path: String, message: String },
     #[error("{path}: not a valid .npy file: {message}")]
     Npy { path: String, message: String },
+    #[error("{path}: holds {found}, expected {expected}")]
+    NpyDtype {
+        path: String,
+        found: String,
+        expected: String,
+    },
     #[error("{path}: {message}")]
     Plan { path: String, message: String },
 }

@@ -148,9 +148,11 @@ pub fn read(path: &Path, dtype: DType) -> Result<Array> {
         dtype
     };
     if stored != expected_stored {
-        return Err(fail(format!(
-            "holds {stored} elements ('{file_descr}'), expected {dtype}"
-        )));
+        return Err(Error::NpyDtype {
+            path: path.display().to_string(),
+            found: format!("{stored} elements ('{file_descr}')"),
+            expected: dtype.to_string(),
+        });
     }
     let count: usize = shape.iter().product();
     let data = &bytes[header_start + header_len..];
