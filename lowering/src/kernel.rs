@@ -1447,3 +1447,50 @@ pub fn emit(
         computes,
     })
 }
+
+/// The kernel of one row chunk of an overlap region's matmul:
+/// `rows x k` by `k x n`, accumulated as `coco.matmul` is.
+pub fn matmul_chunk(chunk: &crate::partition::MatmulChunk, binding: &Binding) -> KernelText {
+    let (rows, k, n, element) = (chunk.rows, chunk.k, chunk.n, chunk.element.as_str());
+    let acc = accumulator(element);
+    let noalias = |i: usize| if binding.noalias.get(i).copied().unwrap_or(false) { " {llvm.noalias}" } else { "" };
+    let a = memref_type(&[rows, k], element);
+    let b = memref_type(&[k, n], element);
+    let out = memref_type(&[rows, n], element);
+    let (ta, tb, tacc, tout) = (
+        tensor_type(&[rows, k], element),
+        tensor_type(&[k, n], element),
+        tensor_type(&[rows, n], acc),
+        tensor_type(&[rows, n], element),
+    );
+    let mut body = format!(
+        "    %a = bufferization.to_tensor %p0 restrict : {a}\n    %b = bufferization.to_tensor %p1 restrict : {b}\n    %zero = arith.constant 0.0 : {acc}\n    %e = tensor.empty() : {tacc}\n    %f = linalg.fill ins(%zero : {acc}) outs(%e : {tacc}) -> {tacc}\n    %m = linalg.matmul ins(%a, %b : {ta}, {tb}) outs(%f : {tacc}) -> {tacc}\n"
+    );
+    let result = if acc == element {
+        "%m".to_string()
+    } else {
+        let _ = write!(
+            body,
+            "    %d = bufferization.to_tensor %p2 restrict writable : {out}\n    %r = linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = [\"parallel\", \"parallel\"]}} ins(%m : {tacc}) outs(%d : {tout}) {{\n    ^bb0(%x: {acc}, %y: {element}):\n      %t = arith.truncf %x : {acc} to {element}\n      linalg.yield %t : {element}\n    }} -> {tout}\n",
+            id = identity_map(2)
+        );
+        "%r".to_string()
+    };
+    let _ = writeln!(
+        body,
+        "    bufferization.materialize_in_destination {result} in restrict writable %p2 : ({tout}, {out}) -> ()"
+    );
+    let text = format!(
+        "  func.func @{}(%p0: {a}{}, %p1: {b}{}, %p2: {out}{}, %rank: index) {{\n{body}    return\n  }}\n",
+        chunk.name,
+        noalias(0),
+        noalias(1),
+        noalias(2)
+    );
+    KernelText {
+        name: chunk.name.clone(),
+        text,
+        buffers: 3,
+        computes: vec![format!("{} (rows {}..)", ops::MATMUL, rows)],
+    }
+}

@@ -225,9 +225,16 @@ pub fn compile(
             partition::plan_function(function_op, group_size, index * group_size, &peers)?;
         let values = partition::Values::new(function_op);
         let mut stage = stage_plan.stage;
+        let mut texts = Vec::new();
         for unit in &stage_plan.kernels {
             let binding = bind(&mut stage, &unit.name);
-            let text = kernel::emit(unit, &values, group_size, &binding)?;
+            texts.push(kernel::emit(unit, &values, group_size, &binding)?);
+        }
+        for chunk in &stage_plan.matmul_chunks {
+            let binding = bind(&mut stage, &chunk.name);
+            texts.push(kernel::matmul_chunk(chunk, &binding));
+        }
+        for text in texts {
             let body = text.text.replacen(&format!("@{}(", text.name), "@(", 1);
             if let Some(first) = canonical.get(&body) {
                 renamed.insert(text.name.clone(), first.clone());
@@ -334,19 +341,20 @@ fn bind(stage: &mut coco_bundle::Stage, name: &str) -> kernel::Binding {
                 .all(|(j, other)| buffers[j] == buffers[i] || *other != bases[i])
         })
         .collect();
-    let unique: Vec<String> = buffers
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| parameter[*i] == *i)
-        .map(|(_, b)| b.clone())
-        .collect();
+    // Every launch of the kernel (one per chunk of an overlap region)
+    // passes its own buffers in the same pattern.
     for step in &mut stage.steps {
         if let coco_bundle::Step::Launch {
             kernel, buffers, ..
         } = step
         {
             if kernel == name {
-                *buffers = unique.clone();
+                *buffers = buffers
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| parameter.get(*i) == Some(i))
+                    .map(|(_, b)| b.clone())
+                    .collect();
             }
         }
     }

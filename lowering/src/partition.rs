@@ -169,11 +169,63 @@ pub struct KernelUnit<'c, 'a> {
 enum Unit<'c, 'a> {
     Kernel(Vec<OperationRef<'c, 'a>>),
     Communication(OperationRef<'c, 'a>),
+    /// `coco.overlap chunks N` around a 2-D matmul and the all_reduce of
+    /// its result: N row chunks, each a kernel on stream 0 and an
+    /// all_reduce on stream 1 once an event says the chunk is ready.
+    Overlap {
+        matmul: OperationRef<'c, 'a>,
+        all_reduce: OperationRef<'c, 'a>,
+        chunks: usize,
+    },
+}
+
+/// A matmul kernel on `rows` of the `m x k` by `k x n` product (one chunk
+/// of an overlap region), in `element` with its accumulation type.
+pub struct MatmulChunk {
+    pub name: String,
+    pub rows: usize,
+    pub k: usize,
+    pub n: usize,
+    pub element: String,
+}
+
+/// The overlap region `op` as chunks, when it is a 2-D matmul feeding an
+/// all_reduce whose rows divide by the chunk count; `None` runs it in
+/// order, unchunked (a fused collective consumer would need per-chunk
+/// slicing of its element-wise code).
+fn overlap_unit<'c: 'a, 'a>(op: &'a Operation<'c>, values: &Values<'c, 'a>, group: usize) -> Option<Unit<'c, 'a>> {
+    let chunks = usize::try_from(int_attr(op, "chunks")?).ok().filter(|&c| c > 1)?;
+    let body: Vec<OperationRef<'c, 'a>> = body_ops(op)
+        .into_iter()
+        .filter(|o| op_name(as_op(o)) != ops::YIELD)
+        .collect();
+    let [matmul, all_reduce] = body[..] else {
+        return None;
+    };
+    if op_name(as_op(&matmul)) != ops::MATMUL || op_name(as_op(&all_reduce)) != ops::ALL_REDUCE {
+        return None;
+    }
+    let product: Value = as_op(&matmul).result(0).ok()?.into();
+    if key(values.resolve(operand(as_op(&all_reduce), 0)?)) != key(product) {
+        return None;
+    }
+    let (_, shape) = local_type(product.r#type(), group, "").ok()?;
+    if shape.len() != 2 || shape[0] % chunks != 0 {
+        return None;
+    }
+    for i in 0..2 {
+        let input = operand(as_op(&matmul), i)?;
+        if values.sources(input).len() != 1 {
+            return None;
+        }
+    }
+    Some(Unit::Overlap { matmul, all_reduce, chunks })
 }
 
 /// A function cut into kernels and the stage that runs them.
 pub struct StagePlan<'c, 'a> {
     pub kernels: Vec<KernelUnit<'c, 'a>>,
+    pub matmul_chunks: Vec<MatmulChunk>,
     pub stage: Stage,
 }
 
@@ -282,7 +334,7 @@ fn cut<'c: 'a, 'a>(
                 for unit in inner {
                     match unit {
                         Unit::Kernel(k) => current.extend(k),
-                        Unit::Communication(c) => {
+                        Unit::Overlap { matmul: c, .. } | Unit::Communication(c) => {
                             return Err(Error::unsupported(
                                 location_text(as_op(&c).location()),
                                 "communication inside coco.fused_kernel",
@@ -292,6 +344,10 @@ fn cut<'c: 'a, 'a>(
                 }
                 flush(&mut current, units);
                 tail.extend(nested);
+            }
+            ops::OVERLAP if overlap_unit(op_long, values, group).is_some() => {
+                flush(&mut current, units);
+                units.extend(overlap_unit(op_long, values, group));
             }
             ops::FUSED_COLLECTIVE | ops::OVERLAP => {
                 flush(&mut current, units);
@@ -408,6 +464,28 @@ impl<'c: 'a, 'a> Builder<'c, 'a> {
         Ok(name)
     }
 
+    /// A view of `shape` at element `offset` of buffer `of` (through `of`'s
+    /// own view, if it is one).
+    fn view(&mut self, of: &str, offset: usize, shape: Vec<usize>) -> String {
+        let base = self.buffers.iter().find(|b| b.name == of).expect("viewed buffers exist").clone();
+        let view = match &base.view {
+            Some(outer) => View { of: outer.of.clone(), offset: outer.offset + offset, rank_stride: outer.rank_stride },
+            None => View { of: of.to_string(), offset, rank_stride: 0 },
+        };
+        let name = format!("{of}_at{offset}");
+        if !self.buffers.iter().any(|b| b.name == name) {
+            self.buffers.push(Buffer {
+                name: name.clone(),
+                dtype: base.dtype,
+                shape,
+                input: None,
+                output: None,
+                view: Some(view),
+            });
+        }
+        name
+    }
+
     fn buffer_mut(&mut self, name: &str) -> &mut Buffer {
         self.buffers
             .iter_mut()
@@ -485,6 +563,7 @@ pub fn plan_function<'c, 'a>(
         match unit {
             Unit::Kernel(ops) => ops.clone(),
             Unit::Communication(op) => vec![*op],
+            Unit::Overlap { matmul, all_reduce, .. } => vec![*matmul, *all_reduce],
         }
     };
     // Reading a view reads the value it views.
@@ -527,6 +606,7 @@ pub fn plan_function<'c, 'a>(
     }
 
     let mut kernels = Vec::new();
+    let mut matmul_chunks = Vec::new();
     let mut steps = Vec::new();
     // The step index that writes each buffer, and which kernels are pure
     // element-wise (may write in place).
@@ -534,6 +614,56 @@ pub fn plan_function<'c, 'a>(
     let mut elementwise_steps: HashSet<usize> = HashSet::new();
     for (index, unit) in units.iter().enumerate() {
         match unit {
+            Unit::Overlap { matmul, all_reduce, chunks } => {
+                let mm = as_op(matmul);
+                let location = location_text(mm.location());
+                let lhs = values.sources(operand(mm, 0).expect("checked by overlap_unit"))[0];
+                let rhs = values.sources(operand(mm, 1).expect("checked by overlap_unit"))[0];
+                let product: Value = mm.result(0).map_err(|e| Error::unsupported(&location, e.to_string()))?.into();
+                // SAFETY: as above.
+                let product: Value<'c, 'a> = unsafe { Value::from_raw(product.to_raw()) };
+                let reduced: Value = as_op(all_reduce)
+                    .result(0)
+                    .map_err(|e| Error::unsupported(&location, e.to_string()))?
+                    .into();
+                // SAFETY: as above.
+                let reduced: Value<'c, 'a> = unsafe { Value::from_raw(reduced.to_raw()) };
+                let a = b.buffer(&values, lhs, "t", &location)?;
+                let w = b.buffer(&values, rhs, "t", &location)?;
+                let partial = b.buffer(&values, product, "t", &location)?;
+                let out = b.buffer(&values, reduced, "all_reduce_", &location)?;
+                let (dtype, shape) = local_type(product.r#type(), group, &location)?;
+                let (_, a_shape) = local_type(lhs.r#type(), group, &location)?;
+                let (m, n, k) = (shape[0], shape[1], a_shape[1]);
+                let rows = m / chunks;
+                let kernel = format!("{fname}_k{}", kernels.len() + matmul_chunks.len());
+                matmul_chunks.push(MatmulChunk {
+                    name: kernel.clone(),
+                    rows,
+                    k,
+                    n,
+                    element: dtype.name().to_string(),
+                });
+                let kind = int_attr(as_op(all_reduce), "kind")
+                    .and_then(Reduction::from_value)
+                    .map(plan_reduction)
+                    .unwrap_or(PlanReduction::Sum);
+                for c in 0..*chunks {
+                    let a_c = b.view(&a, c * rows * k, vec![rows, k]);
+                    let p_c = b.view(&partial, c * rows * n, vec![rows, n]);
+                    let o_c = b.view(&out, c * rows * n, vec![rows, n]);
+                    let event = format!("{kernel}_chunk{c}");
+                    steps.push(Step::Launch { kernel: kernel.clone(), buffers: vec![a_c, w.clone(), p_c.clone()], stream: 0 });
+                    steps.push(Step::RecordEvent { event: event.clone(), stream: 0 });
+                    steps.push(Step::WaitEvent { event, stream: 1 });
+                    steps.push(Step::AllReduce { reduction: kind, input: p_c, output: o_c, stream: 1 });
+                }
+                // Whatever comes next runs on stream 0, after the last chunk.
+                let done = format!("{kernel}_reduced");
+                steps.push(Step::RecordEvent { event: done.clone(), stream: 1 });
+                steps.push(Step::WaitEvent { event: done, stream: 0 });
+                writer.insert(out, steps.len() - 1);
+            }
             Unit::Kernel(unit_ops) => {
                 let produced: HashSet<usize> = unit_ops
                     .iter()
@@ -573,7 +703,7 @@ pub fn plan_function<'c, 'a>(
                     // Nothing reads what this kernel computes.
                     continue;
                 }
-                let name = format!("{fname}_k{}", kernels.len());
+                let name = format!("{fname}_k{}", kernels.len() + matmul_chunks.len());
                 let mut buffers = Vec::new();
                 for v in &inputs {
                     let location = defining_op(*v)
@@ -836,6 +966,7 @@ pub fn plan_function<'c, 'a>(
 
     Ok(StagePlan {
         kernels,
+        matmul_chunks,
         stage: Stage {
             function: fname,
             first_rank,

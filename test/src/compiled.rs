@@ -19,6 +19,10 @@ pub const SCHEDULES: &[(&str, &[&str])] = &[
         &["--pass-pipeline=builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-fuse)"],
     ),
     (
+        "overlap-chunked",
+        &["--pass-pipeline=builtin.module(coco-overlap{chunks=2})"],
+    ),
+    (
         "fused-overlap-tiled",
         &["--pass-pipeline=builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-fuse,coco-overlap,coco-tile)"],
     ),
