@@ -904,7 +904,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             strides[d] = strides[d + 1] * global[d + 1];
         }
         let mut index = String::from("      %dgi0 = arith.constant 0 : i64\n");
-        for d in 0..rank {
+        for (d, stride) in strides.iter().enumerate() {
             let _ = write!(
                 index,
                 "      %dl{d} = linalg.index {d} : index\n      %dli{d} = arith.index_cast %dl{d} : index to i64\n"
@@ -922,8 +922,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             };
             let _ = write!(
                 index,
-                "      %ds{d} = arith.constant {} : i64\n      %dp{d} = arith.muli {coordinate}, %ds{d} : i64\n      %dgi{} = arith.addi %dgi{d}, %dp{d} : i64\n",
-                strides[d],
+                "      %ds{d} = arith.constant {stride} : i64\n      %dp{d} = arith.muli {coordinate}, %ds{d} : i64\n      %dgi{} = arith.addi %dgi{d}, %dp{d} : i64\n",
                 d + 1
             );
         }
@@ -1453,7 +1452,13 @@ pub fn emit(
 pub fn matmul_chunk(chunk: &crate::partition::MatmulChunk, binding: &Binding) -> KernelText {
     let (rows, k, n, element) = (chunk.rows, chunk.k, chunk.n, chunk.element.as_str());
     let acc = accumulator(element);
-    let noalias = |i: usize| if binding.noalias.get(i).copied().unwrap_or(false) { " {llvm.noalias}" } else { "" };
+    let noalias = |i: usize| {
+        if binding.noalias.get(i).copied().unwrap_or(false) {
+            " {llvm.noalias}"
+        } else {
+            ""
+        }
+    };
     let a = memref_type(&[rows, k], element);
     let b = memref_type(&[k, n], element);
     let out = memref_type(&[rows, n], element);

@@ -190,7 +190,7 @@ pub fn compile(
     }
     let top = module.as_operation();
     let (entries, num_stages) = entries(&top, options.entry.as_deref())?;
-    if options.ranks % num_stages != 0 {
+    if !options.ranks.is_multiple_of(num_stages) {
         return Err(Error::unsupported(
             "--ranks",
             format!(

@@ -193,8 +193,14 @@ pub struct MatmulChunk {
 /// all_reduce whose rows divide by the chunk count; `None` runs it in
 /// order, unchunked (a fused collective consumer would need per-chunk
 /// slicing of its element-wise code).
-fn overlap_unit<'c: 'a, 'a>(op: &'a Operation<'c>, values: &Values<'c, 'a>, group: usize) -> Option<Unit<'c, 'a>> {
-    let chunks = usize::try_from(int_attr(op, "chunks")?).ok().filter(|&c| c > 1)?;
+fn overlap_unit<'c: 'a, 'a>(
+    op: &'a Operation<'c>,
+    values: &Values<'c, 'a>,
+    group: usize,
+) -> Option<Unit<'c, 'a>> {
+    let chunks = usize::try_from(int_attr(op, "chunks")?)
+        .ok()
+        .filter(|&c| c > 1)?;
     let body: Vec<OperationRef<'c, 'a>> = body_ops(op)
         .into_iter()
         .filter(|o| op_name(as_op(o)) != ops::YIELD)
@@ -219,7 +225,11 @@ fn overlap_unit<'c: 'a, 'a>(op: &'a Operation<'c>, values: &Values<'c, 'a>, grou
             return None;
         }
     }
-    Some(Unit::Overlap { matmul, all_reduce, chunks })
+    Some(Unit::Overlap {
+        matmul,
+        all_reduce,
+        chunks,
+    })
 }
 
 /// A function cut into kernels and the stage that runs them.
@@ -467,10 +477,23 @@ impl<'c: 'a, 'a> Builder<'c, 'a> {
     /// A view of `shape` at element `offset` of buffer `of` (through `of`'s
     /// own view, if it is one).
     fn view(&mut self, of: &str, offset: usize, shape: Vec<usize>) -> String {
-        let base = self.buffers.iter().find(|b| b.name == of).expect("viewed buffers exist").clone();
+        let base = self
+            .buffers
+            .iter()
+            .find(|b| b.name == of)
+            .expect("viewed buffers exist")
+            .clone();
         let view = match &base.view {
-            Some(outer) => View { of: outer.of.clone(), offset: outer.offset + offset, rank_stride: outer.rank_stride },
-            None => View { of: of.to_string(), offset, rank_stride: 0 },
+            Some(outer) => View {
+                of: outer.of.clone(),
+                offset: outer.offset + offset,
+                rank_stride: outer.rank_stride,
+            },
+            None => View {
+                of: of.to_string(),
+                offset,
+                rank_stride: 0,
+            },
         };
         let name = format!("{of}_at{offset}");
         if !self.buffers.iter().any(|b| b.name == name) {
@@ -563,7 +586,9 @@ pub fn plan_function<'c, 'a>(
         match unit {
             Unit::Kernel(ops) => ops.clone(),
             Unit::Communication(op) => vec![*op],
-            Unit::Overlap { matmul, all_reduce, .. } => vec![*matmul, *all_reduce],
+            Unit::Overlap {
+                matmul, all_reduce, ..
+            } => vec![*matmul, *all_reduce],
         }
     };
     // Reading a view reads the value it views.
@@ -614,12 +639,19 @@ pub fn plan_function<'c, 'a>(
     let mut elementwise_steps: HashSet<usize> = HashSet::new();
     for (index, unit) in units.iter().enumerate() {
         match unit {
-            Unit::Overlap { matmul, all_reduce, chunks } => {
+            Unit::Overlap {
+                matmul,
+                all_reduce,
+                chunks,
+            } => {
                 let mm = as_op(matmul);
                 let location = location_text(mm.location());
                 let lhs = values.sources(operand(mm, 0).expect("checked by overlap_unit"))[0];
                 let rhs = values.sources(operand(mm, 1).expect("checked by overlap_unit"))[0];
-                let product: Value = mm.result(0).map_err(|e| Error::unsupported(&location, e.to_string()))?.into();
+                let product: Value = mm
+                    .result(0)
+                    .map_err(|e| Error::unsupported(&location, e.to_string()))?
+                    .into();
                 // SAFETY: as above.
                 let product: Value<'c, 'a> = unsafe { Value::from_raw(product.to_raw()) };
                 let reduced: Value = as_op(all_reduce)
@@ -653,15 +685,33 @@ pub fn plan_function<'c, 'a>(
                     let p_c = b.view(&partial, c * rows * n, vec![rows, n]);
                     let o_c = b.view(&out, c * rows * n, vec![rows, n]);
                     let event = format!("{kernel}_chunk{c}");
-                    steps.push(Step::Launch { kernel: kernel.clone(), buffers: vec![a_c, w.clone(), p_c.clone()], stream: 0 });
-                    steps.push(Step::RecordEvent { event: event.clone(), stream: 0 });
+                    steps.push(Step::Launch {
+                        kernel: kernel.clone(),
+                        buffers: vec![a_c, w.clone(), p_c.clone()],
+                        stream: 0,
+                    });
+                    steps.push(Step::RecordEvent {
+                        event: event.clone(),
+                        stream: 0,
+                    });
                     steps.push(Step::WaitEvent { event, stream: 1 });
-                    steps.push(Step::AllReduce { reduction: kind, input: p_c, output: o_c, stream: 1 });
+                    steps.push(Step::AllReduce {
+                        reduction: kind,
+                        input: p_c,
+                        output: o_c,
+                        stream: 1,
+                    });
                 }
                 // Whatever comes next runs on stream 0, after the last chunk.
                 let done = format!("{kernel}_reduced");
-                steps.push(Step::RecordEvent { event: done.clone(), stream: 1 });
-                steps.push(Step::WaitEvent { event: done, stream: 0 });
+                steps.push(Step::RecordEvent {
+                    event: done.clone(),
+                    stream: 1,
+                });
+                steps.push(Step::WaitEvent {
+                    event: done,
+                    stream: 0,
+                });
                 writer.insert(out, steps.len() - 1);
             }
             Unit::Kernel(unit_ops) => {
