@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs the whole test suite: formatting,
 # clippy, and every test (the lit-style filetests, round trips, docs
-# freshness and the fuzz smoke test live in one binary).
+# freshness, differential tests of passes and of compiled runs under MPI, and
+# the fuzz smoke test live in one binary; the executor has its own MPI tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -17,4 +18,6 @@ if cargo tree -p coco-runtime -e normal --prefix none | grep -E '^(mlir-sys|llvm
   exit 1
 fi
 echo "== cargo test"
+# The compiled-run tests start coco-exec (the bundle executor) under mpirun.
+cargo build --workspace --bins --quiet
 cargo test --workspace
