@@ -253,6 +253,37 @@ pub fn location_text(location: Location) -> String {
     }
 }
 
+/// The element type of runtime buffers that MLIR type `ty` is stored as
+/// (`index` as i64); `None` for types coco does not run.
+pub fn element_dtype(ty: Type) -> Option<coco_bundle::DType> {
+    use coco_bundle::DType;
+    let raw = ty.to_raw();
+    // SAFETY: pure type queries.
+    unsafe {
+        if mlir_sys::mlirTypeIsAF64(raw) {
+            return Some(DType::F64);
+        }
+        if mlir_sys::mlirTypeIsAF32(raw) {
+            return Some(DType::F32);
+        }
+        if mlir_sys::mlirTypeIsAF16(raw) {
+            return Some(DType::F16);
+        }
+        if mlir_sys::mlirTypeIsABF16(raw) {
+            return Some(DType::BF16);
+        }
+        if mlir_sys::mlirTypeIsAIndex(raw) {
+            return Some(DType::I64);
+        }
+    }
+    match melior::ir::r#type::IntegerType::try_from(ty).ok()?.width() {
+        64 => Some(DType::I64),
+        32 => Some(DType::I32),
+        1 => Some(DType::I1),
+        _ => None,
+    }
+}
+
 /// Whether `ty` is a builtin float type.
 pub fn is_float(ty: Type) -> bool {
     // SAFETY: pure type queries.

@@ -22,8 +22,8 @@ use coco_bundle::{Buffer, DType, Io, IoLayout, Reduction as PlanReduction, Stage
 use coco_dialects::{
     coco::{ops, DistTensor, Layout, LocalShapeError, Reduction},
     ir::{
-        as_op, body_ops, defining_op, function_signature, int_attr, location_text, op_name,
-        str_attr, symbol_attr,
+        as_op, body_ops, defining_op, element_dtype, function_signature, int_attr, location_text,
+        op_name, str_attr, symbol_attr,
     },
 };
 use melior::ir::{
@@ -104,20 +104,11 @@ pub fn is_elementwise(op: &Operation) -> bool {
             .is_some_and(|r| DistTensor::from_type(r.r#type()).is_some())
 }
 
-/// The bundle element type of an MLIR element type.
-pub fn dtype_of(ty: Type) -> Option<DType> {
-    let text = ty.to_string();
-    match text.as_str() {
-        "index" => Some(DType::I64),
-        _ => DType::from_name(&text),
-    }
-}
-
 /// Element type and local shape of a value of type `ty` on `group` ranks.
 pub fn local_type(ty: Type, group: usize, location: &str) -> Result<(DType, Vec<usize>)> {
     match DistTensor::from_type(ty) {
         Some(tensor) => {
-            let dtype = dtype_of(tensor.element).ok_or_else(|| {
+            let dtype = element_dtype(tensor.element).ok_or_else(|| {
                 Error::unsupported(
                     location,
                     format!("element type {} is not supported", tensor.element),
@@ -135,7 +126,7 @@ pub fn local_type(ty: Type, group: usize, location: &str) -> Result<(DType, Vec<
             Ok((dtype, shape))
         }
         None => Ok((
-            dtype_of(ty).ok_or_else(|| {
+            element_dtype(ty).ok_or_else(|| {
                 Error::unsupported(location, format!("type {ty} is not supported"))
             })?,
             Vec::new(),

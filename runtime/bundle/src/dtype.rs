@@ -58,6 +58,20 @@ impl DType {
         .find(|d| d.name() == name)
     }
 
+    /// `x` rounded (floats: to nearest, ties to even) or wrapped (integers)
+    /// to this type.
+    pub fn round(self, x: f64) -> f64 {
+        match self {
+            DType::F64 => x,
+            DType::F32 => x as f32 as f64,
+            DType::F16 => half::f16::from_f64(x).to_f64(),
+            DType::BF16 => half::bf16::from_f64(x).to_f64(),
+            DType::I64 => x.trunc(),
+            DType::I32 => (x.trunc() as i64 as i32) as f64,
+            DType::I1 => f64::from(x != 0.0),
+        }
+    }
+
     /// Element `index` of `bytes` (little-endian) as f64.
     pub fn load(self, bytes: &[u8], index: usize) -> f64 {
         let at = &bytes[index * self.size()..(index + 1) * self.size()];

@@ -71,7 +71,7 @@ pub fn local_type(
 ) -> Result<(DType, Vec<usize>, Option<Layout>)> {
     match DistTensor::from_type(ty) {
         Some(tensor) => {
-            let dtype = DType::from_type(tensor.element).ok_or_else(|| {
+            let dtype = crate::tensor::dtype_of(tensor.element).ok_or_else(|| {
                 Error::Program(format!(
                     "{what} has unsupported element type {}",
                     tensor.element
@@ -84,7 +84,7 @@ pub fn local_type(
             ))
         }
         None => {
-            let dtype = DType::from_type(ty)
+            let dtype = crate::tensor::dtype_of(ty)
                 .ok_or_else(|| Error::Program(format!("{what} has unsupported type {ty}")))?;
             Ok((dtype, Vec::new(), None))
         }

@@ -124,7 +124,7 @@ fn entries<'c, 'a>(
 fn spec(name: String, ty: Type) -> Result<Spec> {
     match DistTensor::from_type(ty) {
         Some(tensor) => Ok(Spec {
-            dtype: DType::from_type(tensor.element).ok_or_else(|| {
+            dtype: crate::tensor::dtype_of(tensor.element).ok_or_else(|| {
                 Error::Program(format!(
                     "{name} has unsupported element type {}",
                     tensor.element
@@ -140,7 +140,7 @@ fn spec(name: String, ty: Type) -> Result<Spec> {
             name,
         }),
         None => Ok(Spec {
-            dtype: DType::from_type(ty)
+            dtype: crate::tensor::dtype_of(ty)
                 .ok_or_else(|| Error::Program(format!("{name} has unsupported type {ty}")))?,
             global_shape: Vec::new(),
             layout: None,
