@@ -13,7 +13,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use coco_dialects::{context, diagnostics::DiagnosticCollector, load_module};
+use coco_dialects::context;
 use coco_interp::{input_specs, npy, random_inputs, HostValue, Spec};
 use coco_lowering::{compile, write_bundle, Options, PROGRAM_FILE};
 use coco_runtime::{launch, Reductions};
@@ -103,16 +103,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
     } else {
         let text = source::read_input(request.program, None)?;
         bundle_scratch = Scratch::new("bundle")?;
-        let collector = DiagnosticCollector::attach(&context);
-        let module = load_module(&context, &text, request.program).map_err(|e| {
-            let diagnostics: String = collector
-                .take()
-                .iter()
-                .map(|d| source::render(d, request.program, &text))
-                .collect();
-            format!("{e}\n{diagnostics}")
-        })?;
-        drop(collector);
+        let module = source::load(&context, &text, request.program)?;
         let options = Options {
             ranks: request.ranks,
             entry: request.entry.map(str::to_string),
@@ -134,9 +125,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
 
     // The program, for input specs and the reference run.
     let module = match &text {
-        Some(text) => {
-            Some(load_module(&context, text, &text_name).map_err(|e| format!("{text_name}: {e}"))?)
-        }
+        Some(text) => Some(source::load(&context, text, &text_name)?),
         None => None,
     };
     let specs = match &module {

@@ -11,7 +11,7 @@
 use std::{collections::HashMap, fmt::Write as _, path::PathBuf};
 
 use clap::{Parser, ValueEnum};
-use coco_dialects::{context, diagnostics::DiagnosticCollector, load_module};
+use coco_dialects::context;
 use coco_interp::{input_specs, npy, random_inputs, HostValue, Spec, Tensor};
 
 use crate::{execute, source, Output};
@@ -141,15 +141,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
     }
     let text = source::read_input(&cli.program, None)?;
     let context = context();
-    let collector = DiagnosticCollector::attach(&context);
-    let module = load_module(&context, &text, &cli.program).map_err(|e| {
-        let diagnostics: String = collector
-            .take()
-            .iter()
-            .map(|d| source::render(d, &cli.program, &text))
-            .collect();
-        format!("{e}\n{diagnostics}")
-    })?;
+    let module = source::load(&context, &text, &cli.program)?;
     let module_op = module.as_operation();
     let specs = input_specs(&module_op, cli.entry.as_deref()).map_err(|e| e.to_string())?;
     if cli.list_inputs {

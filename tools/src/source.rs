@@ -5,6 +5,24 @@ use std::io::Read;
 
 use coco_dialects::diagnostics::Diag;
 
+/// Parses and verifies `text` (named `name` in diagnostics); on failure,
+/// the error and every diagnostic rendered with its source line.
+pub fn load<'c>(
+    context: &'c melior::Context,
+    text: &str,
+    name: &str,
+) -> Result<melior::ir::Module<'c>, String> {
+    let collector = coco_dialects::diagnostics::DiagnosticCollector::attach(context);
+    coco_dialects::load_module(context, text, name).map_err(|e| {
+        let diagnostics: String = collector
+            .take()
+            .iter()
+            .map(|d| render(d, name, text))
+            .collect();
+        format!("{e}\n{diagnostics}")
+    })
+}
+
 /// Reads `path` (`-` is stdin; `stdin` overrides the real one in tests).
 pub fn read_input(path: &str, stdin: Option<&[u8]>) -> Result<String, String> {
     let bytes = if path == "-" {

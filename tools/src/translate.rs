@@ -7,7 +7,7 @@
 use std::{io::Write as _, path::PathBuf};
 
 use clap::{Parser, ValueEnum};
-use coco_dialects::{context, diagnostics::DiagnosticCollector, load_module};
+use coco_dialects::context;
 use coco_lowering::{compile, write_bundle, Options};
 
 use crate::{source, Output};
@@ -78,16 +78,7 @@ pub fn run(args: &[String], stdin: Option<&[u8]>) -> Output {
 fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
     let text = source::read_input(&cli.program, stdin)?;
     let context = context();
-    let collector = DiagnosticCollector::attach(&context);
-    let module = load_module(&context, &text, &cli.program).map_err(|e| {
-        let diagnostics: String = collector
-            .take()
-            .iter()
-            .map(|d| source::render(d, &cli.program, &text))
-            .collect();
-        format!("{e}\n{diagnostics}")
-    })?;
-    drop(collector);
+    let module = source::load(&context, &text, &cli.program)?;
     let options = Options {
         ranks: cli.ranks,
         entry: cli.entry.clone(),

@@ -88,15 +88,23 @@ impl DType {
 
     /// Appends `x` rounded to this type, little-endian.
     pub fn store(self, x: f64, out: &mut Vec<u8>) {
+        let at = out.len();
+        out.resize(at + self.size(), 0);
+        self.write(x, out, at / self.size());
+    }
+
+    /// Writes `x` rounded to this type as element `index` of `out`
+    /// (integers wrap, as the interpreter's do).
+    pub fn write(self, x: f64, out: &mut [u8], index: usize) {
+        let at = &mut out[index * self.size()..(index + 1) * self.size()];
         match self {
-            DType::F64 => out.extend_from_slice(&x.to_le_bytes()),
-            DType::F32 => out.extend_from_slice(&(x as f32).to_le_bytes()),
-            DType::F16 => out.extend_from_slice(&half::f16::from_f64(x).to_le_bytes()),
-            DType::BF16 => out.extend_from_slice(&half::bf16::from_f64(x).to_le_bytes()),
-            DType::I64 => out.extend_from_slice(&(x as i64).to_le_bytes()),
-            // Integers wrap, as the interpreter's do.
-            DType::I32 => out.extend_from_slice(&(x as i64 as i32).to_le_bytes()),
-            DType::I1 => out.push(u8::from(x != 0.0)),
+            DType::F64 => at.copy_from_slice(&x.to_le_bytes()),
+            DType::F32 => at.copy_from_slice(&(x as f32).to_le_bytes()),
+            DType::F16 => at.copy_from_slice(&half::f16::from_f64(x).to_le_bytes()),
+            DType::BF16 => at.copy_from_slice(&half::bf16::from_f64(x).to_le_bytes()),
+            DType::I64 => at.copy_from_slice(&(x as i64).to_le_bytes()),
+            DType::I32 => at.copy_from_slice(&(x as i64 as i32).to_le_bytes()),
+            DType::I1 => at[0] = u8::from(x != 0.0),
         }
     }
 }

@@ -96,20 +96,6 @@ pub fn concat_parts(
     }
 }
 
-/// `x` rounded (floats: to nearest, ties to even) or wrapped (integers) to
-/// `dtype`, exactly as the reference interpreter rounds.
-pub fn round(dtype: DType, x: f64) -> f64 {
-    match dtype {
-        DType::F64 => x,
-        DType::F32 => x as f32 as f64,
-        DType::F16 => half::f16::from_f64(x).to_f64(),
-        DType::BF16 => half::bf16::from_f64(x).to_f64(),
-        DType::I64 => x.trunc(),
-        DType::I32 => (x.trunc() as i64 as i32) as f64,
-        DType::I1 => f64::from(x != 0.0),
-    }
-}
-
 /// Two values combined by `reduction` (avg sums; [`divide`] finishes it).
 fn combine(reduction: Reduction, a: f64, b: f64) -> f64 {
     match reduction {
@@ -117,21 +103,6 @@ fn combine(reduction: Reduction, a: f64, b: f64) -> f64 {
         Reduction::Prod => a * b,
         Reduction::Min => a.min(b),
         Reduction::Max => a.max(b),
-    }
-}
-
-/// Writes `x` (already rounded to `dtype`) as element `index` of `out`.
-fn put(dtype: DType, x: f64, out: &mut [u8], index: usize) {
-    let size = dtype.size();
-    let at = &mut out[index * size..(index + 1) * size];
-    match dtype {
-        DType::F64 => at.copy_from_slice(&x.to_le_bytes()),
-        DType::F32 => at.copy_from_slice(&(x as f32).to_le_bytes()),
-        DType::F16 => at.copy_from_slice(&half::f16::from_f64(x).to_le_bytes()),
-        DType::BF16 => at.copy_from_slice(&half::bf16::from_f64(x).to_le_bytes()),
-        DType::I64 => at.copy_from_slice(&(x as i64).to_le_bytes()),
-        DType::I32 => at.copy_from_slice(&(x as i64 as i32).to_le_bytes()),
-        DType::I1 => at[0] = u8::from(x != 0.0),
     }
 }
 
@@ -144,12 +115,12 @@ pub fn fold(dtype: DType, reduction: Reduction, parts: &[&[u8]], out: &mut [u8])
     for i in 0..n {
         let mut acc = dtype.load(parts[0], i);
         for part in &parts[1..] {
-            acc = round(dtype, combine(reduction, acc, dtype.load(part, i)));
+            acc = dtype.round(combine(reduction, acc, dtype.load(part, i)));
         }
         if reduction == Reduction::Avg {
-            acc = round(dtype, acc / parts.len() as f64);
+            acc = dtype.round(acc / parts.len() as f64);
         }
-        put(dtype, acc, out, i);
+        dtype.write(acc, out, i);
     }
 }
 
@@ -177,8 +148,8 @@ pub fn divide(dtype: DType, data: &mut [u8], count: usize) {
         _ => {}
     }
     for i in 0..data.len() / dtype.size() {
-        let x = round(dtype, dtype.load(data, i) / count as f64);
-        put(dtype, x, data, i);
+        let x = dtype.round(dtype.load(data, i) / count as f64);
+        dtype.write(x, data, i);
     }
 }
 
@@ -222,7 +193,7 @@ mod tests {
         fold(DType::F16, Reduction::Sum, &refs, &mut out);
         assert_eq!(DType::F16.load(&out, 0), 2048.0);
         fold(DType::F16, Reduction::Avg, &refs, &mut out);
-        assert_eq!(DType::F16.load(&out, 0), round(DType::F16, 2048.0 / 3.0));
+        assert_eq!(DType::F16.load(&out, 0), DType::F16.round(2048.0 / 3.0));
 
         let parts = [bytes(&[i32::MAX, 5]), bytes(&[1, -7])];
         let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
