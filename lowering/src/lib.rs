@@ -45,6 +45,10 @@ pub struct Options {
     pub chip: String,
     /// PTX ISA version as an LLVM feature (`+ptx80`).
     pub features: String,
+    /// The CPU the native kernels are compiled for: `native` (this
+    /// machine's CPU and features) or an LLVM CPU name (`x86-64-v3`,
+    /// `skylake-avx512`, `generic`) for bundles that run elsewhere.
+    pub cpu: String,
     pub native: bool,
     pub ptx: bool,
 }
@@ -56,6 +60,7 @@ impl Default for Options {
             entry: None,
             chip: "sm_90".into(),
             features: "+ptx80".into(),
+            cpu: "native".into(),
             native: true,
             ptx: true,
         }
@@ -273,7 +278,7 @@ pub fn compile(
     if plan_has_kernels(&compiled.plan) && options.native {
         let mut cpu = pipelines::parse(context, &compiled.kernels_mlir, "CPU")?;
         pipelines::run(context, &mut cpu, &pipelines::cpu(), "CPU")?;
-        let native = native::compile(&cpu)?;
+        let native = native::compile(&cpu, &options.cpu)?;
         compiled.llvm_ir = Some(native.llvm_ir);
         compiled.object = Some(native.object);
         compiled.plan.native = Some("kernels.so".into());

@@ -21,9 +21,9 @@ pub struct Native {
     pub object: Vec<u8>,
 }
 
-/// Translates `module` (LLVM dialect only) and compiles it at `-O3` for the
-/// host CPU, vectorised for its features.
-pub fn compile(module: &Module) -> Result<Native> {
+/// Translates `module` (LLVM dialect only) and compiles it at `-O3` for
+/// `cpu` (`native`: the host CPU, vectorised for its features).
+pub fn compile(module: &Module, cpu: &str) -> Result<Native> {
     Target::initialize_native(&InitializationConfig::default())
         .map_err(|e| Error::Codegen(format!("cannot initialise the native LLVM target: {e}")))?;
     let context = LlvmContext::create();
@@ -43,13 +43,19 @@ pub fn compile(module: &Module) -> Result<Native> {
     };
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| Error::Codegen(e.to_string()))?;
-    let cpu = TargetMachine::get_host_cpu_name();
-    let features = TargetMachine::get_host_cpu_features();
+    let (cpu, features) = if cpu == "native" {
+        (
+            TargetMachine::get_host_cpu_name().to_string(),
+            TargetMachine::get_host_cpu_features().to_string(),
+        )
+    } else {
+        (cpu.to_string(), String::new())
+    };
     let machine = target
         .create_target_machine(
             &triple,
-            cpu.to_str().unwrap_or("generic"),
-            features.to_str().unwrap_or(""),
+            &cpu,
+            &features,
             OptimizationLevel::Aggressive,
             RelocMode::PIC,
             CodeModel::Default,

@@ -52,6 +52,10 @@ struct Cli {
     /// PTX ISA version (e.g. 80 for PTX 8.0).
     #[arg(long, default_value_t = 80)]
     ptx_version: u32,
+    /// CPU for the native kernels: `native` (this machine) or an LLVM CPU
+    /// name such as `x86-64-v3` for bundles that run on other nodes.
+    #[arg(long, default_value = "native")]
+    mcpu: String,
     /// The function to compile when the program has several.
     #[arg(long)]
     entry: Option<String>,
@@ -84,6 +88,7 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
         entry: cli.entry.clone(),
         chip: cli.chip.clone(),
         features: format!("+ptx{}", cli.ptx_version),
+        cpu: cli.mcpu.clone(),
         native: matches!(cli.emit, Emit::Bundle | Emit::LlvmIr | Emit::Obj),
         ptx: matches!(cli.emit, Emit::Bundle | Emit::Ptx | Emit::Plan),
     };
