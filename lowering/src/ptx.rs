@@ -310,6 +310,17 @@ fn merge(module_text: &str) -> Result<Option<String>> {
         return Ok(None);
     }
     let (bodies, externs) = strip_externs(&bodies);
+    // NVPTX numbers call sequences with a counter that lives as long as the
+    // process (`// callseq 3, 0`), so the same kernel would print
+    // differently depending on what was compiled before: drop the comments.
+    let bodies: String = bodies
+        .lines()
+        .map(|line| match line.find("// callseq") {
+            Some(at) => line[..at].trim_end(),
+            None => line,
+        })
+        .flat_map(|line| [line, "\n"])
+        .collect();
     let mut definitions = String::new();
     for name in &externs {
         let definition = libdevice_shim(name).ok_or_else(|| {
