@@ -1,8 +1,9 @@
 // Compiled runs fail with one clear line and a non-zero exit: a bundle run
 // on another world size, a missing input (named, with the file expected),
 // an unknown GPU target, a shape the world size does not divide (located),
-// a world that does not divide into the pipeline's stages, and a backend
-// that is not built yet.
+// a world that does not divide into the pipeline's stages, and the cuda
+// backend on a machine without a CUDA driver (this one: GPU execution is
+// checked by scripts/gpu-check.sh on a GPU machine).
 // RUN: coco-translate ../examples/coco/sgd.mlir --emit=bundle --ranks 2 -o %t.bundle
 // RUN: not coco-run %t.bundle --ranks 4 2>&1 | FileCheck %s --check-prefix=WORLD
 // RUN: not coco-run %t.bundle --ranks 2 --inputs runtime/interp/inputs/collectives 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -17,4 +18,4 @@
 // CHIP: coco-translate: error: --chip: unknown chip 'sm_100' (expected one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90)
 // DIVIDE: coco-run: error: {{.*}}.adam.mlir:2:3: argument 2: dimension 0 of size 262144 is sliced over 3 ranks, which does not divide it
 // PIPELINE: coco-translate: error: --ranks: 3 ranks do not divide into 2 pipeline stages
-// CUDA: coco-run: error: the cuda backend is not built yet
+// CUDA: coco-run: error: no CUDA driver on this machine (libcuda.so.1 does not load); use --backend cpu

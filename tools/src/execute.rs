@@ -33,6 +33,8 @@ pub struct Request<'a> {
     pub exact_reductions: bool,
     pub timing: bool,
     pub repeat: usize,
+    /// PTX kernels and NCCL instead of native kernels and MPI collectives.
+    pub cuda: bool,
 }
 
 /// A scratch directory removed on drop.
@@ -107,7 +109,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         let options = Options {
             ranks: request.ranks,
             entry: request.entry.map(str::to_string),
-            ptx: false,
+            ptx: request.cuda,
             ..Options::default()
         };
         let source_name = program_path
@@ -204,6 +206,11 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             reductions,
             timing: request.timing,
             repeat: request.repeat,
+            backend: if request.cuda {
+                coco_runtime::BackendKind::Cuda
+            } else {
+                coco_runtime::BackendKind::Cpu
+            },
         };
         let report = coco_runtime::run_rank("coco-run", &bundle, &inputs, Some(&outputs), &options);
         if report.rank != 0 {
@@ -222,6 +229,10 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         }
         if request.timing {
             args.push("--timing".into());
+        }
+        if request.cuda {
+            args.push("--backend".into());
+            args.push("cuda".into());
         }
         if request.repeat > 1 {
             args.push("--repeat".into());

@@ -112,11 +112,11 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 );
             }
         }
-        Backend::Cuda => {
-            return Err("the cuda backend is not built yet: bundles carry PTX (coco-translate --emit=bundle), but the executor runs them on CPUs only; use --backend cpu".into());
-        }
-        Backend::Cpu if cli.list_inputs => {}
-        Backend::Cpu => {
+        Backend::Cpu | Backend::Cuda if cli.list_inputs => {}
+        Backend::Cpu | Backend::Cuda => {
+            if cli.backend == Backend::Cuda {
+                coco_runtime::cuda::available()?;
+            }
             if cli.print_values {
                 return Err("--print-values applies to the reference backend".into());
             }
@@ -135,6 +135,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 exact_reductions: cli.exact_reductions,
                 timing: cli.timing,
                 repeat: cli.repeat,
+                cuda: cli.backend == Backend::Cuda,
             };
             return execute::run(&request, out);
         }

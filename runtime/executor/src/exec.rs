@@ -17,11 +17,51 @@ use crate::{
     check::{self, op_name, step_context},
     comm::Comm,
     cpu::{Cpu, StepContext},
+    cuda::Cuda,
     error::{Error, Result},
     io,
     report::Report,
-    Options,
+    BackendKind, Options,
 };
+
+/// The backend a rank runs its stage on.
+enum Backend {
+    Cpu(Cpu),
+    Cuda(Box<Cuda>),
+}
+
+impl Backend {
+    fn upload(&mut self, name: &str, data: &[u8]) -> Result<()> {
+        match self {
+            Backend::Cpu(cpu) => {
+                cpu.upload(name, data);
+                Ok(())
+            }
+            Backend::Cuda(cuda) => cuda.upload(name, data),
+        }
+    }
+
+    fn download(&self, name: &str) -> Result<Vec<u8>> {
+        match self {
+            Backend::Cpu(cpu) => Ok(cpu.download(name)),
+            Backend::Cuda(cuda) => cuda.download(name),
+        }
+    }
+
+    fn run(&mut self, step: &coco_bundle::Step, cx: &StepContext) -> Result<u64> {
+        match self {
+            Backend::Cpu(cpu) => cpu.run(step, cx),
+            Backend::Cuda(cuda) => cuda.run(step),
+        }
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        match self {
+            Backend::Cpu(cpu) => cpu.finish(),
+            Backend::Cuda(cuda) => cuda.finish(),
+        }
+    }
+}
 
 pub(crate) fn run(
     world: &Comm,
@@ -66,7 +106,16 @@ pub(crate) fn run(
         (position, stage.size)
     );
     let p2p = world.dup()?;
-    let mut cpu = Cpu::new(bundle, &plan, stage, position)?;
+    let mut cpu = match options.backend {
+        BackendKind::Cpu => Backend::Cpu(Cpu::new(bundle, &plan, stage, position)?),
+        BackendKind::Cuda => Backend::Cuda(Box::new(Cuda::new(
+            bundle,
+            &plan,
+            stage,
+            position,
+            &stage_comm,
+        )?)),
+    };
     let mut report = Report::new(rank, world.size(), stage_index, position);
     report.setup_seconds = start.elapsed().as_secs_f64();
 
@@ -74,7 +123,7 @@ pub(crate) fn run(
     for buffer in &stage.buffers {
         if let Some(input) = &buffer.input {
             let data = io::read_input(inputs, buffer, input, stage.size, position)?;
-            cpu.upload(&buffer.name, &data);
+            cpu.upload(&buffer.name, &data)?;
         }
     }
     report.inputs_seconds = start.elapsed().as_secs_f64();
@@ -112,7 +161,7 @@ pub(crate) fn run(
                 outputs,
                 buffer,
                 output,
-                &cpu.download(&buffer.name),
+                &cpu.download(&buffer.name)?,
             )?;
         }
     }

@@ -63,6 +63,7 @@ mod check;
 mod collective;
 mod comm;
 mod cpu;
+pub mod cuda;
 mod error;
 mod exec;
 pub mod io;
@@ -98,6 +99,17 @@ pub struct Options {
     /// Run the steps this many times (0 counts as 1), for timing: state
     /// the program updates carries over, as in training.
     pub repeat: usize,
+    pub backend: BackendKind,
+}
+
+/// Where kernels and collectives run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BackendKind {
+    /// Native kernels (`kernels.so`) and MPI.
+    #[default]
+    Cpu,
+    /// PTX kernels and NCCL, one GPU per process ([`cuda`]).
+    Cuda,
 }
 
 /// Runs this process's rank of `bundle`: initialises MPI (once per

@@ -51,6 +51,16 @@ struct Args {
     /// over from one iteration to the next, as in training).
     #[arg(long, value_name = "N", default_value_t = 1)]
     repeat: usize,
+    /// cpu: native kernels and MPI; cuda: PTX kernels and NCCL, one GPU per
+    /// process (needs a CUDA driver and NCCL).
+    #[arg(long, value_enum, default_value = "cpu")]
+    backend: Backend,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Backend {
+    Cpu,
+    Cuda,
 }
 
 fn main() -> ExitCode {
@@ -65,6 +75,10 @@ fn main() -> ExitCode {
             },
             timing: args.timing,
             repeat: args.repeat,
+            backend: match args.backend {
+                Backend::Cpu => coco_runtime::BackendKind::Cpu,
+                Backend::Cuda => coco_runtime::BackendKind::Cuda,
+            },
         };
         coco_runtime::run_rank(
             PROGRAM,
@@ -93,6 +107,9 @@ fn launch_job(args: &Args) -> Result<i32> {
              OpenMPI's? Set {} to OpenMPI's mpirun",
             launch::MPIRUN_ENV
         )));
+    }
+    if matches!(args.backend, Backend::Cuda) {
+        coco_runtime::cuda::available().map_err(Error::Launch)?;
     }
     let plan = coco_bundle::Plan::load(&args.bundle)?;
     let ranks = args.ranks.unwrap_or(plan.ranks);

@@ -6,9 +6,9 @@
 //! and an event is waited on only after the step that records it, so plan
 //! order respects every ordering the plan asks for, and `record_event` /
 //! `wait_event` have nothing left to do here (`check` verifies that each wait
-//! follows its record). A CUDA backend would sit beside this module with the
-//! same surface (`new`, `upload`, `download`, `run`, `finish`) and turn
-//! streams and events into CUDA ones.
+//! follows its record). The CUDA backend (`crate::cuda`) has the same
+//! surface (`new`, `upload`, `download`, `run`, `finish`) and turns streams
+//! and events into CUDA ones.
 
 mod kernels;
 mod memory;
