@@ -120,6 +120,29 @@ fn main() {
             ));
         }
     }
+    // GPU execution: every single-function example on one GPU through the
+    // CUDA backend, checked against the interpreter; ignored (with the
+    // reason in its name) where no CUDA driver and NCCL load.
+    let cuda = coco_runtime::cuda::available();
+    for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
+        let path = path.to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(repo_root().join(path.trim_start_matches("../")))
+            .unwrap_or_default();
+        if path.contains("/paper/") || text.contains("coco.process_group") {
+            continue;
+        }
+        let file = path.clone();
+        let name = match &cuda {
+            Ok(()) => format!("cuda::{path}"),
+            Err(why) => format!("cuda::{path} (skipped: {why})"),
+        };
+        trials.push(
+            Trial::test(name, move || {
+                compiled::check_cuda(&file).map_err(Failed::from)
+            })
+            .with_ignored_flag(cuda.is_err()),
+        );
+    }
     trials.push(Trial::test(
         "differential::comparison-detects-differences",
         || differential::self_test().map_err(Failed::from),

@@ -132,3 +132,32 @@ fn check_ptx(file: &str) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Runs `path` as written on one GPU with the CUDA backend and checks it
+/// against the interpreter (exp and tanh are approximations on the GPU, so
+/// within tolerance rather than bitwise).
+pub fn check_cuda(path: &str) -> Result<(), String> {
+    let args: Vec<String> = [
+        "coco-run",
+        path,
+        "--backend",
+        "cuda",
+        "--ranks",
+        "1",
+        "--seed",
+        "5",
+        "--check",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let run = coco_tools::run::run(&args);
+    if run.code != 0 {
+        return Err(format!(
+            "coco-run --backend cuda failed:\n{}{}",
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr)
+        ));
+    }
+    Ok(())
+}
