@@ -154,6 +154,21 @@ fn round_to(element: &str, x: f64) -> f64 {
     }
 }
 
+/// A `linalg.generic` (without its result name) rounding `input`, a
+/// `shape` tensor of `acc`, to `element` into `outs`: how matmuls finish.
+fn narrowing(input: &str, outs: &str, shape: &[usize], acc: &str, element: &str) -> String {
+    let rank = shape.len();
+    let (round, r) = narrow(acc, element, "%a", "%r");
+    format!(
+        "linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = {}}} ins({input} : {}) outs({outs} : {}) {{\n    ^bb0(%a: {acc}, %b: {element}):\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
+        iterators(&vec!["parallel"; rank]),
+        tensor_type(shape, acc),
+        tensor_type(shape, element),
+        tensor_type(shape, element),
+        id = identity_map(rank),
+    )
+}
+
 /// `x` as an MLIR float literal (which needs a `.` before any exponent),
 /// exact for f64 values.
 fn float_literal(x: f64) -> String {
@@ -1093,14 +1108,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 }
                 let mut kinds = vec!["parallel"];
                 kinds.extend(vec!["reduction"; rank - 1]);
-                let (widen, xin) = if x.element == acc {
-                    (String::new(), "%a")
-                } else {
-                    (
-                        format!("      %x = arith.extf %a : {} to {acc}\n", x.element),
-                        "%x",
-                    )
-                };
+                let (widen, xin) = widen(&x.element, acc, "%a", "%x");
                 let combine = match kind {
                     None => format!("      %sq = arith.mulf {xin}, {xin} : {acc}\n      %n = arith.addf %acc, %sq : {acc}\n"),
                     Some(Reduction::Sum | Reduction::Avg) => format!("      %n = arith.addf %acc, {xin} : {acc}\n"),
@@ -1126,13 +1134,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     ),
                     _ => (String::new(), "%a"),
                 };
-                let (round, r) = match cast_op(acc, &element) {
-                    Some(cast) => (
-                        format!("      %r = {cast} {y} : {acc} to {element}\n"),
-                        "%r",
-                    ),
-                    None => (String::new(), y),
-                };
+                let (round, r) = narrow(acc, &element, y, "%r");
                 let e = match self.destinations.remove(&key(result)) {
                     Some((param, memref)) => {
                         let d = self.fresh("d");
@@ -1176,15 +1178,10 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     tensor_type(&shape, acc)
                 ));
                 if acc != element {
-                    let rank = shape.len();
                     let e = self.empty(&shape, &element);
                     self.line(&format!(
-                        "{out} = linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = {}}} ins({m} : {}) outs({e} : {}) {{\n    ^bb0(%a: {acc}, %b: {element}):\n      %r = arith.truncf %a : {acc} to {element}\n      linalg.yield %r : {element}\n    }} -> {}",
-                        iterators(&vec!["parallel"; rank]),
-                        tensor_type(&shape, acc),
-                        tensor_type(&shape, &element),
-                        tensor_type(&shape, &element),
-                        id = identity_map(rank),
+                        "{out} = {}",
+                        narrowing(&m, &e, &shape, acc, &element)
                     ));
                 }
             }
@@ -1469,15 +1466,15 @@ pub fn matmul_chunk(chunk: &crate::partition::MatmulChunk, binding: &Binding) ->
         tensor_type(&[rows, n], element),
     );
     let mut body = format!(
-        "    %a = bufferization.to_tensor %p0 restrict : {a}\n    %b = bufferization.to_tensor %p1 restrict : {b}\n    %zero = arith.constant 0.0 : {acc}\n    %e = tensor.empty() : {tacc}\n    %f = linalg.fill ins(%zero : {acc}) outs(%e : {tacc}) -> {tacc}\n    %m = linalg.matmul ins(%a, %b : {ta}, {tb}) outs(%f : {tacc}) -> {tacc}\n"
+        "    %lhs = bufferization.to_tensor %p0 restrict : {a}\n    %rhs = bufferization.to_tensor %p1 restrict : {b}\n    %zero = arith.constant 0.0 : {acc}\n    %e = tensor.empty() : {tacc}\n    %f = linalg.fill ins(%zero : {acc}) outs(%e : {tacc}) -> {tacc}\n    %m = linalg.matmul ins(%lhs, %rhs : {ta}, {tb}) outs(%f : {tacc}) -> {tacc}\n"
     );
     let result = if acc == element {
         "%m".to_string()
     } else {
-        let _ = write!(
+        let _ = writeln!(
             body,
-            "    %d = bufferization.to_tensor %p2 restrict writable : {out}\n    %r = linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = [\"parallel\", \"parallel\"]}} ins(%m : {tacc}) outs(%d : {tout}) {{\n    ^bb0(%x: {acc}, %y: {element}):\n      %t = arith.truncf %x : {acc} to {element}\n      linalg.yield %t : {element}\n    }} -> {tout}\n",
-            id = identity_map(2)
+            "    %d = bufferization.to_tensor %p2 restrict writable : {out}\n    %r = {}",
+            narrowing("%m", "%d", &[rows, n], acc, element)
         );
         "%r".to_string()
     };

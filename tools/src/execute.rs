@@ -86,8 +86,8 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
     let context = context();
     let program_path = Path::new(request.program);
     let bundle_scratch;
-    // The bundle, and the coco program it came from.
-    let (bundle, text, text_name) = if program_path.is_dir() {
+    // The bundle, its plan, and the coco program it came from.
+    let (bundle, plan, text, text_name) = if program_path.is_dir() {
         let plan = coco_bundle::Plan::load(program_path).map_err(|e| e.to_string())?;
         if plan.ranks != request.ranks {
             return Err(format!(
@@ -99,6 +99,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         let text = std::fs::read_to_string(&program_file).ok();
         (
             program_path.to_path_buf(),
+            plan,
             text,
             program_file.display().to_string(),
         )
@@ -120,6 +121,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         write_bundle(&compiled, &bundle_scratch.0).map_err(|e| e.to_string())?;
         (
             bundle_scratch.0.clone(),
+            compiled.plan,
             Some(text),
             request.program.to_string(),
         )
@@ -163,7 +165,6 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
     };
     // Every input file must exist before a job starts (a clear message,
     // not one error per rank).
-    let plan = coco_bundle::Plan::load(&bundle).map_err(|e| e.to_string())?;
     for stage in &plan.stages {
         for buffer in &stage.buffers {
             if let Some(io) = &buffer.input {
