@@ -93,6 +93,13 @@ pub fn as_op<'c, 'r>(op: &'r OperationRef<'c, '_>) -> &'r Operation<'c> {
     unsafe { op.to_ref() }
 }
 
+/// The raw handle of `op`. `Operation` is a wrapper around the handle (the
+/// layout [`as_op`] relies on too); melior only hands it out by value.
+pub fn raw_op(op: &Operation) -> mlir_sys::MlirOperation {
+    // SAFETY: `Operation` starts with its `MlirOperation` handle.
+    unsafe { *(op as *const Operation).cast::<mlir_sys::MlirOperation>() }
+}
+
 pub fn op_name(op: &Operation) -> String {
     // SAFETY: the identifier is owned by the context.
     owned(unsafe { mlir_sys::mlirIdentifierStr(op.name().to_raw()) })

@@ -9,6 +9,7 @@
 //!   expose analyses to lit tests live in [`testing`] (`test-coco-layouts`).
 
 pub mod autotune;
+pub mod bigtest;
 pub mod coconet;
 pub mod error;
 pub mod module_pass;

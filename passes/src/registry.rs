@@ -34,6 +34,9 @@ pub fn coco_passes() -> &'static [PassInfo] {
         crate::coconet::overlap::INFO,
         crate::coconet::tile::INFO,
         crate::autotune::optimize::INFO,
+        crate::bigtest::jdu_paths::INFO,
+        crate::bigtest::solve::INFO,
+        crate::bigtest::emit::INFO,
         crate::testing::layouts::INFO,
     ]
 }

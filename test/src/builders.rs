@@ -138,7 +138,7 @@ pub fn build_bigtest() -> Result<String, String> {
     );
     body.append_operation(
         builder
-            .test_record("program", "numbers", "7", &[0])
+            .test_record("program", 0, "numbers", "7", &[0])
             .map_err(err)?,
     );
     if verify_module(&module.as_operation()) != 0 {
@@ -154,7 +154,7 @@ pub fn build_bigtest() -> Result<String, String> {
     // A record covering an unsatisfiable path is rejected by the verifier.
     body.append_operation(
         builder
-            .test_record("program", "numbers", "8", &[1])
+            .test_record("program", 0, "numbers", "8", &[1])
             .map_err(err)?,
     );
     if verify_module(&module.as_operation()) != 1 {

@@ -2,6 +2,7 @@
 //! in-process (one test binary links MLIR once). The binaries in `src/bin`
 //! only forward `std::env::args` here.
 
+pub mod bigtest;
 pub mod check;
 pub mod execute;
 pub mod opt;

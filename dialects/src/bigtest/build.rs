@@ -94,10 +94,11 @@ impl<'c> BigtestBuilder<'c> {
             .map_err(|e| fail(e.to_string()))
     }
 
-    /// `bigtest.test_record of @<program> source "<source>" text "<text>" covers [...]`.
+    /// `bigtest.test_record of @<program> [case <n>] source "<source>" text "<text>" covers [...]`.
     pub fn test_record(
         &self,
         program: &str,
+        case: usize,
         source: &str,
         text: &str,
         covers: &[i64],
@@ -112,7 +113,15 @@ impl<'c> BigtestBuilder<'c> {
         if let Some(id) = covers.iter().find(|&&id| id < 0) {
             return Err(fail(format!("path ids are >= 0, found {id}")));
         }
-        OperationBuilder::new(TEST_RECORD, self.location)
+        let mut builder = OperationBuilder::new(TEST_RECORD, self.location);
+        if case > 0 {
+            let i64_type = IntegerType::new(self.context, 64).into();
+            builder = builder.add_attributes(&[self.named(
+                "test_case",
+                IntegerAttribute::new(i64_type, case as i64).into(),
+            )]);
+        }
+        builder
             .add_attributes(&[
                 self.named(
                     "program",

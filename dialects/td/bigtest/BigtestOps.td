@@ -43,16 +43,20 @@ def Bigtest_TestRecordOp : Bigtest_Op<"test_record", [HasParent<"::mlir::ModuleO
   let description = [{
     `text` is the record as a line of the source's text format (fields joined
     by the source's delimiter); `covers` lists the ids of the JDU paths of the
-    same program that this record exercises.
+    same program that this record exercises. Records belong to test case
+    `case` (0 when absent): paths that no single dataset can cover together,
+    such as a global `df.reduce` over one record and over two, get cases of
+    their own.
 
     ```mlir
     bigtest.test_record of @wordcount source "lines" text "a b" covers [0, 1]
+    bigtest.test_record of @totals case 1 source "sales" text "7" covers [3]
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$program, StrAttr:$source, StrAttr:$text,
-                       DenseI64ArrayAttr:$covers);
+  let arguments = (ins FlatSymbolRefAttr:$program, OptionalAttr<I64Attr>:$test_case,
+                       StrAttr:$source, StrAttr:$text, DenseI64ArrayAttr:$covers);
   let assemblyFormat = [{
-    `of` $program `source` $source `text` $text `covers` $covers attr-dict
+    `of` $program (`case` $test_case^)? `source` $source `text` $text `covers` $covers attr-dict
   }];
 }
 

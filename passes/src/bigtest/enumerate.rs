@@ -1,0 +1,559 @@
+//! JDU path enumeration: every combination of operator equivalence classes
+//! and UDF paths a record (or the k records an operator combines) can
+//! follow from the sources to a sink, a drop or a failure.
+//!
+//! States per dataset are computed once per *instance*: operators that
+//! combine several records of one dataset (reduce, group, distinct,
+//! self-joins) ask for independent copies whose variables carry the instance
+//! suffix (`lines_1.f0`).
+
+use std::{
+    collections::{BTreeSet, HashMap, HashSet},
+    rc::Rc,
+};
+
+use coco_dataflow::{
+    eval::{Evaluator, Stop},
+    lineage::{path_key, render, Step},
+    model::{DatasetId, JoinKind, OpKind, Program},
+};
+
+use super::{
+    symbolic::{absent, present, scalar, source_field, sym_eq, State, Sym, SymDomain},
+    term::{not, Sort, Term},
+};
+
+/// One enumerated JDU path.
+#[derive(Clone, Debug)]
+pub struct JduPath {
+    pub branches: Vec<String>,
+    pub decls: Vec<(String, Sort)>,
+    pub constraints: Vec<Term>,
+    pub keys: Vec<(String, Term)>,
+    pub records: Vec<(String, Vec<String>)>,
+}
+
+impl JduPath {
+    /// The path condition as SMT-LIB commands, with the keys and source
+    /// records as comments that `bigtest-emit` reads.
+    pub fn script(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .decls
+            .iter()
+            .map(|(name, sort)| format!("(declare-const {} {})", coco_smt::quote(name), sort.smt()))
+            .collect();
+        lines.extend(self.constraints.iter().map(|c| format!("(assert {c})")));
+        for (op, key) in &self.keys {
+            lines.push(format!("; key {op} {key}"));
+        }
+        for (source, vars) in &self.records {
+            let vars: Vec<String> = vars.iter().map(|v| coco_smt::quote(v)).collect();
+            lines.push(format!(
+                "; record {} {}",
+                coco_smt::string_literal(source),
+                vars.join(" ")
+            ));
+        }
+        lines
+    }
+}
+
+/// Why a program cannot be enumerated, at dataset op `op`.
+#[derive(Debug)]
+pub struct EnumError {
+    pub op: DatasetId,
+    pub message: String,
+}
+
+/// More paths than this means the bound is too large for the program.
+pub const MAX_PATHS: usize = 20_000;
+
+pub struct Enumerator<'p> {
+    program: &'p Program,
+    k: usize,
+    memo: HashMap<(DatasetId, String), Rc<Vec<State>>>,
+    paths: Vec<JduPath>,
+    seen: HashSet<String>,
+    /// UDF paths cut by the loop bound, per UDF.
+    pub cut: usize,
+    ancestors: Vec<BTreeSet<DatasetId>>,
+}
+
+/// Enumerates the JDU paths of `program` with bound `k`.
+pub fn enumerate(program: &Program, k: usize) -> Result<(Vec<JduPath>, usize), EnumError> {
+    let mut ancestors: Vec<BTreeSet<DatasetId>> = Vec::new();
+    for (id, op) in program.ops.iter().enumerate() {
+        let mut set = BTreeSet::from([id]);
+        for &i in &op.inputs {
+            set.extend(ancestors[i].iter().copied());
+        }
+        ancestors.push(set);
+    }
+    let mut e = Enumerator {
+        program,
+        k,
+        memo: HashMap::new(),
+        paths: Vec::new(),
+        seen: HashSet::new(),
+        cut: 0,
+        ancestors,
+    };
+    for id in 0..program.ops.len() {
+        if matches!(program.ops[id].kind, OpKind::Sink { .. }) {
+            e.states(id, "")?;
+        }
+    }
+    Ok((e.paths, e.cut))
+}
+
+enum UdfOutcome {
+    Returned(State, Vec<Sym>),
+    Failed(State),
+}
+
+impl<'p> Enumerator<'p> {
+    fn error(&self, op: DatasetId, message: impl Into<String>) -> EnumError {
+        EnumError {
+            op,
+            message: message.into(),
+        }
+    }
+
+    fn label(&self, id: DatasetId, class: &str) -> Step {
+        Step::Label(format!("{}={class}", self.program.op_label(id)))
+    }
+
+    fn finish(&mut self, id: DatasetId, state: &State, last: Vec<Step>) -> Result<(), EnumError> {
+        let mut lineage = state.lineage.clone();
+        lineage.extend(last);
+        let branches = render(&lineage);
+        if !self.seen.insert(path_key(&branches)) {
+            // The same path reached through another instance.
+            return Ok(());
+        }
+        if self.paths.len() >= MAX_PATHS {
+            return Err(self.error(
+                id,
+                format!("more than {MAX_PATHS} JDU paths; lower k (now {})", self.k),
+            ));
+        }
+        self.paths.push(JduPath {
+            branches,
+            decls: state.decls.clone(),
+            constraints: state.constraints.clone(),
+            keys: state.keys.clone(),
+            records: state.records.clone(),
+        });
+        Ok(())
+    }
+
+    /// Every UDF path of op `id`'s UDF on `args`, from `state`.
+    fn run_udf(
+        &mut self,
+        id: DatasetId,
+        state: &State,
+        args: Vec<Sym>,
+        inst: &str,
+    ) -> Result<Vec<UdfOutcome>, EnumError> {
+        let program = self.program;
+        let udf = program.ops[id].udf().unwrap_or_default();
+        let prefix_label = program.op_label(id);
+        let mut outcomes = Vec::new();
+        let mut prefix: Vec<bool> = Vec::new();
+        let mut start = state.clone();
+        start.scope = format!("{}{}{inst}", program.ops[id].mnemonic(), id);
+        start.fresh = 0;
+        loop {
+            let domain = SymDomain::new(start.clone(), prefix.clone(), self.k);
+            let mut eval = Evaluator::new(&program.udfs, domain);
+            let result = eval.run(udf, args.clone());
+            let mut path = eval.domain.state.clone();
+            path.lineage.extend(
+                eval.trace
+                    .iter()
+                    .map(|t| Step::Label(format!("{prefix_label}{t}"))),
+            );
+            match result {
+                Ok(values) => outcomes.push(UdfOutcome::Returned(path, values)),
+                Err(Stop::Fail(_)) => outcomes.push(UdfOutcome::Failed(path)),
+                Err(Stop::Cut) => self.cut += 1,
+                Err(Stop::Error(message)) => {
+                    return Err(self.error(id, format!("in UDF @{udf}: {message}")))
+                }
+            }
+            // Depth-first: flip the last decision that took its first side.
+            let mut decisions = eval.domain.decisions;
+            while decisions.last() == Some(&false) {
+                decisions.pop();
+            }
+            match decisions.last_mut() {
+                Some(last) => *last = false,
+                None => break,
+            }
+            prefix = decisions;
+            if outcomes.len() + self.cut > MAX_PATHS {
+                return Err(self.error(id, format!("UDF @{udf} has more than {MAX_PATHS} paths")));
+            }
+        }
+        if outcomes.is_empty() && self.cut > 0 {
+            return Err(self.error(
+                id,
+                format!(
+                    "UDF @{udf} has no path that finishes within {} loop iterations; its trip count cannot be bounded",
+                    self.k
+                ),
+            ));
+        }
+        Ok(outcomes)
+    }
+
+    /// Instances for the inputs of a two-input op: their own, unless the
+    /// inputs share an ancestor (their variables would collide).
+    fn side_instances(&self, id: DatasetId, inst: &str) -> (String, String) {
+        let op = &self.program.ops[id];
+        let (a, b) = (op.inputs[0], op.inputs[1]);
+        if self.ancestors[a].is_disjoint(&self.ancestors[b]) {
+            (inst.to_string(), inst.to_string())
+        } else {
+            (format!("{inst}_l"), format!("{inst}_r"))
+        }
+    }
+
+    /// k-tuples of independent input states (instances `inst_0..inst_{k-1}`).
+    fn tuples(&mut self, input: DatasetId, inst: &str) -> Result<Vec<Vec<State>>, EnumError> {
+        let mut tuples: Vec<Vec<State>> = vec![Vec::new()];
+        for j in 0..self.k {
+            let states = self.states(input, &format!("{inst}_{j}"))?;
+            let mut next = Vec::new();
+            for t in &tuples {
+                for s in states.iter() {
+                    let mut t = t.clone();
+                    t.push(s.clone());
+                    next.push(t);
+                }
+                if next.len() > MAX_PATHS {
+                    return Err(self.error(
+                        input,
+                        format!("more than {MAX_PATHS} record combinations at k={}", self.k),
+                    ));
+                }
+            }
+            tuples = next;
+        }
+        Ok(tuples)
+    }
+
+    /// Merges a tuple of states under class `label`; returns the merged
+    /// state and each member's fields (split indices adjusted).
+    fn merge(&self, id: DatasetId, class: &str, members: &[State]) -> (State, Vec<Vec<Sym>>) {
+        let mut merged = State::default();
+        let mut fields = Vec::new();
+        for m in members {
+            fields.push(merged.absorb(m));
+        }
+        merged.lineage = vec![Step::Merge {
+            label: format!("{}={class}", self.program.op_label(id)),
+            inputs: members.iter().map(|m| m.lineage.clone()).collect(),
+        }];
+        (merged, fields)
+    }
+
+    fn key_term(&self, id: DatasetId, sym: &Sym) -> Result<Term, EnumError> {
+        scalar(sym)
+            .cloned()
+            .ok_or_else(|| self.error(id, "keys must be scalars (i64, f64, i1 or !df.str)"))
+    }
+
+    fn states(&mut self, id: DatasetId, inst: &str) -> Result<Rc<Vec<State>>, EnumError> {
+        if let Some(s) = self.memo.get(&(id, inst.to_string())) {
+            return Ok(s.clone());
+        }
+        let program = self.program;
+        let op = &program.ops[id];
+        let mut out: Vec<State> = Vec::new();
+        match &op.kind {
+            OpKind::Source {
+                name, delimiter, ..
+            } => {
+                let mut state = State::default();
+                let delimiter = (op.fields.len() > 1).then_some(delimiter.as_str());
+                let mut vars = Vec::new();
+                for (i, ty) in op.fields.iter().enumerate() {
+                    let var = format!("{name}{inst}.f{i}");
+                    let field =
+                        source_field(&mut state, var.clone(), ty, delimiter).ok_or_else(|| {
+                            self.error(
+                                id,
+                                format!("source field #{i} has type {ty}, which text cannot hold"),
+                            )
+                        })?;
+                    state.fields.push(field);
+                    vars.push(var);
+                }
+                state.records.push((name.clone(), vars));
+                state.lineage.push(Step::Label(program.op_label(id)));
+                out.push(state);
+            }
+            OpKind::Map { .. } | OpKind::Filter { .. } | OpKind::FlatMap { .. } => {
+                let input = self.states(op.inputs[0], inst)?;
+                for state in input.iter() {
+                    for outcome in self.run_udf(id, state, state.fields.clone(), inst)? {
+                        match outcome {
+                            UdfOutcome::Failed(s) => self.finish(id, &s, Vec::new())?,
+                            UdfOutcome::Returned(s, values) => {
+                                self.after_udf(id, s, values, &mut out)?
+                            }
+                        }
+                    }
+                }
+            }
+            OpKind::Reduce { .. } | OpKind::ReduceByKey { .. } => {
+                let keyed = matches!(op.kind, OpKind::ReduceByKey { .. });
+                for state in self.states(op.inputs[0], inst)?.iter() {
+                    let mut s = state.clone();
+                    if keyed {
+                        let key = self.key_term(id, &s.fields[0])?;
+                        s.keys.push((program.op_label(id), key));
+                    }
+                    s.lineage.push(self.label(id, "single"));
+                    out.push(s);
+                }
+                for tuple in self.tuples(op.inputs[0], inst)? {
+                    let (mut merged, fields) = self.merge(id, "fold", &tuple);
+                    if keyed {
+                        let key = self.key_term(id, &fields[0][0])?;
+                        for f in &fields[1..] {
+                            merged.assume(super::term::eq(key.clone(), self.key_term(id, &f[0])?));
+                        }
+                        merged.keys.push((program.op_label(id), key));
+                    }
+                    let values = |f: &Vec<Sym>| if keyed { vec![f[1].clone()] } else { f.clone() };
+                    // Fold left, forking on every application's UDF paths.
+                    let mut partial = vec![(merged, values(&fields[0]))];
+                    for f in &fields[1..] {
+                        let mut next = Vec::new();
+                        for (s, acc) in partial {
+                            let mut args = acc;
+                            args.extend(values(f));
+                            for outcome in self.run_udf(id, &s, args, inst)? {
+                                match outcome {
+                                    UdfOutcome::Failed(s) => self.finish(id, &s, Vec::new())?,
+                                    UdfOutcome::Returned(s, result) => next.push((s, result)),
+                                }
+                            }
+                        }
+                        partial = next;
+                    }
+                    for (mut s, acc) in partial {
+                        s.fields = if keyed {
+                            std::iter::once(fields[0][0].clone()).chain(acc).collect()
+                        } else {
+                            acc
+                        };
+                        out.push(s);
+                    }
+                }
+            }
+            OpKind::GroupByKey | OpKind::Distinct => {
+                let grouping = matches!(op.kind, OpKind::GroupByKey);
+                let (single, many) = if grouping {
+                    ("single", "group")
+                } else {
+                    ("unique", "duplicate")
+                };
+                for state in self.states(op.inputs[0], inst)?.iter() {
+                    let mut s = state.clone();
+                    let key = self.key_term(id, &s.fields[0])?;
+                    s.keys.push((program.op_label(id), key));
+                    if grouping {
+                        s.fields = vec![s.fields[0].clone(), Sym::List(vec![s.fields[1].clone()])];
+                    }
+                    s.lineage.push(self.label(id, single));
+                    out.push(s);
+                }
+                for tuple in self.tuples(op.inputs[0], inst)? {
+                    let (mut merged, fields) = self.merge(id, many, &tuple);
+                    for f in &fields[1..] {
+                        if grouping {
+                            let same =
+                                sym_eq(&fields[0][0], &f[0]).map_err(|m| self.error(id, m))?;
+                            merged.assume(same);
+                        } else {
+                            for (a, b) in fields[0].iter().zip(f) {
+                                let same = sym_eq(a, b).map_err(|m| self.error(id, m))?;
+                                merged.assume(same);
+                            }
+                        }
+                    }
+                    let key = self.key_term(id, &fields[0][0])?;
+                    merged.keys.push((program.op_label(id), key));
+                    merged.fields = if grouping {
+                        vec![
+                            fields[0][0].clone(),
+                            Sym::List(fields.iter().map(|f| f[1].clone()).collect()),
+                        ]
+                    } else {
+                        fields[0].clone()
+                    };
+                    out.push(merged);
+                }
+            }
+            OpKind::Join { kind } => self.join(id, *kind, inst, &mut out)?,
+            OpKind::Union => {
+                for (side, class) in [(0, "lhs"), (1, "rhs")] {
+                    for state in self.states(op.inputs[side], inst)?.iter() {
+                        let mut s = state.clone();
+                        s.lineage.push(self.label(id, class));
+                        out.push(s);
+                    }
+                }
+            }
+            OpKind::Sink { .. } => {
+                let input = self.states(op.inputs[0], inst)?;
+                for state in input.iter() {
+                    self.finish(id, state, vec![Step::Label(program.op_label(id))])?;
+                }
+            }
+        }
+        let out = Rc::new(out);
+        self.memo.insert((id, inst.to_string()), out.clone());
+        Ok(out)
+    }
+
+    /// Map, filter and flat_map after their UDF returned `values`.
+    fn after_udf(
+        &mut self,
+        id: DatasetId,
+        mut s: State,
+        values: Vec<Sym>,
+        out: &mut Vec<State>,
+    ) -> Result<(), EnumError> {
+        match &self.program.ops[id].kind {
+            OpKind::Map { .. } => {
+                s.fields = values;
+                out.push(s);
+            }
+            OpKind::Filter { .. } => {
+                let Some(Sym::Bool(keep)) = values.first() else {
+                    return Err(self.error(id, "filter UDF must return an i1"));
+                };
+                for (pass, class) in [(true, "pass"), (false, "drop")] {
+                    let cond = if pass {
+                        keep.clone()
+                    } else {
+                        not(keep.clone())
+                    };
+                    if cond == Term::Bool(false) {
+                        continue;
+                    }
+                    let mut t = s.clone();
+                    t.assume(cond);
+                    if pass {
+                        t.lineage.push(self.label(id, class));
+                        out.push(t);
+                    } else {
+                        self.finish(id, &t, vec![self.label(id, class)])?;
+                    }
+                }
+            }
+            OpKind::FlatMap { .. } => match values.first() {
+                Some(Sym::List(items)) => {
+                    if items.is_empty() {
+                        self.finish(id, &s, vec![self.label(id, "empty")])?;
+                    }
+                    for (j, item) in items.iter().take(self.k).enumerate() {
+                        let mut t = s.clone();
+                        t.fields = vec![item.clone()];
+                        t.lineage.push(self.label(id, &format!("elem{j}")));
+                        out.push(t);
+                    }
+                }
+                Some(Sym::Split(list)) => {
+                    // A split has at least one piece; element j needs j + 1.
+                    for j in 0..self.k {
+                        let mut t = s.clone();
+                        t.extend_split(*list, j + 1);
+                        t.fields = vec![Sym::Str(t.splits[*list].pieces[j].clone())];
+                        t.lineage.push(self.label(id, &format!("elem{j}")));
+                        out.push(t);
+                    }
+                }
+                _ => return Err(self.error(id, "flat_map UDF must return a list")),
+            },
+            _ => unreachable!("only map, filter and flat_map run a UDF per record"),
+        }
+        Ok(())
+    }
+
+    fn join(
+        &mut self,
+        id: DatasetId,
+        kind: JoinKind,
+        inst: &str,
+        out: &mut Vec<State>,
+    ) -> Result<(), EnumError> {
+        let program = self.program;
+        let op = &program.ops[id];
+        let (li, ri) = self.side_instances(id, inst);
+        let left = self.states(op.inputs[0], &li)?;
+        let right = self.states(op.inputs[1], &ri)?;
+        let l_width = program.ops[op.inputs[0]].fields.len();
+        let l_types = op.fields[1..l_width].to_vec();
+        let r_types = op.fields[l_width..].to_vec();
+        let label = program.op_label(id);
+        let side = |values: Option<&[Sym]>, types: &[coco_dataflow::model::Ty]| -> Vec<Sym> {
+            types
+                .iter()
+                .enumerate()
+                .map(|(i, ty)| match values {
+                    Some(v) => present(v[i].clone(), ty),
+                    None => absent(ty),
+                })
+                .collect()
+        };
+        for l in left.iter() {
+            for r in right.iter() {
+                let (mut merged, fields) = self.merge(id, "both", &[l.clone(), r.clone()]);
+                let same = sym_eq(&fields[0][0], &fields[1][0]).map_err(|m| self.error(id, m))?;
+                if same == Term::Bool(false) {
+                    continue;
+                }
+                merged.assume(same);
+                let key = self.key_term(id, &fields[0][0])?;
+                merged.keys.push((label.clone(), key));
+                let mut record = vec![fields[0][0].clone()];
+                record.extend(side(Some(&fields[0][1..]), &l_types));
+                record.extend(side(Some(&fields[1][1..]), &r_types));
+                merged.fields = record;
+                out.push(merged);
+            }
+        }
+        for (states, class, keeps) in [
+            (&left, "left-only", kind == JoinKind::LeftOuter),
+            (&right, "right-only", kind == JoinKind::RightOuter),
+        ] {
+            for s in states.iter() {
+                let mut s = s.clone();
+                let key = self.key_term(id, &s.fields[0])?;
+                s.keys.push((label.clone(), key));
+                if keeps {
+                    let values = s.fields[1..].to_vec();
+                    let mut record = vec![s.fields[0].clone()];
+                    if class == "left-only" {
+                        record.extend(side(Some(&values), &l_types));
+                        record.extend(side(None, &r_types));
+                    } else {
+                        record.extend(side(None, &l_types));
+                        record.extend(side(Some(&values), &r_types));
+                    }
+                    s.fields = record;
+                    s.lineage.push(self.label(id, class));
+                    out.push(s);
+                } else {
+                    self.finish(id, &s, vec![self.label(id, class)])?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,367 @@
+//! Test data from solved JDU paths, verified by running the program.
+//!
+//! Paths are taken in order. A path some record already follows needs no new
+//! record (that is how one record serves several paths). Otherwise its
+//! constraints are solved together with "keep apart from what is there":
+//! each key the path passes through must differ from the keys the current
+//! data already sends through that operator, so the new records neither join
+//! nor group with old ones. The new records are kept only if the reference
+//! interpreter confirms that the path is now followed and every path covered
+//! before still is; otherwise the path gets a new test case (a separate
+//! dataset), which is what a global `df.reduce` over one record and over two
+//! needs.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use coco_dataflow::{
+    interp::{self, Run},
+    lineage::path_key,
+    model::{OpKind, Program},
+    value::Value,
+};
+use coco_smt::{solve, ModelValue, Outcome};
+
+/// Path ids and the source records (name, index) each path reads.
+type Covers = BTreeMap<i64, Vec<(String, usize)>>;
+
+/// A path as `bigtest-emit` reads it from a `bigtest.jdu_path`.
+#[derive(Clone, Debug)]
+pub struct PathSpec {
+    pub id: i64,
+    pub branches: Vec<String>,
+    pub script: Vec<String>,
+}
+
+/// One dataset: lines per source name, and what they cover.
+#[derive(Clone, Debug, Default)]
+pub struct Case {
+    pub inputs: BTreeMap<String, Vec<String>>,
+    /// Path ids the data covers, with the source records each path reads.
+    pub covers: BTreeMap<i64, Vec<(String, usize)>>,
+    run: Option<Run>,
+}
+
+#[derive(Debug, Default)]
+pub struct Generated {
+    pub cases: Vec<Case>,
+    /// Satisfiable paths the generator could not make the program follow,
+    /// with the reason.
+    pub missed: Vec<(i64, String)>,
+}
+
+/// What each record of a solved path is: source name and field variables.
+fn records(script: &[String]) -> Vec<(String, Vec<String>)> {
+    script
+        .iter()
+        .filter_map(|line| line.strip_prefix("; record "))
+        .filter_map(|rest| {
+            let (source, vars) = split_literal(rest)?;
+            Some((source, vars.split_whitespace().map(unquote).collect()))
+        })
+        .collect()
+}
+
+/// Keys the path passes: `(op id, term text)`.
+fn keys(script: &[String]) -> Vec<(usize, String)> {
+    script
+        .iter()
+        .filter_map(|line| line.strip_prefix("; key "))
+        .filter_map(|rest| {
+            let (op, term) = rest.split_once(' ')?;
+            let id = op.split_once('#')?.1.parse().ok()?;
+            Some((id, term.to_string()))
+        })
+        .collect()
+}
+
+/// Splits `"name" rest` into the decoded literal and the rest.
+fn split_literal(text: &str) -> Option<(String, &str)> {
+    let body = text.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = body.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '"' {
+            if chars.peek().map(|(_, c)| *c) == Some('"') {
+                chars.next();
+                out.push('"');
+                continue;
+            }
+            return Some((out, body[i + 1..].trim_start()));
+        }
+        out.push(c);
+    }
+    None
+}
+
+fn unquote(name: &str) -> String {
+    name.strip_prefix('|')
+        .and_then(|n| n.strip_suffix('|'))
+        .unwrap_or(name)
+        .to_string()
+}
+
+/// A concrete key as an SMT-LIB literal of the key's sort.
+fn literal(value: &Value) -> Option<String> {
+    Some(match value {
+        Value::Int(v) if *v < 0 => format!("(- {})", v.unsigned_abs()),
+        Value::Int(v) => v.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Str(s) => coco_smt::string_literal(s),
+        Value::Float(f) => super::term::real(*f)?.to_string(),
+        _ => return None,
+    })
+}
+
+/// The text of a model value as a source field.
+fn field_text(value: &ModelValue) -> String {
+    match value {
+        ModelValue::Int(v) => v.to_string(),
+        ModelValue::Bool(b) => b.to_string(),
+        ModelValue::Str(s) => s.clone(),
+        ModelValue::Real {
+            numerator,
+            denominator,
+        } => {
+            // Source reals are multiples of 1/100 (see `source_field`).
+            let cents = (*numerator as i128 * 100) / (*denominator as i128);
+            let sign = if cents < 0 { "-" } else { "" };
+            let cents = cents.unsigned_abs();
+            format!("{sign}{}.{:02}", cents / 100, cents % 100)
+        }
+    }
+}
+
+fn delimiter_of(program: &Program, source: &str) -> Option<String> {
+    program.sources().find_map(|(_, op)| match &op.kind {
+        OpKind::Source {
+            name, delimiter, ..
+        } if name == source => Some(delimiter.clone()),
+        _ => None,
+    })
+}
+
+/// Runs the program on `inputs`; `covers` maps path ids to the records they
+/// read.
+fn measure(
+    program: &Program,
+    inputs: &BTreeMap<String, Vec<String>>,
+    ids: &BTreeMap<String, i64>,
+) -> Result<(Run, Covers), String> {
+    let run = interp::run(program, inputs).map_err(|e| e.to_string())?;
+    let mut covers: BTreeMap<i64, Vec<(String, usize)>> = BTreeMap::new();
+    for observation in &run.observations {
+        if let Some(&id) = ids.get(&path_key(&observation.branches)) {
+            let entry = covers.entry(id).or_default();
+            for o in &observation.origins {
+                let record = (o.source.clone(), o.index);
+                if !entry.contains(&record) {
+                    entry.push(record);
+                }
+            }
+        }
+    }
+    Ok((run, covers))
+}
+
+/// The sort a script declares `name` with.
+fn declared_sort<'s>(script: &'s [String], name: &str) -> Option<&'s str> {
+    script.iter().find_map(|line| {
+        let rest = line.strip_prefix("(declare-const ")?.strip_suffix(')')?;
+        let (n, sort) = rest.rsplit_once(' ')?;
+        (unquote(n) == name).then_some(sort)
+    })
+}
+
+/// Pieces of split strings a path declares (`map1.p0`), by split.
+fn pieces(script: &[String]) -> BTreeMap<String, Vec<String>> {
+    let mut by_split: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in script {
+        let Some(rest) = line.strip_prefix("(declare-const ") else {
+            continue;
+        };
+        let Some((name, _)) = rest.rsplit_once(' ') else {
+            continue;
+        };
+        let name = unquote(name);
+        if let Some((scope, piece)) = name.rsplit_once('.') {
+            if piece.starts_with('p') && piece[1..].chars().all(|c| c.is_ascii_digit()) {
+                by_split
+                    .entry(scope.to_string())
+                    .or_default()
+                    .push(name.clone());
+            }
+        }
+    }
+    by_split
+}
+
+/// Tries to add records following `path` to `case`. Solvers like short,
+/// equal strings; when those make records group with each other, later
+/// attempts ask for pairwise distinct split pieces, then for other values.
+fn extend(
+    program: &Program,
+    case: &Case,
+    path: &PathSpec,
+    ids: &BTreeMap<String, i64>,
+    timeout_ms: u32,
+) -> Result<Option<Case>, String> {
+    let mut script = path.script.clone();
+    if let Some(run) = &case.run {
+        for (op, term) in keys(&path.script) {
+            for key in run.keys.get(&op).into_iter().flatten() {
+                if let Some(value) = key.first().and_then(literal) {
+                    script.push(format!("(assert (not (= {term} {value})))"));
+                }
+            }
+        }
+    }
+    // Second line of defence: pieces of one split differ, and no piece or
+    // source field reuses a key the case already has (a token of the new
+    // line could otherwise join an old group).
+    let mut distinct = Vec::new();
+    for names in pieces(&path.script).values().filter(|n| n.len() > 1) {
+        let names: Vec<String> = names.iter().map(|n| coco_smt::quote(n)).collect();
+        distinct.push(format!("(assert (distinct {}))", names.join(" ")));
+    }
+    if let Some(run) = &case.run {
+        let seen: BTreeSet<String> = run
+            .keys
+            .values()
+            .flatten()
+            .filter_map(|k| k.first())
+            .filter_map(|v| match v {
+                Value::Str(_) => literal(v),
+                _ => None,
+            })
+            .collect();
+        let candidates = pieces(&path.script)
+            .into_values()
+            .flatten()
+            .chain(records(&path.script).into_iter().flat_map(|(_, vars)| vars))
+            .filter(|v| declared_sort(&path.script, v) == Some("String"));
+        for var in candidates {
+            for value in &seen {
+                distinct.push(format!(
+                    "(assert (not (= {} {value})))",
+                    coco_smt::quote(&var)
+                ));
+            }
+        }
+    }
+    let mut blocked: Vec<String> = Vec::new();
+    for attempt in 0..4 {
+        let mut attempt_script = script.clone();
+        if attempt > 0 {
+            attempt_script.extend(distinct.iter().cloned());
+        }
+        attempt_script.extend(blocked.iter().cloned());
+        let model = match solve(&attempt_script, timeout_ms)? {
+            Outcome::Sat(model) => model,
+            Outcome::Unsat if attempt == 1 && !distinct.is_empty() => {
+                // The path needs equal pieces; try other values instead.
+                distinct.clear();
+                continue;
+            }
+            Outcome::Unsat => return Ok(None),
+            Outcome::Unknown(reason) => return Err(format!("solver gave up ({reason})")),
+        };
+        let mut inputs = case.inputs.clone();
+        for (_, op) in program.sources() {
+            if let OpKind::Source { name, .. } = &op.kind {
+                inputs.entry(name.clone()).or_default();
+            }
+        }
+        let mut differ = Vec::new();
+        for (source, vars) in records(&path.script) {
+            let delimiter = delimiter_of(program, &source).unwrap_or_default();
+            let fields: Vec<String> = vars
+                .iter()
+                .map(|v| model.get(v).map(field_text).unwrap_or_default())
+                .collect();
+            for (var, value) in vars.iter().zip(&fields) {
+                if let Some(ModelValue::Str(_)) = model.get(var) {
+                    differ.push(format!(
+                        "(not (= {} {}))",
+                        coco_smt::quote(var),
+                        coco_smt::string_literal(value)
+                    ));
+                }
+            }
+            inputs
+                .entry(source)
+                .or_default()
+                .push(fields.join(&delimiter));
+        }
+        let (run, covers) = measure(program, &inputs, ids)?;
+        let kept = case.covers.keys().all(|id| covers.contains_key(id));
+        if covers.contains_key(&path.id) && kept {
+            return Ok(Some(Case {
+                inputs,
+                covers,
+                run: Some(run),
+            }));
+        }
+        if !differ.is_empty() {
+            blocked.push(format!("(assert (or {}))", differ.join(" ")));
+        }
+    }
+    Ok(None)
+}
+
+/// Generates test cases covering the satisfiable `paths` of `program`.
+pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Generated {
+    let ids: BTreeMap<String, i64> = paths
+        .iter()
+        .map(|p| (path_key(&p.branches), p.id))
+        .collect();
+    let mut generated = Generated::default();
+    // Paths over several records first: their records tend to cover the
+    // one-record paths on the way.
+    let mut order: Vec<&PathSpec> = paths.iter().collect();
+    order.sort_by_key(|p| std::cmp::Reverse(records(&p.script).len()));
+    for path in order {
+        if generated
+            .cases
+            .iter()
+            .any(|c| c.covers.contains_key(&path.id))
+        {
+            continue;
+        }
+        let mut placed = false;
+        let mut problem = String::from("no dataset makes the program follow it");
+        for index in 0..=generated.cases.len() {
+            let case = generated.cases.get(index).cloned().unwrap_or_default();
+            match extend(program, &case, path, &ids, timeout_ms) {
+                Ok(Some(case)) => {
+                    if index == generated.cases.len() {
+                        generated.cases.push(case);
+                    } else {
+                        generated.cases[index] = case;
+                    }
+                    placed = true;
+                    break;
+                }
+                Ok(None) => {}
+                Err(message) => problem = message,
+            }
+        }
+        if !placed {
+            generated.missed.push((path.id, problem));
+        }
+    }
+    generated
+}
+
+/// Paths covered by running `program` on `inputs`: `(covered ids, run)`.
+pub fn coverage(
+    program: &Program,
+    paths: &[PathSpec],
+    inputs: &BTreeMap<String, Vec<String>>,
+) -> Result<(BTreeSet<i64>, Run), String> {
+    let ids: BTreeMap<String, i64> = paths
+        .iter()
+        .map(|p| (path_key(&p.branches), p.id))
+        .collect();
+    let (run, covers) = measure(program, inputs, &ids)?;
+    Ok((covers.into_keys().collect(), run))
+}

@@ -1,0 +1,726 @@
+//! Symbolic execution of UDFs: the [`Domain`] that evaluates UDF ops on
+//! terms, and the path state the dataflow enumeration threads through
+//! operators (record fields, path condition, declared variables).
+//!
+//! Strings split by a delimiter are decomposed lazily: the first use pins
+//! `s = p0 ++ T1`, and each `df.get` past the known pieces decides whether
+//! the string holds more: `T_m = d ++ p_m ++ T_{m+1}`, each piece free of the
+//! delimiter and each tail empty or starting with it. So a path only
+//! constrains the pieces it reads, and a failing `get` says exactly "at most
+//! i pieces".
+
+use coco_dataflow::{
+    eval::{Domain, Stop},
+    lineage::Lineage,
+    model::{Cmp, Const, FloatBinOp, IntBinOp, Ty, UdfOp},
+};
+
+use super::term::{
+    and, app, cmp, div_trunc, eq, in_re, int_op, ite, neg, not, or, real, Sort, Term,
+};
+
+/// A symbolic UDF value.
+#[derive(Clone, Debug)]
+pub enum Sym {
+    Int(Term),
+    Real(Term),
+    Bool(Term),
+    Str(Term),
+    /// A list whose elements are all known (group_by_key, constant splits).
+    List(Vec<Sym>),
+    /// A split of a string: index into [`State::splits`].
+    Split(usize),
+    Opt {
+        present: Term,
+        value: Box<Sym>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct SplitState {
+    pub delimiter: String,
+    pub pieces: Vec<Term>,
+    /// What follows the known pieces: `""` or the delimiter and more.
+    pub tail: Term,
+}
+
+/// One symbolic record on one path.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    pub fields: Vec<Sym>,
+    pub constraints: Vec<Term>,
+    pub decls: Vec<(String, Sort)>,
+    pub splits: Vec<SplitState>,
+    pub lineage: Lineage,
+    /// `(op label, key term)` for every keyed operator the path passed.
+    pub keys: Vec<(String, Term)>,
+    /// `(source name, field variables)` per source record the path reads.
+    pub records: Vec<(String, Vec<String>)>,
+    /// Names fresh variables of this path.
+    pub fresh: usize,
+    /// Prefix of fresh variable names (the op and instance creating them).
+    pub scope: String,
+}
+
+/// Numbers with at most this many digits round-trip through i64 and f64.
+pub const MAX_DIGITS: usize = 15;
+
+impl State {
+    pub fn declare(&mut self, name: String, sort: Sort) -> Term {
+        self.decls.push((name.clone(), sort));
+        Term::Var(name)
+    }
+
+    fn fresh(&mut self, what: &str, sort: Sort) -> Term {
+        let name = format!("{}.{what}{}", self.scope, self.fresh);
+        self.fresh += 1;
+        self.declare(name, sort)
+    }
+
+    pub fn assume(&mut self, t: Term) {
+        if t != Term::Bool(true) {
+            self.constraints.push(t);
+        }
+    }
+
+    /// Appends `other`'s path to this one (for operators combining records);
+    /// `other`'s split indices move past this state's.
+    pub fn absorb(&mut self, other: &State) -> Vec<Sym> {
+        let offset = self.splits.len();
+        self.splits.extend(other.splits.iter().cloned());
+        self.constraints.extend(other.constraints.iter().cloned());
+        for d in &other.decls {
+            if !self.decls.contains(d) {
+                self.decls.push(d.clone());
+            }
+        }
+        self.keys.extend(other.keys.iter().cloned());
+        self.records.extend(other.records.iter().cloned());
+        self.fresh = self.fresh.max(other.fresh);
+        other.fields.iter().map(|f| shift(f, offset)).collect()
+    }
+
+    /// A split of `s` by `delimiter`, with its first piece pinned.
+    pub fn split(&mut self, s: Term, delimiter: &str) -> Sym {
+        if let Term::Str(text) = &s {
+            return Sym::List(
+                text.split(delimiter)
+                    .map(|p| Sym::Str(Term::Str(p.into())))
+                    .collect(),
+            );
+        }
+        let p0 = self.fresh("p", Sort::Str);
+        let t1 = self.fresh("t", Sort::Str);
+        let d = Term::Str(delimiter.into());
+        self.assume(eq(s, app("str.++", vec![p0.clone(), t1.clone()])));
+        self.assume(not(app("str.contains", vec![p0.clone(), d.clone()])));
+        self.assume(tail_shape(&t1, &d));
+        self.splits.push(SplitState {
+            delimiter: delimiter.into(),
+            pieces: vec![p0],
+            tail: t1,
+        });
+        Sym::Split(self.splits.len() - 1)
+    }
+
+    /// Extends split `list` to `count` pieces (the path reads piece
+    /// `count - 1`).
+    pub fn extend_split(&mut self, list: usize, count: usize) {
+        while self.splits[list].pieces.len() < count {
+            let d = Term::Str(self.splits[list].delimiter.clone());
+            let p = self.fresh("p", Sort::Str);
+            let t = self.fresh("t", Sort::Str);
+            let tail = self.splits[list].tail.clone();
+            self.assume(eq(
+                tail,
+                app("str.++", vec![d.clone(), p.clone(), t.clone()]),
+            ));
+            self.assume(not(app("str.contains", vec![p.clone(), d.clone()])));
+            self.assume(tail_shape(&t, &d));
+            let split = &mut self.splits[list];
+            split.pieces.push(p);
+            split.tail = t;
+        }
+    }
+
+    /// "Split `list` has at most `count` pieces."
+    pub fn at_most(&mut self, list: usize, count: usize) -> Term {
+        let known = self.splits[list].pieces.len();
+        let d = Term::Str(self.splits[list].delimiter.clone());
+        let tail = self.splits[list].tail.clone();
+        self.tail_at_most(tail, &d, count.saturating_sub(known))
+    }
+
+    fn tail_at_most(&mut self, tail: Term, d: &Term, more: usize) -> Term {
+        let empty = eq(tail.clone(), Term::Str(String::new()));
+        if more == 0 {
+            return empty;
+        }
+        let p = self.fresh("q", Sort::Str);
+        let t = self.fresh("u", Sort::Str);
+        let rest = self.tail_at_most(t.clone(), d, more - 1);
+        or(vec![
+            empty,
+            and(vec![
+                eq(tail, app("str.++", vec![d.clone(), p.clone(), t])),
+                not(app("str.contains", vec![p, d.clone()])),
+                rest,
+            ]),
+        ])
+    }
+}
+
+/// A split tail is empty or starts with the delimiter.
+fn tail_shape(t: &Term, d: &Term) -> Term {
+    or(vec![
+        eq(t.clone(), Term::Str(String::new())),
+        app("str.prefixof", vec![d.clone(), t.clone()]),
+    ])
+}
+
+fn shift(sym: &Sym, offset: usize) -> Sym {
+    match sym {
+        Sym::Split(i) => Sym::Split(i + offset),
+        Sym::List(items) => Sym::List(items.iter().map(|s| shift(s, offset)).collect()),
+        Sym::Opt { present, value } => Sym::Opt {
+            present: present.clone(),
+            value: Box::new(shift(value, offset)),
+        },
+        other => other.clone(),
+    }
+}
+
+/// A fresh record variable of type `ty`, constrained to what a text file can
+/// hold; `None` for types sources cannot have.
+pub fn source_field(
+    state: &mut State,
+    name: String,
+    ty: &Ty,
+    delimiter: Option<&str>,
+) -> Option<Sym> {
+    Some(match ty {
+        Ty::Int => {
+            let v = state.declare(name, Sort::Int);
+            let bound = Term::Int(10i64.pow(MAX_DIGITS as u32));
+            state.assume(cmp("<", v.clone(), bound.clone()));
+            state.assume(cmp("<", neg(bound), v.clone()));
+            Sym::Int(v)
+        }
+        Ty::Float => {
+            let v = state.declare(name, Sort::Real);
+            // Two decimals print exactly and parse back to the same f64
+            // comparisons the path was solved for.
+            state.assume(app(
+                "is_int",
+                vec![app("*", vec![Term::Real(100, 1), v.clone()])],
+            ));
+            let bound = Term::Real(10i64.pow(12), 1);
+            state.assume(cmp("<", v.clone(), bound.clone()));
+            state.assume(cmp("<", neg(bound), v.clone()));
+            Sym::Real(v)
+        }
+        Ty::Bool => Sym::Bool(state.declare(name, Sort::Bool)),
+        Ty::Str => {
+            let v = state.declare(name, Sort::Str);
+            for forbidden in ["\n", "\r"].into_iter().chain(delimiter) {
+                state.assume(not(app(
+                    "str.contains",
+                    vec![v.clone(), Term::Str(forbidden.into())],
+                )));
+            }
+            Sym::Str(v)
+        }
+        Ty::List(_) | Ty::Option(_) => return None,
+    })
+}
+
+/// The value an absent outer-join side takes.
+pub fn absent(ty: &Ty) -> Sym {
+    match ty {
+        Ty::Option(inner) => Sym::Opt {
+            present: Term::Bool(false),
+            value: Box::new(default_sym(inner)),
+        },
+        other => default_sym(other),
+    }
+}
+
+fn default_sym(ty: &Ty) -> Sym {
+    match ty {
+        Ty::Int => Sym::Int(Term::Int(0)),
+        Ty::Float => Sym::Real(Term::Real(0, 1)),
+        Ty::Bool => Sym::Bool(Term::Bool(false)),
+        Ty::Str => Sym::Str(Term::Str(String::new())),
+        Ty::List(_) => Sym::List(Vec::new()),
+        Ty::Option(inner) => absent(&Ty::Option(inner.clone())),
+    }
+}
+
+/// A present value in a field of type `ty` (wrapped when `ty` is an option).
+pub fn present(value: Sym, ty: &Ty) -> Sym {
+    match (ty, &value) {
+        (Ty::Option(_), Sym::Opt { .. }) => value,
+        (Ty::Option(_), _) => Sym::Opt {
+            present: Term::Bool(true),
+            value: Box::new(value),
+        },
+        _ => value,
+    }
+}
+
+/// "These two values are equal", for keys and distinct records.
+pub fn sym_eq(a: &Sym, b: &Sym) -> Result<Term, String> {
+    Ok(match (a, b) {
+        (Sym::Int(x), Sym::Int(y))
+        | (Sym::Real(x), Sym::Real(y))
+        | (Sym::Bool(x), Sym::Bool(y))
+        | (Sym::Str(x), Sym::Str(y)) => eq(x.clone(), y.clone()),
+        (Sym::List(x), Sym::List(y)) => {
+            if x.len() != y.len() {
+                return Ok(Term::Bool(false));
+            }
+            let parts: Result<Vec<Term>, String> =
+                x.iter().zip(y).map(|(a, b)| sym_eq(a, b)).collect();
+            and(parts?)
+        }
+        (
+            Sym::Opt {
+                present: p,
+                value: v,
+            },
+            Sym::Opt {
+                present: q,
+                value: w,
+            },
+        ) => and(vec![
+            eq(p.clone(), q.clone()),
+            or(vec![not(p.clone()), sym_eq(v, w)?]),
+        ]),
+        _ => return Err("comparing lists split from input text is not modelled".into()),
+    })
+}
+
+/// The term of a scalar value (keys must be scalars).
+pub fn scalar(sym: &Sym) -> Option<&Term> {
+    match sym {
+        Sym::Int(t) | Sym::Real(t) | Sym::Bool(t) | Sym::Str(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// Symbolic evaluation of one UDF path: decisions follow `prefix`, then take
+/// the first alternative; `decisions` records what was taken.
+pub struct SymDomain {
+    pub state: State,
+    prefix: Vec<bool>,
+    pub decisions: Vec<bool>,
+    bound: usize,
+}
+
+impl SymDomain {
+    pub fn new(state: State, prefix: Vec<bool>, bound: usize) -> Self {
+        SymDomain {
+            state,
+            prefix,
+            decisions: Vec::new(),
+            bound,
+        }
+    }
+
+    /// A decision point: which side this path takes.
+    fn choose(&mut self) -> bool {
+        let taken = self
+            .prefix
+            .get(self.decisions.len())
+            .copied()
+            .unwrap_or(true);
+        self.decisions.push(taken);
+        taken
+    }
+
+    /// Forks on `cond`: returns which side this path takes and assumes it.
+    fn fork(&mut self, cond: Term) -> bool {
+        if let Term::Bool(b) = cond {
+            return b;
+        }
+        let taken = self.choose();
+        self.state.assume(if taken { cond } else { not(cond) });
+        taken
+    }
+
+    /// A partial op: continues when `ok` holds, fails otherwise.
+    fn guard(&mut self, ok: Term, reason: &str) -> Result<(), Stop> {
+        if self.fork(ok) {
+            Ok(())
+        } else {
+            Err(Stop::Fail(reason.into()))
+        }
+    }
+}
+
+fn unsupported(point: &str, what: &str) -> Stop {
+    Stop::Error(format!("{point}: {what} is not modelled by BigTest"))
+}
+
+const INT_RE: &str =
+    r#"(re.++ (re.opt (re.union (str.to_re "-") (str.to_re "+"))) (re.+ (re.range "0" "9")))"#;
+const DIGIT_FREE_RE: &str = r#"(re.++ re.all (re.range "0" "9") re.all)"#;
+const FRACTION_RE: &str = r#"(re.++ (str.to_re ".") (re.range "0" "9") (re.range "0" "9"))"#;
+
+/// The value of an integer text already known to match [`INT_RE`].
+fn int_value(s: Term) -> Term {
+    let len = app("str.len", vec![s.clone()]);
+    let digits = app(
+        "str.substr",
+        vec![s.clone(), Term::Int(1), int_op("-", len, Term::Int(1))],
+    );
+    let sign = |c: &str| app("str.prefixof", vec![Term::Str(c.into()), s.clone()]);
+    ite(
+        sign("-"),
+        neg(app("str.to_int", vec![digits.clone()])),
+        ite(
+            sign("+"),
+            app("str.to_int", vec![digits]),
+            app("str.to_int", vec![s.clone()]),
+        ),
+    )
+}
+
+impl Domain for SymDomain {
+    type V = Sym;
+
+    fn constant(&mut self, value: &Const) -> Result<Sym, Stop> {
+        Ok(match value {
+            Const::Int(v) => Sym::Int(Term::Int(*v)),
+            Const::Float(v) => Sym::Real(
+                real(*v).ok_or_else(|| Stop::Error(format!("float constant {v} is not finite")))?,
+            ),
+            Const::Bool(v) => Sym::Bool(Term::Bool(*v)),
+            Const::Str(v) => Sym::Str(Term::Str(v.clone())),
+        })
+    }
+
+    fn apply(&mut self, kind: &UdfOp, point: &str, args: &[Sym]) -> Result<Sym, Stop> {
+        use Sym::*;
+        let zero = Term::Int(0);
+        Ok(match (kind, args) {
+            (UdfOp::IntBin(op), [Int(a), Int(b)]) => {
+                let (a, b) = (a.clone(), b.clone());
+                Int(match op {
+                    IntBinOp::Add => int_op("+", a, b),
+                    IntBinOp::Sub => int_op("-", a, b),
+                    IntBinOp::Mul => int_op("*", a, b),
+                    IntBinOp::Div | IntBinOp::Rem => {
+                        self.guard(not(eq(b.clone(), zero)), "division by zero")?;
+                        let q = div_trunc(a.clone(), b.clone());
+                        if *op == IntBinOp::Div {
+                            q
+                        } else {
+                            int_op("-", a, int_op("*", b, q))
+                        }
+                    }
+                    IntBinOp::Max => ite(cmp(">=", a.clone(), b.clone()), a, b),
+                    IntBinOp::Min => ite(cmp("<=", a.clone(), b.clone()), a, b),
+                    IntBinOp::And | IntBinOp::Or | IntBinOp::Xor => match (&a, &b) {
+                        (Term::Int(x), Term::Int(y)) => Term::Int(match op {
+                            IntBinOp::And => x & y,
+                            IntBinOp::Or => x | y,
+                            _ => x ^ y,
+                        }),
+                        _ => return Err(unsupported(point, "bitwise arithmetic on symbolic i64")),
+                    },
+                })
+            }
+            (UdfOp::IntBin(op), [Bool(a), Bool(b)]) => {
+                let (a, b) = (a.clone(), b.clone());
+                Bool(match op {
+                    IntBinOp::And | IntBinOp::Min | IntBinOp::Mul => and(vec![a, b]),
+                    IntBinOp::Or | IntBinOp::Max => or(vec![a, b]),
+                    IntBinOp::Xor | IntBinOp::Add | IntBinOp::Sub => not(eq(a, b)),
+                    _ => return Err(unsupported(point, "division of i1 values")),
+                })
+            }
+            (UdfOp::FloatBin(op), [Real(a), Real(b)]) => {
+                let (a, b) = (a.clone(), b.clone());
+                Real(match op {
+                    FloatBinOp::Add => app("+", vec![a, b]),
+                    FloatBinOp::Sub => app("-", vec![a, b]),
+                    FloatBinOp::Mul => app("*", vec![a, b]),
+                    FloatBinOp::Div => {
+                        // Spark yields Infinity or NaN; reals have neither, so
+                        // paths dividing by zero are not explored.
+                        self.state.assume(not(eq(b.clone(), Term::Real(0, 1))));
+                        app("/", vec![a, b])
+                    }
+                    FloatBinOp::Max => ite(cmp(">=", a.clone(), b.clone()), a, b),
+                    FloatBinOp::Min => ite(cmp("<=", a.clone(), b.clone()), a, b),
+                })
+            }
+            (UdfOp::FloatNeg, [Real(a)]) => Real(neg(a.clone())),
+            (UdfOp::CmpInt(c) | UdfOp::CmpFloat(c), [Int(a), Int(b)] | [Real(a), Real(b)]) => {
+                Bool(compare(*c, a.clone(), b.clone()))
+            }
+            (UdfOp::CmpInt(c), [Bool(a), Bool(b)]) => match c {
+                Cmp::Eq => Bool(eq(a.clone(), b.clone())),
+                Cmp::Ne => Bool(not(eq(a.clone(), b.clone()))),
+                _ => return Err(unsupported(point, "ordering i1 values")),
+            },
+            (UdfOp::Select, [Bool(c), a, b]) => select(c, a, b).ok_or_else(|| {
+                unsupported(
+                    point,
+                    "selecting between lists or options on a symbolic condition",
+                )
+            })?,
+            (UdfOp::IntToFloat, [Int(a)]) => Real(app("to_real", vec![a.clone()])),
+            (UdfOp::FloatToInt, [Real(a)]) => Int(ite(
+                cmp(">=", a.clone(), Term::Real(0, 1)),
+                app("to_int", vec![a.clone()]),
+                neg(app("to_int", vec![neg(a.clone())])),
+            )),
+            (UdfOp::BoolToInt, [Bool(a)]) => Int(ite(a.clone(), Term::Int(1), zero)),
+            (UdfOp::IndexCast, [Int(a)]) => Int(a.clone()),
+            (UdfOp::Split { delimiter }, [Str(s)]) => self.state.split(s.clone(), delimiter),
+            (UdfOp::Get { index }, [List(items)]) => match items.get(*index) {
+                Some(v) => v.clone(),
+                None => return Err(Stop::Fail(format!("index {index} past the end"))),
+            },
+            (UdfOp::Get { index }, [Split(list)]) => {
+                let list = *list;
+                if self.state.splits[list].pieces.len() <= *index {
+                    // One decision per get ("more than `index` pieces"), so
+                    // the path's labels identify it.
+                    if self.choose() {
+                        self.state.extend_split(list, index + 1);
+                    } else {
+                        let fewer = self.state.at_most(list, *index);
+                        self.state.assume(fewer);
+                        return Err(Stop::Fail(format!("index {index} past the end")));
+                    }
+                }
+                Str(self.state.splits[list].pieces[*index].clone())
+            }
+            (UdfOp::Size, [List(items)]) => Int(Term::Int(items.len() as i64)),
+            (UdfOp::Size, [Split(_)]) => {
+                return Err(unsupported(point, "df.size of a string split from input"))
+            }
+            (UdfOp::Substr, [Str(s), Int(start), Int(length)]) => {
+                let len = app("str.len", vec![s.clone()]);
+                let ok = and(vec![
+                    cmp(">=", start.clone(), zero.clone()),
+                    cmp(">=", length.clone(), zero),
+                    cmp("<=", int_op("+", start.clone(), length.clone()), len),
+                ]);
+                if let (Term::Str(text), Term::Int(a), Term::Int(n)) = (s, start, length) {
+                    return match coco_dataflow::value::substring(text, *a, *n) {
+                        Some(sub) => Ok(Str(Term::Str(sub))),
+                        None => Err(Stop::Fail("substring out of range".into())),
+                    };
+                }
+                self.guard(ok, "substring out of range")?;
+                Str(app(
+                    "str.substr",
+                    vec![s.clone(), start.clone(), length.clone()],
+                ))
+            }
+            (UdfOp::ToInt, [Str(s)]) => {
+                if let Term::Str(text) = s {
+                    return match text.parse::<i64>() {
+                        Ok(v) => Ok(Int(Term::Int(v))),
+                        Err(_) => Err(Stop::Fail("not an integer".into())),
+                    };
+                }
+                let ok = and(vec![
+                    in_re(s.clone(), INT_RE),
+                    cmp(
+                        "<=",
+                        app("str.len", vec![s.clone()]),
+                        Term::Int(MAX_DIGITS as i64),
+                    ),
+                ]);
+                // The failing side only needs some text that is not a
+                // number: one that does not match the integer syntax.
+                if self.choose() {
+                    self.state.assume(ok);
+                    Int(int_value(s.clone()))
+                } else {
+                    self.state.assume(not(in_re(s.clone(), INT_RE)));
+                    return Err(Stop::Fail("not an integer".into()));
+                }
+            }
+            (UdfOp::ToFloat, [Str(s)]) => {
+                if let Term::Str(text) = s {
+                    return match text.parse::<f64>().ok().and_then(real) {
+                        Some(v) => Ok(Real(v)),
+                        None => Err(Stop::Fail("not a number".into())),
+                    };
+                }
+                // Success: an integer part and an optional two-digit
+                // fraction, whose value is exact. Failure: text with no digit
+                // and no "n" (so neither "inf" nor "nan").
+                let whole = self.state.fresh("w", Sort::Str);
+                let fraction = self.state.fresh("f", Sort::Str);
+                let ok = and(vec![
+                    eq(
+                        s.clone(),
+                        app("str.++", vec![whole.clone(), fraction.clone()]),
+                    ),
+                    in_re(whole.clone(), INT_RE),
+                    cmp("<=", app("str.len", vec![whole.clone()]), Term::Int(12)),
+                    or(vec![
+                        eq(fraction.clone(), Term::Str(String::new())),
+                        in_re(fraction.clone(), FRACTION_RE),
+                    ]),
+                ]);
+                if self.choose() {
+                    self.state.assume(ok);
+                    let cents = ite(
+                        eq(fraction.clone(), Term::Str(String::new())),
+                        Term::Int(0),
+                        app(
+                            "str.to_int",
+                            vec![app(
+                                "str.substr",
+                                vec![fraction, Term::Int(1), Term::Int(2)],
+                            )],
+                        ),
+                    );
+                    let magnitude = app(
+                        "+",
+                        vec![
+                            app(
+                                "to_real",
+                                vec![app(
+                                    "str.to_int",
+                                    vec![ite(
+                                        app(
+                                            "str.prefixof",
+                                            vec![Term::Str("-".into()), whole.clone()],
+                                        ),
+                                        app(
+                                            "str.substr",
+                                            vec![whole.clone(), Term::Int(1), Term::Int(12)],
+                                        ),
+                                        ite(
+                                            app(
+                                                "str.prefixof",
+                                                vec![Term::Str("+".into()), whole.clone()],
+                                            ),
+                                            app(
+                                                "str.substr",
+                                                vec![whole.clone(), Term::Int(1), Term::Int(12)],
+                                            ),
+                                            whole.clone(),
+                                        ),
+                                    )],
+                                )],
+                            ),
+                            app("/", vec![app("to_real", vec![cents]), Term::Real(100, 1)]),
+                        ],
+                    );
+                    Real(ite(
+                        app("str.prefixof", vec![Term::Str("-".into()), whole]),
+                        neg(magnitude.clone()),
+                        magnitude,
+                    ))
+                } else {
+                    self.state.assume(not(in_re(s.clone(), DIGIT_FREE_RE)));
+                    self.state.assume(not(app(
+                        "str.contains",
+                        vec![s.clone(), Term::Str("n".into())],
+                    )));
+                    self.state.assume(not(app(
+                        "str.contains",
+                        vec![s.clone(), Term::Str("N".into())],
+                    )));
+                    return Err(Stop::Fail("not a number".into()));
+                }
+            }
+            (UdfOp::ToStr, [Int(a)]) => Str(ite(
+                cmp(">=", a.clone(), zero),
+                app("str.from_int", vec![a.clone()]),
+                app(
+                    "str.++",
+                    vec![
+                        Term::Str("-".into()),
+                        app("str.from_int", vec![neg(a.clone())]),
+                    ],
+                ),
+            )),
+            (UdfOp::ToStr, [Bool(a)]) => Str(ite(
+                a.clone(),
+                Term::Str("true".into()),
+                Term::Str("false".into()),
+            )),
+            (UdfOp::ToStr, [Real(_)]) => {
+                return Err(unsupported(point, "df.to_str of a symbolic f64"))
+            }
+            (UdfOp::Length, [Str(s)]) => Int(match s {
+                Term::Str(text) => Term::Int(text.chars().count() as i64),
+                s => app("str.len", vec![s.clone()]),
+            }),
+            (UdfOp::Concat, [Str(a), Str(b)]) => Str(match (a, b) {
+                (Term::Str(x), Term::Str(y)) => Term::Str(format!("{x}{y}")),
+                _ => app("str.++", vec![a.clone(), b.clone()]),
+            }),
+            (UdfOp::Contains, [Str(a), Str(b)]) => {
+                Bool(str_pred("str.contains", a, b, |x, y| x.contains(y)))
+            }
+            (UdfOp::StartsWith, [Str(a), Str(b)]) => {
+                Bool(str_pred("str.prefixof", b, a, |x, y| y.starts_with(x)))
+            }
+            (UdfOp::StrEq, [Str(a), Str(b)]) => Bool(eq(a.clone(), b.clone())),
+            (UdfOp::IsPresent, [Opt { present, .. }]) => Bool(present.clone()),
+            (UdfOp::ValueOr, [Opt { present, value }, default]) => select(present, value, default)
+                .ok_or_else(|| unsupported(point, "value_or on an option of a list"))?,
+            _ => {
+                return Err(Stop::Error(format!(
+                    "{point}: operands of unexpected kinds"
+                )))
+            }
+        })
+    }
+
+    fn decide(&mut self, cond: &Sym, point: &str) -> Result<bool, Stop> {
+        match cond {
+            Sym::Bool(t) => Ok(self.fork(t.clone())),
+            _ => Err(Stop::Error(format!("{point}: condition is not an i1"))),
+        }
+    }
+
+    fn loop_bound(&self) -> Option<usize> {
+        Some(self.bound)
+    }
+}
+
+fn compare(c: Cmp, a: Term, b: Term) -> Term {
+    match c {
+        Cmp::Eq => eq(a, b),
+        Cmp::Ne => not(eq(a, b)),
+        Cmp::Lt => cmp("<", a, b),
+        Cmp::Le => cmp("<=", a, b),
+        Cmp::Gt => cmp(">", a, b),
+        Cmp::Ge => cmp(">=", a, b),
+    }
+}
+
+fn str_pred(name: &'static str, a: &Term, b: &Term, f: fn(&str, &str) -> bool) -> Term {
+    match (a, b) {
+        (Term::Str(x), Term::Str(y)) => Term::Bool(f(x, y)),
+        _ => app(name, vec![a.clone(), b.clone()]),
+    }
+}
+
+/// `c ? a : b` on values of the same kind.
+fn select(c: &Term, a: &Sym, b: &Sym) -> Option<Sym> {
+    if let Term::Bool(taken) = c {
+        return Some(if *taken { a.clone() } else { b.clone() });
+    }
+    let pick = |x: &Term, y: &Term| ite(c.clone(), x.clone(), y.clone());
+    Some(match (a, b) {
+        (Sym::Int(x), Sym::Int(y)) => Sym::Int(pick(x, y)),
+        (Sym::Real(x), Sym::Real(y)) => Sym::Real(pick(x, y)),
+        (Sym::Bool(x), Sym::Bool(y)) => Sym::Bool(pick(x, y)),
+        (Sym::Str(x), Sym::Str(y)) => Sym::Str(pick(x, y)),
+        _ => return None,
+    })
+}

@@ -1,0 +1,219 @@
+//! Path constraints as SMT-LIB terms. Constructors fold constants, so
+//! decisions on values the program fixes never fork a path, and constraints
+//! print as the SMT-LIB 2 text that `bigtest.jdu_path` carries and Z3 reads.
+
+use std::fmt;
+
+use coco_smt::{quote, string_literal};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sort {
+    Int,
+    Real,
+    Bool,
+    Str,
+}
+
+impl Sort {
+    pub fn smt(self) -> &'static str {
+        match self {
+            Sort::Int => "Int",
+            Sort::Real => "Real",
+            Sort::Bool => "Bool",
+            Sort::Str => "String",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    Var(String),
+    Int(i64),
+    /// An exact rational `numerator / denominator`.
+    Real(i64, i64),
+    Bool(bool),
+    Str(String),
+    App(&'static str, Vec<Term>),
+    /// Fixed SMT-LIB text, for regular expressions.
+    Raw(&'static str),
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Term::Var(name) => write!(f, "{}", quote(name)),
+            Term::Int(v) if *v < 0 => write!(f, "(- {})", v.unsigned_abs()),
+            Term::Int(v) => write!(f, "{v}"),
+            Term::Real(n, d) => {
+                let magnitude = if *d == 1 {
+                    format!("{}.0", n.unsigned_abs())
+                } else {
+                    format!("(/ {}.0 {d}.0)", n.unsigned_abs())
+                };
+                if *n < 0 {
+                    write!(f, "(- {magnitude})")
+                } else {
+                    write!(f, "{magnitude}")
+                }
+            }
+            Term::Bool(b) => write!(f, "{b}"),
+            Term::Raw(text) => write!(f, "{text}"),
+            Term::Str(s) => write!(f, "{}", string_literal(s)),
+            Term::App(name, args) => {
+                write!(f, "({name}")?;
+                for a in args {
+                    write!(f, " {a}")?;
+                }
+                write!(f, ")")
+            }
+        }
+    }
+}
+
+/// An exact rational for a finite f64 (a dyadic fraction), if it fits.
+pub fn real(value: f64) -> Option<Term> {
+    if !value.is_finite() {
+        return None;
+    }
+    let mut denominator: i64 = 1;
+    let mut scaled = value;
+    while scaled.fract() != 0.0 {
+        denominator = denominator.checked_mul(2)?;
+        scaled *= 2.0;
+    }
+    if scaled.abs() >= 9.0e18 {
+        return None;
+    }
+    Some(Term::Real(scaled as i64, denominator))
+}
+
+pub fn app(name: &'static str, args: Vec<Term>) -> Term {
+    Term::App(name, args)
+}
+
+pub fn not(t: Term) -> Term {
+    match t {
+        Term::Bool(b) => Term::Bool(!b),
+        Term::App("not", mut args) => args.remove(0),
+        t => app("not", vec![t]),
+    }
+}
+
+pub fn and(terms: Vec<Term>) -> Term {
+    let mut kept = Vec::new();
+    for t in terms {
+        match t {
+            Term::Bool(true) => {}
+            Term::Bool(false) => return Term::Bool(false),
+            t => kept.push(t),
+        }
+    }
+    match kept.len() {
+        0 => Term::Bool(true),
+        1 => kept.remove(0),
+        _ => app("and", kept),
+    }
+}
+
+pub fn or(terms: Vec<Term>) -> Term {
+    let mut kept = Vec::new();
+    for t in terms {
+        match t {
+            Term::Bool(false) => {}
+            Term::Bool(true) => return Term::Bool(true),
+            t => kept.push(t),
+        }
+    }
+    match kept.len() {
+        0 => Term::Bool(false),
+        1 => kept.remove(0),
+        _ => app("or", kept),
+    }
+}
+
+pub fn eq(a: Term, b: Term) -> Term {
+    match (&a, &b) {
+        (Term::Int(x), Term::Int(y)) => Term::Bool(x == y),
+        (Term::Bool(x), Term::Bool(y)) => Term::Bool(x == y),
+        (Term::Str(x), Term::Str(y)) => Term::Bool(x == y),
+        (Term::Real(..), Term::Real(..)) => Term::Bool(a == b),
+        _ if a == b => Term::Bool(true),
+        _ => app("=", vec![a, b]),
+    }
+}
+
+pub fn ite(c: Term, a: Term, b: Term) -> Term {
+    match c {
+        Term::Bool(true) => a,
+        Term::Bool(false) => b,
+        c if a == b => {
+            let _ = c;
+            a
+        }
+        c => app("ite", vec![c, a, b]),
+    }
+}
+
+pub fn is_const(t: &Term) -> bool {
+    matches!(
+        t,
+        Term::Int(_) | Term::Real(..) | Term::Bool(_) | Term::Str(_)
+    )
+}
+
+/// Integer arithmetic with constant folding (wrapping like i64 when both
+/// sides are known; symbolic results are unbounded integers).
+pub fn int_op(name: &'static str, a: Term, b: Term) -> Term {
+    if let (Term::Int(x), Term::Int(y)) = (&a, &b) {
+        match name {
+            "+" => return Term::Int(x.wrapping_add(*y)),
+            "-" => return Term::Int(x.wrapping_sub(*y)),
+            "*" => return Term::Int(x.wrapping_mul(*y)),
+            _ => {}
+        }
+    }
+    app(name, vec![a, b])
+}
+
+pub fn neg(a: Term) -> Term {
+    match a {
+        Term::Int(x) => Term::Int(x.wrapping_neg()),
+        Term::Real(n, d) => Term::Real(-n, d),
+        a => app("-", vec![a]),
+    }
+}
+
+/// Signed division truncating towards zero, as `arith.divsi` (SMT-LIB's
+/// `div` rounds towards negative infinity for positive divisors).
+pub fn div_trunc(a: Term, b: Term) -> Term {
+    if let (Term::Int(x), Term::Int(y)) = (&a, &b) {
+        if *y != 0 {
+            return Term::Int(x.wrapping_div(*y));
+        }
+    }
+    let abs = |t: Term| ite(cmp(">=", t.clone(), Term::Int(0)), t.clone(), neg(t));
+    let q = app("div", vec![abs(a.clone()), abs(b.clone())]);
+    let negative = app(
+        "xor",
+        vec![cmp("<", a, Term::Int(0)), cmp("<", b, Term::Int(0))],
+    );
+    ite(negative, neg(q.clone()), q)
+}
+
+pub fn cmp(name: &'static str, a: Term, b: Term) -> Term {
+    if let (Term::Int(x), Term::Int(y)) = (&a, &b) {
+        return Term::Bool(match name {
+            "<" => x < y,
+            "<=" => x <= y,
+            ">" => x > y,
+            ">=" => x >= y,
+            _ => return app(name, vec![a, b]),
+        });
+    }
+    app(name, vec![a, b])
+}
+
+/// `(str.in_re t (re.++ ...))` over a regex written as SMT-LIB text.
+pub fn in_re(t: Term, regex: &'static str) -> Term {
+    app("str.in_re", vec![t, Term::Raw(regex)])
+}

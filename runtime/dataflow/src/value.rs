@@ -1,0 +1,233 @@
+//! Concrete values and the concrete evaluation domain: Spark's (JVM's)
+//! semantics for each UDF operation, where failures are failures.
+
+use std::fmt;
+
+use crate::{
+    eval::{Domain, Stop},
+    model::{Cmp, Const, FloatBinOp, IntBinOp, Ty, UdfOp},
+};
+
+#[derive(Clone, Debug, PartialEq, PartialOrd)]
+pub enum Value {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    List(Vec<Value>),
+    Option(Option<Box<Value>>),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Float(v) => write!(f, "{v:?}"),
+            Value::Bool(v) => write!(f, "{v}"),
+            Value::Str(v) => write!(f, "{v}"),
+            Value::List(items) => {
+                let items: Vec<String> = items.iter().map(|v| v.to_string()).collect();
+                write!(f, "[{}]", items.join(";"))
+            }
+            Value::Option(None) => write!(f, "None"),
+            Value::Option(Some(v)) => write!(f, "Some({v})"),
+        }
+    }
+}
+
+impl Value {
+    /// Parses one textual source field (Java's `Integer.parseInt`-like rules,
+    /// as Rust's `str::parse` implements them).
+    pub fn parse(text: &str, ty: &Ty) -> Option<Value> {
+        match ty {
+            Ty::Int => text.parse().ok().map(Value::Int),
+            Ty::Float => text.parse().ok().map(Value::Float),
+            Ty::Bool => match text {
+                "true" => Some(Value::Bool(true)),
+                "false" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            Ty::Str => Some(Value::Str(text.to_string())),
+            Ty::List(_) | Ty::Option(_) => None,
+        }
+    }
+
+    /// The value a wrong (mutated) outer join fills an absent side with.
+    pub fn default_of(ty: &Ty) -> Value {
+        match ty {
+            Ty::Int => Value::Int(0),
+            Ty::Float => Value::Float(0.0),
+            Ty::Bool => Value::Bool(false),
+            Ty::Str => Value::Str(String::new()),
+            Ty::List(_) => Value::List(Vec::new()),
+            Ty::Option(_) => Value::Option(None),
+        }
+    }
+
+    /// Whether this value is the same as `other` for keying (joins, groups,
+    /// distinct): floats compare by bits, as Spark's hashing does.
+    pub fn same(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::List(a), Value::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+            }
+            (Value::Option(Some(a)), Value::Option(Some(b))) => a.same(b),
+            _ => self == other,
+        }
+    }
+}
+
+/// Evaluation on concrete values.
+#[derive(Default)]
+pub struct Concrete;
+
+fn mismatch(point: &str, args: &[Value]) -> Stop {
+    let kinds: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+    Stop::Error(format!("{point}: ill-typed operands {}", kinds.join(", ")))
+}
+
+fn int_op(op: IntBinOp, a: i64, b: i64) -> Result<i64, Stop> {
+    Ok(match op {
+        IntBinOp::Add => a.wrapping_add(b),
+        IntBinOp::Sub => a.wrapping_sub(b),
+        IntBinOp::Mul => a.wrapping_mul(b),
+        IntBinOp::Div if b == 0 => return Err(Stop::Fail("division by zero".into())),
+        IntBinOp::Div => a.wrapping_div(b),
+        IntBinOp::Rem if b == 0 => return Err(Stop::Fail("remainder by zero".into())),
+        IntBinOp::Rem => a.wrapping_rem(b),
+        IntBinOp::And => a & b,
+        IntBinOp::Or => a | b,
+        IntBinOp::Xor => a ^ b,
+        IntBinOp::Max => a.max(b),
+        IntBinOp::Min => a.min(b),
+    })
+}
+
+fn float_op(op: FloatBinOp, a: f64, b: f64) -> f64 {
+    match op {
+        FloatBinOp::Add => a + b,
+        FloatBinOp::Sub => a - b,
+        FloatBinOp::Mul => a * b,
+        FloatBinOp::Div => a / b,
+        FloatBinOp::Max => a.max(b),
+        FloatBinOp::Min => a.min(b),
+    }
+}
+
+/// `s[start, start + length)` in characters, if inside `s`.
+pub fn substring(s: &str, start: i64, length: i64) -> Option<String> {
+    let count = s.chars().count() as i64;
+    if start < 0 || length < 0 || start.checked_add(length)? > count {
+        return None;
+    }
+    Some(
+        s.chars()
+            .skip(start as usize)
+            .take(length as usize)
+            .collect(),
+    )
+}
+
+impl Domain for Concrete {
+    type V = Value;
+
+    fn constant(&mut self, value: &Const) -> Result<Value, Stop> {
+        Ok(match value {
+            Const::Int(v) => Value::Int(*v),
+            Const::Float(v) => Value::Float(*v),
+            Const::Bool(v) => Value::Bool(*v),
+            Const::Str(v) => Value::Str(v.clone()),
+        })
+    }
+
+    fn apply(&mut self, kind: &UdfOp, point: &str, args: &[Value]) -> Result<Value, Stop> {
+        use Value::*;
+        Ok(match (kind, args) {
+            (UdfOp::IntBin(op), [Int(a), Int(b)]) => Int(int_op(*op, *a, *b)?),
+            (UdfOp::IntBin(op), [Bool(a), Bool(b)]) => Bool(match op {
+                IntBinOp::And | IntBinOp::Min | IntBinOp::Mul => *a && *b,
+                IntBinOp::Or | IntBinOp::Max => *a || *b,
+                IntBinOp::Xor | IntBinOp::Add | IntBinOp::Sub => *a ^ *b,
+                IntBinOp::Div | IntBinOp::Rem => return Err(mismatch(point, args)),
+            }),
+            (UdfOp::FloatBin(op), [Float(a), Float(b)]) => Float(float_op(*op, *a, *b)),
+            (UdfOp::FloatNeg, [Float(a)]) => Float(-a),
+            (UdfOp::CmpInt(cmp), [Int(a), Int(b)]) => Bool(cmp.holds(a, b)),
+            (UdfOp::CmpInt(cmp), [Bool(a), Bool(b)]) => Bool(match cmp {
+                Cmp::Eq => a == b,
+                Cmp::Ne => a != b,
+                // i1 compares as a signed integer: true is -1.
+                _ => cmp.holds(-i64::from(*a), -i64::from(*b)),
+            }),
+            (UdfOp::CmpFloat(cmp), [Float(a), Float(b)]) => Bool(cmp.holds(a, b)),
+            (UdfOp::Select, [Bool(c), a, b]) => {
+                if *c {
+                    a.clone()
+                } else {
+                    b.clone()
+                }
+            }
+            (UdfOp::IntToFloat, [Int(a)]) => Float(*a as f64),
+            (UdfOp::FloatToInt, [Float(a)]) => Int(*a as i64),
+            (UdfOp::BoolToInt, [Bool(a)]) => Int(i64::from(*a)),
+            (UdfOp::IndexCast, [Int(a)]) => Int(*a),
+            (UdfOp::Split { delimiter }, [Str(s)]) => {
+                List(s.split(delimiter.as_str()).map(|p| Str(p.into())).collect())
+            }
+            (UdfOp::Get { index }, [List(items)]) => match items.get(*index) {
+                Some(v) => v.clone(),
+                None => {
+                    return Err(Stop::Fail(format!(
+                        "index {index} is past the end of a list of {}",
+                        items.len()
+                    )))
+                }
+            },
+            (UdfOp::Size, [List(items)]) => Int(items.len() as i64),
+            (UdfOp::Substr, [Str(s), Int(start), Int(length)]) => {
+                match substring(s, *start, *length) {
+                    Some(sub) => Str(sub),
+                    None => {
+                        return Err(Stop::Fail(format!(
+                            "substring [{start}, {start} + {length}) is outside \"{s}\""
+                        )))
+                    }
+                }
+            }
+            (UdfOp::ToInt, [Str(s)]) => match s.parse() {
+                Ok(v) => Int(v),
+                Err(_) => return Err(Stop::Fail(format!("\"{s}\" is not an integer"))),
+            },
+            (UdfOp::ToFloat, [Str(s)]) => match s.parse() {
+                Ok(v) => Float(v),
+                Err(_) => return Err(Stop::Fail(format!("\"{s}\" is not a number"))),
+            },
+            (UdfOp::ToStr, [v @ (Int(_) | Float(_) | Bool(_))]) => Str(v.to_string()),
+            (UdfOp::Length, [Str(s)]) => Int(s.chars().count() as i64),
+            (UdfOp::Concat, [Str(a), Str(b)]) => Str(format!("{a}{b}")),
+            (UdfOp::Contains, [Str(a), Str(b)]) => Bool(a.contains(b.as_str())),
+            (UdfOp::StartsWith, [Str(a), Str(b)]) => Bool(a.starts_with(b.as_str())),
+            (UdfOp::StrEq, [Str(a), Str(b)]) => Bool(a == b),
+            (UdfOp::IsPresent, [Option(o)]) => Bool(o.is_some()),
+            (UdfOp::ValueOr, [Option(o), default]) => match o {
+                Some(v) => (**v).clone(),
+                None => default.clone(),
+            },
+            _ => return Err(mismatch(point, args)),
+        })
+    }
+
+    fn decide(&mut self, cond: &Value, point: &str) -> Result<bool, Stop> {
+        match cond {
+            Value::Bool(b) => Ok(*b),
+            other => Err(Stop::Error(format!(
+                "{point}: condition is {other:?}, not an i1"
+            ))),
+        }
+    }
+
+    fn loop_bound(&self) -> Option<usize> {
+        None
+    }
+}

@@ -1,0 +1,703 @@
+//! Solves SMT-LIB 2 scripts with Z3 and reads back the model of every
+//! declared constant.
+//!
+//! The script is handed to Z3's own SMT-LIB parser, so every theory Z3
+//! understands may appear in assertions; only the constants' sorts are
+//! limited to the four that [`ModelValue`] can carry.
+
+use std::collections::BTreeMap;
+use std::ffi::CStr;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use z3::ast::{Bool, Int, Real};
+use z3::{Config, Model, SatResult, Solver};
+
+/// A sort of a declared constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sort {
+    Int,
+    Real,
+    Bool,
+    String,
+}
+
+/// One declared constant's value in a model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelValue {
+    Int(i64),
+    /// Always in lowest terms with a positive denominator.
+    Real {
+        numerator: i64,
+        denominator: i64,
+    },
+    Bool(bool),
+    Str(String),
+}
+
+/// The answer to one query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The value of every declared constant, keyed by its name without bars.
+    Sat(BTreeMap<String, ModelValue>),
+    Unsat,
+    /// Why: "timeout", or Z3's own reason (e.g. "(incomplete (theory arithmetic))").
+    Unknown(String),
+}
+
+/// Solves `script`, a list of SMT-LIB 2 commands (`declare-const`,
+/// `declare-fun` of arity 0, `assert`, ...; no `check-sat`), giving the
+/// query at most `timeout_ms` milliseconds.
+///
+/// A script Z3 cannot parse, a constant of a sort other than [`Sort`], or a
+/// model value that does not fit [`ModelValue`] (an integer beyond `i64`, an
+/// irrational real) is an `Err` carrying the reason.
+///
+/// Z3 runs on a thread of its own with a fresh context. Past the timeout
+/// the check is interrupted; should Z3 still not answer within
+/// [`GRACE`], the query is reported as `Unknown` and its thread abandoned,
+/// so a call returns within `timeout_ms` plus [`GRACE`] whatever Z3 does.
+/// A `timeout_ms` of 0 leaves no time at all, not unlimited time.
+pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
+    let text = script.join("\n");
+    if text.contains('\0') {
+        return Err("the script contains a NUL character".to_string());
+    }
+    let watch = Arc::new(Mutex::new(Watch::default()));
+    let (tx, rx) = mpsc::channel();
+    let worker_watch = Arc::clone(&watch);
+    thread::Builder::new()
+        .name("coco-smt".to_string())
+        .spawn(move || {
+            let result =
+                z3::with_z3_config(&Config::new(), || solve_in_context(&text, &worker_watch));
+            // The caller may have given up on this query already.
+            let _ = tx.send(result);
+        })
+        .map_err(|e| format!("cannot start a thread for Z3: {e}"))?;
+
+    match rx.recv_timeout(Duration::from_millis(timeout_ms.into())) {
+        Ok(result) => return result,
+        Err(RecvTimeoutError::Disconnected) => return Err(WORKER_DIED.to_string()),
+        Err(RecvTimeoutError::Timeout) => {}
+    }
+    {
+        let mut watch = lock(&watch);
+        watch.expired = true;
+        if let Some(ctx) = watch.checking {
+            // SAFETY: `checking` is only set while the context is alive and
+            // the worker clears it, under this lock, before dropping the
+            // context; Z3_interrupt is meant to be called from another thread.
+            unsafe { z3_sys::Z3_interrupt(ctx.0) };
+        }
+    }
+    match rx.recv_timeout(GRACE) {
+        Ok(result) => result,
+        Err(RecvTimeoutError::Disconnected) => Err(WORKER_DIED.to_string()),
+        Err(RecvTimeoutError::Timeout) => Ok(Outcome::Unknown(
+            "timeout (Z3 did not stop when interrupted)".to_string(),
+        )),
+    }
+}
+
+/// How long [`solve`] waits, past the timeout, for an interrupted check.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+const WORKER_DIED: &str = "the Z3 thread panicked";
+
+/// What [`solve`] and its Z3 thread tell each other about the deadline.
+#[derive(Default)]
+struct Watch {
+    /// The context, while its check runs and may be interrupted.
+    checking: Option<RawContext>,
+    /// The timeout has passed: no check may start, and any that ran was
+    /// interrupted.
+    expired: bool,
+}
+
+#[derive(Clone, Copy)]
+struct RawContext(z3_sys::Z3_context);
+
+// SAFETY: only ever used for Z3_interrupt, which Z3 allows from any thread.
+unsafe impl Send for RawContext {}
+
+fn lock(watch: &Mutex<Watch>) -> std::sync::MutexGuard<'_, Watch> {
+    // The fields stay consistent even if a holder panicked.
+    watch.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn solve_in_context(text: &str, watch: &Mutex<Watch>) -> Result<Outcome, String> {
+    let solver = Solver::new();
+    solver.from_string(text);
+    // The z3 crate installs no error handler, so a parse error only shows up
+    // in the context's error code.
+    check_z3_error(&solver)?;
+    let consts = declared_constants(text)?;
+
+    // Z3 4.8.12's own "timeout" parameter deadlocks when it expires while a
+    // tactic's inner timer runs (e.g. the try_for in the QF_NIA tactic), so
+    // the deadline is kept by `solve` instead.
+    {
+        let mut watch = lock(watch);
+        if watch.expired {
+            return Ok(Outcome::Unknown("timeout".to_string()));
+        }
+        watch.checking = Some(RawContext(solver.get_context().get_z3_context()));
+    }
+    let result = solver.check();
+    let interrupted = {
+        let mut watch = lock(watch);
+        watch.checking = None;
+        watch.expired
+    };
+    if interrupted && result != SatResult::Unsat {
+        // An interrupt that lands as the check finishes leaves the context
+        // cancelled, so even a model could not be read reliably.
+        return Ok(Outcome::Unknown("timeout".to_string()));
+    }
+
+    match result {
+        SatResult::Unsat => Ok(Outcome::Unsat),
+        SatResult::Unknown => Ok(Outcome::Unknown(
+            solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "unknown".to_string()),
+        )),
+        SatResult::Sat => {
+            let model = solver
+                .get_model()
+                .ok_or_else(|| "Z3 reported sat but produced no model".to_string())?;
+            let values = consts
+                .into_iter()
+                .map(|(name, sort)| {
+                    let value = model_value(&model, &name, sort)?;
+                    Ok((name, value))
+                })
+                .collect::<Result<_, String>>()?;
+            Ok(Outcome::Sat(values))
+        }
+    }
+}
+
+fn model_value(model: &Model, name: &str, sort: Sort) -> Result<ModelValue, String> {
+    let missing = || format!("Z3 could not evaluate `{name}` in the model");
+    Ok(match sort {
+        Sort::Int => {
+            let v = model
+                .eval(&Int::new_const(name), true)
+                .ok_or_else(missing)?;
+            let i = v.as_i64();
+            ModelValue::Int(
+                i.ok_or_else(|| format!("the value {v} of `{name}` does not fit in an i64"))?,
+            )
+        }
+        Sort::Real => {
+            let v = model
+                .eval(&Real::new_const(name), true)
+                .ok_or_else(missing)?;
+            let (numerator, denominator) = v.as_rational().ok_or_else(|| {
+                format!("the value {v} of `{name}` is not a rational with i64 numerator and denominator")
+            })?;
+            ModelValue::Real {
+                numerator,
+                denominator,
+            }
+        }
+        Sort::Bool => {
+            let v = model
+                .eval(&Bool::new_const(name), true)
+                .ok_or_else(missing)?;
+            let b = v.as_bool();
+            ModelValue::Bool(
+                b.ok_or_else(|| format!("the value {v} of `{name}` is not a Boolean"))?,
+            )
+        }
+        Sort::String => {
+            let v = model
+                .eval(&z3::ast::String::new_const(name), true)
+                .ok_or_else(missing)?;
+            ModelValue::Str(string_value(model, &v)?)
+        }
+    })
+}
+
+fn check_z3_error(solver: &Solver) -> Result<(), String> {
+    let ctx = solver.get_context().get_z3_context();
+    // SAFETY: `ctx` is the live context that owns `solver`; the message is
+    // copied before any further Z3 call can overwrite it.
+    unsafe {
+        let code = z3_sys::Z3_get_error_code(ctx);
+        if code == z3_sys::ErrorCode::Ok {
+            return Ok(());
+        }
+        let msg = z3_sys::Z3_get_error_msg(ctx, code);
+        let msg = if msg.is_null() {
+            format!("Z3 error {code:?}")
+        } else {
+            let msg = CStr::from_ptr(msg).to_string_lossy();
+            let msg = msg.trim();
+            // Parse errors come as the text of an SMT-LIB `(error "...")`.
+            msg.strip_prefix("(error \"")
+                .and_then(|m| m.strip_suffix("\")"))
+                .unwrap_or(msg)
+                .to_string()
+        };
+        Err(msg)
+    }
+}
+
+/// An SMT-LIB symbol naming `name`: simple when SMT-LIB allows it, else
+/// quoted with bars.
+///
+/// A name containing `|` or `\` cannot be written as an SMT-LIB symbol at
+/// all; it is quoted anyway and Z3 will reject the script.
+pub fn quote(name: &str) -> String {
+    const EXTRA: &str = "~!@$%^&*_-+=<>.?/";
+    let simple = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || EXTRA.contains(c));
+    if simple {
+        name.to_string()
+    } else {
+        format!("|{name}|")
+    }
+}
+
+/// An SMT-LIB 2.6 string literal denoting `s`.
+///
+/// Characters outside printable ASCII become `\u{HEX}`, and so does the
+/// backslash, because a literal one followed by `u{...}` would be read as
+/// an escape. Z3 4.8.12 knows characters up to U+2FFFF only and reads an
+/// escape beyond that as its literal text.
+pub fn string_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\"\""),
+            '\\' => out.push_str("\\u{5c}"),
+            ' '..='~' => out.push(c),
+            _ => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The characters of `v`, a string value of `model`.
+///
+/// Z3 4.8.12 prints printable ASCII literally, the backslash included, and
+/// every other character as `\u{HEX}`, so the printed text of a string
+/// holding a backslash is ambiguous (`"\u{5c}u{41}"` prints as `\u{41}`, the
+/// same as `"A"`); `Z3_get_lstring` garbles characters above 0xFF. Printed
+/// one character at a time the text is unambiguous again.
+fn string_value(model: &Model, v: &z3::ast::String) -> Result<String, String> {
+    let printed = v
+        .as_string()
+        .ok_or_else(|| format!("the value {v} is not a string literal"))?;
+    if !printed.contains('\\') {
+        return Ok(printed);
+    }
+    let len = model
+        .eval(&v.length(), true)
+        .and_then(|n| n.as_u64())
+        .ok_or_else(|| format!("Z3 could not compute the length of {v}"))?;
+    let mut out = String::with_capacity(len as usize);
+    for i in 0..len {
+        let one = model
+            .eval(&v.at(Int::from_u64(i)), true)
+            .and_then(|c| c.as_string())
+            .ok_or_else(|| format!("Z3 could not extract character {i} of {v}"))?;
+        let mut chars = one.chars();
+        let c = match (chars.next(), chars.next()) {
+            (Some(c), None) => c,
+            _ => decode_escape(&one)
+                .ok_or_else(|| format!("Z3 printed a character of {v} as {one:?}"))?,
+        };
+        out.push(c);
+    }
+    Ok(out)
+}
+
+/// The character `\u{HEX}` (or, as other Z3 versions print, `\uHHHH` or
+/// `\xHH`) stands for; `None` for anything else.
+fn decode_escape(text: &str) -> Option<char> {
+    let digits = if let Some(d) = text.strip_prefix("\\u{") {
+        d.strip_suffix('}')?
+    } else if let Some(d) = text.strip_prefix("\\u") {
+        (d.len() == 4).then_some(d)?
+    } else {
+        let d = text.strip_prefix("\\x")?;
+        (d.len() == 2).then_some(d)?
+    };
+    if digits.is_empty() || digits.len() > 6 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    char::from_u32(u32::from_str_radix(digits, 16).ok()?)
+}
+
+/// The constants the script declares, in declaration order.
+fn declared_constants(text: &str) -> Result<Vec<(String, Sort)>, String> {
+    let mut consts = Vec::new();
+    for command in parse_sexprs(text)? {
+        let SExpr::List(items) = command else {
+            continue;
+        };
+        let (name, sort) = match items.as_slice() {
+            [SExpr::Atom(head), SExpr::Atom(name), sort] if head == "declare-const" => (name, sort),
+            [SExpr::Atom(head), SExpr::Atom(name), SExpr::List(args), sort]
+                if head == "declare-fun" && args.is_empty() =>
+            {
+                (name, sort)
+            }
+            _ => continue,
+        };
+        let name = name
+            .strip_prefix('|')
+            .and_then(|n| n.strip_suffix('|'))
+            .unwrap_or(name);
+        let sort = match sort {
+            SExpr::Atom(s) if s == "Int" => Sort::Int,
+            SExpr::Atom(s) if s == "Real" => Sort::Real,
+            SExpr::Atom(s) if s == "Bool" => Sort::Bool,
+            SExpr::Atom(s) if s == "String" => Sort::String,
+            other => return Err(format!("constant `{name}` has unsupported sort {other}")),
+        };
+        consts.push((name.to_string(), sort));
+    }
+    Ok(consts)
+}
+
+enum SExpr {
+    /// A symbol (bars kept), numeral, keyword or string literal, as written.
+    Atom(String),
+    List(Vec<SExpr>),
+}
+
+impl std::fmt::Display for SExpr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SExpr::Atom(a) => f.write_str(a),
+            SExpr::List(items) => {
+                f.write_str("(")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// Just enough of an SMT-LIB reader to find declarations: Z3 has already
+/// accepted the script, so this need not diagnose errors well.
+fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, String> {
+    let unbalanced = || "unbalanced parentheses in the script".to_string();
+    let mut stack: Vec<Vec<SExpr>> = vec![Vec::new()];
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        match c {
+            _ if c.is_whitespace() => {}
+            ';' => {
+                for (_, c) in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => stack.push(Vec::new()),
+            ')' => {
+                let list = stack.pop().ok_or_else(unbalanced)?;
+                stack
+                    .last_mut()
+                    .ok_or_else(unbalanced)?
+                    .push(SExpr::List(list));
+            }
+            '|' => {
+                let end = text[start + 1..]
+                    .find('|')
+                    .map(|i| start + 1 + i)
+                    .ok_or_else(|| "unterminated quoted symbol in the script".to_string())?;
+                while chars.next_if(|&(i, _)| i <= end).is_some() {}
+                stack
+                    .last_mut()
+                    .ok_or_else(unbalanced)?
+                    .push(SExpr::Atom(text[start..=end].to_string()));
+            }
+            '"' => {
+                let mut end = None;
+                while let Some((i, c)) = chars.next() {
+                    if c == '"' {
+                        // A doubled quote stands for one quote inside the literal.
+                        if chars.next_if(|&(_, c)| c == '"').is_none() {
+                            end = Some(i);
+                            break;
+                        }
+                    }
+                }
+                let end =
+                    end.ok_or_else(|| "unterminated string literal in the script".to_string())?;
+                stack
+                    .last_mut()
+                    .ok_or_else(unbalanced)?
+                    .push(SExpr::Atom(text[start..=end].to_string()));
+            }
+            _ => {
+                let mut end = start + c.len_utf8();
+                while let Some(&(i, c)) = chars.peek() {
+                    if c.is_whitespace() || matches!(c, '(' | ')' | '|' | '"' | ';') {
+                        break;
+                    }
+                    end = i + c.len_utf8();
+                    chars.next();
+                }
+                stack
+                    .last_mut()
+                    .ok_or_else(unbalanced)?
+                    .push(SExpr::Atom(text[start..end].to_string()));
+            }
+        }
+    }
+    match (stack.pop(), stack.is_empty()) {
+        (Some(top), true) => Ok(top),
+        _ => Err(unbalanced()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    fn lines(script: &[&str]) -> Vec<String> {
+        script.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn sat(script: &[&str]) -> BTreeMap<String, ModelValue> {
+        match solve(&lines(script), 10_000) {
+            Ok(Outcome::Sat(model)) => model,
+            other => panic!("expected sat, got {other:?}"),
+        }
+    }
+
+    fn string_of(model: &BTreeMap<String, ModelValue>, name: &str) -> String {
+        match &model[name] {
+            ModelValue::Str(s) => s.clone(),
+            other => panic!("{name} is not a string: {other:?}"),
+        }
+    }
+
+    fn int_of(model: &BTreeMap<String, ModelValue>, name: &str) -> i64 {
+        match &model[name] {
+            ModelValue::Int(i) => *i,
+            other => panic!("{name} is not an int: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn sat_reports_every_declared_constant() {
+        let model = sat(&[
+            "(declare-const |orders.f1| Int)",
+            "(declare-const r Real)",
+            "(declare-const b Bool)",
+            "(declare-const s String)",
+            "(declare-fun |a b| () Int) ; arity-0 declare-fun is a constant too",
+            "(declare-const unused Bool)",
+            "(assert (= |orders.f1| (- 42)))",
+            "(assert (= (* 3.0 r) 2.0)) (assert b)",
+            "(assert (= s \"hi\"))",
+            "(assert (= |a b| (+ |orders.f1| 1)))",
+        ]);
+        assert_eq!(model["orders.f1"], ModelValue::Int(-42));
+        assert_eq!(
+            model["r"],
+            ModelValue::Real {
+                numerator: 2,
+                denominator: 3
+            }
+        );
+        assert_eq!(model["b"], ModelValue::Bool(true));
+        assert_eq!(model["s"], ModelValue::Str("hi".to_string()));
+        assert_eq!(model["a b"], ModelValue::Int(-41));
+        // Model completion gives unconstrained constants a value as well.
+        assert!(matches!(model["unused"], ModelValue::Bool(_)));
+        assert_eq!(model.len(), 6);
+    }
+
+    #[test]
+    fn unsat() {
+        let script = lines(&[
+            "(declare-const x Int)",
+            "(assert (> x 5))",
+            "(assert (< (* 2 x) 11))",
+        ]);
+        assert_eq!(solve(&script, 10_000), Ok(Outcome::Unsat));
+    }
+
+    #[test]
+    fn string_constraints_model_satisfies_them() {
+        let model = sat(&[
+            "(declare-const x String)",
+            "(declare-const y String)",
+            "(declare-const n Int)",
+            "(assert (str.in_re x (re.+ (re.range \"0\" \"9\"))))",
+            "(assert (= (str.len x) 3))",
+            "(assert (= n (str.to_int x)))",
+            "(assert (> n 500))",
+            "(assert (= y (str.++ \"id-\" x)))",
+            "(assert (str.prefixof \"id-9\" y))",
+            "(assert (str.contains y \"7\"))",
+            "(assert (= (str.substr y 5 1) \"3\"))",
+        ]);
+        let (x, y, n) = (
+            string_of(&model, "x"),
+            string_of(&model, "y"),
+            int_of(&model, "n"),
+        );
+        assert_eq!(x.len(), 3);
+        assert!(x.bytes().all(|b| b.is_ascii_digit()), "{x:?}");
+        assert_eq!(x.parse::<i64>().unwrap(), n);
+        assert!(n > 500);
+        assert_eq!(y, format!("id-{x}"));
+        assert!(y.starts_with("id-9") && y.contains('7'), "{y:?}");
+        assert_eq!(&y[5..6], "3");
+    }
+
+    #[test]
+    fn str_to_int_of_a_signed_string_is_minus_one() {
+        // SMT-LIB's str.to_int reads digits only; anything else maps to -1.
+        let model = sat(&[
+            "(declare-const n Int)",
+            "(assert (= n (str.to_int \"-5\")))",
+        ]);
+        assert_eq!(model["n"], ModelValue::Int(-1));
+    }
+
+    #[test]
+    fn hard_query_times_out_as_unknown() {
+        // x^3 + y^3 + z^3 = 33 was open until 2019; its smallest solution
+        // has 16-digit numbers, far beyond what Z3 finds in 50 ms. The
+        // deadline falls inside the QF_NIA tactic's 2 s try_for, where Z3
+        // 4.8.12's own timeout deadlocks.
+        let script = lines(&[
+            "(declare-const x Int)",
+            "(declare-const y Int)",
+            "(declare-const z Int)",
+            "(assert (= (+ (* x x x) (* y y y) (* z z z)) 33))",
+        ]);
+        let start = Instant::now();
+        let outcome = solve(&script, 50);
+        let elapsed = start.elapsed();
+        assert_eq!(outcome, Ok(Outcome::Unknown("timeout".to_string())));
+        // Well under the grace period: Z3 honoured the interrupt.
+        assert!(elapsed < Duration::from_secs(1), "took {elapsed:?}");
+    }
+
+    #[test]
+    fn queries_on_many_threads_are_independent() {
+        // Each thread declares `x` with a different sort; a shared context
+        // would reject or confuse the redeclarations.
+        let handles: Vec<_> = (0..8)
+            .map(|i| {
+                thread::spawn(move || {
+                    let script = if i % 2 == 0 {
+                        lines(&["(declare-const x Int)", &format!("(assert (= x {i}))")])
+                    } else {
+                        lines(&[
+                            "(declare-const x String)",
+                            &format!("(assert (= x (str.from_int {i})))"),
+                        ])
+                    };
+                    (i, solve(&script, 10_000))
+                })
+            })
+            .collect();
+        for handle in handles {
+            let (i, outcome) = handle.join().unwrap();
+            let expected = if i % 2 == 0 {
+                ModelValue::Int(i)
+            } else {
+                ModelValue::Str(i.to_string())
+            };
+            assert_eq!(
+                outcome,
+                Ok(Outcome::Sat(BTreeMap::from([("x".to_string(), expected)])))
+            );
+        }
+    }
+
+    #[test]
+    fn malformed_scripts_are_errors() {
+        for script in [
+            &["(declare-const x Int)", "(assert (= x 1)"][..],
+            &["(assert (= y 1))"],
+            &["(declare-const x Int)", "(assert (= x \"a\"))"],
+            &["(declare-const x Int)", "(assert (+ x 1))"],
+            &["(declare-const x Foo)"],
+        ] {
+            match solve(&lines(script), 10_000) {
+                Err(msg) => assert!(msg.contains("line "), "{msg}"),
+                other => panic!("{script:?} gave {other:?}"),
+            }
+        }
+        // Z3 can parse these, but the constants' values do not fit the API.
+        for script in [
+            &["(declare-const b (_ BitVec 8))"][..],
+            &[
+                "(declare-const x Int)",
+                "(assert (= x 100000000000000000000))",
+            ],
+            &["(declare-const r Real)", "(assert (= (* r r) 2.0))"],
+        ] {
+            assert!(solve(&lines(script), 10_000).is_err(), "{script:?}");
+        }
+        assert!(solve(&["(assert true)\0".to_string()], 10_000).is_err());
+    }
+
+    #[test]
+    fn string_literal_round_trips_through_z3() {
+        for s in [
+            "",
+            "plain",
+            "say \"hi\"",
+            "\"\"",
+            "back\\slash",
+            "\\u{41} is not A",
+            "\\x41\\t\\\\",
+            "tab\there\nnew\r\0nul\u{7f}",
+            "caf\u{e9} \u{3bb} \u{1f600}",
+            "trailing\\",
+        ] {
+            let model = sat(&[
+                "(declare-const s String)",
+                &format!("(assert (= s {}))", string_literal(s)),
+            ]);
+            assert_eq!(model["s"], ModelValue::Str(s.to_string()), "{s:?}");
+        }
+        assert_eq!(string_literal("a\"b\\\u{e9}"), "\"a\"\"b\\u{5c}\\u{e9}\"");
+    }
+
+    #[test]
+    fn quote_leaves_simple_symbols_alone() {
+        assert_eq!(quote("x_1"), "x_1");
+        assert_eq!(quote("orders.f1"), "orders.f1");
+        assert_eq!(quote("<=>?/~!@$%^&*-+"), "<=>?/~!@$%^&*-+");
+        assert_eq!(quote("1x"), "|1x|");
+        assert_eq!(quote("a b"), "|a b|");
+        assert_eq!(quote(""), "||");
+        assert_eq!(quote("caf\u{e9}"), "|caf\u{e9}|");
+        let model = sat(&[
+            &format!("(declare-const {} Int)", quote("1 weird.name")),
+            &format!("(assert (= {} 7))", quote("1 weird.name")),
+        ]);
+        assert_eq!(model["1 weird.name"], ModelValue::Int(7));
+    }
+}

@@ -1,0 +1,24 @@
+// JDU paths of the word count at k=2. flat_map follows token 0 or token 1;
+// reduce_by_key sees one word alone ("single") or two records with the same
+// word folded, from token 0 or 1 each (4 combinations). The single count is
+// 1, so `count >= 2` is false and the filter drops it; a fold of two counts
+// 2, so the filter keeps it. 2 + 4 = 6 paths, all satisfiable.
+// RUN: coco-opt ../examples/bigtest/wordcount.mlir --bigtest-jdu-paths | FileCheck %s
+// RUN: coco-opt ../examples/bigtest/wordcount.mlir --pass-pipeline='builtin.module(bigtest-jdu-paths{k=2},bigtest-solve)' | FileCheck %s --check-prefix=SOLVED
+
+// CHECK: bigtest.jdu_path 0 of @wordcount status unsolved branches ["source#0", "flat_map#1=elem0", "reduce_by_key#3=single", "filter#4=drop"]
+// CHECK-SAME: "; key reduce_by_key#3 flat_map1.p0"
+// CHECK: bigtest.jdu_path 1 of @wordcount status unsolved branches ["source#0", "flat_map#1=elem1", "reduce_by_key#3=single", "filter#4=drop"]
+// CHECK: bigtest.jdu_path 2 of @wordcount status unsolved branches ["reduce_by_key#3=fold{source#0, flat_map#1=elem0 | source#0, flat_map#1=elem0}", "filter#4=pass", "sink#5"]
+// CHECK-SAME: "(assert (= flat_map1_0.p0 flat_map1_1.p0))"
+// CHECK: bigtest.jdu_path 3 of @wordcount
+// CHECK: bigtest.jdu_path 4 of @wordcount
+// CHECK: bigtest.jdu_path 5 of @wordcount status unsolved branches ["reduce_by_key#3=fold{source#0, flat_map#1=elem1 | source#0, flat_map#1=elem1}", "filter#4=pass", "sink#5"]
+// CHECK-NOT: bigtest.jdu_path 6
+
+// SOLVED: bigtest.jdu_path 0 of @wordcount status sat
+// SOLVED: bigtest.jdu_path 1 of @wordcount status sat
+// SOLVED: bigtest.jdu_path 2 of @wordcount status sat
+// SOLVED: bigtest.jdu_path 3 of @wordcount status sat
+// SOLVED: bigtest.jdu_path 4 of @wordcount status sat
+// SOLVED: bigtest.jdu_path 5 of @wordcount status sat
