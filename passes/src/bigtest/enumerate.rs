@@ -14,12 +14,14 @@ use std::{
 
 use coco_dataflow::{
     eval::{Evaluator, Stop},
-    lineage::{path_key, render, Step},
+    lineage::{may_precede, path_key, render, Step},
     model::{DatasetId, JoinKind, OpKind, Program},
 };
 
 use super::{
-    symbolic::{absent, present, scalar, source_field, sym_eq, State, Sym, SymDomain},
+    symbolic::{
+        absent, present, scalar, source_field, sym_eq, KeyRole, KeyUse, State, Sym, SymDomain,
+    },
     term::{not, Sort, Term},
 };
 
@@ -29,7 +31,7 @@ pub struct JduPath {
     pub branches: Vec<String>,
     pub decls: Vec<(String, Sort)>,
     pub constraints: Vec<Term>,
-    pub keys: Vec<(String, Term)>,
+    pub keys: Vec<KeyUse>,
     pub records: Vec<(String, Vec<String>)>,
 }
 
@@ -43,8 +45,10 @@ impl JduPath {
             .map(|(name, sort)| format!("(declare-const {} {})", coco_smt::quote(name), sort.smt()))
             .collect();
         lines.extend(self.constraints.iter().map(|c| format!("(assert {c})")));
-        for (op, key) in &self.keys {
-            lines.push(format!("; key {op} {key}"));
+        for key in &self.keys {
+            if let Some(term) = key.terms.first() {
+                lines.push(format!("; key {} {term}", key.op));
+            }
         }
         for (source, vars) in &self.records {
             let vars: Vec<String> = vars.iter().map(|v| coco_smt::quote(v)).collect();
@@ -227,6 +231,11 @@ impl<'p> Enumerator<'p> {
             let mut next = Vec::new();
             for t in &tuples {
                 for s in states.iter() {
+                    // Orders the interpreter never produces (a union's rhs
+                    // before its lhs) are not paths.
+                    if !t.iter().all(|m| may_precede(&m.lineage, &s.lineage)) {
+                        continue;
+                    }
                     let mut t = t.clone();
                     t.push(s.clone());
                     next.push(t);
@@ -244,11 +253,23 @@ impl<'p> Enumerator<'p> {
     }
 
     /// Merges a tuple of states under class `label`; returns the merged
-    /// state and each member's fields (split indices adjusted).
+    /// state and each member's fields (split indices adjusted). Members are
+    /// different records, so what they met separately keeps them apart: two
+    /// groups of one grouping operator have different keys, and an unmatched
+    /// join record shares no key with the other side.
     fn merge(&self, id: DatasetId, class: &str, members: &[State]) -> (State, Vec<Vec<Sym>>) {
         let mut merged = State::default();
         let mut fields = Vec::new();
-        for m in members {
+        for (i, m) in members.iter().enumerate() {
+            for earlier in &members[..i] {
+                for a in &earlier.keys {
+                    for b in &m.keys {
+                        if let Some(apart) = a.apart(b) {
+                            merged.assume(apart);
+                        }
+                    }
+                }
+            }
             fields.push(merged.absorb(m));
         }
         merged.lineage = vec![Step::Merge {
@@ -256,6 +277,36 @@ impl<'p> Enumerator<'p> {
             inputs: members.iter().map(|m| m.lineage.clone()).collect(),
         }];
         (merged, fields)
+    }
+
+    fn key_use(&self, id: DatasetId, role: KeyRole, terms: Vec<Term>) -> KeyUse {
+        KeyUse {
+            op: self.program.op_label(id),
+            role,
+            terms,
+        }
+    }
+
+    /// What identifies a group: the key for group_by_key, the whole record
+    /// for distinct (records that differ in any field are different).
+    fn group_key(
+        &self,
+        id: DatasetId,
+        grouping: bool,
+        fields: &[Sym],
+    ) -> Result<Vec<Term>, EnumError> {
+        if grouping {
+            return Ok(vec![self.key_term(id, &fields[0])?]);
+        }
+        let key = self.key_term(id, &fields[0])?;
+        Ok(fields
+            .iter()
+            .map(scalar)
+            .collect::<Option<Vec<&Term>>>()
+            .map(|terms| terms.into_iter().cloned().collect())
+            // Records with option or list fields are kept apart by their
+            // first field only, which is stricter than needed but sound.
+            .unwrap_or_else(|| vec![key]))
     }
 
     fn key_term(&self, id: DatasetId, sym: &Sym) -> Result<Term, EnumError> {
@@ -313,7 +364,7 @@ impl<'p> Enumerator<'p> {
                     let mut s = state.clone();
                     if keyed {
                         let key = self.key_term(id, &s.fields[0])?;
-                        s.keys.push((program.op_label(id), key));
+                        s.keys.push(self.key_use(id, KeyRole::Group, vec![key]));
                     }
                     s.lineage.push(self.label(id, "single"));
                     out.push(s);
@@ -325,7 +376,7 @@ impl<'p> Enumerator<'p> {
                         for f in &fields[1..] {
                             merged.assume(super::term::eq(key.clone(), self.key_term(id, &f[0])?));
                         }
-                        merged.keys.push((program.op_label(id), key));
+                        merged.keys.push(self.key_use(id, KeyRole::Group, vec![key]));
                     }
                     let values = |f: &Vec<Sym>| if keyed { vec![f[1].clone()] } else { f.clone() };
                     // Fold left, forking on every application's UDF paths.
@@ -363,8 +414,8 @@ impl<'p> Enumerator<'p> {
                 };
                 for state in self.states(op.inputs[0], inst)?.iter() {
                     let mut s = state.clone();
-                    let key = self.key_term(id, &s.fields[0])?;
-                    s.keys.push((program.op_label(id), key));
+                    let key = self.group_key(id, grouping, &s.fields)?;
+                    s.keys.push(self.key_use(id, KeyRole::Group, key));
                     if grouping {
                         s.fields = vec![s.fields[0].clone(), Sym::List(vec![s.fields[1].clone()])];
                     }
@@ -385,8 +436,8 @@ impl<'p> Enumerator<'p> {
                             }
                         }
                     }
-                    let key = self.key_term(id, &fields[0][0])?;
-                    merged.keys.push((program.op_label(id), key));
+                    let key = self.group_key(id, grouping, &fields[0])?;
+                    merged.keys.push(self.key_use(id, KeyRole::Group, key));
                     merged.fields = if grouping {
                         vec![
                             fields[0][0].clone(),
@@ -500,7 +551,6 @@ impl<'p> Enumerator<'p> {
         let l_width = program.ops[op.inputs[0]].fields.len();
         let l_types = op.fields[1..l_width].to_vec();
         let r_types = op.fields[l_width..].to_vec();
-        let label = program.op_label(id);
         let side = |values: Option<&[Sym]>, types: &[coco_dataflow::model::Ty]| -> Vec<Sym> {
             types
                 .iter()
@@ -520,7 +570,7 @@ impl<'p> Enumerator<'p> {
                 }
                 merged.assume(same);
                 let key = self.key_term(id, &fields[0][0])?;
-                merged.keys.push((label.clone(), key));
+                merged.keys.push(self.key_use(id, KeyRole::Both, vec![key]));
                 let mut record = vec![fields[0][0].clone()];
                 record.extend(side(Some(&fields[0][1..]), &l_types));
                 record.extend(side(Some(&fields[1][1..]), &r_types));
@@ -535,7 +585,12 @@ impl<'p> Enumerator<'p> {
             for s in states.iter() {
                 let mut s = s.clone();
                 let key = self.key_term(id, &s.fields[0])?;
-                s.keys.push((label.clone(), key));
+                let role = if class == "left-only" {
+                    KeyRole::LeftOnly
+                } else {
+                    KeyRole::RightOnly
+                };
+                s.keys.push(self.key_use(id, role, vec![key]));
                 if keeps {
                     let values = s.fields[1..].to_vec();
                     let mut record = vec![s.fields[0].clone()];

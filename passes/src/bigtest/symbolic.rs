@@ -44,6 +44,56 @@ pub struct SplitState {
     pub tail: Term,
 }
 
+/// How a record met a keyed operator: what its key must differ from when
+/// another record of the same path meets the operator too.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeyRole {
+    /// One output record of a grouping operator (distinct, reduce_by_key,
+    /// group_by_key): two records leaving it separately had different keys.
+    Group,
+    /// A matched join record: its key is on both sides.
+    Both,
+    /// An unmatched left record: no right record of the path has its key.
+    LeftOnly,
+    /// An unmatched right record: no left record of the path has its key.
+    RightOnly,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyUse {
+    /// The operator's label (`join#2`).
+    pub op: String,
+    pub role: KeyRole,
+    /// The key; for distinct, every scalar field of the record.
+    pub terms: Vec<Term>,
+}
+
+impl KeyUse {
+    /// The constraint that `self` and `other`, met by two different records
+    /// of one path, imply; `None` when they constrain nothing.
+    pub fn apart(&self, other: &KeyUse) -> Option<Term> {
+        use KeyRole::*;
+        if self.op != other.op || self.terms.len() != other.terms.len() {
+            return None;
+        }
+        let clash = matches!(
+            (&self.role, &other.role),
+            (Group, Group)
+                | (LeftOnly, Both | RightOnly)
+                | (RightOnly, Both | LeftOnly)
+                | (Both, LeftOnly | RightOnly)
+        );
+        clash.then(|| {
+            not(and(self
+                .terms
+                .iter()
+                .zip(&other.terms)
+                .map(|(a, b)| eq(a.clone(), b.clone()))
+                .collect()))
+        })
+    }
+}
+
 /// One symbolic record on one path.
 #[derive(Clone, Debug, Default)]
 pub struct State {
@@ -52,8 +102,8 @@ pub struct State {
     pub decls: Vec<(String, Sort)>,
     pub splits: Vec<SplitState>,
     pub lineage: Lineage,
-    /// `(op label, key term)` for every keyed operator the path passed.
-    pub keys: Vec<(String, Term)>,
+    /// Every keyed operator the path passed, with the key.
+    pub keys: Vec<KeyUse>,
     /// `(source name, field variables)` per source record the path reads.
     pub records: Vec<(String, Vec<String>)>,
     /// Names fresh variables of this path.
@@ -685,6 +735,10 @@ impl Domain for SymDomain {
             Sym::Bool(t) => Ok(self.fork(t.clone())),
             _ => Err(Stop::Error(format!("{point}: condition is not an i1"))),
         }
+    }
+
+    fn is_constant(&self, cond: &Sym) -> bool {
+        matches!(cond, Sym::Bool(Term::Bool(_)))
     }
 
     fn loop_bound(&self) -> Option<usize> {

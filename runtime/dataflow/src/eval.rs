@@ -34,7 +34,12 @@ pub trait Domain {
     /// Decides a branch on an `i1` value at decision point `point`.
     fn decide(&mut self, cond: &Self::V, point: &str) -> Result<bool, Stop>;
 
-    /// How often a loop body may run on one path; `None` for no bound.
+    /// Whether `cond` is a known constant, so deciding it does not fork.
+    fn is_constant(&self, cond: &Self::V) -> bool;
+
+    /// How often a loop may take a non-constant decision to run its body
+    /// again on one path; `None` for no bound. Loops whose trip count is a
+    /// constant unroll fully (within the fuel).
     fn loop_bound(&self) -> Option<usize>;
 }
 
@@ -118,7 +123,12 @@ impl<'p, D: Domain> Evaluator<'p, D> {
         args: Vec<D::V>,
         env: &mut Vec<Option<D::V>>,
     ) -> Result<Vec<D::V>, Stop> {
+        // Re-entries of each block that followed a non-constant branch, and
+        // the branch count at its last entry: a cf loop whose branches all
+        // fold to constants unrolls fully, as a constant-bound scf.for does.
         let mut visits = vec![0usize; region.blocks.len()];
+        let mut forks_at_entry = vec![None; region.blocks.len()];
+        let mut forks = 0usize;
         let mut block = 0;
         let mut args = args;
         loop {
@@ -128,7 +138,10 @@ impl<'p, D: Domain> Evaluator<'p, D> {
                     udf.name
                 )));
             };
-            visits[block] += 1;
+            if forks_at_entry[block] != Some(forks) {
+                visits[block] += 1;
+                forks_at_entry[block] = Some(forks);
+            }
             if let Some(bound) = self.domain.loop_bound() {
                 // Entering a block again is one more trip round a cf loop.
                 if visits[block] > bound + 1 {
@@ -162,6 +175,9 @@ impl<'p, D: Domain> Evaluator<'p, D> {
                     } => {
                         let cond = Self::get(env, udf, op.operands[0])?;
                         let point = format!("@{}:cond_br#{}", udf.name, op.id);
+                        if !self.domain.is_constant(&cond) {
+                            forks += 1;
+                        }
                         let taken = self.domain.decide(&cond, &point)?;
                         self.trace.push(format!("{point}={taken}"));
                         let (dest, range) = if taken {
@@ -258,13 +274,16 @@ impl<'p, D: Domain> Evaluator<'p, D> {
             let more = self
                 .domain
                 .apply(&lt, &point, &[iv.clone(), upper.clone()])?;
+            let forked = !self.domain.is_constant(&more);
             let taken = self.domain.decide(&more, &point)?;
             self.trace
                 .push(format!("{point}={}", if taken { "iter" } else { "exit" }));
             if !taken {
                 return Ok(carried);
             }
-            trips += 1;
+            if forked {
+                trips += 1;
+            }
             if self.domain.loop_bound().is_some_and(|bound| trips > bound) {
                 return Err(Stop::Cut);
             }

@@ -44,3 +44,100 @@ pub struct Origin {
     pub source: String,
     pub index: usize,
 }
+
+/// What the program's structure alone says about where the interpreter puts
+/// a record in its dataset: one entry per union or join on the way back
+/// from the dataset, most recent first (0: left-hand side, or matched; 1:
+/// right-hand side, or unmatched right, which a join emits after all
+/// others). Records read from sources come in file order, which test data
+/// can choose, so the sources contribute nothing.
+fn forced_order(lineage: &[Step]) -> Vec<u8> {
+    let mut order = Vec::new();
+    let mut steps = lineage;
+    'lineage: loop {
+        for step in steps.iter().rev() {
+            match step {
+                // UDF decisions carry `@f:`; classes are `op#i=class`.
+                Step::Label(label) if !label.contains('@') => {
+                    match label.rsplit_once('=').map(|(_, class)| class) {
+                        Some("lhs" | "left-only") => order.push(0),
+                        Some("rhs" | "right-only") => order.push(1),
+                        _ => {}
+                    }
+                }
+                Step::Label(_) => {}
+                Step::Merge { label, inputs } => {
+                    if label.ends_with("=both") {
+                        order.push(0);
+                    }
+                    // A matched record sits where its left record does; a
+                    // group where its first record does.
+                    match inputs.first() {
+                        Some(first) => {
+                            steps = first;
+                            continue 'lineage;
+                        }
+                        None => break 'lineage,
+                    }
+                }
+            }
+        }
+        break;
+    }
+    order
+}
+
+/// Whether some input can make the interpreter present a record following
+/// `first` before one following `second` in the same dataset (the order in
+/// which reduce, group_by_key and distinct see them).
+pub fn may_precede(first: &[Step], second: &[Step]) -> bool {
+    let (a, b) = (forced_order(first), forced_order(second));
+    match a.iter().zip(&b).find(|(x, y)| x != y) {
+        Some((x, y)) => x < y,
+        None => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn label(text: &str) -> Step {
+        Step::Label(text.into())
+    }
+
+    fn both(left: Lineage, right: Lineage) -> Step {
+        Step::Merge {
+            label: "join#2=both".into(),
+            inputs: vec![left, right],
+        }
+    }
+
+    #[test]
+    fn union_sides_keep_their_order() {
+        let lhs = vec![label("source#0"), label("union#2=lhs")];
+        let rhs = vec![label("source#1"), label("union#2=rhs")];
+        assert!(may_precede(&lhs, &rhs));
+        assert!(!may_precede(&rhs, &lhs));
+        assert!(may_precede(&lhs, &lhs));
+    }
+
+    #[test]
+    fn unmatched_right_records_come_last() {
+        let matched = vec![both(vec![label("source#0")], vec![label("source#1")])];
+        let unmatched = vec![label("source#1"), label("join#2=right-only")];
+        let left_only = vec![label("source#0"), label("join#2=left-only")];
+        assert!(may_precede(&matched, &unmatched));
+        assert!(!may_precede(&unmatched, &matched));
+        // Matched and unmatched left records follow the left input's order.
+        assert!(may_precede(&left_only, &matched));
+        assert!(may_precede(&matched, &left_only));
+    }
+
+    #[test]
+    fn udf_decisions_do_not_order() {
+        let a = vec![label("source#0"), label("map#1@f:if#2=then")];
+        let b = vec![label("source#0"), label("map#1@f:if#2=else")];
+        assert!(may_precede(&a, &b) && may_precede(&b, &a));
+    }
+}

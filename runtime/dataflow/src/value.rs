@@ -227,6 +227,10 @@ impl Domain for Concrete {
         }
     }
 
+    fn is_constant(&self, _cond: &Value) -> bool {
+        true
+    }
+
     fn loop_bound(&self) -> Option<usize> {
         None
     }
