@@ -1,7 +1,7 @@
-// Revenue per country: orders are raw text lines parsed with split and
-// to_int (a parse that can fail), joined with customers on the customer id,
-// then summed per country. The average price per unit divides by the
-// quantity, a division that fails on zero.
+// Revenue per country: orders "order,customer,amount" are raw text lines
+// parsed with split and to_int (a parse that can fail), orders without a
+// positive amount are dropped, the rest joined (inner) with customers on the
+// customer id and summed per country.
 
 func.func @parse_order(%line: !df.str) -> (i64, i64) {
   %fields = df.split %line "," : !df.list<!df.str>

@@ -5,6 +5,12 @@
 // 2, so the filter keeps it. 2 + 4 = 6 paths, all satisfiable.
 // RUN: coco-opt ../examples/bigtest/wordcount.mlir --bigtest-jdu-paths | FileCheck %s
 // RUN: coco-opt ../examples/bigtest/wordcount.mlir --pass-pipeline='builtin.module(bigtest-jdu-paths{k=2},bigtest-solve)' | FileCheck %s --check-prefix=SOLVED
+// The generated data covers all 6 paths when the program runs on it. Two of
+// the 6 mutants survive: @add with a -> b or b -> a adds 1 + 1 either way,
+// as every word's count starts at 1 (equivalent on any input).
+// RUN: coco-bigtest generate ../examples/bigtest/wordcount.mlir -o %t --timeout-ms 30000 >/dev/null
+// RUN: coco-bigtest coverage ../examples/bigtest/wordcount.mlir --data %t --timeout-ms 30000 | FileCheck %s --check-prefix=COVERAGE
+// RUN: coco-bigtest mutate ../examples/bigtest/wordcount.mlir --data %t | FileCheck %s --check-prefix=MUTATION
 
 // CHECK: bigtest.jdu_path 0 of @wordcount status unsolved branches ["source#0", "flat_map#1=elem0", "reduce_by_key#3=single", "filter#4=drop"]
 // CHECK-SAME: "; key reduce_by_key#3 flat_map1.p0"
@@ -22,3 +28,8 @@
 // SOLVED: bigtest.jdu_path 3 of @wordcount status sat
 // SOLVED: bigtest.jdu_path 4 of @wordcount status sat
 // SOLVED: bigtest.jdu_path 5 of @wordcount status sat
+
+// COVERAGE: covered: 6 of 6 feasible paths (100.0%)
+
+// MUTATION: @wordcount: 6 mutants, 4 killed
+// MUTATION: mutation score: 66.7%

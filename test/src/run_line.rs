@@ -89,10 +89,10 @@ fn parse_pipeline(text: &str) -> Result<Vec<Stage>, String> {
         stage.program = words.remove(0);
         if !matches!(
             stage.program.as_str(),
-            "coco-opt" | "coco-run" | "coco-translate" | "FileCheck"
+            "coco-opt" | "coco-run" | "coco-translate" | "coco-bigtest" | "FileCheck"
         ) {
             return Err(format!(
-                "unknown program '{}' (known: coco-opt, coco-run, coco-translate, FileCheck)",
+                "unknown program '{}' (known: coco-opt, coco-run, coco-translate, coco-bigtest, FileCheck)",
                 stage.program
             ));
         }

@@ -61,6 +61,12 @@ fn run_pipeline(run: &run_line::RunLine) -> Result<String, String> {
                 let output = coco_tools::run::run(&args);
                 (output.stdout, output.stderr, output.code)
             }
+            "coco-bigtest" => {
+                let mut args = vec!["coco-bigtest".to_string()];
+                args.extend(stage.args.iter().cloned());
+                let output = coco_tools::bigtest::run(&args);
+                (output.stdout, output.stderr, output.code)
+            }
             "coco-translate" => {
                 let mut args = vec!["coco-translate".to_string()];
                 args.extend(stage.args.iter().cloned());

@@ -376,7 +376,9 @@ impl<'p> Enumerator<'p> {
                         for f in &fields[1..] {
                             merged.assume(super::term::eq(key.clone(), self.key_term(id, &f[0])?));
                         }
-                        merged.keys.push(self.key_use(id, KeyRole::Group, vec![key]));
+                        merged
+                            .keys
+                            .push(self.key_use(id, KeyRole::Group, vec![key]));
                     }
                     let values = |f: &Vec<Sym>| if keyed { vec![f[1].clone()] } else { f.clone() };
                     // Fold left, forking on every application's UDF paths.

@@ -67,8 +67,11 @@ impl ModulePass for SolvePass {
         let mut ok = true;
         for func in &extract::program_functions(module) {
             let name = coco_dialects::ir::str_attr(as_op(func), "sym_name").unwrap_or_default();
-            for path in results::path_ops(module, &name) {
-                let status = match coco_smt::solve(&path.spec.script, self.timeout_ms) {
+            let paths = results::path_ops(module, &name);
+            let scripts: Vec<&[String]> = paths.iter().map(|p| p.spec.script.as_slice()).collect();
+            let outcomes = solve_all(&scripts, self.timeout_ms);
+            for (path, outcome) in paths.iter().zip(outcomes) {
+                let status = match outcome {
                     Ok(coco_smt::Outcome::Sat(_)) => PathStatus::Sat,
                     Ok(coco_smt::Outcome::Unsat) => PathStatus::Unsat,
                     Ok(coco_smt::Outcome::Unknown(_)) => PathStatus::Unknown,
@@ -95,4 +98,31 @@ impl ModulePass for SolvePass {
         }
         ok
     }
+}
+
+/// Solves independent scripts on all cores; answers in the scripts' order.
+pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<Result<coco_smt::Outcome, String>> {
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(scripts.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut answers: Vec<Option<Result<coco_smt::Outcome, String>>> = vec![None; scripts.len()];
+    let done = std::sync::Mutex::new(&mut answers);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(script) = scripts.get(i) else {
+                    break;
+                };
+                let answer = coco_smt::solve(script, timeout_ms);
+                done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(answer);
+            });
+        }
+    });
+    answers
+        .into_iter()
+        .map(|a| a.unwrap_or_else(|| Err("no answer".to_string())))
+        .collect()
 }

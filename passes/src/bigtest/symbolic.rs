@@ -417,23 +417,35 @@ const INT_RE: &str =
 const DIGIT_FREE_RE: &str = r#"(re.++ re.all (re.range "0" "9") re.all)"#;
 const FRACTION_RE: &str = r#"(re.++ (str.to_re ".") (re.range "0" "9") (re.range "0" "9"))"#;
 
-/// The value of an integer text already known to match [`INT_RE`].
-fn int_value(s: Term) -> Term {
-    let len = app("str.len", vec![s.clone()]);
-    let digits = app(
-        "str.substr",
-        vec![s.clone(), Term::Int(1), int_op("-", len, Term::Int(1))],
-    );
-    let sign = |c: &str| app("str.prefixof", vec![Term::Str(c.into()), s.clone()]);
-    ite(
-        sign("-"),
-        neg(app("str.to_int", vec![digits.clone()])),
-        ite(
-            sign("+"),
-            app("str.to_int", vec![digits]),
-            app("str.to_int", vec![s.clone()]),
-        ),
-    )
+impl SymDomain {
+    /// Assumes `text` is the canonical text of an integer of at most
+    /// `max_digits` digits: an optional "-" and digits without leading zeros
+    /// ("-0" allowed). Returns `(negative, magnitude)` as fresh variables.
+    /// Test data only needs some text of each value, and Z3 finds models of
+    /// `str.from_int` on an integer chosen by arithmetic far faster than of
+    /// `str.to_int` on a string it must guess; the parse then also appears
+    /// once in the path condition however often the value is used.
+    fn parse_signed(&mut self, text: Term, max_digits: usize) -> (Term, Term) {
+        let negative = self.state.fresh("n", Sort::Bool);
+        let magnitude = self.state.fresh("v", Sort::Int);
+        let digits = app("str.from_int", vec![magnitude.clone()]);
+        self.state
+            .assume(cmp(">=", magnitude.clone(), Term::Int(0)));
+        self.state.assume(cmp(
+            "<",
+            magnitude.clone(),
+            Term::Int(10i64.pow(max_digits as u32)),
+        ));
+        self.state.assume(eq(
+            text,
+            ite(
+                negative.clone(),
+                app("str.++", vec![Term::Str("-".into()), digits.clone()]),
+                digits,
+            ),
+        ));
+        (negative, magnitude)
+    }
 }
 
 impl Domain for SymDomain {
@@ -579,19 +591,11 @@ impl Domain for SymDomain {
                         Err(_) => Err(Stop::Fail("not an integer".into())),
                     };
                 }
-                let ok = and(vec![
-                    in_re(s.clone(), INT_RE),
-                    cmp(
-                        "<=",
-                        app("str.len", vec![s.clone()]),
-                        Term::Int(MAX_DIGITS as i64),
-                    ),
-                ]);
                 // The failing side only needs some text that is not a
                 // number: one that does not match the integer syntax.
                 if self.choose() {
-                    self.state.assume(ok);
-                    Int(int_value(s.clone()))
+                    let (negative, magnitude) = self.parse_signed(s.clone(), MAX_DIGITS);
+                    Int(ite(negative, neg(magnitude.clone()), magnitude))
                 } else {
                     self.state.assume(not(in_re(s.clone(), INT_RE)));
                     return Err(Stop::Fail("not an integer".into()));
@@ -607,22 +611,19 @@ impl Domain for SymDomain {
                 // Success: an integer part and an optional two-digit
                 // fraction, whose value is exact. Failure: text with no digit
                 // and no "n" (so neither "inf" nor "nan").
-                let whole = self.state.fresh("w", Sort::Str);
-                let fraction = self.state.fresh("f", Sort::Str);
-                let ok = and(vec![
-                    eq(
+                if self.choose() {
+                    let whole = self.state.fresh("w", Sort::Str);
+                    let fraction = self.state.fresh("f", Sort::Str);
+                    self.state.assume(eq(
                         s.clone(),
                         app("str.++", vec![whole.clone(), fraction.clone()]),
-                    ),
-                    in_re(whole.clone(), INT_RE),
-                    cmp("<=", app("str.len", vec![whole.clone()]), Term::Int(12)),
-                    or(vec![
+                    ));
+                    self.state.assume(or(vec![
                         eq(fraction.clone(), Term::Str(String::new())),
                         in_re(fraction.clone(), FRACTION_RE),
-                    ]),
-                ]);
-                if self.choose() {
-                    self.state.assume(ok);
+                    ]));
+                    let (negative, magnitude) = self.parse_signed(whole, 12);
+                    let units = app("to_real", vec![magnitude]);
                     let cents = ite(
                         eq(fraction.clone(), Term::Str(String::new())),
                         Term::Int(0),
@@ -634,44 +635,11 @@ impl Domain for SymDomain {
                             )],
                         ),
                     );
-                    let magnitude = app(
-                        "+",
-                        vec![
-                            app(
-                                "to_real",
-                                vec![app(
-                                    "str.to_int",
-                                    vec![ite(
-                                        app(
-                                            "str.prefixof",
-                                            vec![Term::Str("-".into()), whole.clone()],
-                                        ),
-                                        app(
-                                            "str.substr",
-                                            vec![whole.clone(), Term::Int(1), Term::Int(12)],
-                                        ),
-                                        ite(
-                                            app(
-                                                "str.prefixof",
-                                                vec![Term::Str("+".into()), whole.clone()],
-                                            ),
-                                            app(
-                                                "str.substr",
-                                                vec![whole.clone(), Term::Int(1), Term::Int(12)],
-                                            ),
-                                            whole.clone(),
-                                        ),
-                                    )],
-                                )],
-                            ),
-                            app("/", vec![app("to_real", vec![cents]), Term::Real(100, 1)]),
-                        ],
-                    );
-                    Real(ite(
-                        app("str.prefixof", vec![Term::Str("-".into()), whole]),
-                        neg(magnitude.clone()),
-                        magnitude,
-                    ))
+                    let hundredths =
+                        app("/", vec![app("to_real", vec![cents]), Term::Real(100, 1)]);
+                    // "-1.50" is -(1 + 0.50).
+                    let value = app("+", vec![units, hundredths]);
+                    Real(ite(negative, neg(value.clone()), value))
                 } else {
                     self.state.assume(not(in_re(s.clone(), DIGIT_FREE_RE)));
                     self.state.assume(not(app(
