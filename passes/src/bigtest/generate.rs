@@ -39,6 +39,8 @@ pub struct Case {
     /// Path ids the data covers, with the source records each path reads.
     pub covers: BTreeMap<i64, Vec<(String, usize)>>,
     run: Option<Run>,
+    /// The paths records were solved for, with where those records are.
+    placed: Vec<(PathSpec, Vec<(String, usize)>)>,
 }
 
 #[derive(Debug, Default)]
@@ -195,16 +197,8 @@ fn pieces(script: &[String]) -> BTreeMap<String, Vec<String>> {
     by_split
 }
 
-/// Tries to add records following `path` to `case`. Solvers like short,
-/// equal strings; when those make records group with each other, later
-/// attempts ask for pairwise distinct split pieces, then for other values.
-fn extend(
-    program: &Program,
-    case: &Case,
-    path: &PathSpec,
-    ids: &BTreeMap<String, i64>,
-    timeout_ms: u32,
-) -> Result<Option<Case>, String> {
+/// `path`'s condition, with its keys apart from the keys `case` has.
+fn apart_script(case: &Case, path: &PathSpec) -> Vec<String> {
     let mut script = path.script.clone();
     if let Some(run) = &case.run {
         for (op, term) in keys(&path.script) {
@@ -215,6 +209,20 @@ fn extend(
             }
         }
     }
+    script
+}
+
+/// Tries to add records following `path` to `case`. Solvers like short,
+/// equal strings; when those make records group with each other, later
+/// attempts ask for pairwise distinct split pieces, then for other values.
+fn extend(
+    program: &Program,
+    case: &Case,
+    path: &PathSpec,
+    ids: &BTreeMap<String, i64>,
+    timeout_ms: u32,
+) -> Result<Option<Case>, String> {
+    let script = apart_script(case, path);
     // Second line of defence: pieces of one split differ, and no piece or
     // source field reuses a key the case already has (a token of the new
     // line could otherwise join an old group).
@@ -272,6 +280,7 @@ fn extend(
             }
         }
         let mut differ = Vec::new();
+        let mut positions = Vec::new();
         for (source, vars) in records(&path.script) {
             let delimiter = delimiter_of(program, &source).unwrap_or_default();
             let fields: Vec<String> = vars
@@ -287,18 +296,20 @@ fn extend(
                     ));
                 }
             }
-            inputs
-                .entry(source)
-                .or_default()
-                .push(fields.join(&delimiter));
+            let lines = inputs.entry(source.clone()).or_default();
+            positions.push((source, lines.len()));
+            lines.push(fields.join(&delimiter));
         }
         let (run, covers) = measure(program, &inputs, ids)?;
         let kept = case.covers.keys().all(|id| covers.contains_key(id));
         if covers.contains_key(&path.id) && kept {
+            let mut placed = case.placed.clone();
+            placed.push((path.clone(), positions));
             return Ok(Some(Case {
                 inputs,
                 covers,
                 run: Some(run),
+                placed,
             }));
         }
         if !differ.is_empty() {
@@ -306,6 +317,149 @@ fn extend(
         }
     }
     Ok(None)
+}
+
+/// Declarations and assertions of both scripts, each variable declared once;
+/// `None` when one name has two sorts.
+fn conjoin(a: &[String], b: &[String]) -> Option<Vec<String>> {
+    let mut joint: Vec<String> = a.to_vec();
+    for line in b {
+        if let Some(rest) = line.strip_prefix("(declare-const ") {
+            let name = rest.rsplit_once(' ')?.0;
+            let prefix = format!("(declare-const {name} ");
+            match joint.iter().find(|l| l.starts_with(&prefix)) {
+                Some(existing) if existing == line => continue,
+                Some(_) => return None,
+                None => {}
+            }
+        }
+        joint.push(line.clone());
+    }
+    Some(joint)
+}
+
+/// Tries to make records already placed for another path also follow
+/// `path`: the two paths' conditions are solved together over their common
+/// record variables (instance `_0` of one path is instance `_0` of the
+/// other), the other path's records are rewritten in place and only the
+/// records `path` has on its own are added. Kept only if the program then
+/// follows `path` and everything the case covered before.
+fn share(
+    program: &Program,
+    case: &Case,
+    path: &PathSpec,
+    ids: &BTreeMap<String, i64>,
+    timeout_ms: u32,
+) -> Option<Case> {
+    let mine = records(&path.script);
+    let my_vars: BTreeSet<&String> = mine.iter().flat_map(|(_, v)| v).collect();
+    // Few, short tries: sharing is an optimisation, and a failed try costs
+    // a solver call.
+    const TRIES: usize = 2;
+    let timeout_ms = (timeout_ms / 8).max(100);
+    let candidates = case.placed.iter().rev().filter(|(other, _)| {
+        records(&other.script)
+            .iter()
+            .any(|(_, vars)| vars.iter().any(|v| my_vars.contains(v)))
+    });
+    for (other, positions) in candidates.take(TRIES) {
+        let theirs = records(&other.script);
+        let Some(mut script) = conjoin(&other.script, &path.script) else {
+            continue;
+        };
+        // Keys of the other records: what the rewritten ones stay apart from.
+        let mut rest = case.inputs.clone();
+        let mut sorted = positions.clone();
+        sorted.sort_by(|a, b| b.1.cmp(&a.1));
+        for (source, index) in &sorted {
+            if let Some(lines) = rest.get_mut(source) {
+                if *index < lines.len() {
+                    lines.remove(*index);
+                }
+            }
+        }
+        let Ok(rest_run) = interp::run(program, &rest) else {
+            continue;
+        };
+        for (op, term) in keys(&other.script).into_iter().chain(keys(&path.script)) {
+            for key in rest_run.keys.get(&op).into_iter().flatten() {
+                if let Some(value) = key.first().and_then(literal) {
+                    script.push(format!("(assert (not (= {term} {value})))"));
+                }
+            }
+        }
+        let Ok(Outcome::Sat(model)) = solve(&script, timeout_ms) else {
+            continue;
+        };
+        let text = |source: &str, vars: &[String]| {
+            let delimiter = delimiter_of(program, source).unwrap_or_default();
+            vars.iter()
+                .map(|v| model.get(v).map(field_text).unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join(&delimiter)
+        };
+        let mut inputs = case.inputs.clone();
+        for ((source, vars), (at_source, index)) in theirs.iter().zip(positions) {
+            if let Some(line) = inputs.get_mut(at_source).and_then(|l| l.get_mut(*index)) {
+                *line = text(source, vars);
+            }
+        }
+        let mut my_positions = Vec::new();
+        for (source, vars) in &mine {
+            match theirs.iter().position(|(s, v)| s == source && v == vars) {
+                Some(i) => my_positions.push(positions[i].clone()),
+                None => {
+                    let lines = inputs.entry(source.clone()).or_default();
+                    my_positions.push((source.clone(), lines.len()));
+                    lines.push(text(source, vars));
+                }
+            }
+        }
+        let Ok((run, covers)) = measure(program, &inputs, ids) else {
+            continue;
+        };
+        let kept = case.covers.keys().all(|id| covers.contains_key(id));
+        if kept && covers.contains_key(&path.id) {
+            let mut placed = case.placed.clone();
+            placed.push((path.clone(), my_positions));
+            return Some(Case {
+                inputs,
+                covers,
+                run: Some(run),
+                placed,
+            });
+        }
+    }
+    None
+}
+
+/// The global `df.reduce`s a path passes (`reduce#3`).
+fn global_reduces(path: &PathSpec) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for branch in &path.branches {
+        let mut rest = branch.as_str();
+        while let Some(at) = rest.find("reduce#") {
+            let label: String = rest[at..].chars().take_while(|c| *c != '=').collect();
+            // `reduce_by_key#` does not match: `reduce#` needs the `#` next.
+            let preceded = at > 0 && rest.as_bytes()[at - 1].is_ascii_alphanumeric();
+            if !preceded {
+                found.insert(label.clone());
+            }
+            rest = &rest[at + label.len()..];
+        }
+    }
+    found
+}
+
+/// A global `df.reduce` has one output record per dataset, so two paths
+/// through it never share a test case; trying would only cost solver calls.
+fn single_output_clash(case: &Case, path: &PathSpec) -> bool {
+    let mine = global_reduces(path);
+    !mine.is_empty()
+        && case
+            .placed
+            .iter()
+            .any(|(other, _)| !global_reduces(other).is_disjoint(&mine))
 }
 
 /// Generates test cases covering the satisfiable `paths` of `program`.
@@ -331,6 +485,14 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
         let mut problem = String::from("no dataset makes the program follow it");
         for index in 0..=generated.cases.len() {
             let case = generated.cases.get(index).cloned().unwrap_or_default();
+            if single_output_clash(&case, path) {
+                continue;
+            }
+            if let Some(shared) = share(program, &case, path, &ids, timeout_ms) {
+                generated.cases[index] = shared;
+                placed = true;
+                break;
+            }
             match extend(program, &case, path, &ids, timeout_ms) {
                 Ok(Some(case)) => {
                     if index == generated.cases.len() {
@@ -349,7 +511,39 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             generated.missed.push((path.id, problem));
         }
     }
+    for case in &mut generated.cases {
+        minimize(program, case, &ids);
+    }
     generated
+}
+
+/// Drops every record the case's paths do not need: records added for one
+/// path often also cover paths whose own records came earlier. Each removal
+/// is kept only if the program still follows every path the case covered.
+fn minimize(program: &Program, case: &mut Case, ids: &BTreeMap<String, i64>) {
+    let sources: Vec<String> = case.inputs.keys().cloned().collect();
+    for source in sources.iter().rev() {
+        let mut index = case.inputs[source].len();
+        while index > 0 {
+            index -= 1;
+            let mut inputs = case.inputs.clone();
+            if let Some(lines) = inputs.get_mut(source) {
+                lines.remove(index);
+            }
+            let Ok((run, covers)) = measure(program, &inputs, ids) else {
+                continue;
+            };
+            if case.covers.keys().all(|id| covers.contains_key(id)) {
+                *case = Case {
+                    inputs,
+                    covers,
+                    run: Some(run),
+                    // Positions are stale now; nothing is placed after this.
+                    placed: Vec::new(),
+                };
+            }
+        }
+    }
 }
 
 /// Paths covered by running `program` on `inputs`: `(covered ids, run)`.
