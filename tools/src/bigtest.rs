@@ -112,29 +112,30 @@ pub fn run(args: &[String]) -> Output {
         Err(output) => return output,
     };
     let mut out = String::new();
+    let mut warnings = String::new();
     let result = match &cli.command {
         Command::Generate {
             program,
             output,
             bounds,
-        } => generate_command(program, output, bounds, &mut out),
+        } => generate_command(program, output, bounds, &mut out, &mut warnings),
         Command::Coverage {
             program,
             data,
             bounds,
-        } => coverage_command(program, data.as_deref(), bounds, &mut out),
+        } => coverage_command(program, data.as_deref(), bounds, &mut out, &mut warnings),
         Command::Mutate { program, data } => mutate_command(program, data, &mut out),
         Command::Run { program, data } => run_command(program, data.as_deref(), &mut out),
     };
     match result {
         Ok(()) => Output {
             stdout: out.into_bytes(),
-            stderr: Vec::new(),
+            stderr: warnings.into_bytes(),
             code: 0,
         },
         Err(message) => Output {
             stdout: out.into_bytes(),
-            stderr: format!("coco-bigtest: error: {message}\n").into_bytes(),
+            stderr: format!("{warnings}coco-bigtest: error: {message}\n").into_bytes(),
             code: 1,
         },
     }
@@ -166,7 +167,14 @@ struct Analysed {
 }
 
 /// Parses `path`, runs `pipeline_text` and reads the results per program.
-fn analyse(context: &Context, path: &str, pipeline_text: &str) -> Result<Vec<Analysed>, String> {
+/// Runs `pipeline_text` on the program at `path`; its warnings (rendered
+/// with the source line) are appended to `warnings`.
+fn analyse(
+    context: &Context,
+    path: &str,
+    pipeline_text: &str,
+    warnings: &mut String,
+) -> Result<Vec<Analysed>, String> {
     let text = source::read_input(path, None)?;
     let mut module: Module = source::load(context, &text, path)?;
     let collector = DiagnosticCollector::attach(context);
@@ -188,13 +196,8 @@ fn analyse(context: &Context, path: &str, pipeline_text: &str) -> Result<Vec<Ana
             "{path}: BigTest cannot analyse this program\n{diagnostics}"
         ));
     }
-    let warnings: String = collector
-        .take()
-        .iter()
-        .map(|d| source::render(d, path, &text))
-        .collect();
-    if !warnings.is_empty() {
-        progress(warnings.trim_end());
+    for diagnostic in collector.take() {
+        warnings.push_str(&source::render(&diagnostic, path, &text));
     }
     let module_ref = module.as_operation();
     let module_op = as_op(&module_ref);
@@ -280,6 +283,7 @@ fn generate_command(
     output: &Path,
     bounds: &Bounds,
     out: &mut String,
+    warnings: &mut String,
 ) -> Result<(), String> {
     check_bounds(bounds)?;
     let start = Instant::now();
@@ -293,7 +297,7 @@ fn generate_command(
         k = bounds.k,
         t = bounds.timeout_ms
     );
-    let analysed = analyse(&context, path, &pipeline_text)?;
+    let analysed = analyse(&context, path, &pipeline_text, warnings)?;
     let elapsed = start.elapsed();
     let several = analysed.len() > 1;
     let _ = writeln!(
@@ -467,6 +471,7 @@ fn coverage_command(
     data: Option<&Path>,
     bounds: &Bounds,
     out: &mut String,
+    warnings: &mut String,
 ) -> Result<(), String> {
     check_bounds(bounds)?;
     let context = context();
@@ -474,7 +479,7 @@ fn coverage_command(
         "builtin.module(bigtest-jdu-paths{{k={}}},bigtest-solve{{timeout-ms={}}})",
         bounds.k, bounds.timeout_ms
     );
-    for a in analyse(&context, path, &pipeline_text)? {
+    for a in analyse(&context, path, &pipeline_text, warnings)? {
         let dirs: Vec<Option<PathBuf>> = match data {
             Some(dir) => case_dirs(dir).into_iter().map(Some).collect(),
             None => vec![None],

@@ -8,7 +8,7 @@
 //! suffix (`lines_1.f0`).
 
 use std::{
-    collections::{BTreeSet, HashMap, HashSet},
+    collections::{BTreeMap, BTreeSet, HashMap, HashSet},
     rc::Rc,
 };
 
@@ -78,13 +78,20 @@ pub struct Enumerator<'p> {
     memo: HashMap<(DatasetId, String), Rc<Vec<State>>>,
     paths: Vec<JduPath>,
     seen: HashSet<String>,
-    /// UDF paths cut by the loop bound, per UDF.
+    /// UDF paths cut by the loop bound, in all.
     pub cut: usize,
+    /// The same, per dataset op whose UDF (or a callee) loops.
+    cut_at: BTreeMap<DatasetId, usize>,
     ancestors: Vec<BTreeSet<DatasetId>>,
 }
 
-/// Enumerates the JDU paths of `program` with bound `k`.
-pub fn enumerate(program: &Program, k: usize) -> Result<(Vec<JduPath>, usize), EnumError> {
+/// Enumerates the JDU paths of `program` with bound `k`; also returns how
+/// many UDF paths each dataset op had that loop more than k times (they are
+/// not enumerated).
+pub fn enumerate(
+    program: &Program,
+    k: usize,
+) -> Result<(Vec<JduPath>, BTreeMap<DatasetId, usize>), EnumError> {
     let mut ancestors: Vec<BTreeSet<DatasetId>> = Vec::new();
     for (id, op) in program.ops.iter().enumerate() {
         let mut set = BTreeSet::from([id]);
@@ -100,6 +107,7 @@ pub fn enumerate(program: &Program, k: usize) -> Result<(Vec<JduPath>, usize), E
         paths: Vec::new(),
         seen: HashSet::new(),
         cut: 0,
+        cut_at: BTreeMap::new(),
         ancestors,
     };
     for id in 0..program.ops.len() {
@@ -107,7 +115,7 @@ pub fn enumerate(program: &Program, k: usize) -> Result<(Vec<JduPath>, usize), E
             e.states(id, "")?;
         }
     }
-    Ok((e.paths, e.cut))
+    Ok((e.paths, e.cut_at))
 }
 
 enum UdfOutcome {
@@ -180,7 +188,10 @@ impl<'p> Enumerator<'p> {
             match result {
                 Ok(values) => outcomes.push(UdfOutcome::Returned(path, values)),
                 Err(Stop::Fail(_)) => outcomes.push(UdfOutcome::Failed(path)),
-                Err(Stop::Cut) => self.cut += 1,
+                Err(Stop::Cut) => {
+                    self.cut += 1;
+                    *self.cut_at.entry(id).or_default() += 1;
+                }
                 Err(Stop::Error(message)) => {
                     return Err(self.error(id, format!("in UDF @{udf}: {message}")))
                 }

@@ -171,7 +171,7 @@ pub fn extract<'c>(module: &Operation<'c>, func: &Operation<'c>) -> Result<'c, P
             loc: location_text(op.location()),
         };
         if let Some(udf) = dataset_op.udf() {
-            extract_udf(op, udf, &functions, &mut program.udfs)?;
+            extract_udf(op.location(), udf, &functions, &mut program.udfs)?;
         }
         program.ops.push(dataset_op);
     }
@@ -180,7 +180,7 @@ pub fn extract<'c>(module: &Operation<'c>, func: &Operation<'c>) -> Result<'c, P
 
 /// Adds UDF `name` and every function it calls to `udfs`.
 fn extract_udf<'c>(
-    user: &Operation<'c>,
+    user: Location<'c>,
     name: &str,
     functions: &HashMap<String, OperationRef<'c, '_>>,
     udfs: &mut BTreeMap<String, Udf>,
@@ -189,17 +189,17 @@ fn extract_udf<'c>(
         return Ok(());
     }
     let Some(func) = functions.get(name) else {
-        return fail(
-            user,
-            format!("calls @{name}, which is not a func.func in this module"),
-        );
+        return Err(ExtractError {
+            location: user,
+            message: format!("calls @{name}, which is not a func.func in this module"),
+        });
     };
     let func = as_op(func);
     let Some(body) = func.regions().next().filter(|r| r.first_block().is_some()) else {
-        return fail(
-            user,
-            format!("calls @{name}, an external function without a body; BigTest can only analyse functions it can see"),
-        );
+        return Err(ExtractError {
+            location: user,
+            message: format!("calls @{name}, an external function without a body; BigTest can only analyse functions it can see"),
+        });
     };
     let mut builder = UdfBuilder::default();
     let region = builder.region(&body)?;
@@ -232,27 +232,28 @@ fn extract_udf<'c>(
             loc: location_text(func.location()),
         },
     );
-    for callee in builder.callees {
-        extract_udf(func, &callee, functions, udfs)?;
+    for (callee, call) in builder.callees {
+        extract_udf(call, &callee, functions, udfs)?;
     }
     Ok(())
 }
 
 #[derive(Default)]
-struct UdfBuilder {
+struct UdfBuilder<'c> {
     values: HashMap<usize, ValueId>,
     next_op: usize,
-    callees: Vec<String>,
+    /// Functions called, with the location of the call.
+    callees: Vec<(String, Location<'c>)>,
 }
 
-impl UdfBuilder {
+impl<'c> UdfBuilder<'c> {
     fn define(&mut self, value: Value) -> ValueId {
         let id = self.values.len();
         self.values.insert(raw_key(value), id);
         id
     }
 
-    fn region<'c>(&mut self, region: &melior::ir::RegionRef<'c, '_>) -> Result<'c, Region> {
+    fn region(&mut self, region: &melior::ir::RegionRef<'c, '_>) -> Result<'c, Region> {
         // Block indices first, so branches can name blocks defined later.
         let mut raw_blocks = Vec::new();
         let mut block = region.first_block();
@@ -284,7 +285,7 @@ impl UdfBuilder {
         Ok(Region { blocks })
     }
 
-    fn op<'c>(&mut self, op: &Operation<'c>, blocks: &HashMap<usize, usize>) -> Result<'c, Op> {
+    fn op(&mut self, op: &Operation<'c>, blocks: &HashMap<usize, usize>) -> Result<'c, Op> {
         let id = self.next_op;
         self.next_op += 1;
         let name = op_name(op);
@@ -317,7 +318,7 @@ impl UdfBuilder {
         })
     }
 
-    fn kind<'c>(
+    fn kind(
         &mut self,
         op: &Operation<'c>,
         name: &str,
@@ -425,7 +426,7 @@ impl UdfBuilder {
             "df.value_or" => UdfOp::ValueOr,
             "func.call" => {
                 let callee = symbol_attr(op, "callee").unwrap_or_default();
-                self.callees.push(callee.clone());
+                self.callees.push((callee.clone(), op.location()));
                 UdfOp::Call { callee }
             }
             "func.return" => UdfOp::Return,

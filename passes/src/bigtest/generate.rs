@@ -370,7 +370,7 @@ fn share(
         // Keys of the other records: what the rewritten ones stay apart from.
         let mut rest = case.inputs.clone();
         let mut sorted = positions.clone();
-        sorted.sort_by(|a, b| b.1.cmp(&a.1));
+        sorted.sort_by_key(|p| std::cmp::Reverse(p.1));
         for (source, index) in &sorted {
             if let Some(lines) = rest.get_mut(source) {
                 if *index < lines.len() {

@@ -30,7 +30,7 @@
 
 use coco_dialects::{
     bigtest::{BigtestBuilder, PathStatus},
-    diagnostics::emit_error,
+    diagnostics::{emit_error, emit_warning},
     ir::{as_op, body_ops, str_attr},
 };
 use melior::{
@@ -108,10 +108,25 @@ impl ModulePass for JduPathsPass {
                     continue;
                 }
             };
+            let ops: Vec<_> = body_ops(func);
             let paths = match enumerate(&program, self.k) {
-                Ok((paths, _cut)) => paths,
+                Ok((paths, cut)) => {
+                    // Not an error: k is the bound the user chose. But the
+                    // paths left out are real behaviour, so say so.
+                    for (op, count) in cut {
+                        let location = dataset_op_location(&ops, op).unwrap_or(func.location());
+                        let udf = program.ops[op].udf().unwrap_or_default();
+                        emit_warning(
+                            location,
+                            &format!(
+                                "{count} path(s) of @{udf} loop more than k={} times and are not enumerated; raise k to include them",
+                                self.k
+                            ),
+                        );
+                    }
+                    paths
+                }
                 Err(e) => {
-                    let ops: Vec<_> = body_ops(func);
                     let location = dataset_op_location(&ops, e.op).unwrap_or(func.location());
                     emit_error(location, &e.message);
                     ok = false;
