@@ -485,13 +485,26 @@ fn coverage_command(
             None => vec![None],
         };
         let specs: Vec<PathSpec> = a.paths.iter().map(|(p, _)| p.clone()).collect();
+        let enumerated: BTreeSet<String> = specs
+            .iter()
+            .map(|s| coco_dataflow::lineage::path_key(&s.branches))
+            .collect();
         let mut covered = BTreeSet::new();
         let mut failures = 0;
+        // Paths the data follows that the bound k leaves out (three records
+        // folded at k=2, a loop run more than k times).
+        let mut beyond = BTreeSet::new();
         for dir in &dirs {
             let inputs = load_inputs(&a.program, &base_dir(path), dir.as_deref())?;
             let (ids, run) = generate::coverage(&a.program, &specs, &inputs)?;
             covered.extend(ids);
             failures += run.failures.len();
+            for observation in &run.observations {
+                let key = coco_dataflow::lineage::path_key(&observation.branches);
+                if !enumerated.contains(&key) {
+                    beyond.insert(key);
+                }
+            }
         }
         let (sat, unsat, unknown) = status_counts(&a.paths);
         let hit = a
@@ -519,6 +532,17 @@ fn coverage_command(
                     spec.id,
                     spec.branches.join(" ; ")
                 );
+            }
+        }
+        if !beyond.is_empty() {
+            let _ = writeln!(
+                out,
+                "{} path(s) the data follows are beyond k={} (more records combined, later flat_map elements or more loop trips):",
+                beyond.len(),
+                bounds.k
+            );
+            for key in &beyond {
+                let _ = writeln!(out, "beyond k: {key}");
             }
         }
     }
