@@ -355,7 +355,7 @@ fn share(
     let my_vars: BTreeSet<&String> = mine.iter().flat_map(|(_, v)| v).collect();
     // Few, short tries: sharing is an optimisation, and a failed try costs
     // a solver call.
-    const TRIES: usize = 2;
+    const TRIES: usize = 1;
     let timeout_ms = (timeout_ms / 8).max(100);
     let candidates = case.placed.iter().rev().filter(|(other, _)| {
         records(&other.script)
@@ -462,6 +462,26 @@ fn single_output_clash(case: &Case, path: &PathSpec) -> bool {
             .any(|(other, _)| !global_reduces(other).is_disjoint(&mine))
 }
 
+/// Existing cases a path is tried in (besides the first) before it gets a
+/// case of its own.
+const MAX_CASES_TRIED: usize = 3;
+
+/// Whether `path` passes a keyed operator with a constant key the case
+/// already uses there (all unmatched products grouped as "unknown"): its
+/// records would join that group, whatever the solver picks.
+fn constant_key_clash(case: &Case, path: &PathSpec) -> bool {
+    let Some(run) = &case.run else {
+        return false;
+    };
+    keys(&path.script).iter().any(|(op, term)| {
+        run.keys
+            .get(op)
+            .into_iter()
+            .flatten()
+            .any(|key| key.first().and_then(literal).as_deref() == Some(term.as_str()))
+    })
+}
+
 /// Generates test cases covering the satisfiable `paths` of `program`.
 pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Generated {
     let ids: BTreeMap<String, i64> = paths
@@ -483,9 +503,13 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
         }
         let mut placed = false;
         let mut problem = String::from("no dataset makes the program follow it");
-        for index in 0..=generated.cases.len() {
+        let count = generated.cases.len();
+        // The first case and the latest ones: a path that fits none of them
+        // gets a case of its own rather than a solver call per case.
+        let tried = (0..=count).filter(|&i| i == 0 || i + MAX_CASES_TRIED > count);
+        for index in tried {
             let case = generated.cases.get(index).cloned().unwrap_or_default();
-            if single_output_clash(&case, path) {
+            if single_output_clash(&case, path) || constant_key_clash(&case, path) {
                 continue;
             }
             if let Some(shared) = share(program, &case, path, &ids, timeout_ms) {

@@ -12,6 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+mod decompose;
+
+use std::time::Instant;
+
 use z3::ast::{Bool, Int, Real};
 use z3::{Config, Model, SatResult, Solver};
 
@@ -61,6 +65,31 @@ pub enum Outcome {
 /// so a call returns within `timeout_ms` plus [`GRACE`] whatever Z3 does.
 /// A `timeout_ms` of 0 leaves no time at all, not unlimited time.
 pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
+    let deadline = Instant::now() + Duration::from_millis(timeout_ms.into());
+    let whole = |script: &[String], deadline: Instant| {
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .as_millis();
+        solve_whole(script, left.min(u32::MAX as u128) as u32)
+    };
+    // Most scripts are easy, and one call is cheapest for them; scripts
+    // that are not get split into independent blocks (see `decompose`).
+    let first = deadline.min(Instant::now() + QUICK);
+    match whole(script, first)? {
+        Outcome::Unknown(_) if first < deadline => {}
+        answer => return Ok(answer),
+    }
+    if let Some(outcome) = decompose::solve_in_blocks(script, deadline, whole) {
+        return outcome;
+    }
+    whole(script, deadline)
+}
+
+/// How long [`solve`] gives the whole script before splitting it.
+const QUICK: Duration = Duration::from_millis(250);
+
+/// [`solve`] without splitting the script into independent blocks.
+fn solve_whole(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
     let text = script.join("\n");
     if text.contains('\0') {
         return Err("the script contains a NUL character".to_string());
