@@ -43,8 +43,8 @@ fn atoms<'e>(expr: &'e SExpr, out: &mut Vec<&'e str>) {
     }
 }
 
-/// `(= x y)` or `(not (= x y))` over two constants: their names.
-fn link<'e>(expr: &'e SExpr, declared: &BTreeMap<&str, usize>) -> Option<(usize, usize)> {
+/// `(= x y)` or `(not (= x y))` over two constants: their indices.
+fn link(expr: &SExpr, declared: &BTreeMap<&str, usize>) -> Option<(usize, usize)> {
     let SExpr::List(items) = expr else {
         return None;
     };
