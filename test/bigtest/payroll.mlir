@@ -26,4 +26,4 @@
 // COVERAGE: covered: 28 of 28 feasible paths (100.0%)
 
 // MUTATION: @payroll: 23 mutants
-// MUTATION: mutation score: 87.0%
+// MUTATION: mutation score: 82.6%

@@ -62,7 +62,7 @@ struct Bounds {
     #[arg(long, default_value_t = 2)]
     k: usize,
     /// Z3 time limit per query, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 10_000)]
     timeout_ms: u32,
 }
 

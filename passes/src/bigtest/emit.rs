@@ -40,7 +40,7 @@ records as files, one per source, in the source's own text format.",
     options: &[PassOption {
         name: "timeout-ms",
         summary: "Z3 time limit per query, in milliseconds",
-        default: "2000",
+        default: "10000",
     }],
     create,
 };

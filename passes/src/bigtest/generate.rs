@@ -356,7 +356,7 @@ fn share(
     // Few, short tries: sharing is an optimisation, and a failed try costs
     // a solver call.
     const TRIES: usize = 1;
-    let timeout_ms = (timeout_ms / 8).max(100);
+    let timeout_ms = (timeout_ms / 8).clamp(100, 1000);
     let candidates = case.placed.iter().rev().filter(|(other, _)| {
         records(&other.script)
             .iter()

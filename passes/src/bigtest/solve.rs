@@ -28,7 +28,7 @@ is an error on the op.",
     options: &[PassOption {
         name: "timeout-ms",
         summary: "Z3 time limit per path, in milliseconds",
-        default: "2000",
+        default: "10000",
     }],
     create,
 };
@@ -42,7 +42,7 @@ struct SolvePass {
 
 /// Reads the `timeout-ms` option shared by solving passes.
 pub fn timeout(options: &Options, pass: &str) -> Result<u32> {
-    match options.int(pass, "timeout-ms", 2000)? {
+    match options.int(pass, "timeout-ms", 10_000)? {
         t @ 1..=600_000 => Ok(t as u32),
         t => Err(Error::PassOption {
             pass: pass.into(),

@@ -72,21 +72,11 @@ pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
             .as_millis();
         solve_whole(script, left.min(u32::MAX as u128) as u32)
     };
-    // Most scripts are easy, and one call is cheapest for them; scripts
-    // that are not get split into independent blocks (see `decompose`).
-    let first = deadline.min(Instant::now() + QUICK);
-    match whole(script, first)? {
-        Outcome::Unknown(_) if first < deadline => {}
-        answer => return Ok(answer),
-    }
     if let Some(outcome) = decompose::solve_in_blocks(script, deadline, whole) {
         return outcome;
     }
     whole(script, deadline)
 }
-
-/// How long [`solve`] gives the whole script before splitting it.
-const QUICK: Duration = Duration::from_millis(250);
 
 /// [`solve`] without splitting the script into independent blocks.
 fn solve_whole(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
@@ -502,7 +492,6 @@ fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, String> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
 
     use super::*;
 
@@ -622,12 +611,10 @@ mod tests {
             "(declare-const z Int)",
             "(assert (= (+ (* x x x) (* y y y) (* z z z)) 33))",
         ]);
-        let start = Instant::now();
+        // Plain "timeout", not "Z3 did not stop when interrupted": Z3
+        // honoured the interrupt within the grace period.
         let outcome = solve(&script, 50);
-        let elapsed = start.elapsed();
         assert_eq!(outcome, Ok(Outcome::Unknown("timeout".to_string())));
-        // Well under the grace period: Z3 honoured the interrupt.
-        assert!(elapsed < Duration::from_secs(1), "took {elapsed:?}");
     }
 
     #[test]
