@@ -582,18 +582,7 @@ impl<'p> Enumerator<'p> {
                     continue;
                 }
                 merged.assume(same);
-                // Both sides' keys are equal here; a plain variable (a
-                // source field) keeps the rules between records a link Z3
-                // can solve record by record (see coco-smt's decompose).
-                let (left, right) = (
-                    self.key_term(id, &fields[0][0])?,
-                    self.key_term(id, &fields[1][0])?,
-                );
-                let key = if matches!(right, Term::Var(_)) && !matches!(left, Term::Var(_)) {
-                    right
-                } else {
-                    left
-                };
+                let key = self.key_term(id, &fields[0][0])?;
                 merged.keys.push(self.key_use(id, KeyRole::Both, vec![key]));
                 let mut record = vec![fields[0][0].clone()];
                 record.extend(side(Some(&fields[0][1..]), &l_types));

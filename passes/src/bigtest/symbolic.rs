@@ -51,9 +51,7 @@ pub enum KeyRole {
     /// One output record of a grouping operator (distinct, reduce_by_key,
     /// group_by_key): two records leaving it separately had different keys.
     Group,
-    /// A matched join record: its key is on both sides. Two matched records
-    /// of different records with one key would also match crosswise,
-    /// giving records the path does not have, so their keys differ.
+    /// A matched join record: its key is on both sides.
     Both,
     /// An unmatched left record: no right record of the path has its key.
     LeftOnly,
@@ -81,9 +79,9 @@ impl KeyUse {
         let clash = matches!(
             (&self.role, &other.role),
             (Group, Group)
-                | (Both, Both | LeftOnly | RightOnly)
                 | (LeftOnly, Both | RightOnly)
                 | (RightOnly, Both | LeftOnly)
+                | (Both, LeftOnly | RightOnly)
         );
         clash.then(|| {
             not(and(self
