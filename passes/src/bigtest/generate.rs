@@ -197,19 +197,34 @@ fn pieces(script: &[String]) -> BTreeMap<String, Vec<String>> {
     by_split
 }
 
+/// Assertions keeping the keys `script` passes apart from the keys `run`
+/// met at the same operators.
+fn keys_apart(run: &Run, script: &[String]) -> Vec<String> {
+    let mut apart = Vec::new();
+    for (op, term) in keys(script) {
+        for key in run.keys.get(&op).into_iter().flatten() {
+            if let Some(value) = key.first().and_then(literal) {
+                apart.push(format!("(assert (not (= {term} {value})))"));
+            }
+        }
+    }
+    apart
+}
+
 /// `path`'s condition, with its keys apart from the keys `case` has.
 fn apart_script(case: &Case, path: &PathSpec) -> Vec<String> {
     let mut script = path.script.clone();
     if let Some(run) = &case.run {
-        for (op, term) in keys(&path.script) {
-            for key in run.keys.get(&op).into_iter().flatten() {
-                if let Some(value) = key.first().and_then(literal) {
-                    script.push(format!("(assert (not (= {term} {value})))"));
-                }
-            }
-        }
+        script.extend(keys_apart(run, &path.script));
     }
     script
+}
+
+/// The model's values of `vars`, as source field texts.
+fn fields_of(model: &BTreeMap<String, ModelValue>, vars: &[String]) -> Vec<String> {
+    vars.iter()
+        .map(|v| model.get(v).map(field_text).unwrap_or_default())
+        .collect()
 }
 
 /// Tries to add records following `path` to `case`. Solvers like short,
@@ -283,10 +298,7 @@ fn extend(
         let mut positions = Vec::new();
         for (source, vars) in records(&path.script) {
             let delimiter = delimiter_of(program, &source).unwrap_or_default();
-            let fields: Vec<String> = vars
-                .iter()
-                .map(|v| model.get(v).map(field_text).unwrap_or_default())
-                .collect();
+            let fields = fields_of(&model, &vars);
             for (var, value) in vars.iter().zip(&fields) {
                 if let Some(ModelValue::Str(_)) = model.get(var) {
                     differ.push(format!(
@@ -381,22 +393,14 @@ fn share(
         let Ok(rest_run) = interp::run(program, &rest) else {
             continue;
         };
-        for (op, term) in keys(&other.script).into_iter().chain(keys(&path.script)) {
-            for key in rest_run.keys.get(&op).into_iter().flatten() {
-                if let Some(value) = key.first().and_then(literal) {
-                    script.push(format!("(assert (not (= {term} {value})))"));
-                }
-            }
-        }
+        script.extend(keys_apart(&rest_run, &other.script));
+        script.extend(keys_apart(&rest_run, &path.script));
         let Ok(Outcome::Sat(model)) = solve(&script, timeout_ms) else {
             continue;
         };
         let text = |source: &str, vars: &[String]| {
             let delimiter = delimiter_of(program, source).unwrap_or_default();
-            vars.iter()
-                .map(|v| model.get(v).map(field_text).unwrap_or_default())
-                .collect::<Vec<_>>()
-                .join(&delimiter)
+            fields_of(&model, vars).join(&delimiter)
         };
         let mut inputs = case.inputs.clone();
         for ((source, vars), (at_source, index)) in theirs.iter().zip(positions) {
