@@ -5,7 +5,7 @@
 //! Regenerate committed docs: `COCO_BLESS=1 cargo test -p coco-filetests --test filetests -- docs`.
 
 use coco_filetests::{
-    builders, compiled, differential, fuzz, mlir_files, random_programs, repo_root, runner,
+    builders, compiled, differential, fuzz, layers, mlir_files, random_programs, repo_root, runner,
     test_dir,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -20,13 +20,24 @@ fn main() {
         return;
     }
     let mut trials = Vec::new();
+    let slow_enabled = std::env::var_os("COCO_SLOW_TESTS").is_some_and(|v| v == "1");
     for path in mlir_files(&test_dir(), &test_dir()) {
         let path = path.to_string_lossy().into_owned();
         let file = path.clone();
-        trials.push(Trial::test(path.clone(), move || {
-            runner::run_file(&file).map_err(Failed::from)
-        }));
         let source = std::fs::read_to_string(&path).unwrap_or_default();
+        // `// REQUIRES: slow` (as in lit): minutes of work, run by
+        // bench/bigtest.sh or with COCO_SLOW_TESTS=1; CI runs a small
+        // variant of each.
+        let slow = runner::requires_slow(&source);
+        let name = if slow && !slow_enabled {
+            format!("{path} (slow: set COCO_SLOW_TESTS=1)")
+        } else {
+            path.clone()
+        };
+        trials.push(
+            Trial::test(name, move || runner::run_file(&file).map_err(Failed::from))
+                .with_ignored_flag(slow && !slow_enabled),
+        );
         if !runner::expects_failure(&source) {
             trials.push(Trial::test(format!("round-trip::{path}"), move || {
                 runner::round_trip(&path).map_err(Failed::from)
@@ -154,6 +165,35 @@ fn main() {
             .unwrap_or(200);
         random_programs::check(cases).map_err(Failed::from)
     }));
+    trials.push(Trial::test(
+        "architecture::crates-follow-the-layers",
+        || {
+            let metadata = layers::metadata().map_err(Failed::from)?;
+            layers::check(&metadata).map_err(Failed::from)
+        },
+    ));
+    trials.push(Trial::test(
+        "architecture::a-wrong-edge-is-rejected",
+        || {
+            let metadata = layers::metadata().map_err(Failed::from)?;
+            for (from, to) in [
+                ("coco-dialects", "coco-passes"),
+                ("coco-runtime", "coco-dialects"),
+                ("coco-base", "coco-bundle"),
+            ] {
+                let wrong = layers::with_edge(&metadata, from, to);
+                match layers::check(&wrong) {
+                    Err(message) if message.contains(&format!("{from} depends on {to}")) => {}
+                    other => {
+                        return Err(Failed::from(format!(
+                            "the edge {from} -> {to} was not rejected: {other:?}"
+                        )))
+                    }
+                }
+            }
+            Ok(())
+        },
+    ));
     trials.push(Trial::test("docs::generated-docs-are-current", || {
         coco_filetests::docs_current().map_err(Failed::from)
     }));

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """coco's GPU check (run by gpu-check.sh on the GPU machine).
 
-The executor's CUDA backend is not built yet, so this script plays its part
-for one GPU: it loads each bundle's PTX with the CUDA driver API (ctypes, no
-toolkit), follows the plan (kernel launches from `gpu_launches`; on one rank
+The executor's CUDA backend has not run on a GPU yet, so this script checks
+the PTX on its own, on one GPU: it loads each bundle's PTX with the CUDA
+driver API (ctypes, no toolkit), follows the plan (kernel launches from `gpu_launches`; on one rank
 every collective is a copy), and compares every output with the reference
 interpreter's. It also runs an NCCL all_reduce on a single rank and times
 the fused Adam kernel against a device-to-device copy of the same bytes and

@@ -12,7 +12,7 @@
 //!   interpreter and prints its sinks.
 
 use std::{
-    collections::{BTreeMap, BTreeSet},
+    collections::BTreeSet,
     fmt::Write as _,
     io::IsTerminal,
     path::{Path, PathBuf},
@@ -20,27 +20,25 @@ use std::{
 };
 
 use clap::{Parser, Subcommand};
-use coco_dataflow::{
-    interp::{self, Run},
-    io::{data_file_name, load_inputs},
-    model::{OpKind, Program},
-    mutate,
+use coco_bigtest::{
+    bounds,
+    coverage::{self, percent, status_counts},
+    extract,
+    generate::PathSpec,
+    mutation::{self, Dataset},
+    report::Report,
+    results,
+    testdata::{self, case_dirs, TestRecord},
 };
+use coco_dataflow::{interp, io::load_inputs, model::Program};
 use coco_dialects::{
-    bigtest::TEST_RECORD,
+    bigtest::PathStatus,
     context,
     diagnostics::DiagnosticCollector,
-    ir::{as_op, body_ops, i64_array_attr, int_attr, op_name, str_attr, symbol_attr},
+    ir::{as_op, str_attr},
 };
-use coco_passes::{
-    bigtest::{
-        extract,
-        generate::{self, PathSpec},
-        results,
-    },
-    pipeline,
-};
-use melior::{ir::Module, pass::PassManager, Context};
+use coco_passes::{driver, pipeline};
+use melior::{ir::Module, Context};
 
 use crate::{source, Output};
 
@@ -59,11 +57,20 @@ struct Cli {
 struct Bounds {
     /// Records combined per reduce/group/distinct, flat_map elements
     /// followed, and loop unrolling.
-    #[arg(long, default_value_t = 2)]
-    k: usize,
+    #[arg(long, default_value_t = bounds::K.default)]
+    k: i64,
     /// Z3 time limit per query, in milliseconds.
-    #[arg(long, default_value_t = 10_000)]
-    timeout_ms: u32,
+    #[arg(long, default_value_t = bounds::TIMEOUT_MS.default)]
+    timeout_ms: i64,
+}
+
+impl Bounds {
+    /// The same ranges the passes enforce (`coco_bigtest::bounds`).
+    fn check(&self) -> Result<(), String> {
+        bounds::K.check_flag(self.k)?;
+        bounds::TIMEOUT_MS.check_flag(self.timeout_ms)?;
+        Ok(())
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -148,22 +155,11 @@ fn progress(message: &str) {
     }
 }
 
-fn check_bounds(bounds: &Bounds) -> Result<(), String> {
-    if !(1..=8).contains(&bounds.k) {
-        return Err(format!("--k must be between 1 and 8, found {}", bounds.k));
-    }
-    if bounds.timeout_ms == 0 {
-        return Err("--timeout-ms must be positive".into());
-    }
-    Ok(())
-}
-
 /// One program of the module, with what the passes found.
 struct Analysed {
     program: Program,
-    paths: Vec<(PathSpec, &'static str)>,
-    /// `(case, source, text, covers)` per emitted record.
-    records: Vec<(usize, String, String, Vec<i64>)>,
+    paths: Vec<(PathSpec, PathStatus)>,
+    records: Vec<TestRecord>,
 }
 
 /// Parses `path`, runs `pipeline_text` and reads the results per program.
@@ -179,13 +175,8 @@ fn analyse(
     let mut module: Module = source::load(context, &text, path)?;
     let collector = DiagnosticCollector::attach(context);
     let elements = pipeline::parse(pipeline_text).map_err(|e| e.to_string())?;
-    let manager = PassManager::new(context);
-    pipeline::add_to(
-        &manager.as_operation_pass_manager(),
-        &elements,
-        pipeline_text,
-    )
-    .map_err(|e| e.to_string())?;
+    let manager =
+        driver::pass_manager(context, &elements, pipeline_text).map_err(|e| e.to_string())?;
     if manager.run(&mut module).is_err() {
         let diagnostics: String = collector
             .take()
@@ -210,18 +201,7 @@ fn analyse(
             .into_iter()
             .map(|p| (p.spec, p.status))
             .collect();
-        let mut records = Vec::new();
-        for op in body_ops(module_op) {
-            let o = as_op(&op);
-            if op_name(o) == TEST_RECORD && symbol_attr(o, "program").as_deref() == Some(&name) {
-                records.push((
-                    int_attr(o, "test_case").unwrap_or(0) as usize,
-                    str_attr(o, "source").unwrap_or_default(),
-                    str_attr(o, "text").unwrap_or_default(),
-                    i64_array_attr(o, "covers").unwrap_or_default(),
-                ));
-            }
-        }
+        let records = results::test_records(module_op, &name);
         analysed.push(Analysed {
             program,
             paths,
@@ -243,39 +223,15 @@ fn base_dir(path: &str) -> PathBuf {
         .unwrap_or_default()
 }
 
-/// The data directories of a generated test set: `dir`, then `dir/case-N`.
-fn case_dirs(dir: &Path) -> Vec<PathBuf> {
-    let mut dirs = vec![dir.to_path_buf()];
-    for n in 1.. {
-        let case = dir.join(format!("case-{n}"));
-        if !case.is_dir() {
-            break;
-        }
-        dirs.push(case);
-    }
-    dirs
-}
-
-fn status_counts(paths: &[(PathSpec, &str)]) -> (usize, usize, usize) {
-    let count = |s: &str| paths.iter().filter(|(_, status)| *status == s).count();
-    (count("sat"), count("unsat"), count("unknown"))
-}
-
-/// Covered path ids over all test cases in `dirs`.
-fn measure(
+/// The datasets in `dirs`, as the program's sources read them.
+fn load_datasets(
     program: &Program,
-    paths: &[(PathSpec, &str)],
-    dirs: &[PathBuf],
-    base: &Path,
-) -> Result<BTreeSet<i64>, String> {
-    let specs: Vec<PathSpec> = paths.iter().map(|(p, _)| p.clone()).collect();
-    let mut covered = BTreeSet::new();
-    for dir in dirs {
-        let inputs = load_inputs(program, base, Some(dir))?;
-        let (ids, _) = generate::coverage(program, &specs, &inputs)?;
-        covered.extend(ids);
-    }
-    Ok(covered)
+    path: &str,
+    dirs: &[Option<PathBuf>],
+) -> Result<Vec<Dataset>, String> {
+    dirs.iter()
+        .map(|dir| load_inputs(program, &base_dir(path), dir.as_deref()))
+        .collect()
 }
 
 fn generate_command(
@@ -285,7 +241,7 @@ fn generate_command(
     out: &mut String,
     warnings: &mut String,
 ) -> Result<(), String> {
-    check_bounds(bounds)?;
+    bounds.check()?;
     let start = Instant::now();
     let context = context();
     progress(&format!(
@@ -319,22 +275,21 @@ fn generate_command(
         } else {
             output.to_path_buf()
         };
-        let cases = write_testdata(&a.program, &a.records, &dir)?;
-        write_reports(a, &dir)?;
+        let cases = testdata::write(&a.program, &a.records, &dir)?;
+        let report = Report::new(&a.program.name, &a.paths, &a.records);
+        write_file(&dir.join("report.txt"), &report.to_text())?;
+        write_file(&dir.join("report.json"), &report.to_json())?;
         let (sat, unsat, unknown) = status_counts(&a.paths);
-        let covered = measure(&a.program, &a.paths, &case_dirs(&dir), &base_dir(path))?;
+        let dirs: Vec<Option<PathBuf>> = case_dirs(&dir).into_iter().map(Some).collect();
+        let datasets = load_datasets(&a.program, path, &dirs)?;
+        let covered = coverage::measure(&a.program, &a.paths, &datasets)?.covered;
         let feasible: BTreeSet<i64> = a
             .paths
             .iter()
-            .filter(|(_, s)| *s == "sat")
+            .filter(|(_, s)| *s == PathStatus::Sat)
             .map(|(p, _)| p.id)
             .collect();
         let hit = feasible.intersection(&covered).count();
-        let percent = if feasible.is_empty() {
-            100.0
-        } else {
-            100.0 * hit as f64 / feasible.len() as f64
-        };
         let _ = writeln!(
             out,
             "{:<22} {:>9} {:>8} {:>10} {:>7} {:>7} {:>5} {:>8.1}% {:>7.2}s",
@@ -345,7 +300,7 @@ fn generate_command(
             unknown,
             a.records.len(),
             cases,
-            percent,
+            percent(hit, feasible.len()),
             elapsed.as_secs_f64()
         );
         let missed: Vec<String> = feasible
@@ -365,105 +320,8 @@ fn generate_command(
     Ok(())
 }
 
-/// Writes every source's records; returns the number of test cases.
-fn write_testdata(
-    program: &Program,
-    records: &[(usize, String, String, Vec<i64>)],
-    dir: &Path,
-) -> Result<usize, String> {
-    let cases = records.iter().map(|r| r.0 + 1).max().unwrap_or(1);
-    // Cases of an earlier run would read as part of this test set.
-    for stale in case_dirs(dir).into_iter().skip(1) {
-        std::fs::remove_dir_all(&stale)
-            .map_err(|e| format!("cannot remove {}: {e}", stale.display()))?;
-    }
-    for case in 0..cases {
-        let case_dir = if case == 0 {
-            dir.to_path_buf()
-        } else {
-            dir.join(format!("case-{case}"))
-        };
-        std::fs::create_dir_all(&case_dir)
-            .map_err(|e| format!("cannot create {}: {e}", case_dir.display()))?;
-        for (_, op) in program.sources() {
-            let OpKind::Source { name, .. } = &op.kind else {
-                continue;
-            };
-            let file = case_dir.join(data_file_name(&op.kind).unwrap_or_default());
-            let mut text = String::new();
-            for (_, _, line, _) in records.iter().filter(|r| r.0 == case && &r.1 == name) {
-                text.push_str(line);
-                text.push('\n');
-            }
-            std::fs::write(&file, text)
-                .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        }
-    }
-    Ok(cases)
-}
-
-fn json_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
-}
-
-fn write_reports(a: &Analysed, dir: &Path) -> Result<(), String> {
-    // Which records (case, source, line) cover each path.
-    let mut by_path: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-    let mut line_of: BTreeMap<(usize, String), usize> = BTreeMap::new();
-    let mut json_records = Vec::new();
-    for (case, source, text, covers) in &a.records {
-        let line = line_of.entry((*case, source.clone())).or_insert(0);
-        *line += 1;
-        let place = if *case == 0 {
-            format!("{source}:{line}")
-        } else {
-            format!("case-{case}/{source}:{line}")
-        };
-        for id in covers {
-            by_path.entry(*id).or_default().push(place.clone());
-        }
-        let covers: Vec<String> = covers.iter().map(|c| c.to_string()).collect();
-        json_records.push(format!(
-            "    {{\"case\": {case}, \"source\": {}, \"line\": {line}, \"text\": {}, \"covers\": [{}]}}",
-            json_string(source),
-            json_string(text),
-            covers.join(", ")
-        ));
-    }
-    let mut text = format!("BigTest report for @{}\n\n", a.program.name);
-    let mut json_paths = Vec::new();
-    for (spec, status) in &a.paths {
-        let covered_by = by_path.get(&spec.id).cloned().unwrap_or_default();
-        let _ = writeln!(text, "path {} [{status}]", spec.id);
-        for branch in &spec.branches {
-            let _ = writeln!(text, "    {branch}");
-        }
-        if covered_by.is_empty() {
-            let _ = writeln!(text, "  covered by: nothing\n");
-        } else {
-            let _ = writeln!(text, "  covered by: {}\n", covered_by.join(", "));
-        }
-        let branches: Vec<String> = spec.branches.iter().map(|b| json_string(b)).collect();
-        let records: Vec<String> = covered_by.iter().map(|r| json_string(r)).collect();
-        json_paths.push(format!(
-            "    {{\"id\": {}, \"status\": \"{status}\", \"branches\": [{}], \"covered_by\": [{}]}}",
-            spec.id,
-            branches.join(", "),
-            records.join(", ")
-        ));
-    }
-    let json = format!(
-        "{{\n  \"program\": {},\n  \"paths\": [\n{}\n  ],\n  \"records\": [\n{}\n  ]\n}}\n",
-        json_string(&a.program.name),
-        json_paths.join(",\n"),
-        json_records.join(",\n")
-    );
-    let write = |name: &str, contents: &str| {
-        let file = dir.join(name);
-        std::fs::write(&file, contents).map_err(|e| format!("cannot write {}: {e}", file.display()))
-    };
-    write("report.txt", &text)?;
-    write("report.json", &json)
+fn write_file(file: &Path, contents: &str) -> Result<(), String> {
+    std::fs::write(file, contents).map_err(|e| format!("cannot write {}: {e}", file.display()))
 }
 
 fn coverage_command(
@@ -473,7 +331,7 @@ fn coverage_command(
     out: &mut String,
     warnings: &mut String,
 ) -> Result<(), String> {
-    check_bounds(bounds)?;
+    bounds.check()?;
     let context = context();
     let pipeline_text = format!(
         "builtin.module(bigtest-jdu-paths{{k={}}},bigtest-solve{{timeout-ms={}}})",
@@ -484,34 +342,10 @@ fn coverage_command(
             Some(dir) => case_dirs(dir).into_iter().map(Some).collect(),
             None => vec![None],
         };
-        let specs: Vec<PathSpec> = a.paths.iter().map(|(p, _)| p.clone()).collect();
-        let enumerated: BTreeSet<String> = specs
-            .iter()
-            .map(|s| coco_dataflow::lineage::path_key(&s.branches))
-            .collect();
-        let mut covered = BTreeSet::new();
-        let mut failures = 0;
-        // Paths the data follows that the bound k leaves out (three records
-        // folded at k=2, a loop run more than k times).
-        let mut beyond = BTreeSet::new();
-        for dir in &dirs {
-            let inputs = load_inputs(&a.program, &base_dir(path), dir.as_deref())?;
-            let (ids, run) = generate::coverage(&a.program, &specs, &inputs)?;
-            covered.extend(ids);
-            failures += run.failures.len();
-            for observation in &run.observations {
-                let key = coco_dataflow::lineage::path_key(&observation.branches);
-                if !enumerated.contains(&key) {
-                    beyond.insert(key);
-                }
-            }
-        }
+        let datasets = load_datasets(&a.program, path, &dirs)?;
+        let measured = coverage::measure(&a.program, &a.paths, &datasets)?;
         let (sat, unsat, unknown) = status_counts(&a.paths);
-        let hit = a
-            .paths
-            .iter()
-            .filter(|(p, s)| *s == "sat" && covered.contains(&p.id))
-            .count();
+        let (hit, _) = measured.feasible_hit(&a.paths);
         let _ = writeln!(
             out,
             "@{}: {} JDU paths at k={} ({sat} feasible, {unsat} infeasible, {unknown} unknown)",
@@ -521,11 +355,12 @@ fn coverage_command(
         );
         let _ = writeln!(
             out,
-            "covered: {hit} of {sat} feasible paths ({:.1}%); {failures} records fail in the program",
-            if sat == 0 { 100.0 } else { 100.0 * hit as f64 / sat as f64 }
+            "covered: {hit} of {sat} feasible paths ({:.1}%); {} records fail in the program",
+            percent(hit, sat),
+            measured.failures
         );
         for (spec, status) in &a.paths {
-            if *status != "unsat" && !covered.contains(&spec.id) {
+            if *status != PathStatus::Unsat && !measured.covered.contains(&spec.id) {
                 let _ = writeln!(
                     out,
                     "missed path {} [{status}]: {}",
@@ -534,39 +369,19 @@ fn coverage_command(
                 );
             }
         }
-        if !beyond.is_empty() {
+        if !measured.beyond_k.is_empty() {
             let _ = writeln!(
                 out,
                 "{} path(s) the data follows are beyond k={} (more records combined, later flat_map elements or more loop trips):",
-                beyond.len(),
+                measured.beyond_k.len(),
                 bounds.k
             );
-            for key in &beyond {
+            for key in &measured.beyond_k {
                 let _ = writeln!(out, "beyond k: {key}");
             }
         }
     }
     Ok(())
-}
-
-/// Whether two runs of a program differ in what a user would see.
-fn differs(original: &Result<Run, interp::Error>, mutant: &Result<Run, interp::Error>) -> bool {
-    match (original, mutant) {
-        (Ok(a), Ok(b)) => {
-            let failed = |r: &Run| {
-                let mut f: Vec<String> = r
-                    .failures
-                    .iter()
-                    .map(|f| format!("{:?}", f.origins))
-                    .collect();
-                f.sort();
-                f
-            };
-            a.sink_lines() != b.sink_lines() || failed(a) != failed(b)
-        }
-        (Ok(_), Err(_)) | (Err(_), Ok(_)) => true,
-        (Err(_), Err(_)) => false,
-    }
 }
 
 fn mutate_command(path: &str, data: &Path, out: &mut String) -> Result<(), String> {
@@ -586,47 +401,20 @@ fn mutate_command(path: &str, data: &Path, out: &mut String) -> Result<(), Strin
         } else {
             data.to_path_buf()
         };
-        let mut datasets = Vec::new();
-        for d in case_dirs(&dir) {
-            datasets.push(load_inputs(&program, &base_dir(path), Some(&d))?);
-        }
-        let originals: Vec<_> = datasets.iter().map(|d| interp::run(&program, d)).collect();
-        if let Some(Err(e)) = originals.iter().find(|r| r.is_err()) {
-            return Err(format!("the original program fails on the data: {e}"));
-        }
-        let mutants = mutate::mutants(&program);
-        let mut per_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-        let mut survivors = Vec::new();
-        for m in &mutants {
-            let killed = datasets
-                .iter()
-                .zip(&originals)
-                .any(|(d, original)| differs(original, &interp::run(&m.program, d)));
-            let entry = per_class.entry(m.class).or_default();
-            entry.1 += 1;
-            if killed {
-                entry.0 += 1;
-            } else {
-                survivors.push(m);
-            }
-        }
-        let killed: usize = per_class.values().map(|(k, _)| k).sum();
+        let dirs: Vec<Option<PathBuf>> = case_dirs(&dir).into_iter().map(Some).collect();
+        let datasets = load_datasets(&program, path, &dirs)?;
+        let score = mutation::score(&program, &datasets)
+            .map_err(|e| format!("the original program fails on the data: {e}"))?;
         let _ = writeln!(
             out,
-            "@{}: {} mutants, {killed} killed",
-            program.name,
-            mutants.len()
+            "@{}: {} mutants, {} killed",
+            program.name, score.mutants, score.killed
         );
-        for (class, (k, n)) in &per_class {
+        for (class, (k, n)) in &score.per_class {
             let _ = writeln!(out, "  {class:<24} {k}/{n}");
         }
-        let score = if mutants.is_empty() {
-            100.0
-        } else {
-            100.0 * killed as f64 / mutants.len() as f64
-        };
-        let _ = writeln!(out, "mutation score: {score:.1}%");
-        for m in survivors {
+        let _ = writeln!(out, "mutation score: {:.1}%", score.percent());
+        for m in &score.survivors {
             let _ = writeln!(
                 out,
                 "survived: {} ({}) at {}",

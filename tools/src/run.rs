@@ -5,8 +5,8 @@
 //! `coco-run --list-inputs` prints them; a `#coco.local` input holds one
 //! tensor per rank, shape `[ranks, ...]`) or are seeded random values;
 //! outputs are printed as a summary and, with `--outputs DIR`, written as
-//! `.npy`. The `cpu` and `cuda` backends run compiled bundles and arrive with
-//! the lowering.
+//! `.npy`. The `cpu` and `cuda` backends run compiled bundles (see
+//! `execute.rs`).
 
 use std::{collections::HashMap, fmt::Write as _, path::PathBuf};
 

@@ -4,14 +4,8 @@ use thiserror::Error;
 pub enum Error {
     #[error("{path}: {message}")]
     Io { path: String, message: String },
-    #[error("{path}: not a valid .npy file: {message}")]
-    Npy { path: String, message: String },
-    #[error("{path}: holds {found}, expected {expected}")]
-    NpyDtype {
-        path: String,
-        found: String,
-        expected: String,
-    },
+    #[error(transparent)]
+    Base(#[from] coco_base::Error),
     #[error("{path}: {message}")]
     Plan { path: String, message: String },
 }

@@ -16,12 +16,11 @@
 //!
 //! The format is documented in `docs/bundle.md`.
 
-pub mod dtype;
 pub mod error;
-pub mod npy;
 pub mod plan;
 
-pub use dtype::DType;
+/// The plan's schema names element types; they are defined once, in coco-base.
+pub use coco_base::DType;
 pub use error::{Error, Result};
 pub use plan::{
     Buffer, Io, IoLayout, Kernel, Plan, Reduction, Stage, Step, View, FORMAT_NAME, FORMAT_VERSION,

@@ -6,7 +6,7 @@ use std::{collections::HashMap, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{dtype::DType, error::Error, error::Result};
+use crate::{error::Error, error::Result, DType};
 
 pub const FORMAT_NAME: &str = "coco-bundle";
 pub const FORMAT_VERSION: u32 = 1;

@@ -9,10 +9,12 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum Error {
-    /// The plan or an `.npy` file could not be read (the message names the
-    /// file).
+    /// The plan could not be read (the message names the file).
     #[error("{0}")]
     Bundle(#[from] coco_bundle::Error),
+    /// An `.npy` file could not be read or written (the message names it).
+    #[error("{0}")]
+    Array(#[from] coco_base::Error),
 
     #[error("{path}: {message}")]
     Io { path: String, message: String },

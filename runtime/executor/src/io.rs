@@ -19,7 +19,8 @@
 
 use std::path::{Path, PathBuf};
 
-use coco_bundle::{npy, Buffer, Io, IoLayout};
+use coco_base::npy;
+use coco_bundle::{Buffer, Io, IoLayout};
 
 use crate::{
     comm::Comm,

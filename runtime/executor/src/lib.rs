@@ -2,7 +2,7 @@
 //! --emit=bundle`) on CPUs, one MPI rank per rank of the plan, with the
 //! native kernels of `kernels.so` and MPI collectives.
 //!
-//! It must never depend on MLIR or LLVM (`scripts/test.sh` checks), so that
+//! It must never depend on MLIR or LLVM (the layering test, `test/src/layers.rs`, checks), so that
 //! it ships to clusters as a small binary: the bundle format (`coco-bundle`)
 //! is its only interface with the compiler.
 //!
@@ -52,8 +52,8 @@
 //! - [`launch`]: launcher detection and the `mpirun` command line;
 //! - `exec`: one rank's run, independent of the backend; `check`: plan
 //!   checks that must pass before any communication;
-//! - `cpu`: the CPU backend (host memory, `dlopen`ed kernels); a CUDA backend
-//!   (cudarc, NCCL) would be a sibling module with the same surface;
+//! - `cpu`: the CPU backend (host memory, `dlopen`ed kernels); `cuda`: the
+//!   CUDA backend (cudarc's driver API and NCCL, loaded at run time);
 //! - `collective`: the plan's collectives on host memory over MPI, with the
 //!   interpreter's rank-order semantics; `layout`: the byte reshuffles and
 //!   the fold they need; `comm`: the raw MPI calls;

@@ -5,6 +5,7 @@
 //! `#coco.sliced<d>`). Ops run rank by rank; collectives combine the ranks'
 //! parts in rank order, which fixes the floating-point association.
 
+use coco_dialects::lifetime;
 use std::collections::{HashMap, VecDeque};
 
 use coco_dialects::{
@@ -149,8 +150,7 @@ impl<'c> Frame<'c> {
                 .argument(i)
                 .map_err(|e| Error::Program(e.to_string()))?
                 .into();
-            // SAFETY: the block lives as long as the function, which lives for 'c.
-            let argument: Value<'c, 'c> = unsafe { Value::from_raw(argument.to_raw()) };
+            let argument: Value<'c, 'c> = lifetime::value(argument);
             self.arguments.push(argument);
             self.set(argument, data);
         }

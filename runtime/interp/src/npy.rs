@@ -1,5 +1,5 @@
 //! NumPy `.npy` files as interpreter tensors (`f64` values), on top of the
-//! runtime's reader and writer (`coco_bundle::npy`), so that the
+//! runtime's reader and writer (`coco_base::npy`), so that the
 //! interpreter and the executor read and write exactly the same files.
 //!
 //! NumPy has no bfloat16, so bf16 tensors are written as `<f4` (exact) and
@@ -8,14 +8,14 @@
 
 use std::path::Path;
 
-use coco_bundle::npy::{self as files, Array};
+use coco_base::npy::{self as files, Array};
 
 use crate::{
     error::{Error, Result},
     tensor::{DType, Tensor},
 };
 
-fn error(path: &Path, error: coco_bundle::Error) -> Error {
+fn error(path: &Path, error: coco_base::Error) -> Error {
     let message = error.to_string();
     let prefix = format!("{}: ", path.display());
     Error::Npy {

@@ -5,9 +5,9 @@
 
 use melior::ir::Type;
 
-/// Element types are the runtime's (`coco_bundle::DType`), so interpreter
+/// Element types are the runtime's (`coco_base::DType`), so interpreter
 /// and executor read and write the same files.
-pub use coco_bundle::DType;
+pub use coco_base::DType;
 
 /// The dtype of an MLIR element type; `None` when unsupported.
 pub fn dtype_of(ty: Type) -> Option<DType> {

@@ -1,6 +1,6 @@
 // RUN: coco-opt %s --split-input-file --verify-diagnostics
 //
-// One case per rule of dialects/src/bigtest/verify.rs, plus the ODS structure.
+// One case per rule of compiler/dialects/src/bigtest/verify.rs, plus the ODS structure.
 
 func.func @program() {
   %s = df.source "numbers" inline ["1,a"] delimiter "," : !df.dataset<tuple<i64, !df.str>>

@@ -1,7 +1,7 @@
 // RUN: coco-opt %s --split-input-file --verify-diagnostics
 //
 // One case per rule: ODS structure first, then the Rust layout rules of
-// dialects/src/coco/verify.rs.
+// compiler/dialects/src/coco/verify.rs.
 
 func.func @no_layout(%x: tensor<8xf32>) {
   // expected-error@+1 {{operand #0 must be ranked tensor with a coco layout encoding}}

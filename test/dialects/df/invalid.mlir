@@ -1,6 +1,6 @@
 // RUN: coco-opt %s --split-input-file --verify-diagnostics
 //
-// One case per rule of dialects/src/df/verify.rs, plus the ODS structure.
+// One case per rule of compiler/dialects/src/df/verify.rs, plus the ODS structure.
 
 func.func @bad_field() {
   // expected-error@+1 {{record field #0 of !df.dataset<tuple<i32, !df.str>> has type i32; fields are i64, f64, i1, !df.str}}

@@ -1,6 +1,6 @@
 // RUN: coco-opt %s --test-coco-layouts --verify-diagnostics
 //
-// Layout inference (dialects/src/coco/rules.rs) on each rule that computes a
+// Layout inference (compiler/dialects/src/coco/rules.rs) on each rule that computes a
 // layout rather than checking one.
 
 func.func @megatron(%x: tensor<8x16xf32, #coco.replicated>, %w1: tensor<16x32xf32, #coco.sliced<1>>,

@@ -19,13 +19,13 @@ use coco_dialects::{
     load_module, verify_module,
 };
 use coco_passes::{
-    autotune::{self, machine::Machine},
+    autotune::{self, optimize::DEFAULT_MACHINE},
+    driver::{self, Event, Step},
     pipeline::{self, Element},
     registry,
 };
 use melior::{
     ir::{operation::OperationPrintingFlags, Module},
-    pass::PassManager,
     Context,
 };
 
@@ -88,7 +88,7 @@ struct Cli {
     /// Choose and apply the cheapest CoCoNet schedule for a machine (a preset:
     /// v100-cluster, h100-node, cpu-host; or a TOML file), before any other pass.
     #[arg(long = "coco-autotune", num_args = 0..=1, require_equals = true,
-          default_missing_value = "v100-cluster", value_name = "MACHINE")]
+          default_missing_value = DEFAULT_MACHINE, value_name = "MACHINE")]
     coco_autotune: Option<String>,
 
     /// World size the autotuner plans for (default: the machine's).
@@ -187,14 +187,9 @@ fn run_cli(
 
     let context = context();
     context.set_allow_unregistered_dialects(cli.allow_unregistered_dialect);
-    // Fail on a bad pipeline before reading any input, as mlir-opt does
-    // (coco-optimize steps are checked when they run).
-    let checked: Vec<Element> = elements
-        .iter()
-        .filter(|e| !matches!(e, Element::Pass { name, .. } if name == coco_passes::autotune::optimize::INFO.argument))
-        .cloned()
-        .collect();
-    build_pass_manager(&context, &checked, &pipeline_text)?;
+    // Fail on a bad pipeline before reading any input, as mlir-opt does.
+    let steps = driver::plan(&elements).map_err(|e| e.to_string())?;
+    driver::check(&context, &steps, &pipeline_text).map_err(|e| e.to_string())?;
 
     let filename = if cli.input == "-" {
         "<stdin>".to_string()
@@ -208,15 +203,7 @@ fn run_cli(
     let mut failed = false;
     for chunk in &chunks {
         let collector = DiagnosticCollector::attach(&context);
-        let result = process_chunk(
-            &context,
-            cli,
-            chunk,
-            &filename,
-            &elements,
-            &pipeline_text,
-            err,
-        );
+        let result = process_chunk(&context, cli, chunk, &filename, &steps, &pipeline_text, err);
         let diagnostics = collector.take();
         drop(collector);
         if cli.verify_diagnostics {
@@ -256,92 +243,66 @@ fn process_chunk(
     cli: &Cli,
     chunk: &Chunk,
     filename: &str,
-    elements: &[Element],
+    steps: &[Step],
     pipeline_text: &str,
     err: &mut String,
 ) -> Option<String> {
     let mut module = load_module(context, &chunk.text, filename).ok()?;
-    if let Some(machine) = &cli.coco_autotune {
-        autotune(context, &mut module, machine, cli.autotune_ranks, cli, err)?;
-    }
-    if !elements.is_empty() {
-        // Top-level `coco-optimize{...}` elements are autotuning steps
-        // between the segments of the pipeline.
-        let mut segment = Vec::new();
-        for element in elements {
-            match element {
-                Element::Pass { name, options }
-                    if name == coco_passes::autotune::optimize::INFO.argument =>
-                {
-                    if !segment.is_empty() {
-                        run_pipeline(context, &mut module, &segment, pipeline_text, cli, err)?;
-                        segment.clear();
-                    }
-                    let (machine, ranks) = match coco_passes::autotune::optimize::settings(
-                        options.as_deref().unwrap_or(""),
-                    ) {
-                        Ok(settings) => settings,
-                        Err(e) => {
-                            let _ = writeln!(err, "coco-opt: error: {e}");
-                            return None;
-                        }
-                    };
-                    autotune(context, &mut module, &machine, ranks, cli, err)?;
-                }
-                other => segment.push(other.clone()),
+    let mut observe = |event: Event, module: &Module| match event {
+        Event::AfterPass(pass) => {
+            let _ = writeln!(err, "// -----// IR Dump After {pass} //----- //");
+            err.push_str(&print_module(module, cli));
+        }
+        Event::Tuned {
+            machine,
+            ranks,
+            candidates,
+        } => {
+            if cli.autotune_report {
+                err.push_str(&autotune::report(machine, ranks, candidates));
             }
         }
-        if !segment.is_empty() {
-            run_pipeline(context, &mut module, &segment, pipeline_text, cli, err)?;
-        }
-        if !module.as_operation().verify() || verify_module(&module.as_operation()) > 0 {
-            let _ = writeln!(
-                err,
-                "coco-opt: error: the IR produced by the pass pipeline fails verification; \
-                 this is a bug in a pass (pipeline: {pipeline_text})"
-            );
-            return None;
-        }
+    };
+    let mut result = Ok(());
+    if let Some(machine) = &cli.coco_autotune {
+        result = driver::autotune_apply(
+            context,
+            &mut module,
+            machine,
+            cli.autotune_ranks,
+            &mut observe,
+        );
     }
-    Some(print_module(&module, cli))
-}
-
-/// Costs every schedule, reports if asked, and applies the cheapest.
-fn autotune(
-    context: &Context,
-    module: &mut Module,
-    machine: &str,
-    ranks: Option<usize>,
-    cli: &Cli,
-    err: &mut String,
-) -> Option<()> {
-    let machine = match Machine::load(machine) {
-        Ok(machine) => machine,
+    if result.is_ok() && !steps.is_empty() {
+        result = driver::run(
+            context,
+            &mut module,
+            steps,
+            pipeline_text,
+            cli.print_ir_after_all,
+            &mut observe,
+        );
+    }
+    match result {
+        Ok(()) => {}
+        // The pass's diagnostics say why.
+        Err(coco_passes::Error::Failed) => return None,
         Err(e) => {
             let _ = writeln!(err, "coco-opt: error: {e}");
             return None;
         }
-    };
-    let ranks = ranks.unwrap_or(machine.world_size);
-    let candidates = match autotune::tune(context, module, &machine, ranks) {
-        Ok(candidates) => candidates,
-        Err(e) => {
-            let _ = writeln!(err, "coco-opt: error: coco-autotune: {e}");
-            return None;
-        }
-    };
-    if cli.autotune_report {
-        err.push_str(&autotune::report(&machine, ranks, &candidates));
     }
-    let chosen = candidates.first()?.pipeline.clone();
-    if chosen.is_empty() {
-        return Some(());
+    if !steps.is_empty()
+        && (!module.as_operation().verify() || verify_module(&module.as_operation()) > 0)
+    {
+        let _ = writeln!(
+            err,
+            "coco-opt: error: the IR produced by the pass pipeline fails verification; \
+             this is a bug in a pass (pipeline: {pipeline_text})"
+        );
+        return None;
     }
-    let elements = pipeline::parse(&chosen).ok()?;
-    build_pass_manager(context, &elements, &chosen)
-        .ok()?
-        .run(module)
-        .ok()
+    Some(print_module(&module, cli))
 }
 
 fn print_module(module: &Module, cli: &Cli) -> String {
@@ -360,52 +321,6 @@ fn print_module(module: &Module, cli: &Cli) -> String {
         text.push('\n');
     }
     text
-}
-
-fn build_pass_manager<'c>(
-    context: &'c Context,
-    elements: &[Element],
-    pipeline_text: &str,
-) -> Result<PassManager<'c>, String> {
-    let manager = PassManager::new(context);
-    manager.enable_verifier(true);
-    pipeline::add_to(
-        &manager.as_operation_pass_manager(),
-        elements,
-        pipeline_text,
-    )
-    .map_err(|e| e.to_string())?;
-    Ok(manager)
-}
-
-/// Runs the pipeline; with `--mlir-print-ir-after-all`, one pass at a time,
-/// printing the module after each to stderr.
-fn run_pipeline(
-    context: &Context,
-    module: &mut Module,
-    elements: &[Element],
-    pipeline_text: &str,
-    cli: &Cli,
-    err: &mut String,
-) -> Option<()> {
-    if !cli.print_ir_after_all {
-        let manager = build_pass_manager(context, elements, pipeline_text).ok()?;
-        return manager.run(module).ok();
-    }
-    for (anchors, pass) in pipeline::leaves(elements) {
-        let nested = anchors
-            .iter()
-            .rev()
-            .fold(pass.clone(), |inner, anchor| Element::Nest {
-                anchor: anchor.clone(),
-                elements: vec![inner],
-            });
-        let manager = build_pass_manager(context, &[nested], pipeline_text).ok()?;
-        manager.run(module).ok()?;
-        let _ = writeln!(err, "// -----// IR Dump After {} //----- //", pass.text());
-        err.push_str(&print_module(module, cli));
-    }
-    Some(())
 }
 
 fn list_passes() -> String {

@@ -12,9 +12,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use coco_bundle::{
-    npy, Buffer, DType, Io, IoLayout, Kernel, Plan, Stage, Step, View, FORMAT_VERSION,
-};
+use coco_base::npy;
+use coco_bundle::{Buffer, DType, Io, IoLayout, Kernel, Plan, Stage, Step, View, FORMAT_VERSION};
 
 /// Every child process is killed after this long and the test fails.
 pub const TIMEOUT: Duration = Duration::from_secs(60);

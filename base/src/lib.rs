@@ -1,0 +1,14 @@
+//! The leaf of coco's crate graph: what the compiler, the runtime and the
+//! tools all share and that needs neither MLIR nor LLVM.
+//!
+//! * [`dtype`]: element types ([`DType`]), their MLIR spelling, sizes and
+//!   `.npy` descriptors; every layer names element types through it.
+//! * [`npy`]: reading and writing `.npy` arrays (program inputs, outputs
+//!   and reference results).
+
+pub mod dtype;
+pub mod error;
+pub mod npy;
+
+pub use dtype::DType;
+pub use error::{Error, Result};

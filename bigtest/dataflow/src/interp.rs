@@ -1,0 +1,549 @@
+//! The reference interpreter for df programs: Spark's semantics per operator,
+//! on records held in memory, recording the JDU path every record follows.
+//!
+//! A record whose UDF fails (a bad `to_int`, a division by zero) would abort
+//! a Spark job; here it is dropped and reported as a [`Failure`], so one run
+//! tells everything the data exercises. Callers that want Spark's abort
+//! treat a non-empty `failures` as an error.
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+use crate::{
+    eval::{Evaluator, Stop},
+    lineage::{render, Lineage, Origin, Step},
+    model::{DatasetId, JoinKind, OpKind, Program, Ty},
+    value::{Concrete, Value},
+};
+
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum Error {
+    #[error("{loc}: source \"{name}\" has no data")]
+    MissingSource { loc: String, name: String },
+    #[error("{loc}: source \"{name}\" record {index} (\"{text}\") {problem}")]
+    BadRecord {
+        loc: String,
+        name: String,
+        index: usize,
+        text: String,
+        problem: String,
+    },
+    #[error("{loc}: {op}: {message}")]
+    Udf {
+        loc: String,
+        op: String,
+        message: String,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub fields: Vec<Value>,
+    pub lineage: Lineage,
+    pub origins: Vec<Origin>,
+}
+
+/// A record reached the end of a JDU path: a sink, a drop or a failure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    pub branches: Vec<String>,
+    pub origins: Vec<Origin>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub loc: String,
+    pub op: String,
+    pub reason: String,
+    pub origins: Vec<Origin>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    /// Per sink, in program order: its name and records.
+    pub sinks: Vec<(String, Vec<Vec<Value>>)>,
+    pub observations: Vec<Observation>,
+    pub failures: Vec<Failure>,
+    /// The distinct keys each keyed operator saw (whole records for
+    /// distinct), so test generation can keep new records apart from them.
+    pub keys: BTreeMap<DatasetId, Vec<Vec<Value>>>,
+}
+
+impl Run {
+    /// Sink contents as sorted text lines: Spark leaves the order of keyed
+    /// results unspecified, so outputs compare as multisets.
+    pub fn sink_lines(&self) -> Vec<(String, Vec<String>)> {
+        self.sinks
+            .iter()
+            .map(|(name, records)| {
+                let mut lines: Vec<String> = records.iter().map(|r| record_text(r)).collect();
+                lines.sort();
+                (name.clone(), lines)
+            })
+            .collect()
+    }
+}
+
+/// A record as one line: fields separated by commas.
+pub fn record_text(fields: &[Value]) -> String {
+    let parts: Vec<String> = fields.iter().map(|v| v.to_string()).collect();
+    parts.join(",")
+}
+
+/// Parses the lines of a source into records of `fields`.
+pub fn parse_source(
+    loc: &str,
+    source: &str,
+    lines: &[String],
+    delimiter: &str,
+    fields: &[Ty],
+) -> Result<Vec<Vec<Value>>, Error> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(index, text)| {
+            let bad = |problem: String| Error::BadRecord {
+                loc: loc.into(),
+                name: source.into(),
+                index,
+                text: text.clone(),
+                problem,
+            };
+            let parts: Vec<&str> = if fields.len() == 1 {
+                vec![text.as_str()]
+            } else {
+                text.split(delimiter).collect()
+            };
+            if parts.len() != fields.len() {
+                return Err(bad(format!(
+                    "has {} fields separated by \"{delimiter}\", the record type has {}",
+                    parts.len(),
+                    fields.len()
+                )));
+            }
+            parts
+                .iter()
+                .zip(fields)
+                .enumerate()
+                .map(|(i, (part, ty))| {
+                    Value::parse(part, ty).ok_or_else(|| {
+                        bad(format!(
+                            "has field #{i} \"{part}\", which is not a valid {ty}"
+                        ))
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+struct Interp<'p> {
+    program: &'p Program,
+    eval: Evaluator<'p, Concrete>,
+    run: Run,
+}
+
+/// Runs `program` with the given lines per source name.
+pub fn run(program: &Program, inputs: &BTreeMap<String, Vec<String>>) -> Result<Run, Error> {
+    let mut interp = Interp {
+        program,
+        eval: Evaluator::new(&program.udfs, Concrete),
+        run: Run::default(),
+    };
+    let mut datasets: Vec<Vec<Record>> = Vec::with_capacity(program.ops.len());
+    for id in 0..program.ops.len() {
+        let output = interp.op(id, &datasets, inputs)?;
+        datasets.push(output);
+    }
+    Ok(interp.run)
+}
+
+impl<'p> Interp<'p> {
+    fn label(&self, id: DatasetId, class: &str) -> Step {
+        Step::Label(format!("{}={class}", self.program.op_label(id)))
+    }
+
+    fn terminate(&mut self, record: &Record, last: Vec<Step>) {
+        let mut lineage = record.lineage.clone();
+        lineage.extend(last);
+        self.run.observations.push(Observation {
+            branches: render(&lineage),
+            origins: record.origins.clone(),
+        });
+    }
+
+    /// Calls the UDF of op `id`. `Ok(None)` means the record failed; the
+    /// failure and its path are recorded.
+    fn call(
+        &mut self,
+        id: DatasetId,
+        args: Vec<Value>,
+        record: &mut Record,
+    ) -> Result<Option<Vec<Value>>, Error> {
+        let op = &self.program.ops[id];
+        let udf = op.udf().unwrap_or_default();
+        let result = self.eval.run(udf, args);
+        let prefix = self.program.op_label(id);
+        record.lineage.extend(
+            self.eval
+                .trace
+                .iter()
+                .map(|t| Step::Label(format!("{prefix}{t}"))),
+        );
+        match result {
+            Ok(values) => Ok(Some(values)),
+            Err(Stop::Fail(reason)) => {
+                self.run.failures.push(Failure {
+                    loc: op.loc.clone(),
+                    op: format!("{prefix} (@{udf})"),
+                    reason,
+                    origins: record.origins.clone(),
+                });
+                self.terminate(record, Vec::new());
+                Ok(None)
+            }
+            Err(Stop::Cut) => unreachable!("the concrete domain has no loop bound"),
+            Err(Stop::Error(message)) => Err(Error::Udf {
+                loc: op.loc.clone(),
+                op: format!("{prefix} (@{udf})"),
+                message,
+            }),
+        }
+    }
+
+    fn note_key(&mut self, id: DatasetId, key: Vec<Value>) {
+        let keys = self.run.keys.entry(id).or_default();
+        if !keys
+            .iter()
+            .any(|k| k.len() == key.len() && k.iter().zip(&key).all(|(a, b)| a.same(b)))
+        {
+            keys.push(key);
+        }
+    }
+
+    fn op(
+        &mut self,
+        id: DatasetId,
+        datasets: &[Vec<Record>],
+        inputs: &BTreeMap<String, Vec<String>>,
+    ) -> Result<Vec<Record>, Error> {
+        let program = self.program;
+        let op = &program.ops[id];
+        let input = |i: usize| -> &Vec<Record> { &datasets[op.inputs[i]] };
+        let mut out = Vec::new();
+        match &op.kind {
+            OpKind::Source {
+                name, delimiter, ..
+            } => {
+                let lines = inputs.get(name).ok_or_else(|| Error::MissingSource {
+                    loc: op.loc.clone(),
+                    name: name.clone(),
+                })?;
+                for (index, fields) in parse_source(&op.loc, name, lines, delimiter, &op.fields)?
+                    .into_iter()
+                    .enumerate()
+                {
+                    out.push(Record {
+                        fields,
+                        lineage: vec![Step::Label(program.op_label(id))],
+                        origins: vec![Origin {
+                            source: name.clone(),
+                            index,
+                        }],
+                    });
+                }
+            }
+            OpKind::Map { .. } => {
+                for record in input(0) {
+                    let mut record = record.clone();
+                    if let Some(fields) = self.call(id, record.fields.clone(), &mut record)? {
+                        record.fields = fields;
+                        out.push(record);
+                    }
+                }
+            }
+            OpKind::Filter { .. } => {
+                for record in input(0) {
+                    let mut record = record.clone();
+                    if let Some(keep) = self.call(id, record.fields.clone(), &mut record)? {
+                        if keep == [Value::Bool(true)] {
+                            record.lineage.push(self.label(id, "pass"));
+                            out.push(record);
+                        } else {
+                            self.terminate(&record, vec![self.label(id, "drop")]);
+                        }
+                    }
+                }
+            }
+            OpKind::FlatMap { .. } => {
+                for record in input(0) {
+                    let mut record = record.clone();
+                    let Some(result) = self.call(id, record.fields.clone(), &mut record)? else {
+                        continue;
+                    };
+                    let items = match result.as_slice() {
+                        [Value::List(items)] => items.clone(),
+                        _ => {
+                            return Err(Error::Udf {
+                                loc: op.loc.clone(),
+                                op: program.op_label(id),
+                                message: "the UDF must return one list".into(),
+                            })
+                        }
+                    };
+                    if items.is_empty() {
+                        self.terminate(&record, vec![self.label(id, "empty")]);
+                    }
+                    for (j, item) in items.into_iter().enumerate() {
+                        let mut element = record.clone();
+                        element.fields = vec![item];
+                        element.lineage.push(self.label(id, &format!("elem{j}")));
+                        out.push(element);
+                    }
+                }
+            }
+            OpKind::Reduce { .. } => {
+                let group: Vec<&Record> = input(0).iter().collect();
+                if !group.is_empty() {
+                    if let Some(record) = self.fold(id, &group, None)? {
+                        out.push(record);
+                    }
+                }
+            }
+            OpKind::ReduceByKey { .. } => {
+                for group in self.groups(id, input(0)) {
+                    if let Some(record) = self.fold(id, &group, Some(group[0].fields[0].clone()))? {
+                        out.push(record);
+                    }
+                }
+            }
+            OpKind::GroupByKey => {
+                for group in self.groups(id, input(0)) {
+                    let key = group[0].fields[0].clone();
+                    let values = group.iter().map(|r| r.fields[1].clone()).collect();
+                    out.push(self.combine(
+                        id,
+                        &group,
+                        "single",
+                        "group",
+                        vec![key, Value::List(values)],
+                    ));
+                }
+            }
+            OpKind::Distinct => {
+                let mut groups: Vec<Vec<&Record>> = Vec::new();
+                for record in input(0) {
+                    self.note_key(id, record.fields.clone());
+                    let same = |g: &Vec<&Record>| {
+                        g[0].fields
+                            .iter()
+                            .zip(&record.fields)
+                            .all(|(a, b)| a.same(b))
+                    };
+                    match groups.iter_mut().find(|g| same(g)) {
+                        Some(group) => group.push(record),
+                        None => groups.push(vec![record]),
+                    }
+                }
+                for group in groups {
+                    let fields = group[0].fields.clone();
+                    out.push(self.combine(id, &group, "unique", "duplicate", fields));
+                }
+            }
+            OpKind::Union => {
+                for (side, name) in [(0, "lhs"), (1, "rhs")] {
+                    for record in input(side) {
+                        let mut record = record.clone();
+                        record.lineage.push(self.label(id, name));
+                        out.push(record);
+                    }
+                }
+            }
+            OpKind::Join { kind } => {
+                out = self.join(id, *kind, input(0), input(1));
+            }
+            OpKind::Sink { name, .. } => {
+                let mut records = Vec::new();
+                for record in input(0) {
+                    self.terminate(record, vec![Step::Label(program.op_label(id))]);
+                    records.push(record.fields.clone());
+                }
+                self.run.sinks.push((name.clone(), records));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Records of `input` grouped by their first field, in first-seen order.
+    fn groups<'r>(&mut self, id: DatasetId, input: &'r [Record]) -> Vec<Vec<&'r Record>> {
+        let mut groups: Vec<Vec<&Record>> = Vec::new();
+        for record in input {
+            self.note_key(id, vec![record.fields[0].clone()]);
+            match groups
+                .iter_mut()
+                .find(|g| g[0].fields[0].same(&record.fields[0]))
+            {
+                Some(group) => group.push(record),
+                None => groups.push(vec![record]),
+            }
+        }
+        groups
+    }
+
+    /// The record standing for a group: one record keeps its lineage plus
+    /// the `single` class; several merge under the `many` class.
+    fn combine(
+        &self,
+        id: DatasetId,
+        group: &[&Record],
+        single: &str,
+        many: &str,
+        fields: Vec<Value>,
+    ) -> Record {
+        if let [only] = group {
+            let mut record = (*only).clone();
+            record.lineage.push(self.label(id, single));
+            record.fields = fields;
+            return record;
+        }
+        Record {
+            fields,
+            lineage: vec![Step::Merge {
+                label: format!("{}={many}", self.program.op_label(id)),
+                inputs: group.iter().map(|r| r.lineage.clone()).collect(),
+            }],
+            origins: group.iter().flat_map(|r| r.origins.clone()).collect(),
+        }
+    }
+
+    /// Folds a group through the op's UDF: `reduce` folds whole records,
+    /// `reduce_by_key` (with `key`) the values.
+    fn fold(
+        &mut self,
+        id: DatasetId,
+        group: &[&Record],
+        key: Option<Value>,
+    ) -> Result<Option<Record>, Error> {
+        let values = |r: &Record| match &key {
+            Some(_) => vec![r.fields[1].clone()],
+            None => r.fields.clone(),
+        };
+        let mut record = self.combine(id, group, "single", "fold", Vec::new());
+        let mut acc = values(group[0]);
+        for next in &group[1..] {
+            let mut args = acc;
+            args.extend(values(next));
+            match self.call(id, args, &mut record)? {
+                Some(result) => acc = result,
+                None => return Ok(None),
+            }
+        }
+        record.fields = match key {
+            Some(key) => std::iter::once(key).chain(acc).collect(),
+            None => acc,
+        };
+        Ok(Some(record))
+    }
+
+    fn join(
+        &mut self,
+        id: DatasetId,
+        kind: JoinKind,
+        left: &[Record],
+        right: &[Record],
+    ) -> Vec<Record> {
+        let fields = &self.program.ops[id].fields;
+        let (l_width, r_width) = (left_width(self.program, id), right_width(self.program, id));
+        // Output field types of the non-key fields of each side.
+        let (l_types, r_types) = (&fields[1..l_width], &fields[l_width..l_width + r_width - 1]);
+        let side = |values: Option<&[Value]>, types: &[Ty]| -> Vec<Value> {
+            types
+                .iter()
+                .enumerate()
+                .map(|(i, ty)| match (values, ty) {
+                    (Some(v), Ty::Option(_)) => match &v[i] {
+                        // A mutant keeps option types where the original
+                        // join had them.
+                        o @ Value::Option(_) => o.clone(),
+                        v => Value::Option(Some(Box::new(v.clone()))),
+                    },
+                    (Some(v), _) => v[i].clone(),
+                    (None, Ty::Option(_)) => Value::Option(None),
+                    // Only a mutated join leaves a plain field absent.
+                    (None, ty) => Value::default_of(ty),
+                })
+                .collect()
+        };
+        for r in left {
+            self.note_key(id, vec![r.fields[0].clone()]);
+        }
+        for r in right {
+            self.note_key(id, vec![r.fields[0].clone()]);
+        }
+        let mut out = Vec::new();
+        let mut right_matched = vec![false; right.len()];
+        let label = self.program.op_label(id);
+        for l in left {
+            let mut matched = false;
+            for (j, r) in right.iter().enumerate() {
+                if !l.fields[0].same(&r.fields[0]) {
+                    continue;
+                }
+                matched = true;
+                right_matched[j] = true;
+                let mut record_fields = vec![l.fields[0].clone()];
+                record_fields.extend(side(Some(&l.fields[1..]), l_types));
+                record_fields.extend(side(Some(&r.fields[1..]), r_types));
+                out.push(Record {
+                    fields: record_fields,
+                    lineage: vec![Step::Merge {
+                        label: format!("{label}=both"),
+                        inputs: vec![l.lineage.clone(), r.lineage.clone()],
+                    }],
+                    origins: l.origins.iter().chain(&r.origins).cloned().collect(),
+                });
+            }
+            if !matched {
+                let class = self.label(id, "left-only");
+                if kind == JoinKind::LeftOuter {
+                    let mut record = l.clone();
+                    record.fields = vec![l.fields[0].clone()];
+                    record.fields.extend(side(Some(&l.fields[1..]), l_types));
+                    record.fields.extend(side(None, r_types));
+                    record.lineage.push(class);
+                    out.push(record);
+                } else {
+                    self.terminate(l, vec![class]);
+                }
+            }
+        }
+        for (r, matched) in right.iter().zip(right_matched) {
+            if matched {
+                continue;
+            }
+            let class = self.label(id, "right-only");
+            if kind == JoinKind::RightOuter {
+                let mut record = r.clone();
+                record.fields = vec![r.fields[0].clone()];
+                record.fields.extend(side(None, l_types));
+                record.fields.extend(side(Some(&r.fields[1..]), r_types));
+                record.lineage.push(class);
+                out.push(record);
+            } else {
+                self.terminate(r, vec![class]);
+            }
+        }
+        out
+    }
+}
+
+/// Number of fields of the left input of join `id` (key included).
+pub fn left_width(program: &Program, id: DatasetId) -> usize {
+    program.ops[program.ops[id].inputs[0]].fields.len()
+}
+
+/// Number of fields of the right input of join `id` (key included).
+pub fn right_width(program: &Program, id: DatasetId) -> usize {
+    program.ops[program.ops[id].inputs[1]].fields.len()
+}

@@ -1,0 +1,377 @@
+//! A df program as plain data: the dataset operators of one `func.func` and
+//! the UDFs they call, lowered from MLIR once (by `coco_bigtest::
+//! extract`) so the interpreter, the symbolic executor and the mutator share
+//! one representation that needs no MLIR context.
+
+use std::{collections::BTreeMap, fmt};
+
+/// The type of a record field or UDF value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Int,
+    Float,
+    Bool,
+    Str,
+    List(Box<Ty>),
+    Option(Box<Ty>),
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Ty::Int => write!(f, "i64"),
+            Ty::Float => write!(f, "f64"),
+            Ty::Bool => write!(f, "i1"),
+            Ty::Str => write!(f, "!df.str"),
+            Ty::List(e) => write!(f, "!df.list<{e}>"),
+            Ty::Option(e) => write!(f, "!df.option<{e}>"),
+        }
+    }
+}
+
+/// Where an op came from, for diagnostics (`file:line:col`).
+pub type Loc = String;
+
+/// One df program: the dataset operators of a function, in program order.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub ops: Vec<DatasetOp>,
+    pub udfs: BTreeMap<String, Udf>,
+}
+
+/// Index of a dataset op in [`Program::ops`]; also the dataset it produces.
+pub type DatasetId = usize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JoinKind {
+    Inner,
+    LeftOuter,
+    RightOuter,
+}
+
+impl JoinKind {
+    pub const ALL: [JoinKind; 3] = [JoinKind::Inner, JoinKind::LeftOuter, JoinKind::RightOuter];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            JoinKind::Inner => "inner",
+            JoinKind::LeftOuter => "left_outer",
+            JoinKind::RightOuter => "right_outer",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum OpKind {
+    /// Records read from `path` (relative to the program file) or given
+    /// inline, fields separated by `delimiter`.
+    Source {
+        name: String,
+        path: Option<String>,
+        inline: Option<Vec<String>>,
+        delimiter: String,
+    },
+    Map {
+        udf: String,
+    },
+    FlatMap {
+        udf: String,
+    },
+    Filter {
+        udf: String,
+    },
+    Reduce {
+        udf: String,
+    },
+    ReduceByKey {
+        udf: String,
+    },
+    GroupByKey,
+    /// A mutant may change `kind` but keeps `fields`: the join then fills an
+    /// absent side with default values where the types hold no option.
+    Join {
+        kind: JoinKind,
+    },
+    Union,
+    Distinct,
+    Sink {
+        name: String,
+        path: Option<String>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct DatasetOp {
+    pub kind: OpKind,
+    pub inputs: Vec<DatasetId>,
+    /// Field types of the records this op produces (of its input for sinks).
+    pub fields: Vec<Ty>,
+    pub loc: Loc,
+}
+
+impl DatasetOp {
+    /// The op's mnemonic without the dialect prefix (`reduce_by_key`).
+    pub fn mnemonic(&self) -> &'static str {
+        match self.kind {
+            OpKind::Source { .. } => "source",
+            OpKind::Map { .. } => "map",
+            OpKind::FlatMap { .. } => "flat_map",
+            OpKind::Filter { .. } => "filter",
+            OpKind::Reduce { .. } => "reduce",
+            OpKind::ReduceByKey { .. } => "reduce_by_key",
+            OpKind::GroupByKey => "group_by_key",
+            OpKind::Join { .. } => "join",
+            OpKind::Union => "union",
+            OpKind::Distinct => "distinct",
+            OpKind::Sink { .. } => "sink",
+        }
+    }
+
+    pub fn udf(&self) -> Option<&str> {
+        match &self.kind {
+            OpKind::Map { udf }
+            | OpKind::FlatMap { udf }
+            | OpKind::Filter { udf }
+            | OpKind::Reduce { udf }
+            | OpKind::ReduceByKey { udf } => Some(udf),
+            _ => None,
+        }
+    }
+}
+
+impl Program {
+    /// The name that labels op `id` in JDU paths: `filter#3`.
+    pub fn op_label(&self, id: DatasetId) -> String {
+        format!("{}#{id}", self.ops[id].mnemonic())
+    }
+
+    pub fn sources(&self) -> impl Iterator<Item = (DatasetId, &DatasetOp)> {
+        self.ops
+            .iter()
+            .enumerate()
+            .filter(|(_, op)| matches!(op.kind, OpKind::Source { .. }))
+    }
+
+    /// The ops that consume dataset `id`.
+    pub fn consumers(&self, id: DatasetId) -> Vec<DatasetId> {
+        (0..self.ops.len())
+            .filter(|&c| self.ops[c].inputs.contains(&id))
+            .collect()
+    }
+}
+
+/// An SSA value inside a UDF, numbered densely per UDF.
+pub type ValueId = usize;
+
+/// A UDF (`func.func`) in structured form.
+#[derive(Clone, Debug)]
+pub struct Udf {
+    pub name: String,
+    pub params: Vec<Ty>,
+    pub results: Vec<Ty>,
+    pub body: Region,
+    /// Number of SSA values, so evaluators can size their environments.
+    pub values: usize,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Region {
+    pub blocks: Vec<Block>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub args: Vec<ValueId>,
+    pub ops: Vec<Op>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Op {
+    /// Position of the op in its UDF (pre-order), so decision points have
+    /// stable names: `to_int#4`.
+    pub id: usize,
+    pub kind: UdfOp,
+    pub operands: Vec<ValueId>,
+    pub results: Vec<ValueId>,
+    pub regions: Vec<Region>,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Const {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntBinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Signed division, truncating; fails on a zero divisor.
+    Div,
+    /// Signed remainder; fails on a zero divisor.
+    Rem,
+    And,
+    Or,
+    Xor,
+    Max,
+    Min,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatBinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Max,
+    Min,
+}
+
+/// Comparison predicates; integers compare signed, floats ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    pub const ALL: [Cmp; 6] = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+
+    pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Cmp::Eq => "eq",
+            Cmp::Ne => "ne",
+            Cmp::Lt => "lt",
+            Cmp::Le => "le",
+            Cmp::Gt => "gt",
+            Cmp::Ge => "ge",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum UdfOp {
+    /// `arith.constant`, `df.str_constant`.
+    Const(Const),
+    IntBin(IntBinOp),
+    FloatBin(FloatBinOp),
+    /// `arith.negf`.
+    FloatNeg,
+    CmpInt(Cmp),
+    CmpFloat(Cmp),
+    /// `arith.select`.
+    Select,
+    /// `arith.sitofp` i64 -> f64.
+    IntToFloat,
+    /// `arith.fptosi` f64 -> i64 (truncating).
+    FloatToInt,
+    /// `arith.extui` i1 -> i64.
+    BoolToInt,
+    /// `arith.index_cast` between i64 and index: the identity in df.
+    IndexCast,
+    Split {
+        delimiter: String,
+    },
+    /// Element `index` of a list; fails when the list is too short.
+    Get {
+        index: usize,
+    },
+    Size,
+    /// Fails when `[start, start + length)` is not inside the string.
+    Substr,
+    ToInt,
+    ToFloat,
+    ToStr,
+    Length,
+    Concat,
+    Contains,
+    StartsWith,
+    StrEq,
+    IsPresent,
+    ValueOr,
+    /// `func.call @callee`.
+    Call {
+        callee: String,
+    },
+    /// `scf.if` with the then region first.
+    If,
+    /// `scf.for %iv = %lb to %ub step %step iter_args(...)`: operands are
+    /// lb, ub, step, then the initial iteration values.
+    For,
+    Yield,
+    Return,
+    /// `cf.br`: successor block index in the enclosing region.
+    Br {
+        dest: usize,
+    },
+    /// `cf.cond_br %c, ^t(args), ^f(args)`: operands are the condition, the
+    /// `true_args` arguments of `^t`, then those of `^f`.
+    CondBr {
+        true_dest: usize,
+        false_dest: usize,
+        true_args: usize,
+    },
+}
+
+impl UdfOp {
+    /// The MLIR-style name used in branch labels and diagnostics.
+    pub fn name(&self) -> &'static str {
+        match self {
+            UdfOp::Const(_) => "constant",
+            UdfOp::IntBin(IntBinOp::Div) => "divsi",
+            UdfOp::IntBin(IntBinOp::Rem) => "remsi",
+            UdfOp::IntBin(_) => "int_op",
+            UdfOp::FloatBin(_) => "float_op",
+            UdfOp::FloatNeg => "negf",
+            UdfOp::CmpInt(_) => "cmpi",
+            UdfOp::CmpFloat(_) => "cmpf",
+            UdfOp::Select => "select",
+            UdfOp::IntToFloat => "sitofp",
+            UdfOp::FloatToInt => "fptosi",
+            UdfOp::BoolToInt => "extui",
+            UdfOp::IndexCast => "index_cast",
+            UdfOp::Split { .. } => "split",
+            UdfOp::Get { .. } => "get",
+            UdfOp::Size => "size",
+            UdfOp::Substr => "substr",
+            UdfOp::ToInt => "to_int",
+            UdfOp::ToFloat => "to_float",
+            UdfOp::ToStr => "to_str",
+            UdfOp::Length => "length",
+            UdfOp::Concat => "concat",
+            UdfOp::Contains => "contains",
+            UdfOp::StartsWith => "starts_with",
+            UdfOp::StrEq => "str_eq",
+            UdfOp::IsPresent => "is_present",
+            UdfOp::ValueOr => "value_or",
+            UdfOp::Call { .. } => "call",
+            UdfOp::If => "if",
+            UdfOp::For => "for",
+            UdfOp::Yield => "yield",
+            UdfOp::Return => "return",
+            UdfOp::Br { .. } => "br",
+            UdfOp::CondBr { .. } => "cond_br",
+        }
+    }
+}

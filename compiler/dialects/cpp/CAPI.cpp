@@ -1,0 +1,118 @@
+// The C API shim: dialect registration handles plus the few accessors and
+// diagnostics helpers the MLIR 19 C API lacks. Everything here is plumbing;
+// no semantics. Declarations mirror compiler/dialects/src/ffi.rs.
+#include "Bigtest.h"
+#include "Coco.h"
+#include "Df.h"
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Parser/Parser.h"
+
+extern "C" {
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Coco, coco);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Df, df);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Bigtest, bigtest);
+}
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Coco, coco, mlir::coco::CocoDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Df, df, mlir::df::DfDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Bigtest, bigtest, mlir::bigtest::BigtestDialect)
+
+using namespace mlir;
+
+extern "C" {
+
+//===--- coco layouts ---------------------------------------------------===//
+
+bool cocoAttributeIsALocal(MlirAttribute attr) {
+  return llvm::isa_and_nonnull<coco::LocalAttr>(unwrap(attr));
+}
+bool cocoAttributeIsAReplicated(MlirAttribute attr) {
+  return llvm::isa_and_nonnull<coco::ReplicatedAttr>(unwrap(attr));
+}
+bool cocoAttributeIsASliced(MlirAttribute attr) {
+  return llvm::isa_and_nonnull<coco::SlicedAttr>(unwrap(attr));
+}
+int64_t cocoSlicedAttrGetDim(MlirAttribute attr) {
+  return llvm::cast<coco::SlicedAttr>(unwrap(attr)).getDim();
+}
+MlirAttribute cocoLocalAttrGet(MlirContext ctx) {
+  return wrap(coco::LocalAttr::get(unwrap(ctx)));
+}
+MlirAttribute cocoReplicatedAttrGet(MlirContext ctx) {
+  return wrap(coco::ReplicatedAttr::get(unwrap(ctx)));
+}
+MlirAttribute cocoSlicedAttrGet(MlirContext ctx, int64_t dim) {
+  return wrap(coco::SlicedAttr::get(unwrap(ctx), dim));
+}
+
+//===--- df types ---------------------------------------------------------===//
+
+bool dfTypeIsAString(MlirType type) { return llvm::isa<df::StringType>(unwrap(type)); }
+bool dfTypeIsAList(MlirType type) { return llvm::isa<df::ListType>(unwrap(type)); }
+bool dfTypeIsAOption(MlirType type) { return llvm::isa<df::OptionType>(unwrap(type)); }
+bool dfTypeIsADataset(MlirType type) { return llvm::isa<df::DatasetType>(unwrap(type)); }
+
+/// The parameter of a list, option or dataset type; null for any other type.
+MlirType dfTypeGetParameter(MlirType type) {
+  Type t = unwrap(type);
+  if (auto list = llvm::dyn_cast<df::ListType>(t))
+    return wrap(list.getElementType());
+  if (auto option = llvm::dyn_cast<df::OptionType>(t))
+    return wrap(option.getElementType());
+  if (auto dataset = llvm::dyn_cast<df::DatasetType>(t))
+    return wrap(dataset.getRecordType());
+  return MlirType{nullptr};
+}
+MlirType dfStringTypeGet(MlirContext ctx) { return wrap(df::StringType::get(unwrap(ctx))); }
+MlirType dfListTypeGet(MlirType element) {
+  return wrap(df::ListType::get(unwrap(element).getContext(), unwrap(element)));
+}
+MlirType dfOptionTypeGet(MlirType element) {
+  return wrap(df::OptionType::get(unwrap(element).getContext(), unwrap(element)));
+}
+MlirType dfDatasetTypeGet(MlirType record) {
+  return wrap(df::DatasetType::get(unwrap(record).getContext(), unwrap(record)));
+}
+
+//===--- diagnostics and locations --------------------------------------===//
+
+// The 19 C API only has mlirEmitError; passes written in Rust also need
+// remarks and warnings that flow through the same handler, in order.
+void cocoEmitRemark(MlirLocation loc, MlirStringRef message) {
+  emitRemark(unwrap(loc)) << unwrap(message);
+}
+void cocoEmitWarning(MlirLocation loc, MlirStringRef message) {
+  emitWarning(unwrap(loc)) << unwrap(message);
+}
+
+/// Finds the file:line:col inside any location (fused, named, call site).
+bool cocoLocationGetFileLineCol(MlirLocation loc, MlirStringRef *file, unsigned *line,
+                                unsigned *column) {
+  auto fileLoc = unwrap(loc)->findInstanceOf<FileLineColLoc>();
+  if (!fileLoc)
+    return false;
+  *file = wrap(fileLoc.getFilename().strref());
+  *line = fileLoc.getLine();
+  *column = fileLoc.getColumn();
+  return true;
+}
+
+/// mlirModuleCreateParse with a buffer name, so locations carry the file.
+MlirModule cocoParseSourceString(MlirContext ctx, MlirStringRef source,
+                                 MlirStringRef sourceName) {
+  ParserConfig config(unwrap(ctx));
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(unwrap(source), config, unwrap(sourceName));
+  if (!module)
+    return MlirModule{nullptr};
+  return MlirModule{module.release().getOperation()};
+}
+
+} // extern "C"

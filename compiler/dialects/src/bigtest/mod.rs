@@ -1,0 +1,9 @@
+//! The `bigtest` dialect: analysis results as IR, and their verifier.
+
+pub mod build;
+pub mod verify;
+
+pub use build::{BigtestBuilder, PathStatus};
+
+pub const JDU_PATH: &str = "bigtest.jdu_path";
+pub const TEST_RECORD: &str = "bigtest.test_record";

@@ -1,0 +1,1069 @@
+//! Cutting a coco function into kernels and runtime steps: the execution
+//! plan of one stage.
+//!
+//! The schedule the passes chose is kept as is: outside fused regions every
+//! computation is its own kernel (so CoCoNet's unfused AR_C baseline stays
+//! unfused), a `coco.fused_kernel` becomes one kernel, and inside a
+//! `coco.fused_collective` or `coco.overlap` each run of computations
+//! between two communication ops becomes one kernel. Splat constants and
+//! `tensor.splat` are not computations of their own: every kernel that uses
+//! one rematerialises it as a scalar, so no full-size constant tensor is
+//! ever stored.
+//!
+//! Every value that crosses a kernel or collective boundary gets a buffer of
+//! its local shape. `coco.update` writes the new value into the argument's
+//! buffer at the end of the function (the interpreter's semantics); when the
+//! producer of the new value is the last step touching the argument, the
+//! producer writes the argument's buffer directly instead of a copy.
+
+use coco_dialects::lifetime;
+use std::collections::{HashMap, HashSet};
+
+use coco_bundle::{Buffer, DType, Io, IoLayout, Reduction as PlanReduction, Stage, Step, View};
+use coco_dialects::{
+    coco::{ops, DistTensor, Layout, LocalShapeError, Reduction},
+    ir::{
+        as_op, body_ops, defining_op, element_dtype, function_signature, int_attr, location_text,
+        op_name, str_attr, symbol_attr,
+    },
+};
+use melior::ir::{
+    operation::OperationRef, BlockLike, Operation, RegionLike, Type, Value, ValueLike,
+};
+
+use crate::error::{Error, Result};
+
+/// Identity of an SSA value across handles.
+pub fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+pub fn op_key(op: &OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// Operand `index` of `op`, with the lifetime of the IR rather than of the
+/// handle (melior ties values to the borrow they came from).
+pub fn operand<'c, 'a>(op: &Operation<'c>, index: usize) -> Option<Value<'c, 'a>> {
+    // SAFETY: every caller keeps the module alive while it uses the value.
+    op.operand(index).ok().map(|v| lifetime::value(v))
+}
+
+/// Ops that kernels rematerialise instead of reading from a buffer.
+pub fn is_free(name: &str) -> bool {
+    name == "arith.constant" || name == "tensor.splat"
+}
+
+/// A `coco.slice` whose part on each rank is contiguous in memory (every
+/// dimension before the sliced one has size 1): a view at a rank-dependent
+/// offset, `rank_stride` elements apart, rather than a computation.
+pub fn contiguous_slice<'c: 'a, 'a>(
+    op: &Operation<'c>,
+    group: usize,
+    values: &Values<'c, 'a>,
+) -> Option<usize> {
+    if op_name(op) != ops::SLICE {
+        return None;
+    }
+    // Only values that always live in buffers (arguments, communication
+    // results) can be viewed; a slice of a value computed in the same
+    // kernel is part of that kernel.
+    let base = values.resolve(operand(op, 0)?);
+    if let Some(producer) = defining_op(base) {
+        if !is_communication(&op_name(as_op(&producer))) {
+            return None;
+        }
+    }
+    let result = DistTensor::from_type(op.result(0).ok()?.r#type())?;
+    let Some(Layout::Sliced(dim)) = result.layout else {
+        return None;
+    };
+    let global = result.static_shape()?;
+    if global[..dim as usize].iter().any(|&d| d != 1) {
+        return None;
+    }
+    Some(result.local_shape(group).ok()?.iter().product())
+}
+
+fn is_communication(name: &str) -> bool {
+    ops::is_collective(name) || name == ops::SEND || name == ops::RECV
+}
+
+/// An element-wise op the kernel emitter fuses into one `linalg.generic`.
+pub fn is_elementwise(op: &Operation) -> bool {
+    let name = op_name(op);
+    if name == ops::CAST {
+        return true;
+    }
+    (name.starts_with("arith.") || name.starts_with("math."))
+        && !is_free(&name)
+        && op
+            .result(0)
+            .ok()
+            .is_some_and(|r| DistTensor::from_type(r.r#type()).is_some())
+}
+
+/// Element type and local shape of a value of type `ty` on `group` ranks.
+pub fn local_type(ty: Type, group: usize, location: &str) -> Result<(DType, Vec<usize>)> {
+    match DistTensor::from_type(ty) {
+        Some(tensor) => {
+            let dtype = element_dtype(tensor.element).ok_or_else(|| {
+                Error::unsupported(
+                    location,
+                    format!("element type {} is not supported", tensor.element),
+                )
+            })?;
+            let shape = tensor.local_shape(group).map_err(|e| match e {
+                LocalShapeError::Dynamic => {
+                    Error::unsupported(location, format!("{ty} has a dynamic shape"))
+                }
+                LocalShapeError::NotDivisible { dim, size } => Error::unsupported(
+                    location,
+                    format!("dimension {dim} of size {size} is sliced over {group} ranks, which does not divide it"),
+                ),
+            })?;
+            Ok((dtype, shape))
+        }
+        None => Ok((
+            element_dtype(ty).ok_or_else(|| {
+                Error::unsupported(location, format!("type {ty} is not supported"))
+            })?,
+            Vec::new(),
+        )),
+    }
+}
+
+fn io_layout(ty: Type) -> IoLayout {
+    match DistTensor::from_type(ty).and_then(|t| t.layout) {
+        None => {
+            if DistTensor::from_type(ty).is_some() {
+                IoLayout::Replicated
+            } else {
+                IoLayout::Scalar
+            }
+        }
+        Some(Layout::Local) => IoLayout::Local,
+        Some(Layout::Replicated) => IoLayout::Replicated,
+        Some(Layout::Sliced(d)) => IoLayout::Sliced(d as usize),
+    }
+}
+
+/// The ops one kernel computes, with the values it reads and writes.
+pub struct KernelUnit<'c, 'a> {
+    pub name: String,
+    pub ops: Vec<OperationRef<'c, 'a>>,
+    pub inputs: Vec<Value<'c, 'a>>,
+    pub outputs: Vec<Value<'c, 'a>>,
+}
+
+enum Unit<'c, 'a> {
+    Kernel(Vec<OperationRef<'c, 'a>>),
+    Communication(OperationRef<'c, 'a>),
+    /// `coco.overlap chunks N` around a 2-D matmul and the all_reduce of
+    /// its result: N row chunks, each a kernel on stream 0 and an
+    /// all_reduce on stream 1 once an event says the chunk is ready.
+    Overlap {
+        matmul: OperationRef<'c, 'a>,
+        all_reduce: OperationRef<'c, 'a>,
+        chunks: usize,
+    },
+}
+
+/// A matmul kernel on `rows` of the `m x k` by `k x n` product (one chunk
+/// of an overlap region), in `element` with its accumulation type.
+pub struct MatmulChunk {
+    pub name: String,
+    pub rows: usize,
+    pub k: usize,
+    pub n: usize,
+    pub element: String,
+}
+
+/// The overlap region `op` as chunks, when it is a 2-D matmul feeding an
+/// all_reduce whose rows divide by the chunk count; `None` runs it in
+/// order, unchunked (a fused collective consumer would need per-chunk
+/// slicing of its element-wise code).
+fn overlap_unit<'c: 'a, 'a>(
+    op: &'a Operation<'c>,
+    values: &Values<'c, 'a>,
+    group: usize,
+) -> Option<Unit<'c, 'a>> {
+    let chunks = usize::try_from(int_attr(op, "chunks")?)
+        .ok()
+        .filter(|&c| c > 1)?;
+    let body: Vec<OperationRef<'c, 'a>> = body_ops(op)
+        .into_iter()
+        .filter(|o| op_name(as_op(o)) != ops::YIELD)
+        .collect();
+    let [matmul, all_reduce] = body[..] else {
+        return None;
+    };
+    if op_name(as_op(&matmul)) != ops::MATMUL || op_name(as_op(&all_reduce)) != ops::ALL_REDUCE {
+        return None;
+    }
+    let product: Value = as_op(&matmul).result(0).ok()?.into();
+    if key(values.resolve(operand(as_op(&all_reduce), 0)?)) != key(product) {
+        return None;
+    }
+    let (_, shape) = local_type(product.r#type(), group, "").ok()?;
+    if shape.len() != 2 || shape[0] % chunks != 0 {
+        return None;
+    }
+    for i in 0..2 {
+        let input = operand(as_op(&matmul), i)?;
+        if values.sources(input).len() != 1 {
+            return None;
+        }
+    }
+    Some(Unit::Overlap {
+        matmul,
+        all_reduce,
+        chunks,
+    })
+}
+
+/// A function cut into kernels and the stage that runs them.
+pub struct StagePlan<'c, 'a> {
+    pub kernels: Vec<KernelUnit<'c, 'a>>,
+    pub matmul_chunks: Vec<MatmulChunk>,
+    pub stage: Stage,
+}
+
+/// Value resolution through region results and free ops.
+pub struct Values<'c, 'a> {
+    /// Region result -> the value its `coco.yield` returns.
+    yields: HashMap<usize, Value<'c, 'a>>,
+}
+
+impl<'c: 'a, 'a> Values<'c, 'a> {
+    pub fn new(function: &'a Operation<'c>) -> Self {
+        let mut yields = HashMap::new();
+        collect_yields(function, &mut yields);
+        Values { yields }
+    }
+
+    /// The value a use of `value` reads: region results are the values
+    /// their regions yield.
+    pub fn resolve(&self, mut value: Value<'c, 'a>) -> Value<'c, 'a> {
+        while let Some(yielded) = self.yields.get(&key(value)) {
+            value = *yielded;
+        }
+        value
+    }
+
+    /// The values a use of `value` needs from buffers: itself, or for a
+    /// free op, what that op is computed from.
+    pub fn sources(&self, value: Value<'c, 'a>) -> Vec<Value<'c, 'a>> {
+        let value = self.resolve(value);
+        match defining_op(value) {
+            Some(op) if is_free(&op_name(as_op(&op))) => {
+                let op = as_op(&op);
+                let mut out = Vec::new();
+                for i in 0..op.operand_count() {
+                    if let Some(v) = operand(op, i) {
+                        out.extend(self.sources(v));
+                    }
+                }
+                out
+            }
+            _ => vec![value],
+        }
+    }
+}
+
+fn collect_yields<'c, 'a>(op: &'a Operation<'c>, yields: &mut HashMap<usize, Value<'c, 'a>>) {
+    for child in body_ops(op) {
+        let child_op = as_op(&child);
+        let name = op_name(child_op);
+        if [ops::FUSED_KERNEL, ops::FUSED_COLLECTIVE, ops::OVERLAP].contains(&name.as_str()) {
+            // SAFETY: `child` lives as long as `op`; the reference only
+            // re-borrows it for that lifetime.
+            let child_op: &'a Operation<'c> = unsafe { &*(child_op as *const Operation<'c>) };
+            let body = body_ops(child_op);
+            if let Some(terminator) = body.last() {
+                let terminator = as_op(terminator);
+                if op_name(terminator) == ops::YIELD {
+                    for i in 0..terminator.operand_count() {
+                        if let (Some(yielded), Ok(result)) =
+                            (operand(terminator, i), child_op.result(i))
+                        {
+                            yields.insert(key(result.into()), yielded);
+                        }
+                    }
+                }
+            }
+            collect_yields(child_op, yields);
+        }
+    }
+}
+
+/// Walks `ops` in program order into kernels and communication, and
+/// collects the ops that act at the end (updates, return).
+fn cut<'c: 'a, 'a>(
+    ops: Vec<OperationRef<'c, 'a>>,
+    values: &Values<'c, 'a>,
+    group: usize,
+    fused: bool,
+    units: &mut Vec<Unit<'c, 'a>>,
+    tail: &mut Vec<OperationRef<'c, 'a>>,
+) -> Result<()> {
+    let mut current = Vec::new();
+    let flush = |current: &mut Vec<OperationRef<'c, 'a>>, units: &mut Vec<Unit<'c, 'a>>| {
+        if !current.is_empty() {
+            units.push(Unit::Kernel(std::mem::take(current)));
+        }
+    };
+    for op_ref in ops {
+        let op = as_op(&op_ref);
+        let name = op_name(op);
+        // SAFETY: as in `collect_yields`.
+        let op_long: &'a Operation<'c> = unsafe { &*(op as *const Operation<'c>) };
+        match name.as_str() {
+            ops::FUSED_KERNEL => {
+                flush(&mut current, units);
+                let mut inner = Vec::new();
+                let mut nested = Vec::new();
+                cut(
+                    body_ops(op_long),
+                    values,
+                    group,
+                    true,
+                    &mut inner,
+                    &mut nested,
+                )?;
+                for unit in inner {
+                    match unit {
+                        Unit::Kernel(k) => current.extend(k),
+                        Unit::Overlap { matmul: c, .. } | Unit::Communication(c) => {
+                            return Err(Error::unsupported(
+                                location_text(as_op(&c).location()),
+                                "communication inside coco.fused_kernel",
+                            ))
+                        }
+                    }
+                }
+                flush(&mut current, units);
+                tail.extend(nested);
+            }
+            ops::OVERLAP if overlap_unit(op_long, values, group).is_some() => {
+                flush(&mut current, units);
+                units.extend(overlap_unit(op_long, values, group));
+            }
+            ops::FUSED_COLLECTIVE | ops::OVERLAP => {
+                flush(&mut current, units);
+                cut(body_ops(op_long), values, group, true, units, tail)?;
+            }
+            ops::YIELD => {}
+            ops::UPDATE | "func.return" => tail.push(op_ref),
+            _ if is_free(&name) => {}
+            _ if contiguous_slice(op, group, values).is_some() => {}
+            _ if is_communication(&name) => {
+                flush(&mut current, units);
+                units.push(Unit::Communication(op_ref));
+            }
+            _ if ops::is_computation(&name) => {
+                if fused {
+                    current.push(op_ref);
+                } else {
+                    units.push(Unit::Kernel(vec![op_ref]));
+                }
+            }
+            _ => {
+                return Err(Error::unsupported(
+                    location_text(op.location()),
+                    format!(
+                        "'{name}' cannot be compiled (not a coco computation or communication op)"
+                    ),
+                ))
+            }
+        }
+    }
+    flush(&mut current, units);
+    Ok(())
+}
+
+fn plan_reduction(kind: Reduction) -> PlanReduction {
+    match kind {
+        Reduction::Sum => PlanReduction::Sum,
+        Reduction::Prod => PlanReduction::Prod,
+        Reduction::Min => PlanReduction::Min,
+        Reduction::Max => PlanReduction::Max,
+        Reduction::Avg => PlanReduction::Avg,
+    }
+}
+
+fn sliced_dim(ty: Type) -> Option<usize> {
+    match DistTensor::from_type(ty)?.layout? {
+        Layout::Sliced(d) => Some(d as usize),
+        _ => None,
+    }
+}
+
+struct Builder<'c, 'a> {
+    group: usize,
+    buffers: Vec<Buffer>,
+    names: HashMap<usize, String>,
+    arguments: Vec<Value<'c, 'a>>,
+    counter: usize,
+}
+
+impl<'c: 'a, 'a> Builder<'c, 'a> {
+    fn buffer(
+        &mut self,
+        values: &Values<'c, 'a>,
+        value: Value<'c, 'a>,
+        hint: &str,
+        location: &str,
+    ) -> Result<String> {
+        if let Some(name) = self.names.get(&key(value)) {
+            return Ok(name.clone());
+        }
+        let (dtype, shape) = local_type(value.r#type(), self.group, location)?;
+        let mut view = None;
+        if let Some(slice) = defining_op(value) {
+            if let Some(rank_stride) = contiguous_slice(as_op(&slice), self.group, values) {
+                let base = operand(as_op(&slice), 0)
+                    .ok_or_else(|| Error::unsupported(location, "coco.slice without an operand"))?;
+                let base = values.resolve(base);
+                let of = self.buffer(values, base, "t", location)?;
+                let base_view = self
+                    .buffers
+                    .iter()
+                    .find(|b| b.name == of)
+                    .and_then(|b| b.view.clone());
+                view = Some(match base_view {
+                    // A slice of a slice: offsets add up.
+                    Some(outer) => View {
+                        of: outer.of,
+                        offset: outer.offset,
+                        rank_stride: outer.rank_stride + rank_stride,
+                    },
+                    None => View {
+                        of,
+                        offset: 0,
+                        rank_stride,
+                    },
+                });
+            }
+        }
+        let name = format!(
+            "{}{}",
+            if view.is_some() { "slice" } else { hint },
+            self.counter
+        );
+        self.counter += 1;
+        self.buffers.push(Buffer {
+            name: name.clone(),
+            dtype,
+            shape,
+            input: None,
+            output: None,
+            view,
+        });
+        self.names.insert(key(value), name.clone());
+        Ok(name)
+    }
+
+    /// A view of `shape` at element `offset` of buffer `of` (through `of`'s
+    /// own view, if it is one).
+    fn view(&mut self, of: &str, offset: usize, shape: Vec<usize>) -> String {
+        let base = self
+            .buffers
+            .iter()
+            .find(|b| b.name == of)
+            .expect("viewed buffers exist")
+            .clone();
+        let view = match &base.view {
+            Some(outer) => View {
+                of: outer.of.clone(),
+                offset: outer.offset + offset,
+                rank_stride: outer.rank_stride,
+            },
+            None => View {
+                of: of.to_string(),
+                offset,
+                rank_stride: 0,
+            },
+        };
+        let name = format!("{of}_at{offset}");
+        if !self.buffers.iter().any(|b| b.name == name) {
+            self.buffers.push(Buffer {
+                name: name.clone(),
+                dtype: base.dtype,
+                shape,
+                input: None,
+                output: None,
+                view: Some(view),
+            });
+        }
+        name
+    }
+
+    fn buffer_mut(&mut self, name: &str) -> &mut Buffer {
+        self.buffers
+            .iter_mut()
+            .find(|b| b.name == name)
+            .expect("buffers are created before use")
+    }
+}
+
+/// Cuts `function` (run by `group` ranks) into kernels and steps.
+/// `peers` maps each process group to its stage's index in the plan (for
+/// `coco.send`/`coco.recv`).
+pub fn plan_function<'c, 'a>(
+    function: &'a Operation<'c>,
+    group: usize,
+    first_rank: usize,
+    peers: &HashMap<String, usize>,
+) -> Result<StagePlan<'c, 'a>> {
+    let fname = str_attr(function, "sym_name").unwrap_or_default();
+    let flocation = location_text(function.location());
+    let (arg_types, result_types) = function_signature(function)
+        .ok_or_else(|| Error::unsupported(&flocation, "function without a signature"))?;
+    let values = Values::new(function);
+
+    let mut units = Vec::new();
+    let mut tail = Vec::new();
+    cut(
+        body_ops(function),
+        &values,
+        group,
+        false,
+        &mut units,
+        &mut tail,
+    )?;
+
+    let mut b = Builder {
+        group,
+        buffers: Vec::new(),
+        names: HashMap::new(),
+        arguments: Vec::new(),
+        counter: 0,
+    };
+    // Arguments first, so that their buffers read as the signature does.
+    let entry = function
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| Error::unsupported(&flocation, "function without a body"))?;
+    for (i, ty) in arg_types.iter().enumerate() {
+        let arg: Value<'c, 'a> = entry
+            .argument(i)
+            .map_err(|e| Error::unsupported(&flocation, e.to_string()))?
+            .into();
+        let arg: Value<'c, 'a> = lifetime::value(arg);
+        let (dtype, shape) = local_type(*ty, group, &format!("{flocation}: argument {i}"))?;
+        let name = format!("arg{i}");
+        b.buffers.push(Buffer {
+            name: name.clone(),
+            dtype,
+            shape,
+            input: Some(Io {
+                name: format!("{fname}.arg{i}"),
+                layout: io_layout(*ty),
+            }),
+            output: None,
+            view: None,
+        });
+        b.names.insert(key(arg), name);
+        b.arguments.push(arg);
+    }
+
+    // Which units read each value (the tail counts as `usize::MAX`).
+    let mut readers: HashMap<usize, HashSet<usize>> = HashMap::new();
+    let unit_ops = |unit: &Unit<'c, 'a>| -> Vec<OperationRef<'c, 'a>> {
+        match unit {
+            Unit::Kernel(ops) => ops.clone(),
+            Unit::Communication(op) => vec![*op],
+            Unit::Overlap {
+                matmul, all_reduce, ..
+            } => vec![*matmul, *all_reduce],
+        }
+    };
+    // Reading a view reads the value it views.
+    let mut read = |value: Value<'c, 'a>, unit: usize| {
+        let mut value = value;
+        loop {
+            readers.entry(key(value)).or_default().insert(unit);
+            match defining_op(value) {
+                Some(op) if contiguous_slice(as_op(&op), group, &values).is_some() => {
+                    match operand(as_op(&op), 0) {
+                        Some(base) => value = values.resolve(base),
+                        None => break,
+                    }
+                }
+                _ => break,
+            }
+        }
+    };
+    for (index, unit) in units.iter().enumerate() {
+        for op in unit_ops(unit) {
+            for i in 0..as_op(&op).operand_count() {
+                for source in operand(as_op(&op), i)
+                    .map(|v| values.sources(v))
+                    .unwrap_or_default()
+                {
+                    read(source, index);
+                }
+            }
+        }
+    }
+    for op in &tail {
+        for i in 0..as_op(op).operand_count() {
+            for source in operand(as_op(op), i)
+                .map(|v| values.sources(v))
+                .unwrap_or_default()
+            {
+                read(source, usize::MAX);
+            }
+        }
+    }
+
+    let mut kernels = Vec::new();
+    let mut matmul_chunks = Vec::new();
+    let mut steps = Vec::new();
+    // The step index that writes each buffer, and which kernels are pure
+    // element-wise (may write in place).
+    let mut writer: HashMap<String, usize> = HashMap::new();
+    let mut elementwise_steps: HashSet<usize> = HashSet::new();
+    for (index, unit) in units.iter().enumerate() {
+        match unit {
+            Unit::Overlap {
+                matmul,
+                all_reduce,
+                chunks,
+            } => {
+                let mm = as_op(matmul);
+                let location = location_text(mm.location());
+                let lhs = values.sources(operand(mm, 0).expect("checked by overlap_unit"))[0];
+                let rhs = values.sources(operand(mm, 1).expect("checked by overlap_unit"))[0];
+                let product: Value = mm
+                    .result(0)
+                    .map_err(|e| Error::unsupported(&location, e.to_string()))?
+                    .into();
+                let product: Value<'c, 'a> = lifetime::value(product);
+                let reduced: Value = as_op(all_reduce)
+                    .result(0)
+                    .map_err(|e| Error::unsupported(&location, e.to_string()))?
+                    .into();
+                let reduced: Value<'c, 'a> = lifetime::value(reduced);
+                let a = b.buffer(&values, lhs, "t", &location)?;
+                let w = b.buffer(&values, rhs, "t", &location)?;
+                let partial = b.buffer(&values, product, "t", &location)?;
+                let out = b.buffer(&values, reduced, "all_reduce_", &location)?;
+                let (dtype, shape) = local_type(product.r#type(), group, &location)?;
+                let (_, a_shape) = local_type(lhs.r#type(), group, &location)?;
+                let (m, n, k) = (shape[0], shape[1], a_shape[1]);
+                let rows = m / chunks;
+                let kernel = format!("{fname}_k{}", kernels.len() + matmul_chunks.len());
+                matmul_chunks.push(MatmulChunk {
+                    name: kernel.clone(),
+                    rows,
+                    k,
+                    n,
+                    element: dtype.name().to_string(),
+                });
+                let kind = int_attr(as_op(all_reduce), "kind")
+                    .and_then(Reduction::from_value)
+                    .map(plan_reduction)
+                    .unwrap_or(PlanReduction::Sum);
+                for c in 0..*chunks {
+                    let a_c = b.view(&a, c * rows * k, vec![rows, k]);
+                    let p_c = b.view(&partial, c * rows * n, vec![rows, n]);
+                    let o_c = b.view(&out, c * rows * n, vec![rows, n]);
+                    let event = format!("{kernel}_chunk{c}");
+                    steps.push(Step::Launch {
+                        kernel: kernel.clone(),
+                        buffers: vec![a_c, w.clone(), p_c.clone()],
+                        stream: 0,
+                    });
+                    steps.push(Step::RecordEvent {
+                        event: event.clone(),
+                        stream: 0,
+                    });
+                    steps.push(Step::WaitEvent { event, stream: 1 });
+                    steps.push(Step::AllReduce {
+                        reduction: kind,
+                        input: p_c,
+                        output: o_c,
+                        stream: 1,
+                    });
+                }
+                // Whatever comes next runs on stream 0, after the last chunk.
+                let done = format!("{kernel}_reduced");
+                steps.push(Step::RecordEvent {
+                    event: done.clone(),
+                    stream: 1,
+                });
+                steps.push(Step::WaitEvent {
+                    event: done,
+                    stream: 0,
+                });
+                writer.insert(out, steps.len() - 1);
+            }
+            Unit::Kernel(unit_ops) => {
+                let produced: HashSet<usize> = unit_ops
+                    .iter()
+                    .flat_map(|op| {
+                        as_op(op)
+                            .results()
+                            .map(|r| key(r.into()))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                let mut inputs: Vec<Value<'c, 'a>> = Vec::new();
+                let mut outputs: Vec<Value<'c, 'a>> = Vec::new();
+                for op in unit_ops {
+                    let op = as_op(op);
+                    for operand in op.operands() {
+                        for source in values.sources(operand) {
+                            if !produced.contains(&key(source))
+                                && !inputs.iter().any(|v| key(*v) == key(source))
+                            {
+                                inputs.push(lifetime::value(source));
+                            }
+                        }
+                    }
+                    for result in op.results() {
+                        let result: Value = result.into();
+                        let used_elsewhere = readers
+                            .get(&key(result))
+                            .is_some_and(|r| r.iter().any(|&u| u != index));
+                        if used_elsewhere {
+                            outputs.push(lifetime::value(result));
+                        }
+                    }
+                }
+                if outputs.is_empty() {
+                    // Nothing reads what this kernel computes.
+                    continue;
+                }
+                let name = format!("{fname}_k{}", kernels.len() + matmul_chunks.len());
+                let mut buffers = Vec::new();
+                for v in &inputs {
+                    let location = defining_op(*v)
+                        .map(|op| location_text(as_op(&op).location()))
+                        .unwrap_or_else(|| flocation.clone());
+                    buffers.push(b.buffer(&values, *v, "t", &location)?);
+                }
+                for v in &outputs {
+                    let location = defining_op(*v)
+                        .map(|op| location_text(as_op(&op).location()))
+                        .unwrap_or_else(|| flocation.clone());
+                    let buffer = b.buffer(&values, *v, "t", &location)?;
+                    writer.insert(buffer.clone(), steps.len());
+                    buffers.push(buffer);
+                }
+                let first_shape = unit_ops
+                    .first()
+                    .and_then(|op| as_op(op).result(0).ok())
+                    .map(|r| local_type(r.r#type(), group, ""));
+                let all_elementwise = unit_ops.iter().all(|op| {
+                    is_elementwise(as_op(op))
+                        && as_op(op)
+                            .result(0)
+                            .ok()
+                            .map(|r| local_type(r.r#type(), group, ""))
+                            .map(|t| t.ok().map(|t| t.1))
+                            == first_shape
+                                .as_ref()
+                                .map(|t| t.as_ref().ok().map(|t| t.1.clone()))
+                });
+                if all_elementwise {
+                    elementwise_steps.insert(steps.len());
+                }
+                steps.push(Step::Launch {
+                    kernel: name.clone(),
+                    buffers,
+                    stream: 0,
+                });
+                kernels.push(KernelUnit {
+                    name,
+                    ops: unit_ops.clone(),
+                    inputs,
+                    outputs,
+                });
+            }
+            Unit::Communication(op_ref) => {
+                let op = as_op(op_ref);
+                let name = op_name(op);
+                let location = location_text(op.location());
+                if name == ops::SEND || name == ops::RECV {
+                    let peer = symbol_attr(op, "peer").unwrap_or_default();
+                    let peer_stage = *peers.get(&peer).ok_or_else(|| {
+                        Error::unsupported(
+                            &location,
+                            format!("'{name}' names @{peer}, which runs no function"),
+                        )
+                    })?;
+                    if name == ops::SEND {
+                        let value = operand(op, 0).ok_or_else(|| {
+                            Error::unsupported(&location, "coco.send without an operand")
+                        })?;
+                        let sources = values.sources(value);
+                        if sources.len() != 1 || key(sources[0]) != key(values.resolve(value)) {
+                            return Err(Error::unsupported(
+                                &location,
+                                "sending a constant is not supported by the lowering; compute the value first",
+                            ));
+                        }
+                        let input = b.buffer(&values, sources[0], "t", &location)?;
+                        steps.push(Step::Send {
+                            input,
+                            peer_stage,
+                            stream: 0,
+                        });
+                    } else {
+                        let result: Value = op
+                            .result(0)
+                            .map_err(|_| {
+                                Error::unsupported(&location, "coco.recv without a result")
+                            })?
+                            .into();
+                        let result: Value<'c, 'a> = lifetime::value(result);
+                        let output = b.buffer(&values, result, "recv_", &location)?;
+                        writer.insert(output.clone(), steps.len());
+                        steps.push(Step::Recv {
+                            output,
+                            peer_stage,
+                            stream: 0,
+                        });
+                    }
+                    continue;
+                }
+                let operand = op.operand(0).map_err(|_| {
+                    Error::unsupported(&location, "communication without an operand")
+                })?;
+                let sources = values.sources(operand);
+                if sources.len() != 1 || key(sources[0]) != key(values.resolve(operand)) {
+                    return Err(Error::unsupported(
+                        &location,
+                        format!("'{name}' of a constant is not supported by the lowering; compute the value first"),
+                    ));
+                }
+                let input = b.buffer(&values, sources[0], "t", &location)?;
+                let result: Value = op
+                    .result(0)
+                    .map_err(|_| Error::unsupported(&location, "collective without a result"))?
+                    .into();
+                let result: Value<'c, 'a> = lifetime::value(result);
+                let output = b.buffer(
+                    &values,
+                    result,
+                    &format!("{}_", name.trim_start_matches("coco.")),
+                    &location,
+                )?;
+                writer.insert(output.clone(), steps.len());
+                let kind = int_attr(op, "kind")
+                    .and_then(Reduction::from_value)
+                    .map(plan_reduction)
+                    .unwrap_or(PlanReduction::Sum);
+                let root = int_attr(op, "root").unwrap_or(0).max(0) as usize;
+                let dim_of = |ty: Type, what: &str| {
+                    sliced_dim(ty).ok_or_else(|| {
+                        Error::unsupported(&location, format!("{what} of '{name}' is not sliced"))
+                    })
+                };
+                let step = match name.as_str() {
+                    ops::ALL_REDUCE => Step::AllReduce {
+                        reduction: kind,
+                        input,
+                        output,
+                        stream: 0,
+                    },
+                    ops::REDUCE_SCATTER => Step::ReduceScatter {
+                        reduction: kind,
+                        input,
+                        output,
+                        dim: dim_of(result.r#type(), "the result")?,
+                        stream: 0,
+                    },
+                    ops::ALL_GATHER => Step::AllGather {
+                        input,
+                        output,
+                        dim: dim_of(operand.r#type(), "the operand")?,
+                        stream: 0,
+                    },
+                    ops::BROADCAST => Step::Broadcast {
+                        root,
+                        input,
+                        output,
+                        stream: 0,
+                    },
+                    ops::REDUCE => Step::Reduce {
+                        root,
+                        reduction: kind,
+                        input,
+                        output,
+                        stream: 0,
+                    },
+                    ops::ALL_TO_ALL => Step::AllToAll {
+                        input,
+                        output,
+                        split_dim: dim_of(result.r#type(), "the result")?,
+                        concat_dim: dim_of(operand.r#type(), "the operand")?,
+                        stream: 0,
+                    },
+                    _ => {
+                        return Err(Error::unsupported(
+                            &location,
+                            format!("'{name}' is not compiled yet"),
+                        ))
+                    }
+                };
+                steps.push(step);
+            }
+        }
+    }
+
+    // The end of the function: updates and results.
+    for op_ref in &tail {
+        let op = as_op(op_ref);
+        let location = location_text(op.location());
+        if op_name(op) == ops::UPDATE {
+            let (Ok(target), Ok(value)) = (op.operand(0), op.operand(1)) else {
+                continue;
+            };
+            let index = b
+                .arguments
+                .iter()
+                .position(|a| key(*a) == key(target))
+                .ok_or_else(|| {
+                    Error::unsupported(&location, "coco.update of a value that is not an argument")
+                })?;
+            let target_name = format!("arg{index}");
+            let sources = values.sources(value);
+            if sources.len() != 1 || key(sources[0]) != key(values.resolve(value)) {
+                return Err(Error::unsupported(
+                    &location,
+                    "coco.update with a constant is not supported by the lowering",
+                ));
+            }
+            let value_name = b.buffer(&values, sources[0], "t", &location)?;
+            let io = Some(Io {
+                name: format!("{fname}.arg{index}"),
+                layout: io_layout(arg_types[index]),
+            });
+            if forwardable(
+                &steps,
+                &writer,
+                &elementwise_steps,
+                &value_name,
+                &target_name,
+                &b.buffers,
+            ) {
+                rename_buffer(&mut steps, &value_name, &target_name);
+                b.buffers.retain(|buf| buf.name != value_name);
+                b.names.retain(|_, n| *n != value_name);
+            } else {
+                steps.push(Step::Copy {
+                    input: value_name,
+                    output: target_name.clone(),
+                    stream: 0,
+                });
+            }
+            b.buffer_mut(&target_name).output = io;
+        } else {
+            for (i, value) in op.operands().enumerate() {
+                let sources = values.sources(value);
+                if sources.len() != 1 || key(sources[0]) != key(values.resolve(value)) {
+                    return Err(Error::unsupported(
+                        &location,
+                        "returning a constant is not supported by the lowering",
+                    ));
+                }
+                let mut name = b.buffer(&values, sources[0], "t", &location)?;
+                let buffer = b.buffer_mut(&name).clone();
+                if buffer.input.is_some() || buffer.output.is_some() {
+                    let copy = format!("result{i}");
+                    b.buffers.push(Buffer {
+                        name: copy.clone(),
+                        input: None,
+                        output: None,
+                        ..buffer
+                    });
+                    steps.push(Step::Copy {
+                        input: name,
+                        output: copy.clone(),
+                        stream: 0,
+                    });
+                    name = copy;
+                }
+                b.buffer_mut(&name).output = Some(Io {
+                    name: format!("{fname}.result{i}"),
+                    layout: io_layout(result_types[i]),
+                });
+            }
+        }
+    }
+
+    Ok(StagePlan {
+        kernels,
+        matmul_chunks,
+        stage: Stage {
+            function: fname,
+            first_rank,
+            size: group,
+            buffers: b.buffers,
+            steps,
+        },
+    })
+}
+
+/// Whether the step that writes `value` may write `target` instead: nothing
+/// after it touches `target`, and it reads `target` (if at all) only as an
+/// element-wise kernel, which reads each element before writing it.
+fn forwardable(
+    steps: &[Step],
+    writer: &HashMap<String, usize>,
+    elementwise: &HashSet<usize>,
+    value: &str,
+    target: &str,
+    buffers: &[Buffer],
+) -> bool {
+    let Some(&at) = writer.get(value) else {
+        return false;
+    };
+    let plain = buffers
+        .iter()
+        .find(|b| b.name == value)
+        .is_some_and(|b| b.input.is_none() && b.output.is_none() && b.view.is_none());
+    // Views touch the buffer they view.
+    let base = |name: &str| -> String {
+        buffers
+            .iter()
+            .find(|b| b.name == name)
+            .and_then(|b| b.view.as_ref().map(|v| v.of.clone()))
+            .unwrap_or_else(|| name.to_string())
+    };
+    let touches = |step: &Step| step.buffers().iter().any(|b| base(b) == target);
+    let later_touch = steps[at + 1..].iter().any(touches);
+    let reads_target = touches(&steps[at]);
+    plain && !later_touch && (!reads_target || elementwise.contains(&at))
+}
+
+fn rename_buffer(steps: &mut [Step], from: &str, to: &str) {
+    let rename = |name: &mut String| {
+        if name == from {
+            *name = to.to_string();
+        }
+    };
+    for step in steps {
+        match step {
+            Step::Launch { buffers, .. } => buffers.iter_mut().for_each(rename),
+            Step::AllReduce { input, output, .. }
+            | Step::ReduceScatter { input, output, .. }
+            | Step::AllGather { input, output, .. }
+            | Step::Broadcast { input, output, .. }
+            | Step::Reduce { input, output, .. }
+            | Step::AllToAll { input, output, .. }
+            | Step::Copy { input, output, .. } => {
+                rename(input);
+                rename(output);
+            }
+            Step::Send { input, .. } => rename(input),
+            Step::Recv { output, .. } => rename(output),
+            Step::RecordEvent { .. } | Step::WaitEvent { .. } => {}
+        }
+    }
+}

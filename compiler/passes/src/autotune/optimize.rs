@@ -1,0 +1,54 @@
+//! `coco-optimize{machine=... ranks=...}`: the autotuner's choice as a
+//! pipeline element. It cannot run as an ordinary pass (choosing means
+//! running candidate pipelines on copies of the module), so the driver
+//! ([`crate::driver`]) runs it between the segments of a pipeline.
+
+use melior::pass::Pass;
+
+use crate::{
+    options::{OptionDefault, Options, PassOption},
+    registry::PassInfo,
+    Error, Result,
+};
+
+/// The machine planned for when none is named (here and by
+/// `coco-opt --coco-autotune`).
+pub const DEFAULT_MACHINE: &str = "v100-cluster";
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "coco-optimize",
+    summary: "Apply the autotuner's cheapest schedule for a machine (run by the pipeline driver)",
+    description: "Costs every schedule of the autotuner's space on `machine` with `ranks` ranks and applies \
+                  the cheapest, exactly as `--coco-autotune` does; see docs/autotune.md. The pipeline driver runs \
+                  it in place, so passes before and after it run on the program before and after the choice.",
+    options: &[
+        PassOption { name: "machine", summary: "a preset (v100-cluster, h100-node, cpu-host) or a TOML file", default: OptionDefault::Text(DEFAULT_MACHINE) },
+        PassOption { name: "ranks", summary: "world size to plan for (0: the machine's)", default: OptionDefault::Int(0) },
+    ],
+    create,
+};
+
+fn create(_options: &Options) -> Result<Pass> {
+    Err(Error::PassOption {
+        pass: INFO.argument.into(),
+        message: "coco-optimize chooses a pipeline with the autotuner and runs only at the top level of a pipeline \
+                  run by the pipeline driver (coco-opt), not nested or in a bare pass manager".into(),
+    })
+}
+
+/// `(machine, ranks)` of a `coco-optimize{...}` element.
+pub fn settings(options: &str) -> Result<(String, Option<usize>)> {
+    let options = Options::parse(INFO.argument, options, INFO.options)?;
+    let machine = options
+        .string("machine")
+        .unwrap_or(DEFAULT_MACHINE)
+        .to_string();
+    let ranks = options.int(INFO.argument, "ranks", 0)?;
+    if ranks < 0 {
+        return Err(Error::PassOption {
+            pass: INFO.argument.into(),
+            message: format!("option 'ranks' must be >= 0, found {ranks}"),
+        });
+    }
+    Ok((machine, (ranks > 0).then_some(ranks as usize)))
+}

@@ -1,0 +1,122 @@
+//! `bigtest-emit`: concrete test data for the satisfiable JDU paths.
+//!
+//! Runs the generator ([`super::generate`]): records per path, merged where
+//! one record already serves a path, kept apart from earlier records on join
+//! and group keys, and every addition verified by running the program in
+//! the reference interpreter. Appends one `bigtest.test_record` per record
+//! with the paths it covers; paths in conflict get another test case. A
+//! satisfiable path the generator cannot make the program follow is reported
+//! as a warning on its op, never claimed as covered.
+
+use melior::Context;
+use std::collections::BTreeMap;
+
+use coco_dialects::{
+    bigtest::{BigtestBuilder, PathStatus},
+    diagnostics::{emit_error, emit_warning},
+    ir::{as_op, str_attr},
+};
+use melior::{
+    ir::{BlockLike, Operation, RegionLike},
+    pass::Pass,
+};
+
+use crate::{
+    module_pass::{create_module_pass, ModulePass, PassId},
+    options::{Options, PassOption},
+    registry::PassInfo,
+    Result,
+};
+use coco_bigtest::{bounds, extract, generate, results};
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "bigtest-emit",
+    summary: "Generate verified test records (bigtest.test_record) covering every satisfiable JDU path",
+    description: "Solves the `sat` paths again, keeping new records apart from the keys earlier records use, and keeps \
+records only when the reference interpreter confirms the program follows the path (and still follows every path \
+covered before). One record serves several paths where it can; paths that cannot share a dataset get a separate \
+test case (`case N`). Appends one `bigtest.test_record` per record, listing the paths it covers; a satisfiable path \
+that no data makes the program follow is a warning on its `bigtest.jdu_path`. `coco-bigtest generate` writes the \
+records as files, one per source, in the source's own text format.",
+    options: &[PassOption::bounded(&bounds::TIMEOUT_MS)],
+    create,
+};
+
+static PASS_ID: PassId = PassId;
+
+#[derive(Clone)]
+struct EmitPass {
+    timeout_ms: u32,
+}
+
+fn create(options: &Options) -> Result<Pass> {
+    let pass = EmitPass {
+        timeout_ms: options.bounded(INFO.argument, &bounds::TIMEOUT_MS)? as u32,
+    };
+    Ok(create_module_pass(&INFO, &PASS_ID, "BigtestEmit", pass))
+}
+
+impl ModulePass for EmitPass {
+    fn run<'c>(&mut self, context: &'c Context, module: &Operation<'c>) -> bool {
+        let Some(body) = module.regions().next().and_then(|r| r.first_block()) else {
+            return true;
+        };
+        let mut ok = true;
+        for func in &extract::program_functions(module) {
+            let func = as_op(func);
+            let name = str_attr(func, "sym_name").unwrap_or_default();
+            let program = match extract::extract(module, func) {
+                Ok(p) => p,
+                Err(e) => {
+                    emit_error(e.location, &e.message);
+                    ok = false;
+                    continue;
+                }
+            };
+            let path_ops = results::path_ops(module, &name);
+            let sat: Vec<generate::PathSpec> = path_ops
+                .iter()
+                .filter(|p| p.status == PathStatus::Sat)
+                .map(|p| p.spec.clone())
+                .collect();
+            let generated = generate::generate(&program, &sat, self.timeout_ms);
+            for (id, reason) in &generated.missed {
+                if let Some(p) = path_ops.iter().find(|p| p.spec.id == *id) {
+                    emit_warning(
+                        as_op(&p.op).location(),
+                        &format!("no test data makes @{name} follow path {id}: {reason}"),
+                    );
+                }
+            }
+            results::erase(module, results::RECORD, &name);
+            let builder = BigtestBuilder::new(context, func.location());
+            for (index, case) in generated.cases.iter().enumerate() {
+                // Paths each record takes part in.
+                let mut covers: BTreeMap<(String, usize), Vec<i64>> = BTreeMap::new();
+                for (id, records) in &case.covers {
+                    for record in records {
+                        covers.entry(record.clone()).or_default().push(*id);
+                    }
+                }
+                for (source, lines) in &case.inputs {
+                    for (i, line) in lines.iter().enumerate() {
+                        let ids = covers
+                            .get(&(source.clone(), i))
+                            .cloned()
+                            .unwrap_or_default();
+                        match builder.test_record(&name, index, source, line, &ids) {
+                            Ok(op) => {
+                                body.append_operation(op);
+                            }
+                            Err(e) => {
+                                emit_error(func.location(), &e.to_string());
+                                ok = false;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        ok
+    }
+}

@@ -1,0 +1,192 @@
+//! `coco-split`: all_reduce → reduce_scatter + all_gather (CoCoNet's split).
+//!
+//! An all_reduce is the composition of a reduce_scatter (each rank receives
+//! the reduction of one slice) and an all_gather (every rank collects all
+//! slices). Splitting exposes the sliced intermediate, on which `coco-reorder`
+//! can move computations (CoCoNet's RS_C_AG schedule). With
+//! `via=reduce-broadcast` it instead becomes a reduce to rank 0 and a
+//! broadcast from it.
+//!
+//! **Preconditions**: the all_reduce's tensor has a dimension `dim` (0-d
+//! tensors are left alone, with a remark). The split program runs only on
+//! world sizes that divide dimension `dim`; the interpreter and runtime
+//! report others by name.
+//!
+//! **Guarantees**: results are bitwise identical to the all_reduce's for every
+//! valid world size, for every reduction (`avg` divides once, after the
+//! reduction, in both forms): both fold the ranks' values in rank order.
+//!
+//! ```mlir
+//! // before
+//! %r = coco.all_reduce sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.replicated>
+//! // after --coco-split
+//! %s = coco.reduce_scatter sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.sliced<0>>
+//! %r = coco.all_gather %s : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>
+//! ```
+
+use coco_dialects::lifetime;
+use coco_dialects::{
+    coco::{ops, CocoBuilder, DistTensor, Reduction},
+    diagnostics::{emit_error, emit_remark},
+    ir::{as_op, int_attr, nested_ops, op_name},
+    rewrite::{erase, insert_before, replace_all_uses},
+};
+use melior::Context;
+use melior::{
+    ir::{operation::OperationRef, Operation, ValueLike},
+    pass::Pass,
+};
+
+use crate::{
+    module_pass::{create_module_pass, ModulePass, PassId},
+    options::{OptionDefault, Options, PassOption},
+    registry::PassInfo,
+    Error, Result,
+};
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "coco-split",
+    summary: "Split every coco.all_reduce into reduce_scatter + all_gather (or reduce + broadcast)",
+    description: "**Preconditions**: the tensor has dimension `dim` (0-d all_reduces get a remark and stay). \
+                  The split program needs a world size that divides dimension `dim`.\n\n\
+                  **Guarantees**: bitwise-identical results for every valid world size and reduction.\n\n\
+                  ```mlir\n\
+                  %r = coco.all_reduce sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.replicated>\n\
+                  // becomes\n\
+                  %s = coco.reduce_scatter sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.sliced<0>>\n\
+                  %r = coco.all_gather %s : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>\n\
+                  ```",
+    options: &[
+        PassOption { name: "dim", summary: "dimension the intermediate is sliced along", default: OptionDefault::Int(0) },
+        PassOption {
+            name: "via",
+            summary: "`reduce-scatter` (reduce_scatter + all_gather) or `reduce-broadcast` (reduce to rank 0 + broadcast)",
+            default: OptionDefault::Text("reduce-scatter"),
+        },
+        PassOption { name: "strict", summary: "fail instead of remarking when an all_reduce cannot be split", default: OptionDefault::Bool(false) },
+    ],
+    create,
+};
+
+static PASS_ID: PassId = PassId;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Via {
+    ReduceScatter,
+    ReduceBroadcast,
+}
+
+#[derive(Clone)]
+struct SplitPass {
+    dim: i64,
+    via: Via,
+    strict: bool,
+}
+
+fn create(options: &Options) -> Result<Pass> {
+    let via = match options.string("via").unwrap_or("reduce-scatter") {
+        "reduce-scatter" => Via::ReduceScatter,
+        "reduce-broadcast" => Via::ReduceBroadcast,
+        other => {
+            return Err(Error::PassOption {
+                pass: INFO.argument.into(),
+                message: format!(
+                    "option 'via' expects reduce-scatter or reduce-broadcast, found '{other}'"
+                ),
+            })
+        }
+    };
+    let pass = SplitPass {
+        dim: options.int(INFO.argument, "dim", 0)?,
+        via,
+        strict: options.bool(INFO.argument, "strict", false)?,
+    };
+    if pass.dim < 0 {
+        return Err(Error::PassOption {
+            pass: INFO.argument.into(),
+            message: format!("option 'dim' must be >= 0, found {}", pass.dim),
+        });
+    }
+    Ok(create_module_pass(&INFO, &PASS_ID, "CocoSplit", pass))
+}
+
+impl SplitPass {
+    /// Why `op` cannot be split, if it cannot.
+    fn check(&self, op: &Operation) -> std::result::Result<(), String> {
+        if self.via == Via::ReduceBroadcast {
+            return Ok(());
+        }
+        let rank = op
+            .operand(0)
+            .ok()
+            .and_then(|v| DistTensor::from_type(v.r#type()))
+            .map_or(0, |t| t.rank());
+        if self.dim as usize >= rank {
+            return Err(format!(
+                "the tensor has rank {rank}, so there is no dimension {} to slice the intermediate along",
+                self.dim
+            ));
+        }
+        Ok(())
+    }
+
+    fn rewrite(&self, op_ref: OperationRef) -> coco_dialects::Result<()> {
+        let op = as_op(&op_ref);
+        let context = lifetime::context(op);
+        let builder = CocoBuilder::new(context, op.location());
+        let kind = int_attr(op, "kind")
+            .and_then(Reduction::from_value)
+            .unwrap_or(Reduction::Sum);
+        let input = op.operand(0).map_err(coco_dialects::Error::from)?;
+        let (first, root) = match self.via {
+            Via::ReduceScatter => (builder.reduce_scatter(kind, input, self.dim)?, None),
+            Via::ReduceBroadcast => (builder.reduce(kind, input, 0)?, Some(0)),
+        };
+        let first = insert_before(op_ref, first)?;
+        let intermediate = as_op(&first)
+            .result(0)
+            .map_err(coco_dialects::Error::from)?
+            .into();
+        let second = match root {
+            None => builder.all_gather(intermediate)?,
+            Some(root) => builder.broadcast(intermediate, root)?,
+        };
+        let second = insert_before(op_ref, second)?;
+        let old = op.result(0).map_err(coco_dialects::Error::from)?.into();
+        let new = as_op(&second)
+            .result(0)
+            .map_err(coco_dialects::Error::from)?
+            .into();
+        replace_all_uses(old, new);
+        erase(op_ref)
+    }
+}
+
+impl ModulePass for SplitPass {
+    fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
+        let candidates: Vec<OperationRef> = nested_ops(module)
+            .into_iter()
+            .filter(|op| op_name(as_op(op)) == ops::ALL_REDUCE)
+            .collect();
+        let mut ok = true;
+        for op_ref in candidates {
+            let op = as_op(&op_ref);
+            if let Err(reason) = self.check(op) {
+                let message = format!("coco-split: not applied to coco.all_reduce: {reason}");
+                if self.strict {
+                    emit_error(op.location(), &message);
+                    ok = false;
+                } else {
+                    emit_remark(op.location(), &message);
+                }
+                continue;
+            }
+            let location = op.location();
+            if let Err(e) = self.rewrite(op_ref) {
+                emit_error(location, &format!("coco-split: internal error: {e}"));
+                return false;
+            }
+        }
+        ok
+    }
+}

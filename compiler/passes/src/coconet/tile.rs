@@ -1,0 +1,181 @@
+//! `coco-tile`: choose the tile sizes kernel generation uses.
+//!
+//! Every computation that becomes a kernel gets a `coco.tile` attribute with
+//! one tile size per dimension of its (local) result: matmuls get
+//! `[rows, cols]` output tiles, element-wise ops, fused kernels and fused
+//! collectives get a 1-D block over the flattened elements. The lowering maps
+//! tiles to GPU thread blocks (or CPU loop tiles); the semantics do not
+//! change. Defaults depend on `target`:
+//!
+//! | target | matmul tile | element-wise block |
+//! |---|---|---|
+//! | `gpu` (default) | 128 x 128 | 1024 |
+//! | `cpu` | 64 x 64 | 4096 |
+//!
+//! **Preconditions**: none; tile sizes larger than a dimension are clamped to
+//! it, so every tile is valid.
+//!
+//! **Guarantees**: the IR is unchanged except for `coco.tile` attributes.
+//!
+//! ```mlir
+//! %y = coco.matmul %x, %w : ... -> tensor<512x256xf16, #coco.sliced<1>>
+//! // after --coco-tile (4 ranks do not matter: tiles refer to global shapes)
+//! %y = coco.matmul %x, %w {coco.tile = array<i64: 128, 128>} : ...
+//! ```
+
+use coco_dialects::lifetime;
+use coco_dialects::{
+    coco::{ops, DistTensor},
+    diagnostics::emit_error,
+    ir::{as_op, dialect_of, functions, nested_ops, op_name},
+};
+use melior::Context;
+use melior::{
+    ir::{attribute::DenseI64ArrayAttribute, operation::OperationRef, Operation, ValueLike},
+    pass::Pass,
+};
+
+use crate::{
+    module_pass::{create_module_pass, ModulePass, PassId},
+    options::{OptionDefault, Options, PassOption},
+    registry::PassInfo,
+    Error, Result,
+};
+
+/// The attribute carrying tile sizes.
+pub const TILE_ATTR: &str = "coco.tile";
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "coco-tile",
+    summary: "Attach kernel tile sizes (coco.tile) to matmuls, element-wise ops and fused regions",
+    description: "**Preconditions**: none; tiles larger than a dimension are clamped to it.\n\n\
+                  **Guarantees**: only `coco.tile` attributes are added: `[rows, cols]` output tiles on \
+                  matmuls, a 1-D block over the flattened elements on element-wise ops and fused regions. \
+                  Defaults: `gpu` 128x128 and 1024, `cpu` 64x64 and 4096.\n\n\
+                  ```mlir\n\
+                  %y = coco.matmul %x, %w : ... -> tensor<512x256xf16, #coco.sliced<1>>\n\
+                  // becomes\n\
+                  %y = coco.matmul %x, %w {coco.tile = array<i64: 128, 128>} : ...\n\
+                  ```",
+    options: &[
+        PassOption { name: "target", summary: "`gpu` or `cpu`: chooses the default tile sizes", default: OptionDefault::Text("gpu") },
+        PassOption { name: "matmul-rows", summary: "matmul output tile rows (0: target default)", default: OptionDefault::Int(0) },
+        PassOption { name: "matmul-cols", summary: "matmul output tile columns (0: target default)", default: OptionDefault::Int(0) },
+        PassOption { name: "block", summary: "elements per block of element-wise kernels (0: target default)", default: OptionDefault::Int(0) },
+    ],
+    create,
+};
+
+static PASS_ID: PassId = PassId;
+
+#[derive(Clone)]
+struct TilePass {
+    rows: i64,
+    cols: i64,
+    block: i64,
+}
+
+fn create(options: &Options) -> Result<Pass> {
+    let (rows, cols, block) = match options.string("target").unwrap_or("gpu") {
+        "gpu" => (128, 128, 1024),
+        "cpu" => (64, 64, 4096),
+        other => {
+            return Err(Error::PassOption {
+                pass: INFO.argument.into(),
+                message: format!("option 'target' expects gpu or cpu, found '{other}'"),
+            })
+        }
+    };
+    let pick = |key: &str, default: i64| -> Result<i64> {
+        match options.int(INFO.argument, key, 0)? {
+            0 => Ok(default),
+            v if v > 0 => Ok(v),
+            v => Err(Error::PassOption {
+                pass: INFO.argument.into(),
+                message: format!("option '{key}' must be positive, found {v}"),
+            }),
+        }
+    };
+    let pass = TilePass {
+        rows: pick("matmul-rows", rows)?,
+        cols: pick("matmul-cols", cols)?,
+        block: pick("block", block)?,
+    };
+    Ok(create_module_pass(&INFO, &PASS_ID, "CocoTile", pass))
+}
+
+impl TilePass {
+    /// The tile for `op`, if it becomes a kernel.
+    fn tile(&self, op: &Operation) -> Option<Vec<i64>> {
+        let name = op_name(op);
+        let result = DistTensor::from_type(op.result(0).ok()?.r#type())?;
+        let shape = result.static_shape()?;
+        let elements: i64 = shape.iter().product();
+        if name == ops::MATMUL {
+            let n = shape.len();
+            return Some(vec![
+                self.rows.min(shape[n - 2]),
+                self.cols.min(shape[n - 1]),
+            ]);
+        }
+        let kernel = matches!(dialect_of(&name), "arith" | "math") && name != "arith.constant"
+            || matches!(
+                name.as_str(),
+                ops::DROPOUT
+                    | ops::LAYER_NORM
+                    | ops::CAST
+                    | ops::EXPAND
+                    | ops::SOFTMAX
+                    | ops::TRANSPOSE
+                    | ops::SPLIT_HEADS
+                    | ops::MERGE_HEADS
+                    | ops::FUSED_KERNEL
+                    | ops::FUSED_COLLECTIVE
+                    | "tensor.splat"
+            );
+        kernel.then(|| vec![self.block.min(elements.max(1))])
+    }
+}
+
+impl ModulePass for TilePass {
+    fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
+        let functions = functions(module);
+        for func in functions {
+            // Ops inside fused regions share the region's tile; an overlap
+            // region's ops are kernels of their own.
+            let ops: Vec<OperationRef> = nested_ops(as_op(&func))
+                .into_iter()
+                .filter(|o| {
+                    as_op(o).parent_operation().is_some_and(|p| {
+                        matches!(op_name(as_op(&p)).as_str(), "func.func" | ops::OVERLAP)
+                    })
+                })
+                .collect();
+            for op_ref in ops {
+                let op = as_op(&op_ref);
+                let Some(tile) = self.tile(op) else { continue };
+                let context = lifetime::context(op);
+                let attr = DenseI64ArrayAttribute::new(context, &tile);
+                // SAFETY: setting a discardable attribute on a live op.
+                unsafe {
+                    mlir_sys::mlirOperationSetAttributeByName(
+                        op_ref.to_raw(),
+                        mlir_sys::MlirStringRef {
+                            data: TILE_ATTR.as_ptr().cast(),
+                            length: TILE_ATTR.len(),
+                        },
+                        melior::ir::AttributeLike::to_raw(&attr),
+                    );
+                }
+                if op.attribute(TILE_ATTR).is_err() {
+                    emit_error(
+                        op.location(),
+                        "coco-tile: internal error: the tile attribute was not set",
+                    );
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,216 @@
+//! Running a textual pipeline on a module, `coco-optimize` steps included.
+//!
+//! `coco-optimize{machine=... ranks=...}` cannot be an ordinary MLIR pass:
+//! choosing a schedule runs candidate pipelines on copies of the module. So
+//! the driver cuts a pipeline at its top-level `coco-optimize` elements
+//! ([`plan`]), runs each segment with one pass manager, and applies the
+//! autotuner's choice in between ([`run`]). Tools call these; none expands
+//! `coco-optimize` itself.
+
+use melior::{ir::Module, pass::PassManager, Context};
+
+use crate::{
+    autotune::{self, machine::Machine, optimize, Candidate},
+    pipeline::{self, Element},
+    Error, Result,
+};
+
+/// One step of a planned pipeline.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Ordinary passes, run by one pass manager.
+    Passes(Vec<Element>),
+    /// Costs every schedule and applies the cheapest.
+    Optimize {
+        /// A preset name or a machine file.
+        machine: String,
+        /// World size to plan for; `None`: the machine's.
+        ranks: Option<usize>,
+    },
+}
+
+/// Cuts `elements` at top-level `coco-optimize` elements, whose options are
+/// checked here, before any input is read.
+pub fn plan(elements: &[Element]) -> Result<Vec<Step>> {
+    let mut steps = Vec::new();
+    let mut segment = Vec::new();
+    for element in elements {
+        match element {
+            Element::Pass { name, options } if name == optimize::INFO.argument => {
+                if !segment.is_empty() {
+                    steps.push(Step::Passes(std::mem::take(&mut segment)));
+                }
+                let (machine, ranks) = optimize::settings(options.as_deref().unwrap_or(""))?;
+                steps.push(Step::Optimize { machine, ranks });
+            }
+            other => segment.push(other.clone()),
+        }
+    }
+    if !segment.is_empty() {
+        steps.push(Step::Passes(segment));
+    }
+    Ok(steps)
+}
+
+/// A pass manager (verifier on) for `elements`; `pipeline_text` is what the
+/// user wrote, for messages.
+pub fn pass_manager<'c>(
+    context: &'c Context,
+    elements: &[Element],
+    pipeline_text: &str,
+) -> Result<PassManager<'c>> {
+    let manager = PassManager::new(context);
+    manager.enable_verifier(true);
+    pipeline::add_to(
+        &manager.as_operation_pass_manager(),
+        elements,
+        pipeline_text,
+    )?;
+    Ok(manager)
+}
+
+/// Builds every segment once, so a bad pipeline fails before any input is
+/// read, as in mlir-opt.
+pub fn check(context: &Context, steps: &[Step], pipeline_text: &str) -> Result<()> {
+    for step in steps {
+        if let Step::Passes(elements) = step {
+            pass_manager(context, elements, pipeline_text)?;
+        }
+    }
+    Ok(())
+}
+
+/// What [`run`] reports while it works.
+pub enum Event<'a> {
+    /// One pass ran (only when running one pass at a time); its text.
+    AfterPass(String),
+    /// The autotuner costed these candidates (cheapest first) and applied
+    /// the first.
+    Tuned {
+        machine: &'a Machine,
+        ranks: usize,
+        candidates: &'a [Candidate],
+    },
+}
+
+/// Runs `steps` on `module`. With `one_pass_at_a_time`, every pass gets its
+/// own pass manager and an [`Event::AfterPass`] (for
+/// `--mlir-print-ir-after-all`). A pass that fails has emitted diagnostics
+/// saying why: that is [`Error::Failed`].
+pub fn run(
+    context: &Context,
+    module: &mut Module,
+    steps: &[Step],
+    pipeline_text: &str,
+    one_pass_at_a_time: bool,
+    observe: &mut dyn FnMut(Event, &Module),
+) -> Result<()> {
+    for step in steps {
+        match step {
+            Step::Passes(elements) if one_pass_at_a_time => {
+                for (anchors, pass) in pipeline::leaves(elements) {
+                    let nested =
+                        anchors
+                            .iter()
+                            .rev()
+                            .fold(pass.clone(), |inner, anchor| Element::Nest {
+                                anchor: anchor.clone(),
+                                elements: vec![inner],
+                            });
+                    pass_manager(context, &[nested], pipeline_text)?
+                        .run(module)
+                        .map_err(|_| Error::Failed)?;
+                    observe(Event::AfterPass(pass.text()), module);
+                }
+            }
+            Step::Passes(elements) => {
+                pass_manager(context, elements, pipeline_text)?
+                    .run(module)
+                    .map_err(|_| Error::Failed)?;
+            }
+            Step::Optimize { machine, ranks } => {
+                autotune_apply(context, module, machine, *ranks, observe)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Costs every schedule for `machine` (a preset or a file) and applies the
+/// cheapest to `module`.
+pub fn autotune_apply(
+    context: &Context,
+    module: &mut Module,
+    machine: &str,
+    ranks: Option<usize>,
+    observe: &mut dyn FnMut(Event, &Module),
+) -> Result<()> {
+    let machine = Machine::load(machine)?;
+    let ranks = ranks.unwrap_or(machine.world_size);
+    let candidates = autotune::tune(context, module, &machine, ranks)
+        .map_err(|e| Error::Autotune(e.to_string()))?;
+    observe(
+        Event::Tuned {
+            machine: &machine,
+            ranks,
+            candidates: &candidates,
+        },
+        module,
+    );
+    let Some(chosen) = candidates.first() else {
+        return Err(Error::Autotune(
+            "the schedule space is empty: no candidate to apply".into(),
+        ));
+    };
+    if chosen.pipeline.is_empty() {
+        return Ok(());
+    }
+    let elements = pipeline::parse(&chosen.pipeline)?;
+    pass_manager(context, &elements, &chosen.pipeline)?
+        .run(module)
+        .map_err(|_| {
+            Error::Autotune(format!(
+                "the chosen schedule {} failed when applied (pipeline: {})",
+                chosen.schedule, chosen.pipeline
+            ))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pass(name: &str, options: Option<&str>) -> Element {
+        Element::Pass {
+            name: name.into(),
+            options: options.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn optimize_steps_cut_the_pipeline() {
+        let elements = pipeline::parse(
+            "builtin.module(coco-verify,coco-optimize{machine=cpu-host ranks=4},cse)",
+        )
+        .unwrap();
+        assert_eq!(
+            plan(&elements).unwrap(),
+            [
+                Step::Passes(vec![pass("coco-verify", None)]),
+                Step::Optimize {
+                    machine: "cpu-host".into(),
+                    ranks: Some(4)
+                },
+                Step::Passes(vec![pass("cse", None)]),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_optimize_options_fail_when_planned() {
+        let elements = pipeline::parse("builtin.module(coco-optimize{ranks=-1})").unwrap();
+        assert!(plan(&elements).is_err());
+        let elements = pipeline::parse("builtin.module(coco-optimize{speed=9})").unwrap();
+        assert!(plan(&elements).is_err());
+    }
+}
