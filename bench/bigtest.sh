@@ -21,10 +21,10 @@ printf "%-18s %2s %6s %8s %8s %6s %9s %9s %9s\n" program k paths feasible record
 for k in "${ks[@]}"; do
   for p in $programs; do
     prog=examples/bigtest/$p.mlir
-    # Records of one dataset per feasible path: the `; record` lines of each
-    # satisfiable bigtest.jdu_path.
+    # Records of one dataset per feasible path: the `records` entries of
+    # each satisfiable bigtest.jdu_path.
     naive=$($bin/coco-opt "$prog" --pass-pipeline="builtin.module(bigtest-jdu-paths{k=$k},bigtest-solve)" 2>/dev/null |
-      grep 'status sat' | grep -o '; record' | wc -l || true)
+      grep 'status sat' | grep -o 'source = ' | wc -l || true)
     times=()
     line=""
     for _ in $(seq 1 "$runs"); do

@@ -10,6 +10,25 @@ use coco_filetests::{
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 
+/// A trial; with `COCO_TEST_TIMES=1` it prints how long it took (to find
+/// what to move behind `REQUIRES: slow`).
+fn timed(
+    name: impl Into<String>,
+    test: impl FnOnce() -> Result<(), Failed> + Send + 'static,
+) -> Trial {
+    let name = name.into();
+    if std::env::var_os("COCO_TEST_TIMES").is_none() {
+        return Trial::test(name, test);
+    }
+    let label = name.clone();
+    Trial::test(name, move || {
+        let start = std::time::Instant::now();
+        let result = test();
+        eprintln!("time: {:8.2}s {label}", start.elapsed().as_secs_f64());
+        result
+    })
+}
+
 fn main() {
     let arguments = Arguments::from_args();
     // Paths in RUN lines, diagnostics and snapshots are relative to test/.
@@ -20,7 +39,7 @@ fn main() {
         return;
     }
     let mut trials = Vec::new();
-    let slow_enabled = std::env::var_os("COCO_SLOW_TESTS").is_some_and(|v| v == "1");
+    let slow_enabled = coco_filetests::slow_tests();
     for path in mlir_files(&test_dir(), &test_dir()) {
         let path = path.to_string_lossy().into_owned();
         let file = path.clone();
@@ -35,26 +54,26 @@ fn main() {
             path.clone()
         };
         trials.push(
-            Trial::test(name, move || runner::run_file(&file).map_err(Failed::from))
+            timed(name, move || runner::run_file(&file).map_err(Failed::from))
                 .with_ignored_flag(slow && !slow_enabled),
         );
         if !runner::expects_failure(&source) {
-            trials.push(Trial::test(format!("round-trip::{path}"), move || {
+            trials.push(timed(format!("round-trip::{path}"), move || {
                 runner::round_trip(&path).map_err(Failed::from)
             }));
         }
     }
     for path in mlir_files(&repo_root().join("examples"), &test_dir()) {
         let path = path.to_string_lossy().into_owned();
-        trials.push(Trial::test(format!("example::{path}"), move || {
+        trials.push(timed(format!("example::{path}"), move || {
             runner::round_trip(&path).map_err(Failed::from)
         }));
     }
-    trials.push(Trial::test("builders::coco", || {
+    trials.push(timed("builders::coco", || {
         let printed = builders::build_and_print().map_err(Failed::from)?;
         runner::check_snapshot("builders__coco", &printed, "src/builders.rs").map_err(Failed::from)
     }));
-    trials.push(Trial::test("builders::bigtest", || {
+    trials.push(timed("builders::bigtest", || {
         let printed = builders::build_bigtest().map_err(Failed::from)?;
         runner::check_snapshot("builders__bigtest", &printed, "src/builders.rs")
             .map_err(Failed::from)
@@ -89,7 +108,7 @@ fn main() {
             continue;
         }
         let file = path.clone();
-        trials.push(Trial::test(
+        trials.push(timed(
             format!("differential::{path}::autotune-schedule-space"),
             move || {
                 differential::check_schedule_space(&file)
@@ -99,7 +118,7 @@ fn main() {
         ));
         for pipeline in pipelines {
             let file = path.clone();
-            trials.push(Trial::test(
+            trials.push(timed(
                 format!("differential::{path}::{pipeline}"),
                 move || {
                     differential::check(&file, pipeline, differential::Agreement::Bitwise)
@@ -125,10 +144,9 @@ fn main() {
         };
         for (name, schedule) in compiled::SCHEDULES {
             let file = path.clone();
-            trials.push(Trial::test(
-                format!("compiled::{path}::{name}"),
-                move || compiled::check(&file, schedule, sizes).map_err(Failed::from),
-            ));
+            trials.push(timed(format!("compiled::{path}::{name}"), move || {
+                compiled::check(&file, schedule, sizes).map_err(Failed::from)
+            }));
         }
     }
     // GPU execution: every single-function example on one GPU through the
@@ -148,56 +166,61 @@ fn main() {
             Err(why) => format!("cuda::{path} (skipped: {why})"),
         };
         trials.push(
-            Trial::test(name, move || {
+            timed(name, move || {
                 compiled::check_cuda(&file).map_err(Failed::from)
             })
             .with_ignored_flag(cuda.is_err()),
         );
     }
-    trials.push(Trial::test(
+    trials.push(timed(
         "differential::comparison-detects-differences",
         || differential::self_test().map_err(Failed::from),
     ));
-    trials.push(Trial::test("differential::random-programs", || {
+    trials.push(timed("differential::random-programs", || {
         let cases = std::env::var("COCO_PROPTEST_CASES")
             .ok()
             .and_then(|c| c.parse().ok())
             .unwrap_or(200);
         random_programs::check(cases).map_err(Failed::from)
     }));
-    trials.push(Trial::test(
-        "architecture::crates-follow-the-layers",
-        || {
-            let metadata = layers::metadata().map_err(Failed::from)?;
-            layers::check(&metadata).map_err(Failed::from)
-        },
-    ));
-    trials.push(Trial::test(
-        "architecture::a-wrong-edge-is-rejected",
-        || {
-            let metadata = layers::metadata().map_err(Failed::from)?;
-            for (from, to) in [
-                ("coco-dialects", "coco-passes"),
-                ("coco-runtime", "coco-dialects"),
-                ("coco-base", "coco-bundle"),
-            ] {
-                let wrong = layers::with_edge(&metadata, from, to);
-                match layers::check(&wrong) {
-                    Err(message) if message.contains(&format!("{from} depends on {to}")) => {}
-                    other => {
-                        return Err(Failed::from(format!(
-                            "the edge {from} -> {to} was not rejected: {other:?}"
-                        )))
-                    }
+    trials.push(timed("snapshots::none-orphaned", || {
+        let orphans = runner::orphan_snapshots();
+        if orphans.is_empty() {
+            Ok(())
+        } else {
+            Err(Failed::from(format!(
+                "test/snapshots has files no RUN line writes: {}",
+                orphans.join(", ")
+            )))
+        }
+    }));
+    trials.push(timed("architecture::crates-follow-the-layers", || {
+        let metadata = layers::metadata().map_err(Failed::from)?;
+        layers::check(&metadata).map_err(Failed::from)
+    }));
+    trials.push(timed("architecture::a-wrong-edge-is-rejected", || {
+        let metadata = layers::metadata().map_err(Failed::from)?;
+        for (from, to) in [
+            ("coco-dialects", "coco-passes"),
+            ("coco-runtime", "coco-dialects"),
+            ("coco-base", "coco-bundle"),
+        ] {
+            let wrong = layers::with_edge(&metadata, from, to);
+            match layers::check(&wrong) {
+                Err(message) if message.contains(&format!("{from} depends on {to}")) => {}
+                other => {
+                    return Err(Failed::from(format!(
+                        "the edge {from} -> {to} was not rejected: {other:?}"
+                    )))
                 }
             }
-            Ok(())
-        },
-    ));
-    trials.push(Trial::test("docs::generated-docs-are-current", || {
+        }
+        Ok(())
+    }));
+    trials.push(timed("docs::generated-docs-are-current", || {
         coco_filetests::docs_current().map_err(Failed::from)
     }));
-    trials.push(Trial::test("fuzz::mangled-inputs-never-crash", || {
+    trials.push(timed("fuzz::mangled-inputs-never-crash", || {
         let mut inputs = Vec::new();
         for base in [repo_root().join("examples"), test_dir()] {
             for path in mlir_files(&base, &test_dir()) {

@@ -10,4 +10,4 @@
 // CHECK: } {coco.tile = array<i64: 1024>}
 // FLAG: coco.fused_collective
 // BAD: coco-opt: error: coco-optimize: option 'ranks' must be >= 0, found -1
-// NESTED: coco-opt: error: coco-optimize: coco-optimize chooses a pipeline with the autotuner and only runs from coco-opt
+// NESTED: coco-opt: error: coco-optimize: coco-optimize chooses a pipeline with the autotuner and runs only at the top level of a pipeline, `builtin.module(coco-optimize{...})`, not nested under another op

@@ -13,7 +13,7 @@
 // RUN: coco-bigtest mutate ../examples/bigtest/wordcount.mlir --data %t | FileCheck %s --check-prefix=MUTATION
 
 // CHECK: bigtest.jdu_path 0 of @wordcount status unsolved branches ["source#0", "flat_map#1=elem0", "reduce_by_key#3=single", "filter#4=drop"]
-// CHECK-SAME: "; key reduce_by_key#3 flat_map1.p0"
+// CHECK-SAME: keys [{op = 3 : i64, term = "flat_map1.p0"}] records [{fields = ["lines.f0"], source = "lines"}]
 // CHECK: bigtest.jdu_path 1 of @wordcount status unsolved branches ["source#0", "flat_map#1=elem1", "reduce_by_key#3=single", "filter#4=drop"]
 // CHECK: bigtest.jdu_path 2 of @wordcount status unsolved branches ["reduce_by_key#3=fold{source#0, flat_map#1=elem0 | source#0, flat_map#1=elem0}", "filter#4=pass", "sink#5"]
 // CHECK-SAME: "(assert (= flat_map1_0.p0 flat_map1_1.p0))"

@@ -106,7 +106,7 @@ func.func @program() {
 /// Records two paths and a covering record with the bigtest builders;
 /// returns the printed module.
 pub fn build_bigtest() -> Result<String, String> {
-    use coco_dialects::bigtest::{BigtestBuilder, PathStatus};
+    use coco_dialects::bigtest::{BigtestBuilder, PathKey, PathRecord, PathStatus};
     let context = context();
     let _diagnostics = DiagnosticCollector::attach(&context);
     let module = load_module(&context, DF_PROGRAM, "program.mlir").map_err(|e| e.to_string())?;
@@ -121,7 +121,18 @@ pub fn build_bigtest() -> Result<String, String> {
                 "program",
                 PathStatus::Sat,
                 &strings(&["filter@positive:pass"]),
-                &strings(&["(> x 0)"]),
+                &strings(&[
+                    "(declare-const numbers_0.f0 Int)",
+                    "(assert (> numbers_0.f0 0))",
+                ]),
+                &[PathKey {
+                    op: 1,
+                    term: "numbers_0.f0".into(),
+                }],
+                &[PathRecord {
+                    source: "numbers".into(),
+                    fields: strings(&["numbers_0.f0"]),
+                }],
             )
             .map_err(err)?,
     );
@@ -133,6 +144,8 @@ pub fn build_bigtest() -> Result<String, String> {
                 PathStatus::Unsat,
                 &strings(&["filter@positive:pass"]),
                 &strings(&["(> x 0)", "(< x 0)"]),
+                &[],
+                &[],
             )
             .map_err(err)?,
     );
@@ -147,7 +160,7 @@ pub fn build_bigtest() -> Result<String, String> {
             module.as_operation()
         ));
     }
-    match builder.jdu_path(-1, "program", PathStatus::Sat, &[], &[]) {
+    match builder.jdu_path(-1, "program", PathStatus::Sat, &[], &[], &[], &[]) {
         Err(e) if e.to_string().contains("id must be >= 0, found -1") => {}
         other => return Err(format!("expected an id error, got {:?}", other.map(|_| ()))),
     }

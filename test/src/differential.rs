@@ -11,8 +11,16 @@ use coco_interp::{input_specs, random_inputs, Error as InterpError, HostValue, S
 
 use crate::coco_opt;
 
-/// World sizes every differential test tries, where the shapes allow.
-pub const WORLD_SIZES: &[usize] = &[1, 2, 3, 4, 8];
+/// World sizes every differential test tries, where the shapes allow:
+/// one rank, even and odd worlds. 8 ranks costs as much as the others
+/// together in the interpreter, so it runs with `COCO_SLOW_TESTS=1`.
+pub fn world_sizes() -> &'static [usize] {
+    if crate::slow_tests() {
+        &[1, 2, 3, 4, 8]
+    } else {
+        &[1, 2, 3, 4]
+    }
+}
 
 /// How outputs must agree.
 #[derive(Clone, Copy, Debug)]
@@ -48,6 +56,45 @@ fn run(
     let specs = input_specs(&module_op, None).map_err(|e| e.to_string())?;
     let inputs = random_inputs(&specs, ranks, seed);
     Ok(coco_interp::run(&module_op, ranks, None, &inputs))
+}
+
+/// What one interpreter run of a program gave.
+#[derive(Clone)]
+enum Ran {
+    Outputs(std::sync::Arc<Outputs>),
+    /// The shapes or stages do not divide by the world size.
+    NotDivisible,
+    Failed(String),
+}
+
+/// [`run`], remembered by (program text, world size, seed). The
+/// interpreter is deterministic, so the original program that every
+/// pipeline is compared against, and the many pipelines that leave a
+/// program unchanged, run once per world size instead of once per trial.
+fn run_once(text: &str, name: &str, ranks: usize, seed: u64) -> Result<Ran, String> {
+    use std::{
+        collections::HashMap,
+        sync::{Arc, Mutex, OnceLock},
+    };
+    /// (program text, world size, seed).
+    type Key = (String, usize, u64);
+    static RUNS: OnceLock<Mutex<HashMap<Key, Ran>>> = OnceLock::new();
+    let runs = RUNS.get_or_init(Default::default);
+    let key = (text.to_string(), ranks, seed);
+    if let Some(ran) = runs.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(ran.clone());
+    }
+    let ran = match run(text, name, ranks, seed)? {
+        Ok(outputs) => Ran::Outputs(Arc::new(outputs)),
+        Err(InterpError::NotDivisible { .. } | InterpError::NotDivisibleByStages { .. }) => {
+            Ran::NotDivisible
+        }
+        Err(e) => Ran::Failed(e.to_string()),
+    };
+    runs.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, ran.clone());
+    Ok(ran)
 }
 
 fn values(value: &HostValue) -> Vec<f64> {
@@ -100,9 +147,9 @@ fn compare(
 }
 
 /// Runs `path` before and after `pipeline` on every world size in
-/// [`WORLD_SIZES`] that the shapes allow; returns one line per size.
+/// [`world_sizes`] that the shapes allow; returns one line per size.
 pub fn check(path: &str, pipeline: &str, agreement: Agreement) -> Result<String, String> {
-    check_ranks(path, pipeline, agreement, WORLD_SIZES)
+    check_ranks(path, pipeline, agreement, world_sizes())
 }
 
 /// [`check`] on the given world sizes.
@@ -118,28 +165,23 @@ pub fn check_ranks(
     let mut compared = 0;
     for &ranks in world_sizes {
         let seed = 0x5eed + ranks as u64;
-        let before = run(&source, path, ranks, seed)?;
-        let after = run(&transformed, "transformed.mlir", ranks, seed)?;
+        let before = run_once(&source, path, ranks, seed)?;
+        let after = run_once(&transformed, "transformed.mlir", ranks, seed)?;
         match (before, after) {
-            (Ok(before), Ok(after)) => {
+            (Ran::Outputs(before), Ran::Outputs(after)) => {
                 compare(&before, &after, agreement, ranks)?;
                 compared += 1;
                 report.push(format!("{ranks} ranks: {} outputs agree", before.len()));
             }
-            (
-                Err(InterpError::NotDivisible { .. } | InterpError::NotDivisibleByStages { .. }),
-                _,
-            )
-            | (
-                _,
-                Err(InterpError::NotDivisible { .. } | InterpError::NotDivisibleByStages { .. }),
-            ) => {
+            (Ran::NotDivisible, _) | (_, Ran::NotDivisible) => {
                 report.push(format!(
                     "{ranks} ranks: skipped (shapes or stages not divisible)"
                 ));
             }
-            (Err(e), _) => return Err(format!("{ranks} ranks: the original program fails: {e}")),
-            (_, Err(e)) => {
+            (Ran::Failed(e), _) => {
+                return Err(format!("{ranks} ranks: the original program fails: {e}"))
+            }
+            (_, Ran::Failed(e)) => {
                 return Err(format!("{ranks} ranks: the transformed program fails: {e}"))
             }
         }
@@ -168,23 +210,21 @@ pub fn check_schedule_space(path: &str) -> Result<usize, String> {
             programs.push((pipeline, text));
         }
     }
-    for &ranks in WORLD_SIZES {
+    for &ranks in world_sizes() {
         let seed = 0x7e57 + ranks as u64;
-        let before = match run(&source, path, ranks, seed)? {
-            Ok(outputs) => outputs,
-            Err(InterpError::NotDivisible { .. } | InterpError::NotDivisibleByStages { .. }) => {
-                continue
+        let before = match run_once(&source, path, ranks, seed)? {
+            Ran::Outputs(outputs) => outputs,
+            Ran::NotDivisible => continue,
+            Ran::Failed(e) => {
+                return Err(format!("{ranks} ranks: the original program fails: {e}"))
             }
-            Err(e) => return Err(format!("{ranks} ranks: the original program fails: {e}")),
         };
         for (pipeline, text) in &programs {
-            match run(text, "candidate.mlir", ranks, seed)? {
-                Ok(after) => compare(&before, &after, Agreement::Bitwise, ranks)
+            match run_once(text, "candidate.mlir", ranks, seed)? {
+                Ran::Outputs(after) => compare(&before, &after, Agreement::Bitwise, ranks)
                     .map_err(|e| format!("{pipeline}: {e}"))?,
-                Err(
-                    InterpError::NotDivisible { .. } | InterpError::NotDivisibleByStages { .. },
-                ) => {}
-                Err(e) => return Err(format!("{pipeline}, {ranks} ranks: {e}")),
+                Ran::NotDivisible => {}
+                Ran::Failed(e) => return Err(format!("{pipeline}, {ranks} ranks: {e}")),
             }
         }
     }

@@ -22,6 +22,13 @@ pub mod runner;
 
 use std::path::{Path, PathBuf};
 
+/// Whether the slow cases run (`COCO_SLOW_TESTS=1`): `REQUIRES: slow`
+/// files and the larger world sizes. CI runs without; bench/ and releases
+/// with.
+pub fn slow_tests() -> bool {
+    std::env::var_os("COCO_SLOW_TESTS").is_some_and(|v| v == "1")
+}
+
 /// The `test/` directory (the harness's working directory).
 pub fn test_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

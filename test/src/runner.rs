@@ -55,11 +55,15 @@ pub fn run_file(path: &str) -> Result<(), String> {
 /// Stages that write files (`-o`) always run.
 #[derive(Default)]
 struct StageCache {
-    outputs: Vec<((Vec<String>, Vec<u8>), (Vec<u8>, Vec<u8>, i32))>,
+    /// ((arguments, input), (stdout, stderr, exit code)).
+    outputs: Vec<(StageKey, StageOutput)>,
 }
 
+type StageKey = (Vec<String>, Vec<u8>);
+type StageOutput = (Vec<u8>, Vec<u8>, i32);
+
 impl StageCache {
-    fn coco_opt(&mut self, args: &[String], input: &[u8]) -> (Vec<u8>, Vec<u8>, i32) {
+    fn coco_opt(&mut self, args: &[String], input: &[u8]) -> StageOutput {
         let key = (args.to_vec(), input.to_vec());
         if let Some((_, output)) = self.outputs.iter().find(|(k, _)| *k == key) {
             return output.clone();
@@ -208,6 +212,38 @@ pub fn expects_failure(source: &str) -> bool {
         || source
             .lines()
             .any(|l| l.contains("RUN:") && l.contains("not coco-opt"))
+}
+
+/// Snapshot files that no RUN line writes any more (the file or the RUN
+/// line is gone, or the line now ends in FileCheck): insta never deletes
+/// them, so they would be reviewed as if they still meant something.
+pub fn orphan_snapshots() -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(test_dir().join("snapshots")) else {
+        return Vec::new();
+    };
+    let mut orphans = Vec::new();
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(stem) = file.strip_suffix(".snap") else {
+            orphans.push(file);
+            continue;
+        };
+        let Some((test, index)) = stem.rsplit_once("-run") else {
+            continue; // builders__*: written by the builder trials
+        };
+        let path = test.replace("__", "/");
+        let written = std::fs::read_to_string(test_dir().join(&path))
+            .ok()
+            .and_then(|source| run_line::parse(&source, &path, "%t").ok())
+            .zip(index.parse::<usize>().ok())
+            .and_then(|(runs, index)| runs.into_iter().nth(index.checked_sub(1)?))
+            .is_some_and(|run| !run.stages.iter().any(|s| s.program == "FileCheck"));
+        if !written {
+            orphans.push(file);
+        }
+    }
+    orphans.sort();
+    orphans
 }
 
 /// Whether a test file says `// REQUIRES: slow`.

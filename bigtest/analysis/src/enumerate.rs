@@ -17,6 +17,7 @@ use coco_dataflow::{
     lineage::{may_precede, path_key, render, Step},
     model::{DatasetId, JoinKind, OpKind, Program},
 };
+use coco_dialects::bigtest::{PathKey, PathRecord};
 
 use super::{
     symbolic::{
@@ -36,8 +37,7 @@ pub struct JduPath {
 }
 
 impl JduPath {
-    /// The path condition as SMT-LIB commands, with the keys and source
-    /// records as comments that `bigtest-emit` reads.
+    /// The path condition as SMT-LIB commands.
     pub fn script(&self) -> Vec<String> {
         let mut lines: Vec<String> = self
             .decls
@@ -45,20 +45,34 @@ impl JduPath {
             .map(|(name, sort)| format!("(declare-const {} {})", coco_smt::quote(name), sort.smt()))
             .collect();
         lines.extend(self.constraints.iter().map(|c| format!("(assert {c})")));
-        for key in &self.keys {
-            if let Some(term) = key.terms.first() {
-                lines.push(format!("; key {} {term}", key.op));
-            }
-        }
-        for (source, vars) in &self.records {
-            let vars: Vec<String> = vars.iter().map(|v| coco_smt::quote(v)).collect();
-            lines.push(format!(
-                "; record {} {}",
-                coco_smt::string_literal(source),
-                vars.join(" ")
-            ));
-        }
         lines
+    }
+
+    /// The keys the path's records pass, for `bigtest-emit` (the first
+    /// term of each key use: a distinct's whole-record key is kept apart
+    /// by its first field).
+    pub fn path_keys(&self) -> Vec<PathKey> {
+        self.keys
+            .iter()
+            .filter_map(|key| {
+                Some(PathKey {
+                    op: key.op,
+                    term: key.terms.first()?.to_string(),
+                })
+            })
+            .collect()
+    }
+
+    /// The source records the path reads, with the constants of their
+    /// fields.
+    pub fn path_records(&self) -> Vec<PathRecord> {
+        self.records
+            .iter()
+            .map(|(source, fields)| PathRecord {
+                source: source.clone(),
+                fields: fields.clone(),
+            })
+            .collect()
     }
 }
 
@@ -292,7 +306,7 @@ impl<'p> Enumerator<'p> {
 
     fn key_use(&self, id: DatasetId, role: KeyRole, terms: Vec<Term>) -> KeyUse {
         KeyUse {
-            op: self.program.op_label(id),
+            op: id,
             role,
             terms,
         }

@@ -19,6 +19,7 @@ use coco_dataflow::{
     model::{OpKind, Program},
     value::Value,
 };
+use coco_dialects::bigtest::{PathKey, PathRecord};
 use coco_smt::{solve, ModelValue, Outcome};
 
 /// Path ids and the source records (name, index) each path reads.
@@ -30,6 +31,10 @@ pub struct PathSpec {
     pub id: i64,
     pub branches: Vec<String>,
     pub script: Vec<String>,
+    /// The keys the path's records pass at keyed operators.
+    pub keys: Vec<PathKey>,
+    /// The source records the path reads.
+    pub records: Vec<PathRecord>,
 }
 
 /// One dataset: lines per source name, and what they cover.
@@ -52,47 +57,11 @@ pub struct Generated {
 }
 
 /// What each record of a solved path is: source name and field variables.
-fn records(script: &[String]) -> Vec<(String, Vec<String>)> {
-    script
+fn records(path: &PathSpec) -> Vec<(String, Vec<String>)> {
+    path.records
         .iter()
-        .filter_map(|line| line.strip_prefix("; record "))
-        .filter_map(|rest| {
-            let (source, vars) = split_literal(rest)?;
-            Some((source, vars.split_whitespace().map(unquote).collect()))
-        })
+        .map(|r| (r.source.clone(), r.fields.clone()))
         .collect()
-}
-
-/// Keys the path passes: `(op id, term text)`.
-fn keys(script: &[String]) -> Vec<(usize, String)> {
-    script
-        .iter()
-        .filter_map(|line| line.strip_prefix("; key "))
-        .filter_map(|rest| {
-            let (op, term) = rest.split_once(' ')?;
-            let id = op.split_once('#')?.1.parse().ok()?;
-            Some((id, term.to_string()))
-        })
-        .collect()
-}
-
-/// Splits `"name" rest` into the decoded literal and the rest.
-fn split_literal(text: &str) -> Option<(String, &str)> {
-    let body = text.strip_prefix('"')?;
-    let mut out = String::new();
-    let mut chars = body.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if c == '"' {
-            if chars.peek().map(|(_, c)| *c) == Some('"') {
-                chars.next();
-                out.push('"');
-                continue;
-            }
-            return Some((out, body[i + 1..].trim_start()));
-        }
-        out.push(c);
-    }
-    None
 }
 
 fn unquote(name: &str) -> String {
@@ -199,10 +168,10 @@ fn pieces(script: &[String]) -> BTreeMap<String, Vec<String>> {
 
 /// Assertions keeping the keys `script` passes apart from the keys `run`
 /// met at the same operators.
-fn keys_apart(run: &Run, script: &[String]) -> Vec<String> {
+fn keys_apart(run: &Run, keys: &[PathKey]) -> Vec<String> {
     let mut apart = Vec::new();
-    for (op, term) in keys(script) {
-        for key in run.keys.get(&op).into_iter().flatten() {
+    for PathKey { op, term } in keys {
+        for key in run.keys.get(op).into_iter().flatten() {
             if let Some(value) = key.first().and_then(literal) {
                 apart.push(format!("(assert (not (= {term} {value})))"));
             }
@@ -215,7 +184,7 @@ fn keys_apart(run: &Run, script: &[String]) -> Vec<String> {
 fn apart_script(case: &Case, path: &PathSpec) -> Vec<String> {
     let mut script = path.script.clone();
     if let Some(run) = &case.run {
-        script.extend(keys_apart(run, &path.script));
+        script.extend(keys_apart(run, &path.keys));
     }
     script
 }
@@ -260,7 +229,7 @@ fn extend(
         let candidates = pieces(&path.script)
             .into_values()
             .flatten()
-            .chain(records(&path.script).into_iter().flat_map(|(_, vars)| vars))
+            .chain(records(path).into_iter().flat_map(|(_, vars)| vars))
             .filter(|v| declared_sort(&path.script, v) == Some("String"));
         for var in candidates {
             for value in &seen {
@@ -296,7 +265,7 @@ fn extend(
         }
         let mut differ = Vec::new();
         let mut positions = Vec::new();
-        for (source, vars) in records(&path.script) {
+        for (source, vars) in records(path) {
             let delimiter = delimiter_of(program, &source).unwrap_or_default();
             let fields = fields_of(&model, &vars);
             for (var, value) in vars.iter().zip(&fields) {
@@ -363,19 +332,19 @@ fn share(
     ids: &BTreeMap<String, i64>,
     timeout_ms: u32,
 ) -> Option<Case> {
-    let mine = records(&path.script);
+    let mine = records(path);
     let my_vars: BTreeSet<&String> = mine.iter().flat_map(|(_, v)| v).collect();
     // Few, short tries: sharing is an optimisation, and a failed try costs
     // a solver call.
     const TRIES: usize = 1;
     let timeout_ms = (timeout_ms / 8).clamp(100, 1000);
     let candidates = case.placed.iter().rev().filter(|(other, _)| {
-        records(&other.script)
+        records(other)
             .iter()
             .any(|(_, vars)| vars.iter().any(|v| my_vars.contains(v)))
     });
     for (other, positions) in candidates.take(TRIES) {
-        let theirs = records(&other.script);
+        let theirs = records(other);
         let Some(mut script) = conjoin(&other.script, &path.script) else {
             continue;
         };
@@ -393,8 +362,8 @@ fn share(
         let Ok(rest_run) = interp::run(program, &rest) else {
             continue;
         };
-        script.extend(keys_apart(&rest_run, &other.script));
-        script.extend(keys_apart(&rest_run, &path.script));
+        script.extend(keys_apart(&rest_run, &other.keys));
+        script.extend(keys_apart(&rest_run, &path.keys));
         let Ok(Outcome::Sat(model)) = solve(&script, timeout_ms) else {
             continue;
         };
@@ -477,7 +446,7 @@ fn constant_key_clash(case: &Case, path: &PathSpec) -> bool {
     let Some(run) = &case.run else {
         return false;
     };
-    keys(&path.script).iter().any(|(op, term)| {
+    path.keys.iter().any(|PathKey { op, term }| {
         run.keys
             .get(op)
             .into_iter()
@@ -496,7 +465,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
     // Paths over several records first: their records tend to cover the
     // one-record paths on the way.
     let mut order: Vec<&PathSpec> = paths.iter().collect();
-    order.sort_by_key(|p| std::cmp::Reverse(records(&p.script).len()));
+    order.sort_by_key(|p| std::cmp::Reverse(records(p).len()));
     for path in order {
         if generated
             .cases

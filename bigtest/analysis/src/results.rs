@@ -1,7 +1,7 @@
 //! Reading and replacing the `bigtest` ops the passes leave in a module.
 
 use coco_dialects::{
-    bigtest::{PathStatus, JDU_PATH, TEST_RECORD},
+    bigtest::{path, PathStatus, JDU_PATH, TEST_RECORD},
     ir::{
         as_op, body_ops, i64_array_attr, int_attr, op_name, str_array_attr, str_attr, symbol_attr,
     },
@@ -26,10 +26,13 @@ pub fn path_ops<'c, 'a>(module: &'a Operation<'c>, program: &str) -> Vec<PathOp<
             if op_name(o) != JDU_PATH || symbol_attr(o, "program").as_deref() != Some(program) {
                 return None;
             }
+            // The verifier has checked the shape of keys and records.
             let spec = PathSpec {
                 id: int_attr(o, "id").unwrap_or(-1),
                 branches: str_array_attr(o, "branches").unwrap_or_default(),
                 script: str_array_attr(o, "constraints").unwrap_or_default(),
+                keys: path::keys(o).unwrap_or_default(),
+                records: path::records(o).unwrap_or_default(),
             };
             let status = PathStatus::of(o);
             Some(PathOp { op, spec, status })

@@ -12,7 +12,7 @@
 use coco_dataflow::{
     eval::{Domain, Stop},
     lineage::Lineage,
-    model::{Cmp, Const, FloatBinOp, IntBinOp, Ty, UdfOp},
+    model::{Cmp, Const, DatasetId, FloatBinOp, IntBinOp, Ty, UdfOp},
 };
 
 use super::term::{
@@ -61,8 +61,8 @@ pub enum KeyRole {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeyUse {
-    /// The operator's label (`join#2`).
-    pub op: String,
+    /// The keyed dataset op.
+    pub op: DatasetId,
     pub role: KeyRole,
     /// The key; for distinct, every scalar field of the record.
     pub terms: Vec<Term>,

@@ -217,3 +217,66 @@ pub fn cmp(name: &'static str, a: Term, b: Term) -> Term {
 pub fn in_re(t: Term, regex: &'static str) -> Term {
     app("str.in_re", vec![t, Term::Raw(regex)])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(name: &str) -> Term {
+        Term::Var(name.into())
+    }
+
+    #[test]
+    fn constants_fold_so_fixed_decisions_never_fork() {
+        assert_eq!(not(Term::Bool(true)), Term::Bool(false));
+        assert_eq!(not(not(var("b"))), var("b"));
+        assert_eq!(and(vec![Term::Bool(true), var("b")]), var("b"));
+        assert_eq!(and(vec![var("a"), Term::Bool(false)]), Term::Bool(false));
+        assert_eq!(or(vec![Term::Bool(false)]), Term::Bool(false));
+        assert_eq!(eq(Term::Int(3), Term::Int(3)), Term::Bool(true));
+        assert_eq!(eq(var("x"), var("x")), Term::Bool(true));
+        assert_eq!(
+            ite(Term::Bool(false), Term::Int(1), Term::Int(2)),
+            Term::Int(2)
+        );
+        assert_eq!(cmp("<", Term::Int(1), Term::Int(2)), Term::Bool(true));
+    }
+
+    #[test]
+    fn integer_folding_wraps_like_i64() {
+        assert_eq!(
+            int_op("+", Term::Int(i64::MAX), Term::Int(1)),
+            Term::Int(i64::MIN)
+        );
+        assert_eq!(neg(Term::Int(i64::MIN)), Term::Int(i64::MIN));
+        assert_eq!(div_trunc(Term::Int(-7), Term::Int(2)), Term::Int(-3));
+        assert_eq!(
+            div_trunc(Term::Int(i64::MIN), Term::Int(-1)),
+            Term::Int(i64::MIN)
+        );
+    }
+
+    #[test]
+    fn symbolic_division_truncates_towards_zero() {
+        // SMT-LIB's div rounds towards negative infinity; the term divides
+        // magnitudes and restores the sign.
+        assert_eq!(
+            div_trunc(var("a"), Term::Int(2)).to_string(),
+            "(ite (xor (< a 0) false) (- (div (ite (>= a 0) a (- a)) 2)) (div (ite (>= a 0) a (- a)) 2))"
+        );
+    }
+
+    #[test]
+    fn terms_print_as_smt_lib() {
+        assert_eq!(Term::Int(-5).to_string(), "(- 5)");
+        assert_eq!(real(-0.75).unwrap().to_string(), "(- (/ 3.0 4.0))");
+        assert_eq!(real(2.0).unwrap().to_string(), "2.0");
+        assert_eq!(real(f64::NAN), None);
+        assert_eq!(Term::Str("a\"b".into()).to_string(), "\"a\"\"b\"");
+        assert_eq!(var("lines_0.f0").to_string(), "lines_0.f0");
+        assert_eq!(
+            in_re(var("s"), "(re.+ (re.range \"0\" \"9\"))").to_string(),
+            "(str.in_re s (re.+ (re.range \"0\" \"9\")))"
+        );
+    }
+}

@@ -16,9 +16,11 @@
 //! run, so a pass or lowering step never outlives it. Callers keep to that
 //! rule; nothing else about the cast needs checking at each use.
 
+use std::sync::Mutex;
+
 use melior::{
     ir::{Operation, Value, ValueLike},
-    Context,
+    Context, ContextRef,
 };
 
 /// `value` detached from the borrow it was read through (see the module
@@ -30,8 +32,29 @@ pub fn value<'c, 'a, 'b>(value: impl Into<Value<'c, 'b>>) -> Value<'c, 'a> {
 }
 
 /// The context `op` belongs to, as the `&'c Context` builders take.
+///
+/// melior hands out an op's context as a `ContextRef` handle and turns it
+/// into `&Context` by reinterpreting the handle in place, so the reference
+/// would borrow a local. Here each context's handle is stored once for the
+/// process (one pointer per context ever seen) and the reference points
+/// there.
 pub fn context<'c>(op: &Operation<'c>) -> &'c Context {
-    let context = op.context();
-    // SAFETY: the context outlives every op of the run (module doc).
-    unsafe { context.to_ref() }
+    static HANDLES: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+    let handle = op.context();
+    // SAFETY: a pure query on a live op.
+    let raw = unsafe { mlir_sys::mlirOperationGetContext(crate::ir::raw_op(op)) }.ptr as usize;
+    let mut handles = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
+    let stored = match handles.iter().find(|(context, _)| *context == raw) {
+        Some(&(_, stored)) => stored as *const ContextRef<'c>,
+        None => {
+            let stored: &ContextRef<'c> = Box::leak(Box::new(handle));
+            let stored = stored as *const ContextRef<'c>;
+            handles.push((raw, stored as usize));
+            stored
+        }
+    };
+    // SAFETY: `stored` points to a leaked handle of this context, valid for
+    // the whole process; `ContextRef` has the layout of `Context`, and the
+    // context outlives every op of the run (module doc).
+    unsafe { (*stored).to_ref() }
 }

@@ -413,7 +413,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             .iter()
             .flat_map(|op| as_op(op).results().map(Value::from).collect::<Vec<_>>())
             .filter(|v| live_out.contains(&key(*v)))
-            .map(|v| lifetime::value(v))
+            .map(lifetime::value)
             .collect();
 
         // One loop over all elements, whatever the rank: memory is dense

@@ -46,7 +46,7 @@ pub fn op_key(op: &OperationRef) -> usize {
 /// handle (melior ties values to the borrow they came from).
 pub fn operand<'c, 'a>(op: &Operation<'c>, index: usize) -> Option<Value<'c, 'a>> {
     // SAFETY: every caller keeps the module alive while it uses the value.
-    op.operand(index).ok().map(|v| lifetime::value(v))
+    op.operand(index).ok().map(lifetime::value)
 }
 
 /// Ops that kernels rematerialise instead of reading from a buffer.

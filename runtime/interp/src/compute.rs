@@ -103,13 +103,20 @@ fn matmul(cx: &Context, a: &Tensor, b: &Tensor) -> Tensor {
     for t in 0..batch {
         let lhs = &a.data[t * m * k..(t + 1) * m * k];
         let rhs = &b.data[t * k * n..(t + 1) * k * n];
+        // Row by row, so `rhs` is read along its rows; every output element
+        // still sums its products in order p = 0, 1, ..., k - 1.
+        let mut sums = vec![0.0; n];
         for i in 0..m {
-            for j in 0..n {
-                let mut sum = 0.0;
-                for p in 0..k {
-                    sum = acc.round(sum + acc.round(lhs[i * k + p] * rhs[p * n + j]));
+            sums.iter_mut().for_each(|s| *s = 0.0);
+            for p in 0..k {
+                let a = lhs[i * k + p];
+                let row = &rhs[p * n..(p + 1) * n];
+                for (sum, &b) in sums.iter_mut().zip(row) {
+                    *sum = acc.round(*sum + acc.round(a * b));
                 }
-                data[t * m * n + i * n + j] = cx.dtype.round(sum);
+            }
+            for (j, sum) in sums.iter().enumerate() {
+                data[t * m * n + i * n + j] = cx.dtype.round(*sum);
             }
         }
     }

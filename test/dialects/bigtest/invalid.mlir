@@ -40,6 +40,19 @@ func.func @program() {
   %s = df.source "numbers" inline ["1,a"] delimiter "," : !df.dataset<tuple<i64, !df.str>>
   return
 }
+// expected-error@+1 {{keys[0] must be {op = <index >= 0>, term = "<SMT term>"}}}
+bigtest.jdu_path 0 of @program status sat branches [] constraints [] keys [{op = -1, term = "x"}]
+// expected-error@+1 {{records[1] must be {fields = ["<constant>", ...], source = "<source name>"}}}
+bigtest.jdu_path 1 of @program status sat branches [] constraints [] records [{source = "numbers", fields = ["a"]}, {source = "numbers"}]
+// expected-error@+1 {{reads a record of source "letters", which @program does not have}}
+bigtest.jdu_path 2 of @program status sat branches [] constraints [] records [{source = "letters", fields = []}]
+
+// -----
+
+func.func @program() {
+  %s = df.source "numbers" inline ["1,a"] delimiter "," : !df.dataset<tuple<i64, !df.str>>
+  return
+}
 bigtest.jdu_path 0 of @program status sat branches [] constraints []
 bigtest.jdu_path 1 of @program status unsat branches [] constraints []
 // expected-error@+1 {{@program has no df.source named "letters" (sources: ["numbers"])}}

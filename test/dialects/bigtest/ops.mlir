@@ -23,6 +23,8 @@ bigtest.jdu_path 1 of @program status unknown branches ["filter@positive:fail"] 
 bigtest.jdu_path 2 of @program status unsolved branches [] constraints []
 // CHECK: bigtest.jdu_path 3 of @program status unsat
 bigtest.jdu_path 3 of @program status unsat branches ["filter@positive:pass"] constraints ["(> x 0)", "(< x 0)"]
+// CHECK: bigtest.jdu_path 4 of @program status sat branches ["filter@positive:pass"] constraints ["(declare-const numbers_0.f0 Int)", "(assert (> numbers_0.f0 0))"] keys [{op = 1 : i64, term = "numbers_0.f0"}] records [{fields = ["numbers_0.f0"], source = "numbers"}]
+bigtest.jdu_path 4 of @program status sat branches ["filter@positive:pass"] constraints ["(declare-const numbers_0.f0 Int)", "(assert (> numbers_0.f0 0))"] keys [{op = 1, term = "numbers_0.f0"}] records [{source = "numbers", fields = ["numbers_0.f0"]}]
 // CHECK: bigtest.test_record of @program source "numbers" text "5" covers [0]
 bigtest.test_record of @program source "numbers" text "5" covers [0]
 // CHECK: bigtest.test_record of @program source "numbers" text "-3" covers [1, 2]

@@ -330,8 +330,10 @@ fn list_passes() -> String {
         for option in info.options {
             let _ = writeln!(
                 out,
-                "      {}={:<30} {} (default: {})",
-                option.name, "", option.summary, option.default
+                "      {:<36} {} (default: {})",
+                format!("{}=", option.name),
+                option.summary,
+                option.default
             );
         }
     }

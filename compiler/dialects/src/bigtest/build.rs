@@ -14,7 +14,7 @@ use melior::{
     Context,
 };
 
-use super::{JDU_PATH, TEST_RECORD};
+use super::{path, PathKey, PathRecord, JDU_PATH, TEST_RECORD};
 use crate::{Error, Result};
 
 /// The feasibility of a JDU path (the ODS enum `PathStatus`).
@@ -83,6 +83,19 @@ impl<'c> BigtestBuilder<'c> {
         (Identifier::new(self.context, name), attribute)
     }
 
+    /// `name = [elements]`, or nothing when there are none (the op's
+    /// optional attributes are absent then).
+    fn optional_array(
+        &self,
+        name: &str,
+        elements: Vec<Attribute<'c>>,
+    ) -> Vec<(Identifier<'c>, Attribute<'c>)> {
+        if elements.is_empty() {
+            return Vec::new();
+        }
+        vec![self.named(name, ArrayAttribute::new(self.context, &elements).into())]
+    }
+
     fn strings(&self, values: &[String]) -> Attribute<'c> {
         let elements: Vec<Attribute> = values
             .iter()
@@ -91,7 +104,10 @@ impl<'c> BigtestBuilder<'c> {
         ArrayAttribute::new(self.context, &elements).into()
     }
 
-    /// `bigtest.jdu_path <id> of @<program> status ... branches [...] constraints [...]`.
+    /// `bigtest.jdu_path <id> of @<program> status ... branches [...]
+    /// constraints [...] keys [...] records [...]` (keys and records are
+    /// left out when empty).
+    #[allow(clippy::too_many_arguments)]
     pub fn jdu_path(
         &self,
         id: i64,
@@ -99,6 +115,8 @@ impl<'c> BigtestBuilder<'c> {
         status: PathStatus,
         branches: &[String],
         constraints: &[String],
+        keys: &[PathKey],
+        records: &[PathRecord],
     ) -> Result<Operation<'c>> {
         let fail = |message: String| Error::Build {
             op: JDU_PATH.into(),
@@ -126,6 +144,10 @@ impl<'c> BigtestBuilder<'c> {
                 self.named("branches", self.strings(branches)),
                 self.named("constraints", self.strings(constraints)),
             ])
+            .add_attributes(&self.optional_array("keys", path::keys_attribute(self.context, keys)))
+            .add_attributes(
+                &self.optional_array("records", path::records_attribute(self.context, records)),
+            )
             .build()
             .map_err(|e| fail(e.to_string()))
     }

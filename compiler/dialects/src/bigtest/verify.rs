@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use melior::ir::{Operation, ValueLike};
 
-use super::{PathStatus, JDU_PATH, TEST_RECORD};
+use super::{path, PathStatus, JDU_PATH, TEST_RECORD};
 use crate::{
     df::{
         ops::SOURCE,
@@ -83,6 +83,26 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
         let status = PathStatus::of(op);
         if paths.insert((program.clone(), id), status).is_some() {
             reporter.op_error(op, format!("path id {id} is already used for @{program}"));
+        }
+        if let Err(problem) = path::keys(op) {
+            reporter.op_error(op, problem);
+        }
+        match path::records(op) {
+            Err(problem) => reporter.op_error(op, problem),
+            Ok(records) => {
+                let sources = &programs[&program];
+                for record in records {
+                    if !sources.contains_key(&record.source) {
+                        reporter.op_error(
+                            op,
+                            format!(
+                                "reads a record of source \"{}\", which @{program} does not have",
+                                record.source
+                            ),
+                        );
+                    }
+                }
+            }
         }
     }
 

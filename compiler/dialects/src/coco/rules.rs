@@ -216,3 +216,92 @@ pub fn matmul_result_layout(lhs: Layout, rhs: Layout) -> Option<Layout> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Layout::*;
+
+    #[test]
+    fn megatron_matmul_rules() {
+        // Column-parallel then row-parallel: the MLP's two matmuls.
+        assert_eq!(matmul_result_layout(Replicated, Sliced(1)), Some(Sliced(1)));
+        assert_eq!(matmul_result_layout(Sliced(1), Sliced(0)), Some(Local));
+        assert_eq!(matmul_result_layout(Sliced(0), Replicated), Some(Sliced(0)));
+        assert_eq!(
+            matmul_result_layout(Replicated, Replicated),
+            Some(Replicated)
+        );
+        for local in [(Local, Replicated), (Replicated, Local), (Local, Local)] {
+            assert_eq!(matmul_result_layout(local.0, local.1), Some(Local));
+        }
+    }
+
+    fn operand(layout: Layout, rank: usize) -> Operand {
+        Operand { layout, rank }
+    }
+
+    #[test]
+    fn collectives_change_layouts_as_coconet_defines() {
+        let infer = |op, layout| infer_result_layout(op, &[operand(layout, 1)], 1, None);
+        assert_eq!(
+            infer(ops::ALL_REDUCE, Local),
+            Ok(Some(LayoutPattern::Is(Replicated)))
+        );
+        assert_eq!(
+            infer(ops::REDUCE_SCATTER, Local),
+            Ok(Some(LayoutPattern::AnySliced))
+        );
+        assert_eq!(
+            infer(ops::ALL_GATHER, Sliced(0)),
+            Ok(Some(LayoutPattern::Is(Replicated)))
+        );
+        assert_eq!(
+            infer(ops::BROADCAST, Replicated),
+            Ok(Some(LayoutPattern::Is(Replicated)))
+        );
+        assert_eq!(
+            infer(ops::SLICE, Replicated),
+            Ok(Some(LayoutPattern::AnySliced))
+        );
+        assert_eq!(
+            infer(ops::ALL_REDUCE, Replicated),
+            Err("expects operand layout #coco.local, found #coco.replicated".into())
+        );
+        assert!(infer(ops::ALL_GATHER, Local).is_err());
+    }
+
+    #[test]
+    fn layer_norm_cannot_normalise_over_the_sliced_dimension() {
+        let params = [operand(Replicated, 1), operand(Replicated, 1)];
+        let with = |input: Layout| {
+            let mut operands = vec![operand(input, 2)];
+            operands.extend(params);
+            infer_result_layout(ops::LAYER_NORM, &operands, 2, None)
+        };
+        assert_eq!(with(Sliced(0)), Ok(Some(LayoutPattern::Is(Sliced(0)))));
+        assert!(with(Sliced(1)).unwrap_err().contains("sliced along"));
+    }
+
+    #[test]
+    fn batched_matmuls_keep_heads_sliced() {
+        let operands = [operand(Sliced(0), 3), operand(Sliced(0), 3)];
+        assert_eq!(
+            infer_result_layout(ops::MATMUL, &operands, 3, None),
+            Ok(Some(LayoutPattern::Is(Sliced(0))))
+        );
+    }
+
+    #[test]
+    fn matmuls_without_a_rule_are_rejected() {
+        for (lhs, rhs) in [
+            (Sliced(0), Sliced(0)),
+            (Sliced(1), Replicated),
+            (Replicated, Sliced(0)),
+            (Sliced(0), Sliced(1)),
+            (Local, Sliced(1)),
+        ] {
+            assert_eq!(matmul_result_layout(lhs, rhs), None, "{lhs} x {rhs}");
+        }
+    }
+}

@@ -20,21 +20,32 @@ def Bigtest_JduPathOp : Bigtest_Op<"jdu_path", [HasParent<"::mlir::ModuleOp">]> 
   let description = [{
     `id` is unique per program. `branches` lists the operator equivalence
     classes and UDF branches the path follows, in dataflow order; `constraints`
-    holds its path condition in readable SMT-LIB-like form. `status` is
-    `unsolved` until `bigtest-solve` records `sat`, `unsat` or `unknown`
-    (solver timeout).
+    holds its path condition as an SMT-LIB 2 script (declarations and
+    assertions). `status` is `unsolved` until `bigtest-solve` records `sat`,
+    `unsat` or `unknown` (solver timeout).
+
+    `keys` lists the keys the path's records pass at keyed operators: the
+    dataset op's index in the program (`op`) and the key as an SMT term
+    (`term`). `records` lists the source records the path reads: the source's
+    name (`source`) and the constants of the script that are its fields, in
+    order (`fields`). Test generation reads both to keep keys apart and to
+    turn a solver model into records.
 
     ```mlir
     bigtest.jdu_path 0 of @wordcount status sat
-        branches ["filter@line:pass", "udf@tokens:loop=1"]
-        constraints ["(not (= line \"\"))"]
+        branches ["source#0", "flat_map#1=elem0", "reduce_by_key#3=single"]
+        constraints ["(declare-const lines_0.f0 String)", "(assert (= flat_map1.p0 lines_0.f0))"]
+        keys [ {op = 3, term = "flat_map1.p0"} ]
+        records [ {fields = ["lines_0.f0"], source = "lines"} ]
     ```
   }];
   let arguments = (ins I64Attr:$id, FlatSymbolRefAttr:$program,
                        Bigtest_PathStatus:$status, StrArrayAttr:$branches,
-                       StrArrayAttr:$constraints);
+                       StrArrayAttr:$constraints, OptionalAttr<DictArrayAttr>:$keys,
+                       OptionalAttr<DictArrayAttr>:$records);
   let assemblyFormat = [{
-    $id `of` $program `status` $status `branches` $branches `constraints` $constraints attr-dict
+    $id `of` $program `status` $status `branches` $branches `constraints` $constraints
+    (`keys` $keys^)? (`records` $records^)? attr-dict
   }];
 }
 

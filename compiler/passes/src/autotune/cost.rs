@@ -375,3 +375,72 @@ impl CostModel<'_> {
         total
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::autotune::machine::Machine;
+
+    fn model(machine: &Machine, ranks: usize) -> CostModel<'_> {
+        CostModel { machine, ranks }
+    }
+
+    fn total((latency, bandwidth): (f64, f64)) -> f64 {
+        latency + bandwidth
+    }
+
+    #[test]
+    fn one_rank_communicates_nothing() {
+        let machine = Machine::load("v100-cluster").unwrap();
+        assert_eq!(
+            model(&machine, 1).collective_parts(ops::ALL_REDUCE, 1e9),
+            (0.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn a_ring_half_moves_p_minus_one_over_p_of_the_bytes() {
+        let (latency, bandwidth) = CostModel::ring_half(4.0, 1000.0, (2.0, 0.5));
+        assert_eq!(latency, 6.0);
+        assert_eq!(bandwidth, 375.0);
+    }
+
+    #[test]
+    fn all_reduce_costs_reduce_scatter_plus_all_gather_inside_a_node() {
+        let machine = Machine::load("h100-node").unwrap();
+        let cost = model(&machine, machine.devices_per_node);
+        let bytes = 64.0 * 1024.0 * 1024.0;
+        let all_reduce = total(cost.collective_parts(ops::ALL_REDUCE, bytes));
+        let split = total(cost.collective_parts(ops::REDUCE_SCATTER, bytes))
+            + total(cost.collective_parts(ops::ALL_GATHER, bytes));
+        // The ring is the split; the tree may only be cheaper.
+        assert!(
+            all_reduce <= split * (1.0 + 1e-12),
+            "{all_reduce} > {split}"
+        );
+    }
+
+    #[test]
+    fn crossing_nodes_costs_more_than_staying_inside_one() {
+        let machine = Machine::load("v100-cluster").unwrap();
+        let inside = model(&machine, machine.devices_per_node);
+        let across = model(&machine, machine.devices_per_node * 4);
+        let bytes = 256.0 * 1024.0 * 1024.0;
+        assert!(
+            total(across.collective_parts(ops::REDUCE_SCATTER, bytes))
+                > total(inside.collective_parts(ops::REDUCE_SCATTER, bytes))
+        );
+    }
+
+    #[test]
+    fn bandwidth_terms_grow_with_bytes_and_latency_terms_do_not() {
+        let machine = Machine::load("cpu-host").unwrap();
+        let cost = model(&machine, 4);
+        for name in [ops::ALL_REDUCE, ops::ALL_GATHER, ops::BROADCAST, ops::SEND] {
+            let small = cost.collective_parts(name, 1e3);
+            let large = cost.collective_parts(name, 1e6);
+            assert_eq!(small.0, large.0, "{name}");
+            assert!(large.1 > small.1, "{name}");
+        }
+    }
+}

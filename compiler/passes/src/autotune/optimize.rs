@@ -31,8 +31,9 @@ pub const INFO: PassInfo = PassInfo {
 fn create(_options: &Options) -> Result<Pass> {
     Err(Error::PassOption {
         pass: INFO.argument.into(),
-        message: "coco-optimize chooses a pipeline with the autotuner and runs only at the top level of a pipeline \
-                  run by the pipeline driver (coco-opt), not nested or in a bare pass manager".into(),
+        message: "coco-optimize chooses a pipeline with the autotuner and runs only at the top level of a \
+                  pipeline, `builtin.module(coco-optimize{...})`, not nested under another op"
+            .into(),
     })
 }
 

@@ -15,9 +15,9 @@
 //! **Preconditions**: the module verifies (`coco-verify`). **Guarantees**:
 //! appends one `bigtest.jdu_path` per path with status `unsolved`, replacing
 //! earlier ones of the same program. The constraints are an SMT-LIB 2
-//! script (declarations and assertions) followed by `; key` and `; record`
-//! comments that tell `bigtest-emit` which terms are join/group keys and
-//! which variables are the fields of which source record. Programs using a
+//! script (declarations and assertions); `keys` tells `bigtest-emit` which
+//! terms are join/group keys at which op, and `records` which constants are
+//! the fields of which source record. Programs using a
 //! construct the analysis does not model get an error naming the op; no path
 //! is guessed.
 //!
@@ -26,6 +26,8 @@
 //! bigtest.jdu_path 0 of @wordcount status unsolved
 //!     branches ["reduce_by_key#3=fold{source#0, flat_map#1=elem0, ... }", "filter#4=pass", "sink#5"]
 //!     constraints ["(declare-const lines_0.f0 String)", ...]
+//!     keys [{op = 3 : i64, term = "flat_map1_0.p0"}, ...]
+//!     records [{fields = ["lines_0.f0"], source = "lines"}, ...]
 //! ```
 
 use coco_dialects::{
@@ -52,8 +54,8 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Enumerate the JDU paths of df programs as bigtest.jdu_path ops",
     description: "Enumerates, per df program, every combination of operator equivalence classes and UDF paths \
 (symbolic execution: every branch, loops unrolled k times, failing parses, divisions, indexes and substrings) and \
-appends one `bigtest.jdu_path` per path, status `unsolved`, constraints as an SMT-LIB 2 script plus `; key` and \
-`; record` comments read by `bigtest-emit`. Earlier results for the same program are replaced. Constructs the analysis \
+appends one `bigtest.jdu_path` per path, status `unsolved`, constraints as an SMT-LIB 2 script, and the keys and source records the path \
+passes as `keys` and `records` (read by `bigtest-emit`). Earlier results for the same program are replaced. Constructs the analysis \
 does not model (unknown functions, scf.while, unsigned comparisons, df.size of a split input) are errors naming the op.",
     options: &[PassOption::bounded(&bounds::K)],
     create,
@@ -126,6 +128,8 @@ impl ModulePass for JduPathsPass {
                     PathStatus::Unsolved,
                     &path.branches,
                     &path.script(),
+                    &path.path_keys(),
+                    &path.path_records(),
                 ) {
                     Ok(op) => {
                         body.append_operation(op);
