@@ -6,7 +6,9 @@
 # Usage: bench/bigtest.sh [runs] [k...]    (defaults: 3 runs, k = 2 3)
 # BIGTEST_PROGRAMS="wordcount payroll" picks the programs; by default every
 # example but unit_prices, whose 238 test cases take minutes per run (run it
-# with BIGTEST_PROGRAMS=unit_prices).
+# with BIGTEST_PROGRAMS=unit_prices). Its filetest with exact coverage and
+# mutation figures is REQUIRES: slow:
+#   COCO_SLOW_TESTS=1 cargo test -p coco-filetests --test filetests -- bigtest/unit_prices-generate
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=./target/debug

@@ -194,10 +194,22 @@ pub fn check_ranks(
     Ok(report.join("\n"))
 }
 
+/// World sizes of the schedule-space check: its dozens of programs per
+/// example make it the costliest trial, and each pass alone already runs
+/// on [`world_sizes`]; the even worlds (where splits apply) in CI, all of
+/// them with `COCO_SLOW_TESTS=1`.
+fn schedule_space_world_sizes() -> &'static [usize] {
+    if crate::slow_tests() {
+        world_sizes()
+    } else {
+        &[2, 4]
+    }
+}
+
 /// Every distinct program the autotuner's schedule space produces from
 /// `path` (pipelines giving the same IR are tried once) agrees with the
-/// original on every world size the shapes allow; returns how many distinct
-/// programs were compared.
+/// original on [`schedule_space_world_sizes`] where the shapes allow;
+/// returns how many distinct programs were compared.
 pub fn check_schedule_space(path: &str) -> Result<usize, String> {
     let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut programs: Vec<(String, String)> = Vec::new();
@@ -210,7 +222,7 @@ pub fn check_schedule_space(path: &str) -> Result<usize, String> {
             programs.push((pipeline, text));
         }
     }
-    for &ranks in world_sizes() {
+    for &ranks in schedule_space_world_sizes() {
         let seed = 0x7e57 + ranks as u64;
         let before = match run_once(&source, path, ranks, seed)? {
             Ran::Outputs(outputs) => outputs,
