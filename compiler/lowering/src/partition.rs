@@ -46,7 +46,7 @@ pub fn op_key(op: &OperationRef) -> usize {
 /// handle (melior ties values to the borrow they came from).
 pub fn operand<'c, 'a>(op: &Operation<'c>, index: usize) -> Option<Value<'c, 'a>> {
     // SAFETY: every caller keeps the module alive while it uses the value.
-    op.operand(index).ok().map(|v| lifetime::value(v))
+    op.operand(index).ok().map(lifetime::value)
 }
 
 /// Ops that kernels rematerialise instead of reading from a buffer.
@@ -176,7 +176,7 @@ pub struct MatmulChunk {
     pub rows: usize,
     pub k: usize,
     pub n: usize,
-    pub element: String,
+    pub element: DType,
 }
 
 /// The overlap region `op` as chunks, when it is a 2-D matmul feeding an
@@ -661,7 +661,7 @@ pub fn plan_function<'c, 'a>(
                     rows,
                     k,
                     n,
-                    element: dtype.name().to_string(),
+                    element: dtype,
                 });
                 let kind = int_attr(as_op(all_reduce), "kind")
                     .and_then(Reduction::from_value)
