@@ -176,7 +176,7 @@ pub struct MatmulChunk {
     pub rows: usize,
     pub k: usize,
     pub n: usize,
-    pub element: String,
+    pub element: DType,
 }
 
 /// The overlap region `op` as chunks, when it is a 2-D matmul feeding an
@@ -661,7 +661,7 @@ pub fn plan_function<'c, 'a>(
                     rows,
                     k,
                     n,
-                    element: dtype.name().to_string(),
+                    element: dtype,
                 });
                 let kind = int_attr(as_op(all_reduce), "kind")
                     .and_then(Reduction::from_value)

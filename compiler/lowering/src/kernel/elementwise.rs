@@ -1,0 +1,494 @@
+//! Element-wise ops: a run of `arith`/`math` ops on coco tensors of one
+//! shape, `coco.cast` among them, becomes one `linalg.generic` whose body
+//! re-emits each op on scalars (`arith.extf`/`arith.truncf`/... for casts,
+//! `arith.select` and comparisons like any other op). Splat constants and
+//! `tensor.splat` operands become scalars in the body or `() -> ()` inputs,
+//! so they never take a buffer.
+//!
+//! ```text
+//! %r = linalg.generic {indexing_maps = [#id, #id, affine_map<(d0) -> ()>, #id],
+//!                      iterator_types = ["parallel"]}
+//!     ins(%a, %b, %lr : tensor<32xf32>, tensor<32xf32>, tensor<f32>) outs(%d : tensor<32xf32>) {
+//!   ^bb0(%bx0: f32, %bx1: f32, %bx2: f32, %by0: f32):
+//!     %bv1 = "arith.addf"(%bx0, %bx1) ...
+//!     %bv2 = arith.constant 2.0 : f32
+//!     ...
+//! }
+//! ```
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use coco_bundle::DType;
+use coco_dialects::{
+    coco::ops,
+    ir::{as_op, defining_op, location_text, op_name},
+    lifetime,
+};
+use melior::ir::{
+    operation::{OperationPrintingFlags, OperationRef},
+    Operation, Value, ValueLike,
+};
+
+use super::{
+    identity_map, map, parallel, splat_text,
+    types::{element, tensor_type, KernelType},
+    Emitter, Tensor,
+};
+use crate::{
+    error::{Error, Result},
+    partition::{key, operand},
+};
+
+/// How a cluster's values map onto its one loop. The loop is
+/// one-dimensional whatever the rank: memory is dense and row-major, so
+/// collapsing is free, and one dimension tiles and maps to GPU threads
+/// without idle lanes.
+struct Flattening {
+    /// The values' local shape.
+    full: Vec<usize>,
+    /// The loop's shape: `full` collapsed to one dimension.
+    shape: Vec<usize>,
+    /// Whether values need reshaping between `full` and `shape`.
+    flat: bool,
+    /// The reassociation between the two (`[]` for 0-d values, which
+    /// become one-element vectors).
+    dims: String,
+}
+
+impl Flattening {
+    fn new(full: Vec<usize>) -> Flattening {
+        let flat = full.len() != 1;
+        let shape = if flat {
+            vec![full.iter().product::<usize>()]
+        } else {
+            full.clone()
+        };
+        let dims = if full.is_empty() {
+            "[]".to_string()
+        } else {
+            format!(
+                "[[{}]]",
+                (0..full.len())
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        Flattening {
+            full,
+            shape,
+            flat,
+            dims,
+        }
+    }
+
+    fn rank(&self) -> usize {
+        self.shape.len()
+    }
+}
+
+/// The `linalg.generic` of a cluster, gathered operand by operand.
+#[derive(Default)]
+struct Generic {
+    /// `ins`: (name, type).
+    ins: Vec<(String, String)>,
+    /// `outs`: (name, type).
+    outs: Vec<(String, String)>,
+    /// One indexing map per input, then per output.
+    maps: Vec<String>,
+    block_args: Vec<String>,
+    /// The scalar body, ending before `linalg.yield`.
+    body: String,
+    /// What the body yields, and the types.
+    yields: Vec<String>,
+    yield_types: Vec<String>,
+}
+
+impl Generic {
+    fn text(&self, results: &str, rank: usize) -> String {
+        let names =
+            |v: &[(String, String)]| v.iter().map(|h| h.0.clone()).collect::<Vec<_>>().join(", ");
+        let types =
+            |v: &[(String, String)]| v.iter().map(|h| h.1.clone()).collect::<Vec<_>>().join(", ");
+        let mut text = format!(
+            "{results}{} = linalg.generic {{indexing_maps = [{}], iterator_types = {}}}",
+            if self.outs.len() > 1 {
+                format!(":{}", self.outs.len())
+            } else {
+                String::new()
+            },
+            self.maps.join(", "),
+            parallel(rank)
+        );
+        if !self.ins.is_empty() {
+            let _ = write!(text, " ins({} : {})", names(&self.ins), types(&self.ins));
+        }
+        let out_types = types(&self.outs);
+        let _ = write!(
+            text,
+            " outs({} : {out_types}) {{\n    ^bb0({}):\n{}      linalg.yield {} : {}\n    }} -> {}",
+            names(&self.outs),
+            self.block_args.join(", "),
+            self.body,
+            self.yields.join(", "),
+            self.yield_types.join(", "),
+            if self.outs.len() > 1 {
+                format!("({out_types})")
+            } else {
+                out_types.clone()
+            }
+        );
+        text
+    }
+}
+
+impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
+    /// A fused element-wise cluster: `ops` all produce tensors of one
+    /// shape; `live_out` are the values read after the cluster.
+    pub(super) fn cluster(
+        &mut self,
+        ops: &[OperationRef<'c, 'a>],
+        live_out: &HashSet<usize>,
+    ) -> Result<()> {
+        let first = as_op(&ops[0]);
+        let location = location_text(first.location());
+        let result: Value = first
+            .result(0)
+            .map_err(|e| Error::unsupported(&location, e.to_string()))?
+            .into();
+        let (_, shape) = self.local(result, &location)?;
+        let produced: HashSet<usize> = ops
+            .iter()
+            .flat_map(|op| {
+                as_op(op)
+                    .results()
+                    .map(|r| key(r.into()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+
+        // Inputs: tensors of the cluster's shape and scalars (0-d).
+        let mut inputs: Vec<(usize, Tensor)> = Vec::new();
+        for op in ops {
+            for i in 0..as_op(op).operand_count() {
+                if let Some(v) = operand(as_op(op), i) {
+                    self.collect_cluster_input(v, &produced, &location, &mut inputs)?;
+                }
+            }
+        }
+        let outputs: Vec<Value<'c, 'a>> = ops
+            .iter()
+            .flat_map(|op| as_op(op).results().map(Value::from).collect::<Vec<_>>())
+            .filter(|v| live_out.contains(&key(*v)))
+            .map(lifetime::value)
+            .collect();
+
+        let flat = Flattening::new(shape);
+        let mut generic = Generic::default();
+        let mut scalars = self.cluster_ins(&inputs, &flat, &mut generic);
+        self.cluster_outs(&outputs, &flat, &location, &mut generic)?;
+        self.cluster_body(ops, &mut scalars, &mut generic)?;
+        generic.yields = outputs.iter().map(|v| scalars[&key(*v)].clone()).collect();
+        generic.yield_types = outputs
+            .iter()
+            .map(|v| Ok(element(v.r#type(), &location)?.to_string()))
+            .collect::<Result<_>>()?;
+
+        let results = self.fresh("r");
+        self.line(&generic.text(&results, flat.rank()));
+        self.cluster_results(&outputs, &results, &flat, &location)
+    }
+
+    /// Adds the inputs to `generic`, collapsed to the loop's shape, and
+    /// returns the block argument that stands for each.
+    fn cluster_ins(
+        &mut self,
+        inputs: &[(usize, Tensor)],
+        flat: &Flattening,
+        generic: &mut Generic,
+    ) -> HashMap<usize, String> {
+        let rank = flat.rank();
+        let mut scalars = HashMap::new();
+        for (i, (k, t)) in inputs.iter().enumerate() {
+            generic.maps.push(if t.shape.is_empty() {
+                map(rank, &[])
+            } else {
+                identity_map(rank)
+            });
+            if flat.flat && !t.shape.is_empty() {
+                let collapsed = self.fresh("x");
+                self.line(&format!(
+                    "{collapsed} = tensor.collapse_shape {} {} : {} into {}",
+                    t.name,
+                    flat.dims,
+                    t.ty(),
+                    tensor_type(&flat.shape, t.element)
+                ));
+                generic
+                    .ins
+                    .push((collapsed, tensor_type(&flat.shape, t.element)));
+            } else {
+                generic.ins.push((t.name.clone(), t.ty()));
+            }
+            generic.block_args.push(format!("%bx{i}: {}", t.element));
+            scalars.insert(*k, format!("%bx{i}"));
+        }
+        scalars
+    }
+
+    /// Adds an `outs` operand per cluster output. A kernel output is
+    /// computed in its buffer: with flattening, the reshapes around an
+    /// empty tensor would defeat empty-tensor elimination and cost a copy.
+    fn cluster_outs(
+        &mut self,
+        outputs: &[Value<'c, 'a>],
+        flat: &Flattening,
+        location: &str,
+        generic: &mut Generic,
+    ) -> Result<()> {
+        for (i, v) in outputs.iter().enumerate() {
+            let (element, _) = self.local(*v, location)?;
+            let e = match self.destinations.remove(&key(*v)) {
+                Some((param, memref)) => {
+                    let d = self.fresh("d");
+                    self.line(&format!(
+                        "{d} = bufferization.to_tensor {param} restrict writable : {memref}"
+                    ));
+                    if flat.flat {
+                        let c = self.fresh("x");
+                        let reshape = if flat.full.is_empty() {
+                            format!("tensor.expand_shape {d} [] output_shape [1]")
+                        } else {
+                            format!("tensor.collapse_shape {d} {}", flat.dims)
+                        };
+                        self.line(&format!(
+                            "{c} = {reshape} : {} into {}",
+                            tensor_type(&flat.full, element),
+                            tensor_type(&flat.shape, element)
+                        ));
+                        c
+                    } else {
+                        d
+                    }
+                }
+                None => self.empty(&flat.shape, element),
+            };
+            generic.outs.push((e, tensor_type(&flat.shape, element)));
+            generic.maps.push(identity_map(flat.rank()));
+            generic.block_args.push(format!("%by{i}: {element}"));
+        }
+        Ok(())
+    }
+
+    /// Each op of the cluster on scalars, into `generic.body`; `scalars`
+    /// gains the scalar name of every value defined.
+    fn cluster_body(
+        &mut self,
+        ops: &[OperationRef<'c, 'a>],
+        scalars: &mut HashMap<usize, String>,
+        generic: &mut Generic,
+    ) -> Result<()> {
+        let body = &mut generic.body;
+        let mut counter = 0;
+        for op in ops {
+            let op = as_op(op);
+            let loc = location_text(op.location());
+            let mut operand_names = Vec::new();
+            let mut operand_types: Vec<DType> = Vec::new();
+            for i in 0..op.operand_count() {
+                let Some(v) = operand(op, i) else { continue };
+                operand_names.push(self.scalar_in_body(v, scalars, body, &mut counter, &loc)?);
+                operand_types.push(element(v.r#type(), &loc)?);
+            }
+            let result: Value = op
+                .result(0)
+                .map_err(|e| Error::unsupported(&loc, e.to_string()))?
+                .into();
+            let result_type = element(result.r#type(), &loc)?;
+            counter += 1;
+            let name = format!("%bv{counter}");
+            if op_name(op) == ops::CAST {
+                let Some(cast) = operand_types[0].cast_op(result_type) else {
+                    // A cast to the same type is its operand.
+                    scalars.insert(key(result), operand_names[0].clone());
+                    continue;
+                };
+                let _ = writeln!(
+                    body,
+                    "      {name} = {cast} {} : {} to {result_type}",
+                    operand_names[0], operand_types[0]
+                );
+            } else {
+                let _ = writeln!(
+                    body,
+                    "      {name} = \"{}\"({}) {} : ({}) -> {result_type}",
+                    op_name(op),
+                    operand_names.join(", "),
+                    generic_attributes(op),
+                    operand_types
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+            scalars.insert(key(result), name);
+        }
+        Ok(())
+    }
+
+    /// Records each cluster output, expanded back from the loop's shape.
+    fn cluster_results(
+        &mut self,
+        outputs: &[Value<'c, 'a>],
+        results: &str,
+        flat: &Flattening,
+        location: &str,
+    ) -> Result<()> {
+        for (i, v) in outputs.iter().enumerate() {
+            let (element, _) = self.local(*v, location)?;
+            let mut name = if outputs.len() > 1 {
+                format!("{results}#{i}")
+            } else {
+                results.to_string()
+            };
+            if flat.flat {
+                let expanded = self.fresh("x");
+                let reshape = if flat.full.is_empty() {
+                    format!("tensor.collapse_shape {name} []")
+                } else {
+                    format!(
+                        "tensor.expand_shape {name} {} output_shape [{}]",
+                        flat.dims,
+                        flat.full
+                            .iter()
+                            .map(|d| d.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                self.line(&format!(
+                    "{expanded} = {reshape} : {} into {}",
+                    tensor_type(&flat.shape, element),
+                    tensor_type(&flat.full, element)
+                ));
+                name = expanded;
+            }
+            self.set(
+                *v,
+                Tensor {
+                    name,
+                    element,
+                    shape: flat.full.clone(),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Collects what a cluster operand needs from outside the cluster.
+    fn collect_cluster_input(
+        &mut self,
+        operand: Value<'c, 'a>,
+        produced: &HashSet<usize>,
+        location: &str,
+        inputs: &mut Vec<(usize, Tensor)>,
+    ) -> Result<()> {
+        let value = self.values.resolve(operand);
+        if produced.contains(&key(value)) || inputs.iter().any(|(k, _)| *k == key(value)) {
+            return Ok(());
+        }
+        if let Some(def) = defining_op(value) {
+            let def_op = as_op(&def);
+            match op_name(def_op).as_str() {
+                "arith.constant" => return Ok(()),
+                "tensor.splat" => {
+                    let source = crate::partition::operand(def_op, 0).ok_or_else(|| {
+                        Error::unsupported(location, "tensor.splat without operand")
+                    })?;
+                    return self.collect_cluster_input(source, produced, location, inputs);
+                }
+                _ => {}
+            }
+        }
+        let tensor = self.tensor_of(value, location)?;
+        inputs.push((key(value), tensor));
+        Ok(())
+    }
+
+    /// The scalar name of `operand` inside a cluster body.
+    fn scalar_in_body(
+        &mut self,
+        operand: Value<'c, 'a>,
+        scalars: &mut HashMap<usize, String>,
+        body: &mut String,
+        counter: &mut usize,
+        location: &str,
+    ) -> Result<String> {
+        let value = self.values.resolve(operand);
+        if let Some(name) = scalars.get(&key(value)) {
+            return Ok(name.clone());
+        }
+        let def = defining_op(value).ok_or_else(|| {
+            Error::unsupported(
+                location,
+                "internal error: an element-wise operand has no scalar",
+            )
+        })?;
+        let def_op = as_op(&def);
+        let name = match op_name(def_op).as_str() {
+            "arith.constant" => {
+                let text = splat_text(def_op).ok_or_else(|| {
+                    Error::unsupported(
+                        location_text(def_op.location()),
+                        "non-splat constants in element-wise code are not compiled yet",
+                    )
+                })?;
+                *counter += 1;
+                let name = format!("%bv{counter}");
+                let _ = writeln!(body, "      {name} = arith.constant {text}");
+                name
+            }
+            "tensor.splat" => {
+                let source = crate::partition::operand(def_op, 0)
+                    .ok_or_else(|| Error::unsupported(location, "tensor.splat without operand"))?;
+                self.scalar_in_body(source, scalars, body, counter, location)?
+            }
+            other => {
+                return Err(Error::unsupported(
+                    location,
+                    format!("internal error: element-wise operand from '{other}' has no scalar"),
+                ))
+            }
+        };
+        scalars.insert(key(value), name.clone());
+        Ok(name)
+    }
+}
+
+/// `op`'s attributes as generic syntax (`<{...}> {...}`), cut from its
+/// generic print, so every attribute of any arith/math op carries over.
+fn generic_attributes(op: &Operation) -> String {
+    let text = op
+        .to_string_with_flags(
+            OperationPrintingFlags::new()
+                .print_generic_operation_form()
+                .use_local_scope(),
+        )
+        .unwrap_or_default();
+    let name = format!("\"{}\"(", op_name(op));
+    let Some(start) = text.find(&name).map(|i| i + name.len()) else {
+        return String::new();
+    };
+    let Some(close) = text[start..].find(')').map(|i| start + i + 1) else {
+        return String::new();
+    };
+    let Some(signature) = text.rfind(" : (") else {
+        return String::new();
+    };
+    if signature < close {
+        return String::new();
+    }
+    text[close..signature].trim().to_string()
+}

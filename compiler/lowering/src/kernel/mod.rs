@@ -1,0 +1,474 @@
+//! One kernel as upstream MLIR: a `func.func` over memrefs whose body is
+//! linalg / tensor / arith / math on tensors, in destination-passing style.
+//!
+//! ```text
+//! func.func @adam_k0(%p0: memref<65536xf32>, ..., %rank: index) {
+//!   %t0 = bufferization.to_tensor %p0 restrict : memref<65536xf32>
+//!   %r:3 = linalg.generic ... ins(%t0, ...) outs(...) { scalar arith/math }
+//!   bufferization.materialize_in_destination %r#0 in restrict writable %p5
+//!   return
+//! }
+//! ```
+//!
+//! Runs of element-wise ops of one shape become a single `linalg.generic`
+//! (one pass over memory, whatever the number of ops), with splat constants
+//! as scalar constants in its body and scalar inputs broadcast through a
+//! `() -> ()` indexing map. Other coco computations become named linalg ops
+//! or small generics. Buffers are tensors only between `to_tensor` and
+//! `materialize_in_destination`, so one-shot bufferization with empty-tensor
+//! elimination writes results straight into the output buffers.
+//!
+//! Precision follows the reference interpreter: reductions and matmuls
+//! accumulate in f32 for 16- and 32-bit floats (f64 for f64), in index
+//! order, without reassociation, so kernels and interpreter agree bitwise
+//! on element-wise code and up to rounding of libm functions elsewhere.
+//!
+//! This file holds the emitter's plumbing (parameters, fresh names, values
+//! as tensors) and the dispatch to one file per op family:
+//! `elementwise` (fused clusters), `reduction`, `matmul`, `nn`
+//! (softmax, layer norm, dropout) and `movement` (slices, broadcasts,
+//! transposes, head reshapes); `types` holds the element types.
+
+mod elementwise;
+mod matmul;
+mod movement;
+mod nn;
+mod reduction;
+mod types;
+
+use std::collections::{HashMap, HashSet};
+
+use coco_bundle::DType;
+use coco_dialects::{
+    coco::ops,
+    ir::{as_op, defining_op, location_text, op_name},
+    lifetime,
+};
+use melior::ir::{operation::OperationRef, Attribute, AttributeLike, Operation, Value, ValueLike};
+
+use crate::{
+    error::{Error, Result},
+    partition::{is_elementwise, is_free, key, local_type, operand, KernelUnit, Values},
+};
+pub use matmul::matmul_chunk;
+use types::{memref_type, tensor_type};
+
+/// A tensor in the kernel: its SSA name, element type and local shape.
+#[derive(Clone)]
+struct Tensor {
+    name: String,
+    element: DType,
+    shape: Vec<usize>,
+}
+
+impl Tensor {
+    fn ty(&self) -> String {
+        tensor_type(&self.shape, self.element)
+    }
+}
+
+/// What a non-element-wise computation defines: its result value, the SSA
+/// name the kernel gives it, and its local type.
+struct Computed<'c, 'a> {
+    value: Value<'c, 'a>,
+    name: String,
+    element: DType,
+    shape: Vec<usize>,
+    location: String,
+}
+
+/// The upstream MLIR of one kernel and the number of buffers it takes.
+pub struct KernelText {
+    pub name: String,
+    pub text: String,
+    pub buffers: usize,
+    pub computes: Vec<String>,
+}
+
+/// How the plan passes buffers to a kernel: for each of its values
+/// (inputs, then outputs), the parameter that carries it (an output written
+/// in place shares its input's parameter), and whether that parameter
+/// aliases no other (so LLVM may assume `noalias`, which lets it hoist
+/// scalar loads and vectorise without runtime checks).
+pub struct Binding {
+    pub parameter: Vec<usize>,
+    pub noalias: Vec<bool>,
+}
+
+struct Emitter<'v, 'c, 'a> {
+    values: &'v Values<'c, 'a>,
+    group: usize,
+    body: String,
+    tensors: HashMap<usize, Tensor>,
+    /// Kernel outputs not yet written: value -> (parameter, memref type).
+    destinations: HashMap<usize, (String, String)>,
+    counter: usize,
+}
+
+/// Emits `unit` as a `func.func` for a stage of `group` ranks.
+pub fn emit(
+    unit: &KernelUnit,
+    values: &Values,
+    group: usize,
+    binding: &Binding,
+) -> Result<KernelText> {
+    let mut emitter = Emitter {
+        values,
+        group,
+        body: String::new(),
+        tensors: HashMap::new(),
+        destinations: HashMap::new(),
+        counter: 0,
+    };
+    let params = emitter.parameters(unit, binding)?;
+    let ordered = views_first(unit, values);
+    emitter.lower(&ordered, &unit.outputs)?;
+    emitter.materialize(unit, binding)?;
+    let computes = unit.ops.iter().map(|op| op_name(as_op(op))).collect();
+    let text = format!(
+        "  func.func @{}({}, %rank: index) {{\n{}    return\n  }}\n",
+        unit.name,
+        params.join(", "),
+        emitter.body
+    );
+    Ok(KernelText {
+        name: unit.name.clone(),
+        text,
+        buffers: params.len(),
+        computes,
+    })
+}
+
+/// `unit`'s ops with slices of kernel inputs first: those are views (a
+/// subview after bufferization), and taking them first lets the
+/// element-wise code around them fuse into one loop.
+fn views_first<'c, 'a>(
+    unit: &KernelUnit<'c, 'a>,
+    values: &Values<'c, 'a>,
+) -> Vec<OperationRef<'c, 'a>> {
+    let inputs: HashSet<usize> = unit.inputs.iter().map(|v| key(*v)).collect();
+    let is_input_view = |op: &OperationRef| {
+        let op = as_op(op);
+        op_name(op) == ops::SLICE
+            && operand(op, 0).is_some_and(|v| inputs.contains(&key(values.resolve(v))))
+    };
+    unit.ops
+        .iter()
+        .filter(|op| is_input_view(op))
+        .chain(unit.ops.iter().filter(|op| !is_input_view(op)))
+        .copied()
+        .collect()
+}
+
+impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.counter += 1;
+        format!("%{prefix}{}", self.counter)
+    }
+
+    fn line(&mut self, text: &str) {
+        self.body.push_str("    ");
+        self.body.push_str(text);
+        self.body.push('\n');
+    }
+
+    fn local(&self, value: Value, location: &str) -> Result<(DType, Vec<usize>)> {
+        let (_, shape) = local_type(value.r#type(), self.group, location)?;
+        Ok((types::element(value.r#type(), location)?, shape))
+    }
+
+    fn set(&mut self, value: Value, tensor: Tensor) {
+        self.tensors.insert(key(value), tensor);
+    }
+
+    /// The function's parameters (each buffer once) and a tensor for each
+    /// input; outputs are remembered as destinations, to be computed in
+    /// place.
+    fn parameters(&mut self, unit: &KernelUnit<'c, 'a>, binding: &Binding) -> Result<Vec<String>> {
+        let mut params = Vec::new();
+        for (i, v) in unit.inputs.iter().chain(&unit.outputs).enumerate() {
+            let location = defining_op(*v)
+                .map(|op| location_text(as_op(&op).location()))
+                .unwrap_or_default();
+            let (element, shape) = self.local(*v, &location)?;
+            let p = binding.parameter[i];
+            if p == i {
+                let noalias = if binding.noalias[p] {
+                    " {llvm.noalias}"
+                } else {
+                    ""
+                };
+                params.push(format!("%p{p}: {}{noalias}", memref_type(&shape, element)));
+            }
+            if i < unit.inputs.len() {
+                let name = format!("%in{i}");
+                self.line(&format!(
+                    "{name} = bufferization.to_tensor %p{i} restrict : {}",
+                    memref_type(&shape, element)
+                ));
+                self.set(
+                    *v,
+                    Tensor {
+                        name,
+                        element,
+                        shape,
+                    },
+                );
+            } else {
+                self.destinations
+                    .insert(key(*v), (format!("%p{p}"), memref_type(&shape, element)));
+            }
+        }
+        Ok(params)
+    }
+
+    /// Lowers `unit_ops` in order: each maximal run of element-wise ops of
+    /// one shape as one cluster, every other computation by its family.
+    fn lower(
+        &mut self,
+        unit_ops: &[OperationRef<'c, 'a>],
+        outputs: &[Value<'c, 'a>],
+    ) -> Result<()> {
+        // What each op reads, to know which cluster values are live after it.
+        let reads: Vec<HashSet<usize>> = unit_ops
+            .iter()
+            .map(|op| {
+                as_op(op)
+                    .operands()
+                    .flat_map(|o| self.values.sources(o))
+                    .map(key)
+                    .collect()
+            })
+            .collect();
+        let outputs: HashSet<usize> = outputs.iter().map(|v| key(*v)).collect();
+        let group = self.group;
+        let shape_of = |op: &Operation| {
+            op.result(0)
+                .ok()
+                .and_then(|r| local_type(r.r#type(), group, "").ok())
+                .map(|t| t.1)
+        };
+        let mut i = 0;
+        while i < unit_ops.len() {
+            let op = as_op(&unit_ops[i]);
+            if is_elementwise(op) {
+                let shape = shape_of(op);
+                let mut j = i + 1;
+                while j < unit_ops.len()
+                    && is_elementwise(as_op(&unit_ops[j]))
+                    && shape_of(as_op(&unit_ops[j])) == shape
+                {
+                    j += 1;
+                }
+                let mut live_out = outputs.clone();
+                for r in &reads[j..] {
+                    live_out.extend(r);
+                }
+                self.cluster(&unit_ops[i..j], &live_out)?;
+                i = j;
+            } else {
+                if !is_free(&op_name(op)) {
+                    self.computation(op)?;
+                }
+                i += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes every output of `unit` into its parameter.
+    fn materialize(&mut self, unit: &KernelUnit, binding: &Binding) -> Result<()> {
+        for (i, v) in unit.outputs.iter().enumerate() {
+            let index = binding.parameter[unit.inputs.len() + i];
+            let t = self.tensors.get(&key(*v)).cloned().ok_or_else(|| {
+                Error::unsupported(
+                    unit.name.clone(),
+                    "internal error: a kernel output was not computed",
+                )
+            })?;
+            self.line(&format!(
+                "bufferization.materialize_in_destination {} in restrict writable %p{index} : ({}, {}) -> ()",
+                t.name,
+                t.ty(),
+                memref_type(&t.shape, t.element)
+            ));
+        }
+        Ok(())
+    }
+
+    /// `value` as a kernel tensor, materialising free ops.
+    fn tensor_of(&mut self, value: Value<'c, 'a>, location: &str) -> Result<Tensor> {
+        let value = self.values.resolve(value);
+        if let Some(t) = self.tensors.get(&key(value)) {
+            return Ok(t.clone());
+        }
+        let (element, shape) = self.local(value, location)?;
+        let def = defining_op(value);
+        let scalar = match def.as_ref().map(|d| op_name(as_op(d))) {
+            Some(name) if name == "arith.constant" => {
+                let op = as_op(def.as_ref().unwrap());
+                let text = splat_text(op).ok_or_else(|| {
+                    Error::unsupported(
+                        location_text(op.location()),
+                        "non-splat tensor constants are not compiled yet",
+                    )
+                })?;
+                let c = self.fresh("c");
+                self.line(&format!("{c} = arith.constant {text}"));
+                c
+            }
+            Some(name) if name == "tensor.splat" => {
+                let op = as_op(def.as_ref().unwrap());
+                let source = operand(op, 0)
+                    .ok_or_else(|| Error::unsupported(location, "tensor.splat without operand"))?;
+                let zero_d = self.tensor_of(source, location)?;
+                let s = self.fresh("s");
+                self.line(&format!(
+                    "{s} = tensor.extract {}[] : {}",
+                    zero_d.name,
+                    zero_d.ty()
+                ));
+                s
+            }
+            _ => {
+                return Err(Error::unsupported(
+                    location,
+                    "internal error: a kernel reads a value it was not given",
+                ))
+            }
+        };
+        let name = self.fresh("t");
+        let tensor = Tensor {
+            name,
+            element,
+            shape,
+        };
+        let build = if tensor.shape.is_empty() {
+            "tensor.from_elements"
+        } else {
+            "tensor.splat"
+        };
+        self.line(&format!(
+            "{} = {build} {scalar} : {}",
+            tensor.name,
+            tensor.ty()
+        ));
+        Ok(tensor)
+    }
+
+    fn empty(&mut self, shape: &[usize], element: DType) -> String {
+        let e = self.fresh("e");
+        self.line(&format!(
+            "{e} = tensor.empty() : {}",
+            tensor_type(shape, element)
+        ));
+        e
+    }
+
+    /// `linalg.fill` of a fresh tensor with `value` (`0.0`-style literal).
+    fn filled(&mut self, shape: &[usize], element: DType, literal: &str) -> String {
+        let e = self.empty(shape, element);
+        let c = self.fresh("c");
+        self.line(&format!("{c} = arith.constant {literal} : {element}"));
+        let f = self.fresh("f");
+        self.line(&format!(
+            "{f} = linalg.fill ins({c} : {element}) outs({e} : {}) -> {}",
+            tensor_type(shape, element),
+            tensor_type(shape, element)
+        ));
+        f
+    }
+
+    fn operand(&mut self, op: &Operation<'c>, index: usize, location: &str) -> Result<Tensor> {
+        let value = operand(op, index)
+            .ok_or_else(|| Error::unsupported(location, format!("missing operand {index}")))?;
+        self.tensor_of(value, location)
+    }
+
+    /// A non-element-wise computation, lowered by its op family.
+    fn computation(&mut self, op: &Operation<'c>) -> Result<()> {
+        let name = op_name(op);
+        let location = location_text(op.location());
+        let value: Value = op
+            .result(0)
+            .map_err(|e| Error::unsupported(&location, e.to_string()))?
+            .into();
+        let value: Value<'c, 'a> = lifetime::value(value);
+        let (element, shape) = self.local(value, &location)?;
+        let out = Computed {
+            value,
+            name: self.fresh("t"),
+            element,
+            shape,
+            location,
+        };
+        match name.as_str() {
+            ops::SLICE => self.slice(op, &out)?,
+            ops::EXPAND => self.expand(op, &out)?,
+            ops::TRANSPOSE => self.transpose(op, &out)?,
+            ops::SPLIT_HEADS | ops::MERGE_HEADS => self.heads(op, &out)?,
+            ops::NORM | ops::REDUCE_ELEMENTS => self.reduce_elements(op, &out)?,
+            ops::MATMUL => self.matmul(op, &out)?,
+            ops::SOFTMAX => self.softmax(op, &out)?,
+            ops::LAYER_NORM => self.layer_norm(op, &out)?,
+            ops::DROPOUT => self.dropout(op, &out)?,
+            other => {
+                return Err(Error::unsupported(
+                    &out.location,
+                    format!("'{other}' is not compiled to native or PTX code yet"),
+                ))
+            }
+        }
+        self.set(
+            out.value,
+            Tensor {
+                name: out.name,
+                element: out.element,
+                shape: out.shape,
+            },
+        );
+        Ok(())
+    }
+}
+
+/// The scalar a splat `arith.constant` holds, as `value : type`.
+fn splat_text(op: &Operation) -> Option<String> {
+    let value = op.attribute("value").ok()?;
+    let raw = value.to_raw();
+    // SAFETY: attribute queries on a live attribute.
+    unsafe {
+        if mlir_sys::mlirAttributeIsADenseElements(raw) {
+            if !mlir_sys::mlirDenseElementsAttrIsSplat(raw) {
+                return None;
+            }
+            Some(Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(raw)).to_string())
+        } else {
+            Some(value.to_string())
+        }
+    }
+}
+
+fn identity_map(rank: usize) -> String {
+    map(rank, &(0..rank).collect::<Vec<_>>())
+}
+
+/// The affine map from `rank` loop dimensions to the dimensions `results`.
+fn map(rank: usize, results: &[usize]) -> String {
+    let dims: Vec<String> = (0..rank).map(|i| format!("d{i}")).collect();
+    let results: Vec<String> = results.iter().map(|i| format!("d{i}")).collect();
+    format!(
+        "affine_map<({}) -> ({})>",
+        dims.join(", "),
+        results.join(", ")
+    )
+}
+
+fn iterators(kinds: &[&str]) -> String {
+    let quoted: Vec<String> = kinds.iter().map(|k| format!("\"{k}\"")).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+/// The iterator types of an all-parallel loop nest of `rank` dimensions.
+fn parallel(rank: usize) -> String {
+    iterators(&vec!["parallel"; rank])
+}

@@ -1,0 +1,166 @@
+//! Data movement: `coco.slice` (this rank's part, at an offset computed
+//! from `%rank`), `coco.expand` (broadcast along leading dimensions),
+//! `coco.transpose` (`linalg.transpose` of the last two dimensions), and
+//! `coco.split_heads` / `coco.merge_heads` (`[S, H*d] <-> [H, S, d]`). All
+//! but the transpose are `linalg.generic`s whose input maps, or whose
+//! `tensor.extract` indices, do the moving.
+
+use std::fmt::Write as _;
+
+use coco_dialects::{
+    coco::{ops, DistTensor, Layout},
+    ir::op_name,
+};
+use melior::ir::{Operation, ValueLike};
+
+use super::{identity_map, map, parallel, types::tensor_type, Computed, Emitter};
+use crate::error::{Error, Result};
+
+impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
+    pub(super) fn slice(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
+        let (shape, element, location) = (&out.shape, out.element, &out.location);
+        let x = self.operand(op, 0, location)?;
+        let dim = match DistTensor::from_type(out.value.r#type()).and_then(|t| t.layout) {
+            Some(Layout::Sliced(d)) => d as usize,
+            _ => {
+                return Err(Error::unsupported(
+                    location,
+                    "coco.slice result is not sliced",
+                ))
+            }
+        };
+        let c = self.fresh("c");
+        self.line(&format!("{c} = arith.constant {} : index", shape[dim]));
+        let offset = self.fresh("o");
+        self.line(&format!("{offset} = arith.muli %rank, {c} : index"));
+        // A gather rather than `tensor.extract_slice`: a subview at a
+        // rank-dependent offset is a strided memref, which GPU kernels
+        // cannot take as a bare pointer.
+        let rank = shape.len();
+        let mut index = String::new();
+        let mut coordinates = Vec::new();
+        for d in 0..rank {
+            let _ = writeln!(index, "      %gl{d} = linalg.index {d} : index");
+            if d == dim {
+                let _ = writeln!(index, "      %gs{d} = arith.addi %gl{d}, {offset} : index");
+                coordinates.push(format!("%gs{d}"));
+            } else {
+                coordinates.push(format!("%gl{d}"));
+            }
+        }
+        let e = self.empty(shape, element);
+        self.line(&format!(
+            "{} = linalg.generic {{indexing_maps = [{}], iterator_types = {}}} outs({e} : {}) {{\n    ^bb0(%o: {element}):\n{index}      %v = tensor.extract {}[{}] : {}\n      linalg.yield %v : {element}\n    }} -> {}",
+            out.name,
+            identity_map(rank),
+            parallel(rank),
+            tensor_type(shape, element),
+            x.name,
+            coordinates.join(", "),
+            x.ty(),
+            tensor_type(shape, element)
+        ));
+        Ok(())
+    }
+
+    pub(super) fn expand(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
+        let (shape, element) = (&out.shape, out.element);
+        let x = self.operand(op, 0, &out.location)?;
+        let rank = shape.len();
+        if x.shape.len() > rank || shape[rank - x.shape.len()..] != x.shape[..] {
+            return Err(Error::unsupported(
+                &out.location,
+                format!(
+                    "coco.expand from local shape {:?} to {:?} is not a broadcast along leading dimensions",
+                    x.shape, shape
+                ),
+            ));
+        }
+        let trailing: Vec<usize> = (rank - x.shape.len()..rank).collect();
+        let e = self.empty(shape, element);
+        self.line(&format!(
+            "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%a: {element}, %b: {element}):\n      linalg.yield %a : {element}\n    }} -> {}",
+            out.name,
+            map(rank, &trailing),
+            identity_map(rank),
+            parallel(rank),
+            x.name,
+            x.ty(),
+            tensor_type(shape, element),
+            tensor_type(shape, element)
+        ));
+        Ok(())
+    }
+
+    pub(super) fn transpose(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
+        let (shape, element) = (&out.shape, out.element);
+        let x = self.operand(op, 0, &out.location)?;
+        let rank = shape.len();
+        let mut permutation: Vec<usize> = (0..rank).collect();
+        permutation.swap(rank - 1, rank - 2);
+        let e = self.empty(shape, element);
+        self.line(&format!(
+            "{} = linalg.transpose ins({} : {}) outs({e} : {}) permutation = [{}]",
+            out.name,
+            x.name,
+            x.ty(),
+            tensor_type(shape, element),
+            permutation
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        Ok(())
+    }
+
+    /// `coco.split_heads` and `coco.merge_heads`: `[S, H*d] <-> [H, S, d]`,
+    /// a reshape and a transpose in one gather.
+    pub(super) fn heads(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
+        let (shape, element) = (&out.shape, out.element);
+        let name = op_name(op);
+        let split = name == ops::SPLIT_HEADS;
+        let x = self.operand(op, 0, &out.location)?;
+        let (three, flat) = if split {
+            (shape.clone(), x.shape.clone())
+        } else {
+            (x.shape.clone(), shape.clone())
+        };
+        if three.len() != 3
+            || flat.len() != 2
+            || flat[1] != three[0] * three[2]
+            || flat[0] != three[1]
+        {
+            return Err(Error::unsupported(
+                &out.location,
+                format!("'{name}' between local shapes {flat:?} and {three:?} is not a head split"),
+            ));
+        }
+        let d = three[2];
+        // One gather per output element, written in place: the output map
+        // is the identity.
+        let (rank, input_map) = if split {
+            (
+                3,
+                format!("affine_map<(d0, d1, d2) -> (d1, d0 * {d} + d2)>"),
+            )
+        } else {
+            (
+                2,
+                format!("affine_map<(d0, d1) -> (d1 floordiv {d}, d0, d1 mod {d})>"),
+            )
+        };
+        let e = self.empty(shape, element);
+        self.line(&format!(
+            "{} = linalg.generic {{indexing_maps = [{input_map}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%a: {element}, %b: {element}):\n      linalg.yield %a : {element}\n    }} -> {}",
+            out.name,
+            identity_map(rank),
+            parallel(rank),
+            x.name,
+            x.ty(),
+            tensor_type(shape, element),
+            tensor_type(shape, element)
+        ));
+        Ok(())
+    }
+}

@@ -1,0 +1,215 @@
+//! Reductions: `coco.norm` (L2) and `coco.reduce_elements` (sum, prod,
+//! min, max, avg) of a whole tensor to a 0-d result, and the row reduction
+//! along the last dimension that softmax and layer norm build on. Each is a
+//! `linalg.generic` with `reduction` iterators accumulating, in index order,
+//! into a `linalg.fill`ed tensor of the accumulation type; a second
+//! one-element generic finishes (sqrt, divide) and rounds to the element
+//! type.
+
+use coco_bundle::DType;
+use coco_dialects::{
+    coco::{ops, Reduction},
+    ir::{int_attr, op_name},
+};
+use melior::ir::Operation;
+
+use super::{
+    identity_map, iterators, map,
+    types::{narrow, tensor_type, widen, KernelType},
+    Computed, Emitter, Tensor,
+};
+use crate::{
+    error::{Error, Result},
+    partition::key,
+};
+
+impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
+    /// `coco.norm` (`kind` absent) and `coco.reduce_elements`.
+    pub(super) fn reduce_elements(
+        &mut self,
+        op: &Operation<'c>,
+        out: &Computed<'c, 'a>,
+    ) -> Result<()> {
+        let name = op_name(op);
+        let x = self.operand(op, 0, &out.location)?;
+        if !x.element.is_float() {
+            return Err(Error::unsupported(
+                &out.location,
+                format!("'{name}' of {} is not compiled yet", x.element),
+            ));
+        }
+        let acc = x.element.accumulator();
+        let kind = if name == ops::NORM {
+            None
+        } else {
+            Some(
+                int_attr(op, "kind")
+                    .and_then(Reduction::from_value)
+                    .unwrap_or(Reduction::Sum),
+            )
+        };
+        let init = match kind {
+            Some(Reduction::Prod) => "1.0",
+            Some(Reduction::Min) => acc.infinity(false),
+            Some(Reduction::Max) => acc.infinity(true),
+            _ => "0.0",
+        };
+        // One (GPU: single-thread) parallel iteration around the sequential
+        // reduction, so that the whole reduction runs in a kernel rather
+        // than on the host; the order of the sum stays the interpreter's.
+        let f = self.filled(&[1], acc, init);
+        let xe = self.with_leading_one(&x);
+        let rank = x.shape.len() + 1;
+        let mut kinds = vec!["parallel"];
+        kinds.extend(vec!["reduction"; rank - 1]);
+        let (widen, xin) = widen(x.element, acc, "%a", "%x");
+        let s = self.fresh("s");
+        self.line(&format!(
+            "{s} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({xe} : {}) outs({f} : tensor<1x{acc}>) {{\n    ^bb0(%a: {}, %acc: {acc}):\n{widen}{}      linalg.yield %n : {acc}\n    }} -> tensor<1x{acc}>",
+            identity_map(rank),
+            map(rank, &[0]),
+            iterators(&kinds),
+            tensor_type(&leading_one(&x.shape), x.element),
+            x.element,
+            combine(kind, &xin, acc),
+        ));
+        let count = x.shape.iter().product::<usize>().max(1);
+        let (finish, y) = finish(kind, count, acc);
+        let (round, r) = narrow(acc, out.element, y, "%r");
+        let e = self.scalar_destination(out);
+        let element = out.element;
+        let y1 = self.fresh("y");
+        self.line(&format!(
+            "{y1} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]}} ins({s} : tensor<1x{acc}>) outs({e} : tensor<1x{element}>) {{\n    ^bb0(%a: {acc}, %b: {element}):\n{finish}{round}      linalg.yield {r} : {element}\n    }} -> tensor<1x{element}>"
+        ));
+        self.line(&format!(
+            "{} = tensor.collapse_shape {y1} [] : tensor<1x{element}> into tensor<{element}>",
+            out.name
+        ));
+        Ok(())
+    }
+
+    /// `x` with a leading dimension of one: the parallel iteration.
+    fn with_leading_one(&mut self, x: &Tensor) -> String {
+        let wide = leading_one(&x.shape);
+        let xe = self.fresh("x");
+        if x.shape.is_empty() {
+            self.line(&format!(
+                "{xe} = tensor.expand_shape {} [] output_shape [1] : {} into {}",
+                x.name,
+                x.ty(),
+                tensor_type(&wide, x.element)
+            ));
+        } else {
+            let mut groups = vec!["[0, 1]".to_string()];
+            groups.extend((2..wide.len()).map(|d| format!("[{d}]")));
+            self.line(&format!(
+                "{xe} = tensor.expand_shape {} [{}] output_shape [{}] : {} into {}",
+                x.name,
+                groups.join(", "),
+                wide.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                x.ty(),
+                tensor_type(&wide, x.element)
+            ));
+        }
+        xe
+    }
+
+    /// The one-element tensor a 0-d result is finished into: its output
+    /// buffer when it is a kernel output, so no copy follows.
+    fn scalar_destination(&mut self, out: &Computed<'c, 'a>) -> String {
+        let element = out.element;
+        match self.destinations.remove(&key(out.value)) {
+            Some((param, memref)) => {
+                let d = self.fresh("d");
+                self.line(&format!(
+                    "{d} = bufferization.to_tensor {param} restrict writable : {memref}"
+                ));
+                let d1 = self.fresh("x");
+                self.line(&format!("{d1} = tensor.expand_shape {d} [] output_shape [1] : tensor<{element}> into tensor<1x{element}>"));
+                d1
+            }
+            None => self.empty(&[1], element),
+        }
+    }
+
+    /// Accumulates along the last dimension of the first input into a
+    /// fresh `rows` tensor filled with `init`: `body` reads `%acc` and the
+    /// inputs `%a`, `%b`, ... (per-row inputs broadcast along the row) and
+    /// defines `%n`.
+    pub(super) fn reduce_rows(
+        &mut self,
+        inputs: &[(&Tensor, bool)],
+        acc: DType,
+        init: &str,
+        body: &str,
+    ) -> String {
+        let x = inputs[0].0;
+        let rank = x.shape.len();
+        let rows = &x.shape[..rank - 1];
+        let f = self.filled(rows, acc, init);
+        let row_map = map(rank, &(0..rank - 1).collect::<Vec<_>>());
+        let mut maps = Vec::new();
+        let mut args = Vec::new();
+        for (i, (t, per_row)) in inputs.iter().enumerate() {
+            maps.push(if *per_row {
+                row_map.clone()
+            } else {
+                identity_map(rank)
+            });
+            args.push(format!("%{}: {}", (b'a' + i as u8) as char, t.element));
+        }
+        maps.push(row_map);
+        let mut kinds = vec!["parallel"; rank - 1];
+        kinds.push("reduction");
+        let r = self.fresh("s");
+        self.line(&format!(
+            "{r} = linalg.generic {{indexing_maps = [{}], iterator_types = {}}} ins({} : {}) outs({f} : {}) {{\n    ^bb0({}, %acc: {acc}):\n{body}      linalg.yield %n : {acc}\n    }} -> {}",
+            maps.join(", "),
+            iterators(&kinds),
+            inputs.iter().map(|(t, _)| t.name.clone()).collect::<Vec<_>>().join(", "),
+            inputs.iter().map(|(t, _)| t.ty()).collect::<Vec<_>>().join(", "),
+            tensor_type(rows, acc),
+            args.join(", "),
+            tensor_type(rows, acc)
+        ));
+        r
+    }
+}
+
+fn leading_one(shape: &[usize]) -> Vec<usize> {
+    let mut wide = vec![1];
+    wide.extend(shape);
+    wide
+}
+
+/// The body line folding `x` (in the accumulation type) into `%acc` as `%n`.
+fn combine(kind: Option<Reduction>, x: &str, acc: DType) -> String {
+    match kind {
+        None => format!(
+            "      %sq = arith.mulf {x}, {x} : {acc}\n      %n = arith.addf %acc, %sq : {acc}\n"
+        ),
+        Some(Reduction::Sum | Reduction::Avg) => {
+            format!("      %n = arith.addf %acc, {x} : {acc}\n")
+        }
+        Some(Reduction::Prod) => format!("      %n = arith.mulf %acc, {x} : {acc}\n"),
+        Some(Reduction::Min) => format!("      %n = arith.minnumf %acc, {x} : {acc}\n"),
+        Some(Reduction::Max) => format!("      %n = arith.maxnumf %acc, {x} : {acc}\n"),
+    }
+}
+
+/// `(lines, name)`: what turns the accumulated `%a` over `count` elements
+/// into the result, before rounding.
+fn finish(kind: Option<Reduction>, count: usize, acc: DType) -> (String, &'static str) {
+    match kind {
+        None => (format!("      %y = math.sqrt %a : {acc}\n"), "%y"),
+        Some(Reduction::Avg) => (
+            format!("      %cnt = arith.constant {count}.0 : {acc}\n      %y = arith.divf %a, %cnt : {acc}\n"),
+            "%y",
+        ),
+        _ => (String::new(), "%a"),
+    }
+}
