@@ -20,6 +20,8 @@ import time
 
 import torch
 
+# The plan format version this script reads (coco_bundle::FORMAT_VERSION).
+PLAN_VERSION = 2
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 FAILURES = []
 
@@ -123,8 +125,9 @@ class Run:
         self.bundle = bundle
         with open(os.path.join(bundle, "plan.json")) as f:
             self.plan = json.load(f)
-        if self.plan.get("format") != "coco-bundle" or self.plan.get("version") != 1:
-            raise RuntimeError(f"{bundle}: not a version-1 coco bundle")
+        if self.plan.get("format") != "coco-bundle" or self.plan.get("version") != PLAN_VERSION:
+            raise RuntimeError(f"{bundle}: not a version-{PLAN_VERSION} coco bundle "
+                               f"(version {self.plan.get('version')}); prepare it again")
         if self.plan["ranks"] != 1:
             raise RuntimeError(f"{bundle}: compiled for {self.plan['ranks']} ranks; the check runs one GPU")
         with open(os.path.join(bundle, self.plan["ptx"]["file"])) as f:
@@ -173,17 +176,19 @@ class Run:
                 self.functions[entry["entry"]] = function(self.module, entry["entry"])
             args = []
             for param in entry["params"]:
-                kind, _, value = param.partition(":")
+                # docs/bundle.md: a table tagged by `kind`.
+                kind = param["kind"]
+                dtype = param.get("dtype")
                 if kind == "buffer":
-                    args.append(("ptr", self.buffers[buffer_names[int(value)]][0].data_ptr()))
+                    args.append(("ptr", self.buffers[buffer_names[param["index"]]][0].data_ptr()))
                 elif kind == "scratch":
-                    args.append(("ptr", self.scratch[name][int(value)].data_ptr()))
-                elif param == "rank" or param.startswith("rank*"):
-                    args.append(("i64", 0))
-                elif kind in ("i64", "i32"):
-                    args.append((kind, int(value)))
-                elif kind in ("f32", "f64"):
-                    args.append((kind, float(value)))
+                    args.append(("ptr", self.scratch[name][param["index"]].data_ptr()))
+                elif kind in ("rank", "rank_times"):
+                    args.append(("i64", 0))  # one rank: position 0
+                elif kind == "constant" and dtype in ("i64", "i32"):
+                    args.append((dtype, int(param["value"])))
+                elif kind == "constant" and dtype in ("f32", "f64"):
+                    args.append((dtype, float(param["value"])))
                 else:
                     raise RuntimeError(f"kernel {name}: unknown launch parameter {param}")
             launch(self.functions[entry["entry"]], entry["grid"], entry["block"], args, self.stream)

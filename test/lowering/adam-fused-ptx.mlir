@@ -23,7 +23,7 @@
 // PTX-NOT: .entry
 
 // PLAN: format = "coco-bundle"
-// PLAN: version = 1
+// PLAN: version = 2
 // PLAN: ranks = 4
 // PLAN: {{\[\[}}kernels]]
 // PLAN-NEXT: name = "adam_k0"

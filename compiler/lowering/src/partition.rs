@@ -251,6 +251,13 @@ impl<'c: 'a, 'a> Values<'c, 'a> {
         value
     }
 
+    /// The value a use of `value` reads from a buffer; `None` when it is a
+    /// constant (a free op, which only kernels can rematerialise).
+    fn stored(&self, value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+        let sources = self.sources(value);
+        (sources.len() == 1 && key(sources[0]) == key(self.resolve(value))).then(|| sources[0])
+    }
+
     /// The values a use of `value` needs from buffers: itself, or for a
     /// free op, what that op is computed from.
     pub fn sources(&self, value: Value<'c, 'a>) -> Vec<Value<'c, 'a>> {
@@ -399,33 +406,123 @@ fn sliced_dim(ty: Type) -> Option<usize> {
     }
 }
 
-struct Builder<'c, 'a> {
+/// Which units read each value, by value identity; the tail (updates and
+/// results) counts as unit `TAIL`.
+type Readers = HashMap<usize, HashSet<usize>>;
+
+const TAIL: usize = usize::MAX;
+
+impl<'c: 'a, 'a> Unit<'c, 'a> {
+    fn ops(&self) -> Vec<OperationRef<'c, 'a>> {
+        match self {
+            Unit::Kernel(ops) => ops.clone(),
+            Unit::Communication(op) => vec![*op],
+            Unit::Overlap {
+                matmul, all_reduce, ..
+            } => vec![*matmul, *all_reduce],
+        }
+    }
+}
+
+/// The readers of every value the units and the tail use. Reading a view
+/// reads the value it views too.
+fn readers<'c: 'a, 'a>(
+    units: &[Unit<'c, 'a>],
+    tail: &[OperationRef<'c, 'a>],
+    values: &Values<'c, 'a>,
     group: usize,
+) -> Readers {
+    let mut readers = Readers::new();
+    let mut read = |value: Value<'c, 'a>, unit: usize| {
+        let mut value = value;
+        loop {
+            readers.entry(key(value)).or_default().insert(unit);
+            match defining_op(value) {
+                Some(op) if contiguous_slice(as_op(&op), group, values).is_some() => {
+                    match operand(as_op(&op), 0) {
+                        Some(base) => value = values.resolve(base),
+                        None => break,
+                    }
+                }
+                _ => break,
+            }
+        }
+    };
+    let readers_of = units
+        .iter()
+        .enumerate()
+        .flat_map(|(index, unit)| unit.ops().into_iter().map(move |op| (index, op)))
+        .chain(tail.iter().map(|op| (TAIL, *op)));
+    for (unit, op) in readers_of {
+        for i in 0..as_op(&op).operand_count() {
+            for source in operand(as_op(&op), i)
+                .map(|v| values.sources(v))
+                .unwrap_or_default()
+            {
+                read(source, unit);
+            }
+        }
+    }
+    readers
+}
+
+/// The stage being built: buffers and steps in program order, and the
+/// kernels the steps launch.
+struct Builder<'c, 'a, 'v> {
+    values: &'v Values<'c, 'a>,
+    group: usize,
+    /// The function's name and location (for names and messages).
+    function: String,
+    location: String,
     buffers: Vec<Buffer>,
+    /// Value identity -> its buffer.
     names: HashMap<usize, String>,
     arguments: Vec<Value<'c, 'a>>,
     counter: usize,
+    steps: Vec<Step>,
+    /// The step index that writes each buffer.
+    writer: HashMap<String, usize>,
+    /// Steps that launch a pure element-wise kernel (which may write in
+    /// place).
+    elementwise_steps: HashSet<usize>,
+    kernels: Vec<KernelUnit<'c, 'a>>,
+    matmul_chunks: Vec<MatmulChunk>,
 }
 
-impl<'c: 'a, 'a> Builder<'c, 'a> {
-    fn buffer(
-        &mut self,
-        values: &Values<'c, 'a>,
-        value: Value<'c, 'a>,
-        hint: &str,
-        location: &str,
-    ) -> Result<String> {
+impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
+    fn new(values: &'v Values<'c, 'a>, group: usize, function: String, location: String) -> Self {
+        Builder {
+            values,
+            group,
+            function,
+            location,
+            buffers: Vec::new(),
+            names: HashMap::new(),
+            arguments: Vec::new(),
+            counter: 0,
+            steps: Vec::new(),
+            writer: HashMap::new(),
+            elementwise_steps: HashSet::new(),
+            kernels: Vec::new(),
+            matmul_chunks: Vec::new(),
+        }
+    }
+
+    /// The buffer of `value`, made on first use: a view when `value` is a
+    /// contiguous slice, else a buffer of its local shape named
+    /// `<hint><n>`.
+    fn buffer(&mut self, value: Value<'c, 'a>, hint: &str, location: &str) -> Result<String> {
         if let Some(name) = self.names.get(&key(value)) {
             return Ok(name.clone());
         }
         let (dtype, shape) = local_type(value.r#type(), self.group, location)?;
         let mut view = None;
         if let Some(slice) = defining_op(value) {
-            if let Some(rank_stride) = contiguous_slice(as_op(&slice), self.group, values) {
+            if let Some(rank_stride) = contiguous_slice(as_op(&slice), self.group, self.values) {
                 let base = operand(as_op(&slice), 0)
                     .ok_or_else(|| Error::unsupported(location, "coco.slice without an operand"))?;
-                let base = values.resolve(base);
-                let of = self.buffer(values, base, "t", location)?;
+                let base = self.values.resolve(base);
+                let of = self.buffer(base, "t", location)?;
                 let base_view = self
                     .buffers
                     .iter()
@@ -462,6 +559,21 @@ impl<'c: 'a, 'a> Builder<'c, 'a> {
         });
         self.names.insert(key(value), name.clone());
         Ok(name)
+    }
+
+    /// The buffer a use of `value` reads. A constant (a splat, which
+    /// kernels rematerialise) has none: that is the error `message`.
+    fn stored_buffer(
+        &mut self,
+        value: Value<'c, 'a>,
+        location: &str,
+        message: impl Into<String>,
+    ) -> Result<String> {
+        let source = self
+            .values
+            .stored(value)
+            .ok_or_else(|| Error::unsupported(location, message))?;
+        self.buffer(source, "t", location)
     }
 
     /// A view of `shape` at element `offset` of buffer `of` (through `of`'s
@@ -505,6 +617,461 @@ impl<'c: 'a, 'a> Builder<'c, 'a> {
             .find(|b| b.name == name)
             .expect("buffers are created before use")
     }
+
+    /// Where `value` is defined, for messages (the function for arguments).
+    fn location_of(&self, value: Value) -> String {
+        defining_op(value)
+            .map(|op| location_text(as_op(&op).location()))
+            .unwrap_or_else(|| self.location.clone())
+    }
+
+    /// The next kernel's name: `<function>_k<n>`.
+    fn kernel_name(&self) -> String {
+        format!(
+            "{}_k{}",
+            self.function,
+            self.kernels.len() + self.matmul_chunks.len()
+        )
+    }
+
+    /// One buffer per argument, `arg<i>`, filled from input
+    /// `<function>.arg<i>`: first, so that the buffers read as the
+    /// signature does.
+    fn argument_buffers(&mut self, function: &'a Operation<'c>, types: &[Type<'c>]) -> Result<()> {
+        let entry = function
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .ok_or_else(|| Error::unsupported(&self.location, "function without a body"))?;
+        for (i, ty) in types.iter().enumerate() {
+            let arg: Value<'c, 'a> = entry
+                .argument(i)
+                .map_err(|e| Error::unsupported(&self.location, e.to_string()))?
+                .into();
+            let arg: Value<'c, 'a> = lifetime::value(arg);
+            let (dtype, shape) =
+                local_type(*ty, self.group, &format!("{}: argument {i}", self.location))?;
+            let name = format!("arg{i}");
+            self.buffers.push(Buffer {
+                name: name.clone(),
+                dtype,
+                shape,
+                input: Some(Io {
+                    name: format!("{}.arg{i}", self.function),
+                    layout: io_layout(*ty),
+                }),
+                output: None,
+                view: None,
+            });
+            self.names.insert(key(arg), name);
+            self.arguments.push(arg);
+        }
+        Ok(())
+    }
+
+    /// `coco.overlap chunks N` around `matmul` and the `all_reduce` of its
+    /// result: per row chunk, the chunk's kernel on stream 0, an event, and
+    /// the chunk's all_reduce on stream 1 once the event is reached.
+    fn overlap_steps(
+        &mut self,
+        matmul: &OperationRef<'c, 'a>,
+        all_reduce: &OperationRef<'c, 'a>,
+        chunks: usize,
+    ) -> Result<()> {
+        let group = self.group;
+        let mm = as_op(matmul);
+        let location = location_text(mm.location());
+        let lhs = self
+            .values
+            .sources(operand(mm, 0).expect("checked by overlap_unit"))[0];
+        let rhs = self
+            .values
+            .sources(operand(mm, 1).expect("checked by overlap_unit"))[0];
+        let product: Value<'c, 'a> = lifetime::value(
+            mm.result(0)
+                .map_err(|e| Error::unsupported(&location, e.to_string()))?,
+        );
+        let reduced: Value<'c, 'a> = lifetime::value(
+            as_op(all_reduce)
+                .result(0)
+                .map_err(|e| Error::unsupported(&location, e.to_string()))?,
+        );
+        let a = self.buffer(lhs, "t", &location)?;
+        let w = self.buffer(rhs, "t", &location)?;
+        let partial = self.buffer(product, "t", &location)?;
+        let out = self.buffer(reduced, "all_reduce_", &location)?;
+        let (dtype, shape) = local_type(product.r#type(), group, &location)?;
+        let (_, a_shape) = local_type(lhs.r#type(), group, &location)?;
+        let (m, n, k) = (shape[0], shape[1], a_shape[1]);
+        let rows = m / chunks;
+        let kernel = self.kernel_name();
+        self.matmul_chunks.push(MatmulChunk {
+            name: kernel.clone(),
+            rows,
+            k,
+            n,
+            element: dtype,
+        });
+        let kind = reduction_of(as_op(all_reduce));
+        for c in 0..chunks {
+            let a_c = self.view(&a, c * rows * k, vec![rows, k]);
+            let p_c = self.view(&partial, c * rows * n, vec![rows, n]);
+            let o_c = self.view(&out, c * rows * n, vec![rows, n]);
+            let event = format!("{kernel}_chunk{c}");
+            self.steps.push(Step::Launch {
+                kernel: kernel.clone(),
+                buffers: vec![a_c, w.clone(), p_c.clone()],
+                stream: 0,
+            });
+            self.steps.push(Step::RecordEvent {
+                event: event.clone(),
+                stream: 0,
+            });
+            self.steps.push(Step::WaitEvent { event, stream: 1 });
+            self.steps.push(Step::AllReduce {
+                reduction: kind,
+                input: p_c,
+                output: o_c,
+                stream: 1,
+            });
+        }
+        // Whatever comes next runs on stream 0, after the last chunk.
+        let done = format!("{kernel}_reduced");
+        self.steps.push(Step::RecordEvent {
+            event: done.clone(),
+            stream: 1,
+        });
+        self.steps.push(Step::WaitEvent {
+            event: done,
+            stream: 0,
+        });
+        self.writer.insert(out, self.steps.len() - 1);
+        Ok(())
+    }
+
+    /// The kernel computing `ops` (unit `index`) and its launch: it reads
+    /// what the ops use from other units and writes what other units read.
+    /// A kernel whose results nobody reads is dropped.
+    fn kernel_step(
+        &mut self,
+        index: usize,
+        ops: &[OperationRef<'c, 'a>],
+        readers: &Readers,
+    ) -> Result<()> {
+        let produced: HashSet<usize> = ops
+            .iter()
+            .flat_map(|op| {
+                as_op(op)
+                    .results()
+                    .map(|r| key(r.into()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let mut inputs: Vec<Value<'c, 'a>> = Vec::new();
+        let mut outputs: Vec<Value<'c, 'a>> = Vec::new();
+        for op in ops {
+            let op = as_op(op);
+            for operand in op.operands() {
+                for source in self.values.sources(operand) {
+                    if !produced.contains(&key(source))
+                        && !inputs.iter().any(|v| key(*v) == key(source))
+                    {
+                        inputs.push(lifetime::value(source));
+                    }
+                }
+            }
+            for result in op.results() {
+                let result: Value = result.into();
+                let used_elsewhere = readers
+                    .get(&key(result))
+                    .is_some_and(|r| r.iter().any(|&u| u != index));
+                if used_elsewhere {
+                    outputs.push(lifetime::value(result));
+                }
+            }
+        }
+        if outputs.is_empty() {
+            // Nothing reads what this kernel computes.
+            return Ok(());
+        }
+        let name = self.kernel_name();
+        let mut buffers = Vec::new();
+        for v in &inputs {
+            let location = self.location_of(*v);
+            buffers.push(self.buffer(*v, "t", &location)?);
+        }
+        for v in &outputs {
+            let location = self.location_of(*v);
+            let buffer = self.buffer(*v, "t", &location)?;
+            self.writer.insert(buffer.clone(), self.steps.len());
+            buffers.push(buffer);
+        }
+        if is_elementwise_kernel(ops, self.group) {
+            self.elementwise_steps.insert(self.steps.len());
+        }
+        self.steps.push(Step::Launch {
+            kernel: name.clone(),
+            buffers,
+            stream: 0,
+        });
+        self.kernels.push(KernelUnit {
+            name,
+            ops: ops.to_vec(),
+            inputs,
+            outputs,
+        });
+        Ok(())
+    }
+
+    /// `coco.send` / `coco.recv`: a step paired with the peer group's stage.
+    fn send_recv_step(&mut self, op: &Operation<'c>, peers: &HashMap<String, usize>) -> Result<()> {
+        let name = op_name(op);
+        let location = location_text(op.location());
+        let peer = symbol_attr(op, "peer").unwrap_or_default();
+        let peer_stage = *peers.get(&peer).ok_or_else(|| {
+            Error::unsupported(
+                &location,
+                format!("'{name}' names @{peer}, which runs no function"),
+            )
+        })?;
+        if name == ops::SEND {
+            let value = operand(op, 0)
+                .ok_or_else(|| Error::unsupported(&location, "coco.send without an operand"))?;
+            let input = self.stored_buffer(
+                value,
+                &location,
+                "sending a constant is not supported by the lowering; compute the value first",
+            )?;
+            self.steps.push(Step::Send {
+                input,
+                peer_stage,
+                stream: 0,
+            });
+        } else {
+            let result: Value<'c, 'a> = lifetime::value(
+                op.result(0)
+                    .map_err(|_| Error::unsupported(&location, "coco.recv without a result"))?,
+            );
+            let output = self.buffer(result, "recv_", &location)?;
+            self.writer.insert(output.clone(), self.steps.len());
+            self.steps.push(Step::Recv {
+                output,
+                peer_stage,
+                stream: 0,
+            });
+        }
+        Ok(())
+    }
+
+    /// A collective: one step from the operand's buffer to a new buffer
+    /// `<collective>_<n>` for the result.
+    fn collective_step(&mut self, op: &Operation<'c>) -> Result<()> {
+        let name = op_name(op);
+        let location = location_text(op.location());
+        let operand: Value<'c, 'a> = lifetime::value(
+            op.operand(0)
+                .map_err(|_| Error::unsupported(&location, "communication without an operand"))?,
+        );
+        let input = self.stored_buffer(
+            operand,
+            &location,
+            format!(
+                "'{name}' of a constant is not supported by the lowering; compute the value first"
+            ),
+        )?;
+        let result: Value<'c, 'a> = lifetime::value(
+            op.result(0)
+                .map_err(|_| Error::unsupported(&location, "collective without a result"))?,
+        );
+        let output = self.buffer(
+            result,
+            &format!("{}_", name.trim_start_matches("coco.")),
+            &location,
+        )?;
+        self.writer.insert(output.clone(), self.steps.len());
+        let kind = reduction_of(op);
+        let root = int_attr(op, "root").unwrap_or(0).max(0) as usize;
+        let dim_of = |ty: Type, what: &str| {
+            sliced_dim(ty).ok_or_else(|| {
+                Error::unsupported(&location, format!("{what} of '{name}' is not sliced"))
+            })
+        };
+        let step = match name.as_str() {
+            ops::ALL_REDUCE => Step::AllReduce {
+                reduction: kind,
+                input,
+                output,
+                stream: 0,
+            },
+            ops::REDUCE_SCATTER => Step::ReduceScatter {
+                reduction: kind,
+                input,
+                output,
+                dim: dim_of(result.r#type(), "the result")?,
+                stream: 0,
+            },
+            ops::ALL_GATHER => Step::AllGather {
+                input,
+                output,
+                dim: dim_of(operand.r#type(), "the operand")?,
+                stream: 0,
+            },
+            ops::BROADCAST => Step::Broadcast {
+                root,
+                input,
+                output,
+                stream: 0,
+            },
+            ops::REDUCE => Step::Reduce {
+                root,
+                reduction: kind,
+                input,
+                output,
+                stream: 0,
+            },
+            ops::ALL_TO_ALL => Step::AllToAll {
+                input,
+                output,
+                split_dim: dim_of(result.r#type(), "the result")?,
+                concat_dim: dim_of(operand.r#type(), "the operand")?,
+                stream: 0,
+            },
+            _ => {
+                return Err(Error::unsupported(
+                    &location,
+                    format!("'{name}' is not compiled yet"),
+                ))
+            }
+        };
+        self.steps.push(step);
+        Ok(())
+    }
+
+    /// `coco.update %arg, %new`: the argument's buffer is written back as
+    /// output `<function>.arg<i>` and holds the new value at the end, by
+    /// forwarding or by a copy.
+    fn bind_update(&mut self, op: &Operation<'c>, argument_types: &[Type<'c>]) -> Result<()> {
+        let location = location_text(op.location());
+        let (Ok(target), Ok(value)) = (op.operand(0), op.operand(1)) else {
+            return Ok(());
+        };
+        let index = self
+            .arguments
+            .iter()
+            .position(|a| key(*a) == key(target))
+            .ok_or_else(|| {
+                Error::unsupported(&location, "coco.update of a value that is not an argument")
+            })?;
+        let target_name = format!("arg{index}");
+        let value_name = self.stored_buffer(
+            lifetime::value(value),
+            &location,
+            "coco.update with a constant is not supported by the lowering",
+        )?;
+        let io = Some(Io {
+            name: format!("{}.arg{index}", self.function),
+            layout: io_layout(argument_types[index]),
+        });
+        self.write_into(value_name, &target_name);
+        self.buffer_mut(&target_name).output = io;
+        Ok(())
+    }
+
+    /// Makes buffer `target` hold `value` at the end: the step that writes
+    /// `value` writes `target` instead when that is safe (`forwardable`),
+    /// else a copy at the end.
+    fn write_into(&mut self, value: String, target: &str) {
+        if forwardable(
+            &self.steps,
+            &self.writer,
+            &self.elementwise_steps,
+            &value,
+            target,
+            &self.buffers,
+        ) {
+            rename_buffer(&mut self.steps, &value, target);
+            self.buffers.retain(|buf| buf.name != value);
+            self.names.retain(|_, n| *n != value);
+        } else {
+            self.steps.push(Step::Copy {
+                input: value,
+                output: target.to_string(),
+                stream: 0,
+            });
+        }
+    }
+
+    /// `return`: result i is written as output `<function>.result<i>`, from
+    /// a copy `result<i>` when its buffer is already a program input or
+    /// output.
+    fn bind_results(&mut self, op: &Operation<'c>, result_types: &[Type<'c>]) -> Result<()> {
+        let location = location_text(op.location());
+        for (i, value) in op.operands().enumerate() {
+            let mut name = self.stored_buffer(
+                lifetime::value(value),
+                &location,
+                "returning a constant is not supported by the lowering",
+            )?;
+            let buffer = self.buffer_mut(&name).clone();
+            if buffer.input.is_some() || buffer.output.is_some() {
+                let copy = format!("result{i}");
+                self.buffers.push(Buffer {
+                    name: copy.clone(),
+                    input: None,
+                    output: None,
+                    ..buffer
+                });
+                self.steps.push(Step::Copy {
+                    input: name,
+                    output: copy.clone(),
+                    stream: 0,
+                });
+                name = copy;
+            }
+            self.buffer_mut(&name).output = Some(Io {
+                name: format!("{}.result{i}", self.function),
+                layout: io_layout(result_types[i]),
+            });
+        }
+        Ok(())
+    }
+
+    fn finish(self, first_rank: usize) -> StagePlan<'c, 'a> {
+        StagePlan {
+            kernels: self.kernels,
+            matmul_chunks: self.matmul_chunks,
+            stage: Stage {
+                function: self.function,
+                first_rank,
+                size: self.group,
+                buffers: self.buffers,
+                steps: self.steps,
+            },
+        }
+    }
+}
+
+/// The reduction of a collective (`sum` when it names none).
+fn reduction_of(op: &Operation) -> PlanReduction {
+    int_attr(op, "kind")
+        .and_then(Reduction::from_value)
+        .map(plan_reduction)
+        .unwrap_or(PlanReduction::Sum)
+}
+
+/// Whether a kernel is element-wise ops over one shape: it reads each
+/// element before writing it, so it may write one of its inputs in place.
+fn is_elementwise_kernel(ops: &[OperationRef], group: usize) -> bool {
+    let shape = |op: &OperationRef| {
+        as_op(op).result(0).ok().map(|r| {
+            local_type(r.r#type(), group, "")
+                .ok()
+                .map(|(_, shape)| shape)
+        })
+    };
+    let first = ops.first().and_then(shape);
+    ops.iter()
+        .all(|op| is_elementwise(as_op(op)) && shape(op) == first)
 }
 
 /// Cuts `function` (run by `group` ranks) into kernels and steps.
@@ -533,481 +1100,38 @@ pub fn plan_function<'c, 'a>(
         &mut tail,
     )?;
 
-    let mut b = Builder {
-        group,
-        buffers: Vec::new(),
-        names: HashMap::new(),
-        arguments: Vec::new(),
-        counter: 0,
-    };
-    // Arguments first, so that their buffers read as the signature does.
-    let entry = function
-        .region(0)
-        .ok()
-        .and_then(|r| r.first_block())
-        .ok_or_else(|| Error::unsupported(&flocation, "function without a body"))?;
-    for (i, ty) in arg_types.iter().enumerate() {
-        let arg: Value<'c, 'a> = entry
-            .argument(i)
-            .map_err(|e| Error::unsupported(&flocation, e.to_string()))?
-            .into();
-        let arg: Value<'c, 'a> = lifetime::value(arg);
-        let (dtype, shape) = local_type(*ty, group, &format!("{flocation}: argument {i}"))?;
-        let name = format!("arg{i}");
-        b.buffers.push(Buffer {
-            name: name.clone(),
-            dtype,
-            shape,
-            input: Some(Io {
-                name: format!("{fname}.arg{i}"),
-                layout: io_layout(*ty),
-            }),
-            output: None,
-            view: None,
-        });
-        b.names.insert(key(arg), name);
-        b.arguments.push(arg);
-    }
-
-    // Which units read each value (the tail counts as `usize::MAX`).
-    let mut readers: HashMap<usize, HashSet<usize>> = HashMap::new();
-    let unit_ops = |unit: &Unit<'c, 'a>| -> Vec<OperationRef<'c, 'a>> {
-        match unit {
-            Unit::Kernel(ops) => ops.clone(),
-            Unit::Communication(op) => vec![*op],
-            Unit::Overlap {
-                matmul, all_reduce, ..
-            } => vec![*matmul, *all_reduce],
-        }
-    };
-    // Reading a view reads the value it views.
-    let mut read = |value: Value<'c, 'a>, unit: usize| {
-        let mut value = value;
-        loop {
-            readers.entry(key(value)).or_default().insert(unit);
-            match defining_op(value) {
-                Some(op) if contiguous_slice(as_op(&op), group, &values).is_some() => {
-                    match operand(as_op(&op), 0) {
-                        Some(base) => value = values.resolve(base),
-                        None => break,
-                    }
-                }
-                _ => break,
-            }
-        }
-    };
-    for (index, unit) in units.iter().enumerate() {
-        for op in unit_ops(unit) {
-            for i in 0..as_op(&op).operand_count() {
-                for source in operand(as_op(&op), i)
-                    .map(|v| values.sources(v))
-                    .unwrap_or_default()
-                {
-                    read(source, index);
-                }
-            }
-        }
-    }
-    for op in &tail {
-        for i in 0..as_op(op).operand_count() {
-            for source in operand(as_op(op), i)
-                .map(|v| values.sources(v))
-                .unwrap_or_default()
-            {
-                read(source, usize::MAX);
-            }
-        }
-    }
-
-    let mut kernels = Vec::new();
-    let mut matmul_chunks = Vec::new();
-    let mut steps = Vec::new();
-    // The step index that writes each buffer, and which kernels are pure
-    // element-wise (may write in place).
-    let mut writer: HashMap<String, usize> = HashMap::new();
-    let mut elementwise_steps: HashSet<usize> = HashSet::new();
+    let mut b = Builder::new(&values, group, fname, flocation);
+    b.argument_buffers(function, &arg_types)?;
+    let readers = readers(&units, &tail, &values, group);
     for (index, unit) in units.iter().enumerate() {
         match unit {
             Unit::Overlap {
                 matmul,
                 all_reduce,
                 chunks,
-            } => {
-                let mm = as_op(matmul);
-                let location = location_text(mm.location());
-                let lhs = values.sources(operand(mm, 0).expect("checked by overlap_unit"))[0];
-                let rhs = values.sources(operand(mm, 1).expect("checked by overlap_unit"))[0];
-                let product: Value = mm
-                    .result(0)
-                    .map_err(|e| Error::unsupported(&location, e.to_string()))?
-                    .into();
-                let product: Value<'c, 'a> = lifetime::value(product);
-                let reduced: Value = as_op(all_reduce)
-                    .result(0)
-                    .map_err(|e| Error::unsupported(&location, e.to_string()))?
-                    .into();
-                let reduced: Value<'c, 'a> = lifetime::value(reduced);
-                let a = b.buffer(&values, lhs, "t", &location)?;
-                let w = b.buffer(&values, rhs, "t", &location)?;
-                let partial = b.buffer(&values, product, "t", &location)?;
-                let out = b.buffer(&values, reduced, "all_reduce_", &location)?;
-                let (dtype, shape) = local_type(product.r#type(), group, &location)?;
-                let (_, a_shape) = local_type(lhs.r#type(), group, &location)?;
-                let (m, n, k) = (shape[0], shape[1], a_shape[1]);
-                let rows = m / chunks;
-                let kernel = format!("{fname}_k{}", kernels.len() + matmul_chunks.len());
-                matmul_chunks.push(MatmulChunk {
-                    name: kernel.clone(),
-                    rows,
-                    k,
-                    n,
-                    element: dtype,
-                });
-                let kind = int_attr(as_op(all_reduce), "kind")
-                    .and_then(Reduction::from_value)
-                    .map(plan_reduction)
-                    .unwrap_or(PlanReduction::Sum);
-                for c in 0..*chunks {
-                    let a_c = b.view(&a, c * rows * k, vec![rows, k]);
-                    let p_c = b.view(&partial, c * rows * n, vec![rows, n]);
-                    let o_c = b.view(&out, c * rows * n, vec![rows, n]);
-                    let event = format!("{kernel}_chunk{c}");
-                    steps.push(Step::Launch {
-                        kernel: kernel.clone(),
-                        buffers: vec![a_c, w.clone(), p_c.clone()],
-                        stream: 0,
-                    });
-                    steps.push(Step::RecordEvent {
-                        event: event.clone(),
-                        stream: 0,
-                    });
-                    steps.push(Step::WaitEvent { event, stream: 1 });
-                    steps.push(Step::AllReduce {
-                        reduction: kind,
-                        input: p_c,
-                        output: o_c,
-                        stream: 1,
-                    });
-                }
-                // Whatever comes next runs on stream 0, after the last chunk.
-                let done = format!("{kernel}_reduced");
-                steps.push(Step::RecordEvent {
-                    event: done.clone(),
-                    stream: 1,
-                });
-                steps.push(Step::WaitEvent {
-                    event: done,
-                    stream: 0,
-                });
-                writer.insert(out, steps.len() - 1);
-            }
-            Unit::Kernel(unit_ops) => {
-                let produced: HashSet<usize> = unit_ops
-                    .iter()
-                    .flat_map(|op| {
-                        as_op(op)
-                            .results()
-                            .map(|r| key(r.into()))
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
-                let mut inputs: Vec<Value<'c, 'a>> = Vec::new();
-                let mut outputs: Vec<Value<'c, 'a>> = Vec::new();
-                for op in unit_ops {
-                    let op = as_op(op);
-                    for operand in op.operands() {
-                        for source in values.sources(operand) {
-                            if !produced.contains(&key(source))
-                                && !inputs.iter().any(|v| key(*v) == key(source))
-                            {
-                                inputs.push(lifetime::value(source));
-                            }
-                        }
-                    }
-                    for result in op.results() {
-                        let result: Value = result.into();
-                        let used_elsewhere = readers
-                            .get(&key(result))
-                            .is_some_and(|r| r.iter().any(|&u| u != index));
-                        if used_elsewhere {
-                            outputs.push(lifetime::value(result));
-                        }
-                    }
-                }
-                if outputs.is_empty() {
-                    // Nothing reads what this kernel computes.
-                    continue;
-                }
-                let name = format!("{fname}_k{}", kernels.len() + matmul_chunks.len());
-                let mut buffers = Vec::new();
-                for v in &inputs {
-                    let location = defining_op(*v)
-                        .map(|op| location_text(as_op(&op).location()))
-                        .unwrap_or_else(|| flocation.clone());
-                    buffers.push(b.buffer(&values, *v, "t", &location)?);
-                }
-                for v in &outputs {
-                    let location = defining_op(*v)
-                        .map(|op| location_text(as_op(&op).location()))
-                        .unwrap_or_else(|| flocation.clone());
-                    let buffer = b.buffer(&values, *v, "t", &location)?;
-                    writer.insert(buffer.clone(), steps.len());
-                    buffers.push(buffer);
-                }
-                let first_shape = unit_ops
-                    .first()
-                    .and_then(|op| as_op(op).result(0).ok())
-                    .map(|r| local_type(r.r#type(), group, ""));
-                let all_elementwise = unit_ops.iter().all(|op| {
-                    is_elementwise(as_op(op))
-                        && as_op(op)
-                            .result(0)
-                            .ok()
-                            .map(|r| local_type(r.r#type(), group, ""))
-                            .map(|t| t.ok().map(|t| t.1))
-                            == first_shape
-                                .as_ref()
-                                .map(|t| t.as_ref().ok().map(|t| t.1.clone()))
-                });
-                if all_elementwise {
-                    elementwise_steps.insert(steps.len());
-                }
-                steps.push(Step::Launch {
-                    kernel: name.clone(),
-                    buffers,
-                    stream: 0,
-                });
-                kernels.push(KernelUnit {
-                    name,
-                    ops: unit_ops.clone(),
-                    inputs,
-                    outputs,
-                });
-            }
-            Unit::Communication(op_ref) => {
-                let op = as_op(op_ref);
+            } => b.overlap_steps(matmul, all_reduce, *chunks)?,
+            Unit::Kernel(ops) => b.kernel_step(index, ops, &readers)?,
+            Unit::Communication(op) => {
+                let op = as_op(op);
                 let name = op_name(op);
-                let location = location_text(op.location());
                 if name == ops::SEND || name == ops::RECV {
-                    let peer = symbol_attr(op, "peer").unwrap_or_default();
-                    let peer_stage = *peers.get(&peer).ok_or_else(|| {
-                        Error::unsupported(
-                            &location,
-                            format!("'{name}' names @{peer}, which runs no function"),
-                        )
-                    })?;
-                    if name == ops::SEND {
-                        let value = operand(op, 0).ok_or_else(|| {
-                            Error::unsupported(&location, "coco.send without an operand")
-                        })?;
-                        let sources = values.sources(value);
-                        if sources.len() != 1 || key(sources[0]) != key(values.resolve(value)) {
-                            return Err(Error::unsupported(
-                                &location,
-                                "sending a constant is not supported by the lowering; compute the value first",
-                            ));
-                        }
-                        let input = b.buffer(&values, sources[0], "t", &location)?;
-                        steps.push(Step::Send {
-                            input,
-                            peer_stage,
-                            stream: 0,
-                        });
-                    } else {
-                        let result: Value = op
-                            .result(0)
-                            .map_err(|_| {
-                                Error::unsupported(&location, "coco.recv without a result")
-                            })?
-                            .into();
-                        let result: Value<'c, 'a> = lifetime::value(result);
-                        let output = b.buffer(&values, result, "recv_", &location)?;
-                        writer.insert(output.clone(), steps.len());
-                        steps.push(Step::Recv {
-                            output,
-                            peer_stage,
-                            stream: 0,
-                        });
-                    }
-                    continue;
+                    b.send_recv_step(op, peers)?;
+                } else {
+                    b.collective_step(op)?;
                 }
-                let operand = op.operand(0).map_err(|_| {
-                    Error::unsupported(&location, "communication without an operand")
-                })?;
-                let sources = values.sources(operand);
-                if sources.len() != 1 || key(sources[0]) != key(values.resolve(operand)) {
-                    return Err(Error::unsupported(
-                        &location,
-                        format!("'{name}' of a constant is not supported by the lowering; compute the value first"),
-                    ));
-                }
-                let input = b.buffer(&values, sources[0], "t", &location)?;
-                let result: Value = op
-                    .result(0)
-                    .map_err(|_| Error::unsupported(&location, "collective without a result"))?
-                    .into();
-                let result: Value<'c, 'a> = lifetime::value(result);
-                let output = b.buffer(
-                    &values,
-                    result,
-                    &format!("{}_", name.trim_start_matches("coco.")),
-                    &location,
-                )?;
-                writer.insert(output.clone(), steps.len());
-                let kind = int_attr(op, "kind")
-                    .and_then(Reduction::from_value)
-                    .map(plan_reduction)
-                    .unwrap_or(PlanReduction::Sum);
-                let root = int_attr(op, "root").unwrap_or(0).max(0) as usize;
-                let dim_of = |ty: Type, what: &str| {
-                    sliced_dim(ty).ok_or_else(|| {
-                        Error::unsupported(&location, format!("{what} of '{name}' is not sliced"))
-                    })
-                };
-                let step = match name.as_str() {
-                    ops::ALL_REDUCE => Step::AllReduce {
-                        reduction: kind,
-                        input,
-                        output,
-                        stream: 0,
-                    },
-                    ops::REDUCE_SCATTER => Step::ReduceScatter {
-                        reduction: kind,
-                        input,
-                        output,
-                        dim: dim_of(result.r#type(), "the result")?,
-                        stream: 0,
-                    },
-                    ops::ALL_GATHER => Step::AllGather {
-                        input,
-                        output,
-                        dim: dim_of(operand.r#type(), "the operand")?,
-                        stream: 0,
-                    },
-                    ops::BROADCAST => Step::Broadcast {
-                        root,
-                        input,
-                        output,
-                        stream: 0,
-                    },
-                    ops::REDUCE => Step::Reduce {
-                        root,
-                        reduction: kind,
-                        input,
-                        output,
-                        stream: 0,
-                    },
-                    ops::ALL_TO_ALL => Step::AllToAll {
-                        input,
-                        output,
-                        split_dim: dim_of(result.r#type(), "the result")?,
-                        concat_dim: dim_of(operand.r#type(), "the operand")?,
-                        stream: 0,
-                    },
-                    _ => {
-                        return Err(Error::unsupported(
-                            &location,
-                            format!("'{name}' is not compiled yet"),
-                        ))
-                    }
-                };
-                steps.push(step);
             }
         }
     }
-
     // The end of the function: updates and results.
-    for op_ref in &tail {
-        let op = as_op(op_ref);
-        let location = location_text(op.location());
+    for op in &tail {
+        let op = as_op(op);
         if op_name(op) == ops::UPDATE {
-            let (Ok(target), Ok(value)) = (op.operand(0), op.operand(1)) else {
-                continue;
-            };
-            let index = b
-                .arguments
-                .iter()
-                .position(|a| key(*a) == key(target))
-                .ok_or_else(|| {
-                    Error::unsupported(&location, "coco.update of a value that is not an argument")
-                })?;
-            let target_name = format!("arg{index}");
-            let sources = values.sources(value);
-            if sources.len() != 1 || key(sources[0]) != key(values.resolve(value)) {
-                return Err(Error::unsupported(
-                    &location,
-                    "coco.update with a constant is not supported by the lowering",
-                ));
-            }
-            let value_name = b.buffer(&values, sources[0], "t", &location)?;
-            let io = Some(Io {
-                name: format!("{fname}.arg{index}"),
-                layout: io_layout(arg_types[index]),
-            });
-            if forwardable(
-                &steps,
-                &writer,
-                &elementwise_steps,
-                &value_name,
-                &target_name,
-                &b.buffers,
-            ) {
-                rename_buffer(&mut steps, &value_name, &target_name);
-                b.buffers.retain(|buf| buf.name != value_name);
-                b.names.retain(|_, n| *n != value_name);
-            } else {
-                steps.push(Step::Copy {
-                    input: value_name,
-                    output: target_name.clone(),
-                    stream: 0,
-                });
-            }
-            b.buffer_mut(&target_name).output = io;
+            b.bind_update(op, &arg_types)?;
         } else {
-            for (i, value) in op.operands().enumerate() {
-                let sources = values.sources(value);
-                if sources.len() != 1 || key(sources[0]) != key(values.resolve(value)) {
-                    return Err(Error::unsupported(
-                        &location,
-                        "returning a constant is not supported by the lowering",
-                    ));
-                }
-                let mut name = b.buffer(&values, sources[0], "t", &location)?;
-                let buffer = b.buffer_mut(&name).clone();
-                if buffer.input.is_some() || buffer.output.is_some() {
-                    let copy = format!("result{i}");
-                    b.buffers.push(Buffer {
-                        name: copy.clone(),
-                        input: None,
-                        output: None,
-                        ..buffer
-                    });
-                    steps.push(Step::Copy {
-                        input: name,
-                        output: copy.clone(),
-                        stream: 0,
-                    });
-                    name = copy;
-                }
-                b.buffer_mut(&name).output = Some(Io {
-                    name: format!("{fname}.result{i}"),
-                    layout: io_layout(result_types[i]),
-                });
-            }
+            b.bind_results(op, &result_types)?;
         }
     }
-
-    Ok(StagePlan {
-        kernels,
-        matmul_chunks,
-        stage: Stage {
-            function: fname,
-            first_rank,
-            size: group,
-            buffers: b.buffers,
-            steps,
-        },
-    })
+    Ok(b.finish(first_rank))
 }
 
 /// Whether the step that writes `value` may write `target` instead: nothing

@@ -1,10 +1,29 @@
 //! Kernels to PTX: upstream GPU outlining, NVVM and `gpu-module-to-binary`
 //! (no CUDA toolkit needed), plus the launch list the CUDA backend replays.
+//!
+//! The launch list is read from the outlined module's ops: each host
+//! function's `gpu.launch_func`s, their grid and block sizes traced to
+//! `arith.constant`s and their arguments to the function's parameters, its
+//! temporaries (`memref.alloc`) and rank-dependent offsets. Only the PTX
+//! itself is handled as text.
 
 use std::collections::HashMap;
 
-use coco_bundle::plan::GpuLaunch;
-use melior::{ir::Module, Context};
+use coco_bundle::{DType, GpuLaunch, LaunchParam, Scalar};
+use coco_dialects::ir::{
+    as_op, body_ops, element_dtype, nested_ops, op_name, owned, raw_op, str_attr,
+};
+use melior::{
+    ir::{
+        attribute::{DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute},
+        block::BlockArgument,
+        operation::OperationRefMut,
+        r#type::{IntegerType, MemRefType},
+        Attribute, AttributeLike, Module, Operation, ShapedTypeLike, Type, TypeLike, Value,
+        ValueLike,
+    },
+    Context,
+};
 
 use crate::{
     error::{Error, Result},
@@ -39,16 +58,15 @@ pub fn compile(
         &pipelines::gpu_outline(),
         "GPU outlining",
     )?;
-    let outlined = unique_entries(&module.as_operation().to_string());
-    let (launches, host_bound) = launches(&outlined, buffers);
-    let mut module: Module = pipelines::parse(context, &outlined, "GPU")?;
+    unique_entries(context, &module.as_operation());
+    let (launches, host_bound) = launches(&module.as_operation(), buffers);
     pipelines::run(
         context,
         &mut module,
         &pipelines::gpu_to_ptx(chip, features),
         "PTX",
     )?;
-    let assembly = merge(&module.as_operation().to_string())?;
+    let assembly = merge(&assemblies(&module.as_operation()))?;
     Ok(Ptx {
         assembly,
         launches,
@@ -56,255 +74,384 @@ pub fn compile(
     })
 }
 
-/// Names every outlined kernel after its `gpu.module` (`adam_k0_kernel_3`):
-/// outlining names the functions after the host function, so several share
-/// a name, and one PTX module needs distinct entry points.
-fn unique_entries(outlined: &str) -> String {
-    let mut renames: Vec<(String, String)> = Vec::new();
-    let mut current: Option<String> = None;
-    for line in outlined.lines() {
-        let trimmed = line.trim_start();
-        if let Some(rest) = trimmed.strip_prefix("gpu.module @") {
-            current = rest.split_whitespace().next().map(str::to_string);
-        } else if let (Some(module), Some(rest)) = (&current, trimmed.strip_prefix("gpu.func @")) {
-            let function = rest[..rest.find('(').unwrap_or(rest.len())].to_string();
-            renames.push((module.clone(), function));
-        }
-    }
-    let mut out = String::with_capacity(outlined.len());
-    let mut current: Option<String> = None;
-    for line in outlined.lines() {
-        let trimmed = line.trim_start();
-        let mut line = line.to_string();
-        if let Some(rest) = trimmed.strip_prefix("gpu.module @") {
-            current = rest.split_whitespace().next().map(str::to_string);
-        } else if let Some(module) = &current {
-            if let Some((_, function)) = renames.iter().find(|(m, _)| m == module) {
-                line = line.replacen(
-                    &format!("gpu.func @{function}("),
-                    &format!("gpu.func @{module}("),
-                    1,
-                );
-            }
-        }
-        if trimmed.starts_with("gpu.launch_func") {
-            for (module, function) in &renames {
-                line = line.replace(
-                    &format!("@{module}::@{function} "),
-                    &format!("@{module}::@{module} "),
-                );
-            }
-        }
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
-}
+const GPU_MODULE: &str = "gpu.module";
+const GPU_FUNC: &str = "gpu.func";
+const LAUNCH_FUNC: &str = "gpu.launch_func";
 
-/// Reads the host functions of the outlined module: constants, launches,
-/// and anything else (which keeps the kernel off the GPU).
-type Launches = HashMap<String, (Vec<GpuLaunch>, Vec<u64>)>;
-
-fn launches(outlined: &str, buffers: &HashMap<String, usize>) -> (Launches, Vec<String>) {
-    let mut out: Launches = HashMap::new();
-    let mut host_bound = Vec::new();
-    let mut current: Option<String> = None;
-    let mut constants: HashMap<String, String> = HashMap::new();
-    let mut bound = false;
-    for line in outlined.lines() {
-        let line = line.trim();
-        if let Some(rest) = line.strip_prefix("func.func @") {
-            let name = rest[..rest.find('(').unwrap_or(rest.len())].to_string();
-            current = Some(name.clone());
-            constants.clear();
-            bound = false;
-            out.entry(name).or_default();
+/// Names every outlined kernel after its `gpu.module` (`adam_k0_kernel_3`),
+/// and points the launches at the new names: outlining names the functions
+/// after the host function, so several share a name, and one PTX module
+/// needs distinct entry points.
+fn unique_entries(context: &Context, module: &Operation) {
+    // (module, function) for the first function of each `gpu.module`.
+    let mut renamed: Vec<(String, String)> = Vec::new();
+    for gpu_module in body_ops(module) {
+        let gpu_module = as_op(&gpu_module);
+        if op_name(gpu_module) != GPU_MODULE {
             continue;
         }
-        let Some(kernel) = current.clone() else {
+        let Some(module_name) = str_attr(gpu_module, "sym_name") else {
             continue;
         };
-        if line == "}" || line.starts_with("gpu.module") {
-            if bound {
-                host_bound.push(kernel.clone());
-                out.remove(&kernel);
-            }
-            current = None;
+        let functions = body_ops(gpu_module);
+        let Some(function) = functions.iter().find(|f| op_name(as_op(f)) == GPU_FUNC) else {
+            continue;
+        };
+        let Some(function_name) = str_attr(as_op(function), "sym_name") else {
+            continue;
+        };
+        set_attribute(
+            as_op(function),
+            "sym_name",
+            StringAttribute::new(context, &module_name).into(),
+        );
+        renamed.push((module_name, function_name));
+    }
+    for launch in nested_ops(module) {
+        let launch = as_op(&launch);
+        if op_name(launch) != LAUNCH_FUNC {
             continue;
         }
-        if line == "return" || line.is_empty() {
+        let Some((root, leaf)) = launch.attribute("kernel").ok().and_then(nested_symbol) else {
+            continue;
+        };
+        if renamed.iter().any(|(m, f)| *m == root && *f == leaf) {
+            set_attribute(
+                launch,
+                "kernel",
+                nested_symbol_attribute(context, &root, &root),
+            );
+        }
+    }
+}
+
+fn set_attribute<'c>(op: &Operation<'c>, name: &str, attribute: Attribute<'c>) {
+    // SAFETY: `op` is a live op of a module this function owns the use of;
+    // setting an attribute does not invalidate handles.
+    let mut op = unsafe { OperationRefMut::from_raw(raw_op(op)) };
+    op.set_attribute(name, attribute);
+}
+
+/// `@root::@leaf` as its two names.
+fn nested_symbol(attribute: Attribute) -> Option<(String, String)> {
+    let raw = attribute.to_raw();
+    // SAFETY: pure attribute queries; the type is checked first.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsASymbolRef(raw)
+            || mlir_sys::mlirSymbolRefAttrGetNumNestedReferences(raw) != 1
+        {
+            return None;
+        }
+        Some((
+            owned(mlir_sys::mlirSymbolRefAttrGetRootReference(raw)),
+            owned(mlir_sys::mlirSymbolRefAttrGetLeafReference(raw)),
+        ))
+    }
+}
+
+fn nested_symbol_attribute<'c>(context: &'c Context, root: &str, leaf: &str) -> Attribute<'c> {
+    let leaf = melior::ir::attribute::FlatSymbolRefAttribute::new(context, leaf);
+    let leaf = [leaf.to_raw()];
+    let root = melior::StringRef::new(root);
+    // SAFETY: the references are live attributes of `context`, and the
+    // string is copied by MLIR.
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirSymbolRefAttrGet(
+            context.to_raw(),
+            root.to_raw(),
+            1,
+            leaf.as_ptr(),
+        ))
+    }
+}
+
+/// Per host kernel, its launches and temporaries.
+type Launches = HashMap<String, (Vec<GpuLaunch>, Vec<u64>)>;
+
+/// Reads the host functions of the outlined module; the ones that do
+/// anything but launch (and compute what the launches take) are host
+/// bound.
+fn launches(module: &Operation, buffers: &HashMap<String, usize>) -> (Launches, Vec<String>) {
+    let mut out: Launches = HashMap::new();
+    let mut host_bound = Vec::new();
+    for function in body_ops(module) {
+        let function = as_op(&function);
+        if op_name(function) != "func.func" {
             continue;
         }
-        if let Some((name, rest)) = line.split_once(" = arith.constant ") {
-            // `%c4 = arith.constant 4 : index`
-            if let Some((value, ty)) = rest.rsplit_once(" : ") {
-                let ty = if ty == "index" { "i64" } else { ty };
-                constants.insert(name.to_string(), format!("{ty}:{value}"));
-                continue;
+        let name = str_attr(function, "sym_name").unwrap_or_default();
+        let rank = buffers.get(&name).copied().unwrap_or(0);
+        match HostFunction::read(function, rank) {
+            Some(host) => {
+                out.insert(name, (host.launches, host.scratch));
             }
+            None => host_bound.push(name),
         }
-        if let Some((name, rest)) = line.split_once(" = memref.alloc() ") {
-            // `%alloc = memref.alloc() {alignment = 64 : i64} : memref<16x2048xf32>`
-            if let Some(bytes) = rest.rsplit_once(" : ").and_then(|(_, ty)| memref_bytes(ty)) {
-                let entry = out.entry(kernel.clone()).or_default();
-                constants.insert(name.to_string(), format!("scratch:{}", entry.1.len()));
-                entry.1.push(bytes);
-                continue;
-            }
-        }
-        if line.starts_with("memref.dealloc ") {
-            continue;
-        }
-        // `rank * k`: a slice offset computed on the host.
-        if let Some((name, rest)) = line.split_once(" = arith.muli ") {
-            let rank_arg = format!("%arg{}", buffers.get(&kernel).copied().unwrap_or(0));
-            let operands: Vec<&str> = rest.split(" : ").next().unwrap_or("").split(", ").collect();
-            if let [a, b] = operands[..] {
-                let factor = |c: &str| {
-                    constants
-                        .get(c)
-                        .and_then(|v| v.strip_prefix("i64:"))
-                        .map(str::to_string)
-                };
-                let product = if a == rank_arg {
-                    factor(b)
-                } else if b == rank_arg {
-                    factor(a)
-                } else {
-                    None
-                };
-                if let Some(k) = product {
-                    constants.insert(name.to_string(), format!("rank*{k}"));
-                    continue;
-                }
-            }
-        }
-        // Reshapes of dense memrefs are the same pointer.
-        if let Some((name, rest)) = line.split_once(" = memref.") {
-            if rest.starts_with("collapse_shape ") || rest.starts_with("expand_shape ") {
-                let source = rest.split_whitespace().nth(1).unwrap_or("");
-                let alias = constants
-                    .get(source)
-                    .cloned()
-                    .unwrap_or_else(|| source.to_string());
-                constants.insert(name.to_string(), alias);
-                continue;
-            }
-        }
-        if let Some(rest) = line.strip_prefix("gpu.launch_func") {
-            let count = buffers.get(&kernel).copied().unwrap_or(0);
-            match parse_launch(rest, &constants, count) {
-                Some(launch) => out.entry(kernel.clone()).or_default().0.push(launch),
-                None => bound = true,
-            }
-            continue;
-        }
-        bound = true;
     }
     (out, host_bound)
 }
 
-/// Bytes of a static `memref<AxBxT>` type.
-fn memref_bytes(ty: &str) -> Option<u64> {
-    let inner = ty.strip_prefix("memref<")?.strip_suffix('>')?;
-    let mut parts: Vec<&str> = inner.split('x').collect();
-    let element = parts.pop()?;
-    let size: u64 = match element {
-        "f64" | "i64" | "index" => 8,
-        "f32" | "i32" => 4,
-        "f16" | "bf16" | "i16" => 2,
-        "i8" | "i1" => 1,
-        _ => return None,
-    };
-    parts
-        .iter()
-        .try_fold(size, |acc, d| Some(acc * d.parse::<u64>().ok()?))
+/// What the host part of one kernel passes to its launches.
+struct HostFunction {
+    /// The position of the rank parameter (after the buffers).
+    rank: usize,
+    /// Host values the launches can take, by value identity.
+    values: HashMap<usize, LaunchParam>,
+    launches: Vec<GpuLaunch>,
+    /// Bytes of each temporary.
+    scratch: Vec<u64>,
 }
 
-fn between<'t>(text: &'t str, open: &str) -> Option<&'t str> {
-    let start = text.find(open)? + open.len();
-    let end = start + text[start..].find(')')?;
-    Some(&text[start..end])
+fn value_key(value: Value) -> usize {
+    value.to_raw().ptr as usize
 }
 
-fn parse_launch(
-    text: &str,
-    constants: &HashMap<String, String>,
-    buffers: usize,
-) -> Option<GpuLaunch> {
-    let symbol = text.split_whitespace().next()?;
-    let entry = symbol
-        .rsplit("::@")
-        .next()?
-        .trim_start_matches('@')
-        .to_string();
-    let dims = |open: &str| -> Option<[u64; 3]> {
-        let parts: Vec<u64> = between(text, open)?
-            .split(',')
-            .map(|p| {
-                constants
-                    .get(p.trim())
-                    .and_then(|c| c.strip_prefix("i64:"))
-                    .and_then(|v| v.parse().ok())
-            })
-            .collect::<Option<_>>()?;
-        parts.try_into().ok()
-    };
-    let grid = dims("blocks in (")?;
-    let block = dims("threads in (")?;
-    let mut params = Vec::new();
-    if let Some(args) = between(text, "args(") {
-        for arg in args.split(", ") {
-            let name = arg.split(" : ").next()?.trim();
-            let aliased = constants
-                .get(name)
-                .filter(|a| a.starts_with("%arg"))
-                .cloned();
-            let name = aliased.as_deref().unwrap_or(name);
-            if let Some(index) = name
-                .strip_prefix("%arg")
-                .and_then(|i| i.parse::<usize>().ok())
-            {
-                params.push(if index == buffers {
-                    "rank".to_string()
-                } else {
-                    format!("buffer:{index}")
-                });
-            } else {
-                params.push(constants.get(name)?.clone());
+impl HostFunction {
+    /// `None` when the function does anything a launch list cannot replay.
+    fn read(function: &Operation, rank: usize) -> Option<HostFunction> {
+        let mut host = HostFunction {
+            rank,
+            values: HashMap::new(),
+            launches: Vec::new(),
+            scratch: Vec::new(),
+        };
+        for op in body_ops(function) {
+            let op = as_op(&op);
+            match op_name(op).as_str() {
+                "arith.constant" => {
+                    // A constant that is no plan parameter (a vector, say)
+                    // only matters if a launch takes it.
+                    if let Some(constant) = constant(op) {
+                        host.values.insert(result_key(op)?, constant);
+                    }
+                }
+                "memref.alloc" => {
+                    let bytes = static_bytes(op.result(0).ok()?.r#type())?;
+                    if op.operand_count() != 0 {
+                        return None;
+                    }
+                    let index = host.scratch.len();
+                    host.scratch.push(bytes);
+                    host.values
+                        .insert(result_key(op)?, LaunchParam::Scratch { index });
+                }
+                "memref.dealloc" | "func.return" => {}
+                // `rank * k`: a slice offset.
+                "arith.muli" => {
+                    let factor = host.rank_factor(op)?;
+                    host.values
+                        .insert(result_key(op)?, LaunchParam::RankTimes { factor });
+                }
+                // Reshapes of dense memrefs are the same pointer.
+                "memref.collapse_shape" | "memref.expand_shape" => {
+                    if let Some(source) = host.param(op.operand(0).ok()?) {
+                        host.values.insert(result_key(op)?, source);
+                    }
+                }
+                LAUNCH_FUNC => {
+                    let launch = host.launch(op)?;
+                    host.launches.push(launch);
+                }
+                _ => return None,
             }
         }
+        Some(host)
     }
-    Some(GpuLaunch {
-        entry,
-        grid,
-        block,
-        params,
+
+    /// The launch parameter `value` is, if it is one.
+    fn param(&self, value: Value) -> Option<LaunchParam> {
+        if let Ok(argument) = BlockArgument::try_from(value) {
+            let index = argument.argument_number();
+            return Some(if index == self.rank {
+                LaunchParam::Rank {}
+            } else {
+                LaunchParam::Buffer { index }
+            });
+        }
+        self.values.get(&value_key(value)).cloned()
+    }
+
+    /// An i64 (or index) constant.
+    fn integer(&self, value: Value) -> Option<i64> {
+        match self.param(value)? {
+            LaunchParam::Constant {
+                dtype: DType::I64,
+                value: Scalar::Integer(v),
+            } => Some(v),
+            _ => None,
+        }
+    }
+
+    fn is_rank(&self, value: Value) -> bool {
+        BlockArgument::try_from(value).is_ok_and(|a| a.argument_number() == self.rank)
+    }
+
+    /// `k` of `arith.muli` of the rank and a constant `k`.
+    fn rank_factor(&self, op: &Operation) -> Option<i64> {
+        let (a, b) = (op.operand(0).ok()?, op.operand(1).ok()?);
+        if self.is_rank(a) {
+            self.integer(b)
+        } else if self.is_rank(b) {
+            self.integer(a)
+        } else {
+            None
+        }
+    }
+
+    /// A `gpu.launch_func` with constant sizes whose arguments are all
+    /// parameters.
+    fn launch(&self, op: &Operation) -> Option<GpuLaunch> {
+        let (_, entry) = nested_symbol(op.attribute("kernel").ok()?)?;
+        // Operand groups: async dependencies, grid x y z, block x y z,
+        // cluster x y z, dynamic shared memory, kernel operands, async
+        // object.
+        let segments =
+            DenseI32ArrayAttribute::try_from(op.attribute("operandSegmentSizes").ok()?).ok()?;
+        let sizes: Vec<usize> = (0..segments.len())
+            .map(|i| usize::try_from(segments.element(i).ok()?).ok())
+            .collect::<Option<_>>()?;
+        let [dependencies, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, arguments, _] = sizes[..] else {
+            // Clusters and dynamic shared memory are not replayed.
+            return None;
+        };
+        let size = |i: usize| -> Option<u64> {
+            u64::try_from(self.integer(op.operand(dependencies + i).ok()?)?).ok()
+        };
+        let grid = [size(0)?, size(1)?, size(2)?];
+        let block = [size(3)?, size(4)?, size(5)?];
+        let first = dependencies + 6;
+        let params = (first..first + arguments)
+            .map(|i| self.param(op.operand(i).ok()?))
+            .collect::<Option<_>>()?;
+        Some(GpuLaunch {
+            entry,
+            grid,
+            block,
+            params,
+        })
+    }
+}
+
+fn result_key(op: &Operation) -> Option<usize> {
+    Some(value_key(op.result(0).ok()?.into()))
+}
+
+/// An `arith.constant` of a scalar type the plan names (`index` as i64).
+fn constant(op: &Operation) -> Option<LaunchParam> {
+    let ty = op.result(0).ok()?.r#type();
+    let dtype = element_dtype(ty)?;
+    let attribute = op.attribute("value").ok()?;
+    let value = if dtype.is_float() {
+        Scalar::Float(FloatAttribute::try_from(attribute).ok()?.value())
+    } else {
+        let integer = IntegerAttribute::try_from(attribute).ok()?;
+        // An i1 is 0 or 1, not a sign-extended -1.
+        Scalar::Integer(if dtype == DType::I1 {
+            integer.unsigned_value() as i64
+        } else {
+            integer.value()
+        })
+    };
+    Some(LaunchParam::Constant { dtype, value })
+}
+
+/// Bytes of a dense `memref` of static shape in the default memory space.
+fn static_bytes(ty: Type) -> Option<u64> {
+    let memref = MemRefType::try_from(ty).ok()?;
+    // SAFETY: a pure type query.
+    let static_shape = unsafe { mlir_sys::mlirShapedTypeHasStaticShape(ty.to_raw()) };
+    if !static_shape || memref.memory_space().is_some() || !identity_layout(&memref) {
+        return None;
+    }
+    (0..memref.rank()).try_fold(scalar_bytes(memref.element())?, |bytes, d| {
+        Some(bytes * memref.dim_size(d).ok()? as u64)
     })
 }
 
-/// Joins the PTX of every `gpu.binary` into one module (one header, every
-/// entry).
-fn merge(module_text: &str) -> Result<Option<String>> {
+fn identity_layout(memref: &MemRefType) -> bool {
+    let layout = memref.layout();
+    // SAFETY: pure attribute queries; the kind is checked first.
+    unsafe {
+        mlir_sys::mlirAttributeIsAAffineMap(layout.to_raw())
+            && mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirAffineMapAttrGetValue(
+                layout.to_raw(),
+            ))
+    }
+}
+
+/// Bytes per element in device memory (`i1` and `i8` take one).
+fn scalar_bytes(ty: Type) -> Option<u64> {
+    let raw = ty.to_raw();
+    // SAFETY: pure type queries.
+    unsafe {
+        if mlir_sys::mlirTypeIsAIndex(raw) || mlir_sys::mlirTypeIsAF64(raw) {
+            return Some(8);
+        }
+        if mlir_sys::mlirTypeIsAF32(raw) {
+            return Some(4);
+        }
+        if mlir_sys::mlirTypeIsAF16(raw) || mlir_sys::mlirTypeIsABF16(raw) {
+            return Some(2);
+        }
+    }
+    let integer = IntegerType::try_from(ty).ok().filter(|i| i.is_signless())?;
+    match integer.width() {
+        64 => Some(8),
+        32 => Some(4),
+        16 => Some(2),
+        8 | 1 => Some(1),
+        _ => None,
+    }
+}
+
+/// The PTX of every `gpu.binary` object, in module order.
+fn assemblies(module: &Operation) -> Vec<String> {
+    let mut out = Vec::new();
+    for binary in body_ops(module) {
+        let binary = as_op(&binary);
+        if op_name(binary) != "gpu.binary" {
+            continue;
+        }
+        let Ok(objects) = binary.attribute("objects") else {
+            continue;
+        };
+        // Raw queries: melior 0.22's `ArrayAttribute::try_from` checks for
+        // a dense i64 array instead of an array.
+        // SAFETY: pure attribute queries; each kind is checked first.
+        unsafe {
+            let objects = objects.to_raw();
+            if !mlir_sys::mlirAttributeIsAArray(objects) {
+                continue;
+            }
+            for i in 0..mlir_sys::mlirArrayAttrGetNumElements(objects) {
+                let object = mlir_sys::mlirArrayAttrGetElement(objects, i);
+                if mlir_sys::mlirAttributeIsAGPUObjectAttr(object) {
+                    out.push(owned(mlir_sys::mlirGPUObjectAttrGetObject(object)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Joins the PTX modules into one (one header, every entry).
+fn merge(assemblies: &[String]) -> Result<Option<String>> {
     let mut header = String::new();
     let mut bodies = String::new();
-    for (i, chunk) in module_text.split("assembly = \"").skip(1).enumerate() {
-        let end = chunk
-            .find("\">")
-            .ok_or_else(|| Error::Codegen("internal error: unterminated PTX assembly".into()))?;
+    for (i, ptx) in assemblies.iter().enumerate() {
         // The assembly is NUL-terminated for the CUDA driver; one file has one end.
-        let ptx = unescape(&chunk[..end]).trim_end_matches('\0').to_string();
+        let ptx = ptx.trim_end_matches('\0');
         let (head, body) = match ptx.find(".address_size") {
             Some(at) => {
                 let line_end = at + ptx[at..].find('\n').unwrap_or(ptx.len() - at);
-                (ptx[..line_end].to_string(), ptx[line_end..].to_string())
+                (&ptx[..line_end], &ptx[line_end..])
             }
-            None => (String::new(), ptx.clone()),
+            None => ("", ptx),
         };
         if i == 0 {
-            header = head;
+            header = head.to_string();
         }
-        bodies.push_str(&body);
+        bodies.push_str(body);
     }
     if header.is_empty() {
         return Ok(None);
@@ -414,29 +561,4 @@ fn libdevice_shim(name: &str) -> Option<&'static str> {
         ),
         _ => return None,
     })
-}
-
-/// MLIR string escapes (`\0A`, `\22`, `\5C`, ...) to bytes.
-fn unescape(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\\' && i + 2 < bytes.len() + 1 {
-            let hex = std::str::from_utf8(&bytes[i + 1..(i + 3).min(bytes.len())]).unwrap_or("");
-            if let Ok(b) = u8::from_str_radix(hex, 16) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
-            if bytes.get(i + 1) == Some(&b'\\') {
-                out.push(b'\\');
-                i += 2;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }

@@ -23,6 +23,6 @@ pub mod plan;
 pub use coco_base::DType;
 pub use error::{Error, Result};
 pub use plan::{
-    Buffer, Io, IoLayout, Kernel, Plan, Reduction, Stage, Step, View, FORMAT_NAME, FORMAT_VERSION,
-    PLAN_FILE,
+    Buffer, GpuLaunch, Io, IoLayout, Kernel, LaunchParam, Plan, Reduction, Scalar, Stage, Step,
+    View, FORMAT_NAME, FORMAT_VERSION, PLAN_FILE,
 };

@@ -2,14 +2,15 @@
 //! every rank runs. Documented in `docs/bundle.md`; bump `FORMAT_VERSION`
 //! on any change an older executor would misread.
 
-use std::{collections::HashMap, path::Path};
+use std::{collections::HashMap, fmt, path::Path};
 
 use serde::{Deserialize, Serialize};
 
 use crate::{error::Error, error::Result, DType};
 
 pub const FORMAT_NAME: &str = "coco-bundle";
-pub const FORMAT_VERSION: u32 = 1;
+/// 2: launch parameters are tables (`LaunchParam`), not prefixed strings.
+pub const FORMAT_VERSION: u32 = 2;
 pub const PLAN_FILE: &str = "plan.toml";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,7 +60,8 @@ pub struct Kernel {
     /// order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gpu_launches: Vec<GpuLaunch>,
-    /// Bytes of each device temporary the launches share (`scratch:<i>`).
+    /// Bytes of each device temporary the launches share
+    /// (`LaunchParam::Scratch`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gpu_scratch: Vec<u64>,
 }
@@ -72,10 +74,95 @@ pub struct GpuLaunch {
     pub entry: String,
     pub grid: [u64; 3],
     pub block: [u64; 3],
-    /// Each kernel parameter: `buffer:<i>` (the kernel's i-th buffer),
-    /// `scratch:<i>` (the kernel's i-th temporary), `rank`, `rank*<k>`
-    /// (an i64), or a constant `<type>:<value>` (`i64:4096`).
-    pub params: Vec<String>,
+    /// The entry's parameters, in order.
+    pub params: Vec<LaunchParam>,
+}
+
+/// One parameter of a device launch: what the runtime passes in that slot.
+/// Written as a table tagged by `kind`:
+/// `{ kind = "buffer", index = 0 }`, `{ kind = "rank" }`,
+/// `{ kind = "constant", dtype = "i64", value = 4096 }`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LaunchParam {
+    /// A device pointer to the kernel's `index`-th buffer (the launch
+    /// step's `buffers[index]`).
+    Buffer { index: usize },
+    /// A device pointer to the kernel's `index`-th temporary
+    /// (`gpu_scratch[index]` bytes).
+    Scratch { index: usize },
+    /// The rank's position in its stage, as an i64. (A struct variant:
+    /// serde lets a unit variant of a tagged enum carry any other fields.)
+    Rank {},
+    /// The position times `factor`, as an i64: a slice offset the host
+    /// part of the kernel computes.
+    RankTimes { factor: i64 },
+    /// A constant of element type `dtype`: an integer for integer types
+    /// (`i1` is 0 or 1), a float for float types.
+    Constant { dtype: DType, value: Scalar },
+}
+
+/// A constant's value as the plan writes it: a TOML integer or float.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    Integer(i64),
+    Float(f64),
+}
+
+impl LaunchParam {
+    /// Why the parameter cannot be one of `kernel`'s launch parameters, if
+    /// it cannot.
+    fn check(&self, kernel: &Kernel) -> std::result::Result<(), String> {
+        match *self {
+            LaunchParam::Buffer { index } if index >= kernel.buffers => Err(format!(
+                "buffer {index}, but the kernel takes {} buffers",
+                kernel.buffers
+            )),
+            LaunchParam::Scratch { index } if index >= kernel.gpu_scratch.len() => Err(format!(
+                "scratch {index}, but the kernel has {} temporaries",
+                kernel.gpu_scratch.len()
+            )),
+            LaunchParam::Constant { dtype, value } => match value {
+                Scalar::Integer(v) if dtype.is_float() => Err(format!(
+                    "the {dtype} constant {v} is an integer; write it as a float"
+                )),
+                Scalar::Float(v) if !dtype.is_float() => {
+                    Err(format!("the {dtype} constant {v} is not an integer"))
+                }
+                Scalar::Integer(v) if !integer_fits(dtype, v) => {
+                    Err(format!("the constant {v} does not fit in {dtype}"))
+                }
+                _ => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+}
+
+/// For messages: `buffer 0`, `scratch 1`, `rank`, `rank * 4096`,
+/// `i64 constant 4096`.
+impl fmt::Display for LaunchParam {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            LaunchParam::Buffer { index } => write!(f, "buffer {index}"),
+            LaunchParam::Scratch { index } => write!(f, "scratch {index}"),
+            LaunchParam::Rank {} => f.write_str("rank"),
+            LaunchParam::RankTimes { factor } => write!(f, "rank * {factor}"),
+            LaunchParam::Constant { dtype, value } => match value {
+                Scalar::Integer(v) => write!(f, "{dtype} constant {v}"),
+                Scalar::Float(v) => write!(f, "{dtype} constant {v:?}"),
+            },
+        }
+    }
+}
+
+fn integer_fits(dtype: DType, value: i64) -> bool {
+    match dtype {
+        DType::I1 => value == 0 || value == 1,
+        DType::I32 => i32::try_from(value).is_ok(),
+        _ => true,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -340,6 +427,35 @@ impl Step {
     }
 }
 
+/// `toml` writes every array of tables as `[[...]]` sections, which would
+/// spread each launch parameter over two or three lines of its own; a
+/// launch's parameters read better as one inline array
+/// (`params = [{ kind = "buffer", index = 0 }, { kind = "rank" }]`).
+/// Both forms parse to the same plan.
+fn inline_launch_params(body: &str) -> String {
+    let mut document: toml_edit::DocumentMut = body.parse().expect("toml's output is valid TOML");
+    let kernels = document
+        .get_mut("kernels")
+        .and_then(toml_edit::Item::as_array_of_tables_mut);
+    for kernel in kernels.into_iter().flat_map(|k| k.iter_mut()) {
+        let launches = kernel
+            .get_mut("gpu_launches")
+            .and_then(toml_edit::Item::as_array_of_tables_mut);
+        for launch in launches.into_iter().flat_map(|l| l.iter_mut()) {
+            // `params` is the launch's last key, so re-inserting keeps the
+            // order (and gives the key the usual ` = `).
+            if let Some(params) = launch.remove("params") {
+                let params = match params.into_value() {
+                    Ok(array) => toml_edit::Item::Value(array),
+                    Err(item) => item,
+                };
+                launch.insert("params", params);
+            }
+        }
+    }
+    document.to_string()
+}
+
 impl Plan {
     pub fn new(source: &str, ranks: usize) -> Plan {
         Plan {
@@ -355,7 +471,7 @@ impl Plan {
     }
 
     pub fn to_text(&self) -> String {
-        let body = toml::to_string(self).expect("plans always serialise");
+        let body = inline_launch_params(&toml::to_string(self).expect("plans always serialise"));
         format!(
             "# coco execution plan; format: docs/bundle.md\n# compiled from {} for {} ranks\n{body}",
             self.source, self.ranks
@@ -411,6 +527,18 @@ impl Plan {
     pub fn validate(&self) -> std::result::Result<(), String> {
         if self.ranks == 0 {
             return Err("`ranks` must be at least 1".into());
+        }
+        for kernel in &self.kernels {
+            for (l, launch) in kernel.gpu_launches.iter().enumerate() {
+                for (p, param) in launch.params.iter().enumerate() {
+                    param.check(kernel).map_err(|e| {
+                        format!(
+                            "kernel '{}': launch {l} ({}), parameter {p}: {e}",
+                            kernel.name, launch.entry
+                        )
+                    })?;
+                }
+            }
         }
         for rank in 0..self.ranks {
             let owners = self
@@ -523,8 +651,26 @@ mod tests {
             name: "adam_k0".into(),
             buffers: 2,
             computes: vec!["arith.mulf".into()],
-            gpu_launches: Vec::new(),
-            gpu_scratch: Vec::new(),
+            gpu_launches: vec![GpuLaunch {
+                entry: "adam_k0_kernel".into(),
+                grid: [64, 1, 1],
+                block: [64, 1, 1],
+                params: vec![
+                    LaunchParam::Buffer { index: 1 },
+                    LaunchParam::Scratch { index: 0 },
+                    LaunchParam::Rank {},
+                    LaunchParam::RankTimes { factor: 4096 },
+                    LaunchParam::Constant {
+                        dtype: DType::I64,
+                        value: Scalar::Integer(-3),
+                    },
+                    LaunchParam::Constant {
+                        dtype: DType::F32,
+                        value: Scalar::Float(0.5),
+                    },
+                ],
+            }],
+            gpu_scratch: vec![256],
         });
         let buffer = |name: &str, input: Option<Io>| Buffer {
             name: name.into(),
@@ -574,11 +720,132 @@ mod tests {
     }
 
     #[test]
-    fn rejects_other_versions_and_dangling_names() {
-        let text = sample().to_text().replace("version = 1", "version = 7");
-        let error = Plan::parse(&text, Path::new("p")).unwrap_err().to_string();
+    fn launch_params_are_tagged_tables() {
+        let text = sample().to_text();
+        let params = concat!(
+            r#"params = [{ kind = "buffer", index = 1 }, { kind = "scratch", index = 0 }, "#,
+            r#"{ kind = "rank" }, { kind = "rank_times", factor = 4096 }, "#,
+            r#"{ kind = "constant", dtype = "i64", value = -3 }, "#,
+            r#"{ kind = "constant", dtype = "f32", value = 0.5 }]"#,
+            "\n",
+        );
+        assert!(text.contains(params), "{text}");
+        // The `[[...]]` form that `toml` writes by itself means the same.
+        let sections = text.replace(
+            params,
+            "\n[[kernels.gpu_launches.params]]\nkind = \"rank\"\n",
+        );
+        let plan = Plan::parse(&sections, Path::new("plan.toml")).unwrap();
+        assert_eq!(
+            plan.kernels[0].gpu_launches[0].params,
+            [LaunchParam::Rank {}]
+        );
+    }
+
+    /// The sample's text with its first launch parameter replaced by
+    /// `param` (an inline table).
+    fn with_first_param(param: &str) -> String {
+        let text = sample().to_text();
+        let first = r#"{ kind = "buffer", index = 1 }"#;
+        assert!(text.contains(first), "{text}");
+        text.replacen(first, param, 1)
+    }
+
+    fn parse_error(text: &str) -> String {
+        Plan::parse(text, Path::new("plan.toml"))
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn rejects_malformed_launch_params() {
+        for (param, expected) in [
+            (r#"{ kind = "bufer", index = 1 }"#, "unknown variant `bufer`"),
+            (r#"{ kind = "buffer" }"#, "missing field `index`"),
+            (
+                r#"{ kind = "buffer", index = 1, offset = 2 }"#,
+                "unknown field `offset`",
+            ),
+            (r#"{ kind = "rank", factor = 2 }"#, "unknown field `factor`"),
+            (r#"{ kind = "buffer", index = -1 }"#, "invalid value"),
+            (r#"{ kind = "rank_times", factor = "4" }"#, "invalid type"),
+            (
+                r#"{ kind = "constant", dtype = "i8", value = 1 }"#,
+                "unknown variant `i8`",
+            ),
+            (r#"{ index = 1 }"#, "missing field `kind`"),
+            (
+                r#"{ kind = "buffer", index = 2 }"#,
+                "kernel 'adam_k0': launch 0 (adam_k0_kernel), parameter 0: buffer 2, but the kernel takes 2 buffers",
+            ),
+            (
+                r#"{ kind = "scratch", index = 1 }"#,
+                "scratch 1, but the kernel has 1 temporaries",
+            ),
+            (
+                r#"{ kind = "constant", dtype = "i32", value = 1.5 }"#,
+                "the i32 constant 1.5 is not an integer",
+            ),
+            (
+                r#"{ kind = "constant", dtype = "f32", value = 1 }"#,
+                "the f32 constant 1 is an integer",
+            ),
+            (
+                r#"{ kind = "constant", dtype = "i1", value = 2 }"#,
+                "the constant 2 does not fit in i1",
+            ),
+        ] {
+            let error = parse_error(&with_first_param(param));
+            assert!(error.contains(expected), "{param}: {error}");
+        }
+        // Version 1's prefixed strings are not parameters.
+        let text = sample().to_text();
+        let start = text.find("params = [").unwrap();
+        let end = start + text[start..].find('\n').unwrap();
+        let old = format!(
+            "{}params = [\"buffer:1\", \"scratch:0\", \"rank\"]{}",
+            &text[..start],
+            &text[end..]
+        );
+        let error = parse_error(&old);
         assert!(
-            error.contains("version 7; this executor reads version 1"),
+            error.contains("invalid type: string \"buffer:1\""),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_gpu_check_reads_this_version() {
+        // scripts/gpu/check.py reads plan.json on the GPU machine.
+        let script = include_str!("../../../scripts/gpu/check.py");
+        assert!(
+            script.contains(&format!("\nPLAN_VERSION = {FORMAT_VERSION}\n")),
+            "scripts/gpu/check.py reads another plan version than {FORMAT_VERSION}"
+        );
+    }
+
+    #[test]
+    fn rejects_other_versions_and_dangling_names() {
+        let text = sample()
+            .to_text()
+            .replace(&format!("version = {FORMAT_VERSION}"), "version = 7");
+        let error = parse_error(&text);
+        assert!(
+            error.contains(&format!(
+                "version 7; this executor reads version {FORMAT_VERSION}"
+            )),
+            "{error}"
+        );
+        // A version-1 plan (launch parameters as strings) is named as such,
+        // not misread.
+        let text = sample()
+            .to_text()
+            .replace(&format!("version = {FORMAT_VERSION}"), "version = 1");
+        let error = parse_error(&text);
+        assert!(
+            error.contains(&format!(
+                "plan format version 1; this executor reads version {FORMAT_VERSION}"
+            )),
             "{error}"
         );
 

@@ -17,7 +17,7 @@
 
 use std::{collections::HashMap, ffi::CString, path::Path};
 
-use coco_bundle::{DType, Plan, Reduction, Stage, Step};
+use coco_bundle::{DType, LaunchParam, Plan, Reduction, Scalar, Stage, Step};
 use cudarc::driver::sys as cu;
 use cudarc::nccl::sys as nccl;
 
@@ -494,29 +494,27 @@ impl Cuda {
             // Every parameter is 8 bytes: a device pointer or an i64.
             let mut values: Vec<u64> = Vec::with_capacity(launch.params.len());
             for param in &launch.params {
-                let (kind, value) = param.split_once(':').unwrap_or((param.as_str(), ""));
-                let number = |text: &str| {
-                    text.parse::<i64>().map_err(|_| {
-                        Error::Plan(format!("kernel '{name}': bad launch parameter '{param}'"))
-                    })
-                };
-                values.push(match kind {
-                    "buffer" => {
-                        let index = number(value)? as usize;
-                        let buffer = buffers
-                            .get(index)
-                            .ok_or_else(|| Error::Plan(format!("kernel '{name}': no buffer {index}")))?;
+                values.push(match *param {
+                    LaunchParam::Buffer { index } => {
+                        let buffer = buffers.get(index).ok_or_else(|| {
+                            Error::Plan(format!("kernel '{name}': no buffer {index}"))
+                        })?;
                         self.buffer(buffer).ptr
                     }
-                    "scratch" => self.scratch[name][number(value)? as usize],
-                    "rank" => self.position as u64,
-                    "i64" => number(value)? as u64,
-                    _ if kind.starts_with("rank*") => {
-                        (self.position as i64 * number(&kind["rank*".len()..])?) as u64
+                    LaunchParam::Scratch { index } => {
+                        *self.scratch[name].get(index).ok_or_else(|| {
+                            Error::Plan(format!("kernel '{name}': no temporary {index}"))
+                        })?
                     }
-                    _ => {
+                    LaunchParam::Rank {} => self.position as u64,
+                    LaunchParam::RankTimes { factor } => (self.position as i64 * factor) as u64,
+                    LaunchParam::Constant {
+                        dtype: DType::I64,
+                        value: Scalar::Integer(value),
+                    } => value as u64,
+                    LaunchParam::Constant { .. } => {
                         return Err(Error::Plan(format!(
-                            "kernel '{name}': launch parameter '{param}' is not supported by the cuda backend"
+                            "kernel '{name}': launch parameter {param} is not supported by the cuda backend"
                         )))
                     }
                 });

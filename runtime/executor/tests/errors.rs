@@ -52,6 +52,24 @@ fn world_size_must_match_the_plan() {
 }
 
 #[test]
+fn a_plan_of_another_format_version_is_refused() {
+    // Version 1 wrote launch parameters as strings: such a plan is named
+    // by its version, not misread.
+    let bundle = axpb_bundle("old-version", 2);
+    let path = bundle.dir.join("plan.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let current = format!("version = {}", coco_bundle::FORMAT_VERSION);
+    assert!(text.contains(&current), "{text}");
+    std::fs::write(&path, text.replace(&current, "version = 1")).unwrap();
+    let outcome = bundle.run(&[]);
+    outcome.assert_error(&[
+        "plan.toml: plan format version 1; this executor reads version",
+        &coco_bundle::FORMAT_VERSION.to_string(),
+    ]);
+    bundle.remove();
+}
+
+#[test]
 fn missing_input_file() {
     let bundle = axpb_bundle("missing-input", 2);
     let path = bundle.inputs().join("b.npy");
