@@ -159,7 +159,11 @@ pub fn flat_symbol(attr: Attribute) -> Option<String> {
 }
 
 pub fn str_array_attr(op: &Operation, name: &str) -> Option<Vec<String>> {
-    let attr = op.attribute(name).ok()?;
+    string_array(op.attribute(name).ok()?)
+}
+
+/// The strings of an array attribute of strings.
+pub fn string_array(attr: Attribute) -> Option<Vec<String>> {
     // melior 0.22's `ArrayAttribute::try_from` tests for a dense i64 array, so
     // array attributes are read through the C API directly.
     // SAFETY: pure queries on a valid attribute; elements share its lifetime.

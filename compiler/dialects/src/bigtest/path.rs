@@ -7,7 +7,7 @@ use melior::{
     Context, StringRef,
 };
 
-use crate::ir::string_value;
+use crate::ir::{string_array, string_value};
 
 /// A key the path's records pass at a keyed dataset op.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,23 +64,6 @@ fn integer(attr: Attribute) -> Option<i64> {
     }
 }
 
-fn strings(attr: Attribute) -> Option<Vec<String>> {
-    // SAFETY: pure queries on a valid attribute.
-    unsafe {
-        let raw = attr.to_raw();
-        if !mlir_sys::mlirAttributeIsAArray(raw) {
-            return None;
-        }
-        (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
-            .map(|i| {
-                string_value(Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(
-                    raw, i,
-                )))
-            })
-            .collect()
-    }
-}
-
 /// The `keys` of a `bigtest.jdu_path` (none when absent); `Err` names the
 /// first malformed entry.
 pub fn keys(op: &Operation) -> Result<Vec<PathKey>, String> {
@@ -112,7 +95,7 @@ pub fn records(op: &Operation) -> Result<Vec<PathRecord>, String> {
         .enumerate()
         .map(|(i, record)| {
             let source = entry(record, "source").and_then(string_value);
-            let fields = entry(record, "fields").and_then(strings);
+            let fields = entry(record, "fields").and_then(string_array);
             match (source, fields) {
                 (Some(source), Some(fields)) => Ok(PathRecord { source, fields }),
                 _ => Err(format!(
