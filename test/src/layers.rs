@@ -34,7 +34,9 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     // the runtime
     ("coco-interp", &["coco-base", "coco-dialects"]),
     ("coco-runtime", &["coco-base", "coco-bundle"]),
-    // tools and tests sit on top
+    // tools and tests sit on top; the fault harness drives the built
+    // tools as processes and links none of them
+    ("coco-fault", &[]),
     (
         "coco-tools",
         &[
@@ -59,6 +61,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "coco-interp",
             "coco-runtime",
             "coco-tools",
+            "coco-fault",
         ],
     ),
 ];
@@ -72,6 +75,7 @@ pub const WITHOUT_MLIR: &[&str] = &[
     "coco-runtime",
     "coco-dataflow",
     "coco-smt",
+    "coco-fault",
 ];
 
 const MLIR_OR_LLVM: &[&str] = &["mlir-sys", "melior", "llvm-sys", "inkwell"];
