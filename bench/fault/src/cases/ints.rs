@@ -89,10 +89,12 @@ fn apply(op: &str, x: i64, y: i64, bits: u32) -> Expected {
     }
 }
 
-fn reduce(reduction: &str, x: i64, ranks: usize, bits: u32) -> i64 {
+/// The all_reduce of one element over the ranks' values.
+fn reduce(reduction: &str, values: impl Iterator<Item = i64>, bits: u32) -> i64 {
     match reduction {
-        "sum" => wrap(x.wrapping_mul(ranks as i64), bits),
-        _ => x,
+        "sum" => values.fold(0, |a, x| wrap(a.wrapping_add(x), bits)),
+        "max" => values.max().unwrap_or(0),
+        _ => values.min().unwrap_or(0),
     }
 }
 
@@ -142,7 +144,8 @@ impl Category for Ints {
                 values[rng.below(values.len())]
             }
         };
-        let a: Vec<i64> = (0..N).map(|_| pick(&mut rng)).collect();
+        // A local input is one row per rank.
+        let a: Vec<i64> = (0..N * ranks).map(|_| pick(&mut rng)).collect();
         let b: Vec<i64> = (0..N)
             .map(|_| {
                 if op.ends_with("si") && rng.below(3) > 0 {
@@ -165,8 +168,8 @@ impl Category for Ints {
         let must_refuse = expected.iter().any(|e| matches!(e, Expected::Refused));
         let sandbox = env.sandbox("ints", index);
         let _ = sandbox.write("f.mlir", program.as_bytes());
-        let _ = sandbox.write("in/f.arg0.npy", &npy(&a, bits));
-        let _ = sandbox.write("in/f.arg1.npy", &npy(&b, bits));
+        let _ = sandbox.write("in/f.arg0.npy", &npy(&a, &local_shape, bits));
+        let _ = sandbox.write("in/f.arg1.npy", &npy(&b, &replicated_shape, bits));
         let backend = ["reference", "cpu"][rng.below(2)];
         let ranks_text = ranks.to_string();
         let args = [
@@ -207,7 +210,7 @@ impl Category for Ints {
                         Expected::Refused => 0,
                     })
                     .collect();
-                let want_bytes = npy(&want, bits);
+                let want_bytes = npy(&want, &replicated_shape, bits);
                 if data(&got) == data(&want_bytes) {
                     Verdict::Ok
                 } else {
@@ -219,8 +222,8 @@ impl Category for Ints {
             command
         } else {
             let kept = keep(env, "ints", index, "f.mlir", program.as_bytes());
-            let _ = keep(env, "ints", index, "f.arg0.npy", &npy(&a, bits));
-            let _ = keep(env, "ints", index, "f.arg1.npy", &npy(&b, bits));
+            let _ = keep(env, "ints", index, "f.arg0.npy", &npy(&a, &local_shape, bits));
+            let _ = keep(env, "ints", index, "f.arg1.npy", &npy(&b, &replicated_shape, bits));
             format!("{command}  (program: {kept})")
         };
         let _ = crate::sandbox::remove_all(&sandbox.root);

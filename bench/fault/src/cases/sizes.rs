@@ -254,7 +254,7 @@ impl Category for Sizes {
                 (
                     "coco-bigtest run on one 1-10 MB line",
                     "coco-bigtest",
-                    s(&["run", &wordcount, "--data", "."]),
+                    s(&["run", &wordcount, "--data", "data"]),
                     Expect::Success,
                 )
             }
@@ -270,7 +270,7 @@ impl Category for Sizes {
                 (
                     "coco-bigtest run on 1e5-1e6 lines",
                     "coco-bigtest",
-                    s(&["run", &wordcount, "--data", "."]),
+                    s(&["run", &wordcount, "--data", "data"]),
                     Expect::Success,
                 )
             }
