@@ -521,6 +521,12 @@ fn inline_launch_params(body: &str) -> String {
         .and_then(toml_edit::Item::as_array_of_tables_mut);
     for kernel in kernels.into_iter().flat_map(|k| k.iter_mut()) {
         inline(kernel, "buffers");
+        // The buffers right after the name, as `Kernel` declares them.
+        for key in ["computes", "gpu_scratch"] {
+            if let Some(item) = kernel.remove(key) {
+                kernel.insert(key, item);
+            }
+        }
         let launches = kernel
             .get_mut("gpu_launches")
             .and_then(toml_edit::Item::as_array_of_tables_mut);

@@ -17,6 +17,11 @@ use crate::error::{Error, Result};
 /// stage's buffers (all of them together).
 pub const MEMORY_LIMIT_ENV: &str = "COCO_MAX_MEMORY_BYTES";
 
+/// The limits, for `coco-exec --help`.
+pub const HELP: &str = "Environment:\n  COCO_MAX_MEMORY_BYTES  the most bytes one rank allocates for its \
+                        stage's buffers, all together (default: this machine's physical memory); \
+                        a plan that needs more is refused with an error naming the buffer";
+
 /// The limit, and where it came from (for messages).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoryLimit {
