@@ -136,7 +136,10 @@ pub fn open(path: &Path, dtype: DType) -> Result<Reader> {
     // Again on the opened file, in case the path changed in between.
     let metadata = file.metadata().map_err(|e| Error::io(path, e))?;
     if !metadata.is_file() {
-        return Err(fail(format!("{} is not a regular file", file_kind(&metadata))));
+        return Err(fail(format!(
+            "{} is not a regular file",
+            file_kind(&metadata)
+        )));
     }
     let mut preamble = [0u8; 8];
     file.read_exact(&mut preamble)
@@ -147,12 +150,14 @@ pub fn open(path: &Path, dtype: DType) -> Result<Reader> {
     let header_len = match preamble[6] {
         1 => {
             let mut len = [0u8; 2];
-            file.read_exact(&mut len).map_err(|_| fail("truncated header".into()))?;
+            file.read_exact(&mut len)
+                .map_err(|_| fail("truncated header".into()))?;
             u16::from_le_bytes(len) as usize
         }
         2 | 3 => {
             let mut len = [0u8; 4];
-            file.read_exact(&mut len).map_err(|_| fail("truncated header".into()))?;
+            file.read_exact(&mut len)
+                .map_err(|_| fail("truncated header".into()))?;
             u32::from_le_bytes(len) as usize
         }
         v => return Err(fail(format!("unsupported format version {v}"))),
@@ -164,7 +169,8 @@ pub fn open(path: &Path, dtype: DType) -> Result<Reader> {
     }
     let data_start = if preamble[6] == 1 { 10 } else { 12 } + header_len;
     let mut text = vec![0u8; header_len];
-    file.read_exact(&mut text).map_err(|_| fail("truncated header".into()))?;
+    file.read_exact(&mut text)
+        .map_err(|_| fail("truncated header".into()))?;
     let text = String::from_utf8(text).map_err(|_| fail("the header is not text".into()))?;
     let header = header::parse(&text).map_err(|e| fail(e.to_string()))?;
     let stored = file_dtype(&header.descr)
@@ -347,7 +353,10 @@ mod tests {
         );
         file_with(&path, header, &[0; 28]);
         let error = read_error(&path);
-        assert!(error.ends_with("needs 24 bytes of data, the file has 28"), "{error}");
+        assert!(
+            error.ends_with("needs 24 bytes of data, the file has 28"),
+            "{error}"
+        );
         file_with(&path, header, &[0; 24]);
         assert_eq!(read(&path, DType::F32).unwrap().shape, [2, 3]);
         // A header cut short.
@@ -371,7 +380,9 @@ mod tests {
         );
         let error = read_error(&path);
         assert!(
-            error.contains("shape [4611686018427387904, 4] has more bytes of f32 than one array can hold"),
+            error.contains(
+                "shape [4611686018427387904, 4] has more bytes of f32 than one array can hold"
+            ),
             "{error}"
         );
         std::fs::remove_dir_all(&dir).unwrap();

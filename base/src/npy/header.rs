@@ -300,7 +300,8 @@ mod tests {
         assert_eq!(parse(decoy).unwrap().shape, [2]);
         assert_eq!(parse(decoy).unwrap().descr, "'shape': (9,)");
         // A decoy under another key is an unknown key.
-        let extra = "{'descr': '<f4', 'x': \"'shape': (9,)\", 'fortran_order': False, 'shape': (2,)}";
+        let extra =
+            "{'descr': '<f4', 'x': \"'shape': (9,)\", 'fortran_order': False, 'shape': (2,)}";
         assert!(error(extra).contains("unknown key 'x'"), "{}", error(extra));
     }
 
@@ -320,12 +321,30 @@ mod tests {
             ("", "expected '{'"),
             ("{'descr': '<f4'", "expected ',' or '}'"),
             ("{'descr': '<f4}", "unterminated string"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (3)}", "trailing comma"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (-3,)}", "non-negative"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x", "text after"),
-            ("{'descr': '<\\f4', 'fortran_order': False, 'shape': (2,)}", "escapes"),
-            ("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}", "expected a string"),
-            ("{'descr': '<f4', 'fortran_order': Falsey, 'shape': (2,)}", "expected ','"),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (3)}",
+                "trailing comma",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (-3,)}",
+                "non-negative",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x",
+                "text after",
+            ),
+            (
+                "{'descr': '<\\f4', 'fortran_order': False, 'shape': (2,)}",
+                "escapes",
+            ),
+            (
+                "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}",
+                "expected a string",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': Falsey, 'shape': (2,)}",
+                "expected ','",
+            ),
         ] {
             let message = error(text);
             assert!(message.contains(expected), "{text}: {message}");
@@ -334,7 +353,8 @@ mod tests {
 
     #[test]
     fn dimensions_that_overflow_are_errors() {
-        let text = "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999, 4)}";
+        let text =
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999, 4)}";
         assert!(error(text).contains("dimension 99999999999999999999999 is too large"));
         // Each dimension fits; their product is the caller's to check.
         let text = "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4)}";

@@ -295,7 +295,11 @@ impl IoLayout {
 
     /// The shape of the file that holds a buffer of local shape `local` on
     /// each of `size` ranks (the table in `docs/bundle.md`).
-    pub fn file_shape(self, local: &[usize], size: usize) -> std::result::Result<Vec<usize>, String> {
+    pub fn file_shape(
+        self,
+        local: &[usize],
+        size: usize,
+    ) -> std::result::Result<Vec<usize>, String> {
         let dims = || format!("{local:?}");
         Ok(match self {
             IoLayout::Scalar => {
@@ -309,10 +313,7 @@ impl IoLayout {
             IoLayout::Sliced(dim) => {
                 let mut global = local.to_vec();
                 let slot = global.get_mut(dim).ok_or_else(|| {
-                    format!(
-                        "layout sliced-{dim}, but only {} dimensions",
-                        local.len()
-                    )
+                    format!("layout sliced-{dim}, but only {} dimensions", local.len())
                 })?;
                 *slot = slot.checked_mul(size).ok_or_else(|| {
                     format!(
@@ -629,7 +630,7 @@ impl Plan {
     pub fn stage_of(&self, rank: usize) -> Option<(usize, usize)> {
         self.stages
             .iter()
-            .position(|s| (s.first_rank..s.first_rank + s.size).contains(&rank))
+            .position(|s| (s.first_rank..s.first_rank.saturating_add(s.size)).contains(&rank))
             .map(|i| (i, rank - self.stages[i].first_rank))
     }
 

@@ -218,10 +218,7 @@ impl Plan {
                 Ok(())
             }
             Step::Broadcast { root, .. } | Step::Reduce { root, .. } if *root >= stage.size => {
-                Err(format!(
-                    "root {root} in a stage of {} ranks",
-                    stage.size
-                ))
+                Err(format!("root {root} in a stage of {} ranks", stage.size))
             }
             _ => Ok(()),
         }
@@ -409,8 +406,9 @@ mod tests {
         );
         let mut plan = sample();
         plan.stages[0].buffers[2].dtype = DType::I32;
-        assert!(error(&plan)
-            .contains("argument 2 is buffer 'b', i32[8] (32 bytes), where the kernel takes f32[8]"));
+        assert!(error(&plan).contains(
+            "argument 2 is buffer 'b', i32[8] (32 bytes), where the kernel takes f32[8]"
+        ));
         let mut plan = sample();
         plan.kernels[0].buffers.pop();
         assert!(error(&plan).contains("passes 4 buffers to a kernel that takes 3"));
@@ -435,7 +433,11 @@ mod tests {
             );
             let mut plan = sample();
             plan.stages[0].buffers[0].input = io(name, IoLayout::Scalar);
-            assert!(error(&plan).contains("buffer 'a': input '"), "{}", error(&plan));
+            assert!(
+                error(&plan).contains("buffer 'a': input '"),
+                "{}",
+                error(&plan)
+            );
         }
         let mut plan = sample();
         plan.native = Some("/usr/lib/libc.so.6".into());
@@ -487,7 +489,11 @@ mod tests {
         let mut plan = sample();
         plan.stages[0].buffers[1].shape = vec![isize::MAX as usize / 4];
         plan.kernels[0].buffers[1] = ty(&[isize::MAX as usize / 4]);
-        assert!(error(&plan).contains("the file's shape [2, "), "{}", error(&plan));
+        assert!(
+            error(&plan).contains("the file's shape [2, "),
+            "{}",
+            error(&plan)
+        );
         let mut plan = sample();
         plan.kernels[0].buffers[1] = ty(&[usize::MAX, 2]);
         assert!(error(&plan).starts_with("kernel 'axpb': buffer 1 (f32[18446744073709551615, 2])"));

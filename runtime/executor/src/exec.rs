@@ -100,7 +100,7 @@ pub(crate) fn run(
     })?;
     let stage = &plan.stages[stage_index];
     check::check(&plan, stage_index)?;
-    MemoryLimit::from_env()?.check(&plan, stage, &format!("stage {stage_index} (@{})", stage.function))?;
+    MemoryLimit::from_env()?.check(&plan, stage_index)?;
 
     let stage_comm = world.split(stage_index, position)?;
     if (stage_comm.rank(), stage_comm.size()) != (position, stage.size) {

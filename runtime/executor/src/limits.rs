@@ -9,7 +9,7 @@
 //! of collectives and of input and output files are allocated with
 //! [`zeroed`], which reports failure as an error.
 
-use coco_bundle::{Plan, Stage, Step};
+use coco_bundle::{Plan, Step};
 
 use crate::error::{Error, Result};
 
@@ -18,7 +18,8 @@ use crate::error::{Error, Result};
 pub const MEMORY_LIMIT_ENV: &str = "COCO_MAX_MEMORY_BYTES";
 
 /// The limits, for `coco-exec --help`.
-pub const HELP: &str = "Environment:\n  COCO_MAX_MEMORY_BYTES  the most bytes one rank allocates for its \
+pub const HELP: &str =
+    "Environment:\n  COCO_MAX_MEMORY_BYTES  the most bytes one rank allocates for its \
                         stage's buffers, all together (default: this machine's physical memory); \
                         a plan that needs more is refused with an error naming the buffer";
 
@@ -59,10 +60,12 @@ impl MemoryLimit {
         })
     }
 
-    /// Checks the buffers `stage` allocates on one rank, and the GPU
+    /// Checks the buffers stage `index` allocates on one rank, and the GPU
     /// temporaries of the kernels it launches: the error names the buffer
     /// that goes over the limit.
-    pub fn check(&self, plan: &Plan, stage: &Stage, context: &str) -> Result<()> {
+    pub fn check(&self, plan: &Plan, index: usize) -> Result<()> {
+        let stage = &plan.stages[index];
+        let context = format!("stage {index} (@{})", stage.function);
         let mut total: u64 = 0;
         // `what` names the allocation and opens a parenthesis.
         let over = |what: String, bytes: u64, total: u64| {
@@ -103,6 +106,14 @@ impl MemoryLimit {
     }
 }
 
+/// Checks every stage of `plan` against the limit from the environment:
+/// what a tool that runs the bundle (`coco-run`) asks before it prepares
+/// inputs of the same size.
+pub fn check_plan(plan: &Plan) -> Result<()> {
+    let limit = MemoryLimit::from_env()?;
+    (0..plan.stages.len()).try_for_each(|index| limit.check(plan, index))
+}
+
 /// `MemTotal` of `/proc/meminfo`.
 fn physical_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -122,8 +133,11 @@ fn physical_memory() -> Option<u64> {
 /// (`calloc`: large blocks are fresh pages, not written twice), but failure
 /// is an error rather than an abort.
 pub fn zeroed(bytes: usize, what: &str) -> Result<Vec<u8>> {
-    let fail =
-        || Error::Plan(format!("out of memory: cannot allocate {bytes} bytes for {what}"));
+    let fail = || {
+        Error::Plan(format!(
+            "out of memory: cannot allocate {bytes} bytes for {what}"
+        ))
+    };
     if bytes == 0 {
         return Ok(Vec::new());
     }
@@ -151,13 +165,21 @@ mod tests {
         assert_eq!(error, "COCO_MAX_MEMORY_BYTES='4G' is not a number of bytes");
         let default = MemoryLimit::parse(None).unwrap();
         assert!(default.bytes > 1 << 20, "{default:?}");
-        assert!(default.source.contains("this machine's memory"), "{default:?}");
+        assert!(
+            default.source.contains("this machine's memory"),
+            "{default:?}"
+        );
     }
 
     #[test]
     fn zeroed_fails_cleanly() {
         assert_eq!(zeroed(3, "x").unwrap(), [0, 0, 0]);
-        let error = zeroed(isize::MAX as usize, "a test").unwrap_err().to_string();
-        assert!(error.starts_with("out of memory: cannot allocate"), "{error}");
+        let error = zeroed(isize::MAX as usize, "a test")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("out of memory: cannot allocate"),
+            "{error}"
+        );
     }
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use coco_bundle::{DType, IoLayout, Io, Step};
+use coco_bundle::{DType, Io, IoLayout, Step};
 use common::*;
 
 const F32: DType = DType::F32;
@@ -95,9 +95,9 @@ fn output_and_input_names_are_plain_file_names() {
 fn a_stage_larger_than_the_world_is_refused() {
     // ranks = 1 with a stage of 2 ranks tripped an assertion in exec.rs.
     let bundle = axpb_bundle("stage-past-world", |plan| plan.ranks = 1);
-    bundle.run(&[]).assert_error(&[
-        "plan.toml: stage 0 (@main) runs ranks 0 .. 2, but the plan has 1 ranks",
-    ]);
+    bundle
+        .run(&[])
+        .assert_error(&["plan.toml: stage 0 (@main) runs ranks 0 .. 2, but the plan has 1 ranks"]);
     bundle.remove();
 }
 
@@ -140,15 +140,18 @@ fn inputs_are_read_only_from_regular_files_of_the_right_length() {
     let x = bundle.inputs().join("x.npy");
     std::fs::remove_file(&x).unwrap();
     std::os::unix::fs::symlink("/dev/zero", &x).unwrap();
-    bundle
-        .run(&[])
-        .assert_error(&["input 'x': ", "x.npy: not a valid .npy file: a device is not a regular file"]);
+    bundle.run(&[]).assert_error(&[
+        "input 'x': ",
+        "x.npy: not a valid .npy file: a device is not a regular file",
+    ]);
 
     std::fs::remove_file(&x).unwrap();
     let made = Command::new("mkfifo").arg(&x).status();
     if made.is_ok_and(|s| s.success()) {
         // Opening it would wait for a writer forever.
-        bundle.run(&[]).assert_error(&["input 'x': ", "a FIFO is not a regular file"]);
+        bundle
+            .run(&[])
+            .assert_error(&["input 'x': ", "a FIFO is not a regular file"]);
         std::fs::remove_file(&x).unwrap();
     }
 
