@@ -28,6 +28,19 @@ impl DType {
         }
     }
 
+    /// Bytes of a dense array of `shape`, or `None` when they overflow what
+    /// one allocation can hold (`isize::MAX` bytes, the limit of Rust and C
+    /// objects): shapes come from files, so their product is never trusted.
+    pub fn array_bytes(self, shape: &[usize]) -> Option<usize> {
+        if shape.contains(&0) {
+            return Some(0);
+        }
+        let bytes = shape
+            .iter()
+            .try_fold(self.size(), |n, &d| n.checked_mul(d))?;
+        (bytes <= isize::MAX as usize).then_some(bytes)
+    }
+
     pub fn is_float(self) -> bool {
         matches!(self, DType::F64 | DType::F32 | DType::F16 | DType::BF16)
     }

@@ -3,8 +3,21 @@
 //!
 //! NumPy has no bfloat16, so bf16 arrays are written as `<f4` (exact) and
 //! read back from `<f4`, as the reference interpreter does.
+//!
+//! Files are untrusted input: only regular files are read (a FIFO would
+//! block, a link to a device never end), the header is parsed as the
+//! dictionary it is (`header`), and no more than the header plus the data
+//! its shape needs is ever read; a file of any other length is an error.
 
-use std::path::Path;
+mod header;
+
+use std::{
+    fs::File,
+    io::Read,
+    path::{Path, PathBuf},
+};
+
+pub use header::{Header, HeaderError};
 
 use crate::{dtype::DType, error::Error, error::Result};
 
@@ -63,23 +76,21 @@ fn convert(data: &[u8], from: DType, to: DType) -> Vec<u8> {
 }
 
 pub fn write(path: &Path, array: &Array) -> Result<()> {
-    let dims: Vec<String> = array.shape.iter().map(|d| d.to_string()).collect();
-    let shape_text = match dims.len() {
-        0 => "()".to_string(),
-        1 => format!("({},)", dims[0]),
-        _ => format!("({})", dims.join(", ")),
-    };
-    let mut header = format!(
-        "{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}",
-        descr(array.dtype)
-    );
+    let mut header = header::format(descr(array.dtype), &array.shape);
     let unpadded = MAGIC.len() + 2 + 2 + header.len() + 1;
     header.push_str(&" ".repeat((64 - unpadded % 64) % 64));
     header.push('\n');
+    let header_len = u16::try_from(header.len()).map_err(|_| Error::Npy {
+        path: path.display().to_string(),
+        message: format!(
+            "a header for {} dimensions does not fit format 1.0",
+            array.shape.len()
+        ),
+    })?;
     let mut bytes = Vec::with_capacity(MAGIC.len() + 4 + header.len() + array.data.len());
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&[1, 0]);
-    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(&header_len.to_le_bytes());
     bytes.extend_from_slice(header.as_bytes());
     if array.dtype == DType::BF16 {
         bytes.extend_from_slice(&convert(&array.data, DType::BF16, DType::F32));
@@ -89,59 +100,84 @@ pub fn write(path: &Path, array: &Array) -> Result<()> {
     std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
 }
 
-/// Reads a file whose elements must be `dtype` (bf16: `<f4` holding bf16
-/// values).
-pub fn read(path: &Path, dtype: DType) -> Result<Array> {
+/// The longest header read (NumPy's own reader stops at 10000 bytes unless
+/// told otherwise): the length field of a version 2 or 3 file could
+/// otherwise ask for 4 GiB before any byte of it is checked.
+pub const MAX_HEADER_BYTES: usize = 1 << 16;
+
+/// An opened `.npy` file whose header has been read and checked: its shape
+/// is known before its data is read, so a caller can refuse an array of the
+/// wrong shape without allocating it.
+pub struct Reader {
+    path: PathBuf,
+    file: File,
+    /// The element type asked for (bf16 reads `<f4`).
+    dtype: DType,
+    stored: DType,
+    pub shape: Vec<usize>,
+    data_bytes: usize,
+}
+
+/// Opens `path`, which must be a regular file holding elements of `dtype`
+/// (bf16: `<f4` holding bf16 values), and reads its header. The file's
+/// length must be exactly the header's plus the data its shape needs.
+pub fn open(path: &Path, dtype: DType) -> Result<Reader> {
     let fail = |message: String| Error::Npy {
         path: path.display().to_string(),
         message,
     };
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    if bytes.len() < 10 || &bytes[..6] != MAGIC {
+    // Before opening: opening a FIFO waits for a writer, and a device
+    // (a link to /dev/zero) never ends.
+    let kind = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !kind.is_file() {
+        return Err(fail(format!("{} is not a regular file", file_kind(&kind))));
+    }
+    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    // Again on the opened file, in case the path changed in between.
+    let metadata = file.metadata().map_err(|e| Error::io(path, e))?;
+    if !metadata.is_file() {
+        return Err(fail(format!(
+            "{} is not a regular file",
+            file_kind(&metadata)
+        )));
+    }
+    let mut preamble = [0u8; 8];
+    file.read_exact(&mut preamble)
+        .map_err(|_| fail("missing the \\x93NUMPY magic".into()))?;
+    if &preamble[..6] != MAGIC {
         return Err(fail("missing the \\x93NUMPY magic".into()));
     }
-    let (header_len, header_start) = match bytes[6] {
-        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
-        2 | 3 if bytes.len() >= 12 => (
-            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
-            12,
-        ),
+    let header_len = match preamble[6] {
+        1 => {
+            let mut len = [0u8; 2];
+            file.read_exact(&mut len)
+                .map_err(|_| fail("truncated header".into()))?;
+            u16::from_le_bytes(len) as usize
+        }
+        2 | 3 => {
+            let mut len = [0u8; 4];
+            file.read_exact(&mut len)
+                .map_err(|_| fail("truncated header".into()))?;
+            u32::from_le_bytes(len) as usize
+        }
         v => return Err(fail(format!("unsupported format version {v}"))),
     };
-    let header = bytes
-        .get(header_start..header_start + header_len)
-        .ok_or_else(|| fail("truncated header".into()))?;
-    let header = String::from_utf8_lossy(header);
-    let field = |key: &str| -> Option<String> {
-        let at = header.find(&format!("'{key}'"))? + key.len() + 2;
-        let rest = header[at..].trim_start().strip_prefix(':')?.trim_start();
-        if let Some(rest) = rest.strip_prefix('\'') {
-            Some(rest[..rest.find('\'')?].to_string())
-        } else if rest.starts_with('(') {
-            Some(rest[..=rest.find(')')?].to_string())
-        } else {
-            Some(
-                rest[..rest.find(',').unwrap_or(rest.len())]
-                    .trim()
-                    .to_string(),
-            )
-        }
-    };
-    let file_descr = field("descr").ok_or_else(|| fail("no 'descr' in the header".into()))?;
-    let stored =
-        file_dtype(&file_descr).ok_or_else(|| fail(format!("unsupported dtype '{file_descr}'")))?;
-    if field("fortran_order").as_deref() != Some("False") {
+    if header_len > MAX_HEADER_BYTES {
+        return Err(fail(format!(
+            "a header of {header_len} bytes is longer than the {MAX_HEADER_BYTES} this reader accepts"
+        )));
+    }
+    let data_start = if preamble[6] == 1 { 10 } else { 12 } + header_len;
+    let mut text = vec![0u8; header_len];
+    file.read_exact(&mut text)
+        .map_err(|_| fail("truncated header".into()))?;
+    let text = String::from_utf8(text).map_err(|_| fail("the header is not text".into()))?;
+    let header = header::parse(&text).map_err(|e| fail(e.to_string()))?;
+    let stored = file_dtype(&header.descr)
+        .ok_or_else(|| fail(format!("unsupported dtype '{}'", header.descr)))?;
+    if header.fortran_order {
         return Err(fail("Fortran-order arrays are not supported".into()));
     }
-    let shape_text = field("shape").ok_or_else(|| fail("no 'shape' in the header".into()))?;
-    let shape = shape_text
-        .trim_matches(|c| c == '(' || c == ')')
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<usize>())
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(|_| fail(format!("bad shape {shape_text}")))?;
     let expected_stored = if dtype == DType::BF16 {
         DType::F32
     } else {
@@ -150,25 +186,94 @@ pub fn read(path: &Path, dtype: DType) -> Result<Array> {
     if stored != expected_stored {
         return Err(Error::NpyDtype {
             path: path.display().to_string(),
-            found: format!("{stored} elements ('{file_descr}')"),
+            found: format!("{stored} elements ('{}')", header.descr),
             expected: dtype.to_string(),
         });
     }
-    let count: usize = shape.iter().product();
-    let data = &bytes[header_start + header_len..];
-    if data.len() != count * stored.size() {
+    let shape = header.shape;
+    let data_bytes = stored.array_bytes(&shape).ok_or_else(|| {
+        fail(format!(
+            "shape {shape:?} has more bytes of {stored} than one array can hold"
+        ))
+    })?;
+    let file_data = metadata.len().saturating_sub(data_start as u64);
+    if file_data != data_bytes as u64 {
         return Err(fail(format!(
-            "shape {shape:?} needs {} bytes of data, the file has {}",
-            count * stored.size(),
-            data.len()
+            "shape {shape:?} needs {data_bytes} bytes of data, the file has {file_data}"
         )));
     }
-    let data = if dtype == DType::BF16 {
-        convert(data, DType::F32, DType::BF16)
+    Ok(Reader {
+        path: path.to_path_buf(),
+        file,
+        dtype,
+        stored,
+        shape,
+        data_bytes,
+    })
+}
+
+impl Reader {
+    /// Reads the data: exactly the bytes the header's shape needs (a file
+    /// that grew or shrank since it was opened is an error).
+    pub fn read(self) -> Result<Array> {
+        let path = &self.path;
+        let fail = |message: String| Error::Npy {
+            path: path.display().to_string(),
+            message,
+        };
+        let mut data = Vec::new();
+        data.try_reserve_exact(self.data_bytes).map_err(|_| {
+            fail(format!(
+                "cannot allocate {} bytes for its data",
+                self.data_bytes
+            ))
+        })?;
+        (&self.file)
+            .take(self.data_bytes as u64 + 1)
+            .read_to_end(&mut data)
+            .map_err(|e| Error::io(path, e))?;
+        if data.len() != self.data_bytes {
+            return Err(fail(format!(
+                "shape {:?} needs {} bytes of data, read {} (the file changed while read)",
+                self.shape,
+                self.data_bytes,
+                data.len()
+            )));
+        }
+        let data = if self.dtype == DType::BF16 {
+            convert(&data, self.stored, DType::BF16)
+        } else {
+            data
+        };
+        Ok(Array {
+            dtype: self.dtype,
+            shape: self.shape,
+            data,
+        })
+    }
+}
+
+/// Reads a file whose elements must be `dtype` (bf16: `<f4` holding bf16
+/// values).
+pub fn read(path: &Path, dtype: DType) -> Result<Array> {
+    open(path, dtype)?.read()
+}
+
+/// For messages: what a path is when it is no regular file.
+fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
     } else {
-        data.to_vec()
-    };
-    Ok(Array { dtype, shape, data })
+        "a special file"
+    }
 }
 
 #[cfg(test)]
@@ -205,6 +310,127 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(wrong.contains("expected f16"), "{wrong}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A scratch directory for one test.
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("coco-npy-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// A version 1.0 file with header `header` (padded) and `data`.
+    fn file_with(path: &Path, header: &str, data: &[u8]) {
+        let mut header = header.to_string();
+        header.push('\n');
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&[1, 0]);
+        bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend_from_slice(data);
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    fn read_error(path: &Path) -> String {
+        match read(path, DType::F32) {
+            Ok(array) => panic!("{} read as {array:?}", path.display()),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn the_data_must_be_exactly_what_the_shape_needs() {
+        let dir = scratch("lengths");
+        let path = dir.join("a.npy");
+        let header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
+        file_with(&path, header, &[0; 20]);
+        let error = read_error(&path);
+        assert!(
+            error.ends_with("shape [2, 3] needs 24 bytes of data, the file has 20"),
+            "{error}"
+        );
+        file_with(&path, header, &[0; 28]);
+        let error = read_error(&path);
+        assert!(
+            error.ends_with("needs 24 bytes of data, the file has 28"),
+            "{error}"
+        );
+        file_with(&path, header, &[0; 24]);
+        assert_eq!(read(&path, DType::F32).unwrap().shape, [2, 3]);
+        // A header cut short.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.truncate(30);
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read_error(&path).ends_with("truncated header"));
+        std::fs::write(&path, b"\x93NUM").unwrap();
+        assert!(read_error(&path).contains("missing the \\x93NUMPY magic"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn shapes_whose_size_overflows_are_errors() {
+        let dir = scratch("overflow");
+        let path = dir.join("a.npy");
+        file_with(
+            &path,
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }",
+            &[0; 16],
+        );
+        let error = read_error(&path);
+        assert!(
+            error.contains(
+                "shape [4611686018427387904, 4] has more bytes of f32 than one array can hold"
+            ),
+            "{error}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_header_is_parsed_not_searched() {
+        let dir = scratch("decoy");
+        let path = dir.join("a.npy");
+        // The first `'shape'` in the text is inside a string.
+        file_with(
+            &path,
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'note': \"'shape': (2,)\"}",
+            &[0; 4],
+        );
+        assert!(read_error(&path).contains("unknown key 'note'"));
+        file_with(
+            &path,
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'shape': (2,)}",
+            &[0; 8],
+        );
+        assert!(read_error(&path).contains("key 'shape' appears twice"));
+        // A version 2 header length of 4 GiB is refused before it is read.
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&[2, 0]);
+        bytes.extend_from_slice(&u32::MAX.to_le_bytes());
+        std::fs::write(&path, bytes).unwrap();
+        assert!(read_error(&path).contains("longer than the 65536 this reader accepts"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = scratch("special");
+        let zero = dir.join("zero.npy");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        assert!(
+            read_error(&zero).ends_with("not a valid .npy file: a device is not a regular file"),
+            "{}",
+            read_error(&zero)
+        );
+        let fifo = dir.join("fifo.npy");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            // Would block forever if opened.
+            assert!(read_error(&fifo).ends_with("a FIFO is not a regular file"));
+        }
+        assert!(read_error(&dir).ends_with("a directory is not a regular file"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -21,7 +21,7 @@ import time
 import torch
 
 # The plan format version this script reads (coco_bundle::FORMAT_VERSION).
-PLAN_VERSION = 2
+PLAN_VERSION = 3
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 FAILURES = []
 

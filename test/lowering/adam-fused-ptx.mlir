@@ -23,11 +23,11 @@
 // PTX-NOT: .entry
 
 // PLAN: format = "coco-bundle"
-// PLAN: version = 2
+// PLAN: version = 3
 // PLAN: ranks = 4
 // PLAN: {{\[\[}}kernels]]
 // PLAN-NEXT: name = "adam_k0"
-// PLAN-NEXT: buffers = 8
+// PLAN-NEXT: buffers = [{ dtype = "f32", shape = [65536] }, { dtype = "f32", shape = [65536] }, { dtype = "f32", shape = [65536] }, { dtype = "f32", shape = [] }, { dtype = "f32", shape = [] }, { dtype = "f32", shape = [] }, { dtype = "f32", shape = [65536] }, { dtype = "f32", shape = [65536] }]
 // PLAN: {{\[\[}}kernels.gpu_launches]]
 // PLAN-NEXT: entry = "adam_k0_kernel"
 // PLAN-NEXT: grid = [1024, 1, 1]

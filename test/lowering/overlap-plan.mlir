@@ -6,7 +6,7 @@
 // RUN: coco-opt ../examples/coco/megatron_mlp.mlir --pass-pipeline='builtin.module(coco-overlap{chunks=2})' | coco-translate - --emit=plan --ranks 2 | FileCheck %s
 
 // CHECK: name = "megatron_mlp_k12"
-// CHECK-NEXT: buffers = 3
+// CHECK-NEXT: buffers = [{ dtype = "f16", shape = [8, 2048] }, { dtype = "f16", shape = [2048, 1024] }, { dtype = "f16", shape = [8, 1024] }]
 // CHECK-NEXT: computes = ["coco.matmul (rows 8..)"]
 // CHECK: name = "t11_at16384"
 // CHECK-NEXT: dtype = "f16"

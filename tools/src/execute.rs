@@ -127,6 +127,9 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         )
     };
 
+    // Before inputs of the same size are made: a rank could not hold them.
+    coco_runtime::limits::check_plan(&plan).map_err(|e| e.to_string())?;
+
     // The program, for input specs and the reference run.
     let module = match &text {
         Some(text) => Some(source::load(&context, text, &text_name)?),

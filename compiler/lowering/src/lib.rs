@@ -25,7 +25,7 @@ use std::{collections::HashMap, path::Path};
 use coco_bundle::{plan::PtxTarget, Kernel, Plan, PLAN_FILE};
 use coco_dialects::{
     coco::ops,
-    ir::{as_op, body_ops, functions, int_attr, op_name, str_attr, symbol_attr},
+    ir::{as_op, body_ops, functions, int_attr, location_text, op_name, str_attr, symbol_attr},
 };
 use melior::{
     ir::{Module, Operation},
@@ -226,6 +226,14 @@ pub fn compile(
         let function_op = as_op(&entry.function);
         // SAFETY: the function lives as long as `module`, which outlives this call.
         let function_op: &Operation = unsafe { &*(function_op as *const Operation) };
+        // Inputs and outputs are files named after the function.
+        let function_name = str_attr(function_op, "sym_name").unwrap_or_default();
+        coco_bundle::check_file_name(&function_name).map_err(|e| {
+            Error::unsupported(
+                location_text(function_op.location()),
+                format!("@{function_name} names the program's input and output files, but {e}"),
+            )
+        })?;
         let stage_plan =
             partition::plan_function(function_op, group_size, index * group_size, &peers)?;
         let values = partition::Values::new(function_op);
@@ -247,7 +255,7 @@ pub fn compile(
             }
             canonical.insert(body, text.name.clone());
             kernels_mlir.push_str(&text.text);
-            buffers.insert(text.name.clone(), text.buffers);
+            buffers.insert(text.name.clone(), text.buffers.len());
             plan.kernels.push(Kernel {
                 name: text.name,
                 buffers: text.buffers,
@@ -306,6 +314,12 @@ pub fn compile(
         }
         compiled.ptx = ptx.assembly;
     }
+    // What the executor would refuse is refused here, where it can be
+    // fixed.
+    compiled
+        .plan
+        .validate()
+        .map_err(|e| Error::unsupported(source, format!("the compiled plan is invalid: {e}")))?;
     Ok(compiled)
 }
 

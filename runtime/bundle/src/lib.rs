@@ -18,11 +18,13 @@
 
 pub mod error;
 pub mod plan;
+mod validate;
 
 /// The plan's schema names element types; they are defined once, in coco-base.
 pub use coco_base::DType;
 pub use error::{Error, Result};
 pub use plan::{
-    Buffer, GpuLaunch, Io, IoLayout, Kernel, LaunchParam, Plan, Reduction, Scalar, Stage, Step,
-    View, FORMAT_NAME, FORMAT_VERSION, PLAN_FILE,
+    Buffer, BufferType, GpuLaunch, Io, IoLayout, Kernel, LaunchParam, Plan, Reduction, Scalar,
+    Stage, Step, View, FORMAT_NAME, FORMAT_VERSION, PLAN_FILE,
 };
+pub use validate::check_file_name;

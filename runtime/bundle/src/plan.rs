@@ -1,8 +1,9 @@
 //! The execution plan (`plan.toml`): buffers, kernels and the ordered steps
 //! every rank runs. Documented in `docs/bundle.md`; bump `FORMAT_VERSION`
-//! on any change an older executor would misread.
+//! on any change an older executor would misread. `Plan::parse` validates
+//! what it reads (`validate.rs`).
 
-use std::{collections::HashMap, fmt, path::Path};
+use std::{fmt, path::Path};
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +11,9 @@ use crate::{error::Error, error::Result, DType};
 
 pub const FORMAT_NAME: &str = "coco-bundle";
 /// 2: launch parameters are tables (`LaunchParam`), not prefixed strings.
-pub const FORMAT_VERSION: u32 = 2;
+/// 3: kernels list the element type and shape of each buffer they take
+/// (`BufferType`), not only how many, so launches are checked against them.
+pub const FORMAT_VERSION: u32 = 3;
 pub const PLAN_FILE: &str = "plan.toml";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -51,8 +54,10 @@ pub struct PtxTarget {
 #[serde(deny_unknown_fields)]
 pub struct Kernel {
     pub name: String,
-    /// How many buffer parameters precede the rank.
-    pub buffers: usize,
+    /// The buffer parameters that precede the rank: what the compiled code
+    /// reads and writes through each pointer, so a launch that passes a
+    /// smaller buffer is refused instead of run out of bounds.
+    pub buffers: Vec<BufferType>,
     /// The coco ops the kernel computes, for people reading the plan.
     #[serde(default)]
     pub computes: Vec<String>,
@@ -64,6 +69,23 @@ pub struct Kernel {
     /// (`LaunchParam::Scratch`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gpu_scratch: Vec<u64>,
+}
+
+/// The element type and dense row-major shape of a kernel's buffer
+/// parameter: `{ dtype = "f32", shape = [4, 8] }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferType {
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+}
+
+/// `f32[4, 8]`, as messages write buffers.
+impl fmt::Display for BufferType {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let dims: Vec<String> = self.shape.iter().map(usize::to_string).collect();
+        write!(f, "{}[{}]", self.dtype, dims.join(", "))
+    }
 }
 
 /// One `gpu.launch_func` of a kernel.
@@ -113,11 +135,11 @@ pub enum Scalar {
 impl LaunchParam {
     /// Why the parameter cannot be one of `kernel`'s launch parameters, if
     /// it cannot.
-    fn check(&self, kernel: &Kernel) -> std::result::Result<(), String> {
+    pub(crate) fn check(&self, kernel: &Kernel) -> std::result::Result<(), String> {
         match *self {
-            LaunchParam::Buffer { index } if index >= kernel.buffers => Err(format!(
+            LaunchParam::Buffer { index } if index >= kernel.buffers.len() => Err(format!(
                 "buffer {index}, but the kernel takes {} buffers",
-                kernel.buffers
+                kernel.buffers.len()
             )),
             LaunchParam::Scratch { index } if index >= kernel.gpu_scratch.len() => Err(format!(
                 "scratch {index}, but the kernel has {} temporaries",
@@ -195,6 +217,8 @@ pub struct Buffer {
     pub view: Option<View>,
 }
 
+/// Sizes of a buffer of a validated plan, whose products cannot overflow
+/// (`Plan::validate` checks them first).
 impl Buffer {
     pub fn len(&self) -> usize {
         self.shape.iter().product()
@@ -206,6 +230,14 @@ impl Buffer {
 
     pub fn bytes(&self) -> usize {
         self.len() * self.dtype.size()
+    }
+
+    /// What a kernel parameter must be to take this buffer.
+    pub fn ty(&self) -> BufferType {
+        BufferType {
+            dtype: self.dtype,
+            shape: self.shape.clone(),
+        }
     }
 }
 
@@ -259,6 +291,39 @@ impl IoLayout {
             IoLayout::Local => "local".into(),
             IoLayout::Sliced(d) => format!("sliced-{d}"),
         }
+    }
+
+    /// The shape of the file that holds a buffer of local shape `local` on
+    /// each of `size` ranks (the table in `docs/bundle.md`).
+    pub fn file_shape(
+        self,
+        local: &[usize],
+        size: usize,
+    ) -> std::result::Result<Vec<usize>, String> {
+        let dims = || format!("{local:?}");
+        Ok(match self {
+            IoLayout::Scalar => {
+                if !local.iter().all(|&d| d == 1) {
+                    return Err(format!("layout scalar, but shape {}", dims()));
+                }
+                Vec::new()
+            }
+            IoLayout::Replicated => local.to_vec(),
+            IoLayout::Local => std::iter::once(size).chain(local.iter().copied()).collect(),
+            IoLayout::Sliced(dim) => {
+                let mut global = local.to_vec();
+                let slot = global.get_mut(dim).ok_or_else(|| {
+                    format!("layout sliced-{dim}, but only {} dimensions", local.len())
+                })?;
+                *slot = slot.checked_mul(size).ok_or_else(|| {
+                    format!(
+                        "layout sliced-{dim} over {size} ranks: dimension {dim} of {} overflows",
+                        dims()
+                    )
+                })?;
+                global
+            }
+        })
     }
 
     pub fn parse(text: &str) -> Option<IoLayout> {
@@ -392,6 +457,24 @@ pub enum Step {
 }
 
 impl Step {
+    /// The step's `op`, as the plan writes it (`all_reduce`...).
+    pub fn op(&self) -> &'static str {
+        match self {
+            Step::Launch { .. } => "launch",
+            Step::AllReduce { .. } => "all_reduce",
+            Step::ReduceScatter { .. } => "reduce_scatter",
+            Step::AllGather { .. } => "all_gather",
+            Step::Broadcast { .. } => "broadcast",
+            Step::Reduce { .. } => "reduce",
+            Step::AllToAll { .. } => "all_to_all",
+            Step::Send { .. } => "send",
+            Step::Recv { .. } => "recv",
+            Step::Copy { .. } => "copy",
+            Step::RecordEvent { .. } => "record_event",
+            Step::WaitEvent { .. } => "wait_event",
+        }
+    }
+
     pub fn stream(&self) -> u32 {
         match self {
             Step::Launch { stream, .. }
@@ -428,8 +511,8 @@ impl Step {
 }
 
 /// `toml` writes every array of tables as `[[...]]` sections, which would
-/// spread each launch parameter over two or three lines of its own; a
-/// launch's parameters read better as one inline array
+/// spread each launch parameter (and each kernel buffer type) over two or
+/// three lines of its own; they read better as one inline array
 /// (`params = [{ kind = "buffer", index = 0 }, { kind = "rank" }]`).
 /// Both forms parse to the same plan.
 fn inline_launch_params(body: &str) -> String {
@@ -438,22 +521,35 @@ fn inline_launch_params(body: &str) -> String {
         .get_mut("kernels")
         .and_then(toml_edit::Item::as_array_of_tables_mut);
     for kernel in kernels.into_iter().flat_map(|k| k.iter_mut()) {
+        inline(kernel, "buffers");
+        // The buffers right after the name, as `Kernel` declares them.
+        for key in ["computes", "gpu_scratch"] {
+            if let Some(item) = kernel.remove(key) {
+                kernel.insert(key, item);
+            }
+        }
         let launches = kernel
             .get_mut("gpu_launches")
             .and_then(toml_edit::Item::as_array_of_tables_mut);
         for launch in launches.into_iter().flat_map(|l| l.iter_mut()) {
-            // `params` is the launch's last key, so re-inserting keeps the
-            // order (and gives the key the usual ` = `).
-            if let Some(params) = launch.remove("params") {
-                let params = match params.into_value() {
-                    Ok(array) => toml_edit::Item::Value(array),
-                    Err(item) => item,
-                };
-                launch.insert("params", params);
-            }
+            inline(launch, "params");
         }
     }
     document.to_string()
+}
+
+/// Rewrites array of tables `key` of `table` as an inline array, at the
+/// end of the table.
+fn inline(table: &mut toml_edit::Table, key: &str) {
+    // Arrays of tables come after the table's other keys, so re-inserting
+    // at the end keeps the order (and gives the key the usual ` = `).
+    if let Some(item) = table.remove(key) {
+        let item = match item.into_value() {
+            Ok(array) => toml_edit::Item::Value(array),
+            Err(item) => item,
+        };
+        table.insert(key, item);
+    }
 }
 
 impl Plan {
@@ -493,9 +589,16 @@ impl Plan {
         }
         match raw.get("version").and_then(|v| v.as_integer()) {
             Some(v) if v == i64::from(FORMAT_VERSION) => {}
+            Some(v) if v < i64::from(FORMAT_VERSION) => {
+                return Err(fail(format!(
+                    "plan format version {v}; this executor reads version {FORMAT_VERSION}: \
+                     recompile the bundle with this release's coco-translate --emit=bundle"
+                )))
+            }
             Some(v) => {
                 return Err(fail(format!(
-                    "plan format version {v}; this executor reads version {FORMAT_VERSION}"
+                    "plan format version {v}; this executor reads version {FORMAT_VERSION}: \
+                     run the bundle with the coco-exec of the release that compiled it"
                 )))
             }
             None => return Err(fail("no `version`".into())),
@@ -507,6 +610,14 @@ impl Plan {
 
     pub fn load(bundle: &Path) -> Result<Plan> {
         let path = bundle.join(PLAN_FILE);
+        // A FIFO or a device would be read forever.
+        let metadata = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
+        if !metadata.is_file() {
+            return Err(Error::Plan {
+                path: path.display().to_string(),
+                message: "not a regular file".into(),
+            });
+        }
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
         Plan::parse(&text, &path)
     }
@@ -519,124 +630,19 @@ impl Plan {
     pub fn stage_of(&self, rank: usize) -> Option<(usize, usize)> {
         self.stages
             .iter()
-            .position(|s| (s.first_rank..s.first_rank + s.size).contains(&rank))
+            .position(|s| (s.first_rank..s.first_rank.saturating_add(s.size)).contains(&rank))
             .map(|i| (i, rank - self.stages[i].first_rank))
     }
 
-    /// Every reference resolves, views fit, stages tile the world.
-    pub fn validate(&self) -> std::result::Result<(), String> {
-        if self.ranks == 0 {
-            return Err("`ranks` must be at least 1".into());
-        }
-        for kernel in &self.kernels {
-            for (l, launch) in kernel.gpu_launches.iter().enumerate() {
-                for (p, param) in launch.params.iter().enumerate() {
-                    param.check(kernel).map_err(|e| {
-                        format!(
-                            "kernel '{}': launch {l} ({}), parameter {p}: {e}",
-                            kernel.name, launch.entry
-                        )
-                    })?;
-                }
-            }
-        }
-        for rank in 0..self.ranks {
-            let owners = self
-                .stages
-                .iter()
-                .filter(|s| (s.first_rank..s.first_rank + s.size).contains(&rank))
-                .count();
-            if owners != 1 {
-                return Err(format!(
-                    "rank {rank} belongs to {owners} stages, expected 1"
-                ));
-            }
-        }
-        for (index, stage) in self.stages.iter().enumerate() {
-            let context = format!("stage {index} (@{})", stage.function);
-            let mut buffers: HashMap<&str, &Buffer> = HashMap::new();
-            for buffer in &stage.buffers {
-                if buffers.insert(&buffer.name, buffer).is_some() {
-                    return Err(format!(
-                        "{context}: buffer '{}' is declared twice",
-                        buffer.name
-                    ));
-                }
-            }
-            for buffer in &stage.buffers {
-                if let Some(view) = &buffer.view {
-                    let base = buffers.get(view.of.as_str()).ok_or_else(|| {
-                        format!(
-                            "{context}: view '{}' of unknown buffer '{}'",
-                            buffer.name, view.of
-                        )
-                    })?;
-                    if base.view.is_some() || base.dtype != buffer.dtype {
-                        return Err(format!(
-                            "{context}: view '{}' must view a plain buffer of its element type",
-                            buffer.name
-                        ));
-                    }
-                    let last = view.start(stage.size.saturating_sub(1));
-                    if last + buffer.len() > base.len() {
-                        return Err(format!(
-                            "{context}: view '{}' (elements {}..{} on the last rank) runs past '{}' ({} elements)",
-                            buffer.name,
-                            last,
-                            last + buffer.len(),
-                            view.of,
-                            base.len()
-                        ));
-                    }
-                }
-            }
-            for (i, step) in stage.steps.iter().enumerate() {
-                for name in step.buffers() {
-                    if !buffers.contains_key(name) {
-                        return Err(format!("{context}: step {i} uses unknown buffer '{name}'"));
-                    }
-                }
-                match step {
-                    Step::Launch {
-                        kernel,
-                        buffers: args,
-                        ..
-                    } => {
-                        let k = self.kernel(kernel).ok_or_else(|| {
-                            format!("{context}: step {i} launches unknown kernel '{kernel}'")
-                        })?;
-                        if k.buffers != args.len() {
-                            return Err(format!(
-                                "{context}: step {i} passes {} buffers to '{kernel}', which takes {}",
-                                args.len(),
-                                k.buffers
-                            ));
-                        }
-                    }
-                    Step::Send { peer_stage, .. } | Step::Recv { peer_stage, .. } => {
-                        let peer = self.stages.get(*peer_stage).ok_or_else(|| {
-                            format!("{context}: step {i} names stage {peer_stage}, which does not exist")
-                        })?;
-                        if peer.size != stage.size {
-                            return Err(format!(
-                                "{context}: step {i} pairs with stage {peer_stage} of {} ranks, this stage has {}",
-                                peer.size, stage.size
-                            ));
-                        }
-                    }
-                    Step::Broadcast { root, .. } | Step::Reduce { root, .. }
-                        if *root >= stage.size =>
-                    {
-                        return Err(format!(
-                            "{context}: step {i} has root {root} in a stage of {} ranks",
-                            stage.size
-                        ));
-                    }
-                    _ => {}
-                }
-            }
-        }
-        Ok(())
+    /// Where step `index` of stage `stage` is, for messages:
+    /// `stage 0 (@adam), step 3 (all_reduce)`.
+    pub fn step_context(&self, stage: usize, index: usize) -> String {
+        let s = &self.stages[stage];
+        format!(
+            "stage {stage} (@{}), step {index} ({})",
+            s.function,
+            s.steps[index].op()
+        )
     }
 }
 
@@ -644,12 +650,19 @@ impl Plan {
 mod tests {
     use super::*;
 
+    fn f32x4() -> BufferType {
+        BufferType {
+            dtype: DType::F32,
+            shape: vec![4],
+        }
+    }
+
     fn sample() -> Plan {
         let mut plan = Plan::new("adam.mlir", 2);
         plan.native = Some("kernels.so".into());
         plan.kernels.push(Kernel {
             name: "adam_k0".into(),
-            buffers: 2,
+            buffers: vec![f32x4(), f32x4()],
             computes: vec!["arith.mulf".into()],
             gpu_launches: vec![GpuLaunch {
                 entry: "adam_k0_kernel".into(),
@@ -844,7 +857,8 @@ mod tests {
         let error = parse_error(&text);
         assert!(
             error.contains(&format!(
-                "plan format version 1; this executor reads version {FORMAT_VERSION}"
+                "plan format version 1; this executor reads version {FORMAT_VERSION}: \
+                 recompile the bundle with this release's coco-translate --emit=bundle"
             )),
             "{error}"
         );
@@ -865,6 +879,20 @@ mod tests {
         assert!(plan
             .validate()
             .unwrap_err()
-            .contains("rank 1 belongs to 0 stages"));
+            .contains("rank 1 belongs to no stage"));
+    }
+
+    #[test]
+    fn kernel_buffer_types_are_inline_tables() {
+        let text = sample().to_text();
+        let buffers = concat!(
+            r#"buffers = [{ dtype = "f32", shape = [4] }, "#,
+            r#"{ dtype = "f32", shape = [4] }]"#,
+            "\n",
+        );
+        assert!(text.contains(buffers), "{text}");
+        // A version-2 kernel (a count of buffers) is no version-3 kernel.
+        let old = text.replace(buffers, "buffers = 2\n");
+        assert!(parse_error(&old).contains("invalid type: integer `2`, expected a sequence"));
     }
 }

@@ -21,24 +21,6 @@ use coco_bundle::{Buffer, Plan, Stage, Step};
 
 use crate::error::{Error, Result};
 
-/// The name of a step's op, as in the plan (`all_reduce`...).
-pub fn op_name(step: &Step) -> &'static str {
-    match step {
-        Step::Launch { .. } => "launch",
-        Step::AllReduce { .. } => "all_reduce",
-        Step::ReduceScatter { .. } => "reduce_scatter",
-        Step::AllGather { .. } => "all_gather",
-        Step::Broadcast { .. } => "broadcast",
-        Step::Reduce { .. } => "reduce",
-        Step::AllToAll { .. } => "all_to_all",
-        Step::Send { .. } => "send",
-        Step::Recv { .. } => "recv",
-        Step::Copy { .. } => "copy",
-        Step::RecordEvent { .. } => "record_event",
-        Step::WaitEvent { .. } => "wait_event",
-    }
-}
-
 fn buffer<'a>(stage: &'a Stage, name: &str) -> &'a Buffer {
     stage
         .buffers
@@ -50,16 +32,6 @@ fn buffer<'a>(stage: &'a Stage, name: &str) -> &'a Buffer {
 fn describe(b: &Buffer) -> String {
     let dims: Vec<String> = b.shape.iter().map(usize::to_string).collect();
     format!("'{}' ({}[{}])", b.name, b.dtype, dims.join(", "))
-}
-
-/// Where a step is, for messages.
-pub fn step_context(plan: &Plan, stage: usize, index: usize) -> String {
-    let s = &plan.stages[stage];
-    format!(
-        "stage {stage} (@{}), step {index} ({})",
-        s.function,
-        op_name(&s.steps[index])
-    )
 }
 
 /// `input` and `output` of a collective: same element type, and sizes or
@@ -123,7 +95,7 @@ fn check_collective(stage: &Stage, step: &Step) -> std::result::Result<(), Strin
             input, output, dim, ..
         } => check_pair(stage, input, output, |i, o| {
             let mut expected = dim_of(i, *dim, "dim")?;
-            expected[*dim] *= size;
+            expected[*dim] = gathered(expected[*dim], size)?;
             expect_shape(o, &expected)
         }),
         Step::AllToAll {
@@ -142,11 +114,17 @@ fn check_collective(stage: &Stage, step: &Step) -> std::result::Result<(), Strin
                 ));
             }
             expected[*split_dim] /= size;
-            expected[*concat_dim] *= size;
+            expected[*concat_dim] = gathered(expected[*concat_dim], size)?;
             expect_shape(o, &expected)
         }),
         _ => Ok(()),
     }
+}
+
+/// A dimension of `rows` on each of `size` ranks, concatenated.
+fn gathered(rows: usize, size: usize) -> std::result::Result<usize, String> {
+    rows.checked_mul(size)
+        .ok_or_else(|| format!("{rows} rows on each of {size} ranks overflow"))
 }
 
 fn expect_shape(o: &[usize], expected: &[usize]) -> std::result::Result<(), String> {
@@ -164,7 +142,7 @@ pub fn check(plan: &Plan, index: usize) -> Result<()> {
     let mut recorded = HashSet::new();
     for (i, step) in stage.steps.iter().enumerate() {
         let fail =
-            |message: String| Error::Plan(format!("{}: {message}", step_context(plan, index, i)));
+            |message: String| Error::Plan(format!("{}: {message}", plan.step_context(index, i)));
         check_collective(stage, step).map_err(fail)?;
         match step {
             Step::RecordEvent { event, .. } => {
@@ -227,9 +205,9 @@ fn check_point_to_point(plan: &Plan) -> Result<()> {
                         {
                             return Err(Error::Plan(format!(
                                 "{} receives {} from {}, which sends {}",
-                                step_context(plan, s, next[s]),
+                                plan.step_context(s, next[s]),
                                 describe(received),
-                                step_context(plan, *peer_stage, sent.step),
+                                plan.step_context(*peer_stage, sent.step),
                                 describe(sent.buffer)
                             )));
                         }
@@ -248,7 +226,7 @@ fn check_point_to_point(plan: &Plan) -> Result<()> {
                 .iter()
                 .enumerate()
                 .filter(|&(s, &n)| n < stages[s].steps.len())
-                .map(|(s, &n)| step_context(plan, s, n))
+                .map(|(s, &n)| plan.step_context(s, n))
                 .collect();
             return Err(Error::Plan(format!(
                 "the stages deadlock: {} wait(s) for a value never sent before it",
@@ -260,7 +238,7 @@ fn check_point_to_point(plan: &Plan) -> Result<()> {
         if let Some(sent) = queue.front() {
             return Err(Error::Plan(format!(
                 "{} sends {} to stage {to}, which never receives it",
-                step_context(plan, from, sent.step),
+                plan.step_context(from, sent.step),
                 describe(sent.buffer)
             )));
         }

@@ -42,6 +42,7 @@ use crate::{
     comm::{reduces_natively, Comm},
     error::Result,
     layout,
+    limits::zeroed,
 };
 
 /// How float reductions are computed.
@@ -104,9 +105,9 @@ pub fn all_reduce(
     let n = input.len() / elem;
     let shares = chunks(n, size);
     let mine = shares[comm.rank()];
-    let mut received = vec![0u8; mine * size * elem];
+    let mut received = zeroed(mine * size * elem, "the parts to reduce")?;
     comm.all_to_all_v(elem, input, &shares, &mut received, &vec![mine; size])?;
-    let mut folded = vec![0u8; mine * elem];
+    let mut folded = zeroed(mine * elem, "the reduced part")?;
     fold_received(dtype, reduction, &received, &mut folded);
     comm.all_gather_v(elem, &folded, &shares, output)
 }
@@ -140,7 +141,7 @@ pub fn reduce_scatter(
         return Ok(());
     }
     let part = output.len() / elem;
-    let mut received = vec![0u8; output.len() * size];
+    let mut received = zeroed(output.len() * size, "the parts to reduce")?;
     comm.all_to_all_v(
         elem,
         send,
@@ -166,7 +167,7 @@ pub fn all_gather(
         // Rank-major is already the concatenation.
         return comm.all_gather(elem, input, output);
     }
-    let mut gathered = vec![0u8; output.len()];
+    let mut gathered = zeroed(output.len(), "the gathered parts")?;
     comm.all_gather(elem, input, &mut gathered)?;
     layout::concat_parts(&gathered, shape, elem, dim, comm.size(), output);
     Ok(())
@@ -208,7 +209,7 @@ pub fn reduce(
         }
     } else {
         let mut gathered = if on_root {
-            vec![0u8; input.len() * size]
+            zeroed(input.len() * size, "the gathered parts")?
         } else {
             Vec::new()
         };
@@ -249,7 +250,7 @@ pub fn all_to_all(
     if layout::parts_contiguous(&part_shape, concat_dim) {
         return comm.all_to_all_v(elem, send, &counts, output, &counts);
     }
-    let mut received = vec![0u8; output.len()];
+    let mut received = zeroed(output.len(), "the received parts")?;
     comm.all_to_all_v(elem, send, &counts, &mut received, &counts)?;
     layout::concat_parts(&received, &part_shape, elem, concat_dim, size, output);
     Ok(())

@@ -14,12 +14,13 @@ use std::{path::Path, time::Instant};
 use coco_bundle::Plan;
 
 use crate::{
-    check::{self, op_name, step_context},
+    check,
     comm::Comm,
     cpu::{Cpu, StepContext},
     cuda::Cuda,
     error::{Error, Result},
     io,
+    limits::MemoryLimit,
     report::Report,
     BackendKind, Options,
 };
@@ -94,17 +95,22 @@ pub(crate) fn run(
         )));
     }
     let rank = world.rank();
-    let (stage_index, position) = plan
-        .stage_of(rank)
-        .expect("a validated plan's stages tile the world");
+    let (stage_index, position) = plan.stage_of(rank).ok_or_else(|| {
+        Error::Internal(format!("rank {rank} is in no stage of a validated plan"))
+    })?;
     let stage = &plan.stages[stage_index];
     check::check(&plan, stage_index)?;
+    MemoryLimit::from_env()?.check(&plan, stage_index)?;
 
     let stage_comm = world.split(stage_index, position)?;
-    assert_eq!(
-        (stage_comm.rank(), stage_comm.size()),
-        (position, stage.size)
-    );
+    if (stage_comm.rank(), stage_comm.size()) != (position, stage.size) {
+        return Err(Error::Internal(format!(
+            "the communicator of stage {stage_index} has rank {} of {}, expected {position} of {}",
+            stage_comm.rank(),
+            stage_comm.size(),
+            stage.size
+        )));
+    }
     let p2p = world.dup()?;
     let mut cpu = match options.backend {
         BackendKind::Cpu => Backend::Cpu(Cpu::new(bundle, &plan, stage, position)?),
@@ -142,10 +148,10 @@ pub(crate) fn run(
         for (index, step) in stage.steps.iter().enumerate() {
             let began = Instant::now();
             let moved = cpu.run(step, &cx).map_err(|e| Error::Step {
-                at: step_context(&plan, stage_index, index),
+                at: plan.step_context(stage_index, index),
                 source: Box::new(e),
             })?;
-            report.record(op_name(step), began.elapsed().as_secs_f64(), moved);
+            report.record(step.op(), began.elapsed().as_secs_f64(), moved);
         }
     }
     cpu.finish()?;

@@ -26,6 +26,7 @@ use crate::{
     comm::Comm,
     error::{Error, Result},
     layout,
+    limits::zeroed,
 };
 
 fn shape_text(shape: &[usize]) -> String {
@@ -35,40 +36,20 @@ fn shape_text(shape: &[usize]) -> String {
 
 /// The shape of the file that holds `buffer` for a stage of `size` ranks.
 pub fn file_shape(buffer: &Buffer, layout: IoLayout, size: usize) -> Result<Vec<usize>> {
-    let local = &buffer.shape;
-    Ok(match layout {
-        IoLayout::Scalar => {
-            if buffer.len() != 1 {
-                return Err(Error::Plan(format!(
-                    "buffer '{}' has layout scalar but shape {}",
-                    buffer.name,
-                    shape_text(local)
-                )));
-            }
-            Vec::new()
-        }
-        IoLayout::Replicated => local.clone(),
-        IoLayout::Local => std::iter::once(size).chain(local.iter().copied()).collect(),
-        IoLayout::Sliced(dim) => {
-            if dim >= local.len() {
-                return Err(Error::Plan(format!(
-                    "buffer '{}' has layout sliced-{dim} but only {} dimensions",
-                    buffer.name,
-                    local.len()
-                )));
-            }
-            let mut global = local.clone();
-            global[dim] *= size;
-            global
-        }
-    })
+    layout
+        .file_shape(&buffer.shape, size)
+        .map_err(|e| Error::Plan(format!("buffer '{}': {e}", buffer.name)))
 }
 
+/// `<dir>/<name>.npy`; the plan's names are plain file names
+/// (`Plan::validate`), so the file is inside `dir`.
 fn file(dir: &Path, io: &Io) -> PathBuf {
     dir.join(format!("{}.npy", io.name))
 }
 
 /// This rank's part of input `io` (filling `buffer`) from `<dir>/<name>.npy`.
+/// The file's header is checked against the plan before its data is read,
+/// so a file of the wrong shape costs no allocation.
 pub fn read_input(
     dir: &Path,
     buffer: &Buffer,
@@ -87,28 +68,30 @@ pub fn read_input(
             io.layout.text()
         )
     };
-    if !path.is_file() {
+    if !path.exists() {
         return Err(Error::MissingInput {
             input: io.name.clone(),
             path: path.display().to_string(),
         });
     }
-    let array = npy::read(&path, buffer.dtype).map_err(|e| Error::Input {
+    let input_error = |message: String| Error::Input {
         input: io.name.clone(),
-        message: format!("{e} ({})", describe()),
-    })?;
-    if array.shape != expected {
-        return Err(Error::Input {
-            input: io.name.clone(),
-            message: format!(
-                "{} has shape {}, expected {} ({})",
-                path.display(),
-                shape_text(&array.shape),
-                shape_text(&expected),
-                describe()
-            ),
-        });
+        message,
+    };
+    let reader =
+        npy::open(&path, buffer.dtype).map_err(|e| input_error(format!("{e} ({})", describe())))?;
+    if reader.shape != expected {
+        return Err(input_error(format!(
+            "{} has shape {}, expected {} ({})",
+            path.display(),
+            shape_text(&reader.shape),
+            shape_text(&expected),
+            describe()
+        )));
     }
+    let array = reader
+        .read()
+        .map_err(|e| input_error(format!("{e} ({})", describe())))?;
     let elem = buffer.dtype.size();
     Ok(match io.layout {
         IoLayout::Scalar | IoLayout::Replicated => array.data,
@@ -141,14 +124,14 @@ pub(crate) fn write_output(
         IoLayout::Scalar | IoLayout::Replicated => data.to_vec(),
         IoLayout::Local | IoLayout::Sliced(_) => {
             let mut gathered = if root {
-                vec![0u8; data.len() * size]
+                zeroed(data.len() * size, &format!("output '{}'", io.name))?
             } else {
                 Vec::new()
             };
             comm.gather(elem, data, &mut gathered, 0)?;
             match io.layout {
                 IoLayout::Sliced(dim) if root && !layout::parts_contiguous(&shape, dim) => {
-                    let mut global = vec![0u8; gathered.len()];
+                    let mut global = zeroed(gathered.len(), &format!("output '{}'", io.name))?;
                     layout::concat_parts(&gathered, &buffer.shape, elem, dim, size, &mut global);
                     global
                 }

@@ -57,7 +57,9 @@
 //! - `collective`: the plan's collectives on host memory over MPI, with the
 //!   interpreter's rank-order semantics; `layout`: the byte reshuffles and
 //!   the fold they need; `comm`: the raw MPI calls;
-//! - [`io`]: inputs and outputs as `.npy` files.
+//! - [`io`]: inputs and outputs as `.npy` files; [`limits`]: the memory a
+//!   rank may allocate (`COCO_MAX_MEMORY_BYTES`) and allocations that fail
+//!   with an error.
 
 mod check;
 mod collective;
@@ -69,6 +71,7 @@ mod exec;
 pub mod io;
 pub mod launch;
 mod layout;
+pub mod limits;
 mod report;
 
 use std::{

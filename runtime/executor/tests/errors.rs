@@ -113,7 +113,7 @@ fn wrong_input_dtype() {
 #[test]
 fn missing_kernel_symbol() {
     let mut plan = axpb_plan(2);
-    plan.kernels.push(kernel("not_compiled", 1));
+    plan.kernels.push(kernel("not_compiled", &[&[8]]));
     plan.stages[0].steps.push(launch("not_compiled", &["y"]));
     let bundle = Bundle::new("missing-symbol", &plan);
     bundle
@@ -193,7 +193,7 @@ fn kernels_of_more_than_32_buffers() {
             &names.iter().map(String::as_str).collect::<Vec<_>>(),
         )],
     );
-    plan.kernels.push(kernel("wide", 33));
+    plan.kernels.push(kernel("wide", &[&[1usize][..]; 33]));
     let bundle = Bundle::new("too-wide", &plan);
     let outcome = bundle.run(&[]);
     outcome.assert_error(&[

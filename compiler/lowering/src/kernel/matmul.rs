@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use coco_bundle::DType;
+use coco_bundle::{BufferType, DType};
 use coco_dialects::coco::ops;
 use melior::ir::Operation;
 
@@ -103,7 +103,12 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding) -> KernelText {
     KernelText {
         name: chunk.name.clone(),
         text,
-        buffers: 3,
+        buffers: [[rows, k], [k, n], [rows, n]]
+            .map(|shape| BufferType {
+                dtype: element,
+                shape: shape.to_vec(),
+            })
+            .to_vec(),
         computes: vec![format!("{} (rows {}..)", ops::MATMUL, rows)],
     }
 }

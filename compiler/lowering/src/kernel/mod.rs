@@ -38,7 +38,7 @@ mod types;
 
 use std::collections::{HashMap, HashSet};
 
-use coco_bundle::DType;
+use coco_bundle::{BufferType, DType};
 use coco_dialects::{
     coco::ops,
     ir::{as_op, defining_op, location_text, op_name},
@@ -77,11 +77,13 @@ struct Computed<'c, 'a> {
     location: String,
 }
 
-/// The upstream MLIR of one kernel and the number of buffers it takes.
+/// The upstream MLIR of one kernel and the buffers it takes (its memref
+/// parameters' element types and shapes, which the plan records so that
+/// the executor checks every launch against them).
 pub struct KernelText {
     pub name: String,
     pub text: String,
-    pub buffers: usize,
+    pub buffers: Vec<BufferType>,
     pub computes: Vec<String>,
 }
 
@@ -120,7 +122,7 @@ pub fn emit(
         destinations: HashMap::new(),
         counter: 0,
     };
-    let params = emitter.parameters(unit, binding)?;
+    let (params, buffers) = emitter.parameters(unit, binding)?;
     let ordered = views_first(unit, values);
     emitter.lower(&ordered, &unit.outputs)?;
     emitter.materialize(unit, binding)?;
@@ -134,7 +136,7 @@ pub fn emit(
     Ok(KernelText {
         name: unit.name.clone(),
         text,
-        buffers: params.len(),
+        buffers,
         computes,
     })
 }
@@ -184,8 +186,14 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     /// The function's parameters (each buffer once) and a tensor for each
     /// input; outputs are remembered as destinations, to be computed in
     /// place.
-    fn parameters(&mut self, unit: &KernelUnit<'c, 'a>, binding: &Binding) -> Result<Vec<String>> {
+    /// The kernel's parameters as MLIR text, and their types.
+    fn parameters(
+        &mut self,
+        unit: &KernelUnit<'c, 'a>,
+        binding: &Binding,
+    ) -> Result<(Vec<String>, Vec<BufferType>)> {
         let mut params = Vec::new();
+        let mut types = Vec::new();
         for (i, v) in unit.inputs.iter().chain(&unit.outputs).enumerate() {
             let location = defining_op(*v)
                 .map(|op| location_text(as_op(&op).location()))
@@ -199,6 +207,10 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     ""
                 };
                 params.push(format!("%p{p}: {}{noalias}", memref_type(&shape, element)));
+                types.push(BufferType {
+                    dtype: element,
+                    shape: shape.clone(),
+                });
             }
             if i < unit.inputs.len() {
                 let name = format!("%in{i}");
@@ -219,7 +231,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     .insert(key(*v), (format!("%p{p}"), memref_type(&shape, element)));
             }
         }
-        Ok(params)
+        Ok((params, types))
     }
 
     /// Lowers `unit_ops` in order: each maximal run of element-wise ops of

@@ -25,7 +25,8 @@ const PROGRAM: &str = "coco-exec";
                   collectives, one MPI rank per rank of the plan.\n\n\
                   Without an MPI launcher it starts itself under `mpirun -n N` (N: the ranks \
                   the bundle was compiled for) and exits with the job's status; under \
-                  `mpirun`/`srun` each process runs its rank."
+                  `mpirun`/`srun` each process runs its rank.",
+    after_help = coco_runtime::limits::HELP
 )]
 struct Args {
     /// The bundle directory (plan.toml, kernels.so).

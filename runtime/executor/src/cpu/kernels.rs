@@ -76,7 +76,7 @@ impl Kernels {
             if kernels.contains_key(name) {
                 continue;
             }
-            let buffers = plan.kernel(name).expect("validated plan").buffers;
+            let buffers = plan.kernel(name).expect("validated plan").buffers.len();
             if buffers > MAX_BUFFERS {
                 return Err(Error::Kernel(format!(
                     "kernel '{name}' takes {buffers} buffers; this executor calls \

@@ -90,13 +90,18 @@ pub fn kernels_so() -> &'static Path {
     })
 }
 
-/// A native kernel entry (parsed, so that fields the format adds later for
-/// other backends take their defaults).
-pub fn kernel(name: &str, buffers: usize) -> Kernel {
+/// A native kernel entry taking f32 buffers of `shapes` (parsed, so that
+/// fields the format adds later for other backends take their defaults).
+pub fn kernel(name: &str, shapes: &[&[usize]]) -> Kernel {
+    let buffers: Vec<String> = shapes
+        .iter()
+        .map(|shape| format!("{{ dtype = \"f32\", shape = {shape:?} }}"))
+        .collect();
     let text = format!(
         "format = \"coco-bundle\"\nversion = {FORMAT_VERSION}\nsource = \"k\"\nranks = 1\n\
-         [[kernels]]\nname = \"{name}\"\nbuffers = {buffers}\n\
-         [[stages]]\nfunction = \"f\"\nfirst_rank = 0\nsize = 1\nbuffers = []\nsteps = []\n"
+         [[kernels]]\nname = \"{name}\"\nbuffers = [{}]\n\
+         [[stages]]\nfunction = \"f\"\nfirst_rank = 0\nsize = 1\nbuffers = []\nsteps = []\n",
+        buffers.join(", ")
     );
     let mut plan = Plan::parse(&text, Path::new("kernel.toml")).unwrap();
     plan.kernels.remove(0)
@@ -168,12 +173,13 @@ pub fn stage(first_rank: usize, size: usize, buffers: Vec<Buffer>, steps: Vec<St
 pub fn plan(ranks: usize, buffers: Vec<Buffer>, steps: Vec<Step>) -> Plan {
     let mut plan = Plan::new("test.mlir", ranks);
     plan.native = Some("kernels.so".into());
+    // The sizes the C kernels above read and write.
     plan.kernels = vec![
-        kernel("axpb", 4),
-        kernel("add_rank", 1),
-        kernel("twice", 1),
-        kernel("crash_on_rank1", 1),
-        kernel("sum32", 32),
+        kernel("axpb", &[&[], &[8], &[8], &[8]]),
+        kernel("add_rank", &[&[4]]),
+        kernel("twice", &[&[4]]),
+        kernel("crash_on_rank1", &[&[4]]),
+        kernel("sum32", &[&[1usize][..]; 32]),
     ];
     plan.stages = vec![stage(0, ranks, buffers, steps)];
     plan

@@ -1,0 +1,553 @@
+//! `Plan::validate`: every field the executor indexes memory with, checked
+//! when the plan is read, before anything is allocated or any rank
+//! communicates. A plan is text anyone can edit, so nothing in it is
+//! trusted: names resolve, sizes are computed with checked arithmetic,
+//! stages tile exactly the world, views stay inside their base, each launch
+//! passes the buffers its kernel was compiled for, and file names stay in
+//! their directory. Each error names where it is (stage, step, kernel,
+//! argument); `Plan::parse` adds the file.
+
+use std::collections::HashMap;
+
+use crate::plan::{Buffer, BufferType, Io, Kernel, LaunchParam, Plan, Stage, Step};
+
+type Checked = Result<(), String>;
+
+/// Why `name` cannot name a file inside a directory the user chose (the
+/// inputs, the outputs, the bundle), if it cannot: it must be one plain
+/// file name, so that a plan never reads or writes anywhere else.
+pub fn check_file_name(name: &str) -> Checked {
+    let why = if name.is_empty() {
+        "it is empty"
+    } else if name.contains('/') {
+        "it contains '/'"
+    } else if name.contains('\0') {
+        "it contains a NUL byte"
+    } else if name == "." || name == ".." {
+        "it names a directory"
+    } else {
+        return Ok(());
+    };
+    Err(format!("'{name}' is not a plain file name ({why})"))
+}
+
+/// `f32[4, 8]`.
+fn describe(buffer: &Buffer) -> String {
+    buffer.ty().to_string()
+}
+
+/// The bytes of an array of type `ty`, if one allocation can hold them.
+fn bytes(ty: &BufferType) -> Option<usize> {
+    ty.dtype.array_bytes(&ty.shape)
+}
+
+impl Plan {
+    /// Checks everything the executor relies on (see the module comment).
+    pub fn validate(&self) -> Checked {
+        for (what, file) in [
+            ("native", self.native.as_deref()),
+            ("ptx.file", self.ptx.as_ref().map(|p| p.file.as_str())),
+        ] {
+            if let Some(file) = file {
+                check_file_name(file).map_err(|e| format!("`{what}`: {e}"))?;
+            }
+        }
+        self.check_kernels()?;
+        self.check_tiling()?;
+        // Output name -> the stage and buffer that writes it.
+        let mut outputs: HashMap<&str, String> = HashMap::new();
+        for (index, stage) in self.stages.iter().enumerate() {
+            self.check_stage(index, stage, &mut outputs)?;
+        }
+        Ok(())
+    }
+
+    fn check_kernels(&self) -> Checked {
+        let mut names = HashMap::new();
+        for kernel in &self.kernels {
+            let context = format!("kernel '{}'", kernel.name);
+            if names.insert(kernel.name.as_str(), ()).is_some() {
+                return Err(format!("{context} is declared twice"));
+            }
+            for (b, ty) in kernel.buffers.iter().enumerate() {
+                if bytes(ty).is_none() {
+                    return Err(format!(
+                        "{context}: buffer {b} ({ty}) is larger than one allocation can be"
+                    ));
+                }
+            }
+            for (l, launch) in kernel.gpu_launches.iter().enumerate() {
+                let context = format!("{context}: launch {l} ({})", launch.entry);
+                for (p, param) in launch.params.iter().enumerate() {
+                    param
+                        .check(kernel)
+                        .map_err(|e| format!("{context}, parameter {p}: {e}"))?;
+                }
+                // The driver takes 32-bit sizes.
+                for (what, dims) in [("grid", launch.grid), ("block", launch.block)] {
+                    if dims.iter().any(|&d| d == 0 || u32::try_from(d).is_err()) {
+                        return Err(format!(
+                            "{context}: {what} {dims:?} has a size that is 0 or over {}",
+                            u32::MAX
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The stages' ranks are exactly `0..ranks`, each rank in one stage.
+    fn check_tiling(&self) -> Checked {
+        if self.ranks == 0 {
+            return Err("`ranks` must be at least 1".into());
+        }
+        let mut order: Vec<usize> = (0..self.stages.len()).collect();
+        order.sort_by_key(|&i| self.stages[i].first_rank);
+        let mut next = 0usize;
+        // The stage that ends at `next`.
+        let mut previous = 0;
+        for i in order {
+            let stage = &self.stages[i];
+            let context = format!("stage {i} (@{})", stage.function);
+            if stage.size == 0 {
+                return Err(format!("{context} has no ranks (`size` = 0)"));
+            }
+            let end = stage.first_rank.checked_add(stage.size).ok_or_else(|| {
+                format!(
+                    "{context}: ranks {} .. {} + {} overflow",
+                    stage.first_rank, stage.first_rank, stage.size
+                )
+            })?;
+            if stage.first_rank > next {
+                return Err(format!("rank {next} belongs to no stage"));
+            }
+            if stage.first_rank < next {
+                return Err(format!(
+                    "rank {} belongs to stage {} and {context}",
+                    stage.first_rank, previous
+                ));
+            }
+            if end > self.ranks {
+                return Err(format!(
+                    "{context} runs ranks {} .. {end}, but the plan has {} ranks",
+                    stage.first_rank, self.ranks
+                ));
+            }
+            next = end;
+            previous = i;
+        }
+        if next != self.ranks {
+            return Err(format!("rank {next} belongs to no stage"));
+        }
+        Ok(())
+    }
+
+    fn check_stage<'p>(
+        &'p self,
+        index: usize,
+        stage: &'p Stage,
+        outputs: &mut HashMap<&'p str, String>,
+    ) -> Checked {
+        let context = format!("stage {index} (@{})", stage.function);
+        let mut buffers: HashMap<&str, &Buffer> = HashMap::new();
+        for buffer in &stage.buffers {
+            let at = format!("{context}: buffer '{}'", buffer.name);
+            if buffers.insert(&buffer.name, buffer).is_some() {
+                return Err(format!("{at} is declared twice"));
+            }
+            if bytes(&buffer.ty()).is_none() {
+                return Err(format!(
+                    "{at} ({}) is larger than one allocation can be",
+                    describe(buffer)
+                ));
+            }
+            for (what, io) in [("input", &buffer.input), ("output", &buffer.output)] {
+                if let Some(io) = io {
+                    check_io(buffer, io, stage.size).map_err(|e| format!("{at}: {what} {e}"))?;
+                }
+            }
+            if let Some(io) = &buffer.output {
+                if let Some(other) = outputs.insert(&io.name, at.clone()) {
+                    return Err(format!(
+                        "{at}: output '{}' is also written by {other}",
+                        io.name
+                    ));
+                }
+            }
+        }
+        for buffer in &stage.buffers {
+            check_view(stage, &buffers, buffer).map_err(|e| format!("{context}: {e}"))?;
+        }
+        for (i, step) in stage.steps.iter().enumerate() {
+            self.check_step(stage, &buffers, step)
+                .map_err(|e| format!("{}: {e}", self.step_context(index, i)))?;
+        }
+        Ok(())
+    }
+
+    fn check_step(&self, stage: &Stage, buffers: &HashMap<&str, &Buffer>, step: &Step) -> Checked {
+        for name in step.buffers() {
+            if !buffers.contains_key(name) {
+                return Err(format!("unknown buffer '{name}'"));
+            }
+        }
+        match step {
+            Step::Launch {
+                kernel,
+                buffers: args,
+                ..
+            } => {
+                let k = self
+                    .kernel(kernel)
+                    .ok_or_else(|| format!("unknown kernel '{kernel}'"))?;
+                check_launch(k, args, buffers, stage.size)
+                    .map_err(|e| format!("kernel '{kernel}': {e}"))
+            }
+            Step::Send { peer_stage, .. } | Step::Recv { peer_stage, .. } => {
+                let peer = self
+                    .stages
+                    .get(*peer_stage)
+                    .ok_or_else(|| format!("names stage {peer_stage}, which does not exist"))?;
+                if peer.size != stage.size {
+                    return Err(format!(
+                        "pairs with stage {peer_stage} of {} ranks, this stage has {}",
+                        peer.size, stage.size
+                    ));
+                }
+                Ok(())
+            }
+            Step::Broadcast { root, .. } | Step::Reduce { root, .. } if *root >= stage.size => {
+                Err(format!("root {root} in a stage of {} ranks", stage.size))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The file of `io` has a shape for its layout, and one allocation holds it.
+fn check_io(buffer: &Buffer, io: &Io, size: usize) -> Checked {
+    check_file_name(&io.name)?;
+    let shape = io.layout.file_shape(&buffer.shape, size)?;
+    if buffer.dtype.array_bytes(&shape).is_none() {
+        return Err(format!(
+            "'{}': the file's shape {shape:?} is larger than one allocation can be",
+            io.name
+        ));
+    }
+    Ok(())
+}
+
+/// A view is of a plain buffer of its element type, and fits inside it on
+/// every position of the stage (the last one starts furthest in).
+fn check_view(stage: &Stage, buffers: &HashMap<&str, &Buffer>, buffer: &Buffer) -> Checked {
+    let Some(view) = &buffer.view else {
+        return Ok(());
+    };
+    let name = &buffer.name;
+    let base = buffers
+        .get(view.of.as_str())
+        .ok_or_else(|| format!("view '{name}' of unknown buffer '{}'", view.of))?;
+    if base.view.is_some() || base.dtype != buffer.dtype {
+        return Err(format!(
+            "view '{name}' must view a plain buffer of its element type"
+        ));
+    }
+    let last = stage.size - 1;
+    let end = last
+        .checked_mul(view.rank_stride)
+        .and_then(|s| s.checked_add(view.offset))
+        .and_then(|start| Some((start, start.checked_add(buffer.len())?)));
+    match end {
+        Some((_, end)) if end <= base.len() => Ok(()),
+        Some((start, end)) => Err(format!(
+            "view '{name}' (elements {start}..{end} on the last rank) runs past '{}' ({} elements)",
+            view.of,
+            base.len()
+        )),
+        None => Err(format!(
+            "view '{name}' (offset {} + rank * {}) overflows",
+            view.offset, view.rank_stride
+        )),
+    }
+}
+
+/// Each argument of a launch is a buffer of the element type and size the
+/// kernel's code was compiled for, and rank-dependent launch parameters fit
+/// an i64 on every position.
+fn check_launch(
+    kernel: &Kernel,
+    args: &[String],
+    buffers: &HashMap<&str, &Buffer>,
+    size: usize,
+) -> Checked {
+    if kernel.buffers.len() != args.len() {
+        return Err(format!(
+            "passes {} buffers to a kernel that takes {}",
+            args.len(),
+            kernel.buffers.len()
+        ));
+    }
+    // Element type and size are what memory safety needs; the shape may
+    // differ (a reshape passes the same bytes).
+    for (i, (arg, expected)) in args.iter().zip(&kernel.buffers).enumerate() {
+        let buffer = buffers[arg.as_str()];
+        let found = buffer.ty();
+        if found.dtype != expected.dtype || bytes(&found) != bytes(expected) {
+            return Err(format!(
+                "argument {i} is buffer '{arg}', {found} ({} bytes), where the kernel takes {expected} ({} bytes)",
+                buffer.bytes(),
+                bytes(expected).unwrap_or_default()
+            ));
+        }
+    }
+    let last = i64::try_from(size - 1).map_err(|_| format!("a stage of {size} ranks"))?;
+    for launch in &kernel.gpu_launches {
+        for param in &launch.params {
+            if let LaunchParam::RankTimes { factor } = *param {
+                if factor.checked_mul(last).is_none() {
+                    return Err(format!(
+                        "launch {}: rank * {factor} overflows an i64 on rank {last}",
+                        launch.entry
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        plan::{GpuLaunch, IoLayout, View},
+        DType,
+    };
+
+    fn ty(shape: &[usize]) -> BufferType {
+        BufferType {
+            dtype: DType::F32,
+            shape: shape.to_vec(),
+        }
+    }
+
+    fn buffer(name: &str, shape: &[usize]) -> Buffer {
+        Buffer {
+            name: name.into(),
+            dtype: DType::F32,
+            shape: shape.to_vec(),
+            input: None,
+            output: None,
+            view: None,
+        }
+    }
+
+    fn io(name: &str, layout: IoLayout) -> Option<Io> {
+        Some(Io {
+            name: name.into(),
+            layout,
+        })
+    }
+
+    /// Two ranks of `y = axpb(a, x, b)`, `a` a 0-d scalar.
+    fn sample() -> Plan {
+        let mut plan = Plan::new("t.mlir", 2);
+        plan.native = Some("kernels.so".into());
+        plan.kernels.push(Kernel {
+            name: "axpb".into(),
+            buffers: vec![ty(&[]), ty(&[8]), ty(&[8]), ty(&[8])],
+            computes: Vec::new(),
+            gpu_launches: Vec::new(),
+            gpu_scratch: Vec::new(),
+        });
+        let mut a = buffer("a", &[]);
+        a.input = io("f.arg0", IoLayout::Scalar);
+        let mut x = buffer("x", &[8]);
+        x.input = io("f.arg1", IoLayout::Local);
+        let mut y = buffer("y", &[8]);
+        y.output = io("f.result0", IoLayout::Local);
+        plan.stages.push(Stage {
+            function: "f".into(),
+            first_rank: 0,
+            size: 2,
+            buffers: vec![a, x, buffer("b", &[8]), y],
+            steps: vec![Step::Launch {
+                kernel: "axpb".into(),
+                buffers: ["a", "x", "b", "y"].map(String::from).to_vec(),
+                stream: 0,
+            }],
+        });
+        plan
+    }
+
+    fn error(plan: &Plan) -> String {
+        plan.validate().unwrap_err()
+    }
+
+    #[test]
+    fn the_sample_is_valid() {
+        sample().validate().unwrap();
+    }
+
+    #[test]
+    fn launch_arguments_must_have_the_kernels_types() {
+        // The scalar where an 8-element buffer is expected: the kernel
+        // would write 32 bytes into 4.
+        let mut plan = sample();
+        let Step::Launch { buffers, .. } = &mut plan.stages[0].steps[0] else {
+            unreachable!()
+        };
+        buffers.swap(0, 3);
+        assert_eq!(
+            error(&plan),
+            "stage 0 (@f), step 0 (launch): kernel 'axpb': argument 0 is buffer 'y', \
+             f32[8] (32 bytes), where the kernel takes f32[] (4 bytes)"
+        );
+        let mut plan = sample();
+        plan.stages[0].buffers[2].dtype = DType::I32;
+        assert!(error(&plan).contains(
+            "argument 2 is buffer 'b', i32[8] (32 bytes), where the kernel takes f32[8]"
+        ));
+        let mut plan = sample();
+        plan.kernels[0].buffers.pop();
+        assert!(error(&plan).contains("passes 4 buffers to a kernel that takes 3"));
+    }
+
+    #[test]
+    fn file_names_stay_in_their_directory() {
+        for (name, why) in [
+            ("../../X", "it contains '/'"),
+            ("/tmp/X", "it contains '/'"),
+            ("a\0b", "it contains a NUL byte"),
+            ("..", "it names a directory"),
+            ("", "it is empty"),
+        ] {
+            let mut plan = sample();
+            plan.stages[0].buffers[3].output = io(name, IoLayout::Local);
+            let message = error(&plan);
+            assert!(
+                message.starts_with("stage 0 (@f): buffer 'y': output '")
+                    && message.ends_with(&format!("is not a plain file name ({why})")),
+                "{message}"
+            );
+            let mut plan = sample();
+            plan.stages[0].buffers[0].input = io(name, IoLayout::Scalar);
+            assert!(
+                error(&plan).contains("buffer 'a': input '"),
+                "{}",
+                error(&plan)
+            );
+        }
+        let mut plan = sample();
+        plan.native = Some("/usr/lib/libc.so.6".into());
+        assert!(error(&plan).starts_with("`native`: '/usr/lib/libc.so.6' is not a plain"));
+        assert!(check_file_name("adam.arg0").is_ok());
+    }
+
+    #[test]
+    fn stages_tile_exactly_the_world() {
+        // ranks = 1 with a stage of 2: the executor asserted on it.
+        let mut plan = sample();
+        plan.ranks = 1;
+        assert_eq!(
+            error(&plan),
+            "stage 0 (@f) runs ranks 0 .. 2, but the plan has 1 ranks"
+        );
+        let mut plan = sample();
+        plan.stages[0].size = 0;
+        assert_eq!(error(&plan), "stage 0 (@f) has no ranks (`size` = 0)");
+        let mut plan = sample();
+        plan.stages[0].first_rank = usize::MAX;
+        assert!(error(&plan).contains("overflow"), "{}", error(&plan));
+        let mut plan = sample();
+        plan.ranks = usize::MAX;
+        assert_eq!(error(&plan), "rank 2 belongs to no stage");
+        let mut plan = sample();
+        let mut second = plan.stages[0].clone();
+        second.first_rank = 1;
+        second.size = 1;
+        plan.ranks = 2;
+        plan.stages[0].size = 2;
+        plan.stages.push(second);
+        assert!(error(&plan).starts_with("rank 1 belongs to stage 0 and stage 1"));
+        plan.stages.clear();
+        assert_eq!(error(&plan), "rank 0 belongs to no stage");
+        plan.ranks = 0;
+        assert_eq!(error(&plan), "`ranks` must be at least 1");
+    }
+
+    #[test]
+    fn sizes_are_computed_without_overflow() {
+        let mut plan = sample();
+        plan.stages[0].buffers[2].shape = vec![4611686018427387904, 4];
+        assert_eq!(
+            error(&plan),
+            "stage 0 (@f): buffer 'b' (f32[4611686018427387904, 4]) is larger than one allocation can be"
+        );
+        // The buffer fits, its file over two ranks does not.
+        let mut plan = sample();
+        plan.stages[0].buffers[1].shape = vec![isize::MAX as usize / 4];
+        plan.kernels[0].buffers[1] = ty(&[isize::MAX as usize / 4]);
+        assert!(
+            error(&plan).contains("the file's shape [2, "),
+            "{}",
+            error(&plan)
+        );
+        let mut plan = sample();
+        plan.kernels[0].buffers[1] = ty(&[usize::MAX, 2]);
+        assert!(error(&plan).starts_with("kernel 'axpb': buffer 1 (f32[18446744073709551615, 2])"));
+        // A view whose start overflows.
+        let mut plan = sample();
+        plan.stages[0].buffers.push(Buffer {
+            view: Some(View {
+                of: "b".into(),
+                offset: 1,
+                rank_stride: usize::MAX,
+            }),
+            ..buffer("v", &[1])
+        });
+        assert_eq!(
+            error(&plan),
+            "stage 0 (@f): view 'v' (offset 1 + rank * 18446744073709551615) overflows"
+        );
+        let mut plan = sample();
+        plan.stages[0].buffers[0].input = io("f.arg0", IoLayout::Sliced(3));
+        assert!(error(&plan).ends_with("layout sliced-3, but only 0 dimensions"));
+    }
+
+    #[test]
+    fn outputs_are_written_once() {
+        let mut plan = sample();
+        plan.stages[0].buffers[2].output = io("f.result0", IoLayout::Local);
+        assert_eq!(
+            error(&plan),
+            "stage 0 (@f): buffer 'y': output 'f.result0' is also written by stage 0 (@f): buffer 'b'"
+        );
+    }
+
+    #[test]
+    fn gpu_launch_sizes_and_offsets_fit() {
+        let launch = |grid: [u64; 3], params: Vec<LaunchParam>| GpuLaunch {
+            entry: "axpb_kernel".into(),
+            grid,
+            block: [64, 1, 1],
+            params,
+        };
+        let mut plan = sample();
+        plan.kernels[0].gpu_launches = vec![launch([1 << 32, 1, 1], Vec::new())];
+        assert!(error(&plan).starts_with(
+            "kernel 'axpb': launch 0 (axpb_kernel): grid [4294967296, 1, 1] has a size that is 0 or over"
+        ));
+        let mut plan = sample();
+        plan.ranks = 3;
+        plan.stages[0].size = 3;
+        plan.kernels[0].gpu_launches = vec![launch(
+            [1, 1, 1],
+            vec![LaunchParam::RankTimes { factor: i64::MAX }],
+        )];
+        assert!(error(&plan).ends_with(
+            "launch axpb_kernel: rank * 9223372036854775807 overflows an i64 on rank 2"
+        ));
+    }
+}
