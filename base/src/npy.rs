@@ -147,6 +147,13 @@ pub fn open(path: &Path, dtype: DType) -> Result<Reader> {
     if &preamble[..6] != MAGIC {
         return Err(fail("missing the \\x93NUMPY magic".into()));
     }
+    // numpy writes and reads versions 1.0, 2.0 and 3.0 only.
+    if preamble[7] != 0 {
+        return Err(fail(format!(
+            "unsupported format version {}.{}",
+            preamble[6], preamble[7]
+        )));
+    }
     let header_len = match preamble[6] {
         1 => {
             let mut len = [0u8; 2];
@@ -160,7 +167,7 @@ pub fn open(path: &Path, dtype: DType) -> Result<Reader> {
                 .map_err(|_| fail("truncated header".into()))?;
             u32::from_le_bytes(len) as usize
         }
-        v => return Err(fail(format!("unsupported format version {v}"))),
+        v => return Err(fail(format!("unsupported format version {v}.0"))),
     };
     if header_len > MAX_HEADER_BYTES {
         return Err(fail(format!(
@@ -405,6 +412,11 @@ mod tests {
             &[0; 8],
         );
         assert!(read_error(&path).contains("key 'shape' appears twice"));
+        // Only versions 1.0, 2.0 and 3.0 exist.
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&[1, 255, 0, 0]);
+        std::fs::write(&path, bytes).unwrap();
+        assert!(read_error(&path).contains("unsupported format version 1.255"));
         // A version 2 header length of 4 GiB is refused before it is read.
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&[2, 0]);

@@ -7,7 +7,7 @@
 //! their directory. Each error names where it is (stage, step, kernel,
 //! argument); `Plan::parse` adds the file.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::plan::{Buffer, BufferType, Io, Kernel, LaunchParam, Plan, Stage, Step};
 
@@ -183,7 +183,7 @@ impl Plan {
             self.check_step(stage, &buffers, step)
                 .map_err(|e| format!("{}: {e}", self.step_context(index, i)))?;
         }
-        Ok(())
+        check_outputs_written(stage).map_err(|e| format!("{context}: {e}"))
     }
 
     fn check_step(&self, stage: &Stage, buffers: &HashMap<&str, &Buffer>, step: &Step) -> Checked {
@@ -223,6 +223,33 @@ impl Plan {
             _ => Ok(()),
         }
     }
+}
+
+/// Every output that is not also an input is written by some step, itself
+/// or through a view: a plan cut short (or a step deleted) would otherwise
+/// write the zeros it was allocated with as a result.
+fn check_outputs_written(stage: &Stage) -> Checked {
+    let mut touched: HashSet<&str> = stage.steps.iter().flat_map(|s| s.buffers()).collect();
+    // A view and the buffer it views share memory: a write to one is a write to both.
+    for buffer in &stage.buffers {
+        if let Some(view) = &buffer.view {
+            if touched.contains(buffer.name.as_str()) || touched.contains(view.of.as_str()) {
+                touched.insert(&buffer.name);
+                touched.insert(&view.of);
+            }
+        }
+    }
+    for buffer in &stage.buffers {
+        if let (Some(io), None) = (&buffer.output, &buffer.input) {
+            if !touched.contains(buffer.name.as_str()) {
+                return Err(format!(
+                    "output '{}' (buffer '{}') is written by no step (is the plan complete?)",
+                    io.name, buffer.name
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The file of `io` has a shape for its layout, and one allocation holds it.
@@ -524,6 +551,13 @@ mod tests {
             error(&plan),
             "stage 0 (@f): buffer 'y': output 'f.result0' is also written by stage 0 (@f): buffer 'b'"
         );
+    }
+
+    #[test]
+    fn outputs_are_written_by_a_step() {
+        let mut plan = sample();
+        plan.stages[0].steps.clear();
+        assert!(error(&plan).contains("is written by no step (is the plan complete?)"));
     }
 
     #[test]
