@@ -58,10 +58,8 @@ pub fn too_deep(text: &str, limit: usize) -> Option<usize> {
                     return Some(i);
                 }
             }
-            b'>' => {
-                if open.last() == Some(&b'<') {
-                    open.pop();
-                }
+            b'>' if open.last() == Some(&b'<') => {
+                open.pop();
             }
             b'}' | b')' | b']' => {
                 let opener = match c {

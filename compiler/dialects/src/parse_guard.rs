@@ -40,6 +40,10 @@ struct Token<'t> {
     region: usize,
 }
 
+/// A name's definitions: their offsets in text order, and the regions they
+/// define the name in as `(first, end)` intervals of region numbers.
+type Definitions = (Vec<usize>, Vec<(usize, usize)>);
+
 /// The regions of a text: region `r` opens as the `r`-th and holds exactly
 /// the regions numbered `r..end[r]`.
 struct Regions {
@@ -57,7 +61,7 @@ pub fn find_misplaced_forward_reference(text: &str) -> Option<Finding> {
     let (tokens, regions) = tokenize(text);
     // Per name: its definitions in text order, and the regions they define
     // values in, merged into disjoint intervals sorted by start.
-    let mut definitions: HashMap<&str, (Vec<usize>, Vec<(usize, usize)>)> = HashMap::new();
+    let mut definitions: HashMap<&str, Definitions> = HashMap::new();
     for token in &tokens {
         if let Some(region) = token.defines_in {
             let (offsets, scopes) = definitions.entry(token.name).or_default();
