@@ -9,5 +9,7 @@ echo "== fused optimizer kernel vs STREAM triad, CPU, 1 rank"
 bash bench/triad.sh
 echo "== compile time"
 bash bench/compile.sh
+echo "== front end on big inputs"
+bash bench/parse.sh
 echo "== BigTest test-data generation, k=2"
 bash bench/bigtest.sh 3 2

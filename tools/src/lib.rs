@@ -1,14 +1,17 @@
 //! coco's tools as library entry points, so the filetest harness runs them
 //! in-process (one test binary links MLIR once). The binaries in `src/bin`
-//! only forward `std::env::args` here.
+//! only call [`main`] with their entry point.
 
 pub mod bigtest;
 pub mod check;
 pub mod execute;
 pub mod opt;
+pub mod output;
 pub mod run;
 pub mod source;
 pub mod translate;
+
+pub use output::{main, write_output_atomically};
 
 /// What a tool run produced.
 #[derive(Debug, Default)]

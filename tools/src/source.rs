@@ -23,30 +23,96 @@ pub fn load<'c>(
     })
 }
 
+/// The input size limit when `COCO_MAX_INPUT_BYTES` is not set (256 MiB).
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// The environment variable that sets the input size limit, in bytes.
+pub const MAX_INPUT_BYTES_VAR: &str = "COCO_MAX_INPUT_BYTES";
+
+/// What every tool's `--help` says about the limits on its input.
+pub fn input_limits_help() -> String {
+    use coco_dialects::nesting::{DEFAULT_MAX_NESTING, MAX_NESTING_VAR};
+    format!(
+        "Input limits: an input file is a regular file, a pipe or `-` (standard input), of at most \
+         {} MiB (set {MAX_INPUT_BYTES_VAR}, in bytes, to change it); its text nests brackets and \
+         regions at most {DEFAULT_MAX_NESTING} levels deep (set {MAX_NESTING_VAR} to change it).",
+        DEFAULT_MAX_INPUT_BYTES >> 20
+    )
+}
+
+/// The input size limit: `COCO_MAX_INPUT_BYTES` if set, otherwise
+/// [`DEFAULT_MAX_INPUT_BYTES`].
+pub fn max_input_bytes() -> Result<u64, String> {
+    match std::env::var(MAX_INPUT_BYTES_VAR) {
+        Err(_) => Ok(DEFAULT_MAX_INPUT_BYTES),
+        Ok(text) => text.trim().parse::<u64>().map_err(|_| {
+            format!("{MAX_INPUT_BYTES_VAR} must be a number of bytes, found '{text}'")
+        }),
+    }
+}
+
 /// Reads `path` (`-` is stdin; `stdin` overrides the real one in tests).
+/// Only regular files and pipes are read (a device such as `/dev/zero`
+/// never ends), and at most [`max_input_bytes`].
 pub fn read_input(path: &str, stdin: Option<&[u8]>) -> Result<String, String> {
+    let limit = max_input_bytes()?;
+    let too_large = |what: &str| {
+        format!(
+            "{what} is larger than {limit} bytes (the limit, set by the environment variable \
+             {MAX_INPUT_BYTES_VAR})"
+        )
+    };
     let bytes = if path == "-" {
         match stdin {
+            Some(bytes) if bytes.len() as u64 > limit => return Err(too_large("standard input")),
             Some(bytes) => bytes.to_vec(),
-            None => {
-                let mut buffer = Vec::new();
-                std::io::stdin()
-                    .read_to_end(&mut buffer)
-                    .map_err(|e| format!("could not read standard input: {e}"))?;
-                buffer
-            }
+            None => read_limited(std::io::stdin().lock(), limit)
+                .map_err(|e| {
+                    format!(
+                        "could not read standard input: {}",
+                        crate::output::reason(&e)
+                    )
+                })?
+                .ok_or_else(|| too_large("standard input"))?,
         }
     } else {
-        std::fs::read(path).map_err(|e| {
+        let cannot_open = |e: std::io::Error| {
             let reason = match e.kind() {
                 std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
                 std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-                _ => e.to_string(),
+                _ => crate::output::reason(&e),
             };
             format!("could not open input file '{path}': {reason}")
-        })?
+        };
+        let file = std::fs::File::open(path).map_err(cannot_open)?;
+        let kind = file.metadata().map_err(cannot_open)?.file_type();
+        if kind.is_dir() {
+            return Err(format!("input file '{path}' is a directory"));
+        }
+        if !kind.is_file() && !std::os::unix::fs::FileTypeExt::is_fifo(&kind) {
+            return Err(format!(
+                "input file '{path}' is not a regular file or a pipe"
+            ));
+        }
+        read_limited(file, limit)
+            .map_err(|e| {
+                format!(
+                    "could not read input file '{path}': {}",
+                    crate::output::reason(&e)
+                )
+            })?
+            .ok_or_else(|| too_large(&format!("input file '{path}'")))?
     };
     String::from_utf8(bytes).map_err(|_| format!("input file '{path}' is not valid UTF-8"))
+}
+
+/// All of `reader`, or `None` when it holds more than `limit` bytes.
+fn read_limited(reader: impl Read, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut buffer = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut buffer)?;
+    Ok((buffer.len() as u64 <= limit).then_some(buffer))
 }
 
 /// One piece of a split input: its text padded with newlines so that line

@@ -80,6 +80,7 @@ pub fn run(args: &[String], stdin: Option<&[u8]>) -> Output {
 }
 
 fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
+    check_mcpu(&cli.mcpu)?;
     let text = source::read_input(&cli.program, stdin)?;
     let context = context();
     let module = source::load(&context, &text, &cli.program)?;
@@ -127,4 +128,20 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
         }
         _ => Ok(text.into_bytes()),
     }
+}
+
+/// LLVM only warns about a CPU it does not know, then may abort in code
+/// generation (`64-bit code requested on a subtarget that doesn't support
+/// it`), so the name is checked against the host target's list first.
+fn check_mcpu(cpu: &str) -> Result<(), String> {
+    let Some((triple, cpus)) = coco_dialects::upstream::host_cpus() else {
+        return Ok(());
+    };
+    if cpu == "native" || cpus.iter().any(|c| c == cpu) {
+        return Ok(());
+    }
+    Err(format!(
+        "--mcpu: '{cpu}' is not a CPU LLVM knows for {triple}; valid values: native, {}",
+        cpus.join(", ")
+    ))
 }

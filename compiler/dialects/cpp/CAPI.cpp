@@ -13,6 +13,14 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 extern "C" {
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Coco, coco);
@@ -113,6 +121,54 @@ MlirModule cocoParseSourceString(MlirContext ctx, MlirStringRef source,
   if (!module)
     return MlirModule{nullptr};
   return MlirModule{module.release().getOperation()};
+}
+
+//===--- upstream queries -------------------------------------------------===//
+
+// MLIR and LLVM stop the process (report_fatal_error) on a pass added under
+// an op it is not anchored on and never say which CPUs a target knows, so
+// the tools ask first.
+
+/// Parses `pipeline` (pass elements, no anchor) onto an op-agnostic pass
+/// manager, which accepts passes anchored on any op, and calls `onPass` with
+/// each top-level pass's argument and the op it runs on (empty: any op).
+/// On a parse error, calls `onError` with MLIR's message and returns false.
+bool cocoPipelinePassAnchors(MlirStringRef pipeline,
+                             void (*onPass)(MlirStringRef, MlirStringRef, void *),
+                             void (*onError)(MlirStringRef, void *), void *userData) {
+  OpPassManager manager;
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (failed(parsePassPipeline(unwrap(pipeline), manager, errorStream))) {
+    errorStream.flush();
+    onError(wrap(StringRef(error)), userData);
+    return false;
+  }
+  for (Pass &pass : manager.getPasses()) {
+    std::optional<StringRef> op = pass.getOpName();
+    onPass(wrap(pass.getArgument()), wrap(op ? *op : StringRef()), userData);
+  }
+  return true;
+}
+
+/// Calls `onCpu` with every CPU name LLVM knows for the host's target, and
+/// `onTriple` with the triple; false when that target is not linked in.
+bool cocoHostTargetCpus(void (*onTriple)(MlirStringRef, void *),
+                        void (*onCpu)(MlirStringRef, void *), void *userData) {
+  if (llvm::InitializeNativeTarget())
+    return false;
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  onTriple(wrap(StringRef(triple)), userData);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "", ""));
+  if (!info)
+    return false;
+  for (const llvm::SubtargetSubTypeKV &cpu : info->getAllProcessorDescriptions())
+    onCpu(wrap(StringRef(cpu.Key)), userData);
+  return true;
 }
 
 } // extern "C"

@@ -1,6 +1,8 @@
 //! Declarations of the C++ shim (`cpp/CAPI.cpp`): registration handles and the
 //! accessors and diagnostics helpers that the MLIR 19 C API lacks.
 
+use std::ffi::c_void;
+
 use mlir_sys::{
     MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirModule, MlirStringRef,
     MlirType,
@@ -42,6 +44,29 @@ extern "C" {
         source: MlirStringRef,
         source_name: MlirStringRef,
     ) -> MlirModule;
+
+    pub fn cocoPipelinePassAnchors(
+        pipeline: MlirStringRef,
+        on_pass: unsafe extern "C" fn(MlirStringRef, MlirStringRef, *mut c_void),
+        on_error: unsafe extern "C" fn(MlirStringRef, *mut c_void),
+        user_data: *mut c_void,
+    ) -> bool;
+    pub fn cocoHostTargetCpus(
+        on_triple: unsafe extern "C" fn(MlirStringRef, *mut c_void),
+        on_cpu: unsafe extern "C" fn(MlirStringRef, *mut c_void),
+        user_data: *mut c_void,
+    ) -> bool;
+}
+
+/// The text of an `MlirStringRef` the callee lends for the call.
+///
+/// # Safety
+/// `s` points to `s.length` readable bytes (or is empty).
+pub unsafe fn lent_string(s: MlirStringRef) -> String {
+    if s.length == 0 || s.data.is_null() {
+        return String::new();
+    }
+    String::from_utf8_lossy(std::slice::from_raw_parts(s.data.cast::<u8>(), s.length)).into_owned()
 }
 
 /// Borrows a Rust string as an `MlirStringRef` (valid while `s` lives).

@@ -15,9 +15,11 @@ pub mod error;
 mod ffi;
 pub mod ir;
 pub mod lifetime;
+pub mod nesting;
 mod parse;
 mod parse_guard;
 pub mod rewrite;
+pub mod upstream;
 pub mod verify;
 
 pub use context::{context, register_coco_dialects};

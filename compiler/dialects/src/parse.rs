@@ -9,13 +9,33 @@ use melior::{
 use crate::{
     diagnostics::emit_error,
     ffi::{self, string_ref},
-    parse_guard::find_misplaced_forward_reference,
+    nesting::{max_nesting, too_deep, MAX_NESTING_VAR},
+    parse_guard::{find_misplaced_forward_reference, line_col},
     verify_module, Error, Result,
 };
 
 /// Parses and structurally verifies `source`; returns `None` after emitting
 /// diagnostics when it is malformed or fails an ODS verifier.
 pub fn parse_module<'c>(context: &'c Context, source: &str, filename: &str) -> Option<Module<'c>> {
+    // Before the forward-reference guard too: both are linear, but only
+    // this one bounds the depth MLIR recurses to.
+    let limit = match max_nesting() {
+        Ok(limit) => limit,
+        Err(message) => {
+            emit_error(Location::new(context, filename, 1, 1), &message);
+            return None;
+        }
+    };
+    if let Some(offset) = too_deep(source, limit) {
+        let (line, column) = line_col(source, offset);
+        emit_error(
+            Location::new(context, filename, line, column),
+            &format!(
+                "nesting depth exceeds {limit} (the limit, set by the environment variable {MAX_NESTING_VAR})"
+            ),
+        );
+        return None;
+    }
     if let Some((line, column, name, def_line)) = find_misplaced_forward_reference(source) {
         emit_error(
             Location::new(context, filename, line, column),

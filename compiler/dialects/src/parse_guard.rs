@@ -12,53 +12,104 @@
 //! attribute dictionaries) and definitions (results, block and function
 //! arguments, region arguments of custom ops). It reports a use only when no
 //! definition of the name is in the use's region or an enclosing one, but one
-//! comes later elsewhere (the forward reference the crash needs). Ambiguous tokens count as definitions: reading a use as a
-//! definition can only make the guard report less, never reject valid IR.
+//! comes later elsewhere (the forward reference the crash needs). Ambiguous
+//! tokens count as definitions: reading a use as a definition can only make
+//! the guard report less, never reject valid IR.
+//!
+//! It runs on every input, so it is linear in the text (up to a sort of each
+//! name's definitions): regions are numbered in the order they open, which
+//! makes "region `r` encloses region `c`" the interval test
+//! `r <= c < end(r)` (`end(r)`: the next number when `r` closes), and a
+//! name's definitions become a few disjoint intervals to search.
 
 use std::collections::HashMap;
 
 /// A rejected use: `(line, column, name, line of the later definition)`, 1-based.
 pub type Finding = (usize, usize, String, usize);
 
-struct Token {
-    name: String,
+/// A region number that no region has.
+const NO_REGION: usize = usize::MAX;
+
+struct Token<'t> {
+    /// `%name`, without a `#n` result suffix.
+    name: &'t str,
     offset: usize,
     /// For a definition, the region it defines the value in.
     defines_in: Option<usize>,
-    /// Ids of the open regions around the token, outermost first (id 0 is
-    /// the top level).
-    regions: Vec<usize>,
+    /// The innermost open region around the token (0 is the top level).
+    region: usize,
+}
+
+/// A name's definitions: their offsets in text order, and the regions they
+/// define the name in as `(first, end)` intervals of region numbers.
+type Definitions = (Vec<usize>, Vec<(usize, usize)>);
+
+/// The regions of a text: region `r` opens as the `r`-th and holds exactly
+/// the regions numbered `r..end[r]`.
+struct Regions {
+    end: Vec<usize>,
+}
+
+impl Regions {
+    fn encloses(&self, outer: usize, inner: usize) -> bool {
+        outer <= inner && self.end.get(outer).is_some_and(|&end| inner < end)
+    }
 }
 
 /// The first use that would trigger the upstream crash, if any.
 pub fn find_misplaced_forward_reference(text: &str) -> Option<Finding> {
-    let tokens = tokenize(text);
-    let mut definitions: HashMap<&str, Vec<&Token>> = HashMap::new();
+    let (tokens, regions) = tokenize(text);
+    // Per name: its definitions in text order, and the regions they define
+    // values in, merged into disjoint intervals sorted by start.
+    let mut definitions: HashMap<&str, Definitions> = HashMap::new();
     for token in &tokens {
-        if token.defines_in.is_some() {
-            definitions.entry(&token.name).or_default().push(token);
+        if let Some(region) = token.defines_in {
+            let (offsets, scopes) = definitions.entry(token.name).or_default();
+            offsets.push(token.offset);
+            if region < regions.end.len() {
+                scopes.push((region, regions.end[region]));
+            }
         }
     }
+    for (_, scopes) in definitions.values_mut() {
+        *scopes = outermost(std::mem::take(scopes));
+    }
     for token in tokens.iter().filter(|t| t.defines_in.is_none()) {
-        let Some(defs) = definitions.get(token.name.as_str()) else {
+        let Some((offsets, scopes)) = definitions.get(token.name) else {
             continue;
         };
-        let visible = defs.iter().any(|d| {
-            d.defines_in
-                .is_some_and(|region| token.regions.contains(&region))
-        });
+        let visible = match scopes.partition_point(|&(start, _)| start <= token.region) {
+            0 => false,
+            i => regions.encloses(scopes[i - 1].0, token.region),
+        };
         // The crash needs a forward reference: a definition after the use.
-        let later = defs.iter().find(|d| d.offset > token.offset);
-        if let (false, Some(later)) = (visible, later) {
+        let later = offsets.get(offsets.partition_point(|&o| o <= token.offset));
+        if let (false, Some(&later)) = (visible, later) {
             let (line, col) = line_col(text, token.offset);
-            let (def_line, _) = line_col(text, later.offset);
-            return Some((line, col, token.name.clone(), def_line));
+            let (def_line, _) = line_col(text, later);
+            return Some((line, col, token.name.to_string(), def_line));
         }
     }
     None
 }
 
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
+/// The outermost of nested-or-disjoint intervals, sorted by start: the
+/// others lie inside them.
+fn outermost(mut intervals: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    // Outer intervals first among those with the same start.
+    intervals.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    for interval in intervals {
+        match kept.last() {
+            Some(last) if interval.0 < last.1 => {}
+            _ => kept.push(interval),
+        }
+    }
+    kept
+}
+
+/// 1-based line and column (in characters) of the byte `offset`.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
@@ -145,14 +196,29 @@ fn opens_dictionary(bytes: &[u8], open: usize) -> bool {
     matches!(bytes.get(i), Some(b'=') | Some(b',') | Some(b'}')) && bytes.get(i + 1) != Some(&b'=')
 }
 
-fn tokenize(text: &str) -> Vec<Token> {
+/// A function argument waiting for the region it is defined in: the body
+/// that follows its signature.
+struct PendingArgument {
+    token: usize,
+    /// Parentheses open at the token.
+    depth: i64,
+    /// The number the next region opened gets.
+    next_region: usize,
+}
+
+fn tokenize(text: &str) -> (Vec<Token<'_>>, Regions) {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
-    let mut regions = vec![0usize];
-    let mut next_region = 1;
+    let mut open_regions = vec![0usize];
+    let mut end = vec![NO_REGION];
     // For each open `{`: whether it opened a region.
     let mut braces: Vec<bool> = Vec::new();
     let mut parens: Vec<Paren> = Vec::new();
+    let mut depth = 0i64;
+    // Every region's `{` with the parentheses open there, in text order.
+    let mut region_braces: Vec<(usize, i64)> = Vec::new();
+    let mut pending = Vec::new();
+    let mut results = ResultList::default();
     let mut line_start = 0;
     let mut i = 0;
     while i < bytes.len() {
@@ -175,10 +241,12 @@ fn tokenize(text: &str) -> Vec<Token> {
             }
             b'(' => {
                 parens.push(paren_kind(bytes, i));
+                depth += 1;
                 i += 1;
             }
             b')' => {
                 parens.pop();
+                depth -= 1;
                 i += 1;
             }
             b'{' if bytes.get(i + 1) == Some(&b'-') && bytes.get(i + 2) == Some(&b'#') => {
@@ -193,15 +261,18 @@ fn tokenize(text: &str) -> Vec<Token> {
             b'{' => {
                 let region = !opens_dictionary(bytes, i);
                 if region {
-                    regions.push(next_region);
-                    next_region += 1;
+                    open_regions.push(end.len());
+                    end.push(NO_REGION);
+                    region_braces.push((i, depth));
                 }
                 braces.push(region);
                 i += 1;
             }
             b'}' => {
-                if braces.pop() == Some(true) && regions.len() > 1 {
-                    regions.pop();
+                if braces.pop() == Some(true) && open_regions.len() > 1 {
+                    if let Some(closed) = open_regions.pop() {
+                        end[closed] = end.len();
+                    }
                 }
                 i += 1;
             }
@@ -212,58 +283,66 @@ fn tokenize(text: &str) -> Vec<Token> {
                     i += 1;
                 }
                 let name = &text[start..i];
-                let mut end = i;
+                let mut name_end = i;
                 // `%x#1` names result 1 of `%x`.
-                if bytes.get(end) == Some(&b'#') {
-                    end += 1;
-                    while end < bytes.len() && bytes[end].is_ascii_digit() {
-                        end += 1;
+                if bytes.get(name_end) == Some(&b'#') {
+                    name_end += 1;
+                    while name_end < bytes.len() && bytes[name_end].is_ascii_digit() {
+                        name_end += 1;
                     }
                 }
-                let current = *regions.last().unwrap_or(&0);
+                let current = *open_regions.last().unwrap_or(&0);
+                let place = Place {
+                    line_start,
+                    start,
+                    end: name_end,
+                };
                 let defines_in =
-                    match definition(bytes, line_start, start, end, parens.last().copied()) {
+                    match definition(bytes, place, parens.last().copied(), &mut results) {
                         Definition::Not => None,
                         Definition::Here => Some(current),
                         Definition::InNextRegion => {
-                            Some(next_region_after(bytes, end, next_region))
+                            pending.push(PendingArgument {
+                                token: tokens.len(),
+                                depth,
+                                next_region: end.len(),
+                            });
+                            Some(NO_REGION)
                         }
                     };
                 tokens.push(Token {
-                    name: name.to_string(),
+                    name,
                     offset: start,
                     defines_in,
-                    regions: regions.clone(),
+                    region: current,
                 });
             }
             _ => i += 1,
         }
     }
-    tokens
+    resolve_arguments(&mut tokens, &pending, &region_braces);
+    (tokens, Regions { end })
 }
 
-/// The id the next region opened after `from` will get (skipping attribute
-/// dictionaries), for function arguments, which live in the body.
-fn next_region_after(bytes: &[u8], from: usize, next_id: usize) -> usize {
-    let mut i = from;
-    let mut depth = 0i32;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            b'{' if depth <= 0 && !opens_dictionary(bytes, i) => return next_id,
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            _ => {}
-        }
-        i += 1;
+/// Function arguments live in the next region the text opens, if a region
+/// `{` follows that is not nested deeper in parentheses than the argument;
+/// otherwise (a declaration without a body) they define nothing usable.
+fn resolve_arguments(tokens: &mut [Token], pending: &[PendingArgument], braces: &[(usize, i64)]) {
+    // The fewest parentheses open at any region `{` from each one on.
+    let mut fewest = vec![i64::MAX; braces.len() + 1];
+    for (k, &(_, depth)) in braces.iter().enumerate().rev() {
+        fewest[k] = fewest[k + 1].min(depth);
     }
-    // A declaration without a body: the arguments define nothing usable.
-    usize::MAX
+    let mut next_brace = 0;
+    for argument in pending {
+        let offset = tokens[argument.token].offset;
+        while next_brace < braces.len() && braces[next_brace].0 < offset {
+            next_brace += 1;
+        }
+        if fewest[next_brace] <= argument.depth {
+            tokens[argument.token].defines_in = Some(argument.next_region);
+        }
+    }
 }
 
 enum Definition {
@@ -274,17 +353,60 @@ enum Definition {
     InNextRegion,
 }
 
-/// Classifies the `%name` at `start..end`: a result of the statement
+/// Where a `%name` token is: `start..end` (with any `#n` suffix), on the
+/// line that starts at `line_start`.
+#[derive(Clone, Copy)]
+struct Place {
+    line_start: usize,
+    start: usize,
+    end: usize,
+}
+
+/// The leading result list of the line last asked about, read once per
+/// line: where its `=` is, if the line starts with `%` and `=` follows the
+/// names before any operand or type.
+#[derive(Default)]
+struct ResultList {
+    line_start: Option<usize>,
+    equals: Option<usize>,
+}
+
+impl ResultList {
+    fn equals_on(&mut self, bytes: &[u8], line_start: usize) -> Option<usize> {
+        if self.line_start != Some(line_start) {
+            self.line_start = Some(line_start);
+            self.equals = leading_result_list(bytes, line_start);
+        }
+        self.equals
+    }
+}
+
+fn leading_result_list(bytes: &[u8], line_start: usize) -> Option<usize> {
+    let first = bytes[line_start..]
+        .iter()
+        .position(|&c| c != b' ' && c != b'\t')
+        .map(|p| line_start + p)?;
+    if bytes[first] != b'%' {
+        return None;
+    }
+    let p = bytes[first..]
+        .iter()
+        .position(|&c| matches!(c, b'=' | b'\n' | b'"' | b'('))
+        .map(|p| first + p)?;
+    (bytes[p] == b'=' && bytes.get(p + 1) != Some(&b'=')).then_some(p)
+}
+
+/// Classifies the `%name` at `place`: a result of the statement
 /// (`%a, %b:2 = ...`), an argument in a function signature or block header
 /// (`@f(%x: t`, `^bb0(%x : t`), a region argument of custom syntax (`%i = `,
 /// `(%i, %j) in`), or a use.
 fn definition(
     bytes: &[u8],
-    line_start: usize,
-    start: usize,
-    end: usize,
+    place: Place,
     paren: Option<Paren>,
+    results: &mut ResultList,
 ) -> Definition {
+    let end = place.end;
     let mut after = end;
     while matches!(bytes.get(after), Some(b' ' | b'\t')) {
         after += 1;
@@ -305,29 +427,61 @@ fn definition(
         (Some(Paren::Other), Some(b',' | b')' | b':')) => return Definition::Here,
         _ => {}
     }
-    // A leading result list: the line starts with `%` and `=` follows the
-    // names before any operand or type.
-    let line = &bytes[line_start..];
-    let Some(first) = line
-        .iter()
-        .position(|&c| c != b' ' && c != b'\t')
-        .map(|p| line_start + p)
-    else {
-        return Definition::Not;
-    };
-    if bytes[first] != b'%' {
-        return Definition::Not;
-    }
-    let rest = &bytes[first..];
-    match rest
-        .iter()
-        .position(|&c| matches!(c, b'=' | b'\n' | b'"' | b'('))
-    {
-        Some(p)
-            if rest[p] == b'=' && first + p > start && bytes.get(first + p + 1) != Some(&b'=') =>
-        {
-            Definition::Here
-        }
+    match results.equals_on(bytes, place.line_start) {
+        Some(equals) if equals > place.start => Definition::Here,
         _ => Definition::Not,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_misplaced_forward_reference as guard;
+
+    // Inputs that took the quadratic guard tens of seconds (or gigabytes):
+    // names shared by thousands of definitions, one long signature line,
+    // deep nesting. Each is checked for a finding at its very end, so the
+    // whole text is scanned.
+
+    #[test]
+    fn thousands_of_functions_sharing_names() {
+        let mut text: String = (0..8_000)
+            .map(|i| {
+                format!(
+                    "func.func @f{i}(%arg0: f32) -> f32 {{\n  %0 = arith.addf %arg0, %arg0 : f32\n  return %0 : f32\n}}\n"
+                )
+            })
+            .collect();
+        assert_eq!(guard(&text), None);
+        text.push_str("%y = arith.negf %0 : f32\nfunc.func @g() {\n  %0 = arith.constant 1.0 : f32\n  return\n}\n");
+        assert_eq!(guard(&text), Some((32_001, 17, "%0".into(), 32_003)));
+    }
+
+    #[test]
+    fn a_function_with_twenty_thousand_arguments() {
+        let arguments: Vec<String> = (0..20_000).map(|i| format!("%a{i}: f32")).collect();
+        let mut text = format!(
+            "func.func @wide({}) -> f32 {{\n  return %a19999 : f32\n}}\n",
+            arguments.join(", ")
+        );
+        assert_eq!(guard(&text), None);
+        text.push_str("%y = arith.negf %a7 : f32\nfunc.func @g(%a7: f32) {\n  return\n}\n");
+        assert_eq!(guard(&text), Some((4, 17, "%a7".into(), 5)));
+    }
+
+    #[test]
+    fn deeply_nested_regions() {
+        let depth = 20_000;
+        let mut text = String::from("func.func @deep(%c: i1) {\n");
+        text.push_str(&"scf.if %c {\n".repeat(depth));
+        text.push_str("%u = arith.negf %v : f32\n");
+        text.push_str(&"}\n".repeat(depth));
+        text.push_str(
+            "return\n}\nfunc.func @h() {\n  %v = arith.constant 1.0 : f32\n  return\n}\n",
+        );
+        let use_line = depth + 2;
+        assert_eq!(
+            guard(&text),
+            Some((use_line, 17, "%v".into(), 2 * depth + 6))
+        );
     }
 }

@@ -102,7 +102,7 @@ impl Options {
         })
     }
 
-    pub fn int(&self, pass: &str, key: &str, default: i64) -> Result<i64> {
+    fn int(&self, pass: &str, key: &str, default: i64) -> Result<i64> {
         match self.raw(key) {
             None => Ok(default),
             Some(text) => text.parse().map_err(|_| Error::PassOption {

@@ -5,13 +5,24 @@
 //! here, create coco passes from the registry and hand every other element
 //! (`canonicalize{max-iterations=2}`) to `mlirOpPassManagerAddPipeline`, which
 //! reports unknown passes and bad options with MLIR's own messages.
+//!
+//! MLIR stops the process when a pass is added under an op it does not run
+//! on (`func.func(coco-split)`), so every pass's anchor is checked first.
 
 use std::ffi::c_void;
 
 use melior::pass::OperationPassManager;
 use mlir_sys::{mlirOpPassManagerAddPipeline, MlirStringRef};
 
+use coco_dialects::upstream::pass_anchors;
+
 use crate::{options::Options, registry::find_coco_pass, Error, Result};
+
+/// The op the pass manager of [`add_to`] runs on, and every coco pass.
+const MODULE: &str = "builtin.module";
+
+/// The anchor of a pass manager that runs on every op.
+const ANY: &str = "any";
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Element {
@@ -68,22 +79,58 @@ pub fn parse(text: &str) -> Result<Vec<Element>> {
 
 /// Adds `elements` to `manager` (which runs on the module).
 pub fn add_to(manager: &OperationPassManager, elements: &[Element], pipeline: &str) -> Result<()> {
+    add_under(manager, MODULE, elements, pipeline)
+}
+
+/// Adds `elements` to `manager`, which runs on `anchor` ops.
+fn add_under(
+    manager: &OperationPassManager,
+    anchor: &str,
+    elements: &[Element],
+    pipeline: &str,
+) -> Result<()> {
     for element in elements {
         match element {
-            Element::Nest { anchor, elements } => {
-                add_to(&manager.nested_under(anchor), elements, pipeline)?;
+            Element::Nest {
+                anchor: inner,
+                elements,
+            } => {
+                add_under(&manager.nested_under(inner), inner, elements, pipeline)?;
             }
             Element::Pass { name, options } => match find_coco_pass(name) {
                 Some(info) => {
                     let options =
                         Options::parse(name, options.as_deref().unwrap_or(""), info.options)?;
-                    manager.add_pass((info.create)(&options)?);
+                    let pass = (info.create)(&options)?;
+                    check_anchor(name, Some(MODULE), anchor, pipeline)?;
+                    manager.add_pass(pass);
                 }
-                None => add_upstream(manager, &element.text(), pipeline)?,
+                None => {
+                    let text = element.text();
+                    // A pipeline MLIR cannot parse fails below, with its message.
+                    for pass in pass_anchors(&text).unwrap_or_default() {
+                        check_anchor(&pass.argument, pass.op.as_deref(), anchor, pipeline)?;
+                    }
+                    add_upstream(manager, &text, pipeline)?;
+                }
             },
         }
     }
     Ok(())
+}
+
+/// Whether a pass that runs on `op` ops (`None`: any op) may be added to a
+/// pass manager on `anchor` ops.
+fn check_anchor(pass: &str, op: Option<&str>, anchor: &str, pipeline: &str) -> Result<()> {
+    match op {
+        Some(op) if op != anchor && anchor != ANY => Err(Error::Pipeline {
+            pipeline: pipeline.to_string(),
+            message: format!(
+                "pass '{pass}' runs on '{op}' ops, not on '{anchor}'; nest it as {op}({pass})"
+            ),
+        }),
+        _ => Ok(()),
+    }
 }
 
 fn add_upstream(manager: &OperationPassManager, element: &str, pipeline: &str) -> Result<()> {

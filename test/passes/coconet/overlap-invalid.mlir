@@ -1,7 +1,9 @@
 // RUN: coco-opt %s --split-input-file --coco-overlap="chunks=3" --verify-diagnostics
 // RUN: not coco-opt %s --coco-overlap="chunks=0" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not coco-opt %s --coco-overlap="chunks=1025" 2>&1 | FileCheck %s --check-prefix=TOO-MANY
 
-// OPTION: coco-opt: error: coco-overlap: option 'chunks' must be >= 1, found 0
+// OPTION: coco-opt: error: coco-overlap: option 'chunks' must be between 1 and 1024, found 0
+// TOO-MANY: coco-opt: error: coco-overlap: option 'chunks' must be between 1 and 1024, found 1025
 
 func.func @rows_not_divisible(%x: tensor<16x64xf32, #coco.sliced<1>>, %w: tensor<64x32xf32, #coco.sliced<0>>) -> tensor<16x32xf32, #coco.replicated> {
   // expected-remark@+1 {{coco-overlap: not applied to coco.matmul: its 16 rows do not split into 3 chunks}}

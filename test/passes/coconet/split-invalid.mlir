@@ -1,9 +1,11 @@
 // RUN: coco-opt %s --split-input-file --coco-split --verify-diagnostics
 // RUN: not coco-opt %s --split-input-file --coco-split=strict=true 2>&1 | FileCheck %s --check-prefix=STRICT
 // RUN: not coco-opt %s --coco-split="via=tree" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not coco-opt %s --coco-split="dim=64" 2>&1 | FileCheck %s --check-prefix=DIM
 
 // STRICT: error: coco-split: not applied to coco.all_reduce: the tensor has rank 0
 // OPTION: coco-opt: error: coco-split: option 'via' expects reduce-scatter or reduce-broadcast, found 'tree'
+// DIM: coco-opt: error: coco-split: option 'dim' must be between 0 and 63, found 64
 
 func.func @no_split_of_scalar(%loss: tensor<f32, #coco.local>) -> tensor<f32, #coco.replicated> {
   // expected-remark@+1 {{coco-split: not applied to coco.all_reduce: the tensor has rank 0, so there is no dimension 0 to slice the intermediate along}}

@@ -1,9 +1,11 @@
 // RUN: coco-opt %s --split-input-file --verify-diagnostics
 // RUN: not coco-opt %s --coco-tile="target=tpu" 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not coco-opt %s --coco-tile="block=-4" 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: not coco-opt %s --coco-tile="matmul-rows=65537" 2>&1 | FileCheck %s --check-prefix=ROWS
 
 // TARGET: coco-opt: error: coco-tile: option 'target' expects gpu or cpu, found 'tpu'
-// BLOCK: coco-opt: error: coco-tile: option 'block' must be positive, found -4
+// BLOCK: coco-opt: error: coco-tile: option 'block' must be between 0 and 65536, found -4
+// ROWS: coco-opt: error: coco-tile: option 'matmul-rows' must be between 0 and 65536, found 65537
 
 func.func @bad_matmul_tile(%x: tensor<8x16xf32, #coco.replicated>, %w: tensor<16x4xf32, #coco.replicated>) -> tensor<8x4xf32, #coco.replicated> {
   // expected-error@+1 {{'coco.tile' must hold 2 positive size(s), found [128]}}

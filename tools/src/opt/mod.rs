@@ -10,7 +10,7 @@
 
 mod expected;
 
-use std::fmt::Write as _;
+use std::{fmt::Write as _, path::Path};
 
 use clap::Parser;
 use coco_dialects::{
@@ -19,7 +19,10 @@ use coco_dialects::{
     load_module, verify_module,
 };
 use coco_passes::{
-    autotune::{self, optimize::DEFAULT_MACHINE},
+    autotune::{
+        self,
+        optimize::{self, DEFAULT_MACHINE},
+    },
     driver::{self, Event, Step},
     pipeline::{self, Element},
     registry,
@@ -39,16 +42,19 @@ use crate::{
     name = "coco-opt",
     version,
     about = "Parse, verify, transform and print coco, df and bigtest MLIR",
-    after_help = "Any pass can also be given as a flag, as with mlir-opt: `--canonicalize`, \
-                  `--coco-verify`, `--cse`, `--canonicalize=\"max-iterations=2\"`. \
-                  See --list-passes."
+    after_help = format!(
+        "Any pass can also be given as a flag, as with mlir-opt: `--canonicalize`, \
+         `--coco-verify`, `--cse`, `--canonicalize=\"max-iterations=2\"`. See --list-passes.\n\n{}",
+        source::input_limits_help()
+    )
 )]
 struct Cli {
     /// Input file; `-` reads standard input.
     #[arg(default_value = "-")]
     input: String,
 
-    /// Output file; `-` writes standard output.
+    /// Output file; `-` writes standard output. The file is replaced only
+    /// when every input succeeds, and whole (written beside it, then renamed).
     #[arg(short = 'o', default_value = "-", value_name = "FILE")]
     output: String,
 
@@ -91,9 +97,10 @@ struct Cli {
           default_missing_value = DEFAULT_MACHINE, value_name = "MACHINE")]
     coco_autotune: Option<String>,
 
-    /// World size the autotuner plans for (default: the machine's).
-    #[arg(long = "autotune-ranks", value_name = "N")]
-    autotune_ranks: Option<usize>,
+    /// World size the autotuner plans for (default: the machine's; at most 65536).
+    #[arg(long = "autotune-ranks", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=optimize::MAX_RANKS as i64))]
+    autotune_ranks: Option<u32>,
 
     /// Print every schedule the autotuner costed, and its choice, to stderr.
     #[arg(long = "autotune-report")]
@@ -229,9 +236,8 @@ fn run_cli(
     let joined = printed.join("// -----\n");
     if cli.output == "-" {
         stdout.extend_from_slice(joined.as_bytes());
-    } else {
-        std::fs::write(&cli.output, joined)
-            .map_err(|e| format!("could not write output file '{}': {e}", cli.output))?;
+    } else if !failed {
+        crate::write_output_atomically(Path::new(&cli.output), joined.as_bytes())?;
     }
     Ok(i32::from(failed))
 }
@@ -269,7 +275,7 @@ fn process_chunk(
             context,
             &mut module,
             machine,
-            cli.autotune_ranks,
+            cli.autotune_ranks.map(|n| n as usize),
             &mut observe,
         );
     }

@@ -3,6 +3,7 @@
 //! running candidate pipelines on copies of the module), so the driver
 //! ([`crate::driver`]) runs it between the segments of a pipeline.
 
+use coco_bigtest::bounds::Bound;
 use melior::pass::Pass;
 
 use crate::{
@@ -15,6 +16,18 @@ use crate::{
 /// `coco-opt --coco-autotune`).
 pub const DEFAULT_MACHINE: &str = "v100-cluster";
 
+/// The largest world size the autotuner plans for (here and
+/// `coco-opt --autotune-ranks`).
+pub const MAX_RANKS: usize = 65_536;
+
+const RANKS: Bound = Bound {
+    name: "ranks",
+    summary: "world size to plan for (0: the machine's)",
+    default: 0,
+    min: 0,
+    max: MAX_RANKS as i64,
+};
+
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-optimize",
     summary: "Apply the autotuner's cheapest schedule for a machine (run by the pipeline driver)",
@@ -23,7 +36,7 @@ pub const INFO: PassInfo = PassInfo {
                   it in place, so passes before and after it run on the program before and after the choice.",
     options: &[
         PassOption { name: "machine", summary: "a preset (v100-cluster, h100-node, cpu-host) or a TOML file", default: OptionDefault::Text(DEFAULT_MACHINE) },
-        PassOption { name: "ranks", summary: "world size to plan for (0: the machine's)", default: OptionDefault::Int(0) },
+        PassOption::bounded(&RANKS),
     ],
     create,
 };
@@ -44,12 +57,6 @@ pub fn settings(options: &str) -> Result<(String, Option<usize>)> {
         .string("machine")
         .unwrap_or(DEFAULT_MACHINE)
         .to_string();
-    let ranks = options.int(INFO.argument, "ranks", 0)?;
-    if ranks < 0 {
-        return Err(Error::PassOption {
-            pass: INFO.argument.into(),
-            message: format!("option 'ranks' must be >= 0, found {ranks}"),
-        });
-    }
+    let ranks = options.bounded(INFO.argument, &RANKS)?;
     Ok((machine, (ranks > 0).then_some(ranks as usize)))
 }

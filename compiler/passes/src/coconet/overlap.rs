@@ -25,6 +25,7 @@
 //! }
 //! ```
 
+use coco_bigtest::bounds::Bound;
 use coco_dialects::lifetime;
 use coco_dialects::{
     coco::{ops, DistTensor},
@@ -43,9 +44,9 @@ use melior::{
 
 use crate::{
     module_pass::{create_module_pass, ModulePass, PassId},
-    options::{OptionDefault, Options, PassOption},
+    options::{Options, PassOption},
     registry::PassInfo,
-    Error, Result,
+    Result,
 };
 
 pub const INFO: PassInfo = PassInfo {
@@ -65,8 +66,17 @@ pub const INFO: PassInfo = PassInfo {
                     coco.yield %0 : tensor<16x1024xf16, #coco.replicated>\n\
                   }\n\
                   ```",
-    options: &[PassOption { name: "chunks", summary: "number of pipeline chunks (rows of the matmul)", default: OptionDefault::Int(4) }],
+    options: &[PassOption::bounded(&CHUNKS)],
     create,
+};
+
+/// Each chunk becomes its own kernels and collective.
+const CHUNKS: Bound = Bound {
+    name: "chunks",
+    summary: "number of pipeline chunks (rows of the matmul)",
+    default: 4,
+    min: 1,
+    max: 1024,
 };
 
 static PASS_ID: PassId = PassId;
@@ -77,13 +87,7 @@ struct OverlapPass {
 }
 
 fn create(options: &Options) -> Result<Pass> {
-    let chunks = options.int(INFO.argument, "chunks", 4)?;
-    if chunks < 1 {
-        return Err(Error::PassOption {
-            pass: INFO.argument.into(),
-            message: format!("option 'chunks' must be >= 1, found {chunks}"),
-        });
-    }
+    let chunks = options.bounded(INFO.argument, &CHUNKS)?;
     Ok(create_module_pass(
         &INFO,
         &PASS_ID,

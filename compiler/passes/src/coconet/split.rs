@@ -24,6 +24,7 @@
 //! %r = coco.all_gather %s : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>
 //! ```
 
+use coco_bigtest::bounds::Bound;
 use coco_dialects::lifetime;
 use coco_dialects::{
     coco::{ops, CocoBuilder, DistTensor, Reduction},
@@ -57,7 +58,7 @@ pub const INFO: PassInfo = PassInfo {
                   %r = coco.all_gather %s : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>\n\
                   ```",
     options: &[
-        PassOption { name: "dim", summary: "dimension the intermediate is sliced along", default: OptionDefault::Int(0) },
+        PassOption::bounded(&DIM),
         PassOption {
             name: "via",
             summary: "`reduce-scatter` (reduce_scatter + all_gather) or `reduce-broadcast` (reduce to rank 0 + broadcast)",
@@ -66,6 +67,15 @@ pub const INFO: PassInfo = PassInfo {
         PassOption { name: "strict", summary: "fail instead of remarking when an all_reduce cannot be split", default: OptionDefault::Bool(false) },
     ],
     create,
+};
+
+/// Beyond the rank of any tensor a program has.
+const DIM: Bound = Bound {
+    name: "dim",
+    summary: "dimension the intermediate is sliced along",
+    default: 0,
+    min: 0,
+    max: 63,
 };
 
 static PASS_ID: PassId = PassId;
@@ -97,16 +107,10 @@ fn create(options: &Options) -> Result<Pass> {
         }
     };
     let pass = SplitPass {
-        dim: options.int(INFO.argument, "dim", 0)?,
+        dim: options.bounded(INFO.argument, &DIM)?,
         via,
         strict: options.bool(INFO.argument, "strict", false)?,
     };
-    if pass.dim < 0 {
-        return Err(Error::PassOption {
-            pass: INFO.argument.into(),
-            message: format!("option 'dim' must be >= 0, found {}", pass.dim),
-        });
-    }
     Ok(create_module_pass(&INFO, &PASS_ID, "CocoSplit", pass))
 }
 

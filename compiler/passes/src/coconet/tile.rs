@@ -23,6 +23,7 @@
 //! %y = coco.matmul %x, %w {coco.tile = array<i64: 128, 128>} : ...
 //! ```
 
+use coco_bigtest::bounds::Bound;
 use coco_dialects::lifetime;
 use coco_dialects::{
     coco::{ops, DistTensor},
@@ -59,12 +60,34 @@ pub const INFO: PassInfo = PassInfo {
                   ```",
     options: &[
         PassOption { name: "target", summary: "`gpu` or `cpu`: chooses the default tile sizes", default: OptionDefault::Text("gpu") },
-        PassOption { name: "matmul-rows", summary: "matmul output tile rows (0: target default)", default: OptionDefault::Int(0) },
-        PassOption { name: "matmul-cols", summary: "matmul output tile columns (0: target default)", default: OptionDefault::Int(0) },
-        PassOption { name: "block", summary: "elements per block of element-wise kernels (0: target default)", default: OptionDefault::Int(0) },
+        PassOption::bounded(&MATMUL_ROWS),
+        PassOption::bounded(&MATMUL_COLS),
+        PassOption::bounded(&BLOCK),
     ],
     create,
 };
+
+/// A tile size: 0 is the target's default; larger than any kernel needs is
+/// a typo.
+const fn tile_size(name: &'static str, summary: &'static str) -> Bound {
+    Bound {
+        name,
+        summary,
+        default: 0,
+        min: 0,
+        max: 65_536,
+    }
+}
+
+const MATMUL_ROWS: Bound = tile_size("matmul-rows", "matmul output tile rows (0: target default)");
+const MATMUL_COLS: Bound = tile_size(
+    "matmul-cols",
+    "matmul output tile columns (0: target default)",
+);
+const BLOCK: Bound = tile_size(
+    "block",
+    "elements per block of element-wise kernels (0: target default)",
+);
 
 static PASS_ID: PassId = PassId;
 
@@ -86,20 +109,16 @@ fn create(options: &Options) -> Result<Pass> {
             })
         }
     };
-    let pick = |key: &str, default: i64| -> Result<i64> {
-        match options.int(INFO.argument, key, 0)? {
+    let pick = |bound: &Bound, default: i64| -> Result<i64> {
+        match options.bounded(INFO.argument, bound)? {
             0 => Ok(default),
-            v if v > 0 => Ok(v),
-            v => Err(Error::PassOption {
-                pass: INFO.argument.into(),
-                message: format!("option '{key}' must be positive, found {v}"),
-            }),
+            v => Ok(v),
         }
     };
     let pass = TilePass {
-        rows: pick("matmul-rows", rows)?,
-        cols: pick("matmul-cols", cols)?,
-        block: pick("block", block)?,
+        rows: pick(&MATMUL_ROWS, rows)?,
+        cols: pick(&MATMUL_COLS, cols)?,
+        block: pick(&BLOCK, block)?,
     };
     Ok(create_module_pass(&INFO, &PASS_ID, "CocoTile", pass))
 }

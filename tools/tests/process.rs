@@ -1,0 +1,278 @@
+//! The tools as processes: what only a real process shows (stdout on a full
+//! disk or a closed pipe, environment limits, devices as input, output
+//! files left alone on failure). The lit-style suite runs the tools
+//! in-process and cannot see these.
+
+use std::{
+    fs,
+    io::Write,
+    path::{Path, PathBuf},
+    process::{Command, Output, Stdio},
+};
+
+const OPT: &str = env!("CARGO_BIN_EXE_coco-opt");
+const TRANSLATE: &str = env!("CARGO_BIN_EXE_coco-translate");
+const RUN: &str = env!("CARGO_BIN_EXE_coco-run");
+const BIGTEST: &str = env!("CARGO_BIN_EXE_coco-bigtest");
+
+const PROGRAM: &str = "\
+func.func @double(%x: tensor<4xf32, #coco.replicated>) -> tensor<4xf32, #coco.replicated> {
+  %y = arith.addf %x, %x : tensor<4xf32, #coco.replicated>
+  return %y : tensor<4xf32, #coco.replicated>
+}
+";
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("coco-tools-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(tool: &str, args: &[&str], env: &[(&str, &str)], stdin: Option<&[u8]>) -> Output {
+    let mut command = Command::new(tool);
+    command.args(args).envs(env.iter().copied());
+    command.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    if let Some(bytes) = stdin {
+        // The tool may reject the input before reading it all.
+        let _ = child.stdin.take().unwrap().write_all(bytes);
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn a_full_disk_on_stdout_is_an_error() {
+    let dir = scratch("full");
+    let program = dir.join("double.mlir");
+    fs::write(&program, PROGRAM).unwrap();
+    let program = program.to_str().unwrap();
+    let wordcount = repo("examples/bigtest/wordcount.mlir");
+    let cases: [(&str, &str, Vec<&str>); 4] = [
+        (OPT, "coco-opt", vec![program]),
+        (TRANSLATE, "coco-translate", vec!["--emit=plan", program]),
+        (
+            RUN,
+            "coco-run",
+            vec!["--backend", "reference", "--print-values", program],
+        ),
+        (BIGTEST, "coco-bigtest", vec!["run", &wordcount]),
+    ];
+    for (tool, name, args) in cases {
+        let output = Command::new(tool)
+            .args(&args)
+            .stdout(fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{name}: {}", stderr(&output));
+        assert!(
+            stderr(&output).ends_with(&format!(
+                "{name}: error: could not write standard output: No space left on device\n"
+            )),
+            "{name}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_tool_quietly() {
+    let mut child = Command::new(OPT)
+        .arg("--list-passes")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end before the tool writes (it starts MLIR first).
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(141), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+}
+
+#[test]
+fn a_failed_run_leaves_the_previous_output_file() {
+    let dir = scratch("atomic");
+    let (good, bad, out) = (
+        dir.join("good.mlir"),
+        dir.join("bad.mlir"),
+        dir.join("out.mlir"),
+    );
+    fs::write(&good, PROGRAM).unwrap();
+    fs::write(&bad, "func.func @f( {\n").unwrap();
+    fs::write(&out, "previous\n").unwrap();
+    let (good, bad, out_arg) = (
+        good.to_str().unwrap(),
+        bad.to_str().unwrap(),
+        out.to_str().unwrap(),
+    );
+
+    let failed = run(OPT, &[bad, "-o", out_arg], &[], None);
+    assert_eq!(failed.status.code(), Some(1));
+    assert_eq!(fs::read_to_string(&out).unwrap(), "previous\n");
+
+    let succeeded = run(OPT, &[good, "-o", out_arg], &[], None);
+    assert_eq!(succeeded.status.code(), Some(0), "{}", stderr(&succeeded));
+    assert!(fs::read_to_string(&out)
+        .unwrap()
+        .contains("func.func @double"));
+    // No temporary sibling is left behind.
+    let names: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+
+    let full = run(OPT, &[good, "-o", "/dev/full"], &[], None);
+    assert_eq!(full.status.code(), Some(1));
+    assert_eq!(
+        stderr(&full),
+        "coco-opt: error: could not write output file '/dev/full': No space left on device\n"
+    );
+}
+
+#[test]
+fn devices_are_not_inputs() {
+    let output = run(OPT, &["/dev/zero"], &[], None);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        "coco-opt: error: input file '/dev/zero' is not a regular file or a pipe\n"
+    );
+}
+
+#[test]
+fn inputs_larger_than_the_limit_are_rejected() {
+    let dir = scratch("size");
+    let program = dir.join("double.mlir");
+    fs::write(&program, PROGRAM).unwrap();
+    let limit = [("COCO_MAX_INPUT_BYTES", "64")];
+    let file = run(OPT, &[program.to_str().unwrap()], &limit, None);
+    assert_eq!(file.status.code(), Some(1));
+    assert_eq!(
+        stderr(&file),
+        format!(
+            "coco-opt: error: input file '{}' is larger than 64 bytes (the limit, set by the \
+             environment variable COCO_MAX_INPUT_BYTES)\n",
+            program.display()
+        )
+    );
+    let piped = run(
+        TRANSLATE,
+        &["--emit=plan", "-"],
+        &limit,
+        Some(PROGRAM.as_bytes()),
+    );
+    assert_eq!(piped.status.code(), Some(1));
+    assert!(
+        stderr(&piped).contains("standard input is larger than 64 bytes"),
+        "{}",
+        stderr(&piped)
+    );
+    let bad = run(OPT, &["-"], &[("COCO_MAX_INPUT_BYTES", "lots")], Some(b""));
+    assert_eq!(
+        stderr(&bad),
+        "coco-opt: error: COCO_MAX_INPUT_BYTES must be a number of bytes, found 'lots'\n"
+    );
+}
+
+/// `depth` nested `scf.if` in a function (so `depth + 1` braces).
+fn nested(depth: usize) -> String {
+    format!(
+        "func.func @deep(%c: i1) {{\n{}{}  return\n}}\n",
+        "scf.if %c {\n".repeat(depth),
+        "}\n".repeat(depth)
+    )
+}
+
+#[test]
+fn nesting_deeper_than_the_limit_is_an_error() {
+    // At the default limit MLIR parses, verifies and prints the program.
+    let at_limit = run(OPT, &["-"], &[], Some(nested(999).as_bytes()));
+    assert_eq!(at_limit.status.code(), Some(0), "{}", stderr(&at_limit));
+    // One more level, and far more (MLIR 19 overflowed its stack at about
+    // 4,000 levels of scf.if), fail with the place and the limit.
+    for depth in [1000, 50_000] {
+        let deeper = run(OPT, &["-"], &[], Some(nested(depth).as_bytes()));
+        assert_eq!(deeper.status.code(), Some(1), "{}", stderr(&deeper));
+        assert!(
+            stderr(&deeper).starts_with(
+                "<stdin>:1001:11: error: nesting depth exceeds 1000 (the limit, set by the \
+                 environment variable COCO_MAX_NESTING)\n"
+            ),
+            "{}",
+            stderr(&deeper)
+        );
+    }
+    let limited = run(
+        OPT,
+        &["-"],
+        &[("COCO_MAX_NESTING", "3")],
+        Some(nested(3).as_bytes()),
+    );
+    assert!(
+        stderr(&limited).starts_with("<stdin>:4:11: error: nesting depth exceeds 3 "),
+        "{}",
+        stderr(&limited)
+    );
+    let bad = run(
+        OPT,
+        &["-"],
+        &[("COCO_MAX_NESTING", "0")],
+        Some(PROGRAM.as_bytes()),
+    );
+    assert!(
+        stderr(&bad).contains("COCO_MAX_NESTING must be a positive integer, found '0'"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn unknown_cpus_are_rejected_before_code_generation() {
+    let dir = scratch("mcpu");
+    let program = dir.join("double.mlir");
+    fs::write(&program, PROGRAM).unwrap();
+    let program = program.to_str().unwrap();
+    let bogus = run(
+        TRANSLATE,
+        &["--emit=llvm-ir", "--mcpu", "bogus-cpu", program],
+        &[],
+        None,
+    );
+    assert_eq!(bogus.status.code(), Some(1));
+    let message = stderr(&bogus);
+    assert!(
+        message
+            .starts_with("coco-translate: error: --mcpu: 'bogus-cpu' is not a CPU LLVM knows for ")
+            && message.contains("valid values: native, ")
+            && message.contains(", generic,")
+            && !message.contains("LLVM ERROR"),
+        "{message}"
+    );
+    let generic = run(
+        TRANSLATE,
+        &["--emit=llvm-ir", "--mcpu", "generic", program],
+        &[],
+        None,
+    );
+    assert_eq!(generic.status.code(), Some(0), "{}", stderr(&generic));
+}
