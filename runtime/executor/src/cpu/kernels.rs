@@ -66,6 +66,15 @@ impl Kernels {
                 path.display()
             )));
         }
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::Kernel(format!("{}: cannot read: {e}", path.display())))?;
+        super::elf::check_complete(&bytes).map_err(|e| {
+            Error::Kernel(format!(
+                "{}: {e} (rebuild the bundle with coco-translate --emit=bundle)",
+                path.display()
+            ))
+        })?;
+        drop(bytes);
         // SAFETY: loading a library runs its initialisers; a bundle's
         // kernels.so is compiler output with none beyond the C runtime's.
         // RTLD_NOW reports unresolved symbols here rather than mid-run.

@@ -10,6 +10,7 @@
 //! surface (`new`, `upload`, `download`, `run`, `finish`) and turns streams
 //! and events into CUDA ones.
 
+mod elf;
 mod kernels;
 mod memory;
 
