@@ -308,8 +308,9 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             let result_type = element(result.r#type(), &loc)?;
             counter += 1;
             let name = format!("%bv{counter}");
-            let rounds_to_bf16 = op_name(op) == "arith.truncf" && result_type == DType::BF16;
-            if op_name(op) == ops::CAST || rounds_to_bf16 {
+            // f64 to bf16 takes several ops ([`convert`]), whoever asks.
+            let truncf = op_name(op) == "arith.truncf" && result_type == DType::BF16;
+            if op_name(op) == ops::CAST || truncf {
                 // A cast to the same type is its operand.
                 let (lines, converted) =
                     convert(operand_types[0], result_type, &operand_names[0], &name);

@@ -139,13 +139,11 @@ pub(super) fn widen(element: DType, acc: DType, from: &str, to: &str) -> (String
 /// `(lines, name)`: `from`, of type `from_type`, converted (rounded) to
 /// `to_type`, named `to` when that takes a conversion.
 ///
-/// Rounding to bf16 never calls the C runtime: LLVM lowers an `fptrunc`
-/// to bfloat on x86 to `__truncsfbf2` / `__truncdfbf2`, which the host's
-/// libgcc may lack (before GCC 13), and `kernels.so` would not load. f32
-/// to bf16 is integer arithmetic on the bits ([`bf16_from_f32`]); f64 to
-/// bf16 goes through f32 with round-to-odd (truncate, then set the last
-/// bit if inexact), which keeps the second rounding correct (24 >= 8 + 2
-/// bits) where a plain f64-to-f32-to-bf16 chain would round twice.
+/// f64 to bf16 rounds once, as the interpreter does: through f32 with
+/// round-to-odd (truncate, then set the last bit if inexact), which keeps
+/// the second rounding correct (24 >= 8 + 2 bits) where a plain
+/// f64-to-f32-to-bf16 chain would round twice, and which every target
+/// has (x86 has no f64-to-bf16 instruction, nor sm_80).
 pub(super) fn convert(from_type: DType, to_type: DType, from: &str, to: &str) -> (String, String) {
     let mut lines = String::new();
     let mut line = |text: String| {
@@ -153,10 +151,6 @@ pub(super) fn convert(from_type: DType, to_type: DType, from: &str, to: &str) ->
         lines.push_str(&text);
         lines.push('\n');
     };
-    if (from_type, to_type) == (DType::F32, DType::BF16) {
-        bf16_from_f32(from, to, &mut line);
-        return (lines, to.to_string());
-    }
     if (from_type, to_type) == (DType::F64, DType::BF16) {
         line(format!("{to}_t = arith.truncf {from} : f64 to f32"));
         line(format!("{to}_back = arith.extf {to}_t : f32 to f64"));
@@ -171,7 +165,7 @@ pub(super) fn convert(from_type: DType, to_type: DType, from: &str, to: &str) ->
         line(format!("{to}_oddbits = arith.ori {to}_zero, {to}_one : i32"));
         line(format!("{to}_odd = arith.select {to}_inexact, {to}_oddbits, {to}_bits : i32"));
         line(format!("{to}_f = arith.bitcast {to}_odd : i32 to f32"));
-        bf16_from_f32(&format!("{to}_f"), to, &mut line);
+        line(format!("{to} = arith.truncf {to}_f : f32 to bf16"));
         return (lines, to.to_string());
     }
     match from_type.cast_op(to_type) {
@@ -181,25 +175,4 @@ pub(super) fn convert(from_type: DType, to_type: DType, from: &str, to: &str) ->
         ),
         None => (String::new(), from.to_string()),
     }
-}
-
-/// Lines defining `to`, the f32 `from` rounded to bf16 (to nearest, ties
-/// to even; NaN stays NaN), on the bits: MLIR's `arith-expand{include-bf16}`
-/// expansion, which `half::bf16::from_f32` (the interpreter) agrees with
-/// on every non-NaN value.
-fn bf16_from_f32(from: &str, to: &str, line: &mut impl FnMut(String)) {
-    line(format!("{to}_nan = arith.cmpf uno, {from}, {from} : f32"));
-    line(format!("{to}_b = arith.bitcast {from} : f32 to i32"));
-    line(format!("{to}_c16 = arith.constant 16 : i32"));
-    line(format!("{to}_c1 = arith.constant 1 : i32"));
-    line(format!("{to}_half = arith.constant 32767 : i32"));
-    line(format!("{to}_hi = arith.shrui {to}_b, {to}_c16 : i32"));
-    line(format!("{to}_lsb = arith.andi {to}_hi, {to}_c1 : i32"));
-    line(format!("{to}_bias = arith.addi {to}_lsb, {to}_half : i32"));
-    line(format!("{to}_sum = arith.addi {to}_b, {to}_bias : i32"));
-    line(format!("{to}_top = arith.shrui {to}_sum, {to}_c16 : i32"));
-    line(format!("{to}_r = arith.trunci {to}_top : i32 to i16"));
-    line(format!("{to}_qnan = arith.constant 32704 : i16"));
-    line(format!("{to}_i = arith.select {to}_nan, {to}_qnan, {to}_r : i16"));
-    line(format!("{to} = arith.bitcast {to}_i : i16 to bf16"));
 }
