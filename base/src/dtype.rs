@@ -101,9 +101,7 @@ impl DType {
             DType::F64 => at.copy_from_slice(&x.to_le_bytes()),
             DType::F32 => at.copy_from_slice(&(x as f32).to_le_bytes()),
             DType::F16 => at.copy_from_slice(&half::f16::from_f32(to_f32_odd(x)).to_le_bytes()),
-            DType::BF16 => {
-                at.copy_from_slice(&half::bf16::from_f32(to_f32_odd(x)).to_le_bytes())
-            }
+            DType::BF16 => at.copy_from_slice(&half::bf16::from_f32(to_f32_odd(x)).to_le_bytes()),
             DType::I64 => at.copy_from_slice(&(x as i64).to_le_bytes()),
             DType::I32 => at.copy_from_slice(&(x as i64 as i32).to_le_bytes()),
             DType::I1 => at[0] = u8::from(x != 0.0),

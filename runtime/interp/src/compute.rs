@@ -312,10 +312,7 @@ fn layer_norm(cx: &Context, x: &Tensor, gamma: &Tensor, beta: &Tensor) -> Result
         let inv = acc.round(1.0 / acc.round(acc.round(var + acc.round(eps)).sqrt()));
         for (i, &v) in row.iter().enumerate() {
             let normed = acc.round(acc.round(v - mean) * inv);
-            data.push(
-                cx.dtype
-                    .round(acc.round(normed * gamma[i]) + beta[i]),
-            );
+            data.push(cx.dtype.round(acc.round(normed * gamma[i]) + beta[i]));
         }
     }
     Ok(float_tensor(cx, x.shape.clone(), data))

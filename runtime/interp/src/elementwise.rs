@@ -37,7 +37,9 @@ fn map_int(cx: &Context, x: &Tensor, f: impl Fn(DType, i64) -> i64) -> Result<Te
     let x = ints(cx, x)?;
     Ok(int_tensor(
         cx,
-        x.iter().map(|&v| integer::wrap(cx.dtype, f(dtype, v))).collect(),
+        x.iter()
+            .map(|&v| integer::wrap(cx.dtype, f(dtype, v)))
+            .collect(),
     ))
 }
 

@@ -521,17 +521,36 @@ fn total_division(
         };
         let _ = writeln!(text, "      {name}_min = arith.constant {min} : {ty}");
         let _ = writeln!(text, "      {name}_m1 = arith.constant -1 : {ty}");
-        let _ = writeln!(text, "      {name}_am = arith.cmpi eq, {a}, {name}_min : {ty}");
-        let _ = writeln!(text, "      {name}_bm = arith.cmpi eq, {b}, {name}_m1 : {ty}");
-        let _ = writeln!(text, "      {name}_ov = arith.andi {name}_am, {name}_bm : i1");
-        let _ = writeln!(text, "      {name}_bad = arith.ori {name}_z, {name}_ov : i1");
+        let _ = writeln!(
+            text,
+            "      {name}_am = arith.cmpi eq, {a}, {name}_min : {ty}"
+        );
+        let _ = writeln!(
+            text,
+            "      {name}_bm = arith.cmpi eq, {b}, {name}_m1 : {ty}"
+        );
+        let _ = writeln!(
+            text,
+            "      {name}_ov = arith.andi {name}_am, {name}_bm : i1"
+        );
+        let _ = writeln!(
+            text,
+            "      {name}_bad = arith.ori {name}_z, {name}_ov : i1"
+        );
         format!("{name}_bad")
     } else {
         format!("{name}_z")
     };
-    let _ = writeln!(text, "      {name}_d = arith.select {bad}, {name}_1, {b} : {ty}");
+    let _ = writeln!(
+        text,
+        "      {name}_d = arith.select {bad}, {name}_1, {b} : {ty}"
+    );
     let _ = writeln!(text, "      {name}_q = {op} {a}, {name}_d : {ty}");
-    let by_zero = if remainder { a.clone() } else { format!("{name}_0") };
+    let by_zero = if remainder {
+        a.clone()
+    } else {
+        format!("{name}_0")
+    };
     let _ = writeln!(
         text,
         "      {name} = arith.select {name}_z, {by_zero}, {name}_q : {ty}"

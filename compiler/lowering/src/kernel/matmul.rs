@@ -12,7 +12,7 @@ use melior::ir::Operation;
 
 use super::{
     identity_map, parallel,
-    types::{memref_type, convert, tensor_type, KernelType},
+    types::{convert, memref_type, tensor_type, KernelType},
     Binding, Computed, Emitter, KernelText,
 };
 use crate::{error::Result, partition::MatmulChunk};

@@ -16,7 +16,7 @@ use melior::ir::{Operation, ValueLike};
 
 use super::{
     identity_map, map, parallel,
-    types::{float_literal, convert, tensor_type, widen, KernelType},
+    types::{convert, float_literal, tensor_type, widen, KernelType},
     Computed, Emitter, Tensor,
 };
 use crate::error::{Error, Result};

@@ -156,14 +156,24 @@ pub(super) fn convert(from_type: DType, to_type: DType, from: &str, to: &str) ->
         line(format!("{to}_back = arith.extf {to}_t : f32 to f64"));
         line(format!("{to}_ax = math.absf {from} : f64"));
         line(format!("{to}_ab = math.absf {to}_back : f64"));
-        line(format!("{to}_away = arith.cmpf ogt, {to}_ab, {to}_ax : f64"));
-        line(format!("{to}_inexact = arith.cmpf one, {to}_back, {from} : f64"));
+        line(format!(
+            "{to}_away = arith.cmpf ogt, {to}_ab, {to}_ax : f64"
+        ));
+        line(format!(
+            "{to}_inexact = arith.cmpf one, {to}_back, {from} : f64"
+        ));
         line(format!("{to}_bits = arith.bitcast {to}_t : f32 to i32"));
         line(format!("{to}_one = arith.constant 1 : i32"));
         line(format!("{to}_less = arith.subi {to}_bits, {to}_one : i32"));
-        line(format!("{to}_zero = arith.select {to}_away, {to}_less, {to}_bits : i32"));
-        line(format!("{to}_oddbits = arith.ori {to}_zero, {to}_one : i32"));
-        line(format!("{to}_odd = arith.select {to}_inexact, {to}_oddbits, {to}_bits : i32"));
+        line(format!(
+            "{to}_zero = arith.select {to}_away, {to}_less, {to}_bits : i32"
+        ));
+        line(format!(
+            "{to}_oddbits = arith.ori {to}_zero, {to}_one : i32"
+        ));
+        line(format!(
+            "{to}_odd = arith.select {to}_inexact, {to}_oddbits, {to}_bits : i32"
+        ));
         line(format!("{to}_f = arith.bitcast {to}_odd : i32 to f32"));
         line(format!("{to} = arith.truncf {to}_f : f32 to bf16"));
         return (lines, to.to_string());
