@@ -3,7 +3,8 @@
 // round 2^53 + 1 to 2^53), overflow wrapping (not saturating), all_reduce
 // sum/max/min/prod, an i32 matmul whose products overflow, total division
 // (x / 0 = 0, x % 0 = x, MIN / -1 = MIN, MIN % -1 = 0: no SIGFPE), signed
-// and unsigned compares, i1 extension, and i64 -> f32 rounded once.
+// and unsigned compares, i1 extension, i64 -> f32 rounded once, and fptosi
+// saturating (NaN is 0), where LLVM's fptosi is undefined.
 // Known answers on 2 ranks (inputs from scripts/gen_interp_inputs.py), then
 // the cpu backend checked bitwise against them, and on seeded inputs on 1
 // and 3 ranks.
@@ -40,6 +41,12 @@
 // CHECK:      integers.result10: f32 [4] #coco.local
 // CHECK-NEXT:   rank 0: [1152921642045800400,
 // CHECK-NEXT:   rank 1: [1152921642045800400,
+// CHECK:      integers.result11: i32 [4] #coco.local
+// CHECK-NEXT:   rank 0: [2147483647, 2147483647, -2147483648, 28]
+// CHECK-NEXT:   rank 1: [4, 4, -4, 0]
+// CHECK:      integers.result12: i64 [4] #coco.local
+// CHECK-NEXT:   rank 0: [9223372036854775807, 9223372036854775807, -9223372036854775808, 9223372036854775807]
+// CHECK-NEXT:   rank 1: [9223372036854775807, 9223372036854775807, -9223372036854775808, 0]
 
 // CHECKED:      check against the reference interpreter:
 // CHECKED-NEXT:   integers.result0: bitwise equal
@@ -53,13 +60,16 @@
 // CHECKED-NEXT:   integers.result8: bitwise equal
 // CHECKED-NEXT:   integers.result9: bitwise equal
 // CHECKED-NEXT:   integers.result10: bitwise equal
+// CHECKED-NEXT:   integers.result11: bitwise equal
+// CHECKED-NEXT:   integers.result12: bitwise equal
 func.func @integers(%x: tensor<4xi64, #coco.local>, %d: tensor<4xi64, #coco.local>,
                     %m: tensor<2x2xi32, #coco.replicated>)
     -> (tensor<4xi64, #coco.replicated>, tensor<4xi64, #coco.replicated>,
         tensor<4xi64, #coco.replicated>, tensor<4xi64, #coco.replicated>,
         tensor<4xi64, #coco.local>, tensor<4xi64, #coco.local>, tensor<4xi64, #coco.local>,
         tensor<4xi64, #coco.local>, tensor<4xi32, #coco.local>,
-        tensor<2x2xi32, #coco.replicated>, tensor<4xf32, #coco.local>) {
+        tensor<2x2xi32, #coco.replicated>, tensor<4xf32, #coco.local>,
+        tensor<4xi32, #coco.local>, tensor<4xi64, #coco.local>) {
   %sum = coco.all_reduce sum %x : tensor<4xi64, #coco.local> -> tensor<4xi64, #coco.replicated>
   %max = coco.all_reduce max %x : tensor<4xi64, #coco.local> -> tensor<4xi64, #coco.replicated>
   %min = coco.all_reduce min %x : tensor<4xi64, #coco.local> -> tensor<4xi64, #coco.replicated>
@@ -82,10 +92,18 @@ func.func @integers(%x: tensor<4xi64, #coco.local>, %d: tensor<4xi64, #coco.loca
   %z = arith.muli %x, %zero : tensor<4xi64, #coco.local>
   %v = arith.addi %z, %odd : tensor<4xi64, #coco.local>
   %f = arith.sitofp %v : tensor<4xi64, #coco.local> to tensor<4xf32, #coco.local>
-  return %sum, %max, %min, %prod, %q, %r, %u, %e, %w, %mm, %f
+  %xf = arith.sitofp %x : tensor<4xi64, #coco.local> to tensor<4xf64, #coco.local>
+  %four = arith.constant dense<4.0> : tensor<4xf64, #coco.local>
+  %inf = arith.constant dense<0x7FF0000000000000> : tensor<4xf64, #coco.local>
+  %x4 = arith.mulf %xf, %four : tensor<4xf64, #coco.local>
+  %xinf = arith.mulf %xf, %inf : tensor<4xf64, #coco.local>
+  %s32 = arith.fptosi %x4 : tensor<4xf64, #coco.local> to tensor<4xi32, #coco.local>
+  %s64 = arith.fptosi %xinf : tensor<4xf64, #coco.local> to tensor<4xi64, #coco.local>
+  return %sum, %max, %min, %prod, %q, %r, %u, %e, %w, %mm, %f, %s32, %s64
     : tensor<4xi64, #coco.replicated>, tensor<4xi64, #coco.replicated>,
       tensor<4xi64, #coco.replicated>, tensor<4xi64, #coco.replicated>,
       tensor<4xi64, #coco.local>, tensor<4xi64, #coco.local>, tensor<4xi64, #coco.local>,
       tensor<4xi64, #coco.local>, tensor<4xi32, #coco.local>,
-      tensor<2x2xi32, #coco.replicated>, tensor<4xf32, #coco.local>
+      tensor<2x2xi32, #coco.replicated>, tensor<4xf32, #coco.local>,
+      tensor<4xi32, #coco.local>, tensor<4xi64, #coco.local>
 }

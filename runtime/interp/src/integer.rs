@@ -42,12 +42,15 @@ pub fn unsigned(dtype: DType, x: i64) -> u64 {
     }
 }
 
-/// An f64 as an element: truncated and wrapped (values in range are
-/// exact); for i1, nonzero is 1.
+/// An f64 as an element (`arith.fptosi`): truncated toward zero and
+/// saturated to the type's range, NaN as 0 (the lowering guards its
+/// `fptosi`, which LLVM leaves undefined there, the same way); for i1,
+/// nonzero is 1.
 pub fn from_f64(dtype: DType, x: f64) -> i64 {
     match dtype {
         DType::I1 => i64::from(x != 0.0),
-        _ => wrap(dtype, x.trunc() as i64),
+        DType::I32 => i64::from(x as i32),
+        _ => x as i64,
     }
 }
 

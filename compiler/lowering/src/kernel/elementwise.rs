@@ -32,7 +32,7 @@ use melior::ir::{
 
 use super::{
     identity_map, map, parallel, splat_text,
-    types::{convert, element, tensor_type},
+    types::{convert, element, float_literal, tensor_type},
     Emitter, Tensor,
 };
 use crate::{
@@ -318,9 +318,18 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 scalars.insert(key(result), converted);
                 continue;
             }
-            if let Some(lines) =
-                total_division(&op_name(op), &name, &operand_names, result_type, &loc)?
-            {
+            let guarded = match op_name(op).as_str() {
+                "arith.fptosi" => saturating_fptosi(
+                    &name,
+                    &operand_names[0],
+                    operand_types[0],
+                    result_type,
+                    &loc,
+                )
+                .map(Some)?,
+                other => total_division(other, &name, &operand_names, result_type, &loc)?,
+            };
+            if let Some(lines) = guarded {
                 body.push_str(&lines);
             } else {
                 let _ = writeln!(
@@ -556,6 +565,89 @@ fn total_division(
         "      {name} = arith.select {name}_z, {by_zero}, {name}_q : {ty}"
     );
     Ok(Some(text))
+}
+
+/// `arith.fptosi` saturating, as the interpreter converts (and Rust's
+/// `as`): NaN is 0, values beyond the integer range its MIN or MAX. LLVM's
+/// `fptosi` gives poison there (x86 returns MIN for both ends, PTX
+/// saturates), so the out-of-range inputs are replaced by 0 before the
+/// conversion and their results selected after. 16-bit floats are widened
+/// to f32 first (exactly), since 2^31 is no f16 literal.
+fn saturating_fptosi(
+    name: &str,
+    x: &str,
+    from: DType,
+    to: DType,
+    location: &str,
+) -> Result<String> {
+    let (min, max) = match to {
+        DType::I64 => (i64::MIN, i64::MAX),
+        DType::I32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
+        other => {
+            return Err(Error::unsupported(
+                location,
+                format!("'arith.fptosi' to {other} is not compiled yet (i32 and i64 are)"),
+            ))
+        }
+    };
+    let mut text = String::new();
+    let (float, x) = if from == DType::F16 || from == DType::BF16 {
+        let _ = writeln!(text, "      {name}_w = arith.extf {x} : {from} to f32");
+        (DType::F32, format!("{name}_w"))
+    } else {
+        (from, x.to_string())
+    };
+    let bound = float_literal(-(min as f64));
+    let _ = writeln!(text, "      {name}_top = arith.constant {bound} : {float}");
+    let _ = writeln!(
+        text,
+        "      {name}_bottom = arith.constant -{bound} : {float}"
+    );
+    let _ = writeln!(text, "      {name}_fzero = arith.constant 0.0 : {float}");
+    let _ = writeln!(
+        text,
+        "      {name}_nan = arith.cmpf uno, {x}, {x} : {float}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_hi = arith.cmpf oge, {x}, {name}_top : {float}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_lo = arith.cmpf olt, {x}, {name}_bottom : {float}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_out = arith.ori {name}_hi, {name}_lo : i1"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_bad = arith.ori {name}_out, {name}_nan : i1"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_safe = arith.select {name}_bad, {name}_fzero, {x} : {float}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_i = arith.fptosi {name}_safe : {float} to {to}"
+    );
+    let _ = writeln!(text, "      {name}_max = arith.constant {max} : {to}");
+    let _ = writeln!(text, "      {name}_min = arith.constant {min} : {to}");
+    let _ = writeln!(text, "      {name}_zero = arith.constant 0 : {to}");
+    let _ = writeln!(
+        text,
+        "      {name}_h = arith.select {name}_hi, {name}_max, {name}_i : {to}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_l = arith.select {name}_lo, {name}_min, {name}_h : {to}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name} = arith.select {name}_nan, {name}_zero, {name}_l : {to}"
+    );
+    Ok(text)
 }
 
 /// `op`'s attributes as generic syntax (`<{...}> {...}`), cut from its
