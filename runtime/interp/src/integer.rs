@@ -98,21 +98,13 @@ pub fn remsi(dtype: DType, a: i64, b: i64) -> i64 {
 /// `arith.divui`.
 pub fn divui(dtype: DType, a: i64, b: i64) -> i64 {
     let (a, b) = (unsigned(dtype, a), unsigned(dtype, b));
-    if b == 0 {
-        0
-    } else {
-        wrap(dtype, (a / b) as i64)
-    }
+    a.checked_div(b).map_or(0, |q| wrap(dtype, q as i64))
 }
 
 /// `arith.remui`.
 pub fn remui(dtype: DType, a: i64, b: i64) -> i64 {
     let (ua, ub) = (unsigned(dtype, a), unsigned(dtype, b));
-    if ub == 0 {
-        a
-    } else {
-        wrap(dtype, (ua % ub) as i64)
-    }
+    ua.checked_rem(ub).map_or(a, |r| wrap(dtype, r as i64))
 }
 
 /// `arith.cmpi` predicates, in the order of the ODS enum.
