@@ -77,8 +77,8 @@ impl DType {
         match self {
             DType::F64 => x,
             DType::F32 => x as f32 as f64,
-            DType::F16 => half::f16::from_f64(x).to_f64(),
-            DType::BF16 => half::bf16::from_f64(x).to_f64(),
+            DType::F16 => half::f16::from_f32(to_f32_odd(x)).to_f64(),
+            DType::BF16 => half::bf16::from_f32(to_f32_odd(x)).to_f64(),
             DType::I64 => x.trunc(),
             DType::I32 => (x.trunc() as i64 as i32) as f64,
             DType::I1 => f64::from(x != 0.0),
@@ -113,8 +113,8 @@ impl DType {
         match self {
             DType::F64 => at.copy_from_slice(&x.to_le_bytes()),
             DType::F32 => at.copy_from_slice(&(x as f32).to_le_bytes()),
-            DType::F16 => at.copy_from_slice(&half::f16::from_f64(x).to_le_bytes()),
-            DType::BF16 => at.copy_from_slice(&half::bf16::from_f64(x).to_le_bytes()),
+            DType::F16 => at.copy_from_slice(&half::f16::from_f32(to_f32_odd(x)).to_le_bytes()),
+            DType::BF16 => at.copy_from_slice(&half::bf16::from_f32(to_f32_odd(x)).to_le_bytes()),
             DType::I64 => at.copy_from_slice(&(x as i64).to_le_bytes()),
             DType::I32 => at.copy_from_slice(&(x as i64 as i32).to_le_bytes()),
             DType::I1 => at[0] = u8::from(x != 0.0),
@@ -122,8 +122,47 @@ impl DType {
     }
 }
 
+/// `x` rounded to f32 to odd: truncated toward zero, with the last bit set
+/// when inexact. Rounding that to f16 or bf16 (to nearest) rounds `x` once,
+/// correctly, since f32 keeps at least two more bits than either (24 >= 11
+/// + 2). `half`'s own `from_f64` drops the low 32 bits of the f64 before
+/// rounding and so misses ties broken below them (1 + 2^-8 + 2^-30 became
+/// bf16 1.0 rather than 1 + 2^-7).
+fn to_f32_odd(x: f64) -> f32 {
+    let t = x as f32;
+    if x.is_nan() || f64::from(t) == x {
+        return t;
+    }
+    let mut bits = t.to_bits();
+    if f64::from(t).abs() > x.abs() {
+        bits -= 1;
+    }
+    f32::from_bits(bits | 1)
+}
+
 impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f64_rounds_once_to_16_bit_floats() {
+        // Ties broken only below the f64's upper 32 bits.
+        let x = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
+        assert_eq!(DType::BF16.round(x), 1.0 + 2f64.powi(-7));
+        let y = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(DType::F16.round(y), 1.0 + 2f64.powi(-10));
+        let mut out = vec![0; 2];
+        DType::BF16.write(-x, &mut out, 0);
+        assert_eq!(DType::BF16.load(&out, 0), -(1.0 + 2f64.powi(-7)));
+        // Exact ties still go to even; overflow and NaN are kept.
+        assert_eq!(DType::BF16.round(1.0 + 2f64.powi(-8)), 1.0);
+        assert_eq!(DType::BF16.round(f64::MAX), f64::INFINITY);
+        assert!(DType::F16.round(f64::NAN).is_nan());
     }
 }

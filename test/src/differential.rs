@@ -7,7 +7,7 @@
 //! that change layouts (as-slice) compare like any other.
 
 use coco_dialects::{context, diagnostics::DiagnosticCollector, load_module};
-use coco_interp::{input_specs, random_inputs, Error as InterpError, HostValue, Spec};
+use coco_interp::{input_specs, random_inputs, Error as InterpError, HostValue, Scalar, Spec};
 
 use crate::coco_opt;
 
@@ -97,13 +97,6 @@ fn run_once(text: &str, name: &str, ranks: usize, seed: u64) -> Result<Ran, Stri
     Ok(ran)
 }
 
-fn values(value: &HostValue) -> Vec<f64> {
-    match value {
-        HostValue::Global(t) => t.data.clone(),
-        HostValue::PerRank(parts) => parts.iter().flat_map(|p| p.data.iter().copied()).collect(),
-    }
-}
-
 fn compare(
     before: &Outputs,
     after: &Outputs,
@@ -127,17 +120,20 @@ fn compare(
                 spec_a.name
             ));
         }
-        let (x, y) = (values(a), values(b));
+        let (x, y) = (a.scalars(), b.scalars());
         for (i, (&p, &q)) in x.iter().zip(&y).enumerate() {
-            let same = match agreement {
-                Agreement::Bitwise => p.to_bits() == q.to_bits(),
-                Agreement::Relative(tol) => {
+            let same = match (agreement, p, q) {
+                (Agreement::Bitwise, _, _) | (_, Scalar::Int(_), Scalar::Int(_)) => {
+                    p.bits() == q.bits()
+                }
+                (Agreement::Relative(tol), _, _) => {
+                    let (p, q) = (p.to_f64(), q.to_f64());
                     (p - q).abs() <= tol * p.abs().max(1.0) || (p.is_nan() && q.is_nan())
                 }
             };
             if !same {
                 return Err(format!(
-                    "{ranks} ranks: output {} differs at element {i}: {p:e} before, {q:e} after ({agreement:?})",
+                    "{ranks} ranks: output {} differs at element {i}: {p} before, {q} after ({agreement:?})",
                     spec_a.name
                 ));
             }
@@ -246,7 +242,7 @@ pub fn check_schedule_space(path: &str) -> Result<usize, String> {
 /// The comparison itself must be able to fail: one ulp in one element of a
 /// global or per-rank output is a difference, and a tolerance accepts it.
 pub fn self_test() -> Result<(), String> {
-    use coco_interp::{DType, Tensor};
+    use coco_interp::{DType, Data, Tensor};
     let spec = Spec {
         name: "f.result0".into(),
         dtype: DType::F32,
@@ -256,7 +252,7 @@ pub fn self_test() -> Result<(), String> {
     let tensor = |x: f64| Tensor {
         dtype: DType::F32,
         shape: vec![2],
-        data: vec![1.0, x],
+        data: Data::Float(vec![1.0, x]),
     };
     let ulp = f64::from(f32::from_bits(1.0f32.to_bits() + 1));
     let a = vec![(spec.clone(), HostValue::Global(tensor(1.0)))];
@@ -275,6 +271,27 @@ pub fn self_test() -> Result<(), String> {
     };
     if compare(&local(1.0), &local(ulp), Agreement::Bitwise, 2).is_ok() {
         return Err("bitwise comparison missed a difference on rank 1".into());
+    }
+    // Integers compare exactly, whatever the agreement: through f64,
+    // 2^53 + 1 would equal 2^53.
+    let int = |x: i64| {
+        let spec = Spec {
+            dtype: DType::I64,
+            ..spec.clone()
+        };
+        let tensor = Tensor {
+            dtype: DType::I64,
+            shape: vec![1],
+            data: Data::Int(vec![x]),
+        };
+        vec![(spec, HostValue::Global(tensor))]
+    };
+    for agreement in [Agreement::Bitwise, Agreement::Relative(1e-6)] {
+        if compare(&int(1 << 53), &int((1 << 53) + 1), agreement, 2).is_ok() {
+            return Err(format!(
+                "{agreement:?} comparison missed 2^53 vs 2^53 + 1 in an i64 output"
+            ));
+        }
     }
     Ok(())
 }

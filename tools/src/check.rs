@@ -5,11 +5,13 @@
 //! native reductions (on three or more ranks, without --exact-reductions)
 //! may differ in the last bits. The tolerance is relative to the element
 //! type: |a - b| <= tol * max(1, |b|), tol = 2^-17 for f32 (about 64 ulp),
-//! 2^-7 for f16/bf16, 2^-40 for f64, 0 for integers.
+//! 2^-7 for f16/bf16, 2^-40 for f64, 0 for integers. Elements compare
+//! exactly (integers as integers, not through f64, so 2^53 + 1 differs
+//! from 2^53), and "bitwise equal" means every element's bits agree.
 
 use std::fmt::Write as _;
 
-use coco_interp::{DType, HostValue, Spec};
+use coco_interp::{DType, HostValue, Scalar, Spec};
 
 pub struct Report {
     pub text: String,
@@ -25,10 +27,28 @@ pub fn tolerance(dtype: DType) -> f64 {
     }
 }
 
-fn flat(value: &HostValue) -> Vec<f64> {
-    match value {
-        HostValue::Global(t) => t.data.clone(),
-        HostValue::PerRank(parts) => parts.iter().flat_map(|p| p.data.iter().copied()).collect(),
+/// The relative error of `got` against `expected` (0 when they are the
+/// same number; NaN against NaN is 0, against a number infinite). Integers
+/// differ exactly: any difference is above 0, even beyond 2^53.
+fn error(got: Scalar, expected: Scalar) -> f64 {
+    match (got, expected) {
+        (Scalar::Int(x), Scalar::Int(y)) => {
+            x.abs_diff(y) as f64 / (y.unsigned_abs() as f64).max(1.0)
+        }
+        _ => {
+            let (x, y) = (got.to_f64(), expected.to_f64());
+            if x.is_nan() || y.is_nan() {
+                if x.is_nan() && y.is_nan() {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }
+            } else if x == y {
+                0.0
+            } else {
+                (x - y).abs() / y.abs().max(1.0)
+            }
+        }
     }
 }
 
@@ -45,7 +65,7 @@ pub fn compare(
             .find(|(s, _)| s.name == spec.name)
             .map(|(_, v)| v)
             .ok_or_else(|| format!("the run produced no output '{}'", spec.name))?;
-        let (a, b) = (flat(got), flat(expected));
+        let (a, b) = (got.scalars(), expected.scalars());
         if a.len() != b.len() {
             return Err(format!(
                 "output '{}' has {} elements, the reference {}",
@@ -60,20 +80,10 @@ pub fn compare(
         let mut bitwise = true;
         let mut failed = false;
         for (i, (&x, &y)) in a.iter().zip(&b).enumerate() {
-            if x.to_bits() != y.to_bits() && !(x.is_nan() && y.is_nan()) {
+            if x.bits() != y.bits() && !(x.is_nan() && y.is_nan()) {
                 bitwise = false;
             }
-            let error = if x.is_nan() || y.is_nan() {
-                if x.is_nan() && y.is_nan() {
-                    0.0
-                } else {
-                    f64::INFINITY
-                }
-            } else if x == y {
-                0.0
-            } else {
-                (x - y).abs() / y.abs().max(1.0)
-            };
+            let error = error(x, y);
             if error > max_error {
                 max_error = error;
                 worst = i;

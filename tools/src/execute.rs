@@ -332,25 +332,15 @@ fn read_value(path: &Path, spec: &Spec, ranks: usize) -> Result<HostValue, Strin
     let tensor = npy::read(path, spec.dtype).map_err(|e| format!("output '{}': {e}", spec.name))?;
     if spec.layout == Some(coco_dialects::coco::Layout::Local) {
         let part = spec.global_shape.iter().product::<usize>().max(1);
-        if tensor.data.len() != part * ranks {
+        if tensor.len() != part * ranks {
             return Err(format!(
                 "output '{}': {} holds {} elements, expected {ranks} x {part}",
                 spec.name,
                 path.display(),
-                tensor.data.len()
+                tensor.len()
             ));
         }
-        Ok(HostValue::PerRank(
-            tensor
-                .data
-                .chunks(part)
-                .map(|c| coco_interp::Tensor {
-                    dtype: spec.dtype,
-                    shape: spec.global_shape.clone(),
-                    data: c.to_vec(),
-                })
-                .collect(),
-        ))
+        Ok(HostValue::PerRank(tensor.split_into(&spec.global_shape)))
     } else {
         Ok(HostValue::Global(tensor))
     }

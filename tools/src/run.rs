@@ -12,7 +12,7 @@ use std::{collections::HashMap, fmt::Write as _, path::PathBuf};
 
 use clap::{Parser, ValueEnum};
 use coco_dialects::context;
-use coco_interp::{input_specs, npy, random_inputs, HostValue, Spec, Tensor};
+use coco_interp::{input_specs, npy, random_inputs, HostValue, Scalar, Spec, Tensor};
 
 use crate::{execute, source, Output};
 
@@ -202,18 +202,7 @@ pub(crate) fn read_inputs(
                     tensor.shape
                 ));
             }
-            let part = spec.global_shape.iter().product::<usize>();
-            HostValue::PerRank(
-                tensor
-                    .data
-                    .chunks(part.max(1))
-                    .map(|c| Tensor {
-                        dtype: spec.dtype,
-                        shape: spec.global_shape.clone(),
-                        data: c.to_vec(),
-                    })
-                    .collect(),
-            )
+            HostValue::PerRank(tensor.split_into(&spec.global_shape))
         } else {
             if tensor.shape != spec.global_shape {
                 return Err(format!(
@@ -246,21 +235,13 @@ pub(crate) fn save_inputs(
 pub(crate) fn write_value(path: &std::path::Path, value: &HostValue) -> coco_interp::Result<()> {
     match value {
         HostValue::Global(t) => npy::write_tensor(path, t),
-        HostValue::PerRank(parts) => {
-            let mut shape = vec![parts.len()];
-            shape.extend(&parts[0].shape);
-            let data: Vec<f64> = parts.iter().flat_map(|p| p.data.iter().copied()).collect();
-            npy::write(path, parts[0].dtype, &shape, &data)
-        }
+        HostValue::PerRank(parts) => npy::write_tensor(path, &Tensor::stack(parts)),
     }
 }
 
 /// `sum=... min=... max=...` over all elements (all ranks for local values).
 pub(crate) fn summary(value: &HostValue) -> String {
-    let data: Vec<f64> = match value {
-        HostValue::Global(t) => t.data.clone(),
-        HostValue::PerRank(parts) => parts.iter().flat_map(|p| p.data.iter().copied()).collect(),
-    };
+    let data: Vec<f64> = value.scalars().into_iter().map(Scalar::to_f64).collect();
     let sum: f64 = data.iter().sum();
     let min = data.iter().copied().fold(f64::INFINITY, f64::min);
     let max = data.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -270,8 +251,7 @@ pub(crate) fn summary(value: &HostValue) -> String {
 /// `  [1, 2, 3]` (global) or `  rank 0: [1, 2]` lines (local), row-major.
 fn values_text(value: &HostValue) -> String {
     let join = |t: &Tensor| {
-        t.data
-            .iter()
+        t.scalars()
             .map(|v| format!("{v}"))
             .collect::<Vec<_>>()
             .join(", ")

@@ -49,7 +49,8 @@ struct Cli {
     /// CUDA compute capability for PTX (sm_70 to sm_90).
     #[arg(long, default_value = "sm_90")]
     chip: String,
-    /// PTX ISA version (e.g. 80 for PTX 8.0).
+    /// PTX ISA version, 10 x major + minor: 60 to 85 (80 for PTX 8.0), at
+    /// least what --chip needs (78 for sm_89 and sm_90, 70 for sm_80).
     #[arg(long, default_value_t = 80)]
     ptx_version: u32,
     /// CPU for the native kernels: `native` (this machine) or an LLVM CPU

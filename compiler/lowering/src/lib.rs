@@ -193,6 +193,7 @@ pub fn compile(
             ),
         ));
     }
+    ptx::check_version(&options.chip, &options.features)?;
     let top = module.as_operation();
     let (entries, num_stages) = entries(&top, options.entry.as_deref())?;
     if !options.ranks.is_multiple_of(num_stages) {

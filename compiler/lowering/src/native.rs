@@ -6,6 +6,7 @@ use std::path::Path;
 
 use inkwell::{
     context::{AsContextRef, Context as LlvmContext},
+    memory_buffer::MemoryBuffer,
     module::Module as LlvmModule,
     passes::PassBuilderOptions,
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine},
@@ -61,6 +62,7 @@ pub fn compile(module: &Module, cpu: &str) -> Result<Native> {
             CodeModel::Default,
         )
         .ok_or_else(|| Error::Codegen(format!("no LLVM target machine for {triple}")))?;
+    link_runtime_helpers(&context, &llvm_module)?;
     llvm_module.set_triple(&triple);
     llvm_module.set_data_layout(&machine.get_target_data().get_data_layout());
     llvm_module
@@ -76,6 +78,42 @@ pub fn compile(module: &Module, cpu: &str) -> Result<Native> {
         .as_slice()
         .to_vec();
     Ok(Native { llvm_ir, object })
+}
+
+/// What LLVM's x86 backend calls to round f32 to bf16 (every bf16
+/// `fmul`/`fadd` is computed in f32 and rounded by it). compiler-rt and
+/// libgcc from GCC 13 have it, older libgcc does not, and `kernels.so`
+/// would fail to load with "undefined symbol: __truncsfbf2". Defined here,
+/// compiled by the same backend that emits the calls (so the bf16 calling
+/// convention agrees), and hidden, so it stays inside `kernels.so`. Round
+/// to nearest, ties to even, as the interpreter's `half::bf16`; a NaN keeps
+/// its sign and payload and becomes quiet, as compiler-rt's does.
+const BF16_HELPERS: &str = r#"
+define hidden bfloat @__truncsfbf2(float %x) {
+  %bits = bitcast float %x to i32
+  %nan = fcmp uno float %x, %x
+  %high = lshr i32 %bits, 16
+  %lsb = and i32 %high, 1
+  %bias = add i32 %lsb, 32767
+  %sum = add i32 %bits, %bias
+  %rounded = lshr i32 %sum, 16
+  %quiet = or i32 %high, 64
+  %pick = select i1 %nan, i32 %quiet, i32 %rounded
+  %half = trunc i32 %pick to i16
+  %result = bitcast i16 %half to bfloat
+  ret bfloat %result
+}
+"#;
+
+/// Adds [`BF16_HELPERS`] to `module`.
+fn link_runtime_helpers<'c>(context: &'c LlvmContext, module: &LlvmModule<'c>) -> Result<()> {
+    let buffer = MemoryBuffer::create_from_memory_range_copy(BF16_HELPERS.as_bytes(), "helpers");
+    let helpers = context
+        .create_module_from_ir(buffer)
+        .map_err(|e| Error::Codegen(format!("internal error: the bf16 helpers: {e}")))?;
+    module
+        .link_in_module(helpers)
+        .map_err(|e| Error::Codegen(format!("internal error: linking the bf16 helpers: {e}")))
 }
 
 /// Links `object` into a shared library the executor can `dlopen`, with the

@@ -74,6 +74,68 @@ pub fn compile(
     })
 }
 
+/// The PTX ISA versions (`--ptx-version`: 10 x major + minor) LLVM 19's
+/// NVPTX backend emits, from the oldest any supported chip accepts. LLVM
+/// ignores a `+ptx` feature it does not know and falls back to the chip's
+/// minimum, so an unchecked `--ptx-version 999` would silently emit 7.8.
+pub const PTX_VERSIONS: &[u32] = &[
+    60, 61, 62, 63, 64, 65, 70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 81, 82, 83, 84, 85,
+];
+
+/// The oldest PTX ISA version that can target `chip` (PTX ISA release
+/// notes: sm_70 came with 6.0, ..., sm_89 and sm_90 with 7.8).
+fn oldest_for(chip: &str) -> u32 {
+    match chip {
+        "sm_72" => 61,
+        "sm_75" => 63,
+        "sm_80" => 70,
+        "sm_86" => 71,
+        "sm_87" => 74,
+        "sm_89" | "sm_90" => 78,
+        _ => 60,
+    }
+}
+
+/// Checks the PTX version in `features` (`+ptx<N>`) against
+/// [`PTX_VERSIONS`] and against what `chip` needs.
+pub fn check_version(chip: &str, features: &str) -> Result<()> {
+    let version = features
+        .split(',')
+        .find_map(|f| f.strip_prefix("+ptx"))
+        .and_then(|v| v.parse::<u32>().ok());
+    let listed = || {
+        PTX_VERSIONS
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some(version) = version.filter(|v| PTX_VERSIONS.contains(v)) else {
+        return Err(Error::unsupported(
+            "--ptx-version",
+            format!(
+                "unsupported PTX ISA version '{}' (expected one of {}: 10 x major + minor, 80 for PTX 8.0)",
+                features.trim_start_matches("+ptx"),
+                listed()
+            ),
+        ));
+    };
+    let oldest = oldest_for(chip);
+    if version < oldest {
+        return Err(Error::unsupported(
+            "--ptx-version",
+            format!(
+                "PTX ISA {}.{} cannot target {chip}, which needs {}.{} or later (--ptx-version {oldest})",
+                version / 10,
+                version % 10,
+                oldest / 10,
+                oldest % 10
+            ),
+        ));
+    }
+    Ok(())
+}
+
 const GPU_MODULE: &str = "gpu.module";
 const GPU_FUNC: &str = "gpu.func";
 const LAUNCH_FUNC: &str = "gpu.launch_func";

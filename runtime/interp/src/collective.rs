@@ -7,7 +7,8 @@ use coco_dialects::coco::{ops, Layout, Reduction};
 use crate::{
     error::{Error, Result},
     exec::PerRank,
-    tensor::{DType, Tensor},
+    integer,
+    tensor::{DType, Data, Tensor},
 };
 
 pub fn is_collective(name: &str) -> bool {
@@ -22,7 +23,8 @@ pub fn is_collective(name: &str) -> bool {
     )
 }
 
-/// Combines two values with `kind` (avg sums; the caller divides).
+/// Combines two float values with `kind` (avg sums; the caller divides);
+/// integers combine with [`integer::combine`].
 pub fn combine(kind: Reduction, a: f64, b: f64) -> f64 {
     match kind {
         Reduction::Sum | Reduction::Avg => a + b,
@@ -36,15 +38,37 @@ pub fn combine(kind: Reduction, a: f64, b: f64) -> f64 {
 pub fn reduce_ranks(values: &[Tensor], kind: Reduction) -> Tensor {
     let mut acc = values[0].clone();
     let dtype = acc.dtype;
-    for value in &values[1..] {
-        for (a, &b) in acc.data.iter_mut().zip(&value.data) {
-            *a = dtype.round(combine(kind, *a, b));
+    let count = values.len();
+    match &mut acc.data {
+        Data::Float(acc) => {
+            for value in &values[1..] {
+                let Data::Float(value) = &value.data else {
+                    unreachable!("one value has one element kind on every rank")
+                };
+                for (a, &b) in acc.iter_mut().zip(value) {
+                    *a = dtype.round(combine(kind, *a, b));
+                }
+            }
+            if kind == Reduction::Avg {
+                for a in acc.iter_mut() {
+                    *a = dtype.round(*a / count as f64);
+                }
+            }
         }
-    }
-    if kind == Reduction::Avg {
-        let count = values.len() as f64;
-        for a in &mut acc.data {
-            *a = dtype.round(*a / count);
+        Data::Int(acc) => {
+            for value in &values[1..] {
+                let Data::Int(value) = &value.data else {
+                    unreachable!("one value has one element kind on every rank")
+                };
+                for (a, &b) in acc.iter_mut().zip(value) {
+                    *a = integer::combine(dtype, kind, *a, b);
+                }
+            }
+            if kind == Reduction::Avg {
+                for a in acc.iter_mut() {
+                    *a = integer::average(dtype, *a, count);
+                }
+            }
         }
     }
     acc

@@ -3,7 +3,8 @@
 //! Precision follows GPU practice: matmul, layer_norm, norm and
 //! reduce_elements accumulate in f32 for f16/bf16/f32 inputs (f64 for f64),
 //! rounding after each step, in index order, and round the result to the
-//! element type once.
+//! element type once. Integer matmuls and reductions compute at the element
+//! width, wrapping ([`crate::integer`]).
 
 use coco_dialects::{
     coco::{ops, Layout, Reduction},
@@ -14,8 +15,8 @@ use melior::ir::Operation;
 use crate::{
     collective::combine,
     error::{Error, Result},
-    rng,
-    tensor::{DType, Tensor},
+    integer, rng,
+    tensor::{DType, Data, Scalar, Tensor},
 };
 
 /// What an op needs to know about where it runs and what it produces.
@@ -40,40 +41,43 @@ pub fn accumulator(dtype: DType) -> DType {
     }
 }
 
+/// The float elements of `x`; the computations that exist only for
+/// floats (norms, softmax, layer norm, dropout) say so for integers.
+fn floats<'t>(cx: &Context, x: &'t Tensor) -> Result<&'t [f64]> {
+    match &x.data {
+        Data::Float(v) => Ok(v),
+        Data::Int(_) => Err(Error::Unsupported {
+            location: cx.location.to_string(),
+            op: cx.name.to_string(),
+            detail: format!(" (on {} elements: it needs floats)", x.dtype),
+        }),
+    }
+}
+
+/// A float result of `cx`'s type and `shape`.
+fn float_tensor(cx: &Context, shape: Vec<usize>, data: Vec<f64>) -> Tensor {
+    Tensor {
+        dtype: cx.dtype,
+        shape,
+        data: Data::Float(data),
+    }
+}
+
 /// Runs a coco computation; `Ok(None)` when `name` is not one.
 pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
     let out = match cx.name {
-        ops::MATMUL => matmul(cx, inputs[0], inputs[1]),
-        ops::DROPOUT => dropout(cx, inputs[0]),
-        ops::LAYER_NORM => layer_norm(cx, inputs[0], inputs[1], inputs[2]),
+        ops::MATMUL => matmul(cx, inputs[0], inputs[1])?,
+        ops::DROPOUT => dropout(cx, inputs[0])?,
+        ops::LAYER_NORM => layer_norm(cx, inputs[0], inputs[1], inputs[2])?,
         ops::NORM => {
             let acc = accumulator(inputs[0].dtype);
-            let sum = inputs[0]
-                .data
+            let sum = floats(cx, inputs[0])?
                 .iter()
                 .fold(0.0, |s, &x| acc.round(s + acc.round(x * x)));
-            Tensor::filled(cx.dtype, Vec::new(), acc.round(sum.sqrt()))
+            Tensor::filled(cx.dtype, Vec::new(), Scalar::Float(acc.round(sum.sqrt())))
         }
-        ops::REDUCE_ELEMENTS => {
-            let kind = int_attr(cx.op, "kind")
-                .and_then(Reduction::from_value)
-                .unwrap_or(Reduction::Sum);
-            let acc = accumulator(inputs[0].dtype);
-            let data = &inputs[0].data;
-            let mut value = data.first().copied().unwrap_or(0.0);
-            for &x in data.iter().skip(1) {
-                value = acc.round(combine(kind, value, x));
-            }
-            if kind == Reduction::Avg && !data.is_empty() {
-                value = acc.round(value / data.len() as f64);
-            }
-            Tensor::filled(cx.dtype, Vec::new(), value)
-        }
-        ops::CAST => Tensor {
-            dtype: cx.dtype,
-            shape: inputs[0].shape.clone(),
-            data: inputs[0].data.iter().map(|&x| cx.dtype.round(x)).collect(),
-        },
+        ops::REDUCE_ELEMENTS => reduce_elements(cx, inputs[0]),
+        ops::CAST => inputs[0].cast(cx.dtype),
         ops::SLICE => match cx.layout {
             Some(Layout::Sliced(dim)) => inputs[0].slice(dim as usize, cx.group_size, cx.rank),
             other => {
@@ -87,49 +91,113 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
         ops::TRANSPOSE => transpose(cx, inputs[0]),
         ops::SPLIT_HEADS => heads(cx, inputs[0], true),
         ops::MERGE_HEADS => heads(cx, inputs[0], false),
-        ops::SOFTMAX => softmax(cx, inputs[0]),
+        ops::SOFTMAX => softmax(cx, inputs[0])?,
         _ => return Ok(None),
     };
     Ok(Some(out))
 }
 
-/// `[M, K] x [K, N]`, or batched `[B, M, K] x [B, K, N]`.
-fn matmul(cx: &Context, a: &Tensor, b: &Tensor) -> Tensor {
+/// The whole tensor reduced to a 0-d one, in index order: floats in the
+/// accumulation type, integers at their width.
+fn reduce_elements(cx: &Context, x: &Tensor) -> Tensor {
+    let kind = int_attr(cx.op, "kind")
+        .and_then(Reduction::from_value)
+        .unwrap_or(Reduction::Sum);
+    let value = match &x.data {
+        Data::Float(data) => {
+            let acc = accumulator(x.dtype);
+            let mut value = data.first().copied().unwrap_or(0.0);
+            for &v in data.iter().skip(1) {
+                value = acc.round(combine(kind, value, v));
+            }
+            if kind == Reduction::Avg && !data.is_empty() {
+                value = acc.round(value / data.len() as f64);
+            }
+            Scalar::Float(value)
+        }
+        Data::Int(data) => {
+            let mut value = data.first().copied().unwrap_or(0);
+            for &v in data.iter().skip(1) {
+                value = integer::combine(x.dtype, kind, value, v);
+            }
+            if kind == Reduction::Avg && !data.is_empty() {
+                value = integer::average(x.dtype, value, data.len());
+            }
+            Scalar::Int(value)
+        }
+    };
+    Tensor::filled(cx.dtype, Vec::new(), value)
+}
+
+/// `[M, K] x [K, N]`, or batched `[B, M, K] x [B, K, N]`. Every output
+/// element sums its products in order p = 0, 1, ..., k - 1: floats in the
+/// accumulation type, integers wrapping at their width (as the kernels'
+/// `linalg.matmul` accumulates them).
+fn matmul(cx: &Context, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let rank = a.shape.len();
     let batch = if rank == 3 { a.shape[0] } else { 1 };
-    let (m, k, n) = (a.shape[rank - 2], a.shape[rank - 1], b.shape[rank - 1]);
-    let acc = accumulator(cx.dtype);
-    let mut data = vec![0.0; batch * m * n];
+    let dims = (a.shape[rank - 2], a.shape[rank - 1], b.shape[rank - 1]);
+    let shape = if rank == 3 {
+        vec![batch, dims.0, dims.2]
+    } else {
+        vec![dims.0, dims.2]
+    };
+    let data = match (&a.data, &b.data) {
+        (Data::Int(x), Data::Int(y)) => {
+            let dtype = cx.dtype;
+            Data::Int(products(x, y, batch, dims, 0, |sum, a, b| {
+                integer::wrap(dtype, sum.wrapping_add(a.wrapping_mul(b)))
+            }))
+        }
+        (Data::Float(x), Data::Float(y)) => {
+            let acc = accumulator(cx.dtype);
+            let mut data = products(x, y, batch, dims, 0.0, |sum, a, b| {
+                acc.round(sum + acc.round(a * b))
+            });
+            data.iter_mut().for_each(|x| *x = cx.dtype.round(*x));
+            Data::Float(data)
+        }
+        _ => {
+            return Err(Error::Program(format!(
+                "{}: coco.matmul of {} and {}",
+                cx.location, a.dtype, b.dtype
+            )))
+        }
+    };
+    Ok(Tensor {
+        dtype: cx.dtype,
+        shape,
+        data,
+    })
+}
+
+/// The `batch` products of `m x k` and `k x n` row-major matrices, each
+/// output element folded by `step(sum, a, b)` from `zero` in order of `p`.
+fn products<T: Copy>(
+    lhs: &[T],
+    rhs: &[T],
+    batch: usize,
+    (m, k, n): (usize, usize, usize),
+    zero: T,
+    step: impl Fn(T, T, T) -> T,
+) -> Vec<T> {
+    let mut data = vec![zero; batch * m * n];
     for t in 0..batch {
-        let lhs = &a.data[t * m * k..(t + 1) * m * k];
-        let rhs = &b.data[t * k * n..(t + 1) * k * n];
-        // Row by row, so `rhs` is read along its rows; every output element
-        // still sums its products in order p = 0, 1, ..., k - 1.
-        let mut sums = vec![0.0; n];
+        let lhs = &lhs[t * m * k..(t + 1) * m * k];
+        let rhs = &rhs[t * k * n..(t + 1) * k * n];
+        // Row by row, so `rhs` is read along its rows.
         for i in 0..m {
-            sums.iter_mut().for_each(|s| *s = 0.0);
+            let sums = &mut data[t * m * n + i * n..t * m * n + (i + 1) * n];
             for p in 0..k {
                 let a = lhs[i * k + p];
                 let row = &rhs[p * n..(p + 1) * n];
                 for (sum, &b) in sums.iter_mut().zip(row) {
-                    *sum = acc.round(*sum + acc.round(a * b));
+                    *sum = step(*sum, a, b);
                 }
-            }
-            for (j, sum) in sums.iter().enumerate() {
-                data[t * m * n + i * n + j] = cx.dtype.round(*sum);
             }
         }
     }
-    let shape = if rank == 3 {
-        vec![batch, m, n]
-    } else {
-        vec![m, n]
-    };
-    Tensor {
-        dtype: cx.dtype,
-        shape,
-        data,
-    }
+    data
 }
 
 /// Swaps the last two dimensions.
@@ -137,21 +205,15 @@ fn transpose(cx: &Context, x: &Tensor) -> Tensor {
     let n = x.shape.len();
     let (rows, cols) = (x.shape[n - 2], x.shape[n - 1]);
     let batch = x.len() / (rows * cols).max(1);
-    let mut data = vec![0.0; x.len()];
-    for t in 0..batch {
-        let base = t * rows * cols;
-        for i in 0..rows {
-            for j in 0..cols {
-                data[base + j * rows + i] = x.data[base + i * cols + j];
-            }
-        }
-    }
+    let sources = (0..batch).flat_map(|t| {
+        (0..cols).flat_map(move |j| (0..rows).map(move |i| t * rows * cols + i * cols + j))
+    });
     let mut shape = x.shape.clone();
     shape.swap(n - 1, n - 2);
     Tensor {
         dtype: cx.dtype,
         shape,
-        data,
+        data: x.data.gather(sources),
     }
 }
 
@@ -161,15 +223,15 @@ fn heads(cx: &Context, x: &Tensor, split: bool) -> Tensor {
     let three = if split { cx.shape } else { &x.shape[..] };
     let (count, rows, d) = (three[0], three[1], three[2]);
     let width = count * d;
-    let mut data = vec![0.0; x.len()];
+    let mut sources = vec![0; x.len()];
     for h in 0..count {
         for s in 0..rows {
             for j in 0..d {
                 let (flat, stacked) = (s * width + h * d + j, (h * rows + s) * d + j);
                 if split {
-                    data[stacked] = x.data[flat];
+                    sources[stacked] = flat;
                 } else {
-                    data[flat] = x.data[stacked];
+                    sources[flat] = stacked;
                 }
             }
         }
@@ -177,7 +239,7 @@ fn heads(cx: &Context, x: &Tensor, split: bool) -> Tensor {
     Tensor {
         dtype: cx.dtype,
         shape: cx.shape.to_vec(),
-        data,
+        data: x.data.gather(sources),
     }
 }
 
@@ -214,14 +276,14 @@ fn global_indices(cx: &Context, local: &[usize]) -> Vec<u64> {
     out
 }
 
-fn dropout(cx: &Context, x: &Tensor) -> Tensor {
+fn dropout(cx: &Context, x: &Tensor) -> Result<Tensor> {
     let prob = float_attr(cx.op, "prob").unwrap_or(0.0);
     let seed = int_attr(cx.op, "seed").unwrap_or(0) as u64;
     let scale = cx.dtype.round(1.0 / (1.0 - prob));
     let key = rng::key(&[seed]);
     let data = global_indices(cx, &x.shape)
         .into_iter()
-        .zip(&x.data)
+        .zip(floats(cx, x)?)
         .map(|(index, &v)| {
             if rng::uniform(key, index) < prob {
                 0.0
@@ -230,19 +292,16 @@ fn dropout(cx: &Context, x: &Tensor) -> Tensor {
             }
         })
         .collect();
-    Tensor {
-        dtype: cx.dtype,
-        shape: x.shape.clone(),
-        data,
-    }
+    Ok(float_tensor(cx, x.shape.clone(), data))
 }
 
-fn layer_norm(cx: &Context, x: &Tensor, gamma: &Tensor, beta: &Tensor) -> Tensor {
+fn layer_norm(cx: &Context, x: &Tensor, gamma: &Tensor, beta: &Tensor) -> Result<Tensor> {
+    let (gamma, beta) = (floats(cx, gamma)?, floats(cx, beta)?);
     let eps = float_attr(cx.op, "epsilon").unwrap_or(1e-5);
     let acc = accumulator(cx.dtype);
     let width = *x.shape.last().unwrap_or(&1);
     let mut data = Vec::with_capacity(x.len());
-    for row in x.data.chunks(width.max(1)) {
+    for row in floats(cx, x)?.chunks(width.max(1)) {
         let sum = row.iter().fold(0.0, |s, &v| acc.round(s + v));
         let mean = acc.round(sum / width as f64);
         let var_sum = row.iter().fold(0.0, |s, &v| {
@@ -253,25 +312,18 @@ fn layer_norm(cx: &Context, x: &Tensor, gamma: &Tensor, beta: &Tensor) -> Tensor
         let inv = acc.round(1.0 / acc.round(acc.round(var + acc.round(eps)).sqrt()));
         for (i, &v) in row.iter().enumerate() {
             let normed = acc.round(acc.round(v - mean) * inv);
-            data.push(
-                cx.dtype
-                    .round(acc.round(normed * gamma.data[i]) + beta.data[i]),
-            );
+            data.push(cx.dtype.round(acc.round(normed * gamma[i]) + beta[i]));
         }
     }
-    Tensor {
-        dtype: cx.dtype,
-        shape: x.shape.clone(),
-        data,
-    }
+    Ok(float_tensor(cx, x.shape.clone(), data))
 }
 
 /// Per row: `exp(x - max) / sum(exp(x - max))`, in the accumulation type.
-fn softmax(cx: &Context, x: &Tensor) -> Tensor {
+fn softmax(cx: &Context, x: &Tensor) -> Result<Tensor> {
     let acc = accumulator(cx.dtype);
     let width = (*x.shape.last().unwrap_or(&1)).max(1);
     let mut data = Vec::with_capacity(x.len());
-    for row in x.data.chunks(width) {
+    for row in floats(cx, x)?.chunks(width) {
         let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let exps: Vec<f64> = row
             .iter()
@@ -280,11 +332,7 @@ fn softmax(cx: &Context, x: &Tensor) -> Tensor {
         let sum = exps.iter().fold(0.0, |s, &e| acc.round(s + e));
         data.extend(exps.iter().map(|&e| cx.dtype.round(acc.round(e / sum))));
     }
-    Tensor {
-        dtype: cx.dtype,
-        shape: x.shape.clone(),
-        data,
-    }
+    Ok(float_tensor(cx, x.shape.clone(), data))
 }
 
 fn expand(cx: &Context, x: &Tensor) -> Tensor {
@@ -293,13 +341,9 @@ fn expand(cx: &Context, x: &Tensor) -> Tensor {
     } else {
         cx.shape.iter().product::<usize>() / x.len()
     };
-    let mut data = Vec::with_capacity(x.len() * repeat);
-    for _ in 0..repeat {
-        data.extend_from_slice(&x.data);
-    }
     Tensor {
         dtype: cx.dtype,
         shape: cx.shape.to_vec(),
-        data,
+        data: x.data.gather((0..repeat).flat_map(|_| 0..x.len())),
     }
 }

@@ -7,28 +7,95 @@ use melior::ir::{Attribute, AttributeLike};
 use crate::{
     compute::Context,
     error::{Error, Result},
-    tensor::{DType, Tensor},
+    integer,
+    tensor::{DType, Data, Scalar, Tensor},
 };
 
-fn map(cx: &Context, x: &Tensor, f: impl Fn(f64) -> f64) -> Tensor {
-    Tensor {
-        dtype: cx.dtype,
-        shape: cx.shape.to_vec(),
-        data: x.data.iter().map(|&v| cx.dtype.round(f(v))).collect(),
+fn map(cx: &Context, x: &Tensor, f: impl Fn(f64) -> f64) -> Result<Tensor> {
+    let x = floats(cx, x)?;
+    Ok(float_tensor(
+        cx,
+        x.iter().map(|&v| cx.dtype.round(f(v))).collect(),
+    ))
+}
+
+fn zip(cx: &Context, a: &Tensor, b: &Tensor, f: impl Fn(f64, f64) -> f64) -> Result<Tensor> {
+    let (a, b) = (floats(cx, a)?, floats(cx, b)?);
+    Ok(float_tensor(
+        cx,
+        a.iter()
+            .zip(b)
+            .map(|(&x, &y)| cx.dtype.round(f(x, y)))
+            .collect(),
+    ))
+}
+
+/// An integer op on the elements of `x` (of type `x.dtype`), wrapped to
+/// the result type.
+fn map_int(cx: &Context, x: &Tensor, f: impl Fn(DType, i64) -> i64) -> Result<Tensor> {
+    let dtype = x.dtype;
+    let x = ints(cx, x)?;
+    Ok(int_tensor(
+        cx,
+        x.iter()
+            .map(|&v| integer::wrap(cx.dtype, f(dtype, v)))
+            .collect(),
+    ))
+}
+
+/// A binary integer op (operands of one type), wrapped to the result type.
+fn zip_int(
+    cx: &Context,
+    a: &Tensor,
+    b: &Tensor,
+    f: impl Fn(DType, i64, i64) -> i64,
+) -> Result<Tensor> {
+    let dtype = a.dtype;
+    let (a, b) = (ints(cx, a)?, ints(cx, b)?);
+    Ok(int_tensor(
+        cx,
+        a.iter()
+            .zip(b)
+            .map(|(&x, &y)| integer::wrap(cx.dtype, f(dtype, x, y)))
+            .collect(),
+    ))
+}
+
+fn floats<'t>(cx: &Context, x: &'t Tensor) -> Result<&'t [f64]> {
+    match &x.data {
+        Data::Float(v) => Ok(v),
+        Data::Int(_) => Err(mismatch(cx, x, "floats")),
     }
 }
 
-fn zip(cx: &Context, a: &Tensor, b: &Tensor, f: impl Fn(f64, f64) -> f64) -> Tensor {
-    let data = a
-        .data
-        .iter()
-        .zip(&b.data)
-        .map(|(&x, &y)| cx.dtype.round(f(x, y)))
-        .collect();
+fn ints<'t>(cx: &Context, x: &'t Tensor) -> Result<&'t [i64]> {
+    match &x.data {
+        Data::Int(v) => Ok(v),
+        Data::Float(_) => Err(mismatch(cx, x, "integers")),
+    }
+}
+
+fn mismatch(cx: &Context, x: &Tensor, expected: &str) -> Error {
+    Error::Unsupported {
+        location: cx.location.to_string(),
+        op: cx.name.to_string(),
+        detail: format!(" (on {} elements: it takes {expected})", x.dtype),
+    }
+}
+
+fn float_tensor(cx: &Context, data: Vec<f64>) -> Tensor {
     Tensor {
         dtype: cx.dtype,
         shape: cx.shape.to_vec(),
-        data,
+        data: Data::Float(data),
+    }
+}
+
+fn int_tensor(cx: &Context, data: Vec<i64>) -> Tensor {
+    Tensor {
+        dtype: cx.dtype,
+        shape: cx.shape.to_vec(),
+        data: Data::Int(data),
     }
 }
 
@@ -72,20 +139,21 @@ fn compare_float(predicate: i64, a: f64, b: f64) -> bool {
     }
 }
 
-/// `arith.cmpi` predicates (values are exact integers in f64).
-fn compare_int(predicate: i64, a: f64, b: f64) -> bool {
-    let (ua, ub) = (a as i64 as u64, b as i64 as u64);
-    match predicate {
-        0 => a == b,
-        1 => a != b,
-        2 => a < b,
-        3 => a <= b,
-        4 => a > b,
-        5 => a >= b,
-        6 => ua < ub,
-        7 => ua <= ub,
-        8 => ua > ub,
-        _ => ua >= ub,
+/// `x` (an integer of type `from`, as its signed value) to the float
+/// `to`, rounded once: i64 to f32 directly, since through f64 it would
+/// round twice; every other pair is exact through f64 or (16-bit floats
+/// from i64 beyond 2^53) only ties could differ.
+fn int_to_float(to: DType, x: i64) -> f64 {
+    match to {
+        DType::F32 => f64::from(x as f32),
+        _ => to.round(x as f64),
+    }
+}
+
+fn uint_to_float(to: DType, x: u64) -> f64 {
+    match to {
+        DType::F32 => f64::from(x as f32),
+        _ => to.round(x as f64),
     }
 }
 
@@ -93,84 +161,132 @@ fn compare_int(predicate: i64, a: f64, b: f64) -> bool {
 pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
     let unary = |f: fn(f64) -> f64| map(cx, inputs[0], f);
     let binary = |f: fn(f64, f64) -> f64| zip(cx, inputs[0], inputs[1], f);
+    let int_unary = |f: fn(DType, i64) -> i64| map_int(cx, inputs[0], f);
+    let int_binary = |f: fn(DType, i64, i64) -> i64| zip_int(cx, inputs[0], inputs[1], f);
+    let to = cx.dtype;
     let out = match cx.name {
         "arith.constant" => constant(cx)?,
-        "arith.addf" | "arith.addi" => binary(|a, b| a + b),
-        "arith.subf" | "arith.subi" => binary(|a, b| a - b),
-        "arith.mulf" | "arith.muli" => binary(|a, b| a * b),
-        "arith.divf" => binary(|a, b| a / b),
-        "arith.divsi" => {
-            if inputs[1].data.contains(&0.0) {
-                return Err(Error::Program(format!(
-                    "{}: integer division by zero",
-                    cx.location
-                )));
+        "arith.addf" => binary(|a, b| a + b)?,
+        "arith.subf" => binary(|a, b| a - b)?,
+        "arith.mulf" => binary(|a, b| a * b)?,
+        "arith.divf" => binary(|a, b| a / b)?,
+        "arith.remf" => binary(|a, b| a % b)?,
+        "arith.maximumf" => binary(maximum)?,
+        "arith.minimumf" => binary(minimum)?,
+        "arith.maxnumf" => binary(f64::max)?,
+        "arith.minnumf" => binary(f64::min)?,
+        "arith.negf" => unary(|a| -a)?,
+        "arith.extf" | "arith.truncf" => unary(|a| a)?,
+        "arith.addi" => int_binary(|_, a, b| a.wrapping_add(b))?,
+        "arith.subi" => int_binary(|_, a, b| a.wrapping_sub(b))?,
+        "arith.muli" => int_binary(|_, a, b| a.wrapping_mul(b))?,
+        "arith.divsi" => int_binary(integer::divsi)?,
+        "arith.divui" => int_binary(integer::divui)?,
+        "arith.remsi" => int_binary(integer::remsi)?,
+        "arith.remui" => int_binary(integer::remui)?,
+        "arith.andi" => int_binary(|_, a, b| a & b)?,
+        "arith.ori" => int_binary(|_, a, b| a | b)?,
+        "arith.xori" => int_binary(|_, a, b| a ^ b)?,
+        "arith.maxsi" => int_binary(|t, a, b| {
+            if integer::signed(t, a) >= integer::signed(t, b) {
+                a
+            } else {
+                b
             }
-            binary(|a, b| (a / b).trunc())
+        })?,
+        "arith.minsi" => int_binary(|t, a, b| {
+            if integer::signed(t, a) <= integer::signed(t, b) {
+                a
+            } else {
+                b
+            }
+        })?,
+        "arith.maxui" => int_binary(|t, a, b| {
+            if integer::unsigned(t, a) >= integer::unsigned(t, b) {
+                a
+            } else {
+                b
+            }
+        })?,
+        "arith.minui" => int_binary(|t, a, b| {
+            if integer::unsigned(t, a) <= integer::unsigned(t, b) {
+                a
+            } else {
+                b
+            }
+        })?,
+        // Widening keeps the value (signed or unsigned); narrowing keeps
+        // the low bits, which `wrap` does.
+        "arith.extsi" | "arith.index_cast" => int_unary(integer::signed)?,
+        "arith.extui" | "arith.index_castui" => int_unary(|t, a| integer::unsigned(t, a) as i64)?,
+        "arith.trunci" => int_unary(|_, a| a)?,
+        "arith.sitofp" => {
+            let from = inputs[0].dtype;
+            let x = ints(cx, inputs[0])?;
+            float_tensor(
+                cx,
+                x.iter()
+                    .map(|&v| int_to_float(to, integer::signed(from, v)))
+                    .collect(),
+            )
         }
-        "arith.remf" => binary(|a, b| a % b),
-        "arith.maximumf" => binary(maximum),
-        "arith.minimumf" => binary(minimum),
-        "arith.maxnumf" | "arith.maxsi" => binary(f64::max),
-        "arith.minnumf" | "arith.minsi" => binary(f64::min),
-        "arith.negf" => unary(|a| -a),
-        "arith.extf" | "arith.truncf" | "arith.sitofp" | "arith.index_cast" => unary(|a| a),
-        "arith.fptosi" => unary(f64::trunc),
+        "arith.uitofp" => {
+            let from = inputs[0].dtype;
+            let x = ints(cx, inputs[0])?;
+            float_tensor(
+                cx,
+                x.iter()
+                    .map(|&v| uint_to_float(to, integer::unsigned(from, v)))
+                    .collect(),
+            )
+        }
+        "arith.fptosi" => {
+            let x = floats(cx, inputs[0])?;
+            int_tensor(cx, x.iter().map(|&v| integer::from_f64(to, v)).collect())
+        }
         "arith.cmpf" | "arith.cmpi" => {
             let predicate = int_attr(cx.op, "predicate").unwrap_or(0);
-            let float = cx.name == "arith.cmpf";
-            let data = inputs[0]
-                .data
-                .iter()
-                .zip(&inputs[1].data)
-                .map(|(&a, &b)| {
-                    f64::from(if float {
-                        compare_float(predicate, a, b)
-                    } else {
-                        compare_int(predicate, a, b)
-                    })
-                })
-                .collect();
+            let data = if cx.name == "arith.cmpf" {
+                let (a, b) = (floats(cx, inputs[0])?, floats(cx, inputs[1])?);
+                a.iter()
+                    .zip(b)
+                    .map(|(&a, &b)| i64::from(compare_float(predicate, a, b)))
+                    .collect()
+            } else {
+                let dtype = inputs[0].dtype;
+                let (a, b) = (ints(cx, inputs[0])?, ints(cx, inputs[1])?);
+                a.iter()
+                    .zip(b)
+                    .map(|(&a, &b)| i64::from(integer::compare(dtype, predicate, a, b)))
+                    .collect()
+            };
             Tensor {
                 dtype: DType::I1,
                 shape: cx.shape.to_vec(),
-                data,
+                data: Data::Int(data),
             }
         }
         "arith.select" => {
-            let (cond, a, b) = (inputs[0], inputs[1], inputs[2]);
-            let data = (0..a.len())
-                .map(|i| {
-                    let c = if cond.len() == 1 {
-                        cond.data[0]
-                    } else {
-                        cond.data[i]
-                    };
-                    if c != 0.0 {
-                        a.data[i]
-                    } else {
-                        b.data[i]
-                    }
-                })
-                .collect();
+            let (cond, a, b) = (ints(cx, inputs[0])?, inputs[1], inputs[2]);
+            let pick = |i: usize| (if cond.len() == 1 { cond[0] } else { cond[i] }) != 0;
             Tensor {
                 dtype: cx.dtype,
                 shape: cx.shape.to_vec(),
-                data,
+                data: Data::choose(&a.data, &b.data, pick),
             }
         }
-        "math.sqrt" => unary(f64::sqrt),
-        "math.rsqrt" => unary(|a| 1.0 / a.sqrt()),
-        "math.exp" => unary(f64::exp),
-        "math.log" => unary(f64::ln),
-        "math.tanh" => unary(f64::tanh),
-        "math.absf" => unary(f64::abs),
-        "math.floor" => unary(f64::floor),
-        "math.ceil" => unary(f64::ceil),
-        "math.powf" => binary(f64::powf),
-        "tensor.splat" => Tensor::filled(cx.dtype, cx.shape.to_vec(), inputs[0].data[0]),
+        "math.sqrt" => unary(f64::sqrt)?,
+        "math.rsqrt" => unary(|a| 1.0 / a.sqrt())?,
+        "math.exp" => unary(f64::exp)?,
+        "math.log" => unary(f64::ln)?,
+        "math.tanh" => unary(f64::tanh)?,
+        "math.absf" => unary(f64::abs)?,
+        "math.floor" => unary(f64::floor)?,
+        "math.ceil" => unary(f64::ceil)?,
+        "math.powf" => binary(f64::powf)?,
+        "tensor.splat" => Tensor::filled(cx.dtype, cx.shape.to_vec(), inputs[0].get(0)),
         "tensor.extract" if inputs.len() == 1 && inputs[0].len() == 1 => {
-            Tensor::filled(cx.dtype, Vec::new(), inputs[0].data[0])
+            Tensor::filled(cx.dtype, Vec::new(), inputs[0].get(0))
         }
         _ => return Ok(None),
     };
@@ -191,14 +307,14 @@ fn constant(cx: &Context) -> Result<Tensor> {
             return Ok(Tensor::filled(
                 cx.dtype,
                 Vec::new(),
-                mlir_sys::mlirFloatAttrGetValueDouble(raw),
+                Scalar::Float(mlir_sys::mlirFloatAttrGetValueDouble(raw)),
             ));
         }
         if mlir_sys::mlirAttributeIsAInteger(raw) {
             return Ok(Tensor::filled(
                 cx.dtype,
                 Vec::new(),
-                mlir_sys::mlirIntegerAttrGetValueInt(raw) as f64,
+                Scalar::Int(mlir_sys::mlirIntegerAttrGetValueInt(raw)),
             ));
         }
         if !mlir_sys::mlirAttributeIsADenseElements(raw) {
@@ -211,42 +327,44 @@ fn constant(cx: &Context) -> Result<Tensor> {
         if mlir_sys::mlirDenseElementsAttrIsSplat(raw) {
             let splat = mlir_sys::mlirDenseElementsAttrGetSplatValue(raw);
             let value = if mlir_sys::mlirAttributeIsAFloat(splat) {
-                mlir_sys::mlirFloatAttrGetValueDouble(splat)
+                Scalar::Float(mlir_sys::mlirFloatAttrGetValueDouble(splat))
             } else if mlir_sys::mlirAttributeIsAInteger(splat) {
-                mlir_sys::mlirIntegerAttrGetValueInt(splat) as f64
+                Scalar::Int(mlir_sys::mlirIntegerAttrGetValueInt(splat))
             } else {
-                f64::from(mlir_sys::mlirDenseElementsAttrGetBoolSplatValue(raw) != 0)
+                Scalar::Int(i64::from(
+                    mlir_sys::mlirDenseElementsAttrGetBoolSplatValue(raw) != 0,
+                ))
             };
             return Ok(Tensor::filled(cx.dtype, cx.shape.to_vec(), value));
         }
         let count = mlir_sys::mlirElementsAttrGetNumElements(raw) as usize;
-        let data: Vec<f64> = (0..count as isize)
-            .map(|i| match cx.dtype {
-                DType::F64 => mlir_sys::mlirDenseElementsAttrGetDoubleValue(raw, i),
-                DType::F32 => f64::from(mlir_sys::mlirDenseElementsAttrGetFloatValue(raw, i)),
-                DType::F16 | DType::BF16 => {
-                    let bits =
-                        *(mlir_sys::mlirDenseElementsAttrGetRawData(raw) as *const u16).offset(i);
-                    if cx.dtype == DType::F16 {
-                        half::f16::from_bits(bits).to_f64()
-                    } else {
-                        half::bf16::from_bits(bits).to_f64()
-                    }
-                }
-                DType::I64 => mlir_sys::mlirDenseElementsAttrGetInt64Value(raw, i) as f64,
-                DType::I32 => f64::from(mlir_sys::mlirDenseElementsAttrGetInt32Value(raw, i)),
-                DType::I1 => f64::from(mlir_sys::mlirDenseElementsAttrGetBoolValue(raw, i)),
-            })
-            .collect();
+        let values = (0..count as isize).map(|i| match cx.dtype {
+            DType::F64 => Scalar::Float(mlir_sys::mlirDenseElementsAttrGetDoubleValue(raw, i)),
+            DType::F32 => Scalar::Float(f64::from(mlir_sys::mlirDenseElementsAttrGetFloatValue(
+                raw, i,
+            ))),
+            DType::F16 | DType::BF16 => {
+                let bits =
+                    *(mlir_sys::mlirDenseElementsAttrGetRawData(raw) as *const u16).offset(i);
+                Scalar::Float(if cx.dtype == DType::F16 {
+                    half::f16::from_bits(bits).to_f64()
+                } else {
+                    half::bf16::from_bits(bits).to_f64()
+                })
+            }
+            DType::I64 => Scalar::Int(mlir_sys::mlirDenseElementsAttrGetInt64Value(raw, i)),
+            DType::I32 => Scalar::Int(i64::from(mlir_sys::mlirDenseElementsAttrGetInt32Value(
+                raw, i,
+            ))),
+            DType::I1 => Scalar::Int(i64::from(mlir_sys::mlirDenseElementsAttrGetBoolValue(
+                raw, i,
+            ))),
+        });
         let mut global_shape = cx.shape.to_vec();
         if let Some(Layout::Sliced(dim)) = cx.layout {
             global_shape[dim as usize] *= cx.group_size;
         }
-        let full = Tensor {
-            dtype: cx.dtype,
-            shape: global_shape,
-            data,
-        };
+        let full = Tensor::from_scalars(cx.dtype, global_shape, values);
         Ok(match cx.layout {
             Some(Layout::Sliced(dim)) => full.slice(dim as usize, cx.group_size, cx.rank),
             _ => full,

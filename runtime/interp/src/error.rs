@@ -3,6 +3,8 @@
 
 use thiserror::Error;
 
+use crate::tensor::Scalar;
+
 #[derive(Debug, Error)]
 pub enum Error {
     #[error("{location}: '{op}' is not supported by the reference interpreter{detail}")]
@@ -36,8 +38,8 @@ pub enum Error {
         what: String,
         rank: usize,
         index: usize,
-        a: f64,
-        b: f64,
+        a: Scalar,
+        b: Scalar,
     },
     #[error("{path}: {message}")]
     Npy { path: String, message: String },

@@ -2,7 +2,8 @@
 //!
 //! It runs a coco program (before or after any pass) on N simulated ranks in
 //! one process with true collective semantics ([`collective`]), emulates
-//! f32/f16/bf16 by rounding after every operation ([`tensor`]), and draws
+//! f32/f16/bf16 by rounding after every operation ([`tensor`]), computes
+//! integers exactly, wrapping at their width ([`integer`]), and draws
 //! dropout masks from a counter-based generator keyed by (seed, global element
 //! index), so masks do not depend on schedule or rank count. It shares no code
 //! with the lowering, so a lowering bug cannot hide in shared code.
@@ -12,6 +13,7 @@ pub mod compute;
 pub mod elementwise;
 pub mod error;
 pub mod exec;
+pub mod integer;
 pub mod npy;
 pub mod program;
 pub mod rng;
@@ -19,4 +21,4 @@ pub mod tensor;
 
 pub use error::{Error, Result};
 pub use program::{input_specs, output_specs, random_inputs, run, HostValue, Spec};
-pub use tensor::{DType, Tensor};
+pub use tensor::{DType, Data, Scalar, Tensor};

@@ -1,4 +1,4 @@
-//! NumPy `.npy` files as interpreter tensors (`f64` values), on top of the
+//! NumPy `.npy` files as interpreter tensors (exact elements), on top of the
 //! runtime's reader and writer (`coco_base::npy`), so that the
 //! interpreter and the executor read and write exactly the same files.
 //!
@@ -12,7 +12,7 @@ use coco_base::npy::{self as files, Array};
 
 use crate::{
     error::{Error, Result},
-    tensor::{DType, Tensor},
+    tensor::{DType, Scalar, Tensor},
 };
 
 fn error(path: &Path, error: coco_base::Error) -> Error {
@@ -42,7 +42,12 @@ pub fn write(path: &Path, dtype: DType, shape: &[usize], data: &[f64]) -> Result
 }
 
 pub fn write_tensor(path: &Path, tensor: &Tensor) -> Result<()> {
-    write(path, tensor.dtype, &tensor.shape, &tensor.data)
+    let array = Array {
+        dtype: tensor.dtype,
+        shape: tensor.shape.clone(),
+        data: tensor.to_bytes(),
+    };
+    files::write(path, &array).map_err(|e| error(path, e))
 }
 
 /// Reads a file as `dtype` (see the module note on bf16).
@@ -54,13 +59,12 @@ pub fn read(path: &Path, dtype: DType) -> Result<Tensor> {
         dtype
     };
     let array = files::read(path, stored).map_err(|e| error(path, e))?;
-    let data: Vec<f64> = (0..array.len())
-        .map(|i| stored.load(&array.data, i))
-        .collect();
+    let tensor = Tensor::from_bytes(stored, array.shape, &array.data);
     if dtype == DType::BF16 {
-        if let Some(v) = data
-            .iter()
-            .find(|&&v| DType::BF16.round(v).to_bits() != v.to_bits())
+        if let Some(v) = tensor
+            .scalars()
+            .map(Scalar::to_f64)
+            .find(|&v| DType::BF16.round(v).to_bits() != v.to_bits())
         {
             return Err(Error::Npy {
                 path: path.display().to_string(),
@@ -68,9 +72,5 @@ pub fn read(path: &Path, dtype: DType) -> Result<Tensor> {
             });
         }
     }
-    Ok(Tensor {
-        dtype,
-        shape: array.shape,
-        data,
-    })
+    Ok(Tensor { dtype, ..tensor })
 }

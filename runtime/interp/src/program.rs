@@ -16,7 +16,7 @@ use crate::{
     error::{Error, Result},
     exec::{local_type, Channels, Frame, PerRank},
     rng,
-    tensor::{DType, Tensor},
+    tensor::{DType, Scalar, Tensor},
 };
 
 /// A program input or output as the user sees it: the global tensor, or one
@@ -26,6 +26,16 @@ use crate::{
 pub enum HostValue {
     Global(Tensor),
     PerRank(Vec<Tensor>),
+}
+
+impl HostValue {
+    /// Every element, row-major (a local value's ranks in order).
+    pub fn scalars(&self) -> Vec<Scalar> {
+        match self {
+            HostValue::Global(t) => t.scalars().collect(),
+            HostValue::PerRank(parts) => parts.iter().flat_map(Tensor::scalars).collect(),
+        }
+    }
 }
 
 /// What an argument or result looks like.
@@ -203,20 +213,15 @@ pub fn random_inputs(specs: &[Spec], ranks: usize, seed: u64) -> HashMap<String,
     let tensor = |spec: &Spec, rank: u64| {
         let key = rng::key(&[seed, rng::hash_str(&spec.name), rank]);
         let len: usize = spec.global_shape.iter().product();
-        Tensor {
-            dtype: spec.dtype,
-            shape: spec.global_shape.clone(),
-            data: (0..len as u64)
-                .map(|i| {
-                    let u = rng::uniform(key, i);
-                    spec.dtype.round(if spec.dtype.is_float() {
-                        u
-                    } else {
-                        (u * 16.0).floor()
-                    })
-                })
-                .collect(),
-        }
+        let values = (0..len as u64).map(|i| {
+            let u = rng::uniform(key, i);
+            Scalar::Float(if spec.dtype.is_float() {
+                u
+            } else {
+                (u * 16.0).floor()
+            })
+        });
+        Tensor::from_scalars(spec.dtype, spec.global_shape.clone(), values)
     };
     specs
         .iter()
@@ -301,23 +306,22 @@ fn gather(spec: &Spec, parts: PerRank, location: &str) -> Result<HostValue> {
         _ => {
             for (rank, part) in parts.iter().enumerate().skip(1) {
                 if let Some(index) = part
-                    .data
-                    .iter()
-                    .zip(&parts[0].data)
-                    .position(|(a, b)| a.to_bits() != b.to_bits())
+                    .scalars()
+                    .zip(parts[0].scalars())
+                    .position(|(a, b)| a.bits() != b.bits())
                 {
                     return Err(Error::ReplicaMismatch {
                         location: location.to_string(),
                         what: spec.name.clone(),
                         rank,
                         index,
-                        a: part.data[index],
-                        b: parts[0].data[index],
+                        a: part.get(index),
+                        b: parts[0].get(index),
                     });
                 }
             }
             Ok(HostValue::Global(parts.into_iter().next().unwrap_or_else(
-                || Tensor::filled(spec.dtype, Vec::new(), 0.0),
+                || Tensor::filled(spec.dtype, Vec::new(), Scalar::Int(0)),
             )))
         }
     }

@@ -10,6 +10,8 @@
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry three_ops | FileCheck %s --check-prefix=UNFUSED
 // RUN: coco-opt %s --coco-fuse | coco-translate - --emit=kernels --ranks 2 --entry casts | FileCheck %s --check-prefix=CAST
 // RUN: coco-opt %s --coco-fuse | coco-translate - --emit=kernels --ranks 2 --entry select | FileCheck %s --check-prefix=SELECT
+// RUN: coco-translate %s --emit=kernels --ranks 2 --entry division | FileCheck %s --check-prefix=DIVISION
+// RUN: coco-translate %s --emit=kernels --ranks 2 --entry f64_to_bf16 | FileCheck %s --check-prefix=ODD
 
 // FUSED: func.func @three_ops_k0(%p0: memref<4x8xf32> {{.*}}, %p1: memref<4x8xf32> {{.*}}, %p2: memref<f32> {{.*}}, %p3: memref<4x8xf32> {{.*}}, %rank: index)
 // FUSED: tensor.collapse_shape %in0 {{\[\[}}0, 1]] : tensor<4x8xf32> into tensor<32xf32>
@@ -67,4 +69,40 @@ func.func @select(%a: tensor<64xf32, #coco.replicated>, %b: tensor<64xf32, #coco
   %lt = arith.cmpf olt, %a, %b : tensor<64xf32, #coco.replicated>
   %min = arith.select %lt, %a, %b : tensor<64xi1, #coco.replicated>, tensor<64xf32, #coco.replicated>
   return %min : tensor<64xf32, #coco.replicated>
+}
+
+// Integer division is total (x / 0 = 0, x % 0 = x, MIN / -1 = MIN), as in
+// the interpreter: the divisor becomes 1 where divsi would trap, and a
+// select picks the defined result. Unsigned division needs only the zero
+// check.
+// DIVISION: func.func @division_k0(
+// DIVISION: %[[Z:.*]] = arith.cmpi eq, %bx1, %[[ZERO:.*]] : i64
+// DIVISION: %[[AM:.*]] = arith.cmpi eq, %bx0, %{{.*}} : i64
+// DIVISION: %[[BM:.*]] = arith.cmpi eq, %bx1, %{{.*}} : i64
+// DIVISION: %[[OV:.*]] = arith.andi %[[AM]], %[[BM]] : i1
+// DIVISION: %[[BAD:.*]] = arith.ori %[[Z]], %[[OV]] : i1
+// DIVISION: %[[D:.*]] = arith.select %[[BAD]], %{{.*}}, %bx1 : i64
+// DIVISION: %[[Q:.*]] = arith.divsi %bx0, %[[D]] : i64
+// DIVISION: arith.select %[[Z]], %[[ZERO]], %[[Q]] : i64
+// DIVISION: func.func @division_k1(
+// DIVISION: %[[UZ:.*]] = arith.cmpi eq, %bx1, %{{.*}} : i32
+// DIVISION-NEXT: %[[UD:.*]] = arith.select %[[UZ]], %{{.*}}, %bx1 : i32
+// DIVISION-NEXT: %[[R:.*]] = arith.remui %bx0, %[[UD]] : i32
+// DIVISION-NEXT: arith.select %[[UZ]], %bx0, %[[R]] : i32
+func.func @division(%a: tensor<8xi64, #coco.local>, %b: tensor<8xi64, #coco.local>,
+                    %c: tensor<8xi32, #coco.local>, %d: tensor<8xi32, #coco.local>)
+    -> (tensor<8xi64, #coco.local>, tensor<8xi32, #coco.local>) {
+  %q = arith.divsi %a, %b : tensor<8xi64, #coco.local>
+  %r = arith.remui %c, %d : tensor<8xi32, #coco.local>
+  return %q, %r : tensor<8xi64, #coco.local>, tensor<8xi32, #coco.local>
+}
+
+// f64 to bf16 rounds once: to f32 rounding to odd, then to bf16.
+// ODD: %[[T:.*]] = arith.truncf %bx0 : f64 to f32
+// ODD: arith.ori
+// ODD: %[[F:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// ODD-NEXT: arith.truncf %[[F]] : f32 to bf16
+func.func @f64_to_bf16(%a: tensor<8xf64, #coco.local>) -> tensor<8xbf16, #coco.local> {
+  %h = coco.cast %a : tensor<8xf64, #coco.local> -> tensor<8xbf16, #coco.local>
+  return %h : tensor<8xbf16, #coco.local>
 }

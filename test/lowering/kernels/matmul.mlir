@@ -8,6 +8,7 @@
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_f32 | FileCheck %s --check-prefix=F32
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_bf16 | FileCheck %s --check-prefix=BF16
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry batch_f16 | FileCheck %s --check-prefix=BATCH
+// RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_i32 | FileCheck %s --check-prefix=I32
 // RUN: coco-opt %s --coco-overlap="chunks=2" | coco-translate - --emit=kernels --ranks 2 --entry overlapped | FileCheck %s --check-prefix=CHUNK
 
 // The weight is sliced by columns: each of 2 ranks multiplies by 16 of 32.
@@ -54,4 +55,15 @@ func.func @overlapped(%x: tensor<8x64xbf16, #coco.sliced<1>>, %w: tensor<64x16xb
   %p = coco.matmul %x, %w : tensor<8x64xbf16, #coco.sliced<1>>, tensor<64x16xbf16, #coco.sliced<0>> -> tensor<8x16xbf16, #coco.local>
   %s = coco.all_reduce sum %p : tensor<8x16xbf16, #coco.local> -> tensor<8x16xbf16, #coco.replicated>
   return %s : tensor<8x16xbf16, #coco.replicated>
+}
+
+// Integers accumulate at their own width, wrapping, as the interpreter does
+// (through f32, an i32 sum would round): no narrowing generic.
+// I32: %[[C:.*]] = arith.constant 0 : i32
+// I32: linalg.fill ins(%[[C]] : i32) outs(%{{.*}} : tensor<8x8xi32>)
+// I32-NEXT: linalg.matmul ins({{.*}} : tensor<8x16xi32>, tensor<16x8xi32>) outs(%{{.*}} : tensor<8x8xi32>)
+// I32-NOT: linalg.generic
+func.func @matmul_i32(%a: tensor<8x16xi32, #coco.replicated>, %b: tensor<16x8xi32, #coco.replicated>) -> tensor<8x8xi32, #coco.replicated> {
+  %c = coco.matmul %a, %b : tensor<8x16xi32, #coco.replicated>, tensor<16x8xi32, #coco.replicated> -> tensor<8x8xi32, #coco.replicated>
+  return %c : tensor<8x8xi32, #coco.replicated>
 }

@@ -32,7 +32,7 @@ use melior::ir::{
 
 use super::{
     identity_map, map, parallel, splat_text,
-    types::{element, tensor_type, KernelType},
+    types::{convert, element, float_literal, tensor_type},
     Emitter, Tensor,
 };
 use crate::{
@@ -308,17 +308,29 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             let result_type = element(result.r#type(), &loc)?;
             counter += 1;
             let name = format!("%bv{counter}");
-            if op_name(op) == ops::CAST {
-                let Some(cast) = operand_types[0].cast_op(result_type) else {
-                    // A cast to the same type is its operand.
-                    scalars.insert(key(result), operand_names[0].clone());
-                    continue;
-                };
-                let _ = writeln!(
-                    body,
-                    "      {name} = {cast} {} : {} to {result_type}",
-                    operand_names[0], operand_types[0]
-                );
+            // f64 to bf16 takes several ops ([`convert`]), whoever asks.
+            let truncf = op_name(op) == "arith.truncf" && result_type == DType::BF16;
+            if op_name(op) == ops::CAST || truncf {
+                // A cast to the same type is its operand.
+                let (lines, converted) =
+                    convert(operand_types[0], result_type, &operand_names[0], &name);
+                body.push_str(&lines);
+                scalars.insert(key(result), converted);
+                continue;
+            }
+            let guarded = match op_name(op).as_str() {
+                "arith.fptosi" => saturating_fptosi(
+                    &name,
+                    &operand_names[0],
+                    operand_types[0],
+                    result_type,
+                    &loc,
+                )
+                .map(Some)?,
+                other => total_division(other, &name, &operand_names, result_type, &loc)?,
+            };
+            if let Some(lines) = guarded {
+                body.push_str(&lines);
             } else {
                 let _ = writeln!(
                     body,
@@ -465,6 +477,177 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         scalars.insert(key(value), name.clone());
         Ok(name)
     }
+}
+
+/// Integer division and remainder made total, as the reference interpreter
+/// defines them (`coco_interp::integer`): `x / 0 = 0`, `x % 0 = x`,
+/// `MIN / -1 = MIN`, `MIN % -1 = 0`. LLVM's `sdiv`/`udiv` are undefined
+/// there and x86 traps (SIGFPE), so the divisor becomes 1 where it would
+/// fault and a select picks the defined result; PTX does not trap but gives
+/// other values, so it is guarded the same way. `None` for other ops.
+fn total_division(
+    op: &str,
+    name: &str,
+    operands: &[String],
+    ty: DType,
+    location: &str,
+) -> Result<Option<String>> {
+    let signed = match op {
+        "arith.divsi" | "arith.remsi" => true,
+        "arith.divui" | "arith.remui" => false,
+        "arith.ceildivsi" | "arith.ceildivui" | "arith.floordivsi" => {
+            return Err(Error::unsupported(
+                location,
+                format!("'{op}' is not compiled yet (arith.divsi and arith.divui are)"),
+            ))
+        }
+        _ => return Ok(None),
+    };
+    let remainder = op.starts_with("arith.rem");
+    let (a, b) = (&operands[0], &operands[1]);
+    let mut text = String::new();
+    if ty == DType::I1 {
+        // A nonzero i1 divisor is 1 (unsigned) or -1 (signed): the
+        // quotient is `a`, the remainder 0; so `a & b` and `a & !b`.
+        let divisor = if remainder {
+            let _ = writeln!(text, "      {name}_t = arith.constant true");
+            let _ = writeln!(text, "      {name}_nb = arith.xori {b}, {name}_t : i1");
+            format!("{name}_nb")
+        } else {
+            b.clone()
+        };
+        let _ = writeln!(text, "      {name} = arith.andi {a}, {divisor} : i1");
+        return Ok(Some(text));
+    }
+    let _ = writeln!(text, "      {name}_0 = arith.constant 0 : {ty}");
+    let _ = writeln!(text, "      {name}_1 = arith.constant 1 : {ty}");
+    let _ = writeln!(text, "      {name}_z = arith.cmpi eq, {b}, {name}_0 : {ty}");
+    let bad = if signed {
+        let min = if ty == DType::I64 {
+            i64::MIN.to_string()
+        } else {
+            i32::MIN.to_string()
+        };
+        let _ = writeln!(text, "      {name}_min = arith.constant {min} : {ty}");
+        let _ = writeln!(text, "      {name}_m1 = arith.constant -1 : {ty}");
+        let _ = writeln!(
+            text,
+            "      {name}_am = arith.cmpi eq, {a}, {name}_min : {ty}"
+        );
+        let _ = writeln!(
+            text,
+            "      {name}_bm = arith.cmpi eq, {b}, {name}_m1 : {ty}"
+        );
+        let _ = writeln!(
+            text,
+            "      {name}_ov = arith.andi {name}_am, {name}_bm : i1"
+        );
+        let _ = writeln!(
+            text,
+            "      {name}_bad = arith.ori {name}_z, {name}_ov : i1"
+        );
+        format!("{name}_bad")
+    } else {
+        format!("{name}_z")
+    };
+    let _ = writeln!(
+        text,
+        "      {name}_d = arith.select {bad}, {name}_1, {b} : {ty}"
+    );
+    let _ = writeln!(text, "      {name}_q = {op} {a}, {name}_d : {ty}");
+    let by_zero = if remainder {
+        a.clone()
+    } else {
+        format!("{name}_0")
+    };
+    let _ = writeln!(
+        text,
+        "      {name} = arith.select {name}_z, {by_zero}, {name}_q : {ty}"
+    );
+    Ok(Some(text))
+}
+
+/// `arith.fptosi` saturating, as the interpreter converts (and Rust's
+/// `as`): NaN is 0, values beyond the integer range its MIN or MAX. LLVM's
+/// `fptosi` gives poison there (x86 returns MIN for both ends, PTX
+/// saturates), so the out-of-range inputs are replaced by 0 before the
+/// conversion and their results selected after. 16-bit floats are widened
+/// to f32 first (exactly), since 2^31 is no f16 literal.
+fn saturating_fptosi(
+    name: &str,
+    x: &str,
+    from: DType,
+    to: DType,
+    location: &str,
+) -> Result<String> {
+    let (min, max) = match to {
+        DType::I64 => (i64::MIN, i64::MAX),
+        DType::I32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
+        other => {
+            return Err(Error::unsupported(
+                location,
+                format!("'arith.fptosi' to {other} is not compiled yet (i32 and i64 are)"),
+            ))
+        }
+    };
+    let mut text = String::new();
+    let (float, x) = if from == DType::F16 || from == DType::BF16 {
+        let _ = writeln!(text, "      {name}_w = arith.extf {x} : {from} to f32");
+        (DType::F32, format!("{name}_w"))
+    } else {
+        (from, x.to_string())
+    };
+    let bound = float_literal(-(min as f64));
+    let _ = writeln!(text, "      {name}_top = arith.constant {bound} : {float}");
+    let _ = writeln!(
+        text,
+        "      {name}_bottom = arith.constant -{bound} : {float}"
+    );
+    let _ = writeln!(text, "      {name}_fzero = arith.constant 0.0 : {float}");
+    let _ = writeln!(
+        text,
+        "      {name}_nan = arith.cmpf uno, {x}, {x} : {float}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_hi = arith.cmpf oge, {x}, {name}_top : {float}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_lo = arith.cmpf olt, {x}, {name}_bottom : {float}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_out = arith.ori {name}_hi, {name}_lo : i1"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_bad = arith.ori {name}_out, {name}_nan : i1"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_safe = arith.select {name}_bad, {name}_fzero, {x} : {float}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_i = arith.fptosi {name}_safe : {float} to {to}"
+    );
+    let _ = writeln!(text, "      {name}_max = arith.constant {max} : {to}");
+    let _ = writeln!(text, "      {name}_min = arith.constant {min} : {to}");
+    let _ = writeln!(text, "      {name}_zero = arith.constant 0 : {to}");
+    let _ = writeln!(
+        text,
+        "      {name}_h = arith.select {name}_hi, {name}_max, {name}_i : {to}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name}_l = arith.select {name}_lo, {name}_min, {name}_h : {to}"
+    );
+    let _ = writeln!(
+        text,
+        "      {name} = arith.select {name}_nan, {name}_zero, {name}_l : {to}"
+    );
+    Ok(text)
 }
 
 /// `op`'s attributes as generic syntax (`<{...}> {...}`), cut from its

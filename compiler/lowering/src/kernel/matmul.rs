@@ -12,7 +12,7 @@ use melior::ir::Operation;
 
 use super::{
     identity_map, parallel,
-    types::{memref_type, narrow, tensor_type, KernelType},
+    types::{convert, memref_type, tensor_type, KernelType},
     Binding, Computed, Emitter, KernelText,
 };
 use crate::{error::Result, partition::MatmulChunk};
@@ -28,7 +28,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         } else {
             "linalg.matmul"
         };
-        let f = self.filled(shape, acc, "0.0");
+        let f = self.filled(shape, acc, acc.zero());
         let m = if acc == element {
             out.name.clone()
         } else {
@@ -76,8 +76,9 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding) -> KernelText {
         tensor_type(&[rows, n], acc),
         tensor_type(&[rows, n], element),
     );
+    let zero = acc.zero();
     let mut body = format!(
-        "    %lhs = bufferization.to_tensor %p0 restrict : {a}\n    %rhs = bufferization.to_tensor %p1 restrict : {b}\n    %zero = arith.constant 0.0 : {acc}\n    %e = tensor.empty() : {tacc}\n    %f = linalg.fill ins(%zero : {acc}) outs(%e : {tacc}) -> {tacc}\n    %m = linalg.matmul ins(%lhs, %rhs : {ta}, {tb}) outs(%f : {tacc}) -> {tacc}\n"
+        "    %lhs = bufferization.to_tensor %p0 restrict : {a}\n    %rhs = bufferization.to_tensor %p1 restrict : {b}\n    %zero = arith.constant {zero} : {acc}\n    %e = tensor.empty() : {tacc}\n    %f = linalg.fill ins(%zero : {acc}) outs(%e : {tacc}) -> {tacc}\n    %m = linalg.matmul ins(%lhs, %rhs : {ta}, {tb}) outs(%f : {tacc}) -> {tacc}\n"
     );
     let result = if acc == element {
         "%m".to_string()
@@ -117,7 +118,7 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding) -> KernelText {
 /// `shape` tensor of `acc`, to `element` into `outs`: how matmuls finish.
 fn narrowing(input: &str, outs: &str, shape: &[usize], acc: DType, element: DType) -> String {
     let rank = shape.len();
-    let (round, r) = narrow(acc, element, "%a", "%r");
+    let (round, r) = convert(acc, element, "%a", "%r");
     format!(
         "linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = {}}} ins({input} : {}) outs({outs} : {}) {{\n    ^bb0(%a: {acc}, %b: {element}):\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
         parallel(rank),

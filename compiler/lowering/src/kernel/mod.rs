@@ -122,6 +122,7 @@ pub fn emit(
         destinations: HashMap::new(),
         counter: 0,
     };
+    reject_empty_buffers(unit, group)?;
     let (params, buffers) = emitter.parameters(unit, binding)?;
     let ordered = views_first(unit, values);
     emitter.lower(&ordered, &unit.outputs)?;
@@ -139,6 +140,36 @@ pub fn emit(
         buffers,
         computes,
     })
+}
+
+/// Kernels take buffers as bare pointers (`docs/bundle.md`), which MLIR
+/// gives only memrefs with at least one element: a zero-sized dimension
+/// would leave the kernel untranslatable ("MLIR could not translate the
+/// kernels"), so it is an error here, located at the op that reads or
+/// writes the buffer. The reference backend runs such programs.
+fn reject_empty_buffers(unit: &KernelUnit, group: usize) -> Result<()> {
+    let first = unit
+        .ops
+        .first()
+        .map(|op| location_text(as_op(op).location()))
+        .unwrap_or_else(|| unit.name.clone());
+    for v in unit.inputs.iter().chain(&unit.outputs) {
+        let location = defining_op(*v)
+            .filter(|op| unit.ops.iter().any(|o| o == op))
+            .map_or_else(|| first.clone(), |op| location_text(as_op(&op).location()));
+        let (_, shape) = local_type(v.r#type(), group, &location)?;
+        if let Some(dim) = shape.iter().position(|&d| d == 0) {
+            return Err(Error::unsupported(
+                location,
+                format!(
+                    "{}: dimension {dim} is 0; zero-sized tensors are not compiled to kernels \
+                     (run the program with --backend reference)",
+                    v.r#type()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `unit`'s ops with slices of kernel inputs first: those are views (a

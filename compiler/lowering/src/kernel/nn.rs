@@ -16,7 +16,7 @@ use melior::ir::{Operation, ValueLike};
 
 use super::{
     identity_map, map, parallel,
-    types::{float_literal, narrow, tensor_type, widen, KernelType},
+    types::{convert, float_literal, tensor_type, widen, KernelType},
     Computed, Emitter, Tensor,
 };
 use crate::error::{Error, Result};
@@ -59,7 +59,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         );
         let row_map = map(rank, &(0..rank - 1).collect::<Vec<_>>());
         let e = self.empty(&x.shape, element);
-        let (round, r) = narrow(acc, element, "%q", "%r");
+        let (round, r) = convert(acc, element, "%q", "%r");
         self.line(&format!(
             "{} = linalg.generic {{indexing_maps = [{id}, {row_map}, {row_map}, {id}], iterator_types = {}}} ins({}, {}, {sum} : {}, {}, {}) outs({e} : {}) {{\n    ^bb0(%a: {}, %b: {acc}, %c: {acc}, %o: {element}):\n{wa}      %d = arith.subf {xa}, %b : {acc}\n      %ex = math.exp %d : {acc}\n      %q = arith.divf %ex, %c : {acc}\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
             out.name,
@@ -115,7 +115,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let (wg, ga) = widen(gamma.element, acc, "%g", "%gw");
         let (wb, ba) = widen(beta.element, acc, "%be", "%bw");
         let eps = float_literal(acc.round(epsilon));
-        let (round, r) = narrow(acc, element, "%y", "%r");
+        let (round, r) = convert(acc, element, "%y", "%r");
         self.line(&format!(
             "{} = linalg.generic {{indexing_maps = [{id}, {row_map}, {row_map}, {last}, {last}, {id}], iterator_types = {}}} ins({}, {}, {var}, {}, {} : {}, {}, {}, {}, {}) outs({e} : {}) {{\n    ^bb0(%a: {}, %b: {acc}, %v: {acc}, %g: {}, %be: {}, %o: {element}):\n{wa}{mean}      %var = arith.divf %v, %w : {acc}\n      %eps = arith.constant {eps} : {acc}\n      %ve = arith.addf %var, %eps : {acc}\n      %sd = math.sqrt %ve : {acc}\n      %one = arith.constant 1.0 : {acc}\n      %inv = arith.divf %one, %sd : {acc}\n      %d = arith.subf {xa}, %mean : {acc}\n      %nm = arith.mulf %d, %inv : {acc}\n{wg}      %ng = arith.mulf %nm, {ga} : {acc}\n{wb}      %y = arith.addf %ng, {ba} : {acc}\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
             out.name,

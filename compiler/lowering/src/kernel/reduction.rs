@@ -15,7 +15,7 @@ use melior::ir::Operation;
 
 use super::{
     identity_map, iterators, map,
-    types::{narrow, tensor_type, widen, KernelType},
+    types::{convert, tensor_type, widen, KernelType},
     Computed, Emitter, Tensor,
 };
 use crate::{
@@ -75,7 +75,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         ));
         let count = x.shape.iter().product::<usize>().max(1);
         let (finish, y) = finish(kind, count, acc);
-        let (round, r) = narrow(acc, out.element, y, "%r");
+        let (round, r) = convert(acc, out.element, y, "%r");
         let e = self.scalar_destination(out);
         let element = out.element;
         let y1 = self.fresh("y");

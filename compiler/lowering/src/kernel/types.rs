@@ -36,6 +36,8 @@ pub(super) fn element(ty: Type, location: &str) -> Result<DType> {
 pub(super) trait KernelType: Copy {
     /// The type reductions and matmuls accumulate in.
     fn accumulator(self) -> DType;
+    /// Zero as a literal of this type.
+    fn zero(self) -> &'static str;
     /// Bits of a value (i1: one).
     fn width(self) -> u32;
     /// The scalar op converting `self` to `to` (coco.cast), `None` when
@@ -49,11 +51,21 @@ pub(super) trait KernelType: Copy {
 impl KernelType for DType {
     fn accumulator(self) -> DType {
         // As the reference interpreter: 16-bit floats accumulate in f32, so
-        // kernels and interpreter round at the same points.
-        if self == DType::F64 {
-            DType::F64
+        // kernels and interpreter round at the same points; integers
+        // accumulate at their own width, wrapping, which is exact (through
+        // f32 an i32 sum would round).
+        if self == DType::F64 || !self.is_float() {
+            self
         } else {
             DType::F32
+        }
+    }
+
+    fn zero(self) -> &'static str {
+        if self.is_float() {
+            "0.0"
+        } else {
+            "0"
         }
     }
 
@@ -124,12 +136,51 @@ pub(super) fn widen(element: DType, acc: DType, from: &str, to: &str) -> (String
     }
 }
 
-/// `(line, name)`: `from` rounded from `acc` to `element`, named `to` when
-/// that takes a conversion.
-pub(super) fn narrow(acc: DType, element: DType, from: &str, to: &str) -> (String, String) {
-    match acc.cast_op(element) {
+/// `(lines, name)`: `from`, of type `from_type`, converted (rounded) to
+/// `to_type`, named `to` when that takes a conversion.
+///
+/// f64 to bf16 rounds once, as the interpreter does: through f32 with
+/// round-to-odd (truncate, then set the last bit if inexact), which keeps
+/// the second rounding correct (24 >= 8 + 2 bits) where a plain
+/// f64-to-f32-to-bf16 chain would round twice, and which every target
+/// has (x86 has no f64-to-bf16 instruction, nor sm_80).
+pub(super) fn convert(from_type: DType, to_type: DType, from: &str, to: &str) -> (String, String) {
+    let mut lines = String::new();
+    let mut line = |text: String| {
+        lines.push_str("      ");
+        lines.push_str(&text);
+        lines.push('\n');
+    };
+    if (from_type, to_type) == (DType::F64, DType::BF16) {
+        line(format!("{to}_t = arith.truncf {from} : f64 to f32"));
+        line(format!("{to}_back = arith.extf {to}_t : f32 to f64"));
+        line(format!("{to}_ax = math.absf {from} : f64"));
+        line(format!("{to}_ab = math.absf {to}_back : f64"));
+        line(format!(
+            "{to}_away = arith.cmpf ogt, {to}_ab, {to}_ax : f64"
+        ));
+        line(format!(
+            "{to}_inexact = arith.cmpf one, {to}_back, {from} : f64"
+        ));
+        line(format!("{to}_bits = arith.bitcast {to}_t : f32 to i32"));
+        line(format!("{to}_one = arith.constant 1 : i32"));
+        line(format!("{to}_less = arith.subi {to}_bits, {to}_one : i32"));
+        line(format!(
+            "{to}_zero = arith.select {to}_away, {to}_less, {to}_bits : i32"
+        ));
+        line(format!(
+            "{to}_oddbits = arith.ori {to}_zero, {to}_one : i32"
+        ));
+        line(format!(
+            "{to}_odd = arith.select {to}_inexact, {to}_oddbits, {to}_bits : i32"
+        ));
+        line(format!("{to}_f = arith.bitcast {to}_odd : i32 to f32"));
+        line(format!("{to} = arith.truncf {to}_f : f32 to bf16"));
+        return (lines, to.to_string());
+    }
+    match from_type.cast_op(to_type) {
         Some(cast) => (
-            format!("      {to} = {cast} {from} : {acc} to {element}\n"),
+            format!("      {to} = {cast} {from} : {from_type} to {to_type}\n"),
             to.to_string(),
         ),
         None => (String::new(), from.to_string()),
