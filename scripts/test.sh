@@ -18,3 +18,5 @@ echo "== cargo test"
 # The compiled-run tests start coco-exec (the bundle executor) under mpirun.
 cargo build --workspace --bins --quiet
 cargo test --workspace
+echo "== fault and bad-input harness (slice; the long run: bench/fault.sh)"
+target/debug/coco-fault --count 300 --seed "${COCO_FAULT_SEED:-1}"
