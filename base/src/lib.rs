@@ -3,11 +3,14 @@
 //!
 //! * [`dtype`]: element types ([`DType`]), their MLIR spelling, sizes and
 //!   `.npy` descriptors; every layer names element types through it.
+//! * [`memory`]: the memory limit (`COCO_MAX_MEMORY_BYTES`) the executor
+//!   and the interpreter check before allocating.
 //! * [`npy`]: reading and writing `.npy` arrays (program inputs, outputs
 //!   and reference results).
 
 pub mod dtype;
 pub mod error;
+pub mod memory;
 pub mod npy;
 
 pub use dtype::DType;

@@ -151,6 +151,8 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
         }
         return Ok(());
     }
+    coco_interp::check_memory(&module_op, cli.entry.as_deref(), cli.ranks)
+        .map_err(|e| e.to_string())?;
     let inputs = match &cli.inputs {
         None => random_inputs(&specs, cli.ranks, cli.seed),
         Some(dir) => read_inputs(dir, &specs, cli.ranks)?,

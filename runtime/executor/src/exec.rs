@@ -19,8 +19,7 @@ use crate::{
     cpu::{Cpu, StepContext},
     cuda::Cuda,
     error::{Error, Result},
-    io,
-    limits::MemoryLimit,
+    io, limits,
     report::Report,
     BackendKind, Options,
 };
@@ -100,7 +99,7 @@ pub(crate) fn run(
     })?;
     let stage = &plan.stages[stage_index];
     check::check(&plan, stage_index)?;
-    MemoryLimit::from_env()?.check(&plan, stage_index)?;
+    limits::check_stage(&limits::from_env()?, &plan, stage_index)?;
 
     let stage_comm = world.split(stage_index, position)?;
     if (stage_comm.rank(), stage_comm.size()) != (position, stage.size) {

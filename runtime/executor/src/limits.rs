@@ -13,9 +13,7 @@ use coco_bundle::{Plan, Step};
 
 use crate::error::{Error, Result};
 
-/// The variable that sets the most bytes one rank allocates for its
-/// stage's buffers (all of them together).
-pub const MEMORY_LIMIT_ENV: &str = "COCO_MAX_MEMORY_BYTES";
+pub use coco_base::memory::{MemoryLimit, MEMORY_LIMIT_ENV};
 
 /// The limits, for `coco-exec --help`.
 pub const HELP: &str =
@@ -23,109 +21,62 @@ pub const HELP: &str =
                         stage's buffers, all together (default: this machine's physical memory); \
                         a plan that needs more is refused with an error naming the buffer";
 
-/// The limit, and where it came from (for messages).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MemoryLimit {
-    pub bytes: u64,
-    pub source: String,
+/// The limit from the environment, as an executor error.
+pub fn from_env() -> Result<MemoryLimit> {
+    MemoryLimit::from_env().map_err(Error::Plan)
 }
 
-impl MemoryLimit {
-    /// From `$COCO_MAX_MEMORY_BYTES`, else this machine's memory, else none.
-    pub fn from_env() -> Result<MemoryLimit> {
-        MemoryLimit::parse(std::env::var(MEMORY_LIMIT_ENV).ok().as_deref())
-    }
-
-    fn parse(value: Option<&str>) -> Result<MemoryLimit> {
-        if let Some(text) = value {
-            let bytes = text.trim().parse::<u64>().map_err(|_| {
-                Error::Plan(format!(
-                    "{MEMORY_LIMIT_ENV}='{text}' is not a number of bytes"
-                ))
-            })?;
-            return Ok(MemoryLimit {
-                bytes,
-                source: format!("{MEMORY_LIMIT_ENV}={text}"),
-            });
-        }
-        Ok(match physical_memory() {
-            Some(bytes) => MemoryLimit {
-                bytes,
-                source: format!("this machine's memory; set {MEMORY_LIMIT_ENV} to change it"),
-            },
-            None => MemoryLimit {
-                bytes: u64::MAX,
-                source: "no limit".into(),
-            },
-        })
-    }
-
-    /// Checks the buffers stage `index` allocates on one rank, and the GPU
-    /// temporaries of the kernels it launches: the error names the buffer
-    /// that goes over the limit.
-    pub fn check(&self, plan: &Plan, index: usize) -> Result<()> {
-        let stage = &plan.stages[index];
-        let context = format!("stage {index} (@{})", stage.function);
-        let mut total: u64 = 0;
-        // `what` names the allocation and opens a parenthesis.
-        let over = |what: String, bytes: u64, total: u64| {
-            Error::Plan(format!(
-                "{context}: {what}{bytes} bytes) brings the rank's buffers to {total} bytes, \
+/// Checks the buffers stage `index` allocates on one rank, and the GPU
+/// temporaries of the kernels it launches, against `limit`: the error names
+/// the buffer that goes over it.
+pub fn check_stage(limit: &MemoryLimit, plan: &Plan, index: usize) -> Result<()> {
+    let stage = &plan.stages[index];
+    let context = format!("stage {index} (@{})", stage.function);
+    let mut total: u64 = 0;
+    // `what` names the allocation and opens a parenthesis.
+    let over = |what: String, bytes: u64, total: u64| {
+        Error::Plan(format!(
+            "{context}: {what}{bytes} bytes) brings the rank's buffers to {total} bytes, \
                  over the limit of {} bytes ({})",
-                self.bytes, self.source
-            ))
-        };
-        for buffer in stage.buffers.iter().filter(|b| b.view.is_none()) {
-            let bytes = buffer.bytes() as u64;
+            limit.bytes, limit.source
+        ))
+    };
+    for buffer in stage.buffers.iter().filter(|b| b.view.is_none()) {
+        let bytes = buffer.bytes() as u64;
+        total = total.saturating_add(bytes);
+        if total > limit.bytes {
+            let what = format!("buffer '{}' ({}, ", buffer.name, buffer.ty());
+            return Err(over(what, bytes, total));
+        }
+    }
+    let mut launched: Vec<&str> = stage
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Launch { kernel, .. } => Some(kernel.as_str()),
+            _ => None,
+        })
+        .collect();
+    launched.sort_unstable();
+    launched.dedup();
+    for kernel in launched.into_iter().filter_map(|k| plan.kernel(k)) {
+        for (i, &bytes) in kernel.gpu_scratch.iter().enumerate() {
             total = total.saturating_add(bytes);
-            if total > self.bytes {
-                let what = format!("buffer '{}' ({}, ", buffer.name, buffer.ty());
+            if total > limit.bytes {
+                let what = format!("temporary {i} of kernel '{}' (", kernel.name);
                 return Err(over(what, bytes, total));
             }
         }
-        let mut launched: Vec<&str> = stage
-            .steps
-            .iter()
-            .filter_map(|s| match s {
-                Step::Launch { kernel, .. } => Some(kernel.as_str()),
-                _ => None,
-            })
-            .collect();
-        launched.sort_unstable();
-        launched.dedup();
-        for kernel in launched.into_iter().filter_map(|k| plan.kernel(k)) {
-            for (i, &bytes) in kernel.gpu_scratch.iter().enumerate() {
-                total = total.saturating_add(bytes);
-                if total > self.bytes {
-                    let what = format!("temporary {i} of kernel '{}' (", kernel.name);
-                    return Err(over(what, bytes, total));
-                }
-            }
-        }
-        Ok(())
     }
+    Ok(())
 }
 
 /// Checks every stage of `plan` against the limit from the environment:
 /// what a tool that runs the bundle (`coco-run`) asks before it prepares
 /// inputs of the same size.
 pub fn check_plan(plan: &Plan) -> Result<()> {
-    let limit = MemoryLimit::from_env()?;
-    (0..plan.stages.len()).try_for_each(|index| limit.check(plan, index))
-}
-
-/// `MemTotal` of `/proc/meminfo`.
-fn physical_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line
-        .trim_start_matches("MemTotal:")
-        .trim()
-        .strip_suffix("kB")?
-        .trim()
-        .parse()
-        .ok()?;
-    kib.checked_mul(1024)
+    let limit = from_env()?;
+    (0..plan.stages.len()).try_for_each(|index| check_stage(&limit, plan, index))
 }
 
 /// `bytes` zero bytes for `what`, or an error when they cannot be had.
@@ -155,21 +106,6 @@ pub fn zeroed(bytes: usize, what: &str) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_limit_comes_from_the_environment_or_the_machine() {
-        let limit = MemoryLimit::parse(Some("4096")).unwrap();
-        assert_eq!(limit.bytes, 4096);
-        assert_eq!(limit.source, "COCO_MAX_MEMORY_BYTES=4096");
-        let error = MemoryLimit::parse(Some("4G")).unwrap_err().to_string();
-        assert_eq!(error, "COCO_MAX_MEMORY_BYTES='4G' is not a number of bytes");
-        let default = MemoryLimit::parse(None).unwrap();
-        assert!(default.bytes > 1 << 20, "{default:?}");
-        assert!(
-            default.source.contains("this machine's memory"),
-            "{default:?}"
-        );
-    }
 
     #[test]
     fn zeroed_fails_cleanly() {

@@ -20,5 +20,5 @@ pub mod rng;
 pub mod tensor;
 
 pub use error::{Error, Result};
-pub use program::{input_specs, output_specs, random_inputs, run, HostValue, Spec};
+pub use program::{check_memory, input_specs, output_specs, random_inputs, run, HostValue, Spec};
 pub use tensor::{DType, Data, Scalar, Tensor};

@@ -204,6 +204,39 @@ pub fn output_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>
     Ok(specs)
 }
 
+/// Checks that the values the interpreter holds for the program's inputs
+/// and results (8 bytes an element, one copy per rank for local values) fit
+/// the memory limit (`COCO_MAX_MEMORY_BYTES`, by default this machine's
+/// memory), before any is allocated: an 800 GB tensor is an error naming
+/// it, not an allocation abort.
+pub fn check_memory(module: &Operation, entry: Option<&str>, ranks: usize) -> Result<()> {
+    let limit = coco_base::memory::MemoryLimit::from_env().map_err(Error::Program)?;
+    let mut total: u64 = 0;
+    let specs = input_specs(module, entry)?
+        .into_iter()
+        .chain(output_specs(module, entry)?);
+    for spec in specs {
+        let copies = match spec.layout {
+            Some(Layout::Local) => ranks as u64,
+            _ => 1,
+        };
+        let bytes = spec
+            .global_shape
+            .iter()
+            .try_fold(8u64, |n, &d| n.checked_mul(d as u64))
+            .and_then(|n| n.checked_mul(copies))
+            .unwrap_or(u64::MAX);
+        total = total.saturating_add(bytes);
+        if total > limit.bytes {
+            return Err(Error::Program(format!(
+                "'{}' ({} {:?}) needs {bytes} bytes in the reference interpreter, bringing its values to {total} bytes, over the limit of {} bytes ({})",
+                spec.name, spec.dtype, spec.global_shape, limit.bytes, limit.source
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Seeded inputs, uniform in [0, 1) (so optimizer states such as second
 /// moments are valid) and rounded to their element type; integers in 0..16.
 /// Global tensors depend only on `(seed, name, element)`, so every world size
