@@ -99,6 +99,28 @@ impl DType {
         }
     }
 
+    /// Integer element `index` of `bytes` (little-endian), exactly: i32
+    /// sign-extended, i1 as 0 or 1. Through f64 ([`DType::load`]) an i64
+    /// above 2^53 would lose its low bits.
+    pub fn load_int(self, bytes: &[u8], index: usize) -> i64 {
+        let at = &bytes[index * self.size()..(index + 1) * self.size()];
+        match self {
+            DType::I32 => i64::from(i32::from_le_bytes(at.try_into().unwrap())),
+            DType::I1 => i64::from(at[0] != 0),
+            _ => i64::from_le_bytes(at.try_into().unwrap()),
+        }
+    }
+
+    /// Writes integer `x` wrapped to this type's width as element `index`.
+    pub fn write_int(self, x: i64, out: &mut [u8], index: usize) {
+        let at = &mut out[index * self.size()..(index + 1) * self.size()];
+        match self {
+            DType::I32 => at.copy_from_slice(&(x as i32).to_le_bytes()),
+            DType::I1 => at[0] = u8::from(x & 1 != 0),
+            _ => at.copy_from_slice(&x.to_le_bytes()),
+        }
+    }
+
     /// Appends `x` rounded to this type, little-endian.
     pub fn store(self, x: f64, out: &mut Vec<u8>) {
         let at = out.len();

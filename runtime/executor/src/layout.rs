@@ -112,6 +112,30 @@ fn combine(reduction: Reduction, a: f64, b: f64) -> f64 {
 /// and rounds once. This is the interpreter's `reduce_ranks`, bit for bit.
 pub fn fold(dtype: DType, reduction: Reduction, parts: &[&[u8]], out: &mut [u8]) {
     let n = out.len() / dtype.size();
+    if matches!(dtype, DType::I64 | DType::I32) {
+        // Integers exactly, wrapping at their width (as MPI's integer
+        // reductions and the interpreter's do); never through f64.
+        for i in 0..n {
+            let mut acc = dtype.load_int(parts[0], i);
+            for part in &parts[1..] {
+                let b = dtype.load_int(part, i);
+                acc = match reduction {
+                    Reduction::Sum | Reduction::Avg => acc.wrapping_add(b),
+                    Reduction::Prod => acc.wrapping_mul(b),
+                    Reduction::Min => acc.min(b),
+                    Reduction::Max => acc.max(b),
+                };
+                if dtype == DType::I32 {
+                    acc = i64::from(acc as i32);
+                }
+            }
+            if reduction == Reduction::Avg {
+                acc /= parts.len() as i64;
+            }
+            dtype.write_int(acc, out, i);
+        }
+        return;
+    }
     for i in 0..n {
         let mut acc = dtype.load(parts[0], i);
         for part in &parts[1..] {
@@ -146,6 +170,14 @@ pub fn divide(dtype: DType, data: &mut [u8], count: usize) {
             return;
         }
         _ => {}
+    }
+    if matches!(dtype, DType::I64 | DType::I32) {
+        // Rounded toward zero, exactly (the interpreter's integer avg).
+        for i in 0..data.len() / dtype.size() {
+            let x = dtype.load_int(data, i) / count as i64;
+            dtype.write_int(x, data, i);
+        }
+        return;
     }
     for i in 0..data.len() / dtype.size() {
         let x = dtype.round(dtype.load(data, i) / count as f64);
@@ -202,6 +234,17 @@ mod tests {
         assert_eq!(ints(&out), [i32::MIN, -2]);
         fold(DType::I32, Reduction::Min, &refs, &mut out);
         assert_eq!(ints(&out), [1, -7]);
+
+        // i64 beyond 2^53 stays exact.
+        let big = |v: i64| v.to_le_bytes().to_vec();
+        let parts = [big((1 << 53) + 1), big(2)];
+        let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let mut out = vec![0; 8];
+        fold(DType::I64, Reduction::Sum, &refs, &mut out);
+        assert_eq!(DType::I64.load_int(&out, 0), (1 << 53) + 3);
+        let mut data = big((1 << 60) + 1);
+        divide(DType::I64, &mut data, 1);
+        assert_eq!(DType::I64.load_int(&data, 0), (1 << 60) + 1);
 
         let mut data = bytes(&[7, -7]);
         divide(DType::I32, &mut data, 2);

@@ -56,13 +56,7 @@ pub fn from_f64(dtype: DType, x: f64) -> i64 {
 
 /// Element `index` of little-endian `bytes`.
 pub fn load(dtype: DType, bytes: &[u8], index: usize) -> i64 {
-    let size = dtype.size();
-    let at = &bytes[index * size..(index + 1) * size];
-    match dtype {
-        DType::I32 => i64::from(i32::from_le_bytes(at.try_into().expect("4 bytes"))),
-        DType::I1 => i64::from(at[0] != 0),
-        _ => i64::from_le_bytes(at.try_into().expect("8 bytes")),
-    }
+    dtype.load_int(bytes, index)
 }
 
 /// Appends element `x`, little-endian.

@@ -13,7 +13,7 @@ pub struct Ints;
 
 const N: usize = 8;
 
-const REDUCTIONS: &[&str] = &["sum", "max", "min"];
+const REDUCTIONS: &[&str] = &["sum", "max", "min", "avg"];
 const OPS: &[&str] = &[
     "addi", "subi", "muli", "divsi", "remsi", "andi", "ori", "xori", "maxsi", "minsi",
 ];
@@ -85,6 +85,11 @@ fn apply(op: &str, x: i64, y: i64, bits: u32) -> i64 {
 fn reduce(reduction: &str, values: impl Iterator<Item = i64>, bits: u32) -> i64 {
     match reduction {
         "sum" => values.fold(0, |a, x| wrap(a.wrapping_add(x), bits)),
+        "avg" => {
+            let values: Vec<i64> = values.collect();
+            let sum = values.iter().fold(0i64, |a, x| wrap(a.wrapping_add(*x), bits));
+            sum / values.len() as i64
+        }
         "max" => values.max().unwrap_or(0),
         _ => values.min().unwrap_or(0),
     }
