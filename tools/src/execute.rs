@@ -228,8 +228,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         args.push("--watchdog-s".into());
         args.push(watchdog::limit_s().to_string().into());
         let exec = coco_exec()?;
-        let mut command =
-            launch::mpirun(request.ranks, &exec, &args).map_err(|e| e.to_string())?;
+        let mut command = launch::mpirun(request.ranks, &exec, &args).map_err(|e| e.to_string())?;
         command
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())

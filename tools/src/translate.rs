@@ -120,9 +120,11 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
                 .clone()
                 .ok_or("--emit=bundle needs -o <directory>")?;
             if dir.as_os_str() == "-" {
-                return Err("--emit=bundle writes a directory: -o - (stdout) cannot hold one; \
+                return Err(
+                    "--emit=bundle writes a directory: -o - (stdout) cannot hold one; \
                             name a directory"
-                    .into());
+                        .into(),
+                );
             }
             write_bundle_whole(&compiled, &dir)?;
             return Ok(Vec::new());

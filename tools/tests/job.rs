@@ -24,7 +24,9 @@ fn program() -> PathBuf {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("coco-run-jobs").join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("coco-run-jobs")
+        .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -40,7 +42,12 @@ fn coco_run(tmp: &Path, args: &[&str]) -> Command {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .process_group(0);
-    for var in ["OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "PMI_SIZE", "PMIX_RANK"] {
+    for var in [
+        "OMPI_COMM_WORLD_SIZE",
+        "OMPI_COMM_WORLD_RANK",
+        "PMI_SIZE",
+        "PMIX_RANK",
+    ] {
         command.env_remove(var);
     }
     command
@@ -63,9 +70,23 @@ fn leftovers(tmp: &Path) -> Vec<String> {
         .collect()
 }
 
+/// mpirun and the ranks: the job's processes with `coco-exec` in their
+/// command line (the linker of the bundle's kernels names `tmp` too).
+fn job_started(tmp: &Path) -> bool {
+    processes(tmp)
+        .iter()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("coco-exec"))
+        })
+        .count()
+        >= 3
+}
+
 /// Live processes (not zombies) whose command line names `tmp`.
 fn processes(tmp: &Path) -> Vec<u32> {
-    let key = tmp.display().to_string();
+    // With the separator: one test's folder name may begin another's.
+    let key = format!("{}/", tmp.display());
     std::fs::read_dir("/proc")
         .unwrap()
         .flatten()
@@ -76,8 +97,11 @@ fn processes(tmp: &Path) -> Vec<u32> {
                 .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&key))
         })
         .filter(|&pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .is_ok_and(|s| !s[s.rfind(')').unwrap_or(0) + 1..].trim_start().starts_with('Z'))
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+                !s[s.rfind(')').unwrap_or(0) + 1..]
+                    .trim_start()
+                    .starts_with('Z')
+            })
         })
         .collect()
 }
@@ -98,16 +122,20 @@ fn signal(child: &Child, signal: i32) {
 /// The exit status and stderr, once no process of the job is left.
 fn end(child: Child, tmp: &Path) -> (ExitStatus, String) {
     let output = child.wait_with_output().unwrap();
-    wait_for("every process of the job to end", || processes(tmp).is_empty());
-    (output.status, String::from_utf8_lossy(&output.stderr).into_owned())
+    wait_for("every process of the job to end", || {
+        processes(tmp).is_empty()
+    });
+    (
+        output.status,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
 }
 
 #[test]
 fn sigterm_ends_the_job_and_removes_its_folders() {
     let tmp = temp_dir("sigterm");
     let child = start(&tmp);
-    // mpirun and both ranks.
-    wait_for("the job to start", || processes(&tmp).len() >= 3);
+    wait_for("the job to start", || job_started(&tmp));
     signal(&child, libc::SIGTERM);
     let (status, stderr) = end(child, &tmp);
     assert_eq!(status.signal(), Some(libc::SIGTERM), "{stderr}");
@@ -134,7 +162,7 @@ fn sigterm_while_compiling_removes_the_folders() {
 fn sigkill_ends_the_job_and_the_next_run_removes_the_folders() {
     let tmp = temp_dir("sigkill");
     let child = start(&tmp);
-    wait_for("the job to start", || processes(&tmp).len() >= 3);
+    wait_for("the job to start", || job_started(&tmp));
     signal(&child, libc::SIGKILL);
     let (status, _) = end(child, &tmp);
     assert_eq!(status.signal(), Some(libc::SIGKILL));

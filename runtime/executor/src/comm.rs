@@ -301,9 +301,8 @@ impl Comm {
         let n = count("MPI_Allgather", send.len() / elem)?;
         // SAFETY: `recv` holds `size` times `send`.
         unsafe {
-            complete(
-                "MPI_Allgather",
-                |request| ffi::MPI_Iallgather(
+            complete("MPI_Allgather", |request| {
+                ffi::MPI_Iallgather(
                     send.as_ptr().cast(),
                     n,
                     unit(elem),
@@ -312,8 +311,8 @@ impl Comm {
                     unit(elem),
                     self.raw,
                     request,
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -331,9 +330,8 @@ impl Comm {
         let (counts, displacements) = counts("MPI_Allgatherv", counts_per_rank)?;
         // SAFETY: counts and displacements describe `recv` exactly.
         unsafe {
-            complete(
-                "MPI_Allgatherv",
-                |request| ffi::MPI_Iallgatherv(
+            complete("MPI_Allgatherv", |request| {
+                ffi::MPI_Iallgatherv(
                     send.as_ptr().cast(),
                     counts[self.rank],
                     unit(elem),
@@ -343,8 +341,8 @@ impl Comm {
                     unit(elem),
                     self.raw,
                     request,
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -362,9 +360,8 @@ impl Comm {
         // SAFETY: on root `recv` holds `size` times `send`; elsewhere it is
         // not used.
         unsafe {
-            complete(
-                "MPI_Gather",
-                |request| ffi::MPI_Igather(
+            complete("MPI_Gather", |request| {
+                ffi::MPI_Igather(
                     send.as_ptr().cast(),
                     n,
                     unit(elem),
@@ -374,8 +371,8 @@ impl Comm {
                     root as c_int,
                     self.raw,
                     request,
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -395,9 +392,8 @@ impl Comm {
         let (rc, rd) = counts("MPI_Alltoallv", recv_counts)?;
         // SAFETY: counts and displacements describe both buffers exactly.
         unsafe {
-            complete(
-                "MPI_Alltoallv",
-                |request| ffi::MPI_Ialltoallv(
+            complete("MPI_Alltoallv", |request| {
+                ffi::MPI_Ialltoallv(
                     send.as_ptr().cast(),
                     sc.as_ptr(),
                     sd.as_ptr(),
@@ -408,8 +404,8 @@ impl Comm {
                     unit(elem),
                     self.raw,
                     request,
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -427,17 +423,16 @@ impl Comm {
         let n = count("MPI_Bcast", data.len() / elem)?;
         // SAFETY: `data` is `n` elements on every rank.
         unsafe {
-            complete(
-                "MPI_Bcast",
-                |request| ffi::MPI_Ibcast(
+            complete("MPI_Bcast", |request| {
+                ffi::MPI_Ibcast(
                     data.as_mut_ptr().cast(),
                     n,
                     unit(elem),
                     root as c_int,
                     self.raw,
                     request,
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -455,9 +450,8 @@ impl Comm {
         let n = count("MPI_Allreduce", send.len() / dtype.size())?;
         // SAFETY: both buffers hold `n` elements of `ty`.
         unsafe {
-            complete(
-                "MPI_Allreduce",
-                |request| ffi::MPI_Iallreduce(
+            complete("MPI_Allreduce", |request| {
+                ffi::MPI_Iallreduce(
                     send.as_ptr().cast(),
                     recv.as_mut_ptr().cast(),
                     n,
@@ -465,8 +459,8 @@ impl Comm {
                     native_op(reduction),
                     self.raw,
                     request,
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -484,9 +478,8 @@ impl Comm {
         let n = count("MPI_Reduce_scatter_block", recv.len() / dtype.size())?;
         // SAFETY: `send` holds `size * n` elements, `recv` `n`.
         unsafe {
-            complete(
-                "MPI_Reduce_scatter_block",
-                |request| ffi::MPI_Ireduce_scatter_block(
+            complete("MPI_Reduce_scatter_block", |request| {
+                ffi::MPI_Ireduce_scatter_block(
                     send.as_ptr().cast(),
                     recv.as_mut_ptr().cast(),
                     n,
@@ -494,8 +487,8 @@ impl Comm {
                     native_op(reduction),
                     self.raw,
                     request,
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -520,9 +513,8 @@ impl Comm {
         };
         // SAFETY: on root `recv` holds `n` elements; elsewhere it is unused.
         unsafe {
-            complete(
-                "MPI_Reduce",
-                |request| ffi::MPI_Ireduce(
+            complete("MPI_Reduce", |request| {
+                ffi::MPI_Ireduce(
                     send.as_ptr().cast(),
                     recv_ptr,
                     n,
@@ -531,8 +523,8 @@ impl Comm {
                     root as c_int,
                     self.raw,
                     request,
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -543,9 +535,8 @@ impl Comm {
         // SAFETY: both buffers hold `n` doubles (every rank passes `out`,
         // which MPI ignores off the root).
         unsafe {
-            complete(
-                "MPI_Reduce",
-                |request| ffi::MPI_Ireduce(
+            complete("MPI_Reduce", |request| {
+                ffi::MPI_Ireduce(
                     values.as_ptr().cast(),
                     out.as_mut_ptr().cast(),
                     n,
@@ -554,8 +545,8 @@ impl Comm {
                     root as c_int,
                     self.raw,
                     request,
-                ),
-            )?;
+                )
+            })?;
         }
         Ok(out)
     }
@@ -566,9 +557,8 @@ impl Comm {
         let n = count("MPI_Reduce", values.len())?;
         // SAFETY: as in `max_f64`.
         unsafe {
-            complete(
-                "MPI_Reduce",
-                |request| ffi::MPI_Ireduce(
+            complete("MPI_Reduce", |request| {
+                ffi::MPI_Ireduce(
                     values.as_ptr().cast(),
                     out.as_mut_ptr().cast(),
                     n,
@@ -577,8 +567,8 @@ impl Comm {
                     root as c_int,
                     self.raw,
                     request,
-                ),
-            )?;
+                )
+            })?;
         }
         Ok(out)
     }

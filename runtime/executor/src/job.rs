@@ -417,9 +417,7 @@ fn remove_stale(root: &Path, prefix: &str) {
         let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
             continue;
         };
-        let ours = entry
-            .metadata()
-            .is_ok_and(|m| m.is_dir() && m.uid() == uid);
+        let ours = entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == uid);
         if ours && pid != std::process::id() && !alive(pid) {
             remove_dir(&entry.path());
         }

@@ -5,7 +5,7 @@
 //!
 //! Each test runs a job that would go on for hours (`--repeat` of an
 //! all-reduce), acts on one of its processes, and waits (at most
-//! [`BOUND`]) until no process whose command line names the test's bundle
+//! [`BOUND`]) until no process whose command line names the test's inputs
 //! folder is left. The bound is a limit on a hang, not on speed.
 
 mod common;
@@ -79,7 +79,8 @@ fn start(bundle: &Bundle, args: &[&str]) -> Job {
     }
     Job {
         child: command.spawn().expect("spawning coco-exec"),
-        key: bundle.dir.display().to_string(),
+        // Not the folder alone: one test's name may begin another's.
+        key: bundle.inputs().display().to_string(),
         stderr,
     }
 }

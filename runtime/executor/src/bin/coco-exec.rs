@@ -148,14 +148,12 @@ fn launch_job(args: &Args) -> Result<i32> {
     job::guard(PROGRAM);
     let program = std::env::current_exe().map_err(|e| Error::io(Path::new(PROGRAM), e))?;
     let mut command = launch::mpirun(ranks, &program, &launch::forwarded_args())?;
-    let status = job::spawn(&mut command)
-        .and_then(job::wait)
-        .map_err(|e| {
-            Error::Launch(format!(
-                "cannot start {}: {e}",
-                command.get_program().to_string_lossy()
-            ))
-        })?;
+    let status = job::spawn(&mut command).and_then(job::wait).map_err(|e| {
+        Error::Launch(format!(
+            "cannot start {}: {e}",
+            command.get_program().to_string_lossy()
+        ))
+    })?;
     let (code, note) = launch::exit_code(status);
     if let Some(note) = note {
         eprintln!("{PROGRAM}: error: {note}");
