@@ -7,11 +7,14 @@
 //!   and the interpreter check before allocating.
 //! * [`npy`]: reading and writing `.npy` arrays (program inputs, outputs
 //!   and reference results).
+//! * [`staged`]: outputs written to a temporary sibling and renamed into
+//!   place, whole or not at all.
 
 pub mod dtype;
 pub mod error;
 pub mod memory;
 pub mod npy;
+pub mod staged;
 
 pub use dtype::DType;
 pub use error::{Error, Result};

@@ -5,6 +5,11 @@
 //! Outside an MPI job, coco-run starts `mpirun -n N coco-exec ...` itself
 //! (as torchrun does for PyTorch) and waits for it; inside one (`mpirun -n N
 //! coco-run ...`, `srun`), every process runs its own rank in-process.
+//!
+//! coco-run owns what it starts (`coco_runtime::job`): its scratch folders
+//! (the bundle, seeded inputs, outputs) are `job::TempDir`s, and mpirun is
+//! started with `job::spawn`, so that a signal at any point, compiling
+//! included, ends the job and removes them.
 
 use std::{
     collections::HashMap,
@@ -16,7 +21,10 @@ use std::{
 use coco_dialects::context;
 use coco_interp::{input_specs, npy, random_inputs, HostValue, Spec};
 use coco_lowering::{compile, write_bundle, Options, PROGRAM_FILE};
-use coco_runtime::{launch, Reductions};
+use coco_runtime::{
+    job::{self, TempDir},
+    launch, watchdog, Reductions,
+};
 
 use crate::{check, source};
 
@@ -33,28 +41,22 @@ pub struct Request<'a> {
     pub exact_reductions: bool,
     pub timing: bool,
     pub repeat: usize,
+    /// `--watchdog-s`, passed on to the ranks.
+    pub watchdog_s: Option<u64>,
     /// PTX kernels and NCCL instead of native kernels and MPI collectives.
     pub cuda: bool,
 }
 
-/// A scratch directory removed on drop.
-struct Scratch(PathBuf);
+const PROGRAM: &str = "coco-run";
 
-impl Scratch {
-    fn new(what: &str) -> Result<Scratch, String> {
-        static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("coco-run-{}-{n}-{what}", std::process::id()));
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        Ok(Scratch(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A scratch folder, `$TMPDIR/coco-run-PID-N-WHAT`.
+fn scratch(what: &str) -> Result<TempDir, String> {
+    TempDir::new(PROGRAM, what).map_err(|e| {
+        format!(
+            "cannot create a folder under {}: {e}",
+            std::env::temp_dir().display()
+        )
+    })
 }
 
 /// The bundle executor binary: `$COCO_EXEC`, next to this program (or one
@@ -83,6 +85,8 @@ fn coco_exec() -> Result<PathBuf, String> {
 }
 
 pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
+    job::guard(PROGRAM);
+    watchdog::configure(request.watchdog_s)?;
     let context = context();
     let program_path = Path::new(request.program);
     let bundle_scratch;
@@ -105,7 +109,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         )
     } else {
         let text = source::read_input(request.program, None)?;
-        bundle_scratch = Scratch::new("bundle")?;
+        bundle_scratch = scratch("bundle")?;
         let module = source::load(&context, &text, request.program)?;
         let options = Options {
             ranks: request.ranks,
@@ -118,9 +122,9 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
         let compiled =
             compile(&context, &module, &source_name, &options).map_err(|e| e.to_string())?;
-        write_bundle(&compiled, &bundle_scratch.0).map_err(|e| e.to_string())?;
+        write_bundle(&compiled, bundle_scratch.path()).map_err(|e| e.to_string())?;
         (
-            bundle_scratch.0.clone(),
+            bundle_scratch.path().to_path_buf(),
             compiled.plan,
             Some(text),
             request.program.to_string(),
@@ -157,8 +161,8 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             let dir = match request.save_inputs {
                 Some(dir) => dir.to_path_buf(),
                 None => {
-                    inputs_scratch = Scratch::new("inputs")?;
-                    inputs_scratch.0.clone()
+                    inputs_scratch = scratch("inputs")?;
+                    inputs_scratch.path().to_path_buf()
                 }
             };
             crate::run::save_inputs(&dir, &values)?;
@@ -166,25 +170,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             dir
         }
     };
-    // Every input file must exist before a job starts (a clear message,
-    // not one error per rank).
-    for stage in &plan.stages {
-        for buffer in &stage.buffers {
-            if let Some(io) = &buffer.input {
-                let path = inputs.join(format!("{}.npy", io.name));
-                if !path.is_file() {
-                    return Err(format!(
-                        "missing input '{}': expected {} ({} {:?} per rank, {})",
-                        io.name,
-                        path.display(),
-                        buffer.dtype,
-                        buffer.shape,
-                        io.layout.text()
-                    ));
-                }
-            }
-        }
-    }
+    launch::check_inputs(&plan, &inputs).map_err(|e| e.to_string())?;
     let outputs_scratch;
     let outputs: PathBuf = match request.outputs {
         Some(dir) => {
@@ -193,8 +179,8 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             dir.to_path_buf()
         }
         None => {
-            outputs_scratch = Scratch::new("outputs")?;
-            outputs_scratch.0.clone()
+            outputs_scratch = scratch("outputs")?;
+            outputs_scratch.path().to_path_buf()
         }
     };
 
@@ -242,10 +228,16 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             args.push("--repeat".into());
             args.push(request.repeat.to_string().into());
         }
+        args.push("--watchdog-s".into());
+        args.push(watchdog::limit_s().to_string().into());
         let exec = coco_exec()?;
-        let output = launch::mpirun(request.ranks, &exec, &args)
-            .map_err(|e| e.to_string())?
-            .output()
+        let mut command = launch::mpirun(request.ranks, &exec, &args).map_err(|e| e.to_string())?;
+        command
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let output = job::spawn(&mut command)
+            .and_then(job::wait_with_output)
             .map_err(|e| format!("cannot start mpirun: {e}"))?;
         let stderr = String::from_utf8_lossy(&output.stderr);
         if !output.status.success() {

@@ -5,7 +5,6 @@
 use std::{
     io::{self, Write},
     path::{Path, PathBuf},
-    sync::atomic::{AtomicUsize, Ordering},
 };
 
 use crate::{guarded, Output};
@@ -125,21 +124,18 @@ pub fn write_output_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> 
             .and_then(|mut file| file.write_all(bytes).and_then(|()| file.flush()))
             .map_err(failed);
     }
-    let temporary = temporary_sibling(&target);
-    let written = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
+    let staged = coco_base::staged::Staged::file(&target);
+    (|| {
+        let mut file = std::fs::File::create(staged.path())?;
         file.write_all(bytes)?;
         file.flush()?;
         if let Some(metadata) = &existing {
             file.set_permissions(metadata.permissions())?;
         }
         drop(file);
-        std::fs::rename(&temporary, &target)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written.map_err(failed)
+        staged.commit()
+    })()
+    .map_err(failed)
 }
 
 /// `path` with its symbolic links followed (as far as they lead to
@@ -159,14 +155,4 @@ fn resolve(path: &Path) -> PathBuf {
         }
     }
     target
-}
-
-fn temporary_sibling(target: &Path) -> PathBuf {
-    let name = target
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    // In-process runs (the filetests) may write siblings concurrently.
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    target.with_file_name(format!(".{name}.{}-{n}.tmp", std::process::id()))
 }

@@ -7,6 +7,10 @@
 //! outputs are printed as a summary and, with `--outputs DIR`, written as
 //! `.npy`. The `cpu` and `cuda` backends run compiled bundles (see
 //! `execute.rs`).
+//!
+//! The world size is checked against a limit before anything else
+//! (`--max-ranks`, `COCO_MAX_RANKS`; see `coco_runtime::launch`): seeded
+//! inputs are built per rank, and each rank is a process.
 
 use std::{collections::HashMap, fmt::Write as _, path::PathBuf};
 
@@ -27,7 +31,14 @@ enum Backend {
 #[command(
     name = "coco-run",
     version,
-    about = "Execute a coco program on N ranks"
+    about = "Execute a coco program on N ranks",
+    long_about = "Execute a coco program on N ranks: in the reference interpreter, or compiled \
+                  and run under mpirun by coco-exec.\n\n\
+                  coco-run owns the job it starts: SIGTERM, SIGINT and SIGHUP end mpirun and \
+                  the ranks and remove the temporary folders (coco-run-PID-* under $TMPDIR); \
+                  if coco-run is killed outright the ranks still end, and the next coco-run \
+                  removes the folders it left. A rank that waits in one collective longer than \
+                  --watchdog-s fails the job with an error naming the step."
 )]
 struct Cli {
     /// The program (.mlir).
@@ -35,9 +46,13 @@ struct Cli {
     /// Where to run it.
     #[arg(long, value_enum, default_value = "cpu")]
     backend: Backend,
-    /// World size.
+    /// World size (at most --max-ranks).
     #[arg(long, default_value_t = 1)]
     ranks: usize,
+    /// The world-size limit [default: $COCO_MAX_RANKS, else 64 or 4 per
+    /// core, whichever is more].
+    #[arg(long, value_name = "N")]
+    max_ranks: Option<usize>,
     /// The function to run when the program has several (pipeline programs
     /// run every stage function).
     #[arg(long)]
@@ -75,8 +90,14 @@ struct Cli {
     timing: bool,
     /// cpu/cuda: run the program's steps N times (for timing; updated state
     /// carries over, so outputs are those after N steps).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    repeat: usize,
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    repeat: u64,
+    /// cpu/cuda: fail the job when a rank waits in one collective longer
+    /// than this (a stopped or hung rank); 0: no limit [default:
+    /// $COCO_WATCHDOG_S, else 300].
+    #[arg(long, value_name = "SECONDS")]
+    watchdog_s: Option<u64>,
 }
 
 pub fn run(args: &[String]) -> Output {
@@ -103,11 +124,18 @@ fn describe(spec: &Spec) -> String {
 }
 
 fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
+    coco_runtime::launch::check_world_size(
+        &format!("--ranks {}", cli.ranks),
+        cli.ranks,
+        cli.max_ranks,
+    )
+    .map_err(|e| e.to_string())?;
     match cli.backend {
         Backend::Reference => {
-            if cli.check || cli.exact_reductions || cli.timing {
+            if cli.check || cli.exact_reductions || cli.timing || cli.repeat > 1 {
                 return Err(
-                    "--check, --exact-reductions and --timing apply to the cpu and cuda backends"
+                    "--check, --exact-reductions, --timing and --repeat apply to the cpu and \
+                     cuda backends"
                         .into(),
                 );
             }
@@ -134,7 +162,8 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 check: cli.check,
                 exact_reductions: cli.exact_reductions,
                 timing: cli.timing,
-                repeat: cli.repeat,
+                repeat: usize::try_from(cli.repeat).unwrap_or(usize::MAX),
+                watchdog_s: cli.watchdog_s,
                 cuda: cli.backend == Backend::Cuda,
             };
             return execute::run(&request, out);
@@ -170,8 +199,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
         if let Some(dir) = &cli.outputs {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            write_value(&dir.join(format!("{}.npy", spec.name)), value)
-                .map_err(|e| e.to_string())?;
+            write_value(&dir.join(format!("{}.npy", spec.name)), value)?;
         }
     }
     Ok(())
@@ -229,12 +257,22 @@ pub(crate) fn save_inputs(
 ) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (name, value) in inputs {
-        write_value(&dir.join(format!("{name}.npy")), value).map_err(|e| e.to_string())?;
+        write_value(&dir.join(format!("{name}.npy")), value)?;
     }
     Ok(())
 }
 
-pub(crate) fn write_value(path: &std::path::Path, value: &HostValue) -> coco_interp::Result<()> {
+/// Writes `value` to `path` whole or not at all (a temporary sibling,
+/// renamed into place), so that an interrupted run leaves no half file.
+pub(crate) fn write_value(path: &std::path::Path, value: &HostValue) -> Result<(), String> {
+    let staged = coco_base::staged::Staged::file(path);
+    write_npy(staged.path(), value).map_err(|e| e.to_string())?;
+    staged
+        .commit()
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn write_npy(path: &std::path::Path, value: &HostValue) -> coco_interp::Result<()> {
     match value {
         HostValue::Global(t) => npy::write_tensor(path, t),
         HostValue::PerRank(parts) => npy::write_tensor(path, &Tensor::stack(parts)),

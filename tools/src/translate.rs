@@ -3,12 +3,20 @@
 //!
 //! `--emit=kernels` prints the generated upstream MLIR (linalg on tensors)
 //! before any lowering, which is where to look first when a kernel is wrong.
+//!
+//! Every output is written whole or not at all (`coco_base::staged`): a
+//! bundle is written into a temporary sibling folder and renamed into
+//! place, so that a failed rebuild leaves the old bundle intact rather than
+//! a mix of new and old files; an existing `-o` folder is replaced only if
+//! it is a bundle (or empty).
 
-use std::{io::Write as _, path::PathBuf};
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, ValueEnum};
+use coco_base::staged::Staged;
+use coco_bundle::{FORMAT_NAME, PLAN_FILE};
 use coco_dialects::context;
-use coco_lowering::{compile, write_bundle, Options};
+use coco_lowering::{compile, write_bundle, Compiled, Options, PROGRAM_FILE};
 
 use crate::{source, Output};
 
@@ -40,7 +48,8 @@ struct Cli {
     /// What to produce.
     #[arg(long, value_enum)]
     emit: Emit,
-    /// Output file (directory for --emit=bundle; `-` or absent: stdout for text).
+    /// Output file (directory for --emit=bundle, replaced only if it is a
+    /// bundle or empty; `-` or absent: stdout for text, `-` for --emit=obj).
     #[arg(short = 'o', value_name = "PATH")]
     output: Option<PathBuf>,
     /// World size the program is compiled for (local shapes depend on it).
@@ -82,6 +91,14 @@ pub fn run(args: &[String], stdin: Option<&[u8]>) -> Output {
 
 fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
     check_mcpu(&cli.mcpu)?;
+    // plan.toml holds integers as TOML does, in an i64.
+    if i64::try_from(cli.ranks).is_err() {
+        return Err(format!(
+            "--ranks: {} ranks do not fit in a plan (at most {})",
+            cli.ranks,
+            i64::MAX
+        ));
+    }
     let text = source::read_input(&cli.program, stdin)?;
     let context = context();
     let module = source::load(&context, &text, &cli.program)?;
@@ -104,14 +121,23 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
                 .output
                 .clone()
                 .ok_or("--emit=bundle needs -o <directory>")?;
-            write_bundle(&compiled, &dir).map_err(|e| e.to_string())?;
+            if dir.as_os_str() == "-" {
+                return Err(
+                    "--emit=bundle writes a directory: -o - (stdout) cannot hold one; \
+                            name a directory"
+                        .into(),
+                );
+            }
+            write_bundle_whole(&compiled, &dir)?;
             return Ok(Vec::new());
         }
         Emit::Obj => {
             let path = cli.output.clone().ok_or("--emit=obj needs -o <file>")?;
             let object = compiled.object.unwrap_or_default();
-            std::fs::write(&path, object)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            if path.as_os_str() == "-" {
+                return Ok(object);
+            }
+            write_file(&path, &object)?;
             return Ok(Vec::new());
         }
         Emit::Ptx => compiled.ptx.unwrap_or_default(),
@@ -121,10 +147,7 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
     };
     match &cli.output {
         Some(path) if path.as_os_str() != "-" => {
-            let mut file = std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            file.write_all(text.as_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            write_file(path, text.as_bytes())?;
             Ok(Vec::new())
         }
         _ => Ok(text.into_bytes()),
@@ -145,4 +168,77 @@ fn check_mcpu(cpu: &str) -> Result<(), String> {
         "--mcpu: '{cpu}' is not a CPU LLVM knows for {triple}; valid values: native, {}",
         cpus.join(", ")
     ))
+}
+
+/// Writes `bytes` to `path` whole or not at all.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    crate::write_output_atomically(path, bytes)
+}
+
+/// The files `write_bundle` may leave in a bundle.
+const BUNDLE_FILES: [&str; 7] = [
+    PLAN_FILE,
+    PROGRAM_FILE,
+    "kernels.mlir",
+    "kernels.ll",
+    "kernels.o",
+    "kernels.so",
+    "kernels.ptx",
+];
+
+/// Why `dir`, which exists, must not be replaced by a bundle (`None`: it
+/// may: an empty folder, or a bundle with nothing of the user's in it).
+fn not_replaceable(dir: &Path) -> Option<String> {
+    let shown = dir.display();
+    if !dir.is_dir() {
+        return Some(format!("{shown} exists and is not a directory"));
+    }
+    let entries: Vec<String> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect(),
+        Err(e) => return Some(format!("cannot read {shown}: {e}")),
+    };
+    if entries.is_empty() {
+        return None;
+    }
+    let format_line = format!("format = \"{FORMAT_NAME}\"");
+    let is_bundle = std::fs::read_to_string(dir.join(PLAN_FILE))
+        .is_ok_and(|text| text.lines().any(|line| line.trim() == format_line));
+    if !is_bundle {
+        return Some(format!(
+            "{shown} exists and is not a coco bundle (no {PLAN_FILE} with {format_line}); \
+             refusing to replace it: remove it or choose another -o"
+        ));
+    }
+    let mut foreign: Vec<&String> = entries
+        .iter()
+        .filter(|name| !BUNDLE_FILES.contains(&name.as_str()))
+        .collect();
+    foreign.sort();
+    foreign.first().map(|name| {
+        format!(
+            "{shown} holds {name}, which is not part of a bundle; refusing to replace it: \
+             move it out or choose another -o"
+        )
+    })
+}
+
+/// Writes the bundle into a temporary sibling of `dir`, then renames it
+/// into place (replacing an old bundle only once the new one is complete).
+fn write_bundle_whole(compiled: &Compiled, dir: &Path) -> Result<(), String> {
+    if dir.exists() {
+        if let Some(why) = not_replaceable(dir) {
+            return Err(why);
+        }
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", dir.display());
+    let staged = Staged::dir(dir).map_err(cannot)?;
+    write_bundle(compiled, staged.path()).map_err(|e| e.to_string())?;
+    staged.commit().map_err(cannot)
 }

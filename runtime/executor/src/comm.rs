@@ -15,6 +15,12 @@
 //! error path prints it and aborts the job (rather than OpenMPI printing its
 //! own multi-line report).
 //!
+//! Waiting: collectives and receives are started non-blocking and
+//! completed by [`watchdog::wait`], which backs off instead of spinning and
+//! fails a wait longer than the watchdog's limit (a stopped or hung rank).
+//! Communicator creation (split, dup) is blocking in MPI: a watched barrier
+//! goes first, so that it only starts once every rank is there.
+//!
 //! Element counts are C `int`s in MPI 3: data moves in units of the element
 //! size (a 2-byte unit for f16...), so one call carries up to 2^31 - 1
 //! elements; larger buffers are an error, not a silent truncation.
@@ -28,10 +34,18 @@ use std::{
 use coco_bundle::{DType, Reduction};
 use mpi::ffi;
 
-use crate::error::{Error, Result};
+use crate::{
+    error::{Error, Result},
+    job, watchdog,
+};
 
 /// Whether this process called `MPI_Init` (and so must finalise).
 static INITIALISED_HERE: AtomicBool = AtomicBool::new(false);
+
+/// Set once a wait gave up: its request is still in flight, so the only MPI
+/// call left to make is `MPI_Abort` (freeing a communicator would wait on
+/// it, and MPI may still write into buffers the error path frees).
+static STALLED: AtomicBool = AtomicBool::new(false);
 
 fn check(call: &'static str, code: c_int) -> Result<()> {
     if code == 0 {
@@ -70,6 +84,9 @@ pub fn init() -> Result<Comm> {
     // SAFETY: MPI_Initialized may be called before MPI_Init.
     unsafe { check("MPI_Initialized", ffi::MPI_Initialized(&mut initialised))? };
     if initialised == 0 {
+        // Before MPI_Init, which waits for every rank: a rank must not
+        // outlive a killed launcher, even there.
+        job::watch_launcher();
         // SAFETY: null argc/argv are allowed since MPI 2.
         unsafe { check("MPI_Init", ffi::MPI_Init(ptr::null_mut(), ptr::null_mut()))? };
         INITIALISED_HERE.store(true, Ordering::SeqCst);
@@ -150,6 +167,40 @@ fn unit(size: usize) -> ffi::MPI_Datatype {
     }
 }
 
+/// Completes the request `start` makes (a non-blocking call), watched.
+///
+/// # Safety
+/// `start` is an MPI call whose buffers stay valid until this returns.
+unsafe fn complete(
+    call: &'static str,
+    start: impl FnOnce(*mut ffi::MPI_Request) -> c_int,
+) -> Result<()> {
+    let mut request = ffi::MPI_Request(ptr::null_mut());
+    check(call, start(&mut request))?;
+    wait_request(call, &mut request, ffi::RSMPI_STATUS_IGNORE)
+}
+
+/// Waits for `request` (filling `status` unless it is MPI_STATUS_IGNORE).
+///
+/// # Safety
+/// `request` is live and `status` is MPI_STATUS_IGNORE or valid.
+unsafe fn wait_request(
+    call: &'static str,
+    request: &mut ffi::MPI_Request,
+    status: *mut ffi::MPI_Status,
+) -> Result<()> {
+    watchdog::wait(call, || {
+        let mut flag: c_int = 0;
+        check(call, ffi::MPI_Test(request, &mut flag, status))?;
+        Ok(flag != 0)
+    })
+    .inspect_err(|e| {
+        if matches!(e, Error::Stalled { .. }) {
+            STALLED.store(true, Ordering::SeqCst);
+        }
+    })
+}
+
 fn count(call: &'static str, elements: usize) -> Result<c_int> {
     c_int::try_from(elements).map_err(|_| Error::Mpi {
         call,
@@ -185,7 +236,7 @@ pub struct Comm {
 
 impl Drop for Comm {
     fn drop(&mut self) {
-        if self.owned && is_active() {
+        if self.owned && is_active() && !STALLED.load(Ordering::SeqCst) {
             // SAFETY: a communicator this value created, not yet freed.
             unsafe { ffi::MPI_Comm_free(&mut self.raw) };
         }
@@ -220,6 +271,7 @@ impl Comm {
 
     /// The ranks with the same `color`, ordered by `key` (collective).
     pub fn split(&self, color: usize, key: usize) -> Result<Comm> {
+        self.barrier()?;
         let mut raw = ffi::MPI_Comm(ptr::null_mut());
         // SAFETY: `raw` receives a new communicator.
         unsafe {
@@ -234,6 +286,7 @@ impl Comm {
     /// A copy of this communicator, for traffic that must not match anything
     /// sent on this one (collective).
     pub fn dup(&self) -> Result<Comm> {
+        self.barrier()?;
         let mut raw = ffi::MPI_Comm(ptr::null_mut());
         // SAFETY: `raw` receives a new communicator.
         unsafe {
@@ -248,9 +301,8 @@ impl Comm {
         let n = count("MPI_Allgather", send.len() / elem)?;
         // SAFETY: `recv` holds `size` times `send`.
         unsafe {
-            check(
-                "MPI_Allgather",
-                ffi::MPI_Allgather(
+            complete("MPI_Allgather", |request| {
+                ffi::MPI_Iallgather(
                     send.as_ptr().cast(),
                     n,
                     unit(elem),
@@ -258,8 +310,9 @@ impl Comm {
                     n,
                     unit(elem),
                     self.raw,
-                ),
-            )
+                    request,
+                )
+            })
         }
     }
 
@@ -277,9 +330,8 @@ impl Comm {
         let (counts, displacements) = counts("MPI_Allgatherv", counts_per_rank)?;
         // SAFETY: counts and displacements describe `recv` exactly.
         unsafe {
-            check(
-                "MPI_Allgatherv",
-                ffi::MPI_Allgatherv(
+            complete("MPI_Allgatherv", |request| {
+                ffi::MPI_Iallgatherv(
                     send.as_ptr().cast(),
                     counts[self.rank],
                     unit(elem),
@@ -288,8 +340,9 @@ impl Comm {
                     displacements.as_ptr(),
                     unit(elem),
                     self.raw,
-                ),
-            )
+                    request,
+                )
+            })
         }
     }
 
@@ -307,9 +360,8 @@ impl Comm {
         // SAFETY: on root `recv` holds `size` times `send`; elsewhere it is
         // not used.
         unsafe {
-            check(
-                "MPI_Gather",
-                ffi::MPI_Gather(
+            complete("MPI_Gather", |request| {
+                ffi::MPI_Igather(
                     send.as_ptr().cast(),
                     n,
                     unit(elem),
@@ -318,8 +370,9 @@ impl Comm {
                     unit(elem),
                     root as c_int,
                     self.raw,
-                ),
-            )
+                    request,
+                )
+            })
         }
     }
 
@@ -339,9 +392,8 @@ impl Comm {
         let (rc, rd) = counts("MPI_Alltoallv", recv_counts)?;
         // SAFETY: counts and displacements describe both buffers exactly.
         unsafe {
-            check(
-                "MPI_Alltoallv",
-                ffi::MPI_Alltoallv(
+            complete("MPI_Alltoallv", |request| {
+                ffi::MPI_Ialltoallv(
                     send.as_ptr().cast(),
                     sc.as_ptr(),
                     sd.as_ptr(),
@@ -351,31 +403,36 @@ impl Comm {
                     rd.as_ptr(),
                     unit(elem),
                     self.raw,
-                ),
-            )
+                    request,
+                )
+            })
         }
     }
 
     /// `data` from `root` on every rank.
     pub fn barrier(&self) -> Result<()> {
         // SAFETY: a collective on a live communicator.
-        unsafe { check("MPI_Barrier", ffi::MPI_Barrier(self.raw)) }
+        unsafe {
+            complete("MPI_Barrier", |request| {
+                ffi::MPI_Ibarrier(self.raw, request)
+            })
+        }
     }
 
     pub fn broadcast(&self, elem: usize, data: &mut [u8], root: usize) -> Result<()> {
         let n = count("MPI_Bcast", data.len() / elem)?;
         // SAFETY: `data` is `n` elements on every rank.
         unsafe {
-            check(
-                "MPI_Bcast",
-                ffi::MPI_Bcast(
+            complete("MPI_Bcast", |request| {
+                ffi::MPI_Ibcast(
                     data.as_mut_ptr().cast(),
                     n,
                     unit(elem),
                     root as c_int,
                     self.raw,
-                ),
-            )
+                    request,
+                )
+            })
         }
     }
 
@@ -393,17 +450,17 @@ impl Comm {
         let n = count("MPI_Allreduce", send.len() / dtype.size())?;
         // SAFETY: both buffers hold `n` elements of `ty`.
         unsafe {
-            check(
-                "MPI_Allreduce",
-                ffi::MPI_Allreduce(
+            complete("MPI_Allreduce", |request| {
+                ffi::MPI_Iallreduce(
                     send.as_ptr().cast(),
                     recv.as_mut_ptr().cast(),
                     n,
                     ty,
                     native_op(reduction),
                     self.raw,
-                ),
-            )
+                    request,
+                )
+            })
         }
     }
 
@@ -421,17 +478,17 @@ impl Comm {
         let n = count("MPI_Reduce_scatter_block", recv.len() / dtype.size())?;
         // SAFETY: `send` holds `size * n` elements, `recv` `n`.
         unsafe {
-            check(
-                "MPI_Reduce_scatter_block",
-                ffi::MPI_Reduce_scatter_block(
+            complete("MPI_Reduce_scatter_block", |request| {
+                ffi::MPI_Ireduce_scatter_block(
                     send.as_ptr().cast(),
                     recv.as_mut_ptr().cast(),
                     n,
                     ty,
                     native_op(reduction),
                     self.raw,
-                ),
-            )
+                    request,
+                )
+            })
         }
     }
 
@@ -456,9 +513,8 @@ impl Comm {
         };
         // SAFETY: on root `recv` holds `n` elements; elsewhere it is unused.
         unsafe {
-            check(
-                "MPI_Reduce",
-                ffi::MPI_Reduce(
+            complete("MPI_Reduce", |request| {
+                ffi::MPI_Ireduce(
                     send.as_ptr().cast(),
                     recv_ptr,
                     n,
@@ -466,8 +522,9 @@ impl Comm {
                     native_op(reduction),
                     root as c_int,
                     self.raw,
-                ),
-            )
+                    request,
+                )
+            })
         }
     }
 
@@ -478,9 +535,8 @@ impl Comm {
         // SAFETY: both buffers hold `n` doubles (every rank passes `out`,
         // which MPI ignores off the root).
         unsafe {
-            check(
-                "MPI_Reduce",
-                ffi::MPI_Reduce(
+            complete("MPI_Reduce", |request| {
+                ffi::MPI_Ireduce(
                     values.as_ptr().cast(),
                     out.as_mut_ptr().cast(),
                     n,
@@ -488,8 +544,9 @@ impl Comm {
                     ffi::RSMPI_MAX,
                     root as c_int,
                     self.raw,
-                ),
-            )?;
+                    request,
+                )
+            })?;
         }
         Ok(out)
     }
@@ -500,9 +557,8 @@ impl Comm {
         let n = count("MPI_Reduce", values.len())?;
         // SAFETY: as in `max_f64`.
         unsafe {
-            check(
-                "MPI_Reduce",
-                ffi::MPI_Reduce(
+            complete("MPI_Reduce", |request| {
+                ffi::MPI_Ireduce(
                     values.as_ptr().cast(),
                     out.as_mut_ptr().cast(),
                     n,
@@ -510,8 +566,9 @@ impl Comm {
                     ffi::RSMPI_SUM,
                     root as c_int,
                     self.raw,
-                ),
-            )?;
+                    request,
+                )
+            })?;
         }
         Ok(out)
     }
@@ -556,20 +613,22 @@ impl Comm {
         let n = count("MPI_Recv", data.len() / elem)?;
         // SAFETY: a zeroed MPI_Status is a valid out-parameter.
         let mut status: ffi::MPI_Status = unsafe { std::mem::zeroed() };
-        // SAFETY: `data` holds `n` elements.
+        let mut request = ffi::MPI_Request(ptr::null_mut());
+        // SAFETY: `data` holds `n` elements and outlives the wait.
         unsafe {
             check(
                 "MPI_Recv",
-                ffi::MPI_Recv(
+                ffi::MPI_Irecv(
                     data.as_mut_ptr().cast(),
                     n,
                     unit(elem),
                     source as c_int,
                     tag,
                     self.raw,
-                    &mut status,
+                    &mut request,
                 ),
             )?;
+            wait_request("MPI_Recv", &mut request, &mut status)?;
         }
         let mut received: c_int = 0;
         // SAFETY: `status` was filled by MPI_Recv.
@@ -610,14 +669,9 @@ impl Drop for Pending {
 /// Completes `pending` sends.
 pub fn wait_all(pending: &mut Vec<Pending>) -> Result<()> {
     for mut p in pending.drain(..) {
-        // SAFETY: a request from MPI_Isend, waited on once; MPI_Wait sets it
-        // to MPI_REQUEST_NULL, after which `p` frees its bytes.
-        unsafe {
-            check(
-                "MPI_Wait",
-                ffi::MPI_Wait(&mut p.request, ffi::RSMPI_STATUS_IGNORE),
-            )?;
-        }
+        // SAFETY: a request from MPI_Isend, waited on once; completing it
+        // sets it to MPI_REQUEST_NULL, after which `p` frees its bytes.
+        unsafe { wait_request("MPI_Send", &mut p.request, ffi::RSMPI_STATUS_IGNORE)? };
     }
     Ok(())
 }

@@ -45,6 +45,14 @@ pub enum Error {
     #[error("MPI: {call} failed: {message}")]
     Mpi { call: &'static str, message: String },
 
+    /// A wait longer than the watchdog's limit (`crate::watchdog`).
+    #[error(
+        "{call} made no progress for {seconds} s: another rank is stopped, hung or far \
+         behind (the limit is set by --watchdog-s or {env}; 0: no limit)",
+        env = crate::watchdog::WATCHDOG_ENV
+    )]
+    Stalled { call: &'static str, seconds: u64 },
+
     #[error("{0}")]
     Launch(String),
 

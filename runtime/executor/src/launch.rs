@@ -14,12 +14,20 @@
 //! own one-line message is what the user reads. On a cluster, start the job
 //! with the site's launcher (`srun`, `mpirun` with a hostfile) instead:
 //! [`under_mpi`] recognises it and nothing is re-launched.
+//!
+//! Before a launch: the world size is checked against a limit
+//! ([`check_world_size`]; every rank is a process on this machine, and
+//! `coco-run` seeds inputs per rank), and every input file must exist
+//! ([`check_inputs`]), so that a mistake is one line, not one per rank. The
+//! started `mpirun` belongs to its launcher ([`crate::job`]).
 
 use std::{
     ffi::OsString,
     path::{Path, PathBuf},
     process::Command,
 };
+
+use coco_bundle::Plan;
 
 use crate::error::{Error, Result};
 
@@ -29,6 +37,73 @@ pub const LAUNCHED_ENV: &str = "COCO_LAUNCHED_BY_MPIRUN";
 
 /// Overrides the `mpirun` found on `PATH` (a path or a command name).
 pub const MPIRUN_ENV: &str = "COCO_MPIRUN";
+
+/// Overrides the world-size limit ([`default_max_ranks`]).
+pub const MAX_RANKS_ENV: &str = "COCO_MAX_RANKS";
+
+/// The most ranks a tool starts on this machine unless told otherwise: 64,
+/// or 4 per core where that is more. Beyond it a typo (`--ranks 100000`)
+/// would start that many processes and build their inputs first.
+pub fn default_max_ranks() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    64.max(cores.saturating_mul(4))
+}
+
+/// The world-size limit: `flag` (`--max-ranks`), else [`MAX_RANKS_ENV`],
+/// else [`default_max_ranks`].
+pub fn max_ranks(flag: Option<usize>) -> Result<usize> {
+    if let Some(limit) = flag {
+        return Ok(limit);
+    }
+    match std::env::var(MAX_RANKS_ENV) {
+        Err(_) => Ok(default_max_ranks()),
+        Ok(text) => text.trim().parse().map_err(|_| {
+            Error::World(format!(
+                "{MAX_RANKS_ENV}={text}: expected a whole number of ranks"
+            ))
+        }),
+    }
+}
+
+/// Fails unless a job of `ranks` ranks (`what`: how the user asked for
+/// them, e.g. `--ranks 100000`) is at least one rank and within the
+/// world-size limit ([`max_ranks`] of `flag`).
+pub fn check_world_size(what: &str, ranks: usize, flag: Option<usize>) -> Result<()> {
+    if ranks == 0 {
+        return Err(Error::World(format!("{what}: a job needs at least 1 rank")));
+    }
+    let limit = max_ranks(flag)?;
+    if ranks > limit {
+        return Err(Error::World(format!(
+            "{what}: more than the world-size limit of {limit} ranks on this machine \
+             (raise it with --max-ranks N or {MAX_RANKS_ENV}=N)"
+        )));
+    }
+    Ok(())
+}
+
+/// Fails, naming the first missing input and the file expected, unless
+/// `dir` holds every input file of `plan`.
+pub fn check_inputs(plan: &Plan, dir: &Path) -> Result<()> {
+    for stage in &plan.stages {
+        for buffer in &stage.buffers {
+            if let Some(io) = &buffer.input {
+                let path = dir.join(format!("{}.npy", io.name));
+                if !path.is_file() {
+                    return Err(Error::Launch(format!(
+                        "missing input '{}': expected {} ({} {:?} per rank, {})",
+                        io.name,
+                        path.display(),
+                        buffer.dtype,
+                        buffer.shape,
+                        io.layout.text()
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
 
 /// The launcher this process runs under, if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,6 +274,25 @@ mod tests {
             detect_launcher(env(&[("SLURM_NTASKS", "4"), ("SLURM_PROCID", "1")])),
             Some(Launcher::Slurm)
         );
+    }
+
+    #[test]
+    fn world_size_is_checked() {
+        assert!(check_world_size("--ranks 4", 4, Some(8)).is_ok());
+        let text = check_world_size("--ranks 9", 9, Some(8))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            text,
+            "--ranks 9: more than the world-size limit of 8 ranks on this machine \
+             (raise it with --max-ranks N or COCO_MAX_RANKS=N)"
+        );
+        let text = check_world_size("--ranks 0", 0, None)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(text, "--ranks 0: a job needs at least 1 rank");
+        assert!(check_world_size("--ranks 18446744073709551615", usize::MAX, None).is_err());
+        assert!(default_max_ranks() >= 64);
     }
 
     #[test]

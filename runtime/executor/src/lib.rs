@@ -49,7 +49,10 @@
 //!
 //! # Layout of the crate
 //!
-//! - [`launch`]: launcher detection and the `mpirun` command line;
+//! - [`launch`]: launcher detection, the `mpirun` command line and the
+//!   checks before a launch (world-size limit, inputs); [`job`]: the
+//!   launcher's ownership of its job (signals, death of the launcher,
+//!   temporary folders); [`watchdog`]: waits that back off and give up;
 //! - `exec`: one rank's run, independent of the backend; `check`: plan
 //!   checks that must pass before any communication;
 //! - `cpu`: the CPU backend (host memory, `dlopen`ed kernels); `cuda`: the
@@ -69,10 +72,12 @@ pub mod cuda;
 mod error;
 mod exec;
 pub mod io;
+pub mod job;
 pub mod launch;
 mod layout;
 pub mod limits;
 mod report;
+pub mod watchdog;
 
 use std::{
     io::Write,

@@ -74,7 +74,9 @@ fn missing_input_file() {
     let bundle = axpb_bundle("missing-input", 2);
     let path = bundle.inputs().join("b.npy");
     std::fs::remove_file(&path).unwrap();
-    let outcome = bundle.run(&[]);
+    // Under a foreign launcher each rank finds it missing (a launching
+    // coco-exec checks first: tests/job.rs).
+    let outcome = bundle.run_under_mpirun(2, &[]);
     outcome.assert_error(&[
         "coco-exec: rank ",
         "error: input 'b': no file",
@@ -176,7 +178,9 @@ fn a_failing_rank_aborts_the_others() {
         ),
     ];
     let bundle = Bundle::new("abort-others", &plan);
-    let outcome = bundle.run(&[]);
+    // Started by mpirun directly: a launching coco-exec would find the
+    // input missing before starting any rank.
+    let outcome = bundle.run_under_mpirun(2, &[]);
     outcome.assert_error(&["coco-exec: rank 1: error: input 'z': no file"]);
     assert_eq!(outcome.status.code(), Some(1), "{}", outcome.stderr);
     bundle.remove();

@@ -87,7 +87,9 @@ fn reduce(reduction: &str, values: impl Iterator<Item = i64>, bits: u32) -> i64 
         "sum" => values.fold(0, |a, x| wrap(a.wrapping_add(x), bits)),
         "avg" => {
             let values: Vec<i64> = values.collect();
-            let sum = values.iter().fold(0i64, |a, x| wrap(a.wrapping_add(*x), bits));
+            let sum = values
+                .iter()
+                .fold(0i64, |a, x| wrap(a.wrapping_add(*x), bits));
             sum / values.len() as i64
         }
         "max" => values.max().unwrap_or(0),

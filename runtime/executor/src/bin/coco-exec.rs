@@ -5,6 +5,9 @@
 //! same arguments (N: the plan's world size) and exits with the job's exit
 //! status; under a launcher it runs its rank. Every error is one line on
 //! stderr and a non-zero exit status; a failing rank aborts the whole job.
+//! The launching process owns the job (`coco_runtime::job`): SIGTERM,
+//! SIGINT and SIGHUP are passed on to mpirun, and if it is killed outright
+//! mpirun and the ranks still end.
 
 use std::{
     path::{Path, PathBuf},
@@ -12,7 +15,7 @@ use std::{
 };
 
 use clap::Parser;
-use coco_runtime::{catch_panics, launch, Error, Options, Reductions, Result};
+use coco_runtime::{catch_panics, job, launch, watchdog, Error, Options, Reductions, Result};
 
 const PROGRAM: &str = "coco-exec";
 
@@ -25,7 +28,11 @@ const PROGRAM: &str = "coco-exec";
                   collectives, one MPI rank per rank of the plan.\n\n\
                   Without an MPI launcher it starts itself under `mpirun -n N` (N: the ranks \
                   the bundle was compiled for) and exits with the job's status; under \
-                  `mpirun`/`srun` each process runs its rank.",
+                  `mpirun`/`srun` each process runs its rank.\n\n\
+                  The launching coco-exec owns the job: SIGTERM, SIGINT and SIGHUP are passed \
+                  on to mpirun (which ends the ranks), and when it is killed outright mpirun and \
+                  the ranks end too. A rank that waits in one collective longer than \
+                  --watchdog-s fails the job with an error naming the step.",
     after_help = coco_runtime::limits::HELP
 )]
 struct Args {
@@ -50,8 +57,17 @@ struct Args {
     exact_reductions: bool,
     /// Run the steps N times (for timing; state the program updates carries
     /// over from one iteration to the next, as in training).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    repeat: usize,
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    repeat: u64,
+    /// Fail the job when a rank waits in one collective longer than this
+    /// (a stopped or hung rank); 0: no limit [default: $COCO_WATCHDOG_S, else 300].
+    #[arg(long, value_name = "SECONDS")]
+    watchdog_s: Option<u64>,
+    /// The most ranks to start on this machine [default: $COCO_MAX_RANKS,
+    /// else 64 or 4 per core, whichever is more].
+    #[arg(long, value_name = "N")]
+    max_ranks: Option<usize>,
     /// cpu: native kernels and MPI; cuda: PTX kernels and NCCL, one GPU per
     /// process (needs a CUDA driver and NCCL).
     #[arg(long, value_enum, default_value = "cpu")]
@@ -66,6 +82,10 @@ enum Backend {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Err(message) = watchdog::configure(args.watchdog_s) {
+        eprintln!("{PROGRAM}: error: {message}");
+        return ExitCode::FAILURE;
+    }
     if launch::under_mpi() {
         let options = Options {
             ranks: args.ranks,
@@ -75,7 +95,7 @@ fn main() -> ExitCode {
                 Reductions::Native
             },
             timing: args.timing,
-            repeat: args.repeat,
+            repeat: usize::try_from(args.repeat).unwrap_or(usize::MAX),
             backend: match args.backend {
                 Backend::Cpu => coco_runtime::BackendKind::Cpu,
                 Backend::Cuda => coco_runtime::BackendKind::Cuda,
@@ -120,9 +140,16 @@ fn launch_job(args: &Args) -> Result<i32> {
             plan.ranks
         )));
     }
+    launch::check_world_size(
+        &format!("{}: {ranks} ranks", args.bundle.display()),
+        ranks,
+        args.max_ranks,
+    )?;
+    launch::check_inputs(&plan, &args.inputs)?;
+    job::guard(PROGRAM);
     let program = std::env::current_exe().map_err(|e| Error::io(Path::new(PROGRAM), e))?;
     let mut command = launch::mpirun(ranks, &program, &launch::forwarded_args())?;
-    let status = command.status().map_err(|e| {
+    let status = job::spawn(&mut command).and_then(job::wait).map_err(|e| {
         Error::Launch(format!(
             "cannot start {}: {e}",
             command.get_program().to_string_lossy()

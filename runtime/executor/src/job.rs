@@ -1,0 +1,500 @@
+//! The launcher owns its job: however the launcher (`coco-run`, or a
+//! `coco-exec` that started itself under `mpirun`) ends, every process it
+//! started ends too, and its temporary folders go.
+//!
+//! - SIGTERM, SIGINT and SIGHUP are caught once [`guard`] ran. A watcher
+//!   thread forwards the signal to every child started with [`spawn`]
+//!   (`mpirun`, which takes its ranks down), waits for them (at most
+//!   [`GRACE`], then SIGKILL), removes every live [`TempDir`], and ends the
+//!   process by the same signal, so that the caller sees the usual status.
+//!   The compiler may be busy in MLIR when the signal comes: nothing waits
+//!   for it.
+//! - SIGKILL cannot be caught. The children get `PR_SET_PDEATHSIG`
+//!   (SIGTERM when the launcher is gone), and ranks watch both their parent
+//!   and the launcher ([`watch_launcher`], started by MPI initialisation)
+//!   and exit when either is gone. The launcher's temporary folders carry
+//!   its pid; the next [`TempDir::new`] removes those of processes that no
+//!   longer exist.
+//! - A stopped process (SIGSTOP) cannot act either. A rank waiting for it
+//!   fails by the watchdog (`crate::watchdog`), which names the step; where
+//!   no rank waits (mpirun stopped, a one-rank job, a stop outside a
+//!   collective), the launcher watches its job's processes and kills one
+//!   that stays stopped for twice the watchdog's limit, which ends the job.
+//!
+//! Linux-only parts (`prctl`) are compiled out elsewhere; the rest is POSIX.
+
+use std::{
+    ffi::c_int,
+    io,
+    path::{Path, PathBuf},
+    process::{Child, Command, ExitStatus, Output},
+    sync::{
+        atomic::{AtomicI32, AtomicUsize, Ordering},
+        Mutex, Once, OnceLock,
+    },
+    thread,
+    time::{Duration, Instant},
+};
+
+/// The pid of the launcher, in the environment of the processes it starts
+/// (and so of the ranks), which exit when it is gone.
+pub const LAUNCHER_PID_ENV: &str = "COCO_LAUNCHER_PID";
+
+/// How long children get to end after a forwarded signal before SIGKILL.
+pub const GRACE: Duration = Duration::from_secs(10);
+
+/// How often a rank checks that its parent and launcher are alive.
+const POLL: Duration = Duration::from_millis(250);
+
+/// The signals a launcher forwards to its job.
+const SIGNALS: [c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+
+/// Write end of the pipe the signal handler writes the signal number to.
+static PIPE: AtomicI32 = AtomicI32::new(-1);
+/// The signal being handled (0: none).
+static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
+/// Children started by [`spawn`] and not yet waited for.
+static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// Folders to remove on a signal: every live [`TempDir`].
+static TEMP_DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static PROGRAM: OnceLock<String> = OnceLock::new();
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+extern "C" fn on_signal(signal: c_int) {
+    let fd = PIPE.load(Ordering::Relaxed);
+    if fd >= 0 {
+        let byte = signal as u8;
+        // SAFETY: write(2) is async-signal-safe; the byte outlives the call.
+        unsafe { libc::write(fd, (&byte as *const u8).cast(), 1) };
+    }
+}
+
+/// Makes this process the owner of its job: from now on SIGTERM, SIGINT
+/// and SIGHUP end the children started with [`spawn`], remove every
+/// [`TempDir`], and end the process by the signal (after one line on
+/// stderr, prefixed with `program`). Signals the process was started with
+/// ignored (`nohup`) stay ignored. Idempotent.
+pub fn guard(program: &str) {
+    static ONCE: Once = Once::new();
+    let _ = PROGRAM.set(program.to_string());
+    ONCE.call_once(|| {
+        let mut fds = [0 as c_int; 2];
+        // SAFETY: `fds` has room for the two descriptors.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+            return; // no handlers: signals keep their default action
+        }
+        let reader = fds[0];
+        if thread::Builder::new()
+            .name("coco-signals".into())
+            .spawn(move || watch_signals(reader))
+            .is_err()
+        {
+            return;
+        }
+        PIPE.store(fds[1], Ordering::SeqCst);
+        for signal in SIGNALS {
+            // SAFETY: zeroed sigaction structs are valid; the handler only
+            // calls write(2).
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(signal, std::ptr::null(), &mut old);
+                if old.sa_sigaction == libc::SIG_IGN {
+                    continue;
+                }
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as extern "C" fn(c_int) as usize;
+                action.sa_flags = libc::SA_RESTART;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+/// The signal this process is ending by, if any.
+pub fn interrupted() -> Option<i32> {
+    match INTERRUPTED.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+fn signal_name(signal: c_int) -> String {
+    match signal {
+        libc::SIGTERM => "SIGTERM".into(),
+        libc::SIGINT => "SIGINT".into(),
+        libc::SIGHUP => "SIGHUP".into(),
+        other => format!("signal {other}"),
+    }
+}
+
+fn watch_signals(reader: c_int) {
+    let mut byte = 0u8;
+    loop {
+        // SAFETY: reading one byte into `byte`.
+        let n = unsafe { libc::read(reader, (&mut byte as *mut u8).cast(), 1) };
+        if n == 1 {
+            break;
+        }
+        if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        return;
+    }
+    let signal = c_int::from(byte);
+    INTERRUPTED.store(signal, Ordering::SeqCst);
+    // Holding the lock: a child being spawned now is registered first, or
+    // starts after this and dies with us (PR_SET_PDEATHSIG).
+    let children = lock(&CHILDREN);
+    for &pid in children.iter() {
+        // SAFETY: kill(2) on a child not yet reaped (its pid is ours).
+        unsafe { libc::kill(pid as libc::pid_t, signal) };
+    }
+    let deadline = Instant::now() + GRACE;
+    for &pid in children.iter() {
+        while !exited(pid) {
+            if Instant::now() >= deadline {
+                // SAFETY: as above; the child has not exited, so its pid is
+                // still its own.
+                unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+                break;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let ended_job = !children.is_empty();
+    for dir in lock(&TEMP_DIRS).iter() {
+        remove_dir(dir);
+    }
+    let program = PROGRAM.get().map_or("coco", String::as_str);
+    let line = format!(
+        "{program}: error: stopped by {}{}\n",
+        signal_name(signal),
+        if ended_job { "; the job was ended" } else { "" }
+    );
+    let _ = io::Write::write_all(&mut io::stderr().lock(), line.as_bytes());
+    // SAFETY: restoring the default action and raising the signal ends the
+    // process as the signal would have; _exit is the fallback.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, signal);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::raise(signal);
+        libc::_exit(128 + signal)
+    }
+}
+
+/// Whether child `pid` has exited (without reaping it: its waiter does).
+fn exited(pid: u32) -> bool {
+    // SAFETY: a zeroed siginfo_t is a valid out-parameter.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waitid(2) with WNOWAIT leaves the child waitable.
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    // ECHILD: already reaped by its waiter.
+    // SAFETY: si_pid is set by a successful waitid.
+    rc != 0 || unsafe { info.si_pid() } != 0
+}
+
+/// Removes `dir`, retrying while another thread may still be writing in it.
+fn remove_dir(dir: &Path) {
+    for _ in 0..5 {
+        match std::fs::remove_dir_all(dir) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                thread::sleep(Duration::from_millis(10))
+            }
+            _ => return,
+        }
+    }
+}
+
+/// Starts `command` as a child this process owns: it gets the signals
+/// [`guard`] catches, SIGTERM when this process dies (even by SIGKILL), and
+/// [`LAUNCHER_PID_ENV`] (for the ranks to watch). The calling thread must
+/// wait for the child ([`wait`]): on Linux the death signal comes when the
+/// thread that started the child ends.
+pub fn spawn(command: &mut Command) -> io::Result<Child> {
+    let launcher = std::process::id();
+    command.env(LAUNCHER_PID_ENV, launcher.to_string());
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl, getppid and raise are async-signal-safe.
+        unsafe {
+            command.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+                // The launcher died before the death signal was set.
+                if libc::getppid() as u32 != launcher {
+                    libc::raise(libc::SIGTERM);
+                }
+                Ok(())
+            });
+        }
+    }
+    let mut children = lock(&CHILDREN);
+    let child = command.spawn()?;
+    children.push(child.id());
+    let pid = child.id();
+    let _ = thread::Builder::new()
+        .name("coco-job-watch".into())
+        .spawn(move || watch_stopped(pid));
+    Ok(child)
+}
+
+/// Until child `pid` is reaped: kills any process of its job (the child
+/// and its children: mpirun and the ranks) that stays stopped for twice
+/// the watchdog's limit. Samples are counted, not time: when the launcher
+/// itself is stopped with its job (Ctrl-Z), it does not count.
+fn watch_stopped(pid: u32) {
+    let limit = crate::watchdog::limit_s();
+    if limit == 0 {
+        return;
+    }
+    let samples = (2 * limit).saturating_mul(1000) / POLL.as_millis() as u64;
+    let mut stopped: Vec<(u32, u64)> = Vec::new();
+    while lock(&CHILDREN).contains(&pid) && interrupted().is_none() {
+        let mut job = vec![pid];
+        job.extend(proc_children(pid));
+        stopped.retain(|(p, _)| job.contains(p));
+        for &p in &job {
+            let is_stopped = proc_state(p) == Some('T');
+            let at = stopped.iter().position(|(q, _)| *q == p);
+            match (is_stopped, at) {
+                (true, Some(i)) => stopped[i].1 += 1,
+                (true, None) => stopped.push((p, 1)),
+                (false, Some(i)) => {
+                    stopped.remove(i);
+                }
+                (false, None) => {}
+            }
+        }
+        if let Some(&(victim, _)) = stopped.iter().find(|(_, n)| *n >= samples) {
+            let program = PROGRAM.get().map_or("coco", String::as_str);
+            let what = if victim == pid { "mpirun" } else { "a rank" };
+            let line = format!(
+                "{program}: error: {what} (pid {victim}) has been stopped for {} s; ending the \
+                 job (twice the limit set by --watchdog-s or {})\n",
+                2 * limit,
+                crate::watchdog::WATCHDOG_ENV
+            );
+            let _ = io::Write::write_all(&mut io::stderr().lock(), line.as_bytes());
+            // SAFETY: kill(2); a stopped process ends only by SIGKILL.
+            // Then mpirun sees a rank die and ends the job, or the ranks
+            // see mpirun gone.
+            unsafe { libc::kill(victim as libc::pid_t, libc::SIGKILL) };
+            return;
+        }
+        thread::sleep(POLL);
+    }
+}
+
+/// A process's state letter from `/proc` (`T`: stopped), if it exists.
+fn proc_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `PID (COMMAND) STATE ...`; the command may hold spaces and parentheses.
+    stat[stat.rfind(')')? + 1..].trim_start().chars().next()
+}
+
+/// The children of `pid` (of all its threads), from `/proc`.
+fn proc_children(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|text| {
+            text.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
+/// After a child started with [`spawn`] was reaped: forget it, and if a
+/// signal is being handled, leave the rest to the watcher (which ends the
+/// process) rather than report the job's death as a failure of its own.
+fn reaped(pid: u32) {
+    lock(&CHILDREN).retain(|&p| p != pid);
+    if interrupted().is_some() {
+        loop {
+            thread::park();
+        }
+    }
+}
+
+/// Waits for a child started with [`spawn`].
+pub fn wait(mut child: Child) -> io::Result<ExitStatus> {
+    let pid = child.id();
+    let status = child.wait();
+    reaped(pid);
+    status
+}
+
+/// Waits for a child started with [`spawn`] with piped output, collecting it.
+pub fn wait_with_output(child: Child) -> io::Result<Output> {
+    let pid = child.id();
+    let output = child.wait_with_output();
+    reaped(pid);
+    output
+}
+
+/// A folder under the temporary directory (`$TMPDIR`),
+/// `PREFIX-PID-N-WHAT`, removed on drop, on the signals [`guard`] catches,
+/// and, if this process is SIGKILLed, by the next `TempDir::new` with the
+/// same prefix (any process's).
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    pub fn new(prefix: &str, what: &str) -> io::Result<TempDir> {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let root = std::env::temp_dir();
+        remove_stale(&root, prefix);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path = root.join(format!("{prefix}-{}-{n}-{what}", std::process::id()));
+        // Registered first, so that a signal during creation removes it.
+        lock(&TEMP_DIRS).push(path.clone());
+        if let Err(e) = std::fs::create_dir_all(&path) {
+            lock(&TEMP_DIRS).retain(|p| p != &path);
+            return Err(e);
+        }
+        Ok(TempDir { path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        remove_dir(&self.path);
+        lock(&TEMP_DIRS).retain(|p| p != &self.path);
+    }
+}
+
+/// Whether process `pid` exists (in this pid namespace).
+pub fn alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists.
+    let exists = unsafe { libc::kill(pid, 0) } == 0;
+    exists || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// Removes this user's `PREFIX-PID-...` folders under `root` whose process
+/// is gone (a launcher killed by SIGKILL).
+fn remove_stale(root: &Path, prefix: &str) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    // SAFETY: getuid cannot fail.
+    let uid = unsafe { libc::getuid() };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|n| n.strip_prefix('-'))
+        else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let ours = entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == uid);
+        if ours && pid != std::process::id() && !alive(pid) {
+            remove_dir(&entry.path());
+        }
+    }
+}
+
+/// In a rank: exits (status 1, one line on stderr) once the process that
+/// started it, or the launcher named by [`LAUNCHER_PID_ENV`], is gone, so
+/// that no rank outlives a killed `mpirun` or launcher (a rank waiting in a
+/// collective would otherwise spin forever). Idempotent.
+pub fn watch_launcher() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: getppid cannot fail.
+        let parent = unsafe { libc::getppid() };
+        let launcher = std::env::var(LAUNCHER_PID_ENV)
+            .ok()
+            .and_then(|p| p.parse::<u32>().ok());
+        let _ = thread::Builder::new()
+            .name("coco-launcher-watch".into())
+            .spawn(move || loop {
+                // SAFETY: getppid cannot fail.
+                // Not `parent == 1`: mpirun may be a container's init.
+                let orphaned = unsafe { libc::getppid() } != parent;
+                let gone = if orphaned {
+                    Some("the process that started it (mpirun)")
+                } else if launcher.is_some_and(|pid| !alive(pid)) {
+                    Some("its launcher")
+                } else {
+                    None
+                };
+                if let Some(what) = gone {
+                    let program = std::env::args()
+                        .next()
+                        .and_then(|a| Path::new(&a).file_name()?.to_str().map(String::from))
+                        .unwrap_or_else(|| "coco-exec".into());
+                    let line = format!("{program}: error: stopping: {what} is gone\n");
+                    let _ = io::Write::write_all(&mut io::stderr().lock(), line.as_bytes());
+                    // SAFETY: ends the process without running MPI's or
+                    // anyone's exit handlers (the main thread may be inside
+                    // MPI).
+                    unsafe { libc::_exit(1) };
+                }
+                thread::sleep(POLL);
+            });
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_temp_dirs_of_dead_processes_are_removed() {
+        let root = std::env::temp_dir().join(format!("coco-job-test-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        // A pid above the kernel's limit (pid_max <= 2^22) is never alive.
+        let dead = root.join("coco-x-4194305-0-bundle");
+        let live = root.join(format!("coco-x-{}-0-bundle", std::process::id()));
+        let other = root.join("coco-y-4194305-0-bundle");
+        for dir in [&dead, &live, &other] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        remove_stale(&root, "coco-x");
+        assert!(!dead.exists());
+        assert!(live.exists());
+        assert!(other.exists());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn temp_dirs_are_removed_on_drop() {
+        let dir = TempDir::new("coco-job-unit", "t").unwrap();
+        let path = dir.path().to_path_buf();
+        assert!(path.is_dir());
+        drop(dir);
+        assert!(!path.exists());
+        assert!(!lock(&TEMP_DIRS).contains(&path));
+    }
+}
