@@ -242,6 +242,7 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
             });
         }
     }
+    spawn_reaper(&lock(&TEMP_DIRS));
     let mut children = lock(&CHILDREN);
     let child = command.spawn()?;
     children.push(child.id());
@@ -250,6 +251,37 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
         .name("coco-job-watch".into())
         .spawn(move || watch_stopped(pid));
     Ok(child)
+}
+
+/// A SIGKILLed launcher cannot remove its temporary folders, and its ranks
+/// are killed by mpirun before they could: a detached `sh` outlives it,
+/// waits for it to be gone, and removes them (a no-op when the launcher
+/// removed them itself). Folders created while compiling, before the job
+/// starts, are left to the next run's stale-folder sweep.
+fn spawn_reaper(dirs: &[PathBuf]) {
+    if dirs.is_empty() {
+        return;
+    }
+    use std::os::unix::process::CommandExt;
+    let mut reaper = Command::new("/bin/sh");
+    reaper
+        .arg("-c")
+        // Ends as soon as the folders are gone too (the launcher removed them).
+        .arg("while kill -0 \"$0\" 2>/dev/null && [ -e \"$1\" ]; do sleep 0.5; done; rm -rf -- \"$@\"")
+        .arg(std::process::id().to_string())
+        .args(dirs)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        // Its own group: a signal to the launcher's group does not end it.
+        .process_group(0);
+    // Reaped by a thread so that it never lingers as a zombie of a
+    // launcher that lives on (the in-process filetests).
+    if let Ok(mut child) = reaper.spawn() {
+        let _ = thread::Builder::new()
+            .name("coco-reaper-wait".into())
+            .spawn(move || child.wait());
+    }
 }
 
 /// Until child `pid` is reaped: kills any process of its job (the child

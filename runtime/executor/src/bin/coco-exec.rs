@@ -156,8 +156,14 @@ fn launch_job(args: &Args) -> Result<i32> {
         ))
     })?;
     let (code, note) = launch::exit_code(status);
-    if let Some(note) = note {
-        eprintln!("{PROGRAM}: error: {note}");
+    match note {
+        Some(note) => eprintln!("{PROGRAM}: error: {note}"),
+        // mpirun ended by a signal, or a rank that failed, may leave no
+        // line of its own: the job's failure is always said.
+        None if code != 0 => {
+            eprintln!("{PROGRAM}: error: the {ranks}-rank job failed (mpirun exit status {code})")
+        }
+        None => {}
     }
     Ok(code)
 }
