@@ -89,7 +89,9 @@ pub fn check_inputs(plan: &Plan, dir: &Path) -> Result<()> {
         for buffer in &stage.buffers {
             if let Some(io) = &buffer.input {
                 let path = dir.join(format!("{}.npy", io.name));
-                if !path.is_file() {
+                // Only absence is checked here: a file that exists but is
+                // not a regular one gets the reader's precise error.
+                if std::fs::metadata(&path).is_err() {
                     return Err(Error::Launch(format!(
                         "missing input '{}': expected {} ({} {:?} per rank, {})",
                         io.name,
