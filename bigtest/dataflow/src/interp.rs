@@ -258,6 +258,13 @@ impl<'p> Interp<'p> {
                 Ok(None)
             }
             Err(Stop::Cut) => unreachable!("the concrete domain has no loop bound"),
+            Err(Stop::OutOfFuel { udf: callee, fuel }) => Err(Error::Udf {
+                loc: op.loc.clone(),
+                op: format!("{prefix} (@{udf})"),
+                message: format!(
+                    "@{callee} ran more than {fuel} operations on one record; does it loop forever?"
+                ),
+            }),
             Err(Stop::Error(message)) => Err(Error::Udf {
                 loc: op.loc.clone(),
                 op: format!("{prefix} (@{udf})"),
