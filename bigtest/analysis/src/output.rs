@@ -407,7 +407,7 @@ mod tests {
         assert_eq!(listing(&out), ["a.txt", "case-1/a.txt", MANIFEST]);
         let manifest = std::fs::read_to_string(out.join(MANIFEST)).unwrap();
         assert!(
-            manifest.ends_with("\ncase-1/\na.txt\ncase-1/a.txt\n"),
+            manifest.ends_with("\na.txt\ncase-1/\ncase-1/a.txt\n"),
             "{manifest}"
         );
         // No staging folder is left beside it.
