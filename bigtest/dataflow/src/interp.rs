@@ -611,3 +611,74 @@ pub fn left_width(program: &Program, id: DatasetId) -> usize {
 pub fn right_width(program: &Program, id: DatasetId) -> usize {
     program.ops[program.ops[id].inputs[1]].fields.len()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::DatasetOp;
+
+    fn op(kind: OpKind, inputs: Vec<DatasetId>, fields: Vec<Ty>) -> DatasetOp {
+        DatasetOp {
+            kind,
+            inputs,
+            fields,
+            loc: "t.mlir:1:1".into(),
+        }
+    }
+
+    /// Keyed operators over many distinct keys: a scan of every group per
+    /// record made this quadratic (minutes at this size in a debug build);
+    /// hashed keys keep it linear. Not timed: a regression shows as a test
+    /// that takes far longer than its neighbours.
+    #[test]
+    fn keyed_ops_on_many_keys_keep_input_order() {
+        let pair = vec![Ty::Int, Ty::Int];
+        let program = Program {
+            name: "keys".into(),
+            ops: vec![
+                op(
+                    OpKind::Source {
+                        name: "pairs".into(),
+                        path: None,
+                        inline: None,
+                        delimiter: ",".into(),
+                    },
+                    vec![],
+                    pair.clone(),
+                ),
+                op(OpKind::Distinct, vec![0], pair.clone()),
+                op(
+                    OpKind::Join {
+                        kind: JoinKind::Inner,
+                    },
+                    vec![1, 0],
+                    vec![Ty::Int, Ty::Int, Ty::Int],
+                ),
+                op(
+                    OpKind::Sink {
+                        name: "out".into(),
+                        path: None,
+                    },
+                    vec![2],
+                    vec![Ty::Int, Ty::Int, Ty::Int],
+                ),
+            ],
+            udfs: BTreeMap::new(),
+        };
+        let n = 20_000;
+        // Every key twice: distinct folds the two lines of a key, and the
+        // join matches each left record with both right ones, in
+        // right-input order.
+        let lines: Vec<String> = (0..2 * n)
+            .map(|i| format!("{},{}", i % n, i / n * (i % n)))
+            .collect();
+        let run = run(&program, &BTreeMap::from([("pairs".to_string(), lines)])).unwrap();
+        let (_, out) = &run.sinks[0];
+        assert_eq!(out.len(), 4 * n - 2);
+        let int = |v: usize| Value::Int(v as i64);
+        assert_eq!(out[2], [int(1), int(0), int(0)]);
+        assert_eq!(out[3], [int(1), int(0), int(1)]);
+        assert_eq!(run.keys[&1].len(), 2 * n - 1);
+        assert_eq!(run.keys[&2].len(), n);
+    }
+}
