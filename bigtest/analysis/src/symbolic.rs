@@ -373,7 +373,7 @@ pub struct SymDomain {
 /// value computed from them, so a constant loop accumulating a sum would
 /// otherwise build terms as long as its trip count (quadratic work), and
 /// `divsi` copies its operands three times (exponential).
-pub const MAX_TERM: usize = 400;
+pub const MAX_TERM: usize = 1000;
 
 /// Constant strings longer than this are not folded by concatenation: a
 /// constant loop doubling a string would otherwise double memory each trip.
