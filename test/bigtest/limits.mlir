@@ -6,8 +6,8 @@
 // it) and the paths (max-paths). A constant loop of 5000 trips accumulating
 // a sum is enumerated quickly: large terms are named by a fresh variable,
 // not copied into every later value (that was quadratic in the trip count).
-// (fuel=10000 keeps the test fast; the default is 100000.)
-// RUN: not coco-opt %s --split-input-file --pass-pipeline='builtin.module(bigtest-jdu-paths{fuel=10000})' 2>&1 | FileCheck %s
+// (fuel=20000 keeps the test fast; the default is 100000.)
+// RUN: not coco-opt %s --split-input-file --pass-pipeline='builtin.module(bigtest-jdu-paths{fuel=20000})' 2>&1 | FileCheck %s
 // RUN: not coco-bigtest generate ../examples/bigtest/wordcount.mlir -o %t --max-paths 3 2>&1 | FileCheck %s --check-prefix=PATHS
 // RUN: not coco-bigtest generate %s -o %t --max-index 1000001 2>&1 | FileCheck %s --check-prefix=FLAG
 
@@ -50,7 +50,7 @@ func.func @gets() {
 
 // -----
 
-// CHECK: limits.mlir:[[@LINE+14]]:8: error: in UDF @spin: @spin runs more than fuel=10000 operations on one path (a loop too long to unroll?); raise it with bigtest-jdu-paths{fuel=N} or coco-bigtest --fuel N
+// CHECK: limits.mlir:[[@LINE+14]]:8: error: in UDF @spin: @spin runs more than fuel=20000 operations on one path (a loop too long to unroll?); raise it with bigtest-jdu-paths{fuel=N} or coco-bigtest --fuel N
 func.func @spin(%x: i64) -> i64 {
   %c0 = arith.constant 0 : index
   %n = arith.constant 1000000000 : index
