@@ -24,7 +24,7 @@
 // COUNT-COUNT-9: bigtest.jdu_path
 // COUNT-NOT: bigtest.jdu_path
 
-// COVERAGE: covered: 9 of 9 feasible paths (100.0%)
+// COVERAGE: covered: 9 of 9 paths not shown infeasible (100.0%)
 
 // MUTATION: @course_grades: 10 mutants
 // MUTATION: mutation score: 100.0%

@@ -23,7 +23,7 @@
 // COUNT-COUNT-28: bigtest.jdu_path
 // COUNT-NOT: bigtest.jdu_path
 
-// COVERAGE: covered: 24 of 24 feasible paths (100.0%)
+// COVERAGE: covered: 24 of 24 paths not shown infeasible (100.0%)
 
 // MUTATION: @hashtag_trends: 7 mutants
 // MUTATION: mutation score: 57.1%

@@ -21,7 +21,7 @@
 // COUNT-COUNT-7: bigtest.jdu_path
 // COUNT-NOT: bigtest.jdu_path
 
-// COVERAGE: covered: 7 of 7 feasible paths (100.0%)
+// COVERAGE: covered: 7 of 7 paths not shown infeasible (100.0%)
 
 // MUTATION: @inventory_restock: 15 mutants
 // MUTATION: mutation score: 93.3%

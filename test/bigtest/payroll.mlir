@@ -23,7 +23,7 @@
 // COUNT-COUNT-30: bigtest.jdu_path
 // COUNT-NOT: bigtest.jdu_path
 
-// COVERAGE: covered: 28 of 28 feasible paths (100.0%)
+// COVERAGE: covered: 28 of 28 paths not shown infeasible (100.0%)
 
 // MUTATION: @payroll: 23 mutants
 // MUTATION: mutation score: 82.6%

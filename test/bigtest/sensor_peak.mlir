@@ -20,7 +20,7 @@
 // COUNT-COUNT-7: bigtest.jdu_path
 // COUNT-NOT: bigtest.jdu_path
 
-// COVERAGE: covered: 7 of 7 feasible paths (100.0%)
+// COVERAGE: covered: 7 of 7 paths not shown infeasible (100.0%)
 
 // MUTATION: @sensor_peak: 17 mutants
 // MUTATION: mutation score: 52.9%

@@ -20,7 +20,7 @@
 // Unmatched sales all group under "unknown", so the data comes as several
 // test cases.
 // COVERAGE: @unit_prices_small: 25 JDU paths at k=2 (25 feasible, 0 infeasible, 0 unknown)
-// COVERAGE: covered: 25 of 25 feasible paths (100.0%)
+// COVERAGE: covered: 25 of 25 paths not shown infeasible (100.0%)
 
 // MUTATION: @unit_prices_small: 7 mutants, 7 killed
 // MUTATION: mutation score: 100.0%

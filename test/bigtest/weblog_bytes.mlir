@@ -20,7 +20,7 @@
 // COUNT-COUNT-12: bigtest.jdu_path
 // COUNT-NOT: bigtest.jdu_path
 
-// COVERAGE: covered: 12 of 12 feasible paths (100.0%)
+// COVERAGE: covered: 12 of 12 paths not shown infeasible (100.0%)
 
 // MUTATION: @weblog_bytes: 18 mutants
 // MUTATION: mutation score: 88.9%

@@ -29,7 +29,7 @@
 // SOLVED: bigtest.jdu_path 4 of @wordcount status sat
 // SOLVED: bigtest.jdu_path 5 of @wordcount status sat
 
-// COVERAGE: covered: 6 of 6 feasible paths (100.0%)
+// COVERAGE: covered: 6 of 6 paths not shown infeasible (100.0%)
 
 // MUTATION: @wordcount: 6 mutants, 4 killed
 // MUTATION: mutation score: 66.7%

@@ -32,6 +32,10 @@ pub fn run_file(path: &str) -> Result<(), String> {
     std::fs::create_dir_all(&scratch)
         .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let temp = scratch.join(format!("{}.tmp", snapshot_name(path, 0)));
+    // Each run starts without an earlier run's %t: tools that refuse to
+    // overwrite what they did not write (coco-bigtest generate -o) would
+    // otherwise see it.
+    let _ = std::fs::remove_dir_all(&temp).or_else(|_| std::fs::remove_file(&temp));
     let runs = run_line::parse(&source, path, &temp.to_string_lossy())?;
     if runs.is_empty() {
         return Err(format!("{path} has no RUN lines"));

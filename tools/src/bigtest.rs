@@ -2,8 +2,10 @@
 //!
 //! * `generate prog.mlir -o DIR` runs `bigtest-jdu-paths`, `bigtest-solve`
 //!   and `bigtest-emit`, writes the test data (one file per source, in the
-//!   source's own format; extra test cases in `DIR/case-N/`), a JSON and a
-//!   text report, then measures the coverage of what it wrote by running it.
+//!   source's own format; extra test cases in `DIR/case-N/`), measures the
+//!   coverage of what it wrote by running it, and writes a JSON and a text
+//!   report. DIR is replaced only if it is new, empty or an earlier output
+//!   (`coco_bigtest::output`).
 //! * `coverage prog.mlir [--data DIR]` lists the JDU paths a dataset covers
 //!   and the feasible ones it misses.
 //! * `mutate prog.mlir --data DIR` runs faulty variants of the program on
@@ -12,7 +14,6 @@
 //!   interpreter and prints its sinks.
 
 use std::{
-    collections::BTreeSet,
     fmt::Write as _,
     io::IsTerminal,
     path::{Path, PathBuf},
@@ -22,10 +23,11 @@ use std::{
 use clap::{Parser, Subcommand};
 use coco_bigtest::{
     bounds,
-    coverage::{self, percent, status_counts},
+    coverage::{self, Summary},
     extract,
     generate::PathSpec,
     mutation::{self, Dataset},
+    output::Staged,
     report::Report,
     results,
     testdata::{self, case_dirs, TestRecord},
@@ -42,11 +44,18 @@ use melior::{ir::Module, Context};
 
 use crate::{source, Output};
 
+/// Exit status of `generate` and `coverage` when some paths are unknown:
+/// the results are written and printed, but incomplete.
+pub const INCOMPLETE: i32 = 2;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "coco-bigtest",
     version,
-    about = "BigTest for df programs: JDU paths, Z3-generated test data, coverage and mutation scores"
+    about = "BigTest for df programs: JDU paths, Z3-generated test data, coverage and mutation scores",
+    after_help = "Exit status: 0 when done; 1 on an error; 2 from generate and coverage when some JDU paths are \
+unknown (Z3 gave up within --timeout-ms): the data and reports are written, but coverage counts those paths as \
+not covered."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -62,6 +71,18 @@ struct Bounds {
     /// Z3 time limit per query, in milliseconds.
     #[arg(long, default_value_t = bounds::TIMEOUT_MS.default)]
     timeout_ms: i64,
+    /// UDF operations the symbolic executor may run on one UDF path
+    /// (constant loops run to the end within it).
+    #[arg(long, default_value_t = bounds::FUEL.default)]
+    fuel: i64,
+    /// Largest df.get index into a string split from input that the
+    /// analysis follows.
+    #[arg(long, default_value_t = bounds::MAX_INDEX.default)]
+    max_index: i64,
+    /// JDU paths per program, UDF paths and record combinations per
+    /// operator that the enumeration may produce.
+    #[arg(long, default_value_t = bounds::MAX_PATHS.default)]
+    max_paths: i64,
 }
 
 impl Bounds {
@@ -69,7 +90,18 @@ impl Bounds {
     fn check(&self) -> Result<(), String> {
         bounds::K.check_flag(self.k)?;
         bounds::TIMEOUT_MS.check_flag(self.timeout_ms)?;
+        bounds::FUEL.check_flag(self.fuel)?;
+        bounds::MAX_INDEX.check_flag(self.max_index)?;
+        bounds::MAX_PATHS.check_flag(self.max_paths)?;
         Ok(())
+    }
+
+    /// The options of `bigtest-jdu-paths`, as a pipeline writes them.
+    fn jdu_options(&self) -> String {
+        format!(
+            "k={} fuel={} max-index={} max-paths={}",
+            self.k, self.fuel, self.max_index, self.max_paths
+        )
     }
 }
 
@@ -79,7 +111,9 @@ enum Command {
     Generate {
         /// The df program (.mlir).
         program: String,
-        /// Directory for the test data and reports.
+        /// Directory for the test data and reports: new, empty, or an earlier
+        /// output (it has a coco-bigtest-manifest.txt), whose files are
+        /// replaced; anything else in it is left alone.
         #[arg(short = 'o', long = "output", value_name = "DIR")]
         output: PathBuf,
         #[command(flatten)]
@@ -131,20 +165,25 @@ pub fn run(args: &[String]) -> Output {
             data,
             bounds,
         } => coverage_command(program, data.as_deref(), bounds, &mut out, &mut warnings),
-        Command::Mutate { program, data } => mutate_command(program, data, &mut out),
-        Command::Run { program, data } => run_command(program, data.as_deref(), &mut out),
+        Command::Mutate { program, data } => {
+            mutate_command(program, data, &mut out).map(|()| Vec::new())
+        }
+        Command::Run { program, data } => {
+            run_command(program, data.as_deref(), &mut out).map(|()| Vec::new())
+        }
     };
-    match result {
-        Ok(()) => Output {
-            stdout: out.into_bytes(),
-            stderr: warnings.into_bytes(),
-            code: 0,
-        },
-        Err(message) => Output {
-            stdout: out.into_bytes(),
-            stderr: format!("{warnings}coco-bigtest: error: {message}\n").into_bytes(),
-            code: 1,
-        },
+    let (code, errors) = match result {
+        Ok(problems) if problems.is_empty() => (0, Vec::new()),
+        Ok(problems) => (INCOMPLETE, problems),
+        Err(message) => (1, vec![message]),
+    };
+    for message in errors {
+        let _ = writeln!(warnings, "coco-bigtest: error: {message}");
+    }
+    Output {
+        stdout: out.into_bytes(),
+        stderr: warnings.into_bytes(),
+        code,
     }
 }
 
@@ -234,14 +273,20 @@ fn load_datasets(
         .collect()
 }
 
+/// What `generate` and `coverage` found incomplete (unknown paths), one
+/// message per program; empty when every path was decided.
+type Problems = Vec<String>;
+
 fn generate_command(
     path: &str,
     output: &Path,
     bounds: &Bounds,
     out: &mut String,
     warnings: &mut String,
-) -> Result<(), String> {
+) -> Result<Problems, String> {
     bounds.check()?;
+    // Before any work: a folder it may not write into is refused at once.
+    let mut staged = Staged::new(output)?;
     let start = Instant::now();
     let context = context();
     progress(&format!(
@@ -249,8 +294,8 @@ fn generate_command(
         bounds.k
     ));
     let pipeline_text = format!(
-        "builtin.module(bigtest-jdu-paths{{k={k}}},bigtest-solve{{timeout-ms={t}}},bigtest-emit{{timeout-ms={t}}})",
-        k = bounds.k,
+        "builtin.module(bigtest-jdu-paths{{{jdu}}},bigtest-solve{{timeout-ms={t}}},bigtest-emit{{timeout-ms={t}}})",
+        jdu = bounds.jdu_options(),
         t = bounds.timeout_ms
     );
     let analysed = analyse(&context, path, &pipeline_text, warnings)?;
@@ -269,59 +314,71 @@ fn generate_command(
         "coverage",
         "time"
     );
+    let mut problems = Vec::new();
+    let mut missed_lines = Vec::new();
     for a in &analysed {
-        let dir = if several {
-            output.join(&a.program.name)
+        let prefix = if several {
+            PathBuf::from(&a.program.name)
         } else {
-            output.to_path_buf()
+            PathBuf::new()
         };
-        let cases = testdata::write(&a.program, &a.records, &dir)?;
-        let report = Report::new(&a.program.name, &a.paths, &a.records);
-        write_file(&dir.join("report.txt"), &report.to_text())?;
-        write_file(&dir.join("report.json"), &report.to_json())?;
-        let (sat, unsat, unknown) = status_counts(&a.paths);
-        let dirs: Vec<Option<PathBuf>> = case_dirs(&dir).into_iter().map(Some).collect();
+        let reports = [prefix.join("report.txt"), prefix.join("report.json")];
+        for report in &reports {
+            staged.claim(report, &own_file(report))?;
+        }
+        let cases = testdata::write(&a.program, &a.records, &prefix, &mut staged)?;
+        let dirs: Vec<Option<PathBuf>> = case_dirs(&staged.dir().join(&prefix))
+            .into_iter()
+            .map(Some)
+            .collect();
         let datasets = load_datasets(&a.program, path, &dirs)?;
         let covered = coverage::measure(&a.program, &a.paths, &datasets)?.covered;
-        let feasible: BTreeSet<i64> = a
-            .paths
-            .iter()
-            .filter(|(_, s)| *s == PathStatus::Sat)
-            .map(|(p, _)| p.id)
-            .collect();
-        let hit = feasible.intersection(&covered).count();
+        let summary = Summary::new(&a.paths, &covered);
+        let report = Report::new(&a.program.name, &a.paths, &a.records, summary);
+        staged.write(&reports[0], &own_file(&reports[0]), &report.to_text())?;
+        staged.write(&reports[1], &own_file(&reports[1]), &report.to_json())?;
         let _ = writeln!(
             out,
             "{:<22} {:>9} {:>8} {:>10} {:>7} {:>7} {:>5} {:>8.1}% {:>7.2}s",
             a.program.name,
             a.paths.len(),
-            sat,
-            unsat,
-            unknown,
+            summary.feasible,
+            summary.infeasible,
+            summary.unknown,
             a.records.len(),
             cases,
-            percent(hit, feasible.len()),
+            summary.percent(),
             elapsed.as_secs_f64()
         );
-        let missed: Vec<String> = feasible
-            .difference(&covered)
-            .map(|id| id.to_string())
+        let missed: Vec<String> = a
+            .paths
+            .iter()
+            .filter(|(p, s)| *s != PathStatus::Unsat && !covered.contains(&p.id))
+            .map(|(p, _)| p.id.to_string())
             .collect();
         if !missed.is_empty() {
-            let _ = writeln!(
-                out,
-                "  feasible paths the data does not cover: {} (see {})",
+            missed_lines.push(format!(
+                "  paths not shown infeasible that the data does not cover: {} (see {})",
                 missed.join(", "),
-                dir.join("report.txt").display()
-            );
+                output.join(&reports[0]).display()
+            ));
         }
+        problems.extend(summary.unknown_problem(&a.program.name, bounds.timeout_ms));
+    }
+    let kept = staged.commit()?;
+    for line in missed_lines {
+        let _ = writeln!(out, "{line}");
+    }
+    for warning in kept {
+        let _ = writeln!(warnings, "coco-bigtest: warning: {warning}");
     }
     let _ = writeln!(out, "test data written to {}", output.display());
-    Ok(())
+    Ok(problems)
 }
 
-fn write_file(file: &Path, contents: &str) -> Result<(), String> {
-    std::fs::write(file, contents).map_err(|e| format!("cannot write {}: {e}", file.display()))
+/// The owner of one of the tool's own files, for name clashes.
+fn own_file(path: &Path) -> String {
+    format!("coco-bigtest's own {}", path.display())
 }
 
 fn coverage_command(
@@ -330,13 +387,15 @@ fn coverage_command(
     bounds: &Bounds,
     out: &mut String,
     warnings: &mut String,
-) -> Result<(), String> {
+) -> Result<Problems, String> {
     bounds.check()?;
     let context = context();
     let pipeline_text = format!(
-        "builtin.module(bigtest-jdu-paths{{k={}}},bigtest-solve{{timeout-ms={}}})",
-        bounds.k, bounds.timeout_ms
+        "builtin.module(bigtest-jdu-paths{{{}}},bigtest-solve{{timeout-ms={}}})",
+        bounds.jdu_options(),
+        bounds.timeout_ms
     );
+    let mut problems = Vec::new();
     for a in analyse(&context, path, &pipeline_text, warnings)? {
         let dirs: Vec<Option<PathBuf>> = match data {
             Some(dir) => case_dirs(dir).into_iter().map(Some).collect(),
@@ -344,19 +403,21 @@ fn coverage_command(
         };
         let datasets = load_datasets(&a.program, path, &dirs)?;
         let measured = coverage::measure(&a.program, &a.paths, &datasets)?;
-        let (sat, unsat, unknown) = status_counts(&a.paths);
-        let (hit, _) = measured.feasible_hit(&a.paths);
+        let summary = Summary::new(&a.paths, &measured.covered);
         let _ = writeln!(
             out,
-            "@{}: {} JDU paths at k={} ({sat} feasible, {unsat} infeasible, {unknown} unknown)",
+            "@{}: {} JDU paths at k={} ({} feasible, {} infeasible, {} unknown)",
             a.program.name,
-            a.paths.len(),
-            bounds.k
+            summary.paths,
+            bounds.k,
+            summary.feasible,
+            summary.infeasible,
+            summary.unknown
         );
         let _ = writeln!(
             out,
-            "covered: {hit} of {sat} feasible paths ({:.1}%); {} records fail in the program",
-            percent(hit, sat),
+            "{}; {} records fail in the program",
+            summary.covered_line(),
             measured.failures
         );
         for (spec, status) in &a.paths {
@@ -380,8 +441,9 @@ fn coverage_command(
                 let _ = writeln!(out, "beyond k: {key}");
             }
         }
+        problems.extend(summary.unknown_problem(&a.program.name, bounds.timeout_ms));
     }
-    Ok(())
+    Ok(problems)
 }
 
 fn mutate_command(path: &str, data: &Path, out: &mut String) -> Result<(), String> {

@@ -25,6 +25,14 @@ impl Bound {
         self.check_as(&format!("--{}", self.name), value)
     }
 
+    /// How to raise this limit of pass `pass`: its pass option and flag.
+    pub fn raise(&self, pass: &str) -> String {
+        format!(
+            "raise it with {pass}{{{name}=N}} or coco-bigtest --{name} N",
+            name = self.name
+        )
+    }
+
     fn check_as(&self, what: &str, value: i64) -> Result<i64, String> {
         if (self.min..=self.max).contains(&value) {
             Ok(value)
@@ -48,6 +56,36 @@ pub const K: Bound = Bound {
     max: 8,
 };
 
+/// Work the symbolic executor may do on one UDF path, so a constant loop
+/// of a billion trips is an error, not a hang.
+pub const FUEL: Bound = Bound {
+    name: "fuel",
+    summary: "UDF operations the symbolic executor may run on one UDF path (constant loops run to the end within it)",
+    default: 100_000,
+    min: 1,
+    max: 100_000_000,
+};
+
+/// The largest `df.get` index followed into a string split from input:
+/// each piece up to it is two solver variables.
+pub const MAX_INDEX: Bound = Bound {
+    name: "max-index",
+    summary: "largest df.get index into a string split from input that the analysis follows",
+    default: 1_000,
+    min: 0,
+    max: 1_000_000,
+};
+
+/// JDU paths per program, UDF paths per operator and record combinations
+/// per operator the enumeration may produce.
+pub const MAX_PATHS: Bound = Bound {
+    name: "max-paths",
+    summary: "JDU paths per program, UDF paths per operator and record combinations per operator that the enumeration may produce",
+    default: 20_000,
+    min: 1,
+    max: 10_000_000,
+};
+
 /// The solver's time limit per query.
 pub const TIMEOUT_MS: Bound = Bound {
     name: "timeout-ms",
@@ -63,7 +101,7 @@ mod tests {
 
     #[test]
     fn defaults_lie_in_their_ranges() {
-        for bound in [K, TIMEOUT_MS] {
+        for bound in [K, FUEL, MAX_INDEX, MAX_PATHS, TIMEOUT_MS] {
             assert_eq!(bound.check(bound.default), Ok(bound.default));
         }
     }

@@ -83,12 +83,41 @@ pub struct EnumError {
     pub message: String,
 }
 
-/// More paths than this means the bound is too large for the program.
-pub const MAX_PATHS: usize = 20_000;
+/// The bounds of one enumeration (`crate::bounds` has their defaults and
+/// ranges): all its work is bounded by them.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub k: usize,
+    /// UDF operations per UDF path.
+    pub fuel: u64,
+    /// Largest `df.get` index into a split of input text.
+    pub max_index: usize,
+    /// JDU paths per program, UDF paths and record combinations per op.
+    pub max_paths: usize,
+}
+
+impl Limits {
+    /// `k` with the default of every other limit.
+    pub fn with_k(k: usize) -> Limits {
+        use crate::bounds::{FUEL, MAX_INDEX, MAX_PATHS};
+        Limits {
+            k,
+            fuel: FUEL.default as u64,
+            max_index: MAX_INDEX.default as usize,
+            max_paths: MAX_PATHS.default as usize,
+        }
+    }
+}
+
+/// How to raise `bound`, a limit of the enumeration.
+pub fn raise(bound: &crate::bounds::Bound) -> String {
+    bound.raise("bigtest-jdu-paths")
+}
 
 pub struct Enumerator<'p> {
     program: &'p Program,
     k: usize,
+    limits: Limits,
     memo: HashMap<(DatasetId, String), Rc<Vec<State>>>,
     paths: Vec<JduPath>,
     seen: HashSet<String>,
@@ -104,8 +133,9 @@ pub struct Enumerator<'p> {
 /// not enumerated).
 pub fn enumerate(
     program: &Program,
-    k: usize,
+    limits: Limits,
 ) -> Result<(Vec<JduPath>, BTreeMap<DatasetId, usize>), EnumError> {
+    let k = limits.k;
     let mut ancestors: Vec<BTreeSet<DatasetId>> = Vec::new();
     for (id, op) in program.ops.iter().enumerate() {
         let mut set = BTreeSet::from([id]);
@@ -117,6 +147,7 @@ pub fn enumerate(
     let mut e = Enumerator {
         program,
         k,
+        limits,
         memo: HashMap::new(),
         paths: Vec::new(),
         seen: HashSet::new(),
@@ -157,10 +188,15 @@ impl<'p> Enumerator<'p> {
             // The same path reached through another instance.
             return Ok(());
         }
-        if self.paths.len() >= MAX_PATHS {
+        let max = self.limits.max_paths;
+        if self.paths.len() >= max {
             return Err(self.error(
                 id,
-                format!("more than {MAX_PATHS} JDU paths; lower k (now {})", self.k),
+                format!(
+                    "more than max-paths={max} JDU paths; lower k (now {}) or {}",
+                    self.k,
+                    raise(&crate::bounds::MAX_PATHS)
+                ),
             ));
         }
         self.paths.push(JduPath {
@@ -190,8 +226,9 @@ impl<'p> Enumerator<'p> {
         start.scope = format!("{}{}{inst}", program.ops[id].mnemonic(), id);
         start.fresh = 0;
         loop {
-            let domain = SymDomain::new(start.clone(), prefix.clone(), self.k);
-            let mut eval = Evaluator::new(&program.udfs, domain);
+            let domain =
+                SymDomain::new(start.clone(), prefix.clone(), self.k, self.limits.max_index);
+            let mut eval = Evaluator::with_fuel(&program.udfs, domain, self.limits.fuel);
             let result = eval.run(udf, args.clone());
             let mut path = eval.domain.state.clone();
             path.lineage.extend(
@@ -209,6 +246,15 @@ impl<'p> Enumerator<'p> {
                 Err(Stop::Error(message)) => {
                     return Err(self.error(id, format!("in UDF @{udf}: {message}")))
                 }
+                Err(Stop::OutOfFuel { udf: callee, fuel }) => {
+                    return Err(self.error(
+                        id,
+                        format!(
+                            "in UDF @{udf}: @{callee} runs more than fuel={fuel} operations on one path (a loop too long to unroll?); {}",
+                            raise(&crate::bounds::FUEL)
+                        ),
+                    ))
+                }
             }
             // Depth-first: flip the last decision that took its first side.
             let mut decisions = eval.domain.decisions;
@@ -220,8 +266,15 @@ impl<'p> Enumerator<'p> {
                 None => break,
             }
             prefix = decisions;
-            if outcomes.len() + self.cut > MAX_PATHS {
-                return Err(self.error(id, format!("UDF @{udf} has more than {MAX_PATHS} paths")));
+            let max = self.limits.max_paths;
+            if outcomes.len() + self.cut > max {
+                return Err(self.error(
+                    id,
+                    format!(
+                        "UDF @{udf} has more than max-paths={max} paths; {}",
+                        raise(&crate::bounds::MAX_PATHS)
+                    ),
+                ));
             }
         }
         if outcomes.is_empty() && self.cut > 0 {
@@ -265,10 +318,15 @@ impl<'p> Enumerator<'p> {
                     t.push(s.clone());
                     next.push(t);
                 }
-                if next.len() > MAX_PATHS {
+                let max = self.limits.max_paths;
+                if next.len() > max {
                     return Err(self.error(
                         input,
-                        format!("more than {MAX_PATHS} record combinations at k={}", self.k),
+                        format!(
+                            "more than max-paths={max} record combinations at k={}; lower k or {}",
+                            self.k,
+                            raise(&crate::bounds::MAX_PATHS)
+                        ),
                     ));
                 }
             }

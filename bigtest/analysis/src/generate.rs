@@ -11,7 +11,7 @@
 //! dataset), which is what a global `df.reduce` over one record and over two
 //! needs.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use coco_dataflow::{
     interp::{self, Run},
@@ -120,17 +120,20 @@ fn measure(
 ) -> Result<(Run, Covers), String> {
     let run = interp::run(program, inputs).map_err(|e| e.to_string())?;
     let mut covers: BTreeMap<i64, Vec<(String, usize)>> = BTreeMap::new();
+    // What each path's list holds, so a path many records follow is not a
+    // scan of its list per record.
+    let mut listed: HashSet<(i64, &str, usize)> = HashSet::new();
     for observation in &run.observations {
         if let Some(&id) = ids.get(&path_key(&observation.branches)) {
             let entry = covers.entry(id).or_default();
             for o in &observation.origins {
-                let record = (o.source.clone(), o.index);
-                if !entry.contains(&record) {
-                    entry.push(record);
+                if listed.insert((id, &o.source, o.index)) {
+                    entry.push((o.source.clone(), o.index));
                 }
             }
         }
     }
+    drop(listed);
     Ok((run, covers))
 }
 

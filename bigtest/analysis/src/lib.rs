@@ -13,8 +13,8 @@
 //!   coverage of any dataset.
 //! * [`results`]: reading the `bigtest` ops the passes leave in a module.
 //! * [`bounds`]: the analysis's options (k, solver timeout), defined once.
-//! * [`coverage`], [`mutation`], [`report`] and [`testdata`]: what
-//!   `coco-bigtest` measures, writes and prints.
+//! * [`coverage`], [`mutation`], [`report`], [`testdata`] and [`output`]:
+//!   what `coco-bigtest` measures, writes and prints.
 
 pub mod bounds;
 pub mod coverage;
@@ -23,6 +23,7 @@ pub mod extract;
 pub mod feasibility;
 pub mod generate;
 pub mod mutation;
+pub mod output;
 pub mod report;
 pub mod results;
 pub mod symbolic;

@@ -7,11 +7,13 @@ use std::{collections::BTreeMap, fmt::Write as _};
 use coco_dialects::bigtest::PathStatus;
 use serde::{Serialize, Serializer};
 
-use crate::{generate::PathSpec, testdata::TestRecord};
+use crate::{coverage::Summary, generate::PathSpec, testdata::TestRecord};
 
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub program: String,
+    /// Measured by running the program on the written data.
+    pub summary: Summary,
     pub paths: Vec<PathReport>,
     pub records: Vec<RecordReport>,
 }
@@ -42,7 +44,12 @@ fn status_keyword<S: Serializer>(status: &PathStatus, serializer: S) -> Result<S
 }
 
 impl Report {
-    pub fn new(program: &str, paths: &[(PathSpec, PathStatus)], records: &[TestRecord]) -> Report {
+    pub fn new(
+        program: &str,
+        paths: &[(PathSpec, PathStatus)],
+        records: &[TestRecord],
+        summary: Summary,
+    ) -> Report {
         let mut by_path: BTreeMap<i64, Vec<String>> = BTreeMap::new();
         let mut line_of: BTreeMap<(usize, &str), usize> = BTreeMap::new();
         let mut record_reports = Vec::new();
@@ -69,6 +76,7 @@ impl Report {
         }
         Report {
             program: program.to_string(),
+            summary,
             paths: paths
                 .iter()
                 .map(|(spec, status)| PathReport {
@@ -84,7 +92,16 @@ impl Report {
 
     /// `report.txt`.
     pub fn to_text(&self) -> String {
-        let mut text = format!("BigTest report for @{}\n\n", self.program);
+        let s = &self.summary;
+        let mut text = format!(
+            "BigTest report for @{}\n\n{} JDU paths: {} feasible, {} infeasible, {} unknown\n{}\n\n",
+            self.program,
+            s.paths,
+            s.feasible,
+            s.infeasible,
+            s.unknown,
+            s.covered_line()
+        );
         for path in &self.paths {
             let _ = writeln!(text, "path {} [{}]", path.id, path.status);
             for branch in &path.branches {
@@ -149,14 +166,16 @@ mod tests {
                 covers: vec![0],
             },
         ];
-        Report::new("p", &paths, &records)
+        let summary = Summary::new(&paths, &std::collections::BTreeSet::from([0]));
+        Report::new("p", &paths, &records, summary)
     }
 
     #[test]
     fn text_lists_each_path_with_the_records_that_cover_it() {
         assert_eq!(
             report().to_text(),
-            "BigTest report for @p\n\npath 0 [sat]\n    source#0\n    filter#1=pass\n  covered by: lines:1, case-1/lines:1\n\n\
+            "BigTest report for @p\n\n2 JDU paths: 1 feasible, 1 infeasible, 0 unknown\n\
+covered: 1 of 1 paths not shown infeasible (100.0%)\n\npath 0 [sat]\n    source#0\n    filter#1=pass\n  covered by: lines:1, case-1/lines:1\n\n\
 path 1 [unsat]\n    source#0\n    filter#1=drop\n  covered by: nothing\n\n"
         );
     }
@@ -168,5 +187,7 @@ path 1 [unsat]\n    source#0\n    filter#1=drop\n  covered by: nothing\n\n"
         assert_eq!(value["records"][0]["text"], "a \"quoted\" line");
         assert_eq!(value["records"][1]["line"], 1);
         assert_eq!(value["paths"][0]["covered_by"][1], "case-1/lines:1");
+        assert_eq!(value["summary"]["coverable"], 1);
+        assert_eq!(value["summary"]["unknown"], 0);
     }
 }

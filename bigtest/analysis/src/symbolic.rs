@@ -365,16 +365,46 @@ pub struct SymDomain {
     prefix: Vec<bool>,
     pub decisions: Vec<bool>,
     bound: usize,
+    max_index: usize,
 }
 
+/// A value's term larger than this many nodes is named: a fresh variable
+/// equal to it stands for it from then on. Terms are copied into every
+/// value computed from them, so a constant loop accumulating a sum would
+/// otherwise build terms as long as its trip count (quadratic work), and
+/// `divsi` copies its operands three times (exponential).
+pub const MAX_TERM: usize = 1000;
+
+/// Constant strings longer than this are not folded by concatenation: a
+/// constant loop doubling a string would otherwise double memory each trip.
+pub const MAX_FOLDED_STR: usize = 4096;
+
 impl SymDomain {
-    pub fn new(state: State, prefix: Vec<bool>, bound: usize) -> Self {
+    pub fn new(state: State, prefix: Vec<bool>, bound: usize, max_index: usize) -> Self {
         SymDomain {
             state,
             prefix,
             decisions: Vec::new(),
             bound,
+            max_index,
         }
+    }
+
+    /// `value`, with a large term replaced by a fresh variable equal to it.
+    fn named(&mut self, value: Sym) -> Sym {
+        let (term, sort, wrap): (&Term, Sort, fn(Term) -> Sym) = match &value {
+            Sym::Int(t) => (t, Sort::Int, Sym::Int),
+            Sym::Real(t) => (t, Sort::Real, Sym::Real),
+            Sym::Bool(t) => (t, Sort::Bool, Sym::Bool),
+            Sym::Str(t) => (t, Sort::Str, Sym::Str),
+            _ => return value,
+        };
+        if term.size_up_to(MAX_TERM) <= MAX_TERM {
+            return value;
+        }
+        let name = self.state.fresh("e", sort);
+        self.state.assume(eq(name.clone(), term.clone()));
+        wrap(name)
     }
 
     /// A decision point: which side this path takes.
@@ -451,6 +481,11 @@ impl SymDomain {
 impl Domain for SymDomain {
     type V = Sym;
 
+    fn apply(&mut self, kind: &UdfOp, point: &str, args: &[Sym]) -> Result<Sym, Stop> {
+        let value = self.apply_op(kind, point, args)?;
+        Ok(self.named(value))
+    }
+
     fn constant(&mut self, value: &Const) -> Result<Sym, Stop> {
         Ok(match value {
             Const::Int(v) => Sym::Int(Term::Int(*v)),
@@ -462,7 +497,24 @@ impl Domain for SymDomain {
         })
     }
 
-    fn apply(&mut self, kind: &UdfOp, point: &str, args: &[Sym]) -> Result<Sym, Stop> {
+    fn decide(&mut self, cond: &Sym, point: &str) -> Result<bool, Stop> {
+        match cond {
+            Sym::Bool(t) => Ok(self.fork(t.clone())),
+            _ => Err(Stop::Error(format!("{point}: condition is not an i1"))),
+        }
+    }
+
+    fn is_constant(&self, cond: &Sym) -> bool {
+        matches!(cond, Sym::Bool(Term::Bool(_)))
+    }
+
+    fn loop_bound(&self) -> Option<usize> {
+        Some(self.bound)
+    }
+}
+
+impl SymDomain {
+    fn apply_op(&mut self, kind: &UdfOp, point: &str, args: &[Sym]) -> Result<Sym, Stop> {
         use Sym::*;
         let zero = Term::Int(0);
         Ok(match (kind, args) {
@@ -547,6 +599,14 @@ impl Domain for SymDomain {
                 None => return Err(Stop::Fail(format!("index {index} past the end"))),
             },
             (UdfOp::Get { index }, [Split(list)]) => {
+                if *index > self.max_index {
+                    // Every piece up to the index is two variables.
+                    return Err(Stop::Error(format!(
+                        "{point}: index {index} is beyond max-index={}; {}",
+                        self.max_index,
+                        crate::enumerate::raise(&crate::bounds::MAX_INDEX)
+                    )));
+                }
                 let list = *list;
                 if self.state.splits[list].pieces.len() <= *index {
                     // One decision per get ("more than `index` pieces"), so
@@ -677,7 +737,9 @@ impl Domain for SymDomain {
                 s => app("str.len", vec![s.clone()]),
             }),
             (UdfOp::Concat, [Str(a), Str(b)]) => Str(match (a, b) {
-                (Term::Str(x), Term::Str(y)) => Term::Str(format!("{x}{y}")),
+                (Term::Str(x), Term::Str(y)) if x.len() + y.len() <= MAX_FOLDED_STR => {
+                    Term::Str(format!("{x}{y}"))
+                }
                 _ => app("str.++", vec![a.clone(), b.clone()]),
             }),
             (UdfOp::Contains, [Str(a), Str(b)]) => {
@@ -696,21 +758,6 @@ impl Domain for SymDomain {
                 )))
             }
         })
-    }
-
-    fn decide(&mut self, cond: &Sym, point: &str) -> Result<bool, Stop> {
-        match cond {
-            Sym::Bool(t) => Ok(self.fork(t.clone())),
-            _ => Err(Stop::Error(format!("{point}: condition is not an i1"))),
-        }
-    }
-
-    fn is_constant(&self, cond: &Sym) -> bool {
-        matches!(cond, Sym::Bool(Term::Bool(_)))
-    }
-
-    fn loop_bound(&self) -> Option<usize> {
-        Some(self.bound)
     }
 }
 

@@ -38,6 +38,24 @@ pub enum Term {
     Raw(&'static str),
 }
 
+impl Term {
+    /// The number of nodes, counted no further than `cap + 1`.
+    pub fn size_up_to(&self, cap: usize) -> usize {
+        let mut count = 0;
+        let mut stack = vec![self];
+        while let Some(term) = stack.pop() {
+            count += 1;
+            if count > cap {
+                break;
+            }
+            if let Term::App(_, args) = term {
+                stack.extend(args);
+            }
+        }
+        count
+    }
+}
+
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
@@ -240,6 +258,13 @@ mod tests {
             Term::Int(2)
         );
         assert_eq!(cmp("<", Term::Int(1), Term::Int(2)), Term::Bool(true));
+    }
+
+    #[test]
+    fn size_stops_counting_at_the_cap() {
+        let t = app("+", vec![var("a"), app("-", vec![var("b")])]);
+        assert_eq!(t.size_up_to(10), 4);
+        assert_eq!(t.size_up_to(2), 3);
     }
 
     #[test]

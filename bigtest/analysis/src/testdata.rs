@@ -2,12 +2,18 @@
 //! file per source in the source's own text format, one directory per test
 //! case (`DIR` for case 0, `DIR/case-N` for the others).
 
-use std::path::{Path, PathBuf};
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
 
 use coco_dataflow::{
     io::data_file_name,
     model::{OpKind, Program},
 };
+use coco_dialects::df::names::plain_file_name;
+
+use crate::output::Staged;
 
 /// One `bigtest.test_record`: a line of a source's file in a test case.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,38 +44,37 @@ pub fn case_count(records: &[TestRecord]) -> usize {
     records.iter().map(|r| r.case + 1).max().unwrap_or(1)
 }
 
-/// Writes every source's records under `dir`; returns the number of test
-/// cases.
-pub fn write(program: &Program, records: &[TestRecord], dir: &Path) -> Result<usize, String> {
+/// Writes every source's records into `staged`, under `prefix` (the
+/// program's folder when a module holds several); returns the number of
+/// test cases. Two sources with one file name are an error naming both.
+pub fn write(
+    program: &Program,
+    records: &[TestRecord],
+    prefix: &Path,
+    staged: &mut Staged,
+) -> Result<usize, String> {
     let cases = case_count(records);
-    // Cases of an earlier run would read as part of this test set.
-    for stale in case_dirs(dir).into_iter().skip(1) {
-        std::fs::remove_dir_all(&stale)
-            .map_err(|e| format!("cannot remove {}: {e}", stale.display()))?;
+    let mut texts: BTreeMap<(usize, &str), String> = BTreeMap::new();
+    for record in records {
+        let text = texts.entry((record.case, &record.source)).or_default();
+        text.push_str(&record.text);
+        text.push('\n');
     }
     for case in 0..cases {
         let case_dir = if case == 0 {
-            dir.to_path_buf()
+            prefix.to_path_buf()
         } else {
-            dir.join(format!("case-{case}"))
+            prefix.join(format!("case-{case}"))
         };
-        std::fs::create_dir_all(&case_dir)
-            .map_err(|e| format!("cannot create {}: {e}", case_dir.display()))?;
         for (_, op) in program.sources() {
             let OpKind::Source { name, .. } = &op.kind else {
                 continue;
             };
-            let file = case_dir.join(data_file_name(&op.kind).unwrap_or_default());
-            let mut text = String::new();
-            for record in records
-                .iter()
-                .filter(|r| r.case == case && &r.source == name)
-            {
-                text.push_str(&record.text);
-                text.push('\n');
-            }
-            std::fs::write(&file, text)
-                .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+            let file_name = data_file_name(&op.kind).unwrap_or_default();
+            let owner = format!("source \"{name}\" at {}", op.loc);
+            plain_file_name(&file_name).map_err(|e| format!("{owner}: data file {e}"))?;
+            let text = texts.get(&(case, name.as_str())).map_or("", String::as_str);
+            staged.write(&case_dir.join(file_name), &owner, text)?;
         }
     }
     Ok(cases)

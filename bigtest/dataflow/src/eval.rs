@@ -16,8 +16,11 @@ pub enum Stop {
     /// The symbolic executor's exploration bound (loop unrolling) was hit;
     /// the path is not enumerated.
     Cut,
-    /// A construct the domain cannot evaluate, or a runaway evaluation.
+    /// A construct the domain cannot evaluate.
     Error(String),
+    /// The evaluation ran out of fuel: `@udf` ran more operations on one
+    /// call than the evaluator's limit (the payload).
+    OutOfFuel { udf: String, fuel: u64 },
 }
 
 /// A value domain: how to compute and how to decide.
@@ -43,8 +46,9 @@ pub trait Domain {
     fn loop_bound(&self) -> Option<usize>;
 }
 
-/// Operations one evaluation may execute before it is declared runaway.
-const FUEL: u64 = 1_000_000;
+/// Operations one evaluation may execute before it is declared runaway,
+/// unless the evaluator is made [`Evaluator::with_fuel`].
+pub const FUEL: u64 = 1_000_000;
 /// Nested calls one evaluation may make.
 const MAX_DEPTH: usize = 32;
 
@@ -55,16 +59,23 @@ pub struct Evaluator<'p, D: Domain> {
     pub domain: D,
     pub trace: Vec<String>,
     fuel: u64,
+    limit: u64,
     depth: usize,
 }
 
 impl<'p, D: Domain> Evaluator<'p, D> {
     pub fn new(udfs: &'p BTreeMap<String, Udf>, domain: D) -> Self {
+        Self::with_fuel(udfs, domain, FUEL)
+    }
+
+    /// An evaluator that runs at most `fuel` operations per call.
+    pub fn with_fuel(udfs: &'p BTreeMap<String, Udf>, domain: D, fuel: u64) -> Self {
         Evaluator {
             udfs,
             domain,
             trace: Vec::new(),
-            fuel: FUEL,
+            fuel,
+            limit: fuel,
             depth: 0,
         }
     }
@@ -72,7 +83,7 @@ impl<'p, D: Domain> Evaluator<'p, D> {
     /// Calls UDF `name` on `args`; clears the trace first.
     pub fn run(&mut self, name: &str, args: Vec<D::V>) -> Result<Vec<D::V>, Stop> {
         self.trace.clear();
-        self.fuel = FUEL;
+        self.fuel = self.limit;
         self.depth = 0;
         self.call(name, args)
     }
@@ -154,10 +165,10 @@ impl<'p, D: Domain> Evaluator<'p, D> {
             let mut next = None;
             for op in &current.ops {
                 if self.fuel == 0 {
-                    return Err(Stop::Error(format!(
-                        "@{} ran more than {FUEL} operations on one call; does it loop forever?",
-                        udf.name
-                    )));
+                    return Err(Stop::OutOfFuel {
+                        udf: udf.name.clone(),
+                        fuel: self.limit,
+                    });
                 }
                 self.fuel -= 1;
                 match &op.kind {

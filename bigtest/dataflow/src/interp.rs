@@ -6,7 +6,7 @@
 //! tells everything the data exercises. Callers that want Spark's abort
 //! treat a non-empty `failures` as an error.
 
-use std::collections::BTreeMap;
+use std::collections::{hash_map::Entry, BTreeMap, HashMap, HashSet};
 
 use thiserror::Error;
 
@@ -14,7 +14,7 @@ use crate::{
     eval::{Evaluator, Stop},
     lineage::{render, Lineage, Origin, Step},
     model::{DatasetId, JoinKind, OpKind, Program, Ty},
-    value::{Concrete, Value},
+    value::{Concrete, Key, Value},
 };
 
 #[derive(Clone, Debug, Error, PartialEq)]
@@ -142,6 +142,8 @@ struct Interp<'p> {
     program: &'p Program,
     eval: Evaluator<'p, Concrete>,
     run: Run,
+    /// The keys of `run.keys`, hashed, so noting one is not a scan.
+    seen_keys: HashMap<DatasetId, HashSet<Vec<Key>>>,
 }
 
 /// Runs `program` with the given lines per source name.
@@ -150,13 +152,65 @@ pub fn run(program: &Program, inputs: &BTreeMap<String, Vec<String>>) -> Result<
         program,
         eval: Evaluator::new(&program.udfs, Concrete),
         run: Run::default(),
+        seen_keys: HashMap::new(),
     };
+    // A dataset is handed to the last op that reads it, so per-record ops
+    // move its records on instead of copying them, and a run holds the live
+    // datasets, not every one the program made.
+    let mut last_use: Vec<DatasetId> = (0..program.ops.len()).collect();
+    for (id, op) in program.ops.iter().enumerate() {
+        for &input in &op.inputs {
+            last_use[input] = last_use[input].max(id);
+        }
+    }
     let mut datasets: Vec<Vec<Record>> = Vec::with_capacity(program.ops.len());
-    for id in 0..program.ops.len() {
-        let output = interp.op(id, &datasets, inputs)?;
+    for (id, op) in program.ops.iter().enumerate() {
+        let once = |d: DatasetId| op.inputs.iter().filter(|&&i| i == d).count() == 1;
+        let mut taken: Vec<Option<Vec<Record>>> = op
+            .inputs
+            .iter()
+            .map(|&d| (last_use[d] == id && once(d)).then(|| std::mem::take(&mut datasets[d])))
+            .collect();
+        let op_inputs: Vec<Input> = op
+            .inputs
+            .iter()
+            .zip(&mut taken)
+            .map(|(&d, owned)| match owned.take() {
+                Some(records) => Input::Owned(records),
+                None => Input::Shared(&datasets[d]),
+            })
+            .collect();
+        let output = interp.op(id, op_inputs, inputs)?;
+        for &input in &op.inputs {
+            if last_use[input] == id {
+                datasets[input] = Vec::new();
+            }
+        }
         datasets.push(output);
     }
     Ok(interp.run)
+}
+
+/// An op's input dataset: its own when the op is the dataset's last reader.
+enum Input<'d> {
+    Owned(Vec<Record>),
+    Shared(&'d [Record]),
+}
+
+impl<'d> Input<'d> {
+    fn records(&self) -> &[Record] {
+        match self {
+            Input::Owned(records) => records,
+            Input::Shared(records) => records,
+        }
+    }
+
+    fn into_records(self) -> Box<dyn Iterator<Item = Record> + 'd> {
+        match self {
+            Input::Owned(records) => Box::new(records.into_iter()),
+            Input::Shared(records) => Box::new(records.iter().cloned()),
+        }
+    }
 }
 
 impl<'p> Interp<'p> {
@@ -204,6 +258,13 @@ impl<'p> Interp<'p> {
                 Ok(None)
             }
             Err(Stop::Cut) => unreachable!("the concrete domain has no loop bound"),
+            Err(Stop::OutOfFuel { udf: callee, fuel }) => Err(Error::Udf {
+                loc: op.loc.clone(),
+                op: format!("{prefix} (@{udf})"),
+                message: format!(
+                    "@{callee} ran more than {fuel} operations on one record; does it loop forever?"
+                ),
+            }),
             Err(Stop::Error(message)) => Err(Error::Udf {
                 loc: op.loc.clone(),
                 op: format!("{prefix} (@{udf})"),
@@ -212,25 +273,22 @@ impl<'p> Interp<'p> {
         }
     }
 
-    fn note_key(&mut self, id: DatasetId, key: Vec<Value>) {
-        let keys = self.run.keys.entry(id).or_default();
-        if !keys
-            .iter()
-            .any(|k| k.len() == key.len() && k.iter().zip(&key).all(|(a, b)| a.same(b)))
-        {
-            keys.push(key);
+    fn note_key(&mut self, id: DatasetId, key: &[Value]) {
+        let hashed: Vec<Key> = key.iter().map(Value::key).collect();
+        if self.seen_keys.entry(id).or_default().insert(hashed) {
+            self.run.keys.entry(id).or_default().push(key.to_vec());
         }
     }
 
     fn op(
         &mut self,
         id: DatasetId,
-        datasets: &[Vec<Record>],
+        op_inputs: Vec<Input>,
         inputs: &BTreeMap<String, Vec<String>>,
     ) -> Result<Vec<Record>, Error> {
         let program = self.program;
         let op = &program.ops[id];
-        let input = |i: usize| -> &Vec<Record> { &datasets[op.inputs[i]] };
+        let input = |i: usize| -> &[Record] { op_inputs[i].records() };
         let mut out = Vec::new();
         match &op.kind {
             OpKind::Source {
@@ -255,17 +313,16 @@ impl<'p> Interp<'p> {
                 }
             }
             OpKind::Map { .. } => {
-                for record in input(0) {
-                    let mut record = record.clone();
-                    if let Some(fields) = self.call(id, record.fields.clone(), &mut record)? {
+                for mut record in op_inputs.into_iter().flat_map(Input::into_records) {
+                    let args = std::mem::take(&mut record.fields);
+                    if let Some(fields) = self.call(id, args, &mut record)? {
                         record.fields = fields;
                         out.push(record);
                     }
                 }
             }
             OpKind::Filter { .. } => {
-                for record in input(0) {
-                    let mut record = record.clone();
+                for mut record in op_inputs.into_iter().flat_map(Input::into_records) {
                     if let Some(keep) = self.call(id, record.fields.clone(), &mut record)? {
                         if keep == [Value::Bool(true)] {
                             record.lineage.push(self.label(id, "pass"));
@@ -277,13 +334,15 @@ impl<'p> Interp<'p> {
                 }
             }
             OpKind::FlatMap { .. } => {
-                for record in input(0) {
-                    let mut record = record.clone();
-                    let Some(result) = self.call(id, record.fields.clone(), &mut record)? else {
+                for mut record in op_inputs.into_iter().flat_map(Input::into_records) {
+                    // The elements replace the fields: copying the input
+                    // line into each would be quadratic in its length.
+                    let args = std::mem::take(&mut record.fields);
+                    let Some(result) = self.call(id, args, &mut record)? else {
                         continue;
                     };
-                    let items = match result.as_slice() {
-                        [Value::List(items)] => items.clone(),
+                    let items = match <[Value; 1]>::try_from(result) {
+                        Ok([Value::List(items)]) => items,
                         _ => {
                             return Err(Error::Udf {
                                 loc: op.loc.clone(),
@@ -333,18 +392,11 @@ impl<'p> Interp<'p> {
             }
             OpKind::Distinct => {
                 let mut groups: Vec<Vec<&Record>> = Vec::new();
+                let mut index: HashMap<Vec<Key>, usize> = HashMap::new();
                 for record in input(0) {
-                    self.note_key(id, record.fields.clone());
-                    let same = |g: &Vec<&Record>| {
-                        g[0].fields
-                            .iter()
-                            .zip(&record.fields)
-                            .all(|(a, b)| a.same(b))
-                    };
-                    match groups.iter_mut().find(|g| same(g)) {
-                        Some(group) => group.push(record),
-                        None => groups.push(vec![record]),
-                    }
+                    self.note_key(id, &record.fields);
+                    let key = record.fields.iter().map(Value::key).collect();
+                    group_into(&mut groups, &mut index, key, record);
                 }
                 for group in groups {
                     let fields = group[0].fields.clone();
@@ -352,9 +404,8 @@ impl<'p> Interp<'p> {
                 }
             }
             OpKind::Union => {
-                for (side, name) in [(0, "lhs"), (1, "rhs")] {
-                    for record in input(side) {
-                        let mut record = record.clone();
+                for (side, name) in op_inputs.into_iter().zip(["lhs", "rhs"]) {
+                    for mut record in side.into_records() {
                         record.lineage.push(self.label(id, name));
                         out.push(record);
                     }
@@ -365,9 +416,9 @@ impl<'p> Interp<'p> {
             }
             OpKind::Sink { name, .. } => {
                 let mut records = Vec::new();
-                for record in input(0) {
-                    self.terminate(record, vec![Step::Label(program.op_label(id))]);
-                    records.push(record.fields.clone());
+                for record in op_inputs.into_iter().flat_map(Input::into_records) {
+                    self.terminate(&record, vec![Step::Label(program.op_label(id))]);
+                    records.push(record.fields);
                 }
                 self.run.sinks.push((name.clone(), records));
             }
@@ -378,15 +429,10 @@ impl<'p> Interp<'p> {
     /// Records of `input` grouped by their first field, in first-seen order.
     fn groups<'r>(&mut self, id: DatasetId, input: &'r [Record]) -> Vec<Vec<&'r Record>> {
         let mut groups: Vec<Vec<&Record>> = Vec::new();
+        let mut index: HashMap<Key, usize> = HashMap::new();
         for record in input {
-            self.note_key(id, vec![record.fields[0].clone()]);
-            match groups
-                .iter_mut()
-                .find(|g| g[0].fields[0].same(&record.fields[0]))
-            {
-                Some(group) => group.push(record),
-                None => groups.push(vec![record]),
-            }
+            self.note_key(id, &record.fields[..1]);
+            group_into(&mut groups, &mut index, record.fields[0].key(), record);
         }
         groups
     }
@@ -475,21 +521,22 @@ impl<'p> Interp<'p> {
                 })
                 .collect()
         };
-        for r in left {
-            self.note_key(id, vec![r.fields[0].clone()]);
+        for r in left.iter().chain(right) {
+            self.note_key(id, &r.fields[..1]);
         }
-        for r in right {
-            self.note_key(id, vec![r.fields[0].clone()]);
+        // Right records by key, in input order: each left record meets its
+        // matches in the order a scan of the right side would.
+        let mut by_key: HashMap<Key, Vec<usize>> = HashMap::new();
+        for (j, r) in right.iter().enumerate() {
+            by_key.entry(r.fields[0].key()).or_default().push(j);
         }
         let mut out = Vec::new();
         let mut right_matched = vec![false; right.len()];
         let label = self.program.op_label(id);
         for l in left {
             let mut matched = false;
-            for (j, r) in right.iter().enumerate() {
-                if !l.fields[0].same(&r.fields[0]) {
-                    continue;
-                }
+            for &j in by_key.get(&l.fields[0].key()).into_iter().flatten() {
+                let r = &right[j];
                 matched = true;
                 right_matched[j] = true;
                 let mut record_fields = vec![l.fields[0].clone()];
@@ -538,6 +585,23 @@ impl<'p> Interp<'p> {
     }
 }
 
+/// Adds `record` to the group of `key`, a new one at the end if there is
+/// none: groups keep first-seen order.
+fn group_into<'r, K: std::hash::Hash + Eq>(
+    groups: &mut Vec<Vec<&'r Record>>,
+    index: &mut HashMap<K, usize>,
+    key: K,
+    record: &'r Record,
+) {
+    match index.entry(key) {
+        Entry::Occupied(at) => groups[*at.get()].push(record),
+        Entry::Vacant(at) => {
+            at.insert(groups.len());
+            groups.push(vec![record]);
+        }
+    }
+}
+
 /// Number of fields of the left input of join `id` (key included).
 pub fn left_width(program: &Program, id: DatasetId) -> usize {
     program.ops[program.ops[id].inputs[0]].fields.len()
@@ -546,4 +610,75 @@ pub fn left_width(program: &Program, id: DatasetId) -> usize {
 /// Number of fields of the right input of join `id` (key included).
 pub fn right_width(program: &Program, id: DatasetId) -> usize {
     program.ops[program.ops[id].inputs[1]].fields.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::DatasetOp;
+
+    fn op(kind: OpKind, inputs: Vec<DatasetId>, fields: Vec<Ty>) -> DatasetOp {
+        DatasetOp {
+            kind,
+            inputs,
+            fields,
+            loc: "t.mlir:1:1".into(),
+        }
+    }
+
+    /// Keyed operators over many distinct keys: a scan of every group per
+    /// record made this quadratic (minutes at this size in a debug build);
+    /// hashed keys keep it linear. Not timed: a regression shows as a test
+    /// that takes far longer than its neighbours.
+    #[test]
+    fn keyed_ops_on_many_keys_keep_input_order() {
+        let pair = vec![Ty::Int, Ty::Int];
+        let program = Program {
+            name: "keys".into(),
+            ops: vec![
+                op(
+                    OpKind::Source {
+                        name: "pairs".into(),
+                        path: None,
+                        inline: None,
+                        delimiter: ",".into(),
+                    },
+                    vec![],
+                    pair.clone(),
+                ),
+                op(OpKind::Distinct, vec![0], pair.clone()),
+                op(
+                    OpKind::Join {
+                        kind: JoinKind::Inner,
+                    },
+                    vec![1, 0],
+                    vec![Ty::Int, Ty::Int, Ty::Int],
+                ),
+                op(
+                    OpKind::Sink {
+                        name: "out".into(),
+                        path: None,
+                    },
+                    vec![2],
+                    vec![Ty::Int, Ty::Int, Ty::Int],
+                ),
+            ],
+            udfs: BTreeMap::new(),
+        };
+        let n = 20_000;
+        // Every key twice: distinct folds the two lines of a key, and the
+        // join matches each left record with both right ones, in
+        // right-input order.
+        let lines: Vec<String> = (0..2 * n)
+            .map(|i| format!("{},{}", i % n, i / n * (i % n)))
+            .collect();
+        let run = run(&program, &BTreeMap::from([("pairs".to_string(), lines)])).unwrap();
+        let (_, out) = &run.sinks[0];
+        assert_eq!(out.len(), 4 * n - 2);
+        let int = |v: usize| Value::Int(v as i64);
+        assert_eq!(out[2], [int(1), int(0), int(0)]);
+        assert_eq!(out[3], [int(1), int(0), int(1)]);
+        assert_eq!(run.keys[&1].len(), 2 * n - 1);
+        assert_eq!(run.keys[&2].len(), n);
+    }
 }

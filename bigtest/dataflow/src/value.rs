@@ -66,6 +66,7 @@ impl Value {
 
     /// Whether this value is the same as `other` for keying (joins, groups,
     /// distinct): floats compare by bits, as Spark's hashing does.
+    /// [`Value::key`] is equal exactly when this holds.
     pub fn same(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
@@ -74,6 +75,32 @@ impl Value {
             }
             (Value::Option(Some(a)), Value::Option(Some(b))) => a.same(b),
             _ => self == other,
+        }
+    }
+}
+
+/// A value as a hash key, equal exactly when [`Value::same`] holds, so
+/// keyed operators find a record's group in constant time, not by a scan of
+/// every group.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    Int(i64),
+    Float(u64),
+    Bool(bool),
+    Str(String),
+    List(Vec<Key>),
+    Option(Option<Box<Key>>),
+}
+
+impl Value {
+    pub fn key(&self) -> Key {
+        match self {
+            Value::Int(v) => Key::Int(*v),
+            Value::Float(v) => Key::Float(v.to_bits()),
+            Value::Bool(v) => Key::Bool(*v),
+            Value::Str(v) => Key::Str(v.clone()),
+            Value::List(items) => Key::List(items.iter().map(Value::key).collect()),
+            Value::Option(v) => Key::Option(v.as_ref().map(|v| Box::new(v.key()))),
         }
     }
 }
@@ -233,5 +260,32 @@ impl Domain for Concrete {
 
     fn loop_bound(&self) -> Option<usize> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_equal_exactly_when_values_are_the_same() {
+        let values = [
+            Value::Int(1),
+            Value::Float(0.0),
+            Value::Float(-0.0),
+            Value::Float(f64::NAN),
+            Value::Bool(true),
+            Value::Str("1".into()),
+            Value::List(vec![Value::Float(f64::NAN)]),
+            Value::List(vec![]),
+            Value::Option(None),
+            Value::Option(Some(Box::new(Value::Float(f64::NAN)))),
+            Value::Option(Some(Box::new(Value::Int(1)))),
+        ];
+        for a in &values {
+            for b in &values {
+                assert_eq!(a.same(b), a.key() == b.key(), "{a:?} vs {b:?}");
+            }
+        }
     }
 }

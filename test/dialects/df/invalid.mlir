@@ -242,3 +242,30 @@ func.func @group_by_key_needs_pairs() {
   %g = df.group_by_key %s : !df.dataset<i64> -> !df.dataset<tuple<i64, !df.list<i64>>>
   return
 }
+
+// -----
+
+func.func @source_name_leaves_the_folder() {
+  // expected-error@+1 {{source name "../../X" contains a path separator; it names a file of generated test data, so it must be a plain file name}}
+  %s = df.source "../../X" inline ["1"] delimiter "," : !df.dataset<i64>
+  df.sink "out" %s : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @source_name_dot_dot() {
+  // expected-error@+1 {{source name ".." is a relative folder}}
+  %s = df.source ".." path "s.csv" delimiter "," : !df.dataset<i64>
+  df.sink "out" %s : !df.dataset<i64>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{df program name "a/b" contains a path separator}}
+func.func @"a/b"() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  df.sink "out" %s : !df.dataset<i64>
+  return
+}

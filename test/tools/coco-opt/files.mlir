@@ -33,6 +33,9 @@
 // LIST-NEXT: ranks= {{.*}} (default: 0)
 // LIST-NEXT: --bigtest-jdu-paths
 // LIST-NEXT: k= {{.*}} (default: 2)
+// LIST-NEXT: fuel= {{.*}} (default: 100000)
+// LIST-NEXT: max-index= {{.*}} (default: 1000)
+// LIST-NEXT: max-paths= {{.*}} (default: 20000)
 // LIST-NEXT: --bigtest-solve
 // LIST-NEXT: timeout-ms= {{.*}} (default: 10000)
 // LIST-NEXT: --bigtest-emit

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use melior::ir::{Operation, Type, ValueLike};
 
 use super::{
+    names::plain_file_name,
     ops::{self, is_dataset_op},
     types::{dataset_record, list_element, option_element, record_fields, FieldType},
 };
@@ -45,10 +46,17 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
         match name.as_str() {
             ops::SOURCE => {
                 verify_source(op, reporter);
-                let program = enclosing(op, "func.func")
-                    .and_then(|f| str_attr(as_op(&f), "sym_name"))
+                let func = enclosing(op, "func.func");
+                let program = func
+                    .as_ref()
+                    .and_then(|f| str_attr(as_op(f), "sym_name"))
                     .unwrap_or_default();
                 let source = str_attr(op, "name").unwrap_or_default();
+                if !sources_per_program.contains_key(&program) {
+                    if let (Some(func), Err(problem)) = (&func, plain_file_name(&program)) {
+                        reporter.op_error(as_op(func), format!("df program name {problem}"));
+                    }
+                }
                 if !sources_per_program
                     .entry(program.clone())
                     .or_default()
@@ -130,7 +138,13 @@ fn operand_record<'c>(op: &Operation<'c>, index: usize) -> Option<Type<'c>> {
 }
 
 fn verify_source(op: &Operation, reporter: &mut Reporter) {
+    if let Err(problem) = plain_file_name(&str_attr(op, "name").unwrap_or_default()) {
+        reporter.op_error(op, format!("source name {problem}"));
+    }
     let path = str_attr(op, "path");
+    if path.as_deref().is_some_and(|p| p.contains('\0')) {
+        reporter.op_error(op, "path contains a NUL character");
+    }
     let records = str_array_attr(op, "records");
     match (&path, &records) {
         (Some(_), Some(_)) => {

@@ -47,7 +47,11 @@ use crate::{
     registry::PassInfo,
     Result,
 };
-use coco_bigtest::{bounds, enumerate::enumerate, extract, results};
+use coco_bigtest::{
+    bounds,
+    enumerate::{enumerate, Limits},
+    extract, results,
+};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "bigtest-jdu-paths",
@@ -56,8 +60,16 @@ pub const INFO: PassInfo = PassInfo {
 (symbolic execution: every branch, loops unrolled k times, failing parses, divisions, indexes and substrings) and \
 appends one `bigtest.jdu_path` per path, status `unsolved`, constraints as an SMT-LIB 2 script, and the keys and source records the path \
 passes as `keys` and `records` (read by `bigtest-emit`). Earlier results for the same program are replaced. Constructs the analysis \
-does not model (unknown functions, scf.while, unsigned comparisons, df.size of a split input) are errors naming the op.",
-    options: &[PassOption::bounded(&bounds::K)],
+does not model (unknown functions, scf.while, unsigned comparisons, df.size of a split input) are errors naming the op. \
+All work is bounded: `fuel` (operations per UDF path; constant loops run to the end within it), `max-index` (the \
+largest `df.get` index into a split of input text) and `max-paths` (JDU paths per program, UDF paths and record \
+combinations per op); going past one is an error on the dataset op naming the limit.",
+    options: &[
+        PassOption::bounded(&bounds::K),
+        PassOption::bounded(&bounds::FUEL),
+        PassOption::bounded(&bounds::MAX_INDEX),
+        PassOption::bounded(&bounds::MAX_PATHS),
+    ],
     create,
 };
 
@@ -65,12 +77,18 @@ static PASS_ID: PassId = PassId;
 
 #[derive(Clone)]
 struct JduPathsPass {
-    k: usize,
+    limits: Limits,
 }
 
 fn create(options: &Options) -> Result<Pass> {
+    let bounded = |bound| options.bounded(INFO.argument, bound);
     let pass = JduPathsPass {
-        k: options.bounded(INFO.argument, &bounds::K)? as usize,
+        limits: Limits {
+            k: bounded(&bounds::K)? as usize,
+            fuel: bounded(&bounds::FUEL)? as u64,
+            max_index: bounded(&bounds::MAX_INDEX)? as usize,
+            max_paths: bounded(&bounds::MAX_PATHS)? as usize,
+        },
     };
     Ok(create_module_pass(&INFO, &PASS_ID, "BigtestJduPaths", pass))
 }
@@ -94,7 +112,7 @@ impl ModulePass for JduPathsPass {
                 }
             };
             let ops: Vec<_> = body_ops(func);
-            let paths = match enumerate(&program, self.k) {
+            let paths = match enumerate(&program, self.limits) {
                 Ok((paths, cut)) => {
                     // Not an error: k is the bound the user chose. But the
                     // paths left out are real behaviour, so say so.
@@ -105,7 +123,7 @@ impl ModulePass for JduPathsPass {
                             location,
                             &format!(
                                 "{count} path(s) of @{udf} loop more than k={} times and are not enumerated; raise k to include them",
-                                self.k
+                                self.limits.k
                             ),
                         );
                     }
