@@ -255,32 +255,46 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
 
 /// A SIGKILLed launcher cannot remove its temporary folders, and its ranks
 /// are killed by mpirun before they could: a detached `sh` outlives it,
-/// waits for it to be gone, and removes them (a no-op when the launcher
-/// removed them itself). Folders created while compiling, before the job
-/// starts, are left to the next run's stale-folder sweep.
+/// waits for it to be gone, and removes every folder it named
+/// `PREFIX-PID-*` (all of them this process's, whichever job made them).
+/// One per process and prefix; folders created while compiling the first
+/// job, before it starts, are left to the next run's stale-folder sweep.
 fn spawn_reaper(dirs: &[PathBuf]) {
-    if dirs.is_empty() {
-        return;
-    }
     use std::os::unix::process::CommandExt;
-    let mut reaper = Command::new("/bin/sh");
-    reaper
-        .arg("-c")
-        // Ends as soon as the folders are gone too (the launcher removed them).
-        .arg("while kill -0 \"$0\" 2>/dev/null && [ -e \"$1\" ]; do sleep 0.5; done; rm -rf -- \"$@\"")
-        .arg(std::process::id().to_string())
-        .args(dirs)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        // Its own group: a signal to the launcher's group does not end it.
-        .process_group(0);
-    // Reaped by a thread so that it never lingers as a zombie of a
-    // launcher that lives on (the in-process filetests).
-    if let Ok(mut child) = reaper.spawn() {
-        let _ = thread::Builder::new()
-            .name("coco-reaper-wait".into())
-            .spawn(move || child.wait());
+    static WATCHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let pid = std::process::id();
+    let marker = format!("-{pid}-");
+    for dir in dirs {
+        let (Some(parent), Some(name)) = (dir.parent(), dir.file_name().and_then(|n| n.to_str()))
+        else {
+            continue;
+        };
+        let Some(at) = name.find(&marker) else {
+            continue;
+        };
+        let pattern = parent.join(format!("{}{marker}", &name[..at]));
+        let mut watched = lock(&WATCHED);
+        if watched.contains(&pattern) {
+            continue;
+        }
+        watched.push(pattern.clone());
+        let mut reaper = Command::new("/bin/sh");
+        reaper
+            .arg("-c")
+            .arg("while kill -0 \"$0\" 2>/dev/null; do sleep 1; done; rm -rf -- \"$1\"*")
+            .arg(pid.to_string())
+            .arg(&pattern)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            // Its own group: a signal to the launcher's group does not end it.
+            .process_group(0);
+        // Waited for by a thread, so that it is never left a zombie.
+        if let Ok(mut child) = reaper.spawn() {
+            let _ = thread::Builder::new()
+                .name("coco-reaper-wait".into())
+                .spawn(move || child.wait());
+        }
     }
 }
 
