@@ -146,8 +146,8 @@ impl DType {
 
 /// `x` rounded to f32 to odd: truncated toward zero, with the last bit set
 /// when inexact. Rounding that to f16 or bf16 (to nearest) rounds `x` once,
-/// correctly, since f32 keeps at least two more bits than either (24 >= 11
-/// + 2). `half`'s own `from_f64` drops the low 32 bits of the f64 before
+/// correctly, since f32 keeps at least two more bits than either (24 is at
+/// least 11 plus 2). `half`'s own `from_f64` drops the low 32 bits of the f64 before
 /// rounding and so misses ties broken below them (1 + 2^-8 + 2^-30 became
 /// bf16 1.0 rather than 1 + 2^-7).
 fn to_f32_odd(x: f64) -> f32 {

@@ -27,7 +27,7 @@ use coco_bigtest::{
     extract,
     generate::PathSpec,
     mutation::{self, Dataset},
-    output::Staged,
+    output::OutputFolder,
     report::Report,
     results,
     testdata::{self, case_dirs, TestRecord},
@@ -285,8 +285,13 @@ fn generate_command(
     warnings: &mut String,
 ) -> Result<Problems, String> {
     bounds.check()?;
+    // `-` means standard output to the other tools; test data is a folder.
+    if output == Path::new("-") {
+        return Err("-o -: test data is a folder of files and cannot go to standard output;                     name a folder"
+            .into());
+    }
     // Before any work: a folder it may not write into is refused at once.
-    let mut staged = Staged::new(output)?;
+    let mut staged = OutputFolder::new(output)?;
     let start = Instant::now();
     let context = context();
     progress(&format!(

@@ -3,7 +3,7 @@
 //!
 //! Everything goes first into a fresh staging folder beside DIR, and every
 //! file has one owner: two sources whose data would land in one file (or in
-//! a report) are an error naming both, not a silent overwrite. [`Staged::commit`]
+//! a report) are an error naming both, not a silent overwrite. [`OutputFolder::commit`]
 //! then renames the staging folder to DIR when DIR does not exist, or, when
 //! DIR is empty or a previous output, renames each file into place (each
 //! rename is atomic) and removes only what the previous output's manifest
@@ -25,7 +25,7 @@ pub const MANIFEST: &str = "coco-bigtest-manifest.txt";
 const HEADER: &str = "# coco-bigtest generate output";
 
 /// An output being written: the staging folder and who claimed each file.
-pub struct Staged {
+pub struct OutputFolder {
     output: PathBuf,
     staging: PathBuf,
     /// The previous output's entries, when `output` is one (an empty folder
@@ -38,10 +38,10 @@ pub struct Staged {
     committed: bool,
 }
 
-impl Staged {
+impl OutputFolder {
     /// Checks that `output` may be written (missing, empty, or a previous
     /// output) and creates the staging folder beside it.
-    pub fn new(output: &Path) -> Result<Staged, String> {
+    pub fn new(output: &Path) -> Result<OutputFolder, String> {
         let shown = output.display();
         let previous = match std::fs::symlink_metadata(output) {
             Err(e) if e.kind() == ErrorKind::NotFound => None,
@@ -55,7 +55,7 @@ impl Staged {
         std::fs::create_dir_all(&parent)
             .map_err(|e| format!("-o {shown}: cannot create {}: {e}", parent.display()))?;
         let staging = create_staging(&parent, &name)?;
-        let mut staged = Staged {
+        let mut staged = OutputFolder {
             output: output.to_path_buf(),
             staging,
             previous,
@@ -70,7 +70,7 @@ impl Staged {
         Ok(staged)
     }
 
-    /// Where the files are until [`Staged::commit`]: read them back there.
+    /// Where the files are until [`OutputFolder::commit`]: read them back there.
     pub fn dir(&self) -> &Path {
         &self.staging
     }
@@ -246,7 +246,7 @@ impl Staged {
     }
 }
 
-impl Drop for Staged {
+impl Drop for OutputFolder {
     fn drop(&mut self) {
         if !self.committed {
             // The staging folder is this run's own: nothing else is in it.
@@ -377,7 +377,7 @@ mod tests {
     }
 
     fn generate(output: &Path, files: &[(&str, &str)]) -> Result<Vec<String>, String> {
-        let mut staged = Staged::new(output)?;
+        let mut staged = OutputFolder::new(output)?;
         for (path, text) in files {
             staged.write(Path::new(path), "test", text)?;
         }
@@ -509,7 +509,7 @@ mod tests {
     #[test]
     fn two_owners_of_one_file_are_an_error_naming_both() {
         let dir = scratch("clash");
-        let mut staged = Staged::new(&dir.join("out")).unwrap();
+        let mut staged = OutputFolder::new(&dir.join("out")).unwrap();
         staged
             .write(Path::new("times.txt"), "source \"a\"", "")
             .unwrap();

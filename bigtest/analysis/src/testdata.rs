@@ -13,7 +13,7 @@ use coco_dataflow::{
 };
 use coco_dialects::df::names::plain_file_name;
 
-use crate::output::Staged;
+use crate::output::OutputFolder;
 
 /// One `bigtest.test_record`: a line of a source's file in a test case.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,7 +51,7 @@ pub fn write(
     program: &Program,
     records: &[TestRecord],
     prefix: &Path,
-    staged: &mut Staged,
+    staged: &mut OutputFolder,
 ) -> Result<usize, String> {
     let cases = case_count(records);
     let mut texts: BTreeMap<(usize, &str), String> = BTreeMap::new();

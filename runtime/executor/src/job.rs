@@ -281,7 +281,7 @@ fn spawn_reaper(dirs: &[PathBuf]) {
         let mut reaper = Command::new("/bin/sh");
         reaper
             .arg("-c")
-            .arg("while kill -0 \"$0\" 2>/dev/null; do sleep 1; done; rm -rf -- \"$1\"*")
+            .arg("while kill -0 \"$0\" 2>/dev/null; do sleep 0.2; done; rm -rf -- \"$1\"*")
             .arg(pid.to_string())
             .arg(&pattern)
             .stdin(std::process::Stdio::null())

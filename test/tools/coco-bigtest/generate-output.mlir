@@ -12,6 +12,7 @@
 // RUN: not coco-bigtest coverage tools/coco-bigtest/inputs/same-file.df --data %t 2>&1 | FileCheck %s --check-prefix=NOTHING
 // RUN: not coco-bigtest generate tools/coco-bigtest/inputs/report-name.df -o %t 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not coco-bigtest generate %s -o tools/coco-bigtest/inputs/foreign 2>&1 | FileCheck %s --check-prefix=FOREIGN
+// RUN: not coco-bigtest generate %s -o - 2>&1 | FileCheck %s --check-prefix=DASH
 // RUN: coco-bigtest run %s --data tools/coco-bigtest/inputs/foreign/case-1 | FileCheck %s --check-prefix=KEPT
 // RUN: coco-bigtest generate %s -o %t --k 2 | FileCheck %s --check-prefix=FIRST
 // RUN: coco-bigtest generate %s -o %t --k 1 | FileCheck %s --check-prefix=AGAIN
@@ -40,3 +41,5 @@ func.func @precious() {
   df.sink "out" %total : !df.dataset<i64>
   return
 }
+
+// DASH: coco-bigtest: error: -o -: test data is a folder of files and cannot go to standard output; name a folder
