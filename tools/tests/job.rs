@@ -166,7 +166,8 @@ fn sigkill_ends_the_job_and_the_next_run_removes_the_folders() {
     signal(&child, libc::SIGKILL);
     let (status, _) = end(child, &tmp);
     assert_eq!(status.signal(), Some(libc::SIGKILL));
-    assert!(!leftovers(&tmp).is_empty(), "SIGKILL cannot be caught");
+    // SIGKILL cannot be caught: the detached reaper removes the folders
+    // once the launcher is gone (or, failing that, the next run does).
     let output = coco_run(&tmp, &["--ranks", "1"]).output().unwrap();
     assert!(
         output.status.success(),
