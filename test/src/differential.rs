@@ -55,7 +55,8 @@ fn run(
     let module_op = module.as_operation();
     let specs = input_specs(&module_op, None).map_err(|e| e.to_string())?;
     let inputs = random_inputs(&specs, ranks, seed);
-    Ok(coco_interp::run(&module_op, ranks, None, &inputs))
+    let limits = coco_interp::Limits::from_env().map_err(|e| e.to_string())?;
+    Ok(coco_interp::run(&module_op, ranks, None, &inputs, &limits))
 }
 
 /// What one interpreter run of a program gave.

@@ -45,6 +45,8 @@ pub struct Request<'a> {
     pub watchdog_s: Option<u64>,
     /// PTX kernels and NCCL instead of native kernels and MPI collectives.
     pub cuda: bool,
+    /// What the reference interpreter of `--check` may spend.
+    pub interp_limits: &'a coco_interp::Limits,
 }
 
 const PROGRAM: &str = "coco-run";
@@ -145,6 +147,17 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         }
         None => None,
     };
+    // Before the job runs: a --check the interpreter cannot finish is
+    // refused now, not after the compiled run.
+    if let (true, Some(module)) = (request.check, &module) {
+        coco_interp::check_program(
+            &module.as_operation(),
+            request.entry,
+            request.ranks,
+            request.interp_limits,
+        )
+        .map_err(|e| format!("--check: {e}"))?;
+    }
 
     let inputs_scratch;
     let mut host_inputs: Option<HashMap<String, HostValue>> = None;
@@ -302,6 +315,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             request.ranks,
             request.entry,
             &host_inputs,
+            request.interp_limits,
         )
         .map_err(|e| format!("the reference interpreter failed: {e}"))?;
         let report = check::compare(&reference, &results)?;

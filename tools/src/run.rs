@@ -16,7 +16,9 @@ use std::{collections::HashMap, fmt::Write as _, path::PathBuf};
 
 use clap::{Parser, ValueEnum};
 use coco_dialects::context;
-use coco_interp::{input_specs, npy, random_inputs, HostValue, Scalar, Spec, Tensor};
+use coco_interp::{
+    input_specs, npy, random_inputs, HostValue, Limits, Scalar, Spec, Tensor, WorkLimit,
+};
 
 use crate::{execute, source, Output};
 
@@ -93,6 +95,12 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..))]
     repeat: u64,
+    /// The most element operations the reference interpreter may spend (the
+    /// reference backend, and --check), estimated from the program's types
+    /// before it runs [default: $COCO_MAX_INTERP_WORK, else 5e10, about six
+    /// minutes on one core].
+    #[arg(long, value_name = "N")]
+    max_interp_work: Option<u64>,
     /// cpu/cuda: fail the job when a rank waits in one collective longer
     /// than this (a stopped or hung rank); 0: no limit [default:
     /// $COCO_WATCHDOG_S, else 300].
@@ -123,6 +131,18 @@ fn describe(spec: &Spec) -> String {
     format!("{} {:?} {layout}", spec.dtype, spec.global_shape)
 }
 
+/// The interpreter's limits: `--max-interp-work` over the environment.
+fn interp_limits(cli: &Cli) -> Result<Limits, String> {
+    let mut limits = Limits::from_env().map_err(|e| e.to_string())?;
+    if let Some(operations) = cli.max_interp_work {
+        limits.work = WorkLimit {
+            operations,
+            source: format!("--max-interp-work {operations}"),
+        };
+    }
+    Ok(limits)
+}
+
 fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
     coco_runtime::launch::check_world_size(
         &format!("--ranks {}", cli.ranks),
@@ -130,6 +150,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
         cli.max_ranks,
     )
     .map_err(|e| e.to_string())?;
+    let limits = interp_limits(cli)?;
     match cli.backend {
         Backend::Reference => {
             if cli.check || cli.exact_reductions || cli.timing || cli.repeat > 1 {
@@ -165,6 +186,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 repeat: usize::try_from(cli.repeat).unwrap_or(usize::MAX),
                 watchdog_s: cli.watchdog_s,
                 cuda: cli.backend == Backend::Cuda,
+                interp_limits: &limits,
             };
             return execute::run(&request, out);
         }
@@ -180,7 +202,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
         }
         return Ok(());
     }
-    coco_interp::check_memory(&module_op, cli.entry.as_deref(), cli.ranks)
+    coco_interp::check_program(&module_op, cli.entry.as_deref(), cli.ranks, &limits)
         .map_err(|e| e.to_string())?;
     let inputs = match &cli.inputs {
         None => random_inputs(&specs, cli.ranks, cli.seed),
@@ -189,8 +211,14 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
     if let Some(dir) = &cli.save_inputs {
         save_inputs(dir, &inputs)?;
     }
-    let outputs = coco_interp::run(&module_op, cli.ranks, cli.entry.as_deref(), &inputs)
-        .map_err(|e| e.to_string())?;
+    let outputs = coco_interp::run(
+        &module_op,
+        cli.ranks,
+        cli.entry.as_deref(),
+        &inputs,
+        &limits,
+    )
+    .map_err(|e| e.to_string())?;
     for (spec, value) in &outputs {
         let _ = writeln!(out, "{}: {} {}", spec.name, describe(spec), summary(value));
         if cli.print_values {

@@ -47,7 +47,7 @@ struct Cli {
     /// The deadline of one run, in seconds.
     #[arg(long, default_value_t = 90)]
     timeout_s: u64,
-    /// Print every case and its verdict to stderr.
+    /// Print every case, its verdict and the first line it printed to stderr.
     #[arg(long)]
     verbose: bool,
     /// Also write the table (Markdown) to this file.
@@ -136,7 +136,11 @@ fn main() {
                     }
                     let outcome = category.case(&env, index);
                     if cli.verbose {
-                        eprintln!("[{name} {index}] {:?}: {}", outcome.verdict, outcome.case);
+                        let said = outcome.detail.lines().next().unwrap_or_default();
+                        eprintln!(
+                            "[{name} {index}] {:?}: {}\n    {said}",
+                            outcome.verdict, outcome.case
+                        );
                     }
                     tally.lock().unwrap_or_else(|e| e.into_inner()).record(
                         category.name(),

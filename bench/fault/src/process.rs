@@ -120,6 +120,14 @@ impl Invocation {
     pub fn new(bin: &Path, args: &[&str], job: &str, timeout: Duration) -> Invocation {
         let mut command = Command::new(bin);
         command.args(args).env(JOB_ENV, job);
+        // The interpreter's work bound scaled to the deadline, as a user
+        // with a deadline would set it: a legal but huge program is then
+        // refused at once, where the default bound (minutes) would run it
+        // past the deadline and read as a hang.
+        let work = timeout
+            .as_secs()
+            .saturating_mul(INTERP_OPERATIONS_PER_SECOND);
+        command.env("COCO_MAX_INTERP_WORK", work.to_string());
         // A bound on address space, so that a runaway allocation fails in
         // the tool (as it would under a cluster's memory limit) instead of
         // taking the machine down.
@@ -168,6 +176,11 @@ impl Invocation {
         Ok(self.spawn()?.finish())
     }
 }
+
+/// The interpreter's element operations a second assumed for the work
+/// bound: a third of what it does alone on one core of the CI machine
+/// (1.3e8), as two cases run at once beside other work.
+pub const INTERP_OPERATIONS_PER_SECOND: u64 = 40_000_000;
 
 /// Per process started by the harness (8 GiB).
 pub const ADDRESS_SPACE_LIMIT: u64 = 8 << 30;

@@ -41,6 +41,22 @@ pub enum Error {
         a: Scalar,
         b: Scalar,
     },
+    #[error("{what} needs {bytes} bytes in the reference interpreter, bringing its values to {total} bytes, over the limit of {limit} bytes ({set_by})")]
+    OverMemory {
+        what: String,
+        bytes: u64,
+        total: u64,
+        limit: u64,
+        set_by: String,
+    },
+    #[error("the reference interpreter would need about {total} element operations for this program, over the limit of {limit} ({set_by}); the costliest op is {op} with {work}")]
+    OverWork {
+        total: u64,
+        op: String,
+        work: u64,
+        limit: u64,
+        set_by: String,
+    },
     #[error("{path}: {message}")]
     Npy { path: String, message: String },
     #[error(transparent)]

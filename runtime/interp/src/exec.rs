@@ -17,6 +17,7 @@ use melior::ir::{
 };
 
 use crate::{
+    budget::{self, MemoryAccount},
     collective, compute, elementwise,
     error::{Error, Result},
     tensor::{DType, Tensor},
@@ -49,6 +50,9 @@ pub struct Frame<'c> {
     /// Uses left per value; a value is dropped after its last use, which
     /// keeps memory at the live set (real tensor sizes x ranks).
     uses_left: HashMap<usize, usize>,
+    /// What the live set, values in flight and the host's values take;
+    /// each op's operands and results are checked against it first.
+    pub memory: MemoryAccount,
 }
 
 /// The local shape of a value of type `tensor` on one of `group_size` ranks.
@@ -93,7 +97,7 @@ pub fn local_type(
 }
 
 impl<'c> Frame<'c> {
-    pub fn new(group_size: usize, group: Option<String>) -> Self {
+    pub fn new(group_size: usize, group: Option<String>, memory: MemoryAccount) -> Self {
         Frame {
             group_size,
             values: HashMap::new(),
@@ -101,6 +105,7 @@ impl<'c> Frame<'c> {
             updates: Vec::new(),
             arguments: Vec::new(),
             uses_left: HashMap::new(),
+            memory,
         }
     }
 
@@ -114,13 +119,15 @@ impl<'c> Frame<'c> {
         })
     }
 
-    /// The value of an operand; moved out on its last use.
+    /// The value of an operand; moved out on its last use. Either way it
+    /// leaves the account: the op that takes it accounts for it.
     fn take(&mut self, value: Value, op: &Operation) -> Result<PerRank> {
         let k = key(value);
         let left = self.uses_left.entry(k).or_insert(1);
         *left = left.saturating_sub(1);
         if *left == 0 {
             if let Some(data) = self.values.remove(&k) {
+                self.memory.release(budget::value_bytes(&data));
                 return Ok(data);
             }
         }
@@ -128,7 +135,10 @@ impl<'c> Frame<'c> {
     }
 
     fn set(&mut self, value: Value, data: PerRank) {
-        self.values.insert(key(value), data);
+        self.memory.add(budget::value_bytes(&data));
+        if let Some(old) = self.values.insert(key(value), data) {
+            self.memory.release(budget::value_bytes(&old));
+        }
     }
 
     /// Runs `func` with `arguments` (one `PerRank` per function argument).
@@ -160,6 +170,10 @@ impl<'c> Frame<'c> {
             }
         }
         let results = self.run_ops(body_ops(func), channels)?;
+        // Values never used die with the frame.
+        for (_, data) in self.values.drain() {
+            self.memory.release(budget::value_bytes(&data));
+        }
         Ok(FunctionResult {
             results,
             updates: std::mem::take(&mut self.updates),
@@ -209,6 +223,30 @@ impl<'c> Frame<'c> {
             None => None,
         };
         let g = self.group_size;
+        // The operands (taken out of the account above), and the results or
+        // the copy a send or an update keeps, are all alive at once; an op
+        // may also hold one temporary as large as its results (the index
+        // map of an expand or a transpose, a gather's concatenation).
+        let operand_bytes = operands
+            .iter()
+            .fold(0u64, |n, o| n.saturating_add(budget::value_bytes(o)));
+        let new_bytes = match (name, &result_info) {
+            (coco_ops::SEND | coco_ops::UPDATE, _) => {
+                operands.last().map_or(0, |o| budget::value_bytes(o))
+            }
+            (coco_ops::FUSED_KERNEL | coco_ops::FUSED_COLLECTIVE | coco_ops::OVERLAP, _) => 0,
+            (_, Some((_, shape, _))) => budget::bytes_of(
+                shape
+                    .iter()
+                    .try_fold(2 * g as u64, |n, &d| n.checked_mul(d as u64))
+                    .unwrap_or(u64::MAX),
+            ),
+            (_, None) => 0,
+        };
+        self.memory.check(
+            &format!("'{name}' at {location}"),
+            operand_bytes.saturating_add(new_bytes),
+        )?;
 
         let results: Vec<PerRank> = match name {
             coco_ops::FUSED_KERNEL | coco_ops::FUSED_COLLECTIVE | coco_ops::OVERLAP => {
@@ -226,7 +264,11 @@ impl<'c> Frame<'c> {
                             "{location}: coco.update target is not a function argument"
                         ))
                     })?;
-                self.updates.retain(|(i, _)| *i != index);
+                if let Some(previous) = self.updates.iter().position(|(i, _)| *i == index) {
+                    let (_, old) = self.updates.remove(previous);
+                    self.memory.release(budget::value_bytes(&old));
+                }
+                self.memory.add(budget::value_bytes(&operands[1]));
                 self.updates.push((index, operands[1].clone()));
                 Vec::new()
             }
@@ -235,6 +277,7 @@ impl<'c> Frame<'c> {
                 let own = self.group.clone().ok_or_else(|| {
                     Error::Program(format!("{location}: coco.send outside a process group"))
                 })?;
+                self.memory.add(budget::value_bytes(&operands[0]));
                 channels
                     .entry((own, peer))
                     .or_default()
@@ -249,6 +292,8 @@ impl<'c> Frame<'c> {
                 let data = channels.get_mut(&(peer.clone(), own)).and_then(VecDeque::pop_front).ok_or_else(|| {
                     Error::Program(format!("{location}: coco.recv from @{peer} has no matching coco.send (stages run in order, stage 0 first)"))
                 })?;
+                // In flight it was on the account; `set` adds it again.
+                self.memory.release(budget::value_bytes(&data));
                 if data.len() != g {
                     return Err(Error::Program(format!(
                         "{location}: coco.recv from @{peer}: the sending group has {} ranks, this one {g}",

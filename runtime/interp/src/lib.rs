@@ -8,6 +8,7 @@
 //! index), so masks do not depend on schedule or rank count. It shares no code
 //! with the lowering, so a lowering bug cannot hide in shared code.
 
+pub mod budget;
 pub mod collective;
 pub mod compute;
 pub mod elementwise;
@@ -19,6 +20,7 @@ pub mod program;
 pub mod rng;
 pub mod tensor;
 
+pub use budget::{Limits, WorkLimit};
 pub use error::{Error, Result};
-pub use program::{check_memory, input_specs, output_specs, random_inputs, run, HostValue, Spec};
+pub use program::{check_program, input_specs, output_specs, random_inputs, run, HostValue, Spec};
 pub use tensor::{DType, Data, Scalar, Tensor};

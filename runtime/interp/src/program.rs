@@ -13,6 +13,7 @@ use coco_dialects::{
 use melior::ir::{operation::OperationRef, Operation, Type};
 
 use crate::{
+    budget::{self, Limits, MemoryAccount},
     error::{Error, Result},
     exec::{local_type, Channels, Frame, PerRank},
     rng,
@@ -29,6 +30,14 @@ pub enum HostValue {
 }
 
 impl HostValue {
+    /// Bytes the interpreter holds for it.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            HostValue::Global(t) => budget::value_bytes(std::slice::from_ref(t)),
+            HostValue::PerRank(parts) => budget::value_bytes(parts),
+        }
+    }
+
     /// Every element, row-major (a local value's ranks in order).
     pub fn scalars(&self) -> Vec<Scalar> {
         match self {
@@ -204,37 +213,50 @@ pub fn output_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>
     Ok(specs)
 }
 
-/// Checks that the values the interpreter holds for the program's inputs
-/// and results (8 bytes an element, one copy per rank for local values) fit
-/// the memory limit (`COCO_MAX_MEMORY_BYTES`, by default this machine's
-/// memory), before any is allocated: an 800 GB tensor is an error naming
-/// it, not an allocation abort.
-pub fn check_memory(module: &Operation, entry: Option<&str>, ranks: usize) -> Result<()> {
-    let limit = coco_base::memory::MemoryLimit::from_env().map_err(Error::Program)?;
-    let mut total: u64 = 0;
-    let specs = input_specs(module, entry)?
-        .into_iter()
-        .chain(output_specs(module, entry)?);
-    for spec in specs {
+/// Checks the program against `limits` before any of its values exist:
+/// its element operations ([`budget::check_work`]), and its inputs, which
+/// the caller holds (one copy, one per rank for `#coco.local` values) and
+/// the ranks hold again (a copy per rank, a slice each for
+/// `#coco.sliced<d>`). An 800 GB input is an error naming it, not an
+/// allocation abort. [`run`] checks every op's results as it goes.
+pub fn check_program(
+    module: &Operation,
+    entry: Option<&str>,
+    ranks: usize,
+    limits: &Limits,
+) -> Result<()> {
+    let (entries, num_stages) = entries(module, entry)?;
+    let group_size = ranks / usize::try_from(num_stages.max(1)).unwrap_or(1).max(1);
+    let functions: Vec<(&Operation, usize)> = entries
+        .iter()
+        .map(|e| {
+            let size = if e.group.is_some() { group_size } else { ranks };
+            (as_op(&e.op), size.max(1))
+        })
+        .collect();
+    let mut memory = MemoryAccount::new(limits.memory.clone());
+    for spec in input_specs(module, entry)? {
         let copies = match spec.layout {
-            Some(Layout::Local) => ranks as u64,
-            _ => 1,
+            Some(Layout::Local) => 2 * ranks as u64,
+            Some(Layout::Sliced(_)) => 2,
+            _ => 1 + ranks as u64,
         };
-        let bytes = spec
+        let elements = spec
             .global_shape
             .iter()
-            .try_fold(8u64, |n, &d| n.checked_mul(d as u64))
-            .and_then(|n| n.checked_mul(copies))
+            .try_fold(copies, |n, &d| n.checked_mul(d as u64))
             .unwrap_or(u64::MAX);
-        total = total.saturating_add(bytes);
-        if total > limit.bytes {
-            return Err(Error::Program(format!(
-                "'{}' ({} {:?}) needs {bytes} bytes in the reference interpreter, bringing its values to {total} bytes, over the limit of {} bytes ({})",
-                spec.name, spec.dtype, spec.global_shape, limit.bytes, limit.source
-            )));
-        }
+        let bytes = budget::bytes_of(elements);
+        memory.check(
+            &format!(
+                "input '{}' ({} {:?})",
+                spec.name, spec.dtype, spec.global_shape
+            ),
+            bytes,
+        )?;
+        memory.add(bytes);
     }
-    Ok(())
+    budget::check_work(&functions, &limits.work)
 }
 
 /// Seeded inputs, uniform in [0, 1) (so optimizer states such as second
@@ -360,18 +382,27 @@ fn gather(spec: &Spec, parts: PerRank, location: &str) -> Result<HostValue> {
     }
 }
 
-/// Runs the program on `ranks` simulated ranks. Outputs are the results of
-/// each function (`<f>.result<i>`) and the new value of every updated input
-/// (`<f>.arg<i>`), in that order.
+/// Runs the program on `ranks` simulated ranks within `limits`. Outputs are
+/// the results of each function (`<f>.result<i>`) and the new value of every
+/// updated input (`<f>.arg<i>`), in that order.
 pub fn run(
     module: &Operation,
     ranks: usize,
     entry: Option<&str>,
     inputs: &HashMap<String, HostValue>,
+    limits: &Limits,
 ) -> Result<Vec<(Spec, HostValue)>> {
     if ranks == 0 {
         return Err(Error::Program("the world needs at least one rank".into()));
     }
+    check_program(module, entry, ranks, limits)?;
+    let mut memory = MemoryAccount::new(limits.memory.clone());
+    memory.add(
+        inputs
+            .values()
+            .map(HostValue::bytes)
+            .fold(0, u64::saturating_add),
+    );
     let (entries, num_stages) = entries(module, entry)?;
     let stages = usize::try_from(num_stages.max(1)).unwrap_or(1);
     if !ranks.is_multiple_of(stages) {
@@ -398,13 +429,15 @@ pub fn run(
             arguments.push(distribute(&spec, value, size)?);
             arg_specs.push(spec);
         }
-        let mut frame = Frame::new(size, e.group.as_ref().map(|g| g.0.clone()));
+        let mut frame = Frame::new(size, e.group.as_ref().map(|g| g.0.clone()), memory);
         let func = as_op(&e.op);
         let result = frame.run_function(func, arguments, &mut channels)?;
+        memory = frame.memory;
         let location = location_text(func.location());
         for (i, (ty, parts)) in result_types.iter().zip(result.results).enumerate() {
             let spec = spec(format!("{}.result{i}", e.name), *ty)?;
             let value = gather(&spec, parts, &location)?;
+            memory.add(value.bytes());
             outputs.push((spec, value));
         }
         let mut updates = result.updates;

@@ -159,7 +159,7 @@ impl Tensor {
     /// `value` converted to `dtype` everywhere.
     pub fn filled(dtype: DType, shape: Vec<usize>, value: Scalar) -> Tensor {
         let len = shape.iter().product();
-        Tensor::from_scalars(dtype, shape, vec![value; len])
+        Tensor::from_scalars(dtype, shape, std::iter::repeat_n(value, len))
     }
 
     /// A tensor of `values` converted to `dtype` ([`Scalar::to_float`],
