@@ -3,6 +3,8 @@
 //!
 //! * [`dtype`]: element types ([`DType`]), their MLIR spelling, sizes and
 //!   `.npy` descriptors; every layer names element types through it.
+//! * [`host`]: the host language of a df program (`df.host`), named for
+//!   the df dialect and the dataflow model alike.
 //! * [`memory`]: the memory limit (`COCO_MAX_MEMORY_BYTES`) the executor
 //!   and the interpreter check before allocating.
 //! * [`npy`]: reading and writing `.npy` arrays (program inputs, outputs
@@ -12,6 +14,7 @@
 
 pub mod dtype;
 pub mod error;
+pub mod host;
 pub mod memory;
 pub mod npy;
 pub mod staged;

@@ -4,6 +4,10 @@
 // df.str_eq (the sponsored tag "#ad"), the "#" is cut off with df.substr (a
 // substring that can fail), and occurrences are counted per tag.
 
+// Written as a Scala/Java Spark job: the df ops have JVM semantics
+// (String.split drops trailing empty fields; docs/bigtest.md).
+module attributes {df.host = "jvm"} {
+
 func.func @tokens(%tweet: !df.str) -> !df.list<!df.str> {
   %words = df.split %tweet " " : !df.list<!df.str>
   return %words : !df.list<!df.str>
@@ -46,4 +50,5 @@ func.func @hashtag_trends() {
   %counts = df.reduce_by_key %pairs @add : !df.dataset<tuple<!df.str, i64>>
   df.sink "hashtag_counts" %counts path "hashtags.csv" : !df.dataset<tuple<!df.str, i64>>
   return
+}
 }

@@ -5,6 +5,10 @@
 // safety level (a cmpi threshold) are ordered, with an scf.if that doubles
 // the order when a stockout is projected.
 
+// Written as a Scala/Java Spark job: the df ops have JVM semantics
+// (String.split drops trailing empty fields; docs/bigtest.md).
+module attributes {df.host = "jvm"} {
+
 func.func @project(%sku: !df.str, %on_hand: i64, %demand: i64, %incoming: !df.option<i64>) -> (!df.str, i64) {
   %zero = arith.constant 0 : i64
   %arriving = df.value_or %incoming, %zero : !df.option<i64>, i64
@@ -50,4 +54,5 @@ func.func @inventory_restock() {
   %restock = df.map %low @order : !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<!df.str, i64>>
   df.sink "restock_orders" %restock path "restock.csv" : !df.dataset<tuple<!df.str, i64>>
   return
+}
 }

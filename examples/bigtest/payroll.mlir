@@ -5,6 +5,10 @@
 // (double time over 40 hours); dividing it by the hours worked is an
 // arith.divsi that fails for an employee on leave (0 hours). Max per key.
 
+// Written as a Scala/Java Spark job: the df ops have JVM semantics
+// (String.split drops trailing empty fields; docs/bigtest.md).
+module attributes {df.host = "jvm"} {
+
 func.func @parse_timesheet(%line: !df.str) -> (!df.str, i64, i64) {
   %fields = df.split %line ";" : !df.list<!df.str>
   %dept = df.get %fields[1] : !df.list<!df.str> -> !df.str
@@ -55,4 +59,5 @@ func.func @payroll() {
   %top = df.reduce_by_key %hourly @max : !df.dataset<tuple<!df.str, i64>>
   df.sink "top_hourly_pay" %top path "top_hourly_pay.csv" : !df.dataset<tuple<!df.str, i64>>
   return
+}
 }

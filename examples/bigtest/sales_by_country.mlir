@@ -3,6 +3,10 @@
 // positive amount are dropped, the rest joined (inner) with customers on the
 // customer id and summed per country.
 
+// Written as a Scala/Java Spark job: the df ops have JVM semantics
+// (String.split drops trailing empty fields; docs/bigtest.md).
+module attributes {df.host = "jvm"} {
+
 func.func @parse_order(%line: !df.str) -> (i64, i64) {
   %fields = df.split %line "," : !df.list<!df.str>
   %customer_text = df.get %fields[1] : !df.list<!df.str> -> !df.str
@@ -37,4 +41,5 @@ func.func @sales_by_country() {
   %totals = df.reduce_by_key %pairs @add : !df.dataset<tuple<!df.str, i64>>
   df.sink "revenue_by_country" %totals path "revenue.csv" : !df.dataset<tuple<!df.str, i64>>
   return
+}
 }

@@ -4,6 +4,10 @@
 // with cmpf thresholds. A global df.reduce keeps the maximum with cmpf +
 // arith.select, and an scf.if with a result labels it against a 30.0 alarm.
 
+// Written as a Scala/Java Spark job: the df ops have JVM semantics
+// (String.split drops trailing empty fields; docs/bigtest.md).
+module attributes {df.host = "jvm"} {
+
 func.func @parse_reading(%line: !df.str) -> (!df.str, f64) {
   %fields = df.split %line "," : !df.list<!df.str>
   %sensor = df.get %fields[0] : !df.list<!df.str> -> !df.str
@@ -54,4 +58,5 @@ func.func @sensor_peak() {
   %labelled = df.map %peak @label : !df.dataset<tuple<!df.str, f64>> -> !df.dataset<tuple<!df.str, f64, !df.str>>
   df.sink "peak_reading" %labelled : !df.dataset<tuple<!df.str, f64, !df.str>>
   return
+}
 }

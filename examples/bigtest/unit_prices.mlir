@@ -4,6 +4,10 @@
 // division by a quantity that may be zero, an scf.if branch, an outer join
 // with !df.option, union of two sources, distinct and group_by_key.
 
+// Written as a Scala/Java Spark job: the df ops have JVM semantics
+// (String.split drops trailing empty fields; docs/bigtest.md).
+module attributes {df.host = "jvm"} {
+
 func.func @parse(%line: !df.str) -> (!df.str, i64) {
   %fields = df.split %line ";" : !df.list<!df.str>
   %sku = df.get %fields[0] : !df.list<!df.str> -> !df.str
@@ -43,4 +47,5 @@ func.func @unit_prices() {
   %grouped = df.group_by_key %named : !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<!df.str, !df.list<i64>>>
   df.sink "prices_by_category" %grouped : !df.dataset<tuple<!df.str, !df.list<i64>>>
   return
+}
 }

@@ -2,6 +2,10 @@
 // word, a sum per key, then a filter. The smallest program that exercises
 // flat_map, map, reduce_by_key and filter.
 
+// Written as a Scala/Java Spark job: the df ops have JVM semantics
+// (String.split drops trailing empty fields; docs/bigtest.md).
+module attributes {df.host = "jvm"} {
+
 func.func @tokens(%line: !df.str) -> !df.list<!df.str> {
   %words = df.split %line " " : !df.list<!df.str>
   return %words : !df.list<!df.str>
@@ -31,4 +35,5 @@ func.func @wordcount() {
   %frequent = df.filter %counts @frequent : !df.dataset<tuple<!df.str, i64>>
   df.sink "frequent_words" %frequent : !df.dataset<tuple<!df.str, i64>>
   return
+}
 }

@@ -34,7 +34,7 @@ func.func @sums() {
 // -----
 
 // CHECK: limits.mlir:[[@LINE+10]]:8: error: in UDF @far: @far:get#1: index 4294967296 is beyond max-index=1000; raise it with bigtest-jdu-paths{max-index=N} or coco-bigtest --max-index N
-// PATHS: wordcount.mlir:29:12: error: more than max-paths=3 record combinations at k=2; lower k or raise it with bigtest-jdu-paths{max-paths=N} or coco-bigtest --max-paths N
+// PATHS: wordcount.mlir:33:12: error: more than max-paths=3 record combinations at k=2; lower k or raise it with bigtest-jdu-paths{max-paths=N} or coco-bigtest --max-paths N
 // FLAG: coco-bigtest: error: --max-index must be between 0 and 1000000, found 1000001
 func.func @far(%line: !df.str) -> !df.str {
   %fields = df.split %line " " : !df.list<!df.str>

@@ -18,7 +18,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     // the compiler
     ("coco-dialects", &["coco-base"]),
     // BigTest: model, solver layer, analysis
-    ("coco-dataflow", &[]),
+    ("coco-dataflow", &["coco-base"]),
     ("coco-smt", &[]),
     (
         "coco-bigtest",

@@ -139,9 +139,13 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         data: PathBuf,
     },
-    /// Run the program in the reference interpreter and print its sinks.
+    /// Run the program in the reference interpreter and print its sinks;
+    /// exit 1 when a job fails, as it would on Spark.
     Run {
         program: String,
+        /// Data as `generate` writes it: one file per source, and each
+        /// `case-N/` subdirectory a job of its own; without it, the
+        /// program's own paths and inline records.
         #[arg(long, value_name = "DIR")]
         data: Option<PathBuf>,
     },
@@ -510,40 +514,58 @@ fn run_command(path: &str, data: Option<&Path>, out: &mut String) -> Result<(), 
     let module = source::load(&context, &text, path)?;
     let module_ref = module.as_operation();
     let module_op = as_op(&module_ref);
+    // Each case folder is a job of its own, as on Spark.
+    let dirs: Vec<Option<PathBuf>> = match data {
+        Some(dir) => case_dirs(dir).into_iter().map(Some).collect(),
+        None => vec![None],
+    };
+    let mut failed_jobs = Vec::new();
     for func in extract::program_functions(module_op) {
         let program = extract::extract(module_op, as_op(&func))
             .map_err(|e| format!("{path}: {}", e.message))?;
-        let inputs = load_inputs(&program, &base_dir(path), data)?;
-        let run = interp::run(&program, &inputs).map_err(|e| e.to_string())?;
-        for (name, lines) in run.sink_lines() {
-            let _ = writeln!(out, "sink \"{name}\" ({} records):", lines.len());
-            for line in lines {
-                let _ = writeln!(out, "  {line}");
+        for dir in &dirs {
+            let inputs = load_inputs(&program, &base_dir(path), dir.as_deref())?;
+            let run = interp::run(&program, &inputs).map_err(|e| e.to_string())?;
+            let job = match (dirs.len(), dir) {
+                (1, _) | (_, None) => format!("@{}", program.name),
+                (_, Some(dir)) => format!("@{} on {}", program.name, dir.display()),
+            };
+            if dirs.len() > 1 {
+                let _ = writeln!(out, "{job}:");
             }
-        }
-        if !run.failures.is_empty() {
-            let mut message = format!(
-                "@{}: {} records fail (Spark would abort the job):",
-                program.name,
-                run.failures.len()
-            );
-            for f in &run.failures {
-                let origins: Vec<String> = f
-                    .origins
-                    .iter()
-                    .map(|o| format!("{} record {}", o.source, o.index))
-                    .collect();
-                let _ = write!(
-                    message,
-                    "\n  {}: {}: {} ({})",
-                    f.loc,
-                    f.op,
-                    f.reason,
-                    origins.join(", ")
+            // A failed Spark job writes no output.
+            if run.failures.is_empty() {
+                for (name, lines) in run.sink_lines() {
+                    let _ = writeln!(out, "sink \"{name}\" ({} records):", lines.len());
+                    for line in lines {
+                        let _ = writeln!(out, "  {line}");
+                    }
+                }
+            } else {
+                let mut message = format!(
+                    "{job}: {} failures (Spark would abort the job):",
+                    run.failures.len()
                 );
+                for f in &run.failures {
+                    let origins: Vec<String> = f
+                        .origins
+                        .iter()
+                        .map(|o| format!("{} record {}", o.source, o.index))
+                        .collect();
+                    let _ = write!(message, "\n  {}: {}: {}", f.loc, f.op, f.reason);
+                    // An operator's own failure (a reduce of nothing) has no
+                    // record to blame.
+                    if !origins.is_empty() {
+                        let _ = write!(message, " ({})", origins.join(", "));
+                    }
+                }
+                failed_jobs.push(message);
             }
-            return Err(message);
         }
     }
-    Ok(())
+    if failed_jobs.is_empty() {
+        Ok(())
+    } else {
+        Err(failed_jobs.join("\n"))
+    }
 }

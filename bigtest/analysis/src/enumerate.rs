@@ -14,6 +14,7 @@ use std::{
 
 use coco_dataflow::{
     eval::{Evaluator, Stop},
+    host::Host,
     lineage::{may_precede, path_key, render, Step},
     model::{DatasetId, JoinKind, OpKind, Program},
 };
@@ -226,8 +227,13 @@ impl<'p> Enumerator<'p> {
         start.scope = format!("{}{}{inst}", program.ops[id].mnemonic(), id);
         start.fresh = 0;
         loop {
-            let domain =
-                SymDomain::new(start.clone(), prefix.clone(), self.k, self.limits.max_index);
+            let domain = SymDomain::new(
+                start.clone(),
+                program.host,
+                prefix.clone(),
+                self.k,
+                self.limits.max_index,
+            );
             let mut eval = Evaluator::with_fuel(&program.udfs, domain, self.limits.fuel);
             let result = eval.run(udf, args.clone());
             let mut path = eval.domain.state.clone();
@@ -605,10 +611,24 @@ impl<'p> Enumerator<'p> {
                     }
                 }
                 Some(Sym::Split(list)) => {
-                    // A split has at least one piece; element j needs j + 1.
+                    // Element j needs j + 1 pieces. A Python split has at
+                    // least one; on the JVM, String.split drops the empty
+                    // pieces at the end, so the list may be empty, and
+                    // element j needs a non-empty piece from j on.
+                    let jvm = self.program.host == Host::Jvm;
+                    if jvm {
+                        let mut t = s.clone();
+                        let dropped = t.jvm_dropped(*list, 0);
+                        t.assume(dropped);
+                        self.finish(id, &t, vec![self.label(id, "empty")])?;
+                    }
                     for j in 0..self.k {
                         let mut t = s.clone();
                         t.extend_split(*list, j + 1);
+                        if jvm {
+                            let kept = t.jvm_kept(*list, j);
+                            t.assume(kept);
+                        }
                         t.fields = vec![Sym::Str(t.splits[*list].pieces[j].clone())];
                         t.lineage.push(self.label(id, &format!("elem{j}")));
                         out.push(t);

@@ -5,9 +5,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use coco_dataflow::model::{
-    Block, Cmp, Const, DatasetOp, FloatBinOp, IntBinOp, JoinKind, Op, OpKind, Program, Region, Ty,
-    Udf, UdfOp, ValueId,
+use coco_dataflow::{
+    host::{Host, HOST_ATTRIBUTE},
+    model::{
+        Block, Cmp, Const, DatasetOp, FloatBinOp, IntBinOp, JoinKind, Op, OpKind, Program, Region,
+        Ty, Udf, UdfOp, ValueId,
+    },
 };
 use coco_dialects::{
     df::{
@@ -100,7 +103,12 @@ pub fn extract<'c>(module: &Operation<'c>, func: &Operation<'c>) -> Result<'c, P
         .filter_map(|f| str_attr(as_op(&f), "sym_name").map(|n| (n, f)))
         .collect();
 
+    // The verifier has checked the name; a module without it is the JVM's.
+    let host = str_attr(module, HOST_ATTRIBUTE)
+        .and_then(|h| Host::from_name(&h))
+        .unwrap_or_default();
     let mut program = Program {
+        host,
         name,
         ops: Vec::new(),
         udfs: BTreeMap::new(),

@@ -10,6 +10,12 @@
 //! before still is; otherwise the path gets a new test case (a separate
 //! dataset), which is what a global `df.reduce` over one record and over two
 //! needs.
+//!
+//! Test cases are shaped like Spark jobs: Spark aborts a job at the first
+//! exception a UDF throws, so a record that makes the program fail would
+//! hide every other record of its dataset. A path that ends in a failure
+//! therefore gets a test case of its own, and the records of every other
+//! case must run without any failure; the non-failing paths share cases.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -46,6 +52,26 @@ pub struct Case {
     run: Option<Run>,
     /// The paths records were solved for, with where those records are.
     placed: Vec<(PathSpec, Vec<(String, usize)>)>,
+    /// The case of one failing path: its job is meant to fail. Every other
+    /// case's job must succeed.
+    pub fails: bool,
+}
+
+impl Case {
+    /// Whether a run of this case's data behaves as the case must: covers
+    /// everything `self` covered (and `path`, when given), and fails only
+    /// where the case is a failing path's own.
+    fn holds(&self, run: &Run, covers: &Covers, path: Option<i64>) -> bool {
+        self.covers.keys().all(|id| covers.contains_key(id))
+            && path.is_none_or(|id| covers.contains_key(&id))
+            && (self.fails || run.failures.is_empty())
+    }
+}
+
+/// Whether `path` ends in a failure (a UDF that throws, `...=fail`): such a
+/// path fails the whole job on Spark.
+pub fn ends_in_failure(path: &PathSpec) -> bool {
+    path.branches.last().is_some_and(|b| b.ends_with("=fail"))
 }
 
 #[derive(Debug, Default)]
@@ -285,8 +311,7 @@ fn extend(
             lines.push(fields.join(&delimiter));
         }
         let (run, covers) = measure(program, &inputs, ids)?;
-        let kept = case.covers.keys().all(|id| covers.contains_key(id));
-        if covers.contains_key(&path.id) && kept {
+        if case.holds(&run, &covers, Some(path.id)) {
             let mut placed = case.placed.clone();
             placed.push((path.clone(), positions));
             return Ok(Some(Case {
@@ -294,6 +319,7 @@ fn extend(
                 covers,
                 run: Some(run),
                 placed,
+                fails: case.fails,
             }));
         }
         if !differ.is_empty() {
@@ -394,8 +420,7 @@ fn share(
         let Ok((run, covers)) = measure(program, &inputs, ids) else {
             continue;
         };
-        let kept = case.covers.keys().all(|id| covers.contains_key(id));
-        if kept && covers.contains_key(&path.id) {
+        if case.holds(&run, &covers, Some(path.id)) {
             let mut placed = case.placed.clone();
             placed.push((path.clone(), my_positions));
             return Some(Case {
@@ -403,6 +428,7 @@ fn share(
                 covers,
                 run: Some(run),
                 placed,
+                fails: case.fails,
             });
         }
     }
@@ -480,11 +506,21 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
         let mut placed = false;
         let mut problem = String::from("no dataset makes the program follow it");
         let count = generated.cases.len();
+        let fails = ends_in_failure(path);
         // The first case and the latest ones: a path that fits none of them
-        // gets a case of its own rather than a solver call per case.
-        let tried = (0..=count).filter(|&i| i == 0 || i + MAX_CASES_TRIED > count);
+        // gets a case of its own rather than a solver call per case. A
+        // failing path always gets its own; no other joins it.
+        let tried = (0..=count).filter(|&i| {
+            let shared = i < count;
+            (i == count || !fails)
+                && (i == 0 || i + MAX_CASES_TRIED > count)
+                && !(shared && generated.cases[i].fails)
+        });
         for index in tried {
-            let case = generated.cases.get(index).cloned().unwrap_or_default();
+            let case = generated.cases.get(index).cloned().unwrap_or(Case {
+                fails,
+                ..Case::default()
+            });
             if single_output_clash(&case, path) || constant_key_clash(&case, path) {
                 continue;
             }
@@ -533,13 +569,14 @@ fn minimize(program: &Program, case: &mut Case, ids: &BTreeMap<String, i64>) {
             let Ok((run, covers)) = measure(program, &inputs, ids) else {
                 continue;
             };
-            if case.covers.keys().all(|id| covers.contains_key(id)) {
+            if case.holds(&run, &covers, None) {
                 *case = Case {
                     inputs,
                     covers,
                     run: Some(run),
                     // Positions are stale now; nothing is placed after this.
                     placed: Vec::new(),
+                    fails: case.fails,
                 };
             }
         }

@@ -6,11 +6,24 @@
 //! `s = p0 ++ T1`, and each `df.get` past the known pieces decides whether
 //! the string holds more: `T_m = d ++ p_m ++ T_{m+1}`, each piece free of the
 //! delimiter and each tail empty or starting with it. So a path only
-//! constrains the pieces it reads, and a failing `get` says exactly "at most
-//! i pieces".
+//! constrains the pieces it reads. In Python a failing `get` says exactly
+//! "at most i pieces"; on the JVM, where `String.split` drops the empty
+//! pieces at the end, a `get` of piece i succeeds only when some piece from
+//! i on is non-empty (or the string holds no delimiter at all), and fails
+//! when every piece from i on is empty or missing ([`State::jvm_kept`],
+//! [`State::jvm_dropped`]).
+//!
+//! Every UDF op follows the program's host language
+//! ([`coco_dataflow::host`]). The text a failing parse is given is printable
+//! ASCII, where no host reads other scripts' digits or Unicode spaces.
+//! (Constraining every generated string so made solving six times slower
+//! on payroll; lengths differ between the hosts only for characters outside
+//! the Basic Multilingual Plane, and `generate` measures coverage by
+//! running the data, so a record that took another path would show.)
 
 use coco_dataflow::{
     eval::{Domain, Stop},
+    host::{self, Host},
     lineage::Lineage,
     model::{Cmp, Const, DatasetId, FloatBinOp, IntBinOp, Ty, UdfOp},
 };
@@ -193,6 +206,69 @@ impl State {
         }
     }
 
+    /// JVM: "piece `index` of split `list` is in the list `String.split`
+    /// returns": some piece from `index` on is non-empty, or the string
+    /// holds no delimiter (then it is its only piece, even when empty).
+    /// The pieces up to `index` are pinned.
+    pub fn jvm_kept(&self, list: usize, index: usize) -> Term {
+        let split = &self.splits[list];
+        let d = Term::Str(split.delimiter.clone());
+        let mut kept: Vec<Term> = split.pieces[index..]
+            .iter()
+            .map(|p| not(eq(p.clone(), Term::Str(String::new()))))
+            .collect();
+        kept.push(not(app(
+            "str.in_re",
+            vec![split.tail.clone(), delimiter_star(&d)],
+        )));
+        if index == 0 && split.pieces.len() == 1 {
+            kept.push(eq(split.tail.clone(), Term::Str(String::new())));
+        }
+        or(kept)
+    }
+
+    /// JVM: "piece `index` of split `list` is not in the list
+    /// `String.split` returns": the string has a delimiter, and every piece
+    /// from `index` on is empty or missing. Pieces past the pinned ones are
+    /// described with fresh variables, as [`State::at_most`] does.
+    pub fn jvm_dropped(&mut self, list: usize, index: usize) -> Term {
+        let known = self.splits[list].pieces.len();
+        let d = Term::Str(self.splits[list].delimiter.clone());
+        let tail = self.splits[list].tail.clone();
+        if known > index {
+            let mut empty: Vec<Term> = self.splits[list].pieces[index..]
+                .iter()
+                .map(|p| eq(p.clone(), Term::Str(String::new())))
+                .collect();
+            empty.push(app("str.in_re", vec![tail.clone(), delimiter_star(&d)]));
+            if index == 0 && known == 1 {
+                // "" has no delimiter and splits to [""].
+                empty.push(not(eq(tail, Term::Str(String::new()))));
+            }
+            return and(empty);
+        }
+        self.tail_ends_jvm_list(tail, &d, index - known)
+    }
+
+    /// "After `more` further pieces (any), every piece of `tail` is empty
+    /// or missing".
+    fn tail_ends_jvm_list(&mut self, tail: Term, d: &Term, more: usize) -> Term {
+        if more == 0 {
+            return app("str.in_re", vec![tail, delimiter_star(d)]);
+        }
+        let p = self.fresh("q", Sort::Str);
+        let t = self.fresh("u", Sort::Str);
+        let rest = self.tail_ends_jvm_list(t.clone(), d, more - 1);
+        or(vec![
+            eq(tail.clone(), Term::Str(String::new())),
+            and(vec![
+                eq(tail, app("str.++", vec![d.clone(), p.clone(), t])),
+                not(app("str.contains", vec![p, d.clone()])),
+                rest,
+            ]),
+        ])
+    }
+
     /// "Split `list` has at most `count` pieces."
     pub fn at_most(&mut self, list: usize, count: usize) -> Term {
         let known = self.splits[list].pieces.len();
@@ -218,6 +294,11 @@ impl State {
             ]),
         ])
     }
+}
+
+/// `d*`: any number of delimiters, nothing else.
+fn delimiter_star(d: &Term) -> Term {
+    app("re.*", vec![app("str.to_re", vec![d.clone()])])
 }
 
 /// A split tail is empty or starts with the delimiter.
@@ -362,6 +443,7 @@ pub fn scalar(sym: &Sym) -> Option<&Term> {
 /// the first alternative; `decisions` records what was taken.
 pub struct SymDomain {
     pub state: State,
+    host: Host,
     prefix: Vec<bool>,
     pub decisions: Vec<bool>,
     bound: usize,
@@ -380,9 +462,16 @@ pub const MAX_TERM: usize = 1000;
 pub const MAX_FOLDED_STR: usize = 4096;
 
 impl SymDomain {
-    pub fn new(state: State, prefix: Vec<bool>, bound: usize, max_index: usize) -> Self {
+    pub fn new(
+        state: State,
+        host: Host,
+        prefix: Vec<bool>,
+        bound: usize,
+        max_index: usize,
+    ) -> Self {
         SymDomain {
             state,
+            host,
             prefix,
             decisions: Vec::new(),
             bound,
@@ -442,8 +531,15 @@ fn unsupported(point: &str, what: &str) -> Stop {
     Stop::Error(format!("{point}: {what} is not modelled by BigTest"))
 }
 
+/// What `Long.parseLong` reads from printable ASCII.
 const INT_RE: &str =
     r#"(re.++ (re.opt (re.union (str.to_re "-") (str.to_re "+"))) (re.+ (re.range "0" "9")))"#;
+/// What Python's `int()` reads from printable ASCII: spaces around, and
+/// single underscores between digits.
+const PY_INT_RE: &str = r#"(re.++ (re.* (str.to_re " ")) (re.opt (re.union (str.to_re "-") (str.to_re "+"))) (re.range "0" "9") (re.* (re.++ (re.opt (str.to_re "_")) (re.range "0" "9"))) (re.* (str.to_re " ")))"#;
+/// Printable ASCII: the text of a failing parse, on which the hosts agree
+/// that no other script's digits or spaces occur.
+const PRINTABLE_RE: &str = r#"(re.* (re.range " " "~"))"#;
 const DIGIT_FREE_RE: &str = r#"(re.++ re.all (re.range "0" "9") re.all)"#;
 const FRACTION_RE: &str = r#"(re.++ (str.to_re ".") (re.range "0" "9") (re.range "0" "9"))"#;
 
@@ -593,7 +689,15 @@ impl SymDomain {
             )),
             (UdfOp::BoolToInt, [Bool(a)]) => Int(ite(a.clone(), Term::Int(1), zero)),
             (UdfOp::IndexCast, [Int(a)]) => Int(a.clone()),
-            (UdfOp::Split { delimiter }, [Str(s)]) => self.state.split(s.clone(), delimiter),
+            (UdfOp::Split { delimiter }, [Str(s)]) => match s {
+                Term::Str(text) => Sym::List(
+                    host::split(self.host, text, delimiter)
+                        .into_iter()
+                        .map(|p| Sym::Str(Term::Str(p)))
+                        .collect(),
+                ),
+                _ => self.state.split(s.clone(), delimiter),
+            },
             (UdfOp::Get { index }, [List(items)]) => match items.get(*index) {
                 Some(v) => v.clone(),
                 None => return Err(Stop::Fail(format!("index {index} past the end"))),
@@ -608,7 +712,19 @@ impl SymDomain {
                     )));
                 }
                 let list = *list;
-                if self.state.splits[list].pieces.len() <= *index {
+                if self.host == Host::Jvm {
+                    // One decision per get, whether or not the piece is
+                    // pinned: String.split may have dropped it.
+                    if self.choose() {
+                        self.state.extend_split(list, index + 1);
+                        let kept = self.state.jvm_kept(list, *index);
+                        self.state.assume(kept);
+                    } else {
+                        let dropped = self.state.jvm_dropped(list, *index);
+                        self.state.assume(dropped);
+                        return Err(Stop::Fail(format!("index {index} past the end")));
+                    }
+                } else if self.state.splits[list].pieces.len() <= *index {
                     // One decision per get ("more than `index` pieces"), so
                     // the path's labels identify it.
                     if self.choose() {
@@ -629,14 +745,36 @@ impl SymDomain {
                 let len = app("str.len", vec![s.clone()]);
                 let ok = and(vec![
                     cmp(">=", start.clone(), zero.clone()),
-                    cmp(">=", length.clone(), zero),
-                    cmp("<=", int_op("+", start.clone(), length.clone()), len),
+                    cmp(">=", length.clone(), zero.clone()),
+                    cmp(
+                        "<=",
+                        int_op("+", start.clone(), length.clone()),
+                        len.clone(),
+                    ),
                 ]);
                 if let (Term::Str(text), Term::Int(a), Term::Int(n)) = (s, start, length) {
-                    return match coco_dataflow::value::substring(text, *a, *n) {
+                    return match host::substring(self.host, text, *a, *n) {
                         Some(sub) => Ok(Str(Term::Str(sub))),
                         None => Err(Stop::Fail("substring out of range".into())),
                     };
+                }
+                if self.host == Host::Python {
+                    // s[b:b + n]: a negative bound counts from the end,
+                    // both clamp to [0, len], and an empty range is "".
+                    let clamp = |i: Term| {
+                        let i = ite(
+                            cmp("<", i.clone(), zero.clone()),
+                            int_op("+", i.clone(), len.clone()),
+                            i,
+                        );
+                        let low = ite(cmp("<", i.clone(), zero.clone()), zero.clone(), i);
+                        ite(cmp(">", low.clone(), len.clone()), len.clone(), low)
+                    };
+                    let from = clamp(start.clone());
+                    let to = clamp(int_op("+", start.clone(), length.clone()));
+                    let count = int_op("-", to, from.clone());
+                    let count = ite(cmp("<", count.clone(), zero.clone()), zero.clone(), count);
+                    return Ok(Str(app("str.substr", vec![s.clone(), from, count])));
                 }
                 self.guard(ok, "substring out of range")?;
                 Str(app(
@@ -646,9 +784,14 @@ impl SymDomain {
             }
             (UdfOp::ToInt, [Str(s)]) => {
                 if let Term::Str(text) = s {
-                    return match text.parse::<i64>() {
+                    return match host::parse_int(self.host, text) {
                         Ok(v) => Ok(Int(Term::Int(v))),
-                        Err(_) => Err(Stop::Fail("not an integer".into())),
+                        Err(host::ParseIntError::NotAnInteger) => {
+                            Err(Stop::Fail("not an integer".into()))
+                        }
+                        Err(host::ParseIntError::BeyondI64) => {
+                            Err(unsupported(point, "an integer constant beyond i64"))
+                        }
                     };
                 }
                 // The failing side only needs some text that is not a
@@ -657,14 +800,22 @@ impl SymDomain {
                     let (negative, magnitude) = self.parse_signed(s.clone(), MAX_DIGITS);
                     Int(ite(negative, neg(magnitude.clone()), magnitude))
                 } else {
-                    self.state.assume(not(in_re(s.clone(), INT_RE)));
+                    // Printable ASCII that the host's parse refuses.
+                    let parsed = match self.host {
+                        Host::Jvm => INT_RE,
+                        Host::Python => PY_INT_RE,
+                    };
+                    self.state.assume(in_re(s.clone(), PRINTABLE_RE));
+                    self.state.assume(not(in_re(s.clone(), parsed)));
                     return Err(Stop::Fail("not an integer".into()));
                 }
             }
             (UdfOp::ToFloat, [Str(s)]) => {
                 if let Term::Str(text) = s {
-                    return match text.parse::<f64>().ok().and_then(real) {
-                        Some(v) => Ok(Real(v)),
+                    return match host::parse_float(self.host, text) {
+                        Some(v) => real(v)
+                            .map(Real)
+                            .ok_or_else(|| unsupported(point, "a non-finite f64 constant")),
                         None => Err(Stop::Fail("not a number".into())),
                     };
                 }
@@ -701,6 +852,7 @@ impl SymDomain {
                     let value = app("+", vec![units, hundredths]);
                     Real(ite(negative, neg(value.clone()), value))
                 } else {
+                    self.state.assume(in_re(s.clone(), PRINTABLE_RE));
                     self.state.assume(not(in_re(s.clone(), DIGIT_FREE_RE)));
                     self.state.assume(not(app(
                         "str.contains",
@@ -726,14 +878,14 @@ impl SymDomain {
             )),
             (UdfOp::ToStr, [Bool(a)]) => Str(ite(
                 a.clone(),
-                Term::Str("true".into()),
-                Term::Str("false".into()),
+                Term::Str(host::format_bool(self.host, true)),
+                Term::Str(host::format_bool(self.host, false)),
             )),
             (UdfOp::ToStr, [Real(_)]) => {
                 return Err(unsupported(point, "df.to_str of a symbolic f64"))
             }
             (UdfOp::Length, [Str(s)]) => Int(match s {
-                Term::Str(text) => Term::Int(text.chars().count() as i64),
+                Term::Str(text) => Term::Int(host::length(self.host, text)),
                 s => app("str.len", vec![s.clone()]),
             }),
             (UdfOp::Concat, [Str(a), Str(b)]) => Str(match (a, b) {

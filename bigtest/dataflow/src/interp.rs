@@ -12,6 +12,7 @@ use thiserror::Error;
 
 use crate::{
     eval::{Evaluator, Stop},
+    host::Host,
     lineage::{render, Lineage, Origin, Step},
     model::{DatasetId, JoinKind, OpKind, Program, Ty},
     value::{Concrete, Key, Value},
@@ -93,6 +94,7 @@ pub fn record_text(fields: &[Value]) -> String {
 
 /// Parses the lines of a source into records of `fields`.
 pub fn parse_source(
+    host: Host,
     loc: &str,
     source: &str,
     lines: &[String],
@@ -127,7 +129,7 @@ pub fn parse_source(
                 .zip(fields)
                 .enumerate()
                 .map(|(i, (part, ty))| {
-                    Value::parse(part, ty).ok_or_else(|| {
+                    Value::parse(host, part, ty).ok_or_else(|| {
                         bad(format!(
                             "has field #{i} \"{part}\", which is not a valid {ty}"
                         ))
@@ -150,7 +152,7 @@ struct Interp<'p> {
 pub fn run(program: &Program, inputs: &BTreeMap<String, Vec<String>>) -> Result<Run, Error> {
     let mut interp = Interp {
         program,
-        eval: Evaluator::new(&program.udfs, Concrete),
+        eval: Evaluator::new(&program.udfs, Concrete { host: program.host }),
         run: Run::default(),
         seen_keys: HashMap::new(),
     };
@@ -298,9 +300,10 @@ impl<'p> Interp<'p> {
                     loc: op.loc.clone(),
                     name: name.clone(),
                 })?;
-                for (index, fields) in parse_source(&op.loc, name, lines, delimiter, &op.fields)?
-                    .into_iter()
-                    .enumerate()
+                for (index, fields) in
+                    parse_source(program.host, &op.loc, name, lines, delimiter, &op.fields)?
+                        .into_iter()
+                        .enumerate()
                 {
                     out.push(Record {
                         fields,
@@ -364,10 +367,19 @@ impl<'p> Interp<'p> {
             }
             OpKind::Reduce { .. } => {
                 let group: Vec<&Record> = input(0).iter().collect();
-                if !group.is_empty() {
-                    if let Some(record) = self.fold(id, &group, None)? {
-                        out.push(record);
-                    }
+                if group.is_empty() {
+                    // Spark's RDD.reduce throws on an empty RDD
+                    // (UnsupportedOperationException "empty collection";
+                    // PySpark: ValueError), which fails the job.
+                    self.run.failures.push(Failure {
+                        loc: op.loc.clone(),
+                        op: "df.reduce".into(),
+                        reason: "the dataset is empty (Spark's reduce throws: empty collection)"
+                            .into(),
+                        origins: Vec::new(),
+                    });
+                } else if let Some(record) = self.fold(id, &group, None)? {
+                    out.push(record);
                 }
             }
             OpKind::ReduceByKey { .. } => {
@@ -634,6 +646,7 @@ mod tests {
     fn keyed_ops_on_many_keys_keep_input_order() {
         let pair = vec![Ty::Int, Ty::Int];
         let program = Program {
+            host: Host::Jvm,
             name: "keys".into(),
             ops: vec![
                 op(

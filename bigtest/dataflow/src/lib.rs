@@ -1,9 +1,11 @@
 //! df programs without MLIR: the [`model`] BigTest and the interpreter share,
-//! the UDF evaluator generic over its value domain ([`eval`]), concrete
+//! the UDF evaluator generic over its value domain ([`eval`]), the host
+//! language's semantics of each string and number op ([`host`]), concrete
 //! values ([`value`]), the reference interpreter with JDU-path recording
 //! ([`interp`], [`lineage`]) and input loading ([`io`]).
 
 pub mod eval;
+pub mod host;
 pub mod interp;
 pub mod io;
 pub mod lineage;

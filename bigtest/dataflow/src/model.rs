@@ -5,6 +5,8 @@
 
 use std::{collections::BTreeMap, fmt};
 
+use crate::host::Host;
+
 /// The type of a record field or UDF value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
@@ -36,6 +38,8 @@ pub type Loc = String;
 #[derive(Clone, Debug)]
 pub struct Program {
     pub name: String,
+    /// The language the job's UDFs run in (the module's `df.host`).
+    pub host: Host,
     pub ops: Vec<DatasetOp>,
     pub udfs: BTreeMap<String, Udf>,
 }

@@ -600,6 +600,7 @@ mod tests {
             ],
         );
         Program {
+            host: crate::host::Host::Jvm,
             name: "prices".into(),
             ops: vec![
                 ds(source("lines", ","), &[], vec![Str], 1),
@@ -853,6 +854,7 @@ mod tests {
             ],
         );
         Program {
+            host: crate::host::Host::Jvm,
             name: "wide".into(),
             ops: vec![
                 ds(source("nums", "|"), &[], vec![Int, Int, Int, Float], 1),

@@ -1,10 +1,12 @@
-//! Concrete values and the concrete evaluation domain: Spark's (JVM's)
-//! semantics for each UDF operation, where failures are failures.
+//! Concrete values and the concrete evaluation domain: the host language's
+//! semantics for each UDF operation ([`crate::host`]), where failures are
+//! failures.
 
 use std::fmt;
 
 use crate::{
     eval::{Domain, Stop},
+    host::{self, Host, ParseIntError},
     model::{Cmp, Const, FloatBinOp, IntBinOp, Ty, UdfOp},
 };
 
@@ -36,12 +38,12 @@ impl fmt::Display for Value {
 }
 
 impl Value {
-    /// Parses one textual source field (Java's `Integer.parseInt`-like rules,
-    /// as Rust's `str::parse` implements them).
-    pub fn parse(text: &str, ty: &Ty) -> Option<Value> {
+    /// Parses one textual source field as the host's parse does
+    /// (`Long.parseLong`, `Double.parseDouble`; `int()`, `float()`).
+    pub fn parse(host: Host, text: &str, ty: &Ty) -> Option<Value> {
         match ty {
-            Ty::Int => text.parse().ok().map(Value::Int),
-            Ty::Float => text.parse().ok().map(Value::Float),
+            Ty::Int => host::parse_int(host, text).ok().map(Value::Int),
+            Ty::Float => host::parse_float(host, text).map(Value::Float),
             Ty::Bool => match text {
                 "true" => Some(Value::Bool(true)),
                 "false" => Some(Value::Bool(false)),
@@ -105,9 +107,11 @@ impl Value {
     }
 }
 
-/// Evaluation on concrete values.
+/// Evaluation on concrete values, with the host language's semantics.
 #[derive(Default)]
-pub struct Concrete;
+pub struct Concrete {
+    pub host: Host,
+}
 
 fn mismatch(point: &str, args: &[Value]) -> Stop {
     let kinds: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
@@ -140,20 +144,6 @@ fn float_op(op: FloatBinOp, a: f64, b: f64) -> f64 {
         FloatBinOp::Max => a.max(b),
         FloatBinOp::Min => a.min(b),
     }
-}
-
-/// `s[start, start + length)` in characters, if inside `s`.
-pub fn substring(s: &str, start: i64, length: i64) -> Option<String> {
-    let count = s.chars().count() as i64;
-    if start < 0 || length < 0 || start.checked_add(length)? > count {
-        return None;
-    }
-    Some(
-        s.chars()
-            .skip(start as usize)
-            .take(length as usize)
-            .collect(),
-    )
 }
 
 impl Domain for Concrete {
@@ -200,7 +190,16 @@ impl Domain for Concrete {
             (UdfOp::BoolToInt, [Bool(a)]) => Int(i64::from(*a)),
             (UdfOp::IndexCast, [Int(a)]) => Int(*a),
             (UdfOp::Split { delimiter }, [Str(s)]) => {
-                List(s.split(delimiter.as_str()).map(|p| Str(p.into())).collect())
+                if delimiter.is_empty() {
+                    // The verifier refuses it; a hand-built model may not.
+                    return Err(Stop::Error(format!("{point}: df.split with an empty delimiter")));
+                }
+                List(
+                    host::split(self.host, s, delimiter)
+                        .into_iter()
+                        .map(Str)
+                        .collect(),
+                )
             }
             (UdfOp::Get { index }, [List(items)]) => match items.get(*index) {
                 Some(v) => v.clone(),
@@ -213,7 +212,7 @@ impl Domain for Concrete {
             },
             (UdfOp::Size, [List(items)]) => Int(items.len() as i64),
             (UdfOp::Substr, [Str(s), Int(start), Int(length)]) => {
-                match substring(s, *start, *length) {
+                match host::substring(self.host, s, *start, *length) {
                     Some(sub) => Str(sub),
                     None => {
                         return Err(Stop::Fail(format!(
@@ -222,16 +221,25 @@ impl Domain for Concrete {
                     }
                 }
             }
-            (UdfOp::ToInt, [Str(s)]) => match s.parse() {
+            (UdfOp::ToInt, [Str(s)]) => match host::parse_int(self.host, s) {
                 Ok(v) => Int(v),
-                Err(_) => return Err(Stop::Fail(format!("\"{s}\" is not an integer"))),
+                Err(ParseIntError::NotAnInteger) => {
+                    return Err(Stop::Fail(format!("\"{s}\" is not an integer")))
+                }
+                Err(ParseIntError::BeyondI64) => {
+                    return Err(Stop::Error(format!(
+                        "{point}: \"{s}\" parses to an integer beyond i64, which the df model cannot hold"
+                    )))
+                }
             },
-            (UdfOp::ToFloat, [Str(s)]) => match s.parse() {
-                Ok(v) => Float(v),
-                Err(_) => return Err(Stop::Fail(format!("\"{s}\" is not a number"))),
+            (UdfOp::ToFloat, [Str(s)]) => match host::parse_float(self.host, s) {
+                Some(v) => Float(v),
+                None => return Err(Stop::Fail(format!("\"{s}\" is not a number"))),
             },
-            (UdfOp::ToStr, [v @ (Int(_) | Float(_) | Bool(_))]) => Str(v.to_string()),
-            (UdfOp::Length, [Str(s)]) => Int(s.chars().count() as i64),
+            (UdfOp::ToStr, [Int(v)]) => Str(v.to_string()),
+            (UdfOp::ToStr, [Float(v)]) => Str(host::format_float(self.host, *v)),
+            (UdfOp::ToStr, [Bool(v)]) => Str(host::format_bool(self.host, *v)),
+            (UdfOp::Length, [Str(s)]) => Int(host::length(self.host, s)),
             (UdfOp::Concat, [Str(a), Str(b)]) => Str(format!("{a}{b}")),
             (UdfOp::Contains, [Str(a), Str(b)]) => Bool(a.contains(b.as_str())),
             (UdfOp::StartsWith, [Str(a), Str(b)]) => Bool(a.starts_with(b.as_str())),

@@ -269,3 +269,23 @@ func.func @"a/b"() {
   df.sink "out" %s : !df.dataset<i64>
   return
 }
+
+// -----
+
+func.func @empty_delimiter(%line: !df.str) -> !df.list<!df.str> {
+  // expected-error@+1 {{'df.split' op delimiter must not be empty (Java's split would cut between every character, Python's raises ValueError)}}
+  %f = df.split %line "" : !df.list<!df.str>
+  return %f : !df.list<!df.str>
+}
+
+// -----
+
+// expected-error@+1 {{'builtin.module' op df.host must be one of "jvm", "python" (the language the job's UDFs run in), found "scala"}}
+module attributes {df.host = "scala"} {
+}
+
+// -----
+
+// expected-error@+1 {{'builtin.module' op df.host must be one of "jvm", "python" (the language the job's UDFs run in), found 1 : i64}}
+module attributes {df.host = 1} {
+}

@@ -1,6 +1,7 @@
-//! Rules of the df dialect that ODS cannot express: record field types, UDF
-//! signatures against their operator, join key types, inline source records,
-//! and which ops may appear inside UDFs.
+//! Rules of the df dialect that ODS cannot express: the module's host
+//! language, record field types, UDF signatures against their operator,
+//! join key types, inline source records, split delimiters, and which ops
+//! may appear inside UDFs.
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,10 +12,12 @@ use super::{
     ops::{self, is_dataset_op},
     types::{dataset_record, list_element, option_element, record_fields, FieldType},
 };
+use coco_base::host::{Host, HOST_ATTRIBUTE};
+
 use crate::{
     ir::{
         as_op, body_ops, dialect_of, enclosing, function_signature, int_attr, nested_ops, op_name,
-        str_array_attr, str_attr, symbol_attr,
+        str_array_attr, str_attr, string_value, symbol_attr,
     },
     verify::Reporter,
 };
@@ -22,6 +25,7 @@ use crate::{
 type Signature<'c> = (Vec<Type<'c>>, Vec<Type<'c>>);
 
 pub fn verify(module: &Operation, reporter: &mut Reporter) {
+    verify_host(module, reporter);
     let mut functions: HashMap<String, Signature> = HashMap::new();
     for op in body_ops(module) {
         let op = as_op(&op);
@@ -77,6 +81,13 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
             ops::GROUP_BY_KEY => verify_group_by_key(op, reporter),
             ops::JOIN => verify_join(op, reporter),
             ops::GET => verify_get(op, reporter),
+            ops::SPLIT if str_attr(op, "delimiter").is_some_and(|d| d.is_empty()) => {
+                reporter.op_error(
+                    op,
+                    "delimiter must not be empty (Java's split would cut between every \
+                     character, Python's raises ValueError)",
+                );
+            }
             ops::VALUE_OR => verify_value_or(op, reporter),
             _ => {}
         }
@@ -104,6 +115,24 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
                 );
             }
         }
+    }
+}
+
+/// `df.host`, where the module has it, names a host language.
+fn verify_host(module: &Operation, reporter: &mut Reporter) {
+    let Ok(attribute) = module.attribute(HOST_ATTRIBUTE) else {
+        return;
+    };
+    let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
+    let known = string_value(attribute).is_some_and(|name| Host::from_name(&name).is_some());
+    if !known {
+        reporter.op_error(
+            module,
+            format!(
+                "{HOST_ATTRIBUTE} must be one of \"{}\" (the language the job's UDFs run in), found {attribute}",
+                names.join("\", \"")
+            ),
+        );
     }
 }
 

@@ -21,6 +21,14 @@ def Df_Dialect : Dialect {
     or a single such value. A UDF receives the fields of its input record as
     separate arguments and returns the fields of its output record as separate
     results; signatures are checked against the operator by `coco-verify`.
+
+    The string and number ops mean what they mean in the language the job's
+    UDFs are written in, named by the module attribute `df.host`: `"jvm"`
+    (Java or Scala, the default) or `"python"` (PySpark):
+
+    ```mlir
+    module attributes {df.host = "python"} { ... }
+    ```
   }];
   let useDefaultTypePrinterParser = 1;
 }

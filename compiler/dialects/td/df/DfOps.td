@@ -203,7 +203,10 @@ def Df_StrConstantOp : Df_Op<"str_constant", [Pure]> {
 def Df_SplitOp : Df_Op<"split", [Pure]> {
   let summary = "Split a string around every occurrence of a delimiter";
   let description = [{
-    Like Java's `String.split` with a literal delimiter, keeping empty fields.
+    With the host's semantics (the module's `df.host`): on the JVM,
+    `s.split(Pattern.quote(d))`, which drops the empty fields at the end
+    (`"a,,"` is `["a"]`, `","` is `[]`, `""` is `[""]`); in Python,
+    `s.split(d)`, which keeps them. The delimiter must not be empty.
 
     ```mlir
     %f = df.split %line "," : !df.list<!df.str>
@@ -242,8 +245,13 @@ def Df_SizeOp : Df_Op<"size", [Pure]> {
 }
 
 def Df_SubstrOp : Df_Op<"substr"> {
-  let summary = "Substring `[start, start + length)`; fails when out of range";
+  let summary = "Substring `[start, start + length)`";
   let description = [{
+    On the JVM, `s.substring(start, start + length)` in UTF-16 units, which
+    fails (a `StringIndexOutOfBoundsException`) when the range leaves the
+    string; in Python, `s[start:start + length]`, which clamps and never
+    fails.
+
     ```mlir
     %y = df.substr %date, %c0, %c4
     ```
@@ -254,8 +262,13 @@ def Df_SubstrOp : Df_Op<"substr"> {
 }
 
 def Df_ToIntOp : Df_Op<"to_int"> {
-  let summary = "Parse a decimal integer; fails on anything else";
+  let summary = "Parse a decimal integer as the host does; fails otherwise";
   let description = [{
+    On the JVM, `Long.parseLong` (an optional sign and decimal digits, no
+    spaces); in Python, `int()` (surrounding spaces, underscores between
+    digits), where a value beyond i64 is an error of the model, not a
+    failure of the job.
+
     ```mlir
     %n = df.to_int %s
     ```
@@ -266,8 +279,12 @@ def Df_ToIntOp : Df_Op<"to_int"> {
 }
 
 def Df_ToFloatOp : Df_Op<"to_float"> {
-  let summary = "Parse a decimal floating-point number; fails on anything else";
+  let summary = "Parse a floating-point number as the host does; fails otherwise";
   let description = [{
+    On the JVM, `Double.parseDouble` (`NaN`, `Infinity`, a `d`/`f` suffix,
+    surrounding control characters and spaces); in Python, `float()`
+    (`nan`, `inf` in any case, underscores between digits).
+
     ```mlir
     %x = df.to_float %s
     ```
@@ -278,8 +295,11 @@ def Df_ToFloatOp : Df_Op<"to_float"> {
 }
 
 def Df_ToStrOp : Df_Op<"to_str", [Pure]> {
-  let summary = "Decimal text of an integer or float";
+  let summary = "Text of an integer, float or boolean, as the host prints it";
   let description = [{
+    On the JVM, `toString` (`1.0E7`, `true`); in Python, `str()` (`1e+16`,
+    `True`).
+
     ```mlir
     %s = df.to_str %n : i64
     ```
@@ -290,8 +310,11 @@ def Df_ToStrOp : Df_Op<"to_str", [Pure]> {
 }
 
 def Df_LengthOp : Df_Op<"length", [Pure]> {
-  let summary = "Length of a string in characters";
+  let summary = "Length of a string as the host counts it";
   let description = [{
+    UTF-16 code units on the JVM (`String.length`), code points in Python
+    (`len`).
+
     ```mlir
     %n = df.length %s
     ```
