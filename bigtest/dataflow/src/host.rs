@@ -237,11 +237,14 @@ pub fn substring(host: Host, s: &str, start: i64, length: i64) -> Option<String>
                 return None;
             }
             // A cut through a surrogate pair leaves a lone surrogate, which
-            // Java keeps and Rust strings cannot hold: replaced by U+FFFD,
-            // as Spark writes it to UTF-8 text.
-            Some(String::from_utf16_lossy(
-                &units[start as usize..end as usize],
-            ))
+            // Java keeps and Rust strings cannot hold: it becomes "?", as
+            // Java's UTF-8 encoder (String.getBytes, Hadoop's Text) writes
+            // it (bench/host-semantics.py compares with Java's output).
+            Some(
+                char::decode_utf16(units[start as usize..end as usize].iter().copied())
+                    .map(|c| c.unwrap_or('?'))
+                    .collect(),
+            )
         }
         Host::Python => {
             let chars: Vec<char> = s.chars().collect();
@@ -433,6 +436,10 @@ mod tests {
             Some("l")
         );
         assert_eq!(substring(Host::Python, "hello", 4, -2).as_deref(), Some(""));
+        assert_eq!(
+            substring(Host::Jvm, "\u{1F600}b", 1, 2).as_deref(),
+            Some("?b")
+        );
         assert_eq!(length(Host::Jvm, "a\u{1F600}"), 3);
         assert_eq!(length(Host::Python, "a\u{1F600}"), 2);
     }
