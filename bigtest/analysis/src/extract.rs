@@ -422,7 +422,9 @@ impl<'c> UdfBuilder<'c> {
             },
             "df.size" => UdfOp::Size,
             "df.substr" => UdfOp::Substr,
-            "df.to_int" => UdfOp::ToInt,
+            "df.to_int" => UdfOp::ToInt {
+                int32: op.attribute("int32").is_ok(),
+            },
             "df.to_float" => UdfOp::ToFloat,
             "df.to_str" => UdfOp::ToStr,
             "df.length" => UdfOp::Length,

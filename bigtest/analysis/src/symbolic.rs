@@ -782,9 +782,12 @@ impl SymDomain {
                     vec![s.clone(), start.clone(), length.clone()],
                 ))
             }
-            (UdfOp::ToInt, [Str(s)]) => {
+            (UdfOp::ToInt { int32 }, [Str(s)]) => {
                 if let Term::Str(text) = s {
                     return match host::parse_int(self.host, text) {
+                        Ok(v) if *int32 && i32::try_from(v).is_err() => {
+                            Err(Stop::Fail("not a 32-bit integer".into()))
+                        }
                         Ok(v) => Ok(Int(Term::Int(v))),
                         Err(host::ParseIntError::NotAnInteger) => {
                             Err(Stop::Fail("not an integer".into()))
@@ -798,7 +801,17 @@ impl SymDomain {
                 // number: one that does not match the integer syntax.
                 if self.choose() {
                     let (negative, magnitude) = self.parse_signed(s.clone(), MAX_DIGITS);
-                    Int(ite(negative, neg(magnitude.clone()), magnitude))
+                    let value = ite(negative, neg(magnitude.clone()), magnitude);
+                    if *int32 {
+                        // Integer.parseInt's range; beyond it the parse
+                        // throws, which the failing side's witness (text
+                        // outside the syntax) already covers.
+                        self.state
+                            .assume(cmp(">=", value.clone(), Term::Int(i32::MIN.into())));
+                        self.state
+                            .assume(cmp("<=", value.clone(), Term::Int(i32::MAX.into())));
+                    }
+                    Int(value)
                 } else {
                     // Printable ASCII that the host's parse refuses.
                     let parsed = match self.host {

@@ -304,7 +304,10 @@ pub enum UdfOp {
     Size,
     /// Fails when `[start, start + length)` is not inside the string.
     Substr,
-    ToInt,
+    /// `int32`: Integer.parseInt's range (the JVM's `.toInt`).
+    ToInt {
+        int32: bool,
+    },
     ToFloat,
     ToStr,
     Length,
@@ -359,7 +362,7 @@ impl UdfOp {
             UdfOp::Get { .. } => "get",
             UdfOp::Size => "size",
             UdfOp::Substr => "substr",
-            UdfOp::ToInt => "to_int",
+            UdfOp::ToInt { .. } => "to_int",
             UdfOp::ToFloat => "to_float",
             UdfOp::ToStr => "to_str",
             UdfOp::Length => "length",

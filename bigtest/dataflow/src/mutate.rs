@@ -539,7 +539,7 @@ mod tests {
                 ),
                 op(1, UdfOp::Get { index: 0 }, &[1], &[2]),
                 op(2, UdfOp::Get { index: 1 }, &[1], &[3]),
-                op(3, UdfOp::ToInt, &[3], &[4]),
+                op(3, UdfOp::ToInt { int32: false }, &[3], &[4]),
                 op(4, int(10), &[], &[5]),
                 op(5, UdfOp::CmpInt(Cmp::Gt), &[4, 5], &[6]),
                 op(6, int(0), &[], &[7]),

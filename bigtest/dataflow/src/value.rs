@@ -221,7 +221,10 @@ impl Domain for Concrete {
                     }
                 }
             }
-            (UdfOp::ToInt, [Str(s)]) => match host::parse_int(self.host, s) {
+            (UdfOp::ToInt { int32 }, [Str(s)]) => match host::parse_int(self.host, s) {
+                Ok(v) if *int32 && i32::try_from(v).is_err() => {
+                    return Err(Stop::Fail(format!("\"{s}\" is not a 32-bit integer")))
+                }
                 Ok(v) => Int(v),
                 Err(ParseIntError::NotAnInteger) => {
                     return Err(Stop::Fail(format!("\"{s}\" is not an integer")))

@@ -415,6 +415,20 @@ fn definition(
     if next == Some(b'=') && bytes.get(after + 1) != Some(&b'=') {
         return Definition::Here;
     }
+    // The value after `=` is always a use (`scf.for %i = %lb`, `gpu.launch
+    // ... (%gx = %n, ...)`, `iter_args(%acc = %init)`), however the list
+    // around it reads: such an operand defined later inside the op's own
+    // region crashed MLIR 19's gpu.launch parser (fuzz smoke test).
+    let before = skip_spaces_back(bytes, place.start);
+    if before > 0
+        && bytes[before - 1] == b'='
+        && !matches!(
+            bytes.get(before.wrapping_sub(2)),
+            Some(b'=' | b'!' | b'<' | b'>')
+        )
+    {
+        return Definition::Not;
+    }
     if next == Some(b':')
         && bytes.get(end) == Some(&b':')
         && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)
@@ -466,6 +480,14 @@ mod tests {
         assert_eq!(guard(&text), None);
         text.push_str("%y = arith.negf %a7 : f32\nfunc.func @g(%a7: f32) {\n  return\n}\n");
         assert_eq!(guard(&text), Some((4, 17, "%a7".into(), 5)));
+    }
+
+    #[test]
+    fn an_operand_defined_later_in_the_ops_own_region() {
+        let text = "func.func @f() {\n  %c1 = arith.constant 1 : index\n  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)\n             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {\n    %c4 = arith.constant 4 : index\n    gpu.terminator\n  }\n  return\n}\n";
+        assert_eq!(guard(text), Some((3, 46, "%c4".into(), 5)));
+        let valid = text.replace("%gx = %c4", "%gx = %c1");
+        assert_eq!(guard(&valid), None);
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub const DISTINCT: &str = "df.distinct";
 pub const SINK: &str = "df.sink";
 pub const GET: &str = "df.get";
 pub const SPLIT: &str = "df.split";
+pub const TO_INT: &str = "df.to_int";
 pub const VALUE_OR: &str = "df.value_or";
 
 /// Operators over datasets (everything else in `df` is a value op used

@@ -81,6 +81,16 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
             ops::GROUP_BY_KEY => verify_group_by_key(op, reporter),
             ops::JOIN => verify_join(op, reporter),
             ops::GET => verify_get(op, reporter),
+            ops::TO_INT
+                if op.attribute("int32").is_ok()
+                    && str_attr(module, HOST_ATTRIBUTE).as_deref() == Some(Host::Python.name()) =>
+            {
+                reporter.op_error(
+                    op,
+                    "int32 is the JVM's Integer.parseInt; Python's int() has no 32-bit form \
+                     (the module's df.host is \"python\")",
+                );
+            }
             ops::SPLIT if str_attr(op, "delimiter").is_some_and(|d| d.is_empty()) => {
                 reporter.op_error(
                     op,

@@ -265,17 +265,20 @@ def Df_ToIntOp : Df_Op<"to_int"> {
   let summary = "Parse a decimal integer as the host does; fails otherwise";
   let description = [{
     On the JVM, `Long.parseLong` (an optional sign and decimal digits, no
-    spaces); in Python, `int()` (surrounding spaces, underscores between
-    digits), where a value beyond i64 is an error of the model, not a
-    failure of the job.
+    spaces), or with `int32` `Integer.parseInt` (Java's `Integer.parseInt`,
+    Scala's `.toInt`), which fails beyond the 32-bit range; the result is
+    widened to i64 either way. In Python, `int()` (surrounding spaces,
+    underscores between digits), where a value beyond i64 is an error of
+    the model, not a failure of the job; `int32` is the JVM's only.
 
     ```mlir
     %n = df.to_int %s
+    %m = df.to_int %t int32
     ```
   }];
-  let arguments = (ins Df_AnyString:$input);
+  let arguments = (ins Df_AnyString:$input, UnitAttr:$int32);
   let results = (outs I64:$result);
-  let assemblyFormat = "$input attr-dict";
+  let assemblyFormat = "$input (`int32` $int32^)? attr-dict";
 }
 
 def Df_ToFloatOp : Df_Op<"to_float"> {
