@@ -19,6 +19,9 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   # C++ compiler for the ODS-generated dialect code
   g++ pkg-config
+  # Apache Spark for the df Spark check and exported jobs (pyspark runs on a
+  # JRE; pyspark itself goes into the project's virtual environment below)
+  openjdk-17-jre-headless python3 python3-venv
 )
 
 missing=()
@@ -46,4 +49,18 @@ if ! command -v cargo >/dev/null 2>&1; then
     echo "setup: cargo not found; install Rust (https://rustup.rs) first" >&2
     exit 1
   fi
+fi
+
+# PySpark (from PyPI) in a project-local virtual environment: the Spark check
+# runs every BigTest example's generated cases on it, and jobs exported with
+# `coco-translate --emit=pyspark` run on it. Nothing is installed when the
+# pinned version is already there.
+PYSPARK_VERSION=3.5.3
+VENV="$(cd "$(dirname "$0")/.." && pwd)/.venv"
+if "$VENV/bin/python" -c "import sys, pyspark; sys.exit(pyspark.__version__ != '$PYSPARK_VERSION')" 2>/dev/null; then
+  echo "setup: pyspark $PYSPARK_VERSION present in .venv"
+else
+  echo "setup: installing pyspark $PYSPARK_VERSION into .venv"
+  /usr/bin/python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "pyspark==$PYSPARK_VERSION"
 fi

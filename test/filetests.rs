@@ -6,7 +6,7 @@
 
 use coco_filetests::{
     builders, compiled, differential, fuzz, layers, mlir_files, random_programs, repo_root, runner,
-    test_dir,
+    spark, test_dir,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -69,6 +69,19 @@ fn main() {
             runner::round_trip(&path).map_err(Failed::from)
         }));
     }
+    // The Spark check: every example's generated cases on Apache Spark.
+    // unit_prices takes minutes to generate; CI runs its small variant.
+    let mut spark_programs: Vec<std::path::PathBuf> =
+        mlir_files(&repo_root().join("examples/bigtest"), &test_dir())
+            .into_iter()
+            .filter(|p| slow_enabled || !p.ends_with("unit_prices.mlir"))
+            .collect();
+    spark_programs.push("bigtest/unit_prices-small.mlir".into());
+    trials.push(timed("spark::examples", move || {
+        let summary = spark::check(&spark_programs).map_err(Failed::from)?;
+        eprint!("{summary}");
+        Ok(())
+    }));
     trials.push(timed("builders::coco", || {
         let printed = builders::build_and_print().map_err(Failed::from)?;
         runner::check_snapshot("builders__coco", &printed, "src/builders.rs").map_err(Failed::from)

@@ -25,6 +25,8 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
         &["coco-dialects", "coco-dataflow", "coco-smt"],
     ),
     ("coco-passes", &["coco-dialects", "coco-bigtest"]),
+    // df programs exported as PySpark jobs (from the model, no MLIR)
+    ("coco-spark", &["coco-dataflow"]),
     // the runtime's format, then the compiler's lowering that writes it
     ("coco-bundle", &["coco-base"]),
     (
@@ -44,6 +46,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "coco-dialects",
             "coco-dataflow",
             "coco-bigtest",
+            "coco-spark",
             "coco-passes",
             "coco-bundle",
             "coco-lowering",
@@ -74,6 +77,7 @@ pub const WITHOUT_MLIR: &[&str] = &[
     "coco-bundle",
     "coco-runtime",
     "coco-dataflow",
+    "coco-spark",
     "coco-smt",
     "coco-fault",
 ];

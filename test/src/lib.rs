@@ -19,6 +19,7 @@ pub mod layers;
 pub mod random_programs;
 pub mod run_line;
 pub mod runner;
+pub mod spark;
 
 use std::path::{Path, PathBuf};
 

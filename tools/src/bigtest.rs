@@ -148,6 +148,11 @@ enum Command {
         /// program's own paths and inline records.
         #[arg(long, value_name = "DIR")]
         data: Option<PathBuf>,
+        /// Print each job's outcome as JSON (`{"jobs": [{"program", "data",
+        /// "outcome": "succeeded" | "failed", "sinks": {name: [lines]},
+        /// "failures": [text]}]}`, sink lines sorted) for other tools.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -172,9 +177,11 @@ pub fn run(args: &[String]) -> Output {
         Command::Mutate { program, data } => {
             mutate_command(program, data, &mut out).map(|()| Vec::new())
         }
-        Command::Run { program, data } => {
-            run_command(program, data.as_deref(), &mut out).map(|()| Vec::new())
-        }
+        Command::Run {
+            program,
+            data,
+            json,
+        } => run_command(program, data.as_deref(), *json, &mut out).map(|()| Vec::new()),
     };
     let (code, errors) = match result {
         Ok(problems) if problems.is_empty() => (0, Vec::new()),
@@ -508,7 +515,12 @@ fn mutate_command(path: &str, data: &Path, out: &mut String) -> Result<(), Strin
     Ok(())
 }
 
-fn run_command(path: &str, data: Option<&Path>, out: &mut String) -> Result<(), String> {
+fn run_command(
+    path: &str,
+    data: Option<&Path>,
+    json: bool,
+    out: &mut String,
+) -> Result<(), String> {
     let context = context();
     let text = source::read_input(path, None)?;
     let module = source::load(&context, &text, path)?;
@@ -520,28 +532,32 @@ fn run_command(path: &str, data: Option<&Path>, out: &mut String) -> Result<(), 
         None => vec![None],
     };
     let mut failed_jobs = Vec::new();
+    let mut jobs = Vec::new();
     for func in extract::program_functions(module_op) {
         let program = extract::extract(module_op, as_op(&func))
             .map_err(|e| format!("{path}: {}", e.message))?;
         for dir in &dirs {
             let inputs = load_inputs(&program, &base_dir(path), dir.as_deref())?;
             let run = interp::run(&program, &inputs).map_err(|e| e.to_string())?;
+            if json {
+                jobs.push(job_json(&program, dir.as_deref(), &run));
+            }
             let job = match (dirs.len(), dir) {
                 (1, _) | (_, None) => format!("@{}", program.name),
                 (_, Some(dir)) => format!("@{} on {}", program.name, dir.display()),
             };
-            if dirs.len() > 1 {
+            if dirs.len() > 1 && !json {
                 let _ = writeln!(out, "{job}:");
             }
             // A failed Spark job writes no output.
-            if run.failures.is_empty() {
+            if run.failures.is_empty() && !json {
                 for (name, lines) in run.sink_lines() {
                     let _ = writeln!(out, "sink \"{name}\" ({} records):", lines.len());
                     for line in lines {
                         let _ = writeln!(out, "  {line}");
                     }
                 }
-            } else {
+            } else if !run.failures.is_empty() {
                 let mut message = format!(
                     "{job}: {} failures (Spark would abort the job):",
                     run.failures.len()
@@ -563,9 +579,37 @@ fn run_command(path: &str, data: Option<&Path>, out: &mut String) -> Result<(), 
             }
         }
     }
+    if json {
+        let _ = writeln!(out, "{}", serde_json::json!({ "jobs": jobs }));
+    }
     if failed_jobs.is_empty() {
         Ok(())
     } else {
         Err(failed_jobs.join("\n"))
     }
+}
+
+/// One job's outcome for `run --json`.
+fn job_json(program: &Program, dir: Option<&Path>, run: &interp::Run) -> serde_json::Value {
+    let failed = !run.failures.is_empty();
+    let sinks: serde_json::Map<String, serde_json::Value> = if failed {
+        serde_json::Map::new()
+    } else {
+        run.sink_lines()
+            .into_iter()
+            .map(|(name, lines)| (name, lines.into()))
+            .collect()
+    };
+    let failures: Vec<String> = run
+        .failures
+        .iter()
+        .map(|f| format!("{}: {}: {}", f.loc, f.op, f.reason))
+        .collect();
+    serde_json::json!({
+        "program": program.name,
+        "data": dir.map(|d| d.display().to_string()),
+        "outcome": if failed { "failed" } else { "succeeded" },
+        "sinks": sinks,
+        "failures": failures,
+    })
 }

@@ -4,6 +4,9 @@
 //! `--emit=kernels` prints the generated upstream MLIR (linalg on tensors)
 //! before any lowering, which is where to look first when a kernel is wrong.
 //!
+//! `--emit=pyspark` writes a df program as a PySpark job (`coco_spark`):
+//! one Python file that runs on Spark with the program's exact semantics.
+//!
 //! Every output is written whole or not at all (`coco_base::staged`): a
 //! bundle is written into a temporary sibling folder and renamed into
 //! place, so that a failed rebuild leaves the old bundle intact rather than
@@ -15,7 +18,12 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, ValueEnum};
 use coco_base::staged::Staged;
 use coco_bundle::{FORMAT_NAME, PLAN_FILE};
-use coco_dialects::context;
+use coco_bigtest::extract;
+use coco_dialects::{
+    context,
+    ir::{as_op, str_attr},
+};
+use melior::ir::Module;
 use coco_lowering::{compile, write_bundle, Compiled, Options, PROGRAM_FILE};
 
 use crate::{source, Output};
@@ -34,13 +42,15 @@ enum Emit {
     Plan,
     /// The kernels as upstream MLIR (linalg/tensor/arith/math) before lowering.
     Kernels,
+    /// A df program as a PySpark job (one Python file; docs/bigtest.md).
+    Pyspark,
 }
 
 #[derive(Parser, Debug)]
 #[command(
     name = "coco-translate",
     version,
-    about = "Compile a coco program to PTX, LLVM IR, native objects or an executable bundle"
+    about = "Compile a coco program to PTX, LLVM IR, native objects or an executable bundle, or export a df program as a PySpark job"
 )]
 struct Cli {
     /// The program (.mlir, `-` for stdin), usually the output of coco-opt.
@@ -102,6 +112,10 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
     let text = source::read_input(&cli.program, stdin)?;
     let context = context();
     let module = source::load(&context, &text, &cli.program)?;
+    if cli.emit == Emit::Pyspark {
+        let job = pyspark_job(&module, &cli.program, cli.entry.as_deref())?;
+        return write_text(cli, job);
+    }
     let options = Options {
         ranks: cli.ranks,
         entry: cli.entry.clone(),
@@ -144,7 +158,14 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
         Emit::LlvmIr => compiled.llvm_ir.unwrap_or_default(),
         Emit::Plan => compiled.plan.to_text(),
         Emit::Kernels => compiled.kernels_mlir,
+        // Exported above, before compiling; a df module has no kernels.
+        Emit::Pyspark => pyspark_job(&module, &cli.program, cli.entry.as_deref())?,
     };
+    write_text(cli, text)
+}
+
+/// Writes `text` to `-o` (whole or not at all), or returns it for stdout.
+fn write_text(cli: &Cli, text: String) -> Result<Vec<u8>, String> {
     match &cli.output {
         Some(path) if path.as_os_str() != "-" => {
             write_file(path, text.as_bytes())?;
@@ -152,6 +173,45 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
         }
         _ => Ok(text.into_bytes()),
     }
+}
+
+/// The PySpark job of the df program in `module` (the one named by
+/// `entry` when it has several).
+fn pyspark_job(module: &Module, path: &str, entry: Option<&str>) -> Result<String, String> {
+    let module_ref = module.as_operation();
+    let module_op = as_op(&module_ref);
+    let functions = extract::program_functions(module_op);
+    let names: Vec<String> = functions
+        .iter()
+        .map(|f| str_attr(as_op(f), "sym_name").unwrap_or_default())
+        .collect();
+    let chosen = match (entry, functions.len()) {
+        (_, 0) => {
+            return Err(format!(
+                "{path}: --emit=pyspark exports df programs, and this module has none (a func.func with df.source ops)"
+            ))
+        }
+        (None, 1) => 0,
+        (None, _) => {
+            return Err(format!(
+                "{path}: {} df programs (@{}); choose one with --entry",
+                names.len(),
+                names.join(", @")
+            ))
+        }
+        (Some(entry), _) => names.iter().position(|n| n == entry).ok_or_else(|| {
+            format!(
+                "{path}: --entry {entry}: no df program of that name (the programs: @{})",
+                names.join(", @")
+            )
+        })?,
+    };
+    let program = extract::extract(module_op, as_op(&functions[chosen]))
+        .map_err(|e| format!("{path}: {}", e.message))?;
+    let file = Path::new(path)
+        .file_name()
+        .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
+    coco_spark::export(&program, &file).map_err(|e| e.to_string())
 }
 
 /// LLVM only warns about a CPU it does not know, then may abort in code

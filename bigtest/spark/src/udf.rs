@@ -1,0 +1,274 @@
+//! A UDF as a Python function: one local per SSA value (`v3`), structured
+//! ops as Python `if` and `while`, a function with several blocks as a loop
+//! over its blocks. Every value op calls the helper in coco_df.py that has
+//! its exact semantics, so the function computes what coco's interpreter
+//! computes on every input, failures included.
+
+use coco_dataflow::model::{Const, FloatBinOp, IntBinOp, Op, Region, Udf, UdfOp, ValueId};
+
+use crate::{
+    python::{float_literal, identifier, str_literal},
+    writer::Writer,
+    ExportError,
+};
+
+/// The Python name of UDF `name`.
+pub fn function_name(name: &str) -> String {
+    identifier("udf_", name)
+}
+
+fn var(id: ValueId) -> String {
+    format!("v{id}")
+}
+
+fn vars(ids: &[ValueId]) -> String {
+    ids.iter().map(|&id| var(id)).collect::<Vec<_>>().join(", ")
+}
+
+/// `a, b = ...` for `targets`, or nothing to assign.
+fn assign(w: &mut Writer, targets: &[ValueId], values: &[ValueId]) {
+    if targets.is_empty() {
+        return;
+    }
+    w.line(format!("{}, = {},", vars(targets), vars(values)));
+}
+
+pub fn emit(udf: &Udf, w: &mut Writer) -> Result<(), ExportError> {
+    let Some(entry) = udf.body.blocks.first() else {
+        return Err(ExportError::Unsupported {
+            loc: udf.loc.clone(),
+            what: format!("@{} has no body", udf.name),
+        });
+    };
+    w.line(format!(
+        "def {}({}):",
+        function_name(&udf.name),
+        vars(&entry.args)
+    ));
+    w.indent();
+    w.line(format!("# @{} ({})", udf.name, udf.loc));
+    if udf.body.blocks.len() == 1 {
+        block_ops(udf, &udf.body, 0, w)?;
+    } else {
+        // cf branches: a loop over the blocks, `_block` naming the next one.
+        w.line("_block = 0");
+        w.line("while True:");
+        w.indent();
+        for index in 0..udf.body.blocks.len() {
+            w.line(format!("if _block == {index}:"));
+            w.indent();
+            block_ops(udf, &udf.body, index, w)?;
+            w.dedent();
+        }
+        w.line("raise AssertionError(\"branch to a missing block\")");
+        w.dedent();
+    }
+    w.dedent();
+    w.line("");
+    Ok(())
+}
+
+fn block_ops(udf: &Udf, region: &Region, index: usize, w: &mut Writer) -> Result<(), ExportError> {
+    for op in &region.blocks[index].ops {
+        emit_op(udf, region, op, w)?;
+    }
+    Ok(())
+}
+
+/// Assigns a branch's arguments to `dest`'s block arguments and names it.
+fn branch(region: &Region, dest: usize, args: &[ValueId], w: &mut Writer) {
+    if let Some(block) = region.blocks.get(dest) {
+        assign(w, &block.args, args);
+    }
+    w.line(format!("_block = {dest}"));
+}
+
+fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), ExportError> {
+    let operands = &op.operands;
+    match &op.kind {
+        UdfOp::Return => {
+            w.line(format!("return ({}{})", vars(operands), trailing_comma(operands)));
+        }
+        UdfOp::Yield => {
+            // Handled by the op that owns the region (`if`, `for`).
+        }
+        UdfOp::Br { dest } => {
+            branch(region, *dest, operands, w);
+            w.line("continue");
+        }
+        UdfOp::CondBr {
+            true_dest,
+            false_dest,
+            true_args,
+        } => {
+            w.line(format!("if {}:", var(operands[0])));
+            w.indent();
+            branch(region, *true_dest, &operands[1..1 + true_args], w);
+            w.dedent();
+            w.line("else:");
+            w.indent();
+            branch(region, *false_dest, &operands[1 + true_args..], w);
+            w.dedent();
+            w.line("continue");
+        }
+        UdfOp::If => {
+            w.line(format!("if {}:", var(operands[0])));
+            for (i, nested) in op.regions.iter().enumerate() {
+                if i == 1 {
+                    w.line("else:");
+                }
+                w.indent();
+                structured_body(udf, nested, op, &[], w)?;
+                w.dedent();
+            }
+            if op.regions.len() < 2 {
+                w.line("else:");
+                w.indent();
+                w.line("pass");
+                w.dedent();
+            }
+        }
+        UdfOp::For => {
+            let body = op.regions.first().and_then(|r| r.blocks.first());
+            let Some(body) = body else {
+                return Err(unsupported(udf, op, "scf.for without a body"));
+            };
+            let (iv, iters) = body.args.split_first().unwrap_or((&0, &[]));
+            let (lower, upper, step) = (operands[0], operands[1], operands[2]);
+            w.line(format!("{} = {}", var(*iv), var(lower)));
+            assign(w, iters, &operands[3..]);
+            w.line(format!("while {} < {}:", var(*iv), var(upper)));
+            w.indent();
+            structured_body(udf, &op.regions[0], op, iters, w)?;
+            w.line(format!("{0} = addi({0}, {1})", var(*iv), var(step)));
+            w.dedent();
+            assign(w, &op.results, iters);
+        }
+        UdfOp::Call { callee } => {
+            let call = format!("{}({})", function_name(callee), vars(operands));
+            if op.results.is_empty() {
+                w.line(call);
+            } else {
+                w.line(format!("{}, = {call}", vars(&op.results)));
+            }
+        }
+        kind => {
+            let expr = value_expr(kind, operands)
+                .ok_or_else(|| unsupported(udf, op, &format!("{} has no Python form", kind.name())))?;
+            let [result] = op.results[..] else {
+                return Err(unsupported(udf, op, "a value op with several results"));
+            };
+            w.line(format!("{} = {expr}", var(result)));
+        }
+    }
+    Ok(())
+}
+
+fn trailing_comma(ids: &[ValueId]) -> &'static str {
+    if ids.len() == 1 {
+        ","
+    } else {
+        ""
+    }
+}
+
+/// The ops of a single-block `scf` region, then its `scf.yield` assigned
+/// to `targets` (the loop's carried values) or to `owner`'s results.
+fn structured_body(
+    udf: &Udf,
+    region: &Region,
+    owner: &Op,
+    targets: &[ValueId],
+    w: &mut Writer,
+) -> Result<(), ExportError> {
+    let Some(block) = region.blocks.first() else {
+        w.line("pass");
+        return Ok(());
+    };
+    if region.blocks.len() > 1 {
+        return Err(unsupported(udf, owner, "an scf region with several blocks"));
+    }
+    w.line("pass");
+    for op in &block.ops {
+        emit_op(udf, region, op, w)?;
+        if op.kind == UdfOp::Yield {
+            let targets = if owner.kind == UdfOp::For {
+                targets
+            } else {
+                &owner.results
+            };
+            assign(w, targets, &op.operands);
+        }
+    }
+    Ok(())
+}
+
+fn unsupported(udf: &Udf, op: &Op, what: &str) -> ExportError {
+    ExportError::Unsupported {
+        loc: op.loc.clone(),
+        what: format!("@{}: {what}", udf.name),
+    }
+}
+
+/// The Python expression of a value op on `args`.
+fn value_expr(kind: &UdfOp, args: &[ValueId]) -> Option<String> {
+    let a = |i: usize| args.get(i).map(|&id| var(id)).unwrap_or_default();
+    let call = |helper: &str| format!("{helper}({})", vars(args));
+    Some(match kind {
+        UdfOp::Const(Const::Int(v)) => v.to_string(),
+        UdfOp::Const(Const::Float(v)) => float_literal(*v),
+        UdfOp::Const(Const::Bool(v)) => if *v { "True" } else { "False" }.into(),
+        UdfOp::Const(Const::Str(v)) => str_literal(v),
+        UdfOp::IntBin(op) => call(match op {
+            IntBinOp::Add => "addi",
+            IntBinOp::Sub => "subi",
+            IntBinOp::Mul => "muli",
+            IntBinOp::Div => "divsi",
+            IntBinOp::Rem => "remsi",
+            IntBinOp::And => "andi",
+            IntBinOp::Or => "ori",
+            IntBinOp::Xor => "xori",
+            IntBinOp::Max => "maxi",
+            IntBinOp::Min => "mini",
+        }),
+        UdfOp::FloatBin(FloatBinOp::Add) => format!("({} + {})", a(0), a(1)),
+        UdfOp::FloatBin(FloatBinOp::Sub) => format!("({} - {})", a(0), a(1)),
+        UdfOp::FloatBin(FloatBinOp::Mul) => format!("({} * {})", a(0), a(1)),
+        UdfOp::FloatBin(FloatBinOp::Div) => call("divf"),
+        UdfOp::FloatBin(FloatBinOp::Max) => call("maxf"),
+        UdfOp::FloatBin(FloatBinOp::Min) => call("minf"),
+        UdfOp::FloatNeg => format!("(-{})", a(0)),
+        UdfOp::CmpInt(cmp) => format!("cmpi(\"{}\", {}, {})", cmp.name(), a(0), a(1)),
+        UdfOp::CmpFloat(cmp) => format!("cmpf(\"{}\", {}, {})", cmp.name(), a(0), a(1)),
+        UdfOp::Select => format!("({} if {} else {})", a(1), a(0), a(2)),
+        UdfOp::IntToFloat => format!("float({})", a(0)),
+        UdfOp::FloatToInt => call("fptosi"),
+        UdfOp::BoolToInt => format!("int({})", a(0)),
+        UdfOp::IndexCast => a(0),
+        UdfOp::Split { delimiter } => format!("split({}, {})", a(0), str_literal(delimiter)),
+        UdfOp::Get { index } => format!("get({}, {index})", a(0)),
+        UdfOp::Size => format!("len({})", a(0)),
+        UdfOp::Substr => call("substr"),
+        UdfOp::ToInt { int32 } => format!(
+            "to_int({}, {})",
+            a(0),
+            if *int32 { "True" } else { "False" }
+        ),
+        UdfOp::ToFloat => call("to_float"),
+        UdfOp::ToStr => call("to_str"),
+        UdfOp::Length => call("length"),
+        UdfOp::Concat => format!("({} + {})", a(0), a(1)),
+        UdfOp::Contains => format!("({} in {})", a(1), a(0)),
+        UdfOp::StartsWith => format!("{}.startswith({})", a(0), a(1)),
+        UdfOp::StrEq => format!("({} == {})", a(0), a(1)),
+        UdfOp::IsPresent => format!("(len({}) == 1)", a(0)),
+        UdfOp::ValueOr => call("value_or"),
+        UdfOp::Call { .. }
+        | UdfOp::If
+        | UdfOp::For
+        | UdfOp::Yield
+        | UdfOp::Return
+        | UdfOp::Br { .. }
+        | UdfOp::CondBr { .. } => return None,
+    })
+}
