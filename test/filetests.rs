@@ -78,7 +78,8 @@ fn main() {
             .collect();
     spark_programs.push("bigtest/unit_prices-small.mlir".into());
     trials.push(timed("spark::examples", move || {
-        let summary = spark::check(&spark_programs).map_err(Failed::from)?;
+        let faults = test_dir().join("spark/faults.json");
+        let summary = spark::check(&spark_programs, &faults).map_err(Failed::from)?;
         eprint!("{summary}");
         Ok(())
     }));

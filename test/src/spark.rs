@@ -37,7 +37,11 @@ fn outcome(job: &Value) -> Outcome {
                 .map(|(name, lines)| {
                     let mut lines: Vec<String> = lines
                         .as_array()
-                        .map(|l| l.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+                        .map(|l| {
+                            l.iter()
+                                .filter_map(|s| s.as_str().map(String::from))
+                                .collect()
+                        })
                         .unwrap_or_default();
                     lines.sort();
                     (name.clone(), lines)
@@ -84,8 +88,103 @@ fn args(items: &[&str]) -> Vec<String> {
 /// per case directory.
 struct Prepared {
     program: String,
+    dir: PathBuf,
+    data: PathBuf,
     job: PathBuf,
     expected: Vec<(String, Outcome)>,
+    /// `coco-bigtest mutate`'s score on the same data ("87.5%").
+    mutation_score: String,
+}
+
+/// A seeded fault (test/spark/faults.json): `edits` turn the program's text
+/// into the faulty program.
+struct Fault {
+    program: String,
+    class: String,
+    fault: String,
+    edits: Vec<(String, String)>,
+}
+
+fn load_faults(path: &Path) -> Result<Vec<Fault>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let parsed: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text_of = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    Ok(parsed["faults"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| Fault {
+            program: text_of(&f["program"]),
+            class: text_of(&f["class"]),
+            fault: text_of(&f["fault"]),
+            edits: f["edits"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|e| (text_of(&e[0]), text_of(&e[1])))
+                .collect(),
+        })
+        .collect())
+}
+
+/// The faulty program's text; every edit must match exactly once.
+fn apply(fault: &Fault, text: &str) -> Result<String, String> {
+    let mut text = text.to_string();
+    for (from, to) in &fault.edits {
+        let count = text.matches(from.as_str()).count();
+        if count != 1 {
+            return Err(format!(
+                "faults.json: fault \"{}\" of {}: `{from}` occurs {count} times, not once",
+                fault.fault, fault.program
+            ));
+        }
+        text = text.replacen(from.as_str(), to, 1);
+    }
+    Ok(text)
+}
+
+/// The interpreter's outcome of `program` on each case of `data`.
+fn interpreter_outcomes(program: &str, data: &str) -> Result<Vec<(String, Outcome)>, String> {
+    // `run` exits 1 when a case fails; its JSON holds every case either way.
+    let run = coco_tools::bigtest::run(&args(&[
+        "coco-bigtest",
+        "run",
+        program,
+        "--data",
+        data,
+        "--json",
+    ]));
+    let text = String::from_utf8_lossy(&run.stdout);
+    let parsed: Value = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "coco-bigtest run --json {program}: {e}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        )
+    })?;
+    Ok(parsed["jobs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|job| {
+            (
+                job["data"].as_str().unwrap_or_default().to_string(),
+                outcome(job),
+            )
+        })
+        .collect())
+}
+
+fn export(program: &str, job: &Path) -> Result<(), String> {
+    let job_arg = job.to_string_lossy().into_owned();
+    tool(
+        coco_tools::translate::run(
+            &args(&["coco-translate", program, "--emit=pyspark", "-o", &job_arg]),
+            None,
+        ),
+        &format!("coco-translate --emit=pyspark {program}"),
+    )
+    .map(drop)
 }
 
 fn prepare(program: &Path, scratch: &Path) -> Result<Prepared, String> {
@@ -100,7 +199,6 @@ fn prepare(program: &Path, scratch: &Path) -> Result<Prepared, String> {
     let data = dir.join("data");
     let job = dir.join(format!("{name}.py"));
     let data_arg = data.to_string_lossy().into_owned();
-    let job_arg = job.to_string_lossy().into_owned();
     tool(
         coco_tools::bigtest::run(&args(&[
             "coco-bigtest",
@@ -113,37 +211,62 @@ fn prepare(program: &Path, scratch: &Path) -> Result<Prepared, String> {
         ])),
         &format!("coco-bigtest generate {shown}"),
     )?;
-    tool(
-        coco_tools::translate::run(
-            &args(&["coco-translate", &shown, "--emit=pyspark", "-o", &job_arg]),
-            None,
-        ),
-        &format!("coco-translate --emit=pyspark {shown}"),
-    )?;
-    // `run` exits 1 when a case fails; its JSON holds every case either way.
-    let run = coco_tools::bigtest::run(&args(&[
+    export(&shown, &job)?;
+    let expected = interpreter_outcomes(&shown, &data_arg)?;
+    let mutate = coco_tools::bigtest::run(&args(&[
         "coco-bigtest",
-        "run",
+        "mutate",
         &shown,
         "--data",
         &data_arg,
-        "--json",
     ]));
-    let text = String::from_utf8_lossy(&run.stdout);
-    let parsed: Value = serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "coco-bigtest run --json {shown}: {e}\n{}",
-            String::from_utf8_lossy(&run.stderr)
-        )
-    })?;
-    let expected = parsed["jobs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|job| (job["data"].as_str().unwrap_or_default().to_string(), outcome(job)))
-        .collect();
+    let mutation_score = String::from_utf8_lossy(&mutate.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("mutation score: ").map(String::from))
+        .unwrap_or_else(|| "-".into());
     Ok(Prepared {
         program: shown,
+        dir,
+        data,
+        job,
+        expected,
+        mutation_score,
+    })
+}
+
+/// A faulty program ready for Spark: its job and the interpreter's outcome
+/// on its original's cases.
+struct Seeded<'f> {
+    fault: &'f Fault,
+    original: usize,
+    job: PathBuf,
+    expected: Vec<(String, Outcome)>,
+}
+
+fn seed<'f>(fault: &'f Fault, index: usize, prepared: &[Prepared]) -> Result<Seeded<'f>, String> {
+    let original = prepared
+        .iter()
+        .position(|p| p.program == fault.program)
+        .ok_or_else(|| {
+            format!(
+                "faults.json: {} is not among the checked programs",
+                fault.program
+            )
+        })?;
+    let p = &prepared[original];
+    let text = std::fs::read_to_string(&p.program).map_err(|e| format!("{}: {e}", p.program))?;
+    let faulty = apply(fault, &text)?;
+    let dir = p.dir.join("faults");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let program = dir.join(format!("fault-{index}.mlir"));
+    std::fs::write(&program, faulty).map_err(|e| format!("{}: {e}", program.display()))?;
+    let shown = program.to_string_lossy().into_owned();
+    let job = dir.join(format!("fault_{index}.py"));
+    export(&shown, &job)?;
+    let expected = interpreter_outcomes(&shown, &p.data.to_string_lossy())?;
+    Ok(Seeded {
+        fault,
+        original,
         job,
         expected,
     })
@@ -151,17 +274,33 @@ fn prepare(program: &Path, scratch: &Path) -> Result<Prepared, String> {
 
 /// Runs the check on `programs` (paths relative to test/); returns a
 /// summary line per program, or every disagreement.
-pub fn check(programs: &[PathBuf]) -> Result<String, String> {
+pub fn check(programs: &[PathBuf], faults: &Path) -> Result<String, String> {
     let python = venv_python()?;
     let scratch = std::env::temp_dir().join("coco-spark-check");
     let prepared: Vec<Prepared> = programs
         .iter()
         .map(|p| prepare(p, &scratch))
         .collect::<Result<_, _>>()?;
+    let faults = load_faults(faults)?;
+    let seeded: Vec<Seeded> = faults
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| prepared.iter().any(|p| p.program == f.program))
+        .map(|(i, f)| seed(f, i + 1, &prepared))
+        .collect::<Result<_, _>>()?;
+    let jobs: Vec<(&Path, &[(String, Outcome)])> = prepared
+        .iter()
+        .map(|p| (p.job.as_path(), p.expected.as_slice()))
+        .chain(
+            seeded
+                .iter()
+                .map(|s| (s.job.as_path(), s.expected.as_slice())),
+        )
+        .collect();
     let manifest = json!({
-        "jobs": prepared.iter().map(|p| json!({
-            "job": p.job,
-            "cases": p.expected.iter().map(|(data, _)| data).collect::<Vec<_>>(),
+        "jobs": jobs.iter().map(|(job, expected)| json!({
+            "job": job,
+            "cases": expected.iter().map(|(data, _)| data).collect::<Vec<_>>(),
         })).collect::<Vec<_>>()
     });
     let manifest_path = scratch.join("manifest.json");
@@ -186,21 +325,17 @@ pub fn check(programs: &[PathBuf]) -> Result<String, String> {
         )
     })?;
     let results = results["results"].as_array().cloned().unwrap_or_default();
-    let mut summary = String::new();
-    let mut disagreements = Vec::new();
     let mut next = results.iter();
-    for p in &prepared {
-        let (mut failed, mut succeeded) = (0, 0);
-        for (data, expected) in &p.expected {
+    let mut disagreements = Vec::new();
+    // Spark's outcome of every case of every job, in manifest order.
+    let mut spark_runs: Vec<Vec<Outcome>> = Vec::new();
+    for (job, expected) in &jobs {
+        let mut outcomes = Vec::new();
+        for (data, expected) in expected.iter() {
             let Some(result) = next.next() else {
                 return Err(format!("check.py returned no result for {data}"));
             };
             let spark = outcome(result);
-            if spark.failed {
-                failed += 1;
-            } else {
-                succeeded += 1;
-            }
             // Both fail: Spark's failure must be a UDF's or an empty
             // reduce's, as the interpreter's are, not a record the job
             // could not even read.
@@ -210,26 +345,61 @@ pub fn check(programs: &[PathBuf]) -> Result<String, String> {
                 || error.contains("Can not reduce() empty RDD");
             if &spark != expected || !same_cause {
                 disagreements.push(format!(
-                    "{} on {data}:\n  interpreter: {expected:?}\n  spark:       {spark:?}{}",
-                    p.program,
-                    result["error"]
-                        .as_str()
-                        .map(|e| format!("\n  spark error: {e}"))
-                        .unwrap_or_default()
+                    "{} on {data}:\n  interpreter: {expected:?}\n  spark:       {spark:?}\n  spark error: {error}",
+                    job.display()
                 ));
             }
+            outcomes.push(spark);
         }
+        spark_runs.push(outcomes);
+    }
+    let (original_runs, fault_runs) = spark_runs.split_at(prepared.len());
+    let mut summary = String::from(
+        "program | cases (succeed/fail) | built-in mutation score | seeded faults detected on Spark\n",
+    );
+    for (i, p) in prepared.iter().enumerate() {
+        let failed = original_runs[i].iter().filter(|o| o.failed).count();
+        let mine: Vec<usize> = (0..seeded.len())
+            .filter(|&s| seeded[s].original == i)
+            .collect();
+        let detected = mine
+            .iter()
+            .filter(|&&s| fault_runs[s] != original_runs[i])
+            .count();
         summary.push_str(&format!(
-            "{}: {} cases agree ({succeeded} succeed, {failed} fail)\n",
+            "{} | {} ({}/{failed}) | {} | {detected} of {}\n",
             p.program,
-            p.expected.len()
+            p.expected.len(),
+            p.expected.len() - failed,
+            p.mutation_score,
+            mine.len()
+        ));
+    }
+    summary.push_str("\nfault | class | program | detected by\n");
+    for (s, f) in seeded.iter().enumerate() {
+        let original = &original_runs[f.original];
+        let by = fault_runs[s]
+            .iter()
+            .zip(original)
+            .position(|(a, b)| a != b)
+            .map(|case| {
+                let (data, _) = &f.expected[case];
+                Path::new(data)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            })
+            .unwrap_or_else(|| "not detected".into());
+        summary.push_str(&format!(
+            "{} | {} | {} | {by}\n",
+            f.fault.fault, f.fault.class, prepared[f.original].program
         ));
     }
     if disagreements.is_empty() {
         Ok(summary)
     } else {
         Err(format!(
-            "{} cases end differently on Spark:\n{}\n\n{summary}",
+            "{} cases end differently on Spark than in coco's interpreter:\n{}\n\n{summary}",
             disagreements.len(),
             disagreements.join("\n")
         ))

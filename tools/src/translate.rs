@@ -17,14 +17,14 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, ValueEnum};
 use coco_base::staged::Staged;
-use coco_bundle::{FORMAT_NAME, PLAN_FILE};
 use coco_bigtest::extract;
+use coco_bundle::{FORMAT_NAME, PLAN_FILE};
 use coco_dialects::{
     context,
     ir::{as_op, str_attr},
 };
-use melior::ir::Module;
 use coco_lowering::{compile, write_bundle, Compiled, Options, PROGRAM_FILE};
+use melior::ir::Module;
 
 use crate::{source, Output};
 

@@ -392,7 +392,10 @@ impl<'p> Interp<'p> {
             OpKind::GroupByKey => {
                 for group in self.groups(id, input(0)) {
                     let key = group[0].fields[0].clone();
-                    let values = group.iter().map(|r| r.fields[1].clone()).collect();
+                    let mut values: Vec<Value> =
+                        group.iter().map(|r| r.fields[1].clone()).collect();
+                    // In coco's fixed order: Spark's depends on partitioning.
+                    values.sort_by(Value::total_cmp);
                     out.push(self.combine(
                         id,
                         &group,

@@ -81,6 +81,41 @@ impl Value {
     }
 }
 
+impl Value {
+    /// A total order on values of one type: integers and booleans as
+    /// numbers, floats by IEEE totalOrder (`f64::total_cmp`), strings by
+    /// code point, lists lexicographically, `None` before any `Some`. The
+    /// values of a `group_by_key` list are in this order (Spark gives them
+    /// in none; coco fixes one so outputs compare), and coco_df.py's
+    /// `sort_key` orders them the same way.
+    pub fn total_cmp(&self, other: &Value) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a.cmp(b),
+            (Value::Float(a), Value::Float(b)) => a.total_cmp(b),
+            (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
+            (Value::Str(a), Value::Str(b)) => a.cmp(b),
+            (Value::List(a), Value::List(b)) => {
+                for (x, y) in a.iter().zip(b) {
+                    let order = x.total_cmp(y);
+                    if order != Ordering::Equal {
+                        return order;
+                    }
+                }
+                a.len().cmp(&b.len())
+            }
+            (Value::Option(a), Value::Option(b)) => match (a, b) {
+                (None, None) => Ordering::Equal,
+                (None, Some(_)) => Ordering::Less,
+                (Some(_), None) => Ordering::Greater,
+                (Some(x), Some(y)) => x.total_cmp(y),
+            },
+            // Values of different types never share a list.
+            _ => self.partial_cmp(other).unwrap_or(Ordering::Equal),
+        }
+    }
+}
+
 /// A value as a hash key, equal exactly when [`Value::same`] holds, so
 /// keyed operators find a record's group in constant time, not by a scan of
 /// every group.

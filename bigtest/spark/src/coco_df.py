@@ -447,9 +447,23 @@ def read_source(sc, inputs, name, inline, delimiter, kinds):
     return lines.map(lambda line: parse_record(name, line, delimiter, kinds))
 
 
+def sort_key(value):
+    """Orders the values of a group as coco does (Value::total_cmp): floats
+    by IEEE totalOrder, strings by code point, None before Some."""
+    if isinstance(value, float):
+        bits = struct.unpack("<q", struct.pack("<d", value))[0]
+        return bits ^ 0x7FFFFFFFFFFFFFFF if bits < 0 else bits
+    if isinstance(value, tuple):
+        return (len(value) and 1, tuple(sort_key(v) for v in value))
+    return value
+
+
 def grouped(records):
+    """A group_by_key record: the key and the values in coco's order (Spark
+    gives them in the order its partitions arrive)."""
     records = list(records)
-    return (records[0][0], tuple(r[1] for r in records))
+    values = sorted((r[1] for r in records), key=sort_key)
+    return (records[0][0], tuple(values))
 
 
 def _side(record, wraps):

@@ -30,7 +30,11 @@ fn kind(ty: &Ty) -> String {
 
 fn kinds(fields: &[Ty]) -> String {
     let items: Vec<String> = fields.iter().map(kind).collect();
-    format!("({}{})", items.join(", "), if items.len() == 1 { "," } else { "" })
+    format!(
+        "({}{})",
+        items.join(", "),
+        if items.len() == 1 { "," } else { "" }
+    )
 }
 
 fn holds_float(ty: &Ty) -> bool {
@@ -155,7 +159,11 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
     w.line("SOURCE_FILES = {");
     for (_, op) in program.sources() {
         if let (OpKind::Source { name, .. }, Some(file)) = (&op.kind, data_file_name(&op.kind)) {
-            w.line(format!("    {}: {},", str_literal(name), str_literal(&file)));
+            w.line(format!(
+                "    {}: {},",
+                str_literal(name),
+                str_literal(&file)
+            ));
         }
     }
     w.line("}");
@@ -196,8 +204,15 @@ fn join(program: &Program, id: DatasetId, kind: JoinKind) -> Result<String, Expo
     may_be_absent(l_out, kind == JoinKind::RightOuter)?;
     may_be_absent(r_out, kind == JoinKind::LeftOuter)?;
     let flags = |v: Vec<bool>| {
-        let items: Vec<&str> = v.iter().map(|&b| if b { "True" } else { "False" }).collect();
-        format!("({}{})", items.join(", "), if items.len() == 1 { "," } else { "" })
+        let items: Vec<&str> = v
+            .iter()
+            .map(|&b| if b { "True" } else { "False" })
+            .collect();
+        format!(
+            "({}{})",
+            items.join(", "),
+            if items.len() == 1 { "," } else { "" }
+        )
     };
     let l_flags = flags(wraps(&left.fields[1..], l_out));
     let r_flags = flags(wraps(&right.fields[1..], r_out));

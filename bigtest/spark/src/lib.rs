@@ -109,13 +109,55 @@ mod tests {
     /// short strings over the characters that matter to them.
     fn inputs() -> Vec<String> {
         let mut inputs: Vec<String> = [
-            "", " ", ",", "a,,", ",a", " ,", "a,b", "1", "-1", "+1", " 1", "1 ", "1_000",
-            "_1", "1__0", "9223372036854775807", "9223372036854775808",
-            "-9223372036854775808", "-9223372036854775809", "2147483647", "2147483648",
-            "-2147483648", "-2147483649", "\u{663}\u{661}", "\u{1d7d9}", "1.5", "-1.5e3",
-            "1e5", ".5", "1.", ".", "e5", "1e", "1e+", "NaN", "-Infinity", "Infinity",
-            "inf", "nan", "1f", "1.5D", "0x10", "1e400", "\u{e9}t\u{e9}", "\u{1f600}ab",
-            "a\u{1f600}", "\t1\n", "\u{1c}1", "1\u{a0}",
+            "",
+            " ",
+            ",",
+            "a,,",
+            ",a",
+            " ,",
+            "a,b",
+            "1",
+            "-1",
+            "+1",
+            " 1",
+            "1 ",
+            "1_000",
+            "_1",
+            "1__0",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "2147483647",
+            "2147483648",
+            "-2147483648",
+            "-2147483649",
+            "\u{663}\u{661}",
+            "\u{1d7d9}",
+            "1.5",
+            "-1.5e3",
+            "1e5",
+            ".5",
+            "1.",
+            ".",
+            "e5",
+            "1e",
+            "1e+",
+            "NaN",
+            "-Infinity",
+            "Infinity",
+            "inf",
+            "nan",
+            "1f",
+            "1.5D",
+            "0x10",
+            "1e400",
+            "\u{e9}t\u{e9}",
+            "\u{1f600}ab",
+            "a\u{1f600}",
+            "\t1\n",
+            "\u{1c}1",
+            "1\u{a0}",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -123,7 +165,9 @@ mod tests {
         let alphabet: Vec<char> = "019-+.eE, _afdN\u{1f600}\u{663}\t".chars().collect();
         let mut state: u64 = 0x2545_f491_4f6c_dd1d;
         for _ in 0..400 {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let len = (state >> 60) as usize % 7;
             let mut s = String::new();
             for i in 0..len {
@@ -136,8 +180,22 @@ mod tests {
     }
 
     const FLOATS: [f64; 16] = [
-        1e7, 9999999.0, 1e-3, 0.000999, 123456789.0, 0.1, 1e21, 5e-324,
-        1.7976931348623157e308, -0.0, 100.0, 1234567.0, 1e16, 1e-5, 2.5e-7, -3.25,
+        1e7,
+        9999999.0,
+        1e-3,
+        0.000999,
+        123456789.0,
+        0.1,
+        1e21,
+        5e-324,
+        1.7976931348623157e308,
+        -0.0,
+        100.0,
+        1234567.0,
+        1e16,
+        1e-5,
+        2.5e-7,
+        -3.25,
     ];
 
     fn rust_results(host: Host, strings: &[String]) -> Vec<String> {
@@ -204,9 +262,18 @@ json.dump(out, sys.stdout)
         let input = format!(
             "[{}, [{}]]",
             serde_json_like(strings),
-            floats.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>().join(",")
+            floats
+                .iter()
+                .map(|f| format!("{f:?}"))
+                .collect::<Vec<_>>()
+                .join(",")
         );
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
         let output = child.wait_with_output().unwrap();
         assert!(output.status.success(), "python3 failed");
         parse_json_strings(&String::from_utf8(output.stdout).unwrap())
@@ -286,10 +353,18 @@ json.dump(out, sys.stdout)
                         .get(i / per_string)
                         .map(|s| format!("{s:?}"))
                         .unwrap_or_else(|| format!("{:?}", FLOATS[i - per_string * strings.len()]));
-                    wrong.push(format!("{host} #{} on {subject}: interpreter {r:?}, coco_df.py {p:?}", i % per_string));
+                    wrong.push(format!(
+                        "{host} #{} on {subject}: interpreter {r:?}, coco_df.py {p:?}",
+                        i % per_string
+                    ));
                 }
             }
-            assert!(wrong.is_empty(), "{} disagreements:\n{}", wrong.len(), wrong.join("\n"));
+            assert!(
+                wrong.is_empty(),
+                "{} disagreements:\n{}",
+                wrong.len(),
+                wrong.join("\n")
+            );
         }
     }
 }

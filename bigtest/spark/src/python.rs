@@ -69,7 +69,10 @@ mod tests {
     #[test]
     fn literals_escape_what_python_would_misread() {
         assert_eq!(str_literal("a\"b\\c"), r#""a\"b\\c""#);
-        assert_eq!(str_literal("\t\n\u{e9}\u{20ac}\u{1f600}"), r#""\x09\x0a\xe9\u20ac\U0001f600""#);
+        assert_eq!(
+            str_literal("\t\n\u{e9}\u{20ac}\u{1f600}"),
+            r#""\x09\x0a\xe9\u20ac\U0001f600""#
+        );
         assert_eq!(float_literal(0.1), "0.1");
         assert_eq!(float_literal(-0.0), "-0.0");
         assert_eq!(float_literal(1e300), "1e300");

@@ -87,7 +87,11 @@ fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), Ex
     let operands = &op.operands;
     match &op.kind {
         UdfOp::Return => {
-            w.line(format!("return ({}{})", vars(operands), trailing_comma(operands)));
+            w.line(format!(
+                "return ({}{})",
+                vars(operands),
+                trailing_comma(operands)
+            ));
         }
         UdfOp::Yield => {
             // Handled by the op that owns the region (`if`, `for`).
@@ -153,8 +157,9 @@ fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), Ex
             }
         }
         kind => {
-            let expr = value_expr(kind, operands)
-                .ok_or_else(|| unsupported(udf, op, &format!("{} has no Python form", kind.name())))?;
+            let expr = value_expr(kind, operands).ok_or_else(|| {
+                unsupported(udf, op, &format!("{} has no Python form", kind.name()))
+            })?;
             let [result] = op.results[..] else {
                 return Err(unsupported(udf, op, "a value op with several results"));
             };

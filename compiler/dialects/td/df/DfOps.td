@@ -119,7 +119,11 @@ def Df_ReduceByKeyOp : Df_Op<"reduce_by_key", [Pure, SameOperandsAndResultType]>
 def Df_GroupByKeyOp : Df_Op<"group_by_key", [Pure]> {
   let summary = "Collect the values of each key into a list";
   let description = [{
-    `tuple<K, V>` → `tuple<K, !df.list<V>>`.
+    `tuple<K, V>` → `tuple<K, !df.list<V>>`. The list holds the key's values
+    in ascending order (numbers by value, floats by IEEE totalOrder, strings
+    by code point, `None` first): Spark's `groupByKey` gives them in the
+    order its partitions arrive, which no test can predict, so coco fixes
+    one and exported jobs sort to it.
 
     ```mlir
     %g = df.group_by_key %pairs : !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<!df.str, !df.list<i64>>>
