@@ -11,6 +11,7 @@ Spark jobs does, which is what a test case means on Spark.
 """
 
 import json
+import os
 import re
 import runpy
 import sys
@@ -46,6 +47,9 @@ def run_case(sc, job, data):
 def main():
     with open(sys.argv[1]) as f:
         manifest = json.load(f)
+    # The Python workers are this interpreter, not whatever `python3` is
+    # first on PATH (a different version fails every task).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     conf = (
         SparkConf()
         .setMaster("local[2]")

@@ -3,6 +3,7 @@
 def main(argv=None):
     import argparse
     import os
+    import sys
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -43,7 +44,11 @@ def main(argv=None):
     from pyspark import SparkConf, SparkContext
 
     conf = SparkConf().setAppName(__doc__.splitlines()[0])
-    conf.setIfMissing("spark.master", "local[*]")
+    if not conf.contains("spark.master"):
+        # Run with plain `python`: Spark in this process, and its Python
+        # workers this interpreter (not whatever `python3` is on PATH).
+        conf.setMaster("local[*]")
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     sc = SparkContext.getOrCreate(conf)
     try:
         sinks, unread = build(sc, inputs)

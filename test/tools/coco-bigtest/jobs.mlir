@@ -4,9 +4,11 @@
 // paths fail (get #1 past the end of a line of "," alone, get #2 past the
 // end, to_int #3), so the data has 4 cases; `run --data` runs each as a job
 // of its own and reports the three that fail, and prints the sinks of the
-// one that succeeds. `coverage` counts over all cases.
+// one that succeeds (`--json` gives the same per job, for the Spark check).
+// `coverage` counts over all cases.
 // RUN: coco-bigtest generate %s -o %t --timeout-ms 30000 | FileCheck %s
 // RUN: not coco-bigtest run %s --data %t 2>&1 | FileCheck %s --check-prefix=JOBS
+// RUN: not coco-bigtest run %s --data %t --json | FileCheck %s --check-prefix=JSON
 // RUN: coco-bigtest coverage %s --data %t --timeout-ms 30000 | FileCheck %s --check-prefix=COVERAGE
 
 // CHECK: orders 5 5 0 0 5 4 100.0%
@@ -17,6 +19,10 @@
 // JOBS: @orders on {{.*}}: 1 failures (Spark would abort the job):
 // JOBS: @orders on {{.*}}: 1 failures (Spark would abort the job):
 // JOBS-NOT: failures
+
+// JSON: {"jobs":[{"data":
+// JSON-DAG: "outcome":"failed","program":"orders","sinks":{}
+// JSON-DAG: "outcome":"succeeded","program":"orders","sinks":{"large":["
 
 // COVERAGE: covered: 5 of 5 paths not shown infeasible (100.0%)
 
