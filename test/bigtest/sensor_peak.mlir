@@ -25,4 +25,4 @@
 // COVERAGE: covered: 8 of 8 paths not shown infeasible (100.0%)
 
 // MUTATION: @sensor_peak: 17 mutants
-// MUTATION: mutation score: 64.7%
+// MUTATION: mutation score: 52.9%
