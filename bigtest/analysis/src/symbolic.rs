@@ -987,3 +987,46 @@ fn select(c: &Term, a: &Sym, b: &Sym) -> Option<Sym> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A JVM split read at pieces 0 and 2, as `df.get` leaves it.
+    fn split_read_at_0_and_2() -> (State, Vec<Term>) {
+        let mut state = State::default();
+        let line = state.declare("line".into(), Sort::Str);
+        let Sym::Split(list) = state.split(line, ",") else {
+            panic!("a variable splits lazily");
+        };
+        let mut kept = Vec::new();
+        for index in [0, 2] {
+            state.extend_split(list, index + 1);
+            let term = state.jvm_kept(list, index);
+            state.splits[list].kept.push((index, term.clone()));
+            state.assume(term.clone());
+            kept.push(term);
+        }
+        (state, kept)
+    }
+
+    #[test]
+    fn a_non_empty_piece_implies_the_kept_rule_up_to_it() {
+        let (mut state, kept) = split_read_at_0_and_2();
+        let piece2 = state.splits[0].pieces[2].clone();
+        state.known_nonempty(&piece2);
+        for term in &kept {
+            assert!(!state.constraints.contains(term), "{term} is implied");
+        }
+    }
+
+    #[test]
+    fn an_earlier_piece_leaves_the_later_kept_rules() {
+        let (mut state, kept) = split_read_at_0_and_2();
+        let piece0 = state.splits[0].pieces[0].clone();
+        state.known_nonempty(&piece0);
+        assert!(!state.constraints.contains(&kept[0]));
+        // Piece 0 being non-empty says nothing about pieces 2 and on.
+        assert!(state.constraints.contains(&kept[1]));
+    }
+}
