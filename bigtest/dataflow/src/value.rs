@@ -212,6 +212,9 @@ impl Domain for Concrete {
                 // i1 compares as a signed integer: true is -1.
                 _ => cmp.holds(-i64::from(*a), -i64::from(*b)),
             }),
+            // Ordered predicates (`arith.cmpf oeq .. one`): false when
+            // either side is NaN, `one` included (Rust's `!=` is not).
+            (UdfOp::CmpFloat(Cmp::Ne), [Float(a), Float(b)]) => Bool(a < b || a > b),
             (UdfOp::CmpFloat(cmp), [Float(a), Float(b)]) => Bool(cmp.holds(a, b)),
             (UdfOp::Select, [Bool(c), a, b]) => {
                 if *c {
@@ -333,5 +336,22 @@ mod tests {
                 assert_eq!(a.same(b), a.key() == b.key(), "{a:?} vs {b:?}");
             }
         }
+    }
+
+    /// `arith.cmpf one` is ordered: NaN is not "not equal" to anything.
+    #[test]
+    fn ordered_not_equal_is_false_on_nan() {
+        let mut domain = Concrete::default();
+        let ne = UdfOp::CmpFloat(Cmp::Ne);
+        let nan = Value::Float(f64::NAN);
+        let one = Value::Float(1.0);
+        let apply =
+            |d: &mut Concrete, a: &Value, b: &Value| d.apply(&ne, "t", &[a.clone(), b.clone()]);
+        assert_eq!(apply(&mut domain, &nan, &one), Ok(Value::Bool(false)));
+        assert_eq!(apply(&mut domain, &nan, &nan), Ok(Value::Bool(false)));
+        assert_eq!(
+            apply(&mut domain, &one, &Value::Float(2.0)),
+            Ok(Value::Bool(true))
+        );
     }
 }

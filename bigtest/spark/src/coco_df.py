@@ -82,6 +82,9 @@ def cmpi(pred, a, b):
 
 
 def cmpf(pred, a, b):
+    # arith.cmpf's ordered predicates: `one` is false when a side is NaN.
+    if pred == "ne":
+        return a < b or a > b
     return _compare(pred, a, b)
 
 
