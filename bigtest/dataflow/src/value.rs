@@ -214,7 +214,7 @@ impl Domain for Concrete {
             }),
             // Ordered predicates (`arith.cmpf oeq .. one`): false when
             // either side is NaN, `one` included (Rust's `!=` is not).
-            (UdfOp::CmpFloat(Cmp::Ne), [Float(a), Float(b)]) => Bool(a < b || a > b),
+            (UdfOp::CmpFloat(Cmp::Ne), [Float(a), Float(b)]) => Bool(a.partial_cmp(b).is_some_and(|o| o.is_ne())),
             (UdfOp::CmpFloat(cmp), [Float(a), Float(b)]) => Bool(cmp.holds(a, b)),
             (UdfOp::Select, [Bool(c), a, b]) => {
                 if *c {
