@@ -211,6 +211,28 @@ fn count(call: &'static str, elements: usize) -> Result<c_int> {
     })
 }
 
+/// The address MPI is given for a buffer. An empty slice's pointer is
+/// dangling, and for bytes it is address 1: Open MPI's `MPI_IN_PLACE`
+/// (`(void *) 1`), which made an exact all_reduce of fewer elements than
+/// ranks fail with MPI_ERR_ARG. Empty buffers get another dangling address
+/// (MPI reads or writes nothing through it).
+fn buffer(data: &[u8]) -> *const std::ffi::c_void {
+    if data.is_empty() {
+        std::ptr::NonNull::<u64>::dangling().as_ptr().cast()
+    } else {
+        data.as_ptr().cast()
+    }
+}
+
+/// [`buffer`] for a buffer MPI writes.
+fn buffer_mut(data: &mut [u8]) -> *mut std::ffi::c_void {
+    if data.is_empty() {
+        std::ptr::NonNull::<u64>::dangling().as_ptr().cast()
+    } else {
+        data.as_mut_ptr().cast()
+    }
+}
+
 fn counts(call: &'static str, elements: &[usize]) -> Result<(Vec<c_int>, Vec<c_int>)> {
     let counts = elements
         .iter()
@@ -303,10 +325,10 @@ impl Comm {
         unsafe {
             complete("MPI_Allgather", |request| {
                 ffi::MPI_Iallgather(
-                    send.as_ptr().cast(),
+                    buffer(send),
                     n,
                     unit(elem),
-                    recv.as_mut_ptr().cast(),
+                    buffer_mut(recv),
                     n,
                     unit(elem),
                     self.raw,
@@ -332,10 +354,10 @@ impl Comm {
         unsafe {
             complete("MPI_Allgatherv", |request| {
                 ffi::MPI_Iallgatherv(
-                    send.as_ptr().cast(),
+                    buffer(send),
                     counts[self.rank],
                     unit(elem),
-                    recv.as_mut_ptr().cast(),
+                    buffer_mut(recv),
                     counts.as_ptr(),
                     displacements.as_ptr(),
                     unit(elem),
@@ -353,7 +375,7 @@ impl Comm {
         assert_eq!(recv.len(), if on_root { send.len() * self.size } else { 0 });
         let n = count("MPI_Gather", send.len() / elem)?;
         let recv_ptr: *mut c_void = if on_root {
-            recv.as_mut_ptr().cast()
+            buffer_mut(recv)
         } else {
             ptr::null_mut()
         };
@@ -362,7 +384,7 @@ impl Comm {
         unsafe {
             complete("MPI_Gather", |request| {
                 ffi::MPI_Igather(
-                    send.as_ptr().cast(),
+                    buffer(send),
                     n,
                     unit(elem),
                     recv_ptr,
@@ -394,11 +416,11 @@ impl Comm {
         unsafe {
             complete("MPI_Alltoallv", |request| {
                 ffi::MPI_Ialltoallv(
-                    send.as_ptr().cast(),
+                    buffer(send),
                     sc.as_ptr(),
                     sd.as_ptr(),
                     unit(elem),
-                    recv.as_mut_ptr().cast(),
+                    buffer_mut(recv),
                     rc.as_ptr(),
                     rd.as_ptr(),
                     unit(elem),
@@ -425,7 +447,7 @@ impl Comm {
         unsafe {
             complete("MPI_Bcast", |request| {
                 ffi::MPI_Ibcast(
-                    data.as_mut_ptr().cast(),
+                    buffer_mut(data),
                     n,
                     unit(elem),
                     root as c_int,
@@ -452,8 +474,8 @@ impl Comm {
         unsafe {
             complete("MPI_Allreduce", |request| {
                 ffi::MPI_Iallreduce(
-                    send.as_ptr().cast(),
-                    recv.as_mut_ptr().cast(),
+                    buffer(send),
+                    buffer_mut(recv),
                     n,
                     ty,
                     native_op(reduction),
@@ -480,8 +502,8 @@ impl Comm {
         unsafe {
             complete("MPI_Reduce_scatter_block", |request| {
                 ffi::MPI_Ireduce_scatter_block(
-                    send.as_ptr().cast(),
-                    recv.as_mut_ptr().cast(),
+                    buffer(send),
+                    buffer_mut(recv),
                     n,
                     ty,
                     native_op(reduction),
@@ -507,7 +529,7 @@ impl Comm {
         let ty = native_type(dtype).expect("checked by the caller");
         let n = count("MPI_Reduce", send.len() / dtype.size())?;
         let recv_ptr: *mut c_void = if on_root {
-            recv.as_mut_ptr().cast()
+            buffer_mut(recv)
         } else {
             ptr::null_mut()
         };
@@ -515,7 +537,7 @@ impl Comm {
         unsafe {
             complete("MPI_Reduce", |request| {
                 ffi::MPI_Ireduce(
-                    send.as_ptr().cast(),
+                    buffer(send),
                     recv_ptr,
                     n,
                     ty,
@@ -591,7 +613,7 @@ impl Comm {
             check(
                 "MPI_Isend",
                 ffi::MPI_Isend(
-                    data.as_ptr().cast(),
+                    buffer(&data),
                     n,
                     unit(elem),
                     dest as c_int,
@@ -619,7 +641,7 @@ impl Comm {
             check(
                 "MPI_Recv",
                 ffi::MPI_Irecv(
-                    data.as_mut_ptr().cast(),
+                    buffer_mut(data),
                     n,
                     unit(elem),
                     source as c_int,
