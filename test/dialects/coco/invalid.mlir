@@ -302,6 +302,17 @@ func.func @update_of_a_temporary(%x: tensor<8xf32, #coco.replicated>) {
 
 // -----
 
+func.func @update_twice(%x: tensor<8xf32, #coco.replicated>) {
+  %y = math.sqrt %x : tensor<8xf32, #coco.replicated>
+  %z = math.exp %x : tensor<8xf32, #coco.replicated>
+  coco.update %x, %y : tensor<8xf32, #coco.replicated>
+  // expected-error@+1 {{updates argument #0 a second time (first at dialects/coco/invalid.mlir:}}
+  coco.update %x, %z : tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
 func.func @update_type(%x: tensor<8xf32, #coco.replicated>, %y: tensor<8xf32, #coco.local>) {
   // expected-error@+1 {{failed to verify that all of {target, value} have same type}}
   "coco.update"(%x, %y) : (tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.local>) -> ()
@@ -577,3 +588,22 @@ func.func @batched_matmul_layouts(%a: tensor<8x64x32xf32, #coco.sliced<1>>, %b: 
   %s = coco.matmul %a, %b : tensor<8x64x32xf32, #coco.sliced<1>>, tensor<8x32x64xf32, #coco.sliced<0>> -> tensor<8x64x64xf32, #coco.local>
   return
 }
+
+// -----
+
+// Both stages receive first: each waits for the other's send.
+coco.process_group @stage0 stage 0 of 2
+coco.process_group @stage1 stage 1 of 2
+func.func @recv_first_a(%x: tensor<8xf32, #coco.replicated>) -> tensor<8xf32, #coco.replicated> attributes {coco.group = @stage0} {
+  // expected-error@+1 {{the stages deadlock: @stage0 waits here for a value from @stage1 that is never sent before it, while @stage1 waits at dialects/coco/invalid.mlir:}}
+  %y = coco.recv from @stage1 : tensor<8xf32, #coco.replicated>
+  coco.send %x to @stage1 : tensor<8xf32, #coco.replicated>
+  return %y : tensor<8xf32, #coco.replicated>
+}
+func.func @recv_first_b(%x: tensor<8xf32, #coco.replicated>) -> tensor<8xf32, #coco.replicated> attributes {coco.group = @stage1} {
+  // expected-error@+1 {{the stages deadlock: @stage1 waits here for a value from @stage0}}
+  %y = coco.recv from @stage0 : tensor<8xf32, #coco.replicated>
+  coco.send %x to @stage0 : tensor<8xf32, #coco.replicated>
+  return %y : tensor<8xf32, #coco.replicated>
+}
+

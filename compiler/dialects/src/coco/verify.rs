@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use melior::ir::{operation::OperationRef, Operation, Type, ValueLike};
+use melior::ir::{block::BlockArgument, operation::OperationRef, Operation, Type, ValueLike};
 
 use super::{
     layout::{describe, DistTensor, Layout},
@@ -40,6 +40,8 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
 
     let mut sends = Vec::new();
     let mut recvs = Vec::new();
+    // Every transfer in program order: (is a send, index in its list).
+    let mut order: Vec<(bool, usize)> = Vec::new();
     for op_ref in nested_ops(module) {
         let op = as_op(&op_ref);
         let name = op_name(op);
@@ -52,8 +54,10 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
             if name == ops::SEND || name == ops::RECV {
                 if let Some(transfer) = verify_transfer(op_ref, &name, &groups, reporter) {
                     if name == ops::SEND {
+                        order.push((true, sends.len()));
                         sends.push(transfer);
                     } else {
+                        order.push((false, recvs.len()));
                         recvs.push(transfer);
                     }
                 }
@@ -62,7 +66,87 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
             verify_elementwise(op, reporter);
         }
     }
+    let errors = reporter.errors();
     match_transfers(&sends, &recvs, reporter);
+    if reporter.errors() == errors {
+        find_deadlock(&sends, &recvs, &order, reporter);
+    }
+}
+
+/// Runs the stages' transfers as the executor does: sends are queued and
+/// never wait, a receive waits for its peer's send. When no stage can move
+/// and some have not finished, the waiting receives are errors at their
+/// source lines (the executor's plan check would find the same deadlock,
+/// but only at run time and without a location).
+fn find_deadlock(
+    sends: &[Transfer],
+    recvs: &[Transfer],
+    order: &[(bool, usize)],
+    reporter: &mut Reporter,
+) {
+    let transfer = |&(is_send, i): &(bool, usize)| if is_send { &sends[i] } else { &recvs[i] };
+    let mut groups: Vec<&str> = Vec::new();
+    for t in order.iter().map(transfer) {
+        if !groups.contains(&t.group.as_str()) {
+            groups.push(&t.group);
+        }
+    }
+    let steps: Vec<Vec<&(bool, usize)>> = groups
+        .iter()
+        .map(|g| order.iter().filter(|t| transfer(t).group == *g).collect())
+        .collect();
+    let mut next = vec![0usize; groups.len()];
+    let mut queued: HashMap<(&str, &str), usize> = HashMap::new();
+    loop {
+        let mut progress = false;
+        for (g, group_steps) in steps.iter().enumerate() {
+            while let Some(&&step) = group_steps.get(next[g]) {
+                let t = transfer(&step);
+                if step.0 {
+                    *queued.entry((&t.group, &t.peer)).or_default() += 1;
+                } else {
+                    match queued.get_mut(&(t.peer.as_str(), t.group.as_str())) {
+                        Some(n) if *n > 0 => *n -= 1,
+                        _ => break,
+                    }
+                }
+                next[g] += 1;
+                progress = true;
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    let stuck: Vec<&Transfer> = steps
+        .iter()
+        .zip(&next)
+        .filter_map(|(group_steps, &n)| group_steps.get(n).map(|step| transfer(step)))
+        .collect();
+    for (i, waiting) in stuck.iter().enumerate() {
+        let others: Vec<String> = stuck
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, t)| {
+                format!(
+                    "@{} waits at {}",
+                    t.group,
+                    location_text(as_op(&t.op).location())
+                )
+            })
+            .collect();
+        reporter.op_error(
+            as_op(&waiting.op),
+            format!(
+                "the stages deadlock: @{} waits here for a value from @{} that is never sent before it{}{}; send before receiving on one side",
+                waiting.group,
+                waiting.peer,
+                if others.is_empty() { "" } else { ", while " },
+                others.join(" and ")
+            ),
+        );
+    }
 }
 
 /// The discardable attribute with kernel tile sizes (set by `coco-tile`).
@@ -152,6 +236,40 @@ fn verify_function(func: &Operation, groups: &HashSet<String>, reporter: &mut Re
         }
         for (i, ty) in results.iter().enumerate() {
             check_tensor_type(func, &format!("result #{i}"), *ty, reporter);
+        }
+    }
+    verify_single_updates(func, reporter);
+}
+
+/// Each input is updated at most once per step: the runtime writes every
+/// update back, so a second one silently replaced the first.
+fn verify_single_updates(func: &Operation, reporter: &mut Reporter) {
+    let mut first_update: HashMap<usize, String> = HashMap::new();
+    for op_ref in nested_ops(func) {
+        let op = as_op(&op_ref);
+        if op_name(op) != ops::UPDATE {
+            continue;
+        }
+        let Ok(target) = op.operand(0) else {
+            continue;
+        };
+        if !is_entry_argument_of(target, func) {
+            continue; // verify_update reports it
+        }
+        let Ok(argument) = BlockArgument::try_from(target) else {
+            continue;
+        };
+        let index = argument.argument_number();
+        match first_update.get(&index) {
+            Some(first) => reporter.op_error(
+                op,
+                format!(
+                    "updates argument #{index} a second time (first at {first}); an input is updated at most once per step, so combine the two values into one coco.update"
+                ),
+            ),
+            None => {
+                first_update.insert(index, location_text(op.location()));
+            }
         }
     }
 }
