@@ -196,14 +196,12 @@ pub fn compile(
     ptx::check_version(&options.chip, &options.features)?;
     let top = module.as_operation();
     let (entries, num_stages) = entries(&top, options.entry.as_deref())?;
-    if !options.ranks.is_multiple_of(num_stages) {
-        return Err(Error::unsupported(
-            "--ranks",
-            format!(
-                "{} ranks do not divide into {num_stages} pipeline stages",
-                options.ranks
-            ),
-        ));
+    if options.entry.is_none() {
+        if let Some((location, message)) =
+            coco_dialects::coco::stages::stage_split_error(&top, options.ranks)
+        {
+            return Err(Error::unsupported(location, message));
+        }
     }
     let group_size = if num_stages > 1 {
         options.ranks / num_stages

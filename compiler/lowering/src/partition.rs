@@ -891,6 +891,14 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         self.writer.insert(output.clone(), self.steps.len());
         let kind = reduction_of(op);
         let root = int_attr(op, "root").unwrap_or(0).max(0) as usize;
+        if matches!(name.as_str(), ops::BROADCAST | ops::REDUCE) && root >= self.group {
+            // The interpreter's words, at the op: the plan check would
+            // only name plan.toml.
+            return Err(Error::unsupported(
+                &location,
+                format!("root {root} is not a rank of a group of {}", self.group),
+            ));
+        }
         let dim_of = |ty: Type, what: &str| {
             sliced_dim(ty).ok_or_else(|| {
                 Error::unsupported(&location, format!("{what} of '{name}' is not sliced"))

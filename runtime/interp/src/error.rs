@@ -20,8 +20,9 @@ pub enum Error {
         size: usize,
         what: String,
     },
-    #[error("world size {world} is not divisible by the {stages} pipeline stages")]
-    NotDivisibleByStages { world: usize, stages: usize },
+    /// The world size does not split into the program's pipeline stages.
+    #[error("{location}: {message}")]
+    NotDivisibleByStages { location: String, message: String },
     #[error("{0}")]
     Program(String),
     #[error("missing input '{0}'")]

@@ -405,10 +405,17 @@ pub fn run(
     );
     let (entries, num_stages) = entries(module, entry)?;
     let stages = usize::try_from(num_stages.max(1)).unwrap_or(1);
+    if entry.is_none() {
+        if let Some((location, message)) =
+            coco_dialects::coco::stages::stage_split_error(module, ranks)
+        {
+            return Err(Error::NotDivisibleByStages { location, message });
+        }
+    }
     if !ranks.is_multiple_of(stages) {
         return Err(Error::NotDivisibleByStages {
-            world: ranks,
-            stages,
+            location: "the program".into(),
+            message: format!("world size {ranks} does not divide into {stages} pipeline stages"),
         });
     }
     let group_size = ranks / stages;

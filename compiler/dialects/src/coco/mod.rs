@@ -4,6 +4,7 @@ pub mod build;
 pub mod layout;
 pub mod ops;
 pub mod rules;
+pub mod stages;
 pub mod verify;
 
 pub use build::CocoBuilder;
