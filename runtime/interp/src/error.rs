@@ -13,7 +13,9 @@ pub enum Error {
         op: String,
         detail: String,
     },
-    #[error("world size {world} does not divide dimension {dim} (size {size}) of {what}")]
+    /// `what` leads with its location where it has one, so the message
+    /// reads as the compiled backends' does.
+    #[error("{what}: dimension {dim} of size {size} is sliced over {world} ranks, which does not divide it")]
     NotDivisible {
         world: usize,
         dim: usize,

@@ -218,7 +218,7 @@ impl<'c> Frame<'c> {
             Some(ty) => Some(local_type(
                 ty,
                 self.group_size,
-                &format!("the result of '{name}' at {location}"),
+                &format!("{location}: the result of '{name}'"),
             )?),
             None => None,
         };

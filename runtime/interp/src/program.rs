@@ -429,7 +429,13 @@ pub fn run(
         let mut arg_specs = Vec::new();
         for (i, ty) in arg_types.iter().enumerate() {
             let spec = spec(format!("{}.arg{i}", e.name), *ty)?;
-            local_type(*ty, size, &format!("input '{}'", spec.name))?;
+            // Located as the compiled backends locate it: the function,
+            // then the argument.
+            local_type(
+                *ty,
+                size,
+                &format!("{}: argument {i}", location_text(as_op(&e.op).location())),
+            )?;
             let value = inputs
                 .get(&spec.name)
                 .ok_or_else(|| Error::MissingInput(spec.name.clone()))?;
