@@ -6,7 +6,7 @@
 
 use coco_filetests::{
     builders, compiled, differential, fuzz, layers, mlir_files, random_programs, repo_root, runner,
-    spark, test_dir,
+    spark, test_dir, world_sizes,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -163,6 +163,16 @@ fn main() {
                 compiled::check(&file, schedule, sizes).map_err(Failed::from)
             }));
         }
+    }
+    // The autotuner's choice runs at the world size it planned for.
+    for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
+        let path = path.to_string_lossy().into_owned();
+        if path.contains("/paper/") {
+            continue;
+        }
+        trials.push(timed(format!("world-sizes::{path}"), move || {
+            world_sizes::check(&path).map_err(Failed::from)
+        }));
     }
     // GPU execution: every single-function example on one GPU through the
     // CUDA backend, checked against the interpreter; ignored (with the

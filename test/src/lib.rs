@@ -20,6 +20,7 @@ pub mod random_programs;
 pub mod run_line;
 pub mod runner;
 pub mod spark;
+pub mod world_sizes;
 
 use std::path::{Path, PathBuf};
 

@@ -127,8 +127,10 @@ enum Paren {
     GenericOperands,
     /// `@f(...)`: a function signature (or a call's operands).
     Symbol,
-    /// `^bb0(...)`: block arguments (or a branch's operands).
+    /// `^bb0(...)` opening a line (or a region): block arguments.
     Block,
+    /// `^bb0(...)` after an op: a branch's operands, which are uses.
+    Successor,
     /// Anything else: custom syntax such as `forall (%i) in`, `ins(%a : t)`.
     Other,
 }
@@ -151,7 +153,19 @@ fn paren_kind(bytes: &[u8], open: usize) -> Paren {
     }
     match (start < end && start > 0).then(|| bytes[start - 1]) {
         Some(b'@') => Paren::Symbol,
-        Some(b'^') => Paren::Block,
+        Some(b'^') => {
+            // A block header starts its line (or follows a region's `{`); a
+            // successor follows its branch op. Reading successor operands as
+            // definitions hid a top-level `cf.br ^b(%v : i64)` whose `%v`
+            // is defined later in a function, which crashed MLIR 19's
+            // parser (fuzz smoke test).
+            let before = skip_spaces_back(bytes, start - 1);
+            if before == 0 || matches!(bytes[before - 1], b'\n' | b'{') {
+                Paren::Block
+            } else {
+                Paren::Successor
+            }
+        }
         _ => Paren::Other,
     }
 }
@@ -455,6 +469,19 @@ mod tests {
     // names shared by thousands of definitions, one long signature line,
     // deep nesting. Each is checked for a finding at its very end, so the
     // whole text is scanned.
+
+    #[test]
+    fn a_branch_operand_defined_later_in_a_function() {
+        let text = "  cf.br ^done(%zero : i64)\nfunc.func @f() {\n  %zero = arith.constant 0 : i64\n  return\n}\n";
+        let finding = guard(text).expect("the use is reported");
+        assert_eq!((finding.0, finding.2.as_str(), finding.3), (1, "%zero", 3));
+    }
+
+    #[test]
+    fn block_headers_still_define_their_arguments() {
+        let text = "func.func @f(%c: i1) {\n  cf.cond_br %c, ^a, ^b(%c : i1)\n^a:\n  cf.br ^b(%c : i1)\n^b(%x: i1):\n  return\n}\n";
+        assert_eq!(guard(text), None);
+    }
 
     #[test]
     fn thousands_of_functions_sharing_names() {

@@ -198,7 +198,7 @@ pub fn compile(
     let (entries, num_stages) = entries(&top, options.entry.as_deref())?;
     if options.entry.is_none() {
         if let Some((location, message)) =
-            coco_dialects::coco::stages::stage_split_error(&top, options.ranks)
+            coco_dialects::coco::world::stage_split_error(&top, options.ranks)
         {
             return Err(Error::unsupported(location, message));
         }

@@ -157,10 +157,16 @@ pub fn autotune_apply(
         },
         module,
     );
-    let Some(chosen) = candidates.first() else {
-        return Err(Error::Autotune(
-            "the schedule space is empty: no candidate to apply".into(),
-        ));
+    let Some(chosen) = candidates.iter().find(|c| c.rejected.is_none()) else {
+        return Err(Error::Autotune(match candidates.first() {
+            Some(Candidate {
+                rejected: Some(reason),
+                ..
+            }) => format!(
+                "no schedule of this program runs on {ranks} ranks ({reason}); plan for a rank count that divides its sliced dimensions (--autotune-ranks, or the machine's world_size)"
+            ),
+            _ => "the schedule space is empty: no candidate to apply".into(),
+        }));
     };
     if chosen.pipeline.is_empty() {
         return Ok(());

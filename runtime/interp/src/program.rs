@@ -407,7 +407,7 @@ pub fn run(
     let stages = usize::try_from(num_stages.max(1)).unwrap_or(1);
     if entry.is_none() {
         if let Some((location, message)) =
-            coco_dialects::coco::stages::stage_split_error(module, ranks)
+            coco_dialects::coco::world::stage_split_error(module, ranks)
         {
             return Err(Error::NotDivisibleByStages { location, message });
         }

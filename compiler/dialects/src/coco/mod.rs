@@ -4,8 +4,8 @@ pub mod build;
 pub mod layout;
 pub mod ops;
 pub mod rules;
-pub mod stages;
 pub mod verify;
+pub mod world;
 
 pub use build::CocoBuilder;
 pub use layout::{DistTensor, Layout, LocalShapeError};

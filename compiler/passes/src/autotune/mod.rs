@@ -8,7 +8,7 @@ pub mod machine;
 pub mod optimize;
 
 use coco_dialects::{
-    coco::{ops, DistTensor, Layout},
+    coco::{ops, world::world_size_problem, DistTensor, Layout},
     diagnostics::{DiagnosticCollector, Severity},
     ir::{as_op, body_ops, function_signature, int_attr, nested_ops, op_name},
 };
@@ -31,6 +31,10 @@ pub struct Candidate {
     /// The coco-opt pipeline that produces it (inside `builtin.module(...)`).
     pub pipeline: String,
     pub estimate: Estimate,
+    /// Why the schedule cannot run at the planned rank count (a sliced
+    /// dimension the ranks do not divide), if it cannot: such a candidate
+    /// is reported but never chosen.
+    pub rejected: Option<String>,
 }
 
 /// Every pipeline of the schedule space: whether to split and reorder,
@@ -158,13 +162,14 @@ fn schedule_name(module: &Operation, original: &Operation) -> String {
 }
 
 /// Applies `pipeline` to a copy of `module`; returns the schedule it
-/// produced, its printed IR and its cost.
+/// produced, its printed IR, its cost and why it cannot run at the model's
+/// rank count (if it cannot).
 fn evaluate(
     context: &Context,
     module: &Module,
     pipeline_text: &str,
     model: &CostModel,
-) -> Result<(String, String, Estimate)> {
+) -> Result<(String, String, Estimate, Option<String>)> {
     // SAFETY: the clone is a fresh, detached module op owned by `copy`.
     let copy = unsafe {
         Operation::from_raw(mlir_sys::mlirOperationClone(module.as_operation().to_raw()))
@@ -193,10 +198,13 @@ fn evaluate(
     }
     let copy_op = copy.as_operation();
     let original = module.as_operation();
+    let rejected = world_size_problem(&copy_op, model.ranks)
+        .map(|(location, message)| format!("{location}: {message}"));
     Ok((
         schedule_name(&copy_op, &original),
         copy_op.to_string(),
         model.estimate(&copy_op),
+        rejected,
     ))
 }
 
@@ -212,7 +220,7 @@ pub fn tune(
     let mut candidates = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (_, pipeline_text) in schedule_space() {
-        let (schedule, ir, estimate) = evaluate(context, module, &pipeline_text, &model)?;
+        let (schedule, ir, estimate, rejected) = evaluate(context, module, &pipeline_text, &model)?;
         // Pipelines that produce the same program are one candidate (the
         // simplest pipeline, enumerated first).
         if seen.insert(ir) {
@@ -220,10 +228,16 @@ pub fn tune(
                 schedule,
                 pipeline: pipeline_text,
                 estimate,
+                rejected,
             });
         }
     }
-    candidates.sort_by(|a, b| a.estimate.total_us.total_cmp(&b.estimate.total_us));
+    // Schedules that run at `ranks` first, cheapest first.
+    candidates.sort_by(|a, b| {
+        (a.rejected.is_some(), a.estimate.total_us)
+            .partial_cmp(&(b.rejected.is_some(), b.estimate.total_us))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
     Ok(candidates)
 }
 
@@ -249,12 +263,20 @@ pub fn report(machine: &Machine, ranks: usize, candidates: &[Candidate]) -> Stri
             c.schedule,
             c.pipeline
         ));
+        if let Some(reason) = &c.rejected {
+            out.push_str(&format!(
+                "//        rejected: cannot run on {ranks} ranks: {reason}\n"
+            ));
+        }
     }
-    if let Some(best) = candidates.first() {
-        out.push_str(&format!(
+    match candidates.iter().find(|c| c.rejected.is_none()) {
+        Some(best) => out.push_str(&format!(
             "// chosen: {} --pass-pipeline='builtin.module({})'\n",
             best.schedule, best.pipeline
-        ));
+        )),
+        None => out.push_str(&format!(
+            "// chosen: none: no schedule of this program runs on {ranks} ranks\n"
+        )),
     }
     out
 }
