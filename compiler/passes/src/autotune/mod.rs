@@ -110,7 +110,9 @@ fn schedule_name(module: &Operation, original: &Operation) -> String {
             let user = unsafe { melior::ir::operation::OperationRef::from_raw(user) };
             let op = as_op(&user);
             let name = op_name(op);
-            if name.starts_with("arith.") || name.starts_with("math.") || name == ops::DROPOUT {
+            // Any computation, a cast included: mixed precision reads the
+            // f16 slices through coco.cast before the f32 update.
+            if ops::is_computation(&name) {
                 computes_on_slices = true;
                 frontier.extend(op.results().map(|r| r.to_raw()));
             } else if name == ops::YIELD {
@@ -128,8 +130,11 @@ fn schedule_name(module: &Operation, original: &Operation) -> String {
             "RS_AG_C"
         }
         .to_string()
-    } else {
+    } else if has(ops::ALL_REDUCE) {
         "AR_C".to_string()
+    } else {
+        // No all_reduce to schedule: the program's own collectives, if any.
+        "as-written".to_string()
     };
     let sliced_inputs = |m: &Operation| -> usize {
         body_ops(m)
