@@ -20,3 +20,13 @@ func.func @result_used_twice(%x: tensor<12x64xf32, #coco.sliced<1>>, %w: tensor<
   %r = coco.all_reduce sum %p : tensor<12x32xf32, #coco.local> -> tensor<12x32xf32, #coco.replicated>
   return %r, %p : tensor<12x32xf32, #coco.replicated>, tensor<12x32xf32, #coco.local>
 }
+
+// -----
+
+// all_to_all is a collective, just not one this pass overlaps.
+func.func @feeds_all_to_all(%x: tensor<12x64xf32, #coco.sliced<0>>, %w: tensor<64x32xf32, #coco.replicated>) -> tensor<12x32xf32, #coco.sliced<1>> {
+  // expected-remark@+1 {{coco-overlap: not applied to coco.matmul: its result feeds 'coco.all_to_all', a collective this pass does not overlap (it overlaps a matmul with coco.all_reduce, coco.reduce_scatter or coco.fused_collective)}}
+  %p = coco.matmul %x, %w : tensor<12x64xf32, #coco.sliced<0>>, tensor<64x32xf32, #coco.replicated> -> tensor<12x32xf32, #coco.sliced<0>>
+  %t = coco.all_to_all %p : tensor<12x32xf32, #coco.sliced<0>> -> tensor<12x32xf32, #coco.sliced<1>>
+  return %t : tensor<12x32xf32, #coco.sliced<1>>
+}

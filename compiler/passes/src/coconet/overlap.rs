@@ -141,7 +141,16 @@ impl OverlapPass {
         let consumer = consumer.ok_or("its result is unused")?;
         let name = op_name(as_op(&consumer));
         if !CONSUMERS.contains(&name.as_str()) {
-            return Err(format!("its result feeds '{name}', not a collective"));
+            // all_to_all and all_gather are collectives too, just not ones
+            // this pass chunks: say which it does.
+            let what = if ops::is_collective(&name) {
+                "a collective this pass does not overlap"
+            } else {
+                "not a collective"
+            };
+            return Err(format!(
+                "its result feeds '{name}', {what} (it overlaps a matmul with coco.all_reduce, coco.reduce_scatter or coco.fused_collective)"
+            ));
         }
         Ok(consumer)
     }
