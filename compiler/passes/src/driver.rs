@@ -158,7 +158,13 @@ pub fn autotune_apply(
         module,
     );
     let Some(chosen) = candidates.iter().find(|c| c.rejected.is_none()) else {
-        return Err(Error::Autotune(match candidates.first() {
+        // The program as written says most about why (it is a candidate
+        // too, with the empty pipeline).
+        let as_written = candidates
+            .iter()
+            .find(|c| c.pipeline.is_empty())
+            .or(candidates.first());
+        return Err(Error::Autotune(match as_written {
             Some(Candidate {
                 rejected: Some(reason),
                 ..
