@@ -5,7 +5,7 @@
 //! --exact-reductions`, which folds collectives in rank order as the
 //! interpreter does).
 
-use crate::coco_opt;
+use crate::{coco_opt, coco_run};
 
 pub const WORLD_SIZES: &[usize] = &[1, 2, 4];
 
@@ -56,8 +56,7 @@ pub fn check(path: &str, schedule: &[&str], world_sizes: &[usize]) -> Result<(),
     std::fs::write(&file, &out.stdout).map_err(|e| e.to_string())?;
     check_ptx(&file.to_string_lossy())?;
     for &ranks in world_sizes {
-        let args: Vec<String> = [
-            "coco-run",
+        let run = coco_run(&[
             &file.to_string_lossy(),
             "--backend",
             "cpu",
@@ -67,11 +66,7 @@ pub fn check(path: &str, schedule: &[&str], world_sizes: &[usize]) -> Result<(),
             "5",
             "--check",
             "--exact-reductions",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let run = coco_tools::run::run(&args);
+        ]);
         let stdout = String::from_utf8_lossy(&run.stdout);
         if run.code != 0 {
             return Err(format!(
@@ -140,8 +135,7 @@ fn check_ptx(file: &str) -> Result<(), String> {
 /// against the interpreter (exp and tanh are approximations on the GPU, so
 /// within tolerance rather than bitwise).
 pub fn check_cuda(path: &str) -> Result<(), String> {
-    let args: Vec<String> = [
-        "coco-run",
+    let run = coco_run(&[
         path,
         "--backend",
         "cuda",
@@ -150,11 +144,7 @@ pub fn check_cuda(path: &str) -> Result<(), String> {
         "--seed",
         "5",
         "--check",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let run = coco_tools::run::run(&args);
+    ]);
     if run.code != 0 {
         return Err(format!(
             "coco-run --backend cuda failed:\n{}{}",

@@ -92,6 +92,13 @@ pub fn coco_opt(args: &[&str], stdin: Option<&[u8]>) -> coco_tools::Output {
     coco_tools::opt::run(&full, stdin)
 }
 
+/// Runs coco-run in-process with `args` (without the program name).
+pub fn coco_run(args: &[&str]) -> coco_tools::Output {
+    let mut full = vec!["coco-run".to_string()];
+    full.extend(args.iter().map(|s| s.to_string()));
+    coco_tools::run::run(&full)
+}
+
 /// Generated docs (`docs/dialects/*.md`, `docs/passes.md`) match their
 /// sources; with `COCO_BLESS=1` they are rewritten instead.
 pub fn docs_current() -> Result<(), String> {

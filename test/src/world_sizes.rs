@@ -4,7 +4,7 @@
 //! dimension and stage split as the compiled ones do). Where no schedule
 //! can run, the autotuner must say so, naming the reason.
 
-use crate::coco_opt;
+use crate::{coco_opt, coco_run};
 
 pub const PLANNED: &[usize] = &[1, 2, 3, 4, 8];
 
@@ -27,8 +27,7 @@ pub fn check(path: &str) -> Result<(), String> {
         }
         let file = dir.join(format!("{}-{ranks}.mlir", path.replace(['/', '.'], "_")));
         std::fs::write(&file, &tuned.stdout).map_err(|e| e.to_string())?;
-        let args: Vec<String> = [
-            "coco-run",
+        let run = coco_run(&[
             &file.to_string_lossy(),
             "--backend",
             "reference",
@@ -36,11 +35,7 @@ pub fn check(path: &str) -> Result<(), String> {
             &ranks.to_string(),
             "--seed",
             "1",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let run = coco_tools::run::run(&args);
+        ]);
         if run.code != 0 {
             return Err(format!(
                 "planned for {ranks} ranks, the chosen schedule fails there:\n{}",
