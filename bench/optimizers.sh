@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# CPU, 2 MPI ranks: one optimizer step of Adam and LAMB at 1M to 64M
-# parameters, CoCoNet's AR_C (all_reduce + one kernel per op, as the
-# examples are written) against fuse(RS_C_AG) with as-slice (the fused
-# schedule: reduce_scatter -> one kernel on the slice -> all_gather), in the
-# same run. Effective GB/s counts the optimizer's state traffic of one rank:
+# CPU, 2 MPI ranks: one optimizer step of Adam, LAMB and AdamW with
+# global-norm clipping at 1M to 64M parameters, CoCoNet's AR_C (all_reduce +
+# one kernel per op, as the examples are written) against
+# fuse(RS_C_AG+as-slice+partial-reduce) (the fused schedule: reduce_scatter
+# -> one kernel on the slice -> all_gather, with norms from per-slice
+# partial sums and a scalar all_reduce), in the same run. Effective GB/s counts the optimizer's state traffic of one rank:
 # gradient, parameter and moments read, parameter and moments written
 # (7 x 4 bytes per parameter for Adam and LAMB), over the step time.
 # Usage: bench/optimizers.sh [sizes...]   (default: 1M 4M 16M 64M)
@@ -13,12 +14,12 @@ bin=./target/debug
 if [ $# -gt 0 ]; then sizes=("$@"); else sizes=(1048576 4194304 16777216 67108864); fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-fuse='builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-fuse)'
+fuse='builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-partial-reduce,canonicalize,cse,coco-fuse)'
 
 per_iteration() { sed -n 's/.*per iteration *\([0-9.]*\) ms.*/\1/p'; }
 
-printf "%-6s %10s %12s %12s %9s %11s %11s\n" optimizer params "AR_C ms" "fused ms" speedup "AR_C GB/s" "fused GB/s"
-for example in adam lamb; do
+printf "%-10s %10s %12s %12s %9s %11s %11s\n" optimizer params "AR_C ms" "fused ms" speedup "AR_C GB/s" "fused GB/s"
+for example in adam lamb adamw_clip; do
   original=$(grep -o 'tensor<[0-9]*xf32' examples/coco/$example.mlir | head -1 | sed 's/tensor<\([0-9]*\)xf32/\1/')
   for n in "${sizes[@]}"; do
     sed "s/tensor<${original}xf32/tensor<${n}xf32/g" examples/coco/$example.mlir > "$work/$example-$n.mlir"
@@ -31,7 +32,7 @@ for example in adam lamb; do
     fused=$($bin/coco-run "$work/$example-$n-fused.mlir" --ranks 2 --repeat $repeat --timing 2>&1 | per_iteration)
     awk -v ex="$example" -v n="$n" -v a="$arc" -v f="$fused" 'BEGIN {
       bytes = 7 * 4 * n;
-      printf "%-6s %10d %12.2f %12.2f %8.2fx %11.2f %11.2f\n", ex, n, a, f, a / f, bytes / (a * 1e6), bytes / (f * 1e6)
+      printf "%-10s %10d %12.2f %12.2f %8.2fx %11.2f %11.2f\n", ex, n, a, f, a / f, bytes / (a * 1e6), bytes / (f * 1e6)
     }'
   done
 done

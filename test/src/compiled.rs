@@ -11,6 +11,9 @@ pub const WORLD_SIZES: &[usize] = &[1, 2, 4];
 
 /// The schedules each example is compiled under: as written, the
 /// autotuner's choice, and the CoCoNet pipelines.
+/// The schedule of [`SCHEDULES`] that computes reductions from slices.
+pub const PARTIAL_REDUCE: &str = "fused-partial-reduce";
+
 pub const SCHEDULES: &[(&str, &[&str])] = &[
     ("as-written", &[]),
     // Planned for the largest world size it runs on: a choice for 4 ranks
@@ -20,6 +23,13 @@ pub const SCHEDULES: &[(&str, &[&str])] = &[
     (
         "fused-rs-c-ag",
         &["--pass-pipeline=builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-fuse)"],
+    ),
+    // Only for programs with a norm or reduce_elements (elsewhere it is
+    // fused-rs-c-ag): partial reductions and a scalar all_reduce inside the
+    // fused collective.
+    (
+        PARTIAL_REDUCE,
+        &["--pass-pipeline=builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-partial-reduce,canonicalize,cse,coco-fuse)"],
     ),
     (
         "overlap-chunked",

@@ -31,6 +31,21 @@ pub enum Agreement {
     Relative(f64),
 }
 
+/// How a program transformed by `pipeline` must agree with its original:
+/// bitwise, except where `coco-partial-reduce` reassociates float sums.
+/// The original's own sequential f32 sum of `n` terms is typically off by
+/// about `sqrt(n / 3) u` relative (1.5e-5 for the 2^16 squares of LAMB's
+/// norms, seen as 1.0e-5 in its update on 4 ranks); per-slice sums are
+/// closer to exact. 1e-4 relative admits that and still fails on any wrong
+/// scale, sign, or missing term.
+pub fn agreement_for(pipeline: &str) -> Agreement {
+    if pipeline.contains("coco-partial-reduce") {
+        Agreement::Relative(1e-4)
+    } else {
+        Agreement::Bitwise
+    }
+}
+
 pub type Outputs = Vec<(Spec, HostValue)>;
 
 fn run(
@@ -230,7 +245,7 @@ pub fn check_schedule_space(path: &str) -> Result<usize, String> {
         };
         for (pipeline, text) in &programs {
             match run_once(text, "candidate.mlir", ranks, seed)? {
-                Ran::Outputs(after) => compare(&before, &after, Agreement::Bitwise, ranks)
+                Ran::Outputs(after) => compare(&before, &after, agreement_for(pipeline), ranks)
                     .map_err(|e| format!("{pipeline}: {e}"))?,
                 Ran::NotDivisible => {}
                 Ran::Failed(e) => return Err(format!("{pipeline}, {ranks} ranks: {e}")),

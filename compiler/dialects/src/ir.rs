@@ -2,6 +2,9 @@
 //! type accessors. Verifiers and passes share these instead of each writing
 //! their own.
 
+/// The element types of runtime buffers, as [`element_dtype`] names them.
+pub use coco_base::DType;
+
 use melior::ir::{
     attribute::{DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, TypeAttribute},
     operation::OperationRef,

@@ -49,9 +49,26 @@ pub fn operand<'c, 'a>(op: &Operation<'c>, index: usize) -> Option<Value<'c, 'a>
     op.operand(index).ok().map(lifetime::value)
 }
 
-/// Ops that kernels rematerialise instead of reading from a buffer.
-pub fn is_free(name: &str) -> bool {
-    name == "arith.constant" || name == "tensor.splat"
+/// Ops that kernels rematerialise instead of reading from a buffer:
+/// constants, splats, and arithmetic on builtin scalars.
+pub fn is_free(op: &Operation) -> bool {
+    let name = op_name(op);
+    name == "arith.constant" || name == "tensor.splat" || is_scalar_arithmetic(op)
+}
+
+/// An arith or math op on builtin scalars (`math.powf %beta, %step : f32`
+/// for a bias correction). No step or buffer holds its result: every kernel
+/// that reads it recomputes it from its scalar inputs, once per launch, as
+/// it rematerialises splat constants.
+pub fn is_scalar_arithmetic(op: &Operation) -> bool {
+    let name = op_name(op);
+    (name.starts_with("arith.") || name.starts_with("math."))
+        && name != "arith.constant"
+        && op.result_count() == 1
+        && op
+            .operands()
+            .chain(op.results().map(Value::from))
+            .all(|v| element_dtype(v.r#type()).is_some())
 }
 
 /// A `coco.slice` whose part on each rank is contiguous in memory (every
@@ -96,7 +113,7 @@ pub fn is_elementwise(op: &Operation) -> bool {
         return true;
     }
     (name.starts_with("arith.") || name.starts_with("math."))
-        && !is_free(&name)
+        && !is_free(op)
         && op
             .result(0)
             .ok()
@@ -233,13 +250,19 @@ pub struct StagePlan<'c, 'a> {
 pub struct Values<'c, 'a> {
     /// Region result -> the value its `coco.yield` returns.
     yields: HashMap<usize, Value<'c, 'a>>,
+    /// Results of free ops that a collective, an update or the return
+    /// reads: a kernel of their own stores them (see [`materialise`]).
+    stored_free: HashSet<usize>,
 }
 
 impl<'c: 'a, 'a> Values<'c, 'a> {
     pub fn new(function: &'a Operation<'c>) -> Self {
         let mut yields = HashMap::new();
         collect_yields(function, &mut yields);
-        Values { yields }
+        Values {
+            yields,
+            stored_free: HashSet::new(),
+        }
     }
 
     /// The value a use of `value` reads: region results are the values
@@ -263,7 +286,7 @@ impl<'c: 'a, 'a> Values<'c, 'a> {
     pub fn sources(&self, value: Value<'c, 'a>) -> Vec<Value<'c, 'a>> {
         let value = self.resolve(value);
         match defining_op(value) {
-            Some(op) if is_free(&op_name(as_op(&op))) => {
+            Some(op) if is_free(as_op(&op)) && !self.stored_free.contains(&key(value)) => {
                 let op = as_op(&op);
                 let mut out = Vec::new();
                 for i in 0..op.operand_count() {
@@ -302,6 +325,40 @@ fn collect_yields<'c, 'a>(op: &'a Operation<'c>, yields: &mut HashMap<usize, Val
             collect_yields(child_op, yields);
         }
     }
+}
+
+/// Free values (constants, splats, scalar arithmetic) that kernels
+/// rematerialise but a collective, an update or the return reads (a
+/// gradient accumulator reset with `coco.update %acc, %zeros`, a returned
+/// bias correction): each gets a kernel of its own, first in the plan,
+/// that stores it. Their sources are function arguments and constants, so
+/// the start of the function is where they are defined.
+fn materialise<'c: 'a, 'a>(
+    units: Vec<Unit<'c, 'a>>,
+    tail: &[OperationRef<'c, 'a>],
+    values: &mut Values<'c, 'a>,
+) -> Vec<Unit<'c, 'a>> {
+    let mut stores: Vec<Unit<'c, 'a>> = Vec::new();
+    let readers = units
+        .iter()
+        .filter(|u| !matches!(u, Unit::Kernel(_)))
+        .flat_map(Unit::ops)
+        .chain(tail.iter().copied());
+    for op in readers {
+        for i in 0..as_op(&op).operand_count() {
+            let Some(value) = operand(as_op(&op), i).map(|v| values.resolve(v)) else {
+                continue;
+            };
+            let Some(def) = defining_op(value) else {
+                continue;
+            };
+            if is_free(as_op(&def)) && values.stored_free.insert(key(value)) {
+                stores.push(Unit::Kernel(vec![def]));
+            }
+        }
+    }
+    stores.extend(units);
+    stores
 }
 
 /// Walks `ops` in program order into kernels and communication, and
@@ -362,7 +419,7 @@ fn cut<'c: 'a, 'a>(
             }
             ops::YIELD => {}
             ops::UPDATE | "func.return" => tail.push(op_ref),
-            _ if is_free(&name) => {}
+            _ if is_free(op) => {}
             _ if contiguous_slice(op, group, values).is_some() => {}
             _ if is_communication(&name) => {
                 flush(&mut current, units);
@@ -1095,7 +1152,7 @@ pub fn plan_function<'c, 'a>(
     let flocation = location_text(function.location());
     let (arg_types, result_types) = function_signature(function)
         .ok_or_else(|| Error::unsupported(&flocation, "function without a signature"))?;
-    let values = Values::new(function);
+    let mut values = Values::new(function);
 
     let mut units = Vec::new();
     let mut tail = Vec::new();
@@ -1107,6 +1164,7 @@ pub fn plan_function<'c, 'a>(
         &mut units,
         &mut tail,
     )?;
+    let units = materialise(units, &tail, &mut values);
 
     let mut b = Builder::new(&values, group, fname, flocation);
     b.argument_buffers(function, &arg_types)?;

@@ -30,6 +30,7 @@ pub fn coco_passes() -> &'static [PassInfo] {
         crate::coconet::split::INFO,
         crate::coconet::reorder::INFO,
         crate::coconet::as_slice::INFO,
+        crate::coconet::partial_reduce::INFO,
         crate::coconet::fuse::INFO,
         crate::coconet::overlap::INFO,
         crate::coconet::tile::INFO,

@@ -333,7 +333,7 @@ func.func @collective_in_fused_kernel(%x: tensor<8xf32, #coco.local>) {
 // -----
 
 func.func @fused_collective_without_gather(%x: tensor<8xf32, #coco.local>) {
-  // expected-error@+2 {{may only communicate with coco.reduce_scatter and coco.all_gather, found 'coco.all_reduce'}}
+  // expected-error@+2 {{may only communicate with coco.reduce_scatter, coco.all_gather and a coco.all_reduce of a 0-d tensor, found 'coco.all_reduce'}}
   // expected-error@+1 {{must contain a 'coco.all_gather'}}
   %0 = coco.fused_collective -> tensor<8xf32, #coco.replicated> {
     %s = coco.reduce_scatter sum %x : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.sliced<0>>

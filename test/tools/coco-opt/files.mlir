@@ -18,6 +18,7 @@
 // LIST-NEXT: --coco-reorder
 // LIST-NEXT: --coco-as-slice
 // LIST-NEXT: keep=
+// LIST-NEXT: --coco-partial-reduce {{ *}}Compute norms and reductions of replicated tensors from per-slice partial results
 // LIST-NEXT: --coco-fuse
 // LIST-NEXT: collectives= {{.*}} (default: true)
 // LIST-NEXT: kernels= {{.*}} (default: true)

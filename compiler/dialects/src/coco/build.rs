@@ -87,6 +87,33 @@ impl<'c> CocoBuilder<'c> {
         self.layout_op(ops::SLICE, &[input], Some(dim), None)
     }
 
+    /// `coco.reduce_elements`: every element of the input to one 0-d value
+    /// (a sliced input gives each rank's partial result, `#coco.local`).
+    pub fn reduce_elements(&self, kind: Reduction, input: Value<'c, '_>) -> Result<Operation<'c>> {
+        self.layout_op(ops::REDUCE_ELEMENTS, &[input], None, Some(kind))
+    }
+
+    /// An element-wise upstream op (`arith.mulf`, `math.sqrt`, ...) whose
+    /// result has the type of its first operand; every operand must have it.
+    pub fn elementwise(&self, name: &str, operands: &[Value<'c, '_>]) -> Result<Operation<'c>> {
+        let fail = |message: String| Error::Build {
+            op: name.to_string(),
+            message,
+        };
+        let first = operands
+            .first()
+            .ok_or_else(|| fail("needs an operand".into()))?
+            .r#type();
+        if operands.iter().any(|v| v.r#type() != first) {
+            return Err(fail(format!("operands must all have type {first}")));
+        }
+        OperationBuilder::new(name, self.location)
+            .add_operands(operands)
+            .add_results(&[first])
+            .build()
+            .map_err(|e| fail(e.to_string()))
+    }
+
     /// `coco.matmul` with Megatron's sharding rules.
     pub fn matmul(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Result<Operation<'c>> {
         self.layout_op(ops::MATMUL, &[lhs, rhs], None, None)
@@ -132,6 +159,8 @@ impl<'c> CocoBuilder<'c> {
                 )));
             }
             vec![lhs[0], rhs[1]]
+        } else if name == ops::REDUCE_ELEMENTS {
+            Vec::new()
         } else {
             tensors[0].static_shape().unwrap_or_default()
         };

@@ -720,13 +720,27 @@ fn verify_region(op: &Operation, name: &str, reporter: &mut Reporter) {
             }
         }
         ops::FUSED_COLLECTIVE => {
-            if let Some(c) = collectives
-                .iter()
-                .find(|c| c.as_str() != ops::REDUCE_SCATTER && c.as_str() != ops::ALL_GATHER)
-            {
+            let scalar = |o: &Operation| {
+                o.result(0)
+                    .ok()
+                    .and_then(|r| DistTensor::from_type(r.r#type()))
+                    .is_some_and(|t| t.rank() == 0)
+            };
+            let stray = nested_ops(op).into_iter().find(|o| {
+                let o = as_op(o);
+                let n = op_name(o);
+                is_collective(&n)
+                    && n != ops::REDUCE_SCATTER
+                    && n != ops::ALL_GATHER
+                    && !(n == ops::ALL_REDUCE && scalar(o))
+            });
+            if let Some(c) = stray {
                 reporter.op_error(
                     op,
-                    format!("may only communicate with coco.reduce_scatter and coco.all_gather, found '{c}'"),
+                    format!(
+                        "may only communicate with coco.reduce_scatter, coco.all_gather and a coco.all_reduce of a 0-d tensor, found '{}'",
+                        op_name(as_op(&c))
+                    ),
                 );
             }
             for required in [ops::REDUCE_SCATTER, ops::ALL_GATHER] {

@@ -437,7 +437,10 @@ def Coco_FusedCollectiveOp : Coco_Op<"fused_collective", [
     Produced by `coco-fuse` from CoCoNet's `RS_C_AG` schedule. The body starts
     with `coco.reduce_scatter` ops, computes on slices and ends with
     `coco.all_gather` ops; the lowering runs it as one collective with the
-    computation in between and no extra memory passes.
+    computation in between and no extra memory passes. The only other
+    communication it may hold is a `coco.all_reduce` of a 0-d tensor: the
+    scalar that combines per-slice partial reductions (a norm computed by
+    `coco-partial-reduce`, as in CoCoNet's fused LAMB).
 
     ```mlir
     %r = coco.fused_collective -> tensor<1024xf32, #coco.replicated> {

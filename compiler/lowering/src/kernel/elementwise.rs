@@ -37,7 +37,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    partition::{key, operand},
+    partition::{is_scalar_arithmetic, key, operand},
 };
 
 /// How a cluster's values map onto its one loop. The loop is
@@ -307,44 +307,15 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 .into();
             let result_type = element(result.r#type(), &loc)?;
             counter += 1;
-            let name = format!("%bv{counter}");
-            // f64 to bf16 takes several ops ([`convert`]), whoever asks.
-            let truncf = op_name(op) == "arith.truncf" && result_type == DType::BF16;
-            if op_name(op) == ops::CAST || truncf {
-                // A cast to the same type is its operand.
-                let (lines, converted) =
-                    convert(operand_types[0], result_type, &operand_names[0], &name);
-                body.push_str(&lines);
-                scalars.insert(key(result), converted);
-                continue;
-            }
-            let guarded = match op_name(op).as_str() {
-                "arith.fptosi" => saturating_fptosi(
-                    &name,
-                    &operand_names[0],
-                    operand_types[0],
-                    result_type,
-                    &loc,
-                )
-                .map(Some)?,
-                other => total_division(other, &name, &operand_names, result_type, &loc)?,
-            };
-            if let Some(lines) = guarded {
-                body.push_str(&lines);
-            } else {
-                let _ = writeln!(
-                    body,
-                    "      {name} = \"{}\"({}) {} : ({}) -> {result_type}",
-                    op_name(op),
-                    operand_names.join(", "),
-                    generic_attributes(op),
-                    operand_types
-                        .iter()
-                        .map(|t| t.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
+            let (lines, name) = scalar_op_text(
+                op,
+                &format!("%bv{counter}"),
+                &operand_names,
+                &operand_types,
+                result_type,
+                &loc,
+            )?;
+            body.push_str(&lines);
             scalars.insert(key(result), name);
         }
         Ok(())
@@ -411,15 +382,27 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         if produced.contains(&key(value)) || inputs.iter().any(|(k, _)| *k == key(value)) {
             return Ok(());
         }
-        if let Some(def) = defining_op(value) {
+        // A free value the kernel is given (stored for a collective) is read.
+        let given = self.tensors.contains_key(&key(value));
+        if let Some(def) = defining_op(value).filter(|_| !given) {
             let def_op = as_op(&def);
             match op_name(def_op).as_str() {
-                "arith.constant" => return Ok(()),
+                // A splat is a scalar in the body; other constants are inputs.
+                "arith.constant" if super::splat_text(def_op).is_some() => return Ok(()),
                 "tensor.splat" => {
                     let source = crate::partition::operand(def_op, 0).ok_or_else(|| {
                         Error::unsupported(location, "tensor.splat without operand")
                     })?;
                     return self.collect_cluster_input(source, produced, location, inputs);
+                }
+                // Recomputed in the body from its own scalar inputs.
+                _ if is_scalar_arithmetic(def_op) => {
+                    for i in 0..def_op.operand_count() {
+                        if let Some(v) = crate::partition::operand(def_op, i) {
+                            self.collect_cluster_input(v, produced, location, inputs)?;
+                        }
+                    }
+                    return Ok(());
                 }
                 _ => {}
             }
@@ -467,6 +450,29 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     .ok_or_else(|| Error::unsupported(location, "tensor.splat without operand"))?;
                 self.scalar_in_body(source, scalars, body, counter, location)?
             }
+            _ if is_scalar_arithmetic(def_op) => {
+                let loc = location_text(def_op.location());
+                let mut names = Vec::new();
+                let mut types = Vec::new();
+                for i in 0..def_op.operand_count() {
+                    let Some(v) = crate::partition::operand(def_op, i) else {
+                        continue;
+                    };
+                    names.push(self.scalar_in_body(v, scalars, body, counter, &loc)?);
+                    types.push(element(v.r#type(), &loc)?);
+                }
+                *counter += 1;
+                let (lines, name) = scalar_op_text(
+                    def_op,
+                    &format!("%bv{counter}"),
+                    &names,
+                    &types,
+                    element(value.r#type(), &loc)?,
+                    &loc,
+                )?;
+                body.push_str(&lines);
+                name
+            }
             other => {
                 return Err(Error::unsupported(
                     location,
@@ -477,6 +483,45 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         scalars.insert(key(value), name.clone());
         Ok(name)
     }
+}
+
+/// The scalar lines of one element-wise `op` (in a `linalg.generic` body,
+/// or on builtin scalars in a kernel's body), defining `name` from
+/// `operands`; returns the lines and the name that holds the result.
+pub(super) fn scalar_op_text(
+    op: &Operation,
+    name: &str,
+    operands: &[String],
+    operand_types: &[DType],
+    result_type: DType,
+    loc: &str,
+) -> Result<(String, String)> {
+    // f64 to bf16 takes several ops ([`convert`]), whoever asks.
+    let truncf = op_name(op) == "arith.truncf" && result_type == DType::BF16;
+    if op_name(op) == ops::CAST || truncf {
+        // A cast to the same type is its operand.
+        return Ok(convert(operand_types[0], result_type, &operands[0], name));
+    }
+    let guarded = match op_name(op).as_str() {
+        "arith.fptosi" => {
+            saturating_fptosi(name, &operands[0], operand_types[0], result_type, loc).map(Some)?
+        }
+        other => total_division(other, name, operands, result_type, loc)?,
+    };
+    let lines = guarded.unwrap_or_else(|| {
+        format!(
+            "      {name} = \"{}\"({}) {} : ({}) -> {result_type}\n",
+            op_name(op),
+            operands.join(", "),
+            generic_attributes(op),
+            operand_types
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
+    Ok((lines, name.to_string()))
 }
 
 /// Integer division and remainder made total, as the reference interpreter

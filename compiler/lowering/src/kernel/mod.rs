@@ -40,15 +40,21 @@ use std::collections::{HashMap, HashSet};
 
 use coco_bundle::{BufferType, DType};
 use coco_dialects::{
-    coco::ops,
+    coco::{ops, DistTensor},
     ir::{as_op, defining_op, location_text, op_name},
     lifetime,
 };
-use melior::ir::{operation::OperationRef, Attribute, AttributeLike, Operation, Value, ValueLike};
+use melior::ir::{
+    operation::OperationRef, r#type::RankedTensorType, Attribute, AttributeLike, Operation,
+    TypeLike, Value, ValueLike,
+};
 
 use crate::{
     error::{Error, Result},
-    partition::{is_elementwise, is_free, key, local_type, operand, KernelUnit, Values},
+    partition::{
+        is_elementwise, is_free, is_scalar_arithmetic, key, local_type, operand, KernelUnit,
+        Values,
+    },
 };
 pub use matmul::matmul_chunk;
 use types::{memref_type, tensor_type};
@@ -310,7 +316,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 self.cluster(&unit_ops[i..j], &live_out)?;
                 i = j;
             } else {
-                if !is_free(&op_name(op)) {
+                if !is_free(op) {
                     self.computation(op)?;
                 }
                 i += 1;
@@ -320,15 +326,14 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     }
 
     /// Writes every output of `unit` into its parameter.
-    fn materialize(&mut self, unit: &KernelUnit, binding: &Binding) -> Result<()> {
+    fn materialize(&mut self, unit: &KernelUnit<'c, 'a>, binding: &Binding) -> Result<()> {
         for (i, v) in unit.outputs.iter().enumerate() {
             let index = binding.parameter[unit.inputs.len() + i];
-            let t = self.tensors.get(&key(*v)).cloned().ok_or_else(|| {
-                Error::unsupported(
-                    unit.name.clone(),
-                    "internal error: a kernel output was not computed",
-                )
-            })?;
+            // A free value stored by a kernel of its own is built here.
+            let t = match self.tensors.get(&key(*v)).cloned() {
+                Some(t) => t,
+                None => self.tensor_of(*v, &unit.name)?,
+            };
             self.line(&format!(
                 "bufferization.materialize_in_destination {} in restrict writable %p{index} : ({}, {}) -> ()",
                 t.name,
@@ -350,15 +355,51 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let scalar = match def.as_ref().map(|d| op_name(as_op(d))) {
             Some(name) if name == "arith.constant" => {
                 let op = as_op(def.as_ref().unwrap());
-                let text = splat_text(op).ok_or_else(|| {
-                    Error::unsupported(
-                        location_text(op.location()),
-                        "non-splat tensor constants are not compiled yet",
-                    )
-                })?;
+                let Some(text) = splat_text(op) else {
+                    // Every element spelled out: the constant itself, which
+                    // is the same on every rank unless it is sliced.
+                    let sliced = DistTensor::from_type(value.r#type())
+                        .is_some_and(|t| t.layout.is_some_and(|l| l.is_sliced()));
+                    let text = dense_text(op).filter(|_| !sliced).ok_or_else(|| {
+                        Error::unsupported(
+                            location_text(op.location()),
+                            "a non-splat constant is compiled when it is #coco.replicated or #coco.local; \
+                             declare it replicated and coco.slice it",
+                        )
+                    })?;
+                    let tensor = Tensor {
+                        name: self.fresh("t"),
+                        element,
+                        shape,
+                    };
+                    self.line(&format!("{} = arith.constant {text}", tensor.name));
+                    self.set(value, tensor.clone());
+                    return Ok(tensor);
+                };
                 let c = self.fresh("c");
                 self.line(&format!("{c} = arith.constant {text}"));
                 c
+            }
+            Some(_) if is_scalar_arithmetic(as_op(def.as_ref().unwrap())) => {
+                let op = as_op(def.as_ref().unwrap());
+                let op_location = location_text(op.location());
+                let mut names = Vec::new();
+                let mut types = Vec::new();
+                for i in 0..op.operand_count() {
+                    let Some(v) = operand(op, i) else { continue };
+                    let zero_d = self.tensor_of(v, &op_location)?;
+                    let s = self.fresh("s");
+                    self.line(&format!("{s} = tensor.extract {}[] : {}", zero_d.name, zero_d.ty()));
+                    names.push(s);
+                    types.push(zero_d.element);
+                }
+                let a = self.fresh("a");
+                let (lines, result) =
+                    elementwise::scalar_op_text(op, &a, &names, &types, element, &op_location)?;
+                for line in lines.lines() {
+                    self.line(line.trim_start());
+                }
+                result
             }
             Some(name) if name == "tensor.splat" => {
                 let op = as_op(def.as_ref().unwrap());
@@ -488,6 +529,24 @@ fn splat_text(op: &Operation) -> Option<String> {
         } else {
             Some(value.to_string())
         }
+    }
+}
+
+/// A non-splat dense `arith.constant`'s value retyped without its coco
+/// layout (kernels hold plain tensors), as `dense<...> : tensor<...>`.
+fn dense_text(op: &Operation) -> Option<String> {
+    let value = op.attribute("value").ok()?;
+    let tensor = DistTensor::from_type(op.result(0).ok()?.r#type())?;
+    let dims: Vec<u64> = tensor.static_shape()?.iter().map(|&d| d as u64).collect();
+    let plain = RankedTensorType::new(&dims, tensor.element, None);
+    // SAFETY: `value` is a dense elements attribute (checked first) with as
+    // many elements as `plain` has.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseElements(value.to_raw()) {
+            return None;
+        }
+        let retyped = mlir_sys::mlirDenseElementsAttrReshapeGet(value.to_raw(), plain.to_raw());
+        (!retyped.ptr.is_null()).then(|| Attribute::from_raw(retyped).to_string())
     }
 }
 

@@ -49,6 +49,14 @@ pub fn schedule_space() -> Vec<(String, String)> {
             "RS_C_AG+as-slice",
             "coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize",
         ),
+        (
+            "RS_C_AG+partial-reduce",
+            "coco-split,coco-reorder,canonicalize,cse,coco-partial-reduce,canonicalize,cse",
+        ),
+        (
+            "RS_C_AG+as-slice+partial-reduce",
+            "coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-partial-reduce,canonicalize,cse",
+        ),
     ];
     let fusions = [
         ("", ""),
@@ -148,6 +156,24 @@ fn schedule_name(module: &Operation, original: &Operation) -> String {
     };
     if sliced_inputs(module) > sliced_inputs(original) {
         base.push_str("+as-slice");
+    }
+    // Norms and reductions computed from per-slice partial results: one
+    // scalar all_reduce each, beyond those the program was written with.
+    let scalar_all_reduces = |m: &Operation| -> usize {
+        nested_ops(m)
+            .iter()
+            .map(as_op)
+            .filter(|o| op_name(o) == ops::ALL_REDUCE)
+            .filter(|o| {
+                o.result(0)
+                    .ok()
+                    .and_then(|r| DistTensor::from_type(r.r#type()))
+                    .is_some_and(|t| t.rank() == 0)
+            })
+            .count()
+    };
+    if scalar_all_reduces(module) > scalar_all_reduces(original) {
+        base.push_str("+partial-reduce");
     }
     if has(ops::FUSED_COLLECTIVE) {
         base = format!("fuse({base})");

@@ -4,6 +4,8 @@
 //!   the computations on slices that follow from it and the `coco.all_gather`s
 //!   of their results become one `coco.fused_collective` region, which the
 //!   lowering runs as one collective with the computation in between.
+//!   Scalar `coco.all_reduce`s that only feed the group join it with the
+//!   partial reductions they combine (`coco-partial-reduce`'s norms).
 //! * **Fused kernel**: every run of two or more consecutive computations
 //!   (element-wise arith/math, coco computations other than matmul, which is
 //!   a GEMM call of its own) outside such regions becomes one
@@ -117,6 +119,18 @@ fn is_fusable_computation(name: &str) -> bool {
         )
 }
 
+/// A `coco.all_reduce` of one value: it combines the partial reductions of
+/// slices (`coco-partial-reduce`), so it belongs to the fused collective
+/// whose slices it reduces (CoCoNet's fused LAMB).
+fn is_scalar_all_reduce(op: &Operation) -> bool {
+    op_name(op) == ops::ALL_REDUCE
+        && op
+            .result(0)
+            .ok()
+            .and_then(|r| DistTensor::from_type(r.r#type()))
+            .is_some_and(|t| t.rank() == 0)
+}
+
 fn is_sliced(op: &Operation) -> bool {
     op.result_count() > 0
         && op.results().all(|r| {
@@ -185,7 +199,8 @@ impl FusePass {
         }
         // Pull in the computations that only feed the group (such as
         // `beta1 * m` on a sliced moment, or a bias broadcast that is then
-        // sliced): they belong to the same kernel.
+        // sliced): they belong to the same kernel. So do scalar all_reduces
+        // that only feed it, with the partial reductions before them.
         let mut set: HashSet<usize> = members.iter().map(key).collect();
         let last = block
             .iter()
@@ -195,10 +210,10 @@ impl FusePass {
             let mut changed = false;
             for op_ref in block[..last].iter().rev() {
                 let op = as_op(op_ref);
-                if set.contains(&key(op_ref))
-                    || !is_fusable_computation(&op_name(op))
-                    || op_name(op) == ops::MATMUL
-                {
+                let name = op_name(op);
+                let joins = (is_fusable_computation(&name) && name != ops::MATMUL)
+                    || is_scalar_all_reduce(op);
+                if set.contains(&key(op_ref)) || !joins {
                     continue;
                 }
                 let only_feeds_group = op.results().all(|r| {

@@ -1,0 +1,71 @@
+// RUN: coco-opt %s --split-input-file --pass-pipeline='builtin.module(coco-partial-reduce,cse)' | FileCheck %s
+
+// The norm of a gathered tensor: squares of the slice, a partial sum per
+// rank, one scalar all_reduce, sqrt. The all_gather is gone.
+// CHECK-LABEL: func.func @norm_of_gathered
+// CHECK-NOT: coco.all_gather
+// CHECK: %[[SQ:.*]] = arith.mulf %arg0, %arg0 : tensor<1024xf32, #coco.sliced<0>>
+// CHECK: %[[P:.*]] = coco.reduce_elements sum %[[SQ]] : tensor<1024xf32, #coco.sliced<0>> -> tensor<f32, #coco.local>
+// CHECK: %[[T:.*]] = coco.all_reduce sum %[[P]] : tensor<f32, #coco.local> -> tensor<f32, #coco.replicated>
+// CHECK: %[[N:.*]] = math.sqrt %[[T]] : tensor<f32, #coco.replicated>
+// CHECK-NOT: coco.norm
+// CHECK: return %[[N]]
+func.func @norm_of_gathered(%s: tensor<1024xf32, #coco.sliced<0>>) -> tensor<f32, #coco.replicated> {
+  %g = coco.all_gather %s : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>
+  %n = coco.norm %g : tensor<1024xf32, #coco.replicated> -> tensor<f32, #coco.replicated>
+  return %n : tensor<f32, #coco.replicated>
+}
+
+// -----
+
+// A gathered value that something else still reads keeps its gather; a
+// 2-D tensor sliced along dimension 1 reduces its slices the same way.
+// CHECK-LABEL: func.func @gather_kept_for_other_users
+// CHECK: %[[G:.*]] = coco.all_gather %arg0 : tensor<8x16xf64, #coco.sliced<1>> -> tensor<8x16xf64, #coco.replicated>
+// CHECK: %[[SQ:.*]] = arith.mulf %arg0, %arg0 : tensor<8x16xf64, #coco.sliced<1>>
+// CHECK: coco.reduce_elements sum %[[SQ]] : tensor<8x16xf64, #coco.sliced<1>> -> tensor<f64, #coco.local>
+// CHECK: return %[[G]]
+func.func @gather_kept_for_other_users(%s: tensor<8x16xf64, #coco.sliced<1>>) -> (tensor<8x16xf64, #coco.replicated>, tensor<f64, #coco.replicated>) {
+  %g = coco.all_gather %s : tensor<8x16xf64, #coco.sliced<1>> -> tensor<8x16xf64, #coco.replicated>
+  %n = coco.norm %g : tensor<8x16xf64, #coco.replicated> -> tensor<f64, #coco.replicated>
+  return %g, %n : tensor<8x16xf64, #coco.replicated>, tensor<f64, #coco.replicated>
+}
+
+// -----
+
+// A replicated input the block already slices (LAMB's ||p||, with p kept
+// replicated for the forward pass) is reduced on that slice.
+// CHECK-LABEL: func.func @norm_of_sliced_input
+// CHECK: %[[S:.*]] = coco.slice %arg0 : tensor<64xf32, #coco.replicated> -> tensor<64xf32, #coco.sliced<0>>
+// CHECK: %[[SQ:.*]] = arith.mulf %[[S]], %[[S]] : tensor<64xf32, #coco.sliced<0>>
+// CHECK: coco.reduce_elements sum %[[SQ]]
+// CHECK: coco.all_reduce sum
+// CHECK: math.sqrt
+func.func @norm_of_sliced_input(%p: tensor<64xf32, #coco.replicated>) -> (tensor<64xf32, #coco.sliced<0>>, tensor<f32, #coco.replicated>) {
+  %s = coco.slice %p : tensor<64xf32, #coco.replicated> -> tensor<64xf32, #coco.sliced<0>>
+  %n = coco.norm %p : tensor<64xf32, #coco.replicated> -> tensor<f32, #coco.replicated>
+  return %s, %n : tensor<64xf32, #coco.sliced<0>>, tensor<f32, #coco.replicated>
+}
+
+// -----
+
+// Min, max and integer sums keep their kind (exact); a float average sums
+// the slices and divides by the element count.
+// CHECK-LABEL: func.func @reductions
+// CHECK: %[[MAX:.*]] = coco.reduce_elements max %arg0 : tensor<64xf16, #coco.sliced<0>> -> tensor<f16, #coco.local>
+// CHECK: coco.all_reduce max %[[MAX]] : tensor<f16, #coco.local> -> tensor<f16, #coco.replicated>
+// CHECK: %[[SUM:.*]] = coco.reduce_elements sum %arg1 : tensor<64xi32, #coco.sliced<0>> -> tensor<i32, #coco.local>
+// CHECK: coco.all_reduce sum %[[SUM]] : tensor<i32, #coco.local> -> tensor<i32, #coco.replicated>
+// CHECK: %[[PART:.*]] = coco.reduce_elements sum %arg2 : tensor<4x16xf32, #coco.sliced<0>> -> tensor<f32, #coco.local>
+// CHECK: %[[TOTAL:.*]] = coco.all_reduce sum %[[PART]]
+// CHECK: %[[COUNT:.*]] = arith.constant dense<6.400000e+01> : tensor<f32, #coco.replicated>
+// CHECK: arith.divf %[[TOTAL]], %[[COUNT]] : tensor<f32, #coco.replicated>
+func.func @reductions(%h: tensor<64xf16, #coco.sliced<0>>, %i: tensor<64xi32, #coco.sliced<0>>, %f: tensor<4x16xf32, #coco.sliced<0>>) -> (tensor<f16, #coco.replicated>, tensor<i32, #coco.replicated>, tensor<f32, #coco.replicated>) {
+  %hg = coco.all_gather %h : tensor<64xf16, #coco.sliced<0>> -> tensor<64xf16, #coco.replicated>
+  %ig = coco.all_gather %i : tensor<64xi32, #coco.sliced<0>> -> tensor<64xi32, #coco.replicated>
+  %fg = coco.all_gather %f : tensor<4x16xf32, #coco.sliced<0>> -> tensor<4x16xf32, #coco.replicated>
+  %max = coco.reduce_elements max %hg : tensor<64xf16, #coco.replicated> -> tensor<f16, #coco.replicated>
+  %sum = coco.reduce_elements sum %ig : tensor<64xi32, #coco.replicated> -> tensor<i32, #coco.replicated>
+  %avg = coco.reduce_elements avg %fg : tensor<4x16xf32, #coco.replicated> -> tensor<f32, #coco.replicated>
+  return %max, %sum, %avg : tensor<f16, #coco.replicated>, tensor<i32, #coco.replicated>, tensor<f32, #coco.replicated>
+}
