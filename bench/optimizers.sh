@@ -4,9 +4,12 @@
 # one kernel per op, as the examples are written) against
 # fuse(RS_C_AG+as-slice+partial-reduce) (the fused schedule: reduce_scatter
 # -> one kernel on the slice -> all_gather, with norms from per-slice
-# partial sums and a scalar all_reduce), in the same run. Effective GB/s counts the optimizer's state traffic of one rank:
-# gradient, parameter and moments read, parameter and moments written
-# (7 x 4 bytes per parameter for Adam and LAMB), over the step time.
+# partial sums and a scalar all_reduce), in the same run; "gathered" is the
+# fused schedule without coco-partial-reduce (norms over the all_gathered
+# tensor), and "partial" its time over the fused one. Effective GB/s counts
+# the optimizer's state traffic of one rank: gradient, parameter and moments
+# read, parameter and moments written (7 x 4 bytes per parameter), over the
+# fused step time.
 # Usage: bench/optimizers.sh [sizes...]   (default: 1M 4M 16M 64M)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,24 +18,33 @@ if [ $# -gt 0 ]; then sizes=("$@"); else sizes=(1048576 4194304 16777216 6710886
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fuse='builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-partial-reduce,canonicalize,cse,coco-fuse)'
+# The same without coco-partial-reduce: norms over the gathered tensor.
+gathered='builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-fuse)'
 
 per_iteration() { sed -n 's/.*per iteration *\([0-9.]*\) ms.*/\1/p'; }
 
-printf "%-10s %10s %12s %12s %9s %11s %11s\n" optimizer params "AR_C ms" "fused ms" speedup "AR_C GB/s" "fused GB/s"
+printf "%-10s %10s %10s %12s %10s %9s %9s %10s\n" optimizer params "AR_C ms" "gathered ms" "fused ms" speedup partial "fused GB/s"
 for example in adam lamb adamw_clip; do
   original=$(grep -o 'tensor<[0-9]*xf32' examples/coco/$example.mlir | head -1 | sed 's/tensor<\([0-9]*\)xf32/\1/')
   for n in "${sizes[@]}"; do
     sed "s/tensor<${original}xf32/tensor<${n}xf32/g" examples/coco/$example.mlir > "$work/$example-$n.mlir"
     grep -q "tensor<${n}xf32" "$work/$example-$n.mlir" || { echo "cannot resize $example" >&2; exit 1; }
     $bin/coco-opt "$work/$example-$n.mlir" --pass-pipeline="$fuse" -o "$work/$example-$n-fused.mlir" 2>/dev/null
+    $bin/coco-opt "$work/$example-$n.mlir" --pass-pipeline="$gathered" -o "$work/$example-$n-gathered.mlir" 2>/dev/null
     # Fewer repetitions for big sizes keep the run short; the first step
     # is not excluded (setup is timed separately by the executor).
     repeat=$(( n >= 16777216 ? 3 : 10 ))
     arc=$($bin/coco-run "$work/$example-$n.mlir" --ranks 2 --repeat $repeat --timing 2>&1 | per_iteration)
     fused=$($bin/coco-run "$work/$example-$n-fused.mlir" --ranks 2 --repeat $repeat --timing 2>&1 | per_iteration)
-    awk -v ex="$example" -v n="$n" -v a="$arc" -v f="$fused" 'BEGIN {
+    # Without norms the two pipelines give one program: run it once.
+    if cmp -s "$work/$example-$n-fused.mlir" "$work/$example-$n-gathered.mlir"; then
+      gathered_ms=$fused
+    else
+      gathered_ms=$($bin/coco-run "$work/$example-$n-gathered.mlir" --ranks 2 --repeat $repeat --timing 2>&1 | per_iteration)
+    fi
+    awk -v ex="$example" -v n="$n" -v a="$arc" -v g="$gathered_ms" -v f="$fused" 'BEGIN {
       bytes = 7 * 4 * n;
-      printf "%-10s %10d %12.2f %12.2f %8.2fx %11.2f %11.2f\n", ex, n, a, f, a / f, bytes / (a * 1e6), bytes / (f * 1e6)
+      printf "%-10s %10d %10.2f %12.2f %10.2f %8.2fx %8.2fx %10.2f\n", ex, n, a, g, f, a / f, g / f, bytes / (f * 1e6)
     }'
   done
 done

@@ -19,7 +19,7 @@ use std::{
 };
 
 use coco_dialects::context;
-use coco_interp::{input_specs, npy, random_inputs, HostValue, Spec};
+use coco_interp::{input_specs, npy, seeded_inputs, HostValue, Spec};
 use coco_lowering::{compile, write_bundle, Options, PROGRAM_FILE};
 use coco_runtime::{
     job::{self, TempDir},
@@ -37,6 +37,8 @@ pub struct Request<'a> {
     pub save_inputs: Option<&'a Path>,
     pub outputs: Option<&'a Path>,
     pub seed: u64,
+    /// `--input NAME=VALUE` choices for the seeded inputs.
+    pub input_choices: &'a [(String, coco_interp::Distribution)],
     pub check: bool,
     pub exact_reductions: bool,
     pub timing: bool,
@@ -170,7 +172,17 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
                     request.program
                 )
             })?;
-            let values = random_inputs(specs, request.ranks, request.seed);
+            let chosen = match (&module, &text) {
+                (Some(module), Some(text)) => crate::run::chosen_inputs(
+                    &module.as_operation(),
+                    request.entry,
+                    text,
+                    specs,
+                    request.input_choices,
+                )?,
+                _ => Default::default(),
+            };
+            let values = seeded_inputs(specs, request.ranks, request.seed, &chosen);
             let dir = match request.save_inputs {
                 Some(dir) => dir.to_path_buf(),
                 None => {

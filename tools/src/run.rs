@@ -17,7 +17,8 @@ use std::{collections::HashMap, fmt::Write as _, path::PathBuf};
 use clap::{Parser, ValueEnum};
 use coco_dialects::context;
 use coco_interp::{
-    input_specs, npy, random_inputs, HostValue, Limits, Scalar, Spec, Tensor, WorkLimit,
+    input_source_names, input_specs, npy, resolve_choices, seeded_inputs, Distribution, HostValue,
+    Limits, Scalar, Spec, Tensor, WorkLimit,
 };
 
 use crate::{execute, source, Output};
@@ -70,6 +71,13 @@ struct Cli {
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// How one seeded input is drawn, instead of uniform in [0, 1):
+    /// NAME=VALUE, NAME as --list-inputs prints it (adam.arg4), the argument
+    /// alone (arg4) or its name in the source (lr); VALUE a number (every
+    /// element), uniform(LOW,HIGH) or normal(MEAN,STD). Repeatable.
+    #[arg(long = "input", value_name = "NAME=VALUE", value_parser = parse_input_choice,
+          conflicts_with = "inputs")]
+    input: Vec<(String, Distribution)>,
     /// Directory to write every output as `<output name>.npy`.
     #[arg(long, value_name = "DIR")]
     outputs: Option<PathBuf>,
@@ -126,6 +134,31 @@ pub fn run(args: &[String]) -> Output {
     output
 }
 
+/// One `--input NAME=VALUE`.
+fn parse_input_choice(text: &str) -> Result<(String, Distribution), String> {
+    let (name, value) = text
+        .split_once('=')
+        .filter(|(name, _)| !name.trim().is_empty())
+        .ok_or_else(|| format!("expected NAME=VALUE, found '{text}'"))?;
+    Ok((name.trim().to_string(), value.parse()?))
+}
+
+/// The distribution of each input `choices` names, by input name, for the
+/// program `module` parsed from `text`.
+pub(crate) fn chosen_inputs(
+    module: &melior::ir::Operation,
+    entry: Option<&str>,
+    text: &str,
+    specs: &[Spec],
+    choices: &[(String, Distribution)],
+) -> Result<HashMap<String, Distribution>, String> {
+    if choices.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let names = input_source_names(module, entry, text).map_err(|e| e.to_string())?;
+    resolve_choices(specs, &names, choices)
+}
+
 fn describe(spec: &Spec) -> String {
     let layout = spec.layout.map_or("scalar".to_string(), |l| l.to_string());
     format!("{} {:?} {layout}", spec.dtype, spec.global_shape)
@@ -180,6 +213,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 save_inputs: cli.save_inputs.as_deref(),
                 outputs: cli.outputs.as_deref(),
                 seed: cli.seed,
+                input_choices: &cli.input,
                 check: cli.check,
                 exact_reductions: cli.exact_reductions,
                 timing: cli.timing,
@@ -197,15 +231,21 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
     let module_op = module.as_operation();
     let specs = input_specs(&module_op, cli.entry.as_deref()).map_err(|e| e.to_string())?;
     if cli.list_inputs {
+        let names = input_source_names(&module_op, cli.entry.as_deref(), &text)
+            .map_err(|e| e.to_string())?;
         for spec in &specs {
-            let _ = writeln!(out, "{}: {}", spec.name, describe(spec));
+            let source = names
+                .get(&spec.name)
+                .map_or(String::new(), |n| format!(" (%{n})"));
+            let _ = writeln!(out, "{}{source}: {}", spec.name, describe(spec));
         }
         return Ok(());
     }
+    let chosen = chosen_inputs(&module_op, cli.entry.as_deref(), &text, &specs, &cli.input)?;
     coco_interp::check_program(&module_op, cli.entry.as_deref(), cli.ranks, &limits)
         .map_err(|e| e.to_string())?;
     let inputs = match &cli.inputs {
-        None => random_inputs(&specs, cli.ranks, cli.seed),
+        None => seeded_inputs(&specs, cli.ranks, cli.seed, &chosen),
         Some(dir) => read_inputs(dir, &specs, cli.ranks)?,
     };
     if let Some(dir) = &cli.save_inputs {

@@ -112,6 +112,12 @@ bool cocoLocationGetFileLineCol(MlirLocation loc, MlirStringRef *file, unsigned 
   return true;
 }
 
+/// A value's location: for a function argument, where its name is written
+/// (the C API of MLIR 19 has no accessor).
+MlirLocation cocoValueGetLocation(MlirValue value) {
+  return wrap(unwrap(value).getLoc());
+}
+
 /// mlirModuleCreateParse with a buffer name, so locations carry the file.
 MlirModule cocoParseSourceString(MlirContext ctx, MlirStringRef source,
                                  MlirStringRef sourceName) {

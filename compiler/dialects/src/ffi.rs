@@ -5,7 +5,7 @@ use std::ffi::c_void;
 
 use mlir_sys::{
     MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirModule, MlirStringRef,
-    MlirType,
+    MlirType, MlirValue,
 };
 
 extern "C" {
@@ -39,6 +39,7 @@ extern "C" {
         line: *mut u32,
         column: *mut u32,
     ) -> bool;
+    pub fn cocoValueGetLocation(value: MlirValue) -> MlirLocation;
     pub fn cocoParseSourceString(
         ctx: MlirContext,
         source: MlirStringRef,

@@ -309,3 +309,35 @@ pub fn is_float(ty: Type) -> bool {
             || mlir_sys::mlirTypeIsAF64(raw)
     }
 }
+
+/// Where each argument of `func`'s entry block is written, as `(line,
+/// column)` (1-based, at its `%name`); `None` for an argument without a
+/// file location.
+pub fn argument_positions(func: &Operation) -> Vec<Option<(u32, u32)>> {
+    let Some(block) = func.region(0).ok().and_then(|r| r.first_block()) else {
+        return Vec::new();
+    };
+    (0..block.argument_count())
+        .map(|i| {
+            let argument = block.argument(i).ok()?;
+            // SAFETY: a live block argument; the location is owned by the
+            // context.
+            let location = unsafe {
+                melior::ir::Location::from_raw(crate::ffi::cocoValueGetLocation(argument.to_raw()))
+            };
+            crate::diagnostics::file_line_col(location).map(|(_, line, column)| (line, column))
+        })
+        .collect()
+}
+
+/// The SSA name (without `%`) written at 1-based `column` of `line`, if an
+/// SSA name starts there: `%` then letters, digits and `_$.-`, as MLIR's
+/// lexer reads suffix identifiers.
+pub fn ssa_name_at(line: &str, column: usize) -> Option<String> {
+    let rest = line.get(column.checked_sub(1)?..)?.strip_prefix('%')?;
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || "_$.-".contains(*c))
+        .collect();
+    (!name.is_empty()).then_some(name)
+}

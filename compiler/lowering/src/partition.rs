@@ -50,10 +50,36 @@ pub fn operand<'c, 'a>(op: &Operation<'c>, index: usize) -> Option<Value<'c, 'a>
 }
 
 /// Ops that kernels rematerialise instead of reading from a buffer:
-/// constants, splats, and arithmetic on builtin scalars.
+/// constants, splats (and broadcasts or slices of one value, such as LAMB's
+/// trust ratio), and arithmetic on builtin scalars.
 pub fn is_free(op: &Operation) -> bool {
     let name = op_name(op);
-    name == "arith.constant" || name == "tensor.splat" || is_scalar_arithmetic(op)
+    name == "arith.constant"
+        || name == "tensor.splat"
+        || is_scalar_arithmetic(op)
+        || splat_source(op).is_some()
+}
+
+/// For a `coco.expand` of a 0-d tensor, or a `coco.slice` of such a
+/// broadcast (every element the same value), the 0-d tensor or scalar
+/// whose value fills it: kernels splat it at their local shape instead of
+/// materialising the full-size broadcast and slicing it.
+pub fn splat_source<'c, 'a>(op: &Operation<'c>) -> Option<Value<'c, 'a>> {
+    let input = operand(op, 0)?;
+    match op_name(op).as_str() {
+        ops::EXPAND => DistTensor::from_type(input.r#type())
+            .is_some_and(|t| t.rank() == 0)
+            .then_some(input),
+        ops::SLICE => {
+            let def = defining_op(input)?;
+            let def_op = as_op(&def);
+            match op_name(def_op).as_str() {
+                "tensor.splat" => operand(def_op, 0),
+                _ => splat_source(def_op),
+            }
+        }
+        _ => None,
+    }
 }
 
 /// An arith or math op on builtin scalars (`math.powf %beta, %step : f32`
@@ -1124,8 +1150,12 @@ fn reduction_of(op: &Operation) -> PlanReduction {
         .unwrap_or(PlanReduction::Sum)
 }
 
-/// Whether a kernel is element-wise ops over one shape: it reads each
-/// element before writing it, so it may write one of its inputs in place.
+/// Whether the kernel reads each element of its inputs before it writes
+/// that element of any output, so an output may take an input's buffer: one
+/// run of element-wise ops of one shape (one pass in the emitter), then ops
+/// that read only what the kernel computes, 0-d values and rematerialised
+/// values (the partial sums of a norm of the updated slice), never an
+/// input the run may already have overwritten.
 fn is_elementwise_kernel(ops: &[OperationRef], group: usize) -> bool {
     let shape = |op: &OperationRef| {
         as_op(op).result(0).ok().map(|r| {
@@ -1135,8 +1165,29 @@ fn is_elementwise_kernel(ops: &[OperationRef], group: usize) -> bool {
         })
     };
     let first = ops.first().and_then(shape);
-    ops.iter()
-        .all(|op| is_elementwise(as_op(op)) && shape(op) == first)
+    let run = ops
+        .iter()
+        .take_while(|op| is_elementwise(as_op(op)) && shape(op) == first)
+        .count();
+    if run == 0 {
+        return false;
+    }
+    let produced: HashSet<usize> = ops
+        .iter()
+        .flat_map(|op| {
+            as_op(op)
+                .results()
+                .map(|r| key(r.into()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    ops[run..].iter().all(|op| {
+        as_op(op).operands().all(|v| {
+            let zero_d = DistTensor::from_type(v.r#type()).is_some_and(|t| t.rank() == 0);
+            let free = defining_op(v).is_some_and(|d| is_free(as_op(&d)));
+            produced.contains(&key(v)) || zero_d || free || element_dtype(v.r#type()).is_some()
+        })
+    })
 }
 
 /// Cuts `function` (run by `group` ranks) into kernels and steps.

@@ -18,9 +18,13 @@ pub mod integer;
 pub mod npy;
 pub mod program;
 pub mod rng;
+pub mod seeded;
 pub mod tensor;
 
 pub use budget::{Limits, WorkLimit};
 pub use error::{Error, Result};
-pub use program::{check_program, input_specs, output_specs, random_inputs, run, HostValue, Spec};
+pub use program::{
+    check_program, input_source_names, input_specs, output_specs, run, HostValue, Spec,
+};
+pub use seeded::{random_inputs, resolve_choices, seeded_inputs, Distribution};
 pub use tensor::{DType, Data, Scalar, Tensor};

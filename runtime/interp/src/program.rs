@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use coco_dialects::{
     coco::{ops as coco_ops, DistTensor, Layout},
     ir::{
-        as_op, body_ops, function_signature, int_attr, location_text, op_name, str_attr,
-        symbol_attr,
+        argument_positions, as_op, body_ops, function_signature, int_attr, location_text, op_name,
+        ssa_name_at, str_attr, symbol_attr,
     },
 };
 use melior::ir::{operation::OperationRef, Operation, Type};
@@ -16,7 +16,6 @@ use crate::{
     budget::{self, Limits, MemoryAccount},
     error::{Error, Result},
     exec::{local_type, Channels, Frame, PerRank},
-    rng,
     tensor::{DType, Scalar, Tensor},
 };
 
@@ -182,6 +181,31 @@ pub fn input_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>>
     Ok(specs)
 }
 
+/// The name the source gives each input (`lr` for `%lr: f32`), by input
+/// name, read from `source` (the text the module was parsed from) at each
+/// argument's location. Inputs whose location is not in `source` have none.
+pub fn input_source_names(
+    module: &Operation,
+    entry: Option<&str>,
+    source: &str,
+) -> Result<HashMap<String, String>> {
+    let (entries, _) = entries(module, entry)?;
+    let lines: Vec<&str> = source.lines().collect();
+    let mut names = HashMap::new();
+    for e in &entries {
+        for (i, position) in argument_positions(as_op(&e.op)).into_iter().enumerate() {
+            let name = position.and_then(|(line, column)| {
+                let text = lines.get((line as usize).checked_sub(1)?)?;
+                ssa_name_at(text, column as usize)
+            });
+            if let Some(name) = name {
+                names.insert(format!("{}.arg{i}", e.name), name);
+            }
+        }
+    }
+    Ok(names)
+}
+
 /// The outputs `run` produces, in its order: each function's results, then
 /// the arguments it updates (`coco.update`), by index.
 pub fn output_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>> {
@@ -257,39 +281,6 @@ pub fn check_program(
         memory.add(bytes);
     }
     budget::check_work(&functions, &limits.work)
-}
-
-/// Seeded inputs, uniform in [0, 1) (so optimizer states such as second
-/// moments are valid) and rounded to their element type; integers in 0..16.
-/// Global tensors depend only on `(seed, name, element)`, so every world size
-/// sees the same program inputs; a local input's part on rank `r` also
-/// depends on `r`.
-pub fn random_inputs(specs: &[Spec], ranks: usize, seed: u64) -> HashMap<String, HostValue> {
-    let tensor = |spec: &Spec, rank: u64| {
-        let key = rng::key(&[seed, rng::hash_str(&spec.name), rank]);
-        let len: usize = spec.global_shape.iter().product();
-        let values = (0..len as u64).map(|i| {
-            let u = rng::uniform(key, i);
-            Scalar::Float(if spec.dtype.is_float() {
-                u
-            } else {
-                (u * 16.0).floor()
-            })
-        });
-        Tensor::from_scalars(spec.dtype, spec.global_shape.clone(), values)
-    };
-    specs
-        .iter()
-        .map(|spec| {
-            let value = match spec.layout {
-                Some(Layout::Local) => {
-                    HostValue::PerRank((0..ranks as u64).map(|r| tensor(spec, r + 1)).collect())
-                }
-                _ => HostValue::Global(tensor(spec, 0)),
-            };
-            (spec.name.clone(), value)
-        })
-        .collect()
 }
 
 fn check_tensor(spec: &Spec, tensor: &Tensor, what: &str) -> Result<()> {

@@ -37,7 +37,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    partition::{is_scalar_arithmetic, key, operand},
+    partition::{is_scalar_arithmetic, key, operand, splat_source},
 };
 
 /// How a cluster's values map onto its one loop. The loop is
@@ -395,6 +395,11 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     })?;
                     return self.collect_cluster_input(source, produced, location, inputs);
                 }
+                // Every element is one value: the body reads that value.
+                _ if splat_source(def_op).is_some() => {
+                    let source = splat_source(def_op).expect("checked");
+                    return self.collect_cluster_input(source, produced, location, inputs);
+                }
                 // Recomputed in the body from its own scalar inputs.
                 _ if is_scalar_arithmetic(def_op) => {
                     for i in 0..def_op.operand_count() {
@@ -448,6 +453,10 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             "tensor.splat" => {
                 let source = crate::partition::operand(def_op, 0)
                     .ok_or_else(|| Error::unsupported(location, "tensor.splat without operand"))?;
+                self.scalar_in_body(source, scalars, body, counter, location)?
+            }
+            _ if splat_source(def_op).is_some() => {
+                let source = splat_source(def_op).expect("checked");
                 self.scalar_in_body(source, scalars, body, counter, location)?
             }
             _ if is_scalar_arithmetic(def_op) => {

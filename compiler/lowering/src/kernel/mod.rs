@@ -52,8 +52,8 @@ use melior::ir::{
 use crate::{
     error::{Error, Result},
     partition::{
-        is_elementwise, is_free, is_scalar_arithmetic, key, local_type, operand, KernelUnit,
-        Values,
+        is_elementwise, is_free, is_scalar_arithmetic, key, local_type, operand, splat_source,
+        KernelUnit, Values,
     },
 };
 pub use matmul::matmul_chunk;
@@ -380,6 +380,18 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 self.line(&format!("{c} = arith.constant {text}"));
                 c
             }
+            Some(_) if splat_source(as_op(def.as_ref().unwrap())).is_some() => {
+                let op = as_op(def.as_ref().unwrap());
+                let source = splat_source(op).expect("checked");
+                let zero_d = self.tensor_of(source, location)?;
+                let s = self.fresh("s");
+                self.line(&format!(
+                    "{s} = tensor.extract {}[] : {}",
+                    zero_d.name,
+                    zero_d.ty()
+                ));
+                s
+            }
             Some(_) if is_scalar_arithmetic(as_op(def.as_ref().unwrap())) => {
                 let op = as_op(def.as_ref().unwrap());
                 let op_location = location_text(op.location());
@@ -389,7 +401,11 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     let Some(v) = operand(op, i) else { continue };
                     let zero_d = self.tensor_of(v, &op_location)?;
                     let s = self.fresh("s");
-                    self.line(&format!("{s} = tensor.extract {}[] : {}", zero_d.name, zero_d.ty()));
+                    self.line(&format!(
+                        "{s} = tensor.extract {}[] : {}",
+                        zero_d.name,
+                        zero_d.ty()
+                    ));
                     names.push(s);
                     types.push(zero_d.element);
                 }

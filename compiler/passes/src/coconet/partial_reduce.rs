@@ -49,6 +49,7 @@
 //! %n = math.sqrt %t : tensor<f32, #coco.replicated>
 //! ```
 
+use std::collections::HashSet;
 
 use coco_dialects::lifetime;
 use coco_dialects::{
@@ -188,9 +189,18 @@ fn slice_source<'c, 'a>(
 
 impl PartialReducePass {
     /// Rewrites one reduction; `Ok(Err(reason))` when it does not apply.
+    ///
+    /// `combining` holds the ops earlier rewrites placed after their partial
+    /// reductions (all_reduces, square roots, divisions). When they sit
+    /// right before this reduction, its partial reduction goes before them
+    /// and its all_reduce beside theirs, so the partial reductions of
+    /// consecutive norms (LAMB's two) run in one kernel and the all_reduces
+    /// back to back: `[p1, p2, AR1, AR2, sqrt1, sqrt2]`.
     fn rewrite<'c, 'a>(
         &self,
         op_ref: OperationRef<'c, 'a>,
+        block: &[OperationRef<'c, 'a>],
+        combining: &mut HashSet<usize>,
     ) -> coco_dialects::Result<std::result::Result<(), String>> {
         let op = as_op(&op_ref);
         let name = op_name(op);
@@ -205,7 +215,10 @@ impl PartialReducePass {
             )));
         }
         let Some(element) = element_dtype(tensor.element) else {
-            return Ok(Err(format!("element type {} is not supported", tensor.element)));
+            return Ok(Err(format!(
+                "element type {} is not supported",
+                tensor.element
+            )));
         };
         let kind = int_attr(op, "kind").and_then(Reduction::from_value);
         let plan = match plan(&name, kind, element) {
@@ -214,7 +227,21 @@ impl PartialReducePass {
         };
         let context = lifetime::context(op);
         let builder = CocoBuilder::new(context, op.location());
-        let Some(slice) = slice_source(x, op_ref, &builder)? else {
+        let position = block
+            .iter()
+            .position(|o| o.to_raw().ptr == op_ref.to_raw().ptr)
+            .unwrap_or(0);
+        let run_start = block[..position]
+            .iter()
+            .rposition(|o| !combining.contains(&(o.to_raw().ptr as usize)))
+            .map_or(0, |i| i + 1);
+        let partial_at = block.get(run_start).copied().unwrap_or(op_ref);
+        let combine_at = block[run_start..position]
+            .iter()
+            .find(|o| op_name(as_op(o)) != ops::ALL_REDUCE)
+            .copied()
+            .unwrap_or(op_ref);
+        let Some(slice) = slice_source(x, partial_at, &builder)? else {
             return Ok(Err(
                 "no slice of its operand is available (it is neither an all_gather's result nor sliced in this block)"
                     .into(),
@@ -222,20 +249,36 @@ impl PartialReducePass {
         };
         let gather = defining_op(x).filter(|d| op_name(as_op(d)) == ops::ALL_GATHER);
 
-        let add = |built: Operation<'c>| -> coco_dialects::Result<Value<'c, 'a>> {
-            let inserted = insert_before(op_ref, built)?;
+        let mut created: Vec<usize> = Vec::new();
+        let mut insert = |at: OperationRef<'c, 'a>,
+                          built: Operation<'c>,
+                          combines: bool|
+         -> coco_dialects::Result<Value<'c, 'a>> {
+            let inserted = insert_before(at, built)?;
+            if combines {
+                created.push(inserted.to_raw().ptr as usize);
+            }
             Ok(lifetime::value(as_op(&inserted).result(0)?))
         };
         let (local_kind, reduced) = match plan {
             Plan::Norm => {
-                let squares = add(builder.elementwise("arith.mulf", &[slice, slice])?)?;
+                let squares = insert(
+                    partial_at,
+                    builder.elementwise("arith.mulf", &[slice, slice])?,
+                    false,
+                )?;
                 (Reduction::Sum, squares)
             }
             Plan::Same(kind) => (kind, slice),
             Plan::Average => (Reduction::Sum, slice),
         };
-        let partial = add(builder.reduce_elements(local_kind, reduced)?)?;
-        let total = add(builder.all_reduce(local_kind, partial)?)?;
+        let partial = insert(
+            partial_at,
+            builder.reduce_elements(local_kind, reduced)?,
+            false,
+        )?;
+        let total = insert(combine_at, builder.all_reduce(local_kind, partial)?, true)?;
+        let mut add = |built: Operation<'c>| insert(op_ref, built, true);
         let result = match plan {
             Plan::Norm => add(builder.elementwise("math.sqrt", &[total])?)?,
             Plan::Same(_) => total,
@@ -264,6 +307,7 @@ impl PartialReducePass {
                 add(builder.elementwise("arith.divf", &[total, count])?)?
             }
         };
+        combining.extend(created);
         replace_all_uses(op.result(0)?.into(), result);
         erase(op_ref)?;
         if let Some(gather) = gather {
@@ -282,17 +326,22 @@ impl ModulePass for PartialReducePass {
                 .into_iter()
                 .filter(|o| matches!(op_name(as_op(o)).as_str(), ops::NORM | ops::REDUCE_ELEMENTS))
                 .collect();
+            let mut combining = HashSet::new();
             for op_ref in reductions {
                 let location = as_op(&op_ref).location();
                 let name = op_name(as_op(&op_ref));
-                match self.rewrite(op_ref) {
+                let block = body_ops(as_op(&func));
+                match self.rewrite(op_ref, &block, &mut combining) {
                     Ok(Ok(())) => {}
                     Ok(Err(reason)) => emit_remark(
                         location,
                         &format!("coco-partial-reduce: not applied to {name}: {reason}"),
                     ),
                     Err(e) => {
-                        emit_error(location, &format!("coco-partial-reduce: internal error: {e}"));
+                        emit_error(
+                            location,
+                            &format!("coco-partial-reduce: internal error: {e}"),
+                        );
                         return false;
                     }
                 }
@@ -308,9 +357,18 @@ mod tests {
 
     #[test]
     fn exact_reductions_keep_any_element_type_and_float_sums_need_a_wide_one() {
-        assert_eq!(plan(ops::REDUCE_ELEMENTS, Some(Reduction::Max), DType::F16), Ok(Plan::Same(Reduction::Max)));
-        assert_eq!(plan(ops::REDUCE_ELEMENTS, Some(Reduction::Sum), DType::I32), Ok(Plan::Same(Reduction::Sum)));
-        assert_eq!(plan(ops::REDUCE_ELEMENTS, Some(Reduction::Avg), DType::F64), Ok(Plan::Average));
+        assert_eq!(
+            plan(ops::REDUCE_ELEMENTS, Some(Reduction::Max), DType::F16),
+            Ok(Plan::Same(Reduction::Max))
+        );
+        assert_eq!(
+            plan(ops::REDUCE_ELEMENTS, Some(Reduction::Sum), DType::I32),
+            Ok(Plan::Same(Reduction::Sum))
+        );
+        assert_eq!(
+            plan(ops::REDUCE_ELEMENTS, Some(Reduction::Avg), DType::F64),
+            Ok(Plan::Average)
+        );
         assert_eq!(plan(ops::NORM, None, DType::F32), Ok(Plan::Norm));
         assert!(plan(ops::NORM, None, DType::BF16).is_err());
         assert!(plan(ops::REDUCE_ELEMENTS, Some(Reduction::Sum), DType::F16).is_err());
