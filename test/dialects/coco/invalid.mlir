@@ -396,7 +396,8 @@ func.func @mixed_layouts(%a: tensor<8xf32, #coco.replicated>, %b: tensor<8xi32, 
 // -----
 
 func.func @mixed_layouts_in_arith(%a: tensor<8xf32, #coco.replicated>, %b: tensor<8xf32, #coco.local>) {
-  // expected-error@+1 {{use of value '%b' expects different type than prior uses}}
+  // expected-error@+2 {{use of value '%b' expects different type than prior uses}}
+  // expected-error@+1 {{%b is #coco.local where it is defined but used as #coco.replicated: a value changes layout only through an op; coco.all_reduce combines per-rank values}}
   %0 = arith.addf %a, %b : tensor<8xf32, #coco.replicated>
   return
 }

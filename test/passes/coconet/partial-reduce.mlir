@@ -50,16 +50,18 @@ func.func @norm_of_sliced_input(%p: tensor<64xf32, #coco.replicated>) -> (tensor
 // -----
 
 // Min, max and integer sums keep their kind (exact); a float average sums
-// the slices and divides by the element count.
+// the slices and divides by the element count. Consecutive reductions
+// compute their partial results together, then all_reduce back to back
+// (one kernel, then the collectives).
 // CHECK-LABEL: func.func @reductions
 // CHECK: %[[MAX:.*]] = coco.reduce_elements max %arg0 : tensor<64xf16, #coco.sliced<0>> -> tensor<f16, #coco.local>
-// CHECK: coco.all_reduce max %[[MAX]] : tensor<f16, #coco.local> -> tensor<f16, #coco.replicated>
-// CHECK: %[[SUM:.*]] = coco.reduce_elements sum %arg1 : tensor<64xi32, #coco.sliced<0>> -> tensor<i32, #coco.local>
-// CHECK: coco.all_reduce sum %[[SUM]] : tensor<i32, #coco.local> -> tensor<i32, #coco.replicated>
-// CHECK: %[[PART:.*]] = coco.reduce_elements sum %arg2 : tensor<4x16xf32, #coco.sliced<0>> -> tensor<f32, #coco.local>
-// CHECK: %[[TOTAL:.*]] = coco.all_reduce sum %[[PART]]
-// CHECK: %[[COUNT:.*]] = arith.constant dense<6.400000e+01> : tensor<f32, #coco.replicated>
-// CHECK: arith.divf %[[TOTAL]], %[[COUNT]] : tensor<f32, #coco.replicated>
+// CHECK-NEXT: %[[SUM:.*]] = coco.reduce_elements sum %arg1 : tensor<64xi32, #coco.sliced<0>> -> tensor<i32, #coco.local>
+// CHECK-NEXT: %[[PART:.*]] = coco.reduce_elements sum %arg2 : tensor<4x16xf32, #coco.sliced<0>> -> tensor<f32, #coco.local>
+// CHECK-NEXT: coco.all_reduce max %[[MAX]] : tensor<f16, #coco.local> -> tensor<f16, #coco.replicated>
+// CHECK-NEXT: coco.all_reduce sum %[[SUM]] : tensor<i32, #coco.local> -> tensor<i32, #coco.replicated>
+// CHECK-NEXT: %[[TOTAL:.*]] = coco.all_reduce sum %[[PART]]
+// CHECK-NEXT: %[[COUNT:.*]] = arith.constant dense<6.400000e+01> : tensor<f32, #coco.replicated>
+// CHECK-NEXT: arith.divf %[[TOTAL]], %[[COUNT]] : tensor<f32, #coco.replicated>
 func.func @reductions(%h: tensor<64xf16, #coco.sliced<0>>, %i: tensor<64xi32, #coco.sliced<0>>, %f: tensor<4x16xf32, #coco.sliced<0>>) -> (tensor<f16, #coco.replicated>, tensor<i32, #coco.replicated>, tensor<f32, #coco.replicated>) {
   %hg = coco.all_gather %h : tensor<64xf16, #coco.sliced<0>> -> tensor<64xf16, #coco.replicated>
   %ig = coco.all_gather %i : tensor<64xi32, #coco.sliced<0>> -> tensor<64xi32, #coco.replicated>

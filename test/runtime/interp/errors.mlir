@@ -7,7 +7,7 @@
 // WORLD: coco-run: error: runtime/interp/errors.mlir:11:1: argument 0: dimension 0 of size 4 is sliced over 3 ranks, which does not divide it
 // SHAPE: coco-run: error: input 'shapes.arg0': runtime/interp/inputs/bad-shape/shapes.arg0.npy has shape [3], the program expects [4]
 // MISSING: coco-run: error: missing input 'shapes.arg0': expected runtime/interp/inputs/collectives/shapes.arg0.npy (f32 [4] #coco.sliced<0>)
-// LIST: shapes.arg0: f32 [4] #coco.sliced<0>
+// LIST: shapes.arg0 (%x): f32 [4] #coco.sliced<0>
 func.func @shapes(%x: tensor<4xf32, #coco.sliced<0>>) -> tensor<4xf32, #coco.replicated> {
   %g = coco.all_gather %x : tensor<4xf32, #coco.sliced<0>> -> tensor<4xf32, #coco.replicated>
   return %g : tensor<4xf32, #coco.replicated>
