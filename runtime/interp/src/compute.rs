@@ -8,7 +8,7 @@
 
 use coco_dialects::{
     coco::{ops, Layout, Reduction},
-    ir::{float_attr, int_attr},
+    ir::{float_attr, i64_array_attr, int_attr},
 };
 use melior::ir::Operation;
 
@@ -77,6 +77,7 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
             Tensor::filled(cx.dtype, Vec::new(), Scalar::Float(acc.round(sum.sqrt())))
         }
         ops::REDUCE_ELEMENTS => reduce_elements(cx, inputs[0]),
+        ops::ARGMAX => argmax(cx, inputs[0]),
         ops::CAST => inputs[0].cast(cx.dtype),
         ops::SLICE => match cx.layout {
             Some(Layout::Sliced(dim)) => inputs[0].slice(dim as usize, cx.group_size, cx.rank),
@@ -103,30 +104,109 @@ fn reduce_elements(cx: &Context, x: &Tensor) -> Tensor {
     let kind = int_attr(cx.op, "kind")
         .and_then(Reduction::from_value)
         .unwrap_or(Reduction::Sum);
-    let value = match &x.data {
+    let dims: Vec<usize> = match i64_array_attr(cx.op, "dims") {
+        Some(dims) => dims.iter().map(|&d| d as usize).collect(),
+        None => (0..x.shape.len()).collect(),
+    };
+    let values: Vec<Scalar> = along(&x.shape, &dims)
+        .into_iter()
+        .map(|group| fold(kind, x, &group))
+        .collect();
+    Tensor::from_scalars(cx.dtype, cx.shape.to_vec(), values)
+}
+
+/// For each element of `shape` without `dims` (row-major), the flat
+/// indices of the elements that reduce into it, in index order (row-major
+/// over `dims`).
+fn along(shape: &[usize], dims: &[usize]) -> Vec<Vec<usize>> {
+    let strides = Tensor::strides(shape);
+    let kept: Vec<usize> = (0..shape.len()).filter(|d| !dims.contains(d)).collect();
+    let walk = |axes: &[usize]| -> Vec<usize> {
+        // Flat offsets of every coordinate over `axes`, row-major.
+        let mut offsets = vec![0usize];
+        for &axis in axes {
+            let (size, stride) = (shape[axis], strides[axis]);
+            offsets = offsets
+                .iter()
+                .flat_map(|&o| (0..size).map(move |i| o + i * stride))
+                .collect();
+        }
+        offsets
+    };
+    let inner = walk(dims);
+    walk(&kept)
+        .into_iter()
+        .map(|base| inner.iter().map(|&o| base + o).collect())
+        .collect()
+}
+
+/// The elements of `x` at `indices` combined by `kind` in order, in the
+/// accumulation type. Floats fold from the operator's identity (0, 1, +-inf),
+/// as the kernels do: a sum of -0.0s is +0.0, and a max of NaNs is -inf
+/// (max and min skip NaN, as `arith.maxnumf` does). Integers fold from the
+/// first element, which is the same at any width.
+fn fold(kind: Reduction, x: &Tensor, indices: &[usize]) -> Scalar {
+    match &x.data {
         Data::Float(data) => {
             let acc = accumulator(x.dtype);
-            let mut value = data.first().copied().unwrap_or(0.0);
-            for &v in data.iter().skip(1) {
-                value = acc.round(combine(kind, value, v));
+            let mut value = match kind {
+                Reduction::Sum | Reduction::Avg => 0.0,
+                Reduction::Prod => 1.0,
+                Reduction::Min => f64::INFINITY,
+                Reduction::Max => f64::NEG_INFINITY,
+            };
+            for &i in indices {
+                value = acc.round(combine(kind, value, data[i]));
             }
-            if kind == Reduction::Avg && !data.is_empty() {
-                value = acc.round(value / data.len() as f64);
+            if kind == Reduction::Avg && !indices.is_empty() {
+                value = acc.round(value / indices.len() as f64);
             }
             Scalar::Float(value)
         }
         Data::Int(data) => {
-            let mut value = data.first().copied().unwrap_or(0);
-            for &v in data.iter().skip(1) {
-                value = integer::combine(x.dtype, kind, value, v);
+            let mut value = indices.first().map_or(0, |&i| data[i]);
+            for &i in indices.iter().skip(1) {
+                value = integer::combine(x.dtype, kind, value, data[i]);
             }
-            if kind == Reduction::Avg && !data.is_empty() {
-                value = integer::average(x.dtype, value, data.len());
+            if kind == Reduction::Avg && !indices.is_empty() {
+                value = integer::average(x.dtype, value, indices.len());
             }
             Scalar::Int(value)
         }
-    };
-    Tensor::filled(cx.dtype, Vec::new(), value)
+    }
+}
+
+/// The index of the first largest element along `dim`: a scan from -inf
+/// (integers: the type's minimum) that moves on strictly greater values,
+/// so NaNs are never chosen and a row with nothing above -inf gives 0.
+fn argmax(cx: &Context, x: &Tensor) -> Tensor {
+    let dim = int_attr(cx.op, "dim").unwrap_or(0) as usize;
+    let indices: Vec<Scalar> = along(&x.shape, &[dim])
+        .into_iter()
+        .map(|row| {
+            let mut best = 0usize;
+            match &x.data {
+                Data::Float(d) => {
+                    let mut top = f64::NEG_INFINITY;
+                    for (position, &i) in row.iter().enumerate() {
+                        if d[i] > top {
+                            (best, top) = (position, d[i]);
+                        }
+                    }
+                }
+                Data::Int(d) => {
+                    let mut top = i64::MIN;
+                    for (position, &i) in row.iter().enumerate() {
+                        if d[i] > top {
+                            (best, top) = (position, d[i]);
+                        }
+                    }
+                }
+            }
+            Scalar::Int(best as i64)
+        })
+        .collect();
+    Tensor::from_scalars(cx.dtype, cx.shape.to_vec(), indices)
 }
 
 /// `[M, K] x [K, N]`, or batched `[B, M, K] x [B, K, N]`. Every output
@@ -336,6 +416,25 @@ fn softmax(cx: &Context, x: &Tensor) -> Result<Tensor> {
 }
 
 fn expand(cx: &Context, x: &Tensor) -> Tensor {
+    if let Some(dims) = i64_array_attr(cx.op, "dims") {
+        // Each result element reads the operand at its coordinates in `dims`.
+        let out_strides = Tensor::strides(cx.shape);
+        let in_strides = Tensor::strides(&x.shape);
+        let len: usize = cx.shape.iter().product();
+        let index = |flat: usize| {
+            dims.iter()
+                .zip(&in_strides)
+                .map(|(&d, &stride)| {
+                    (flat / out_strides[d as usize]) % cx.shape[d as usize] * stride
+                })
+                .sum::<usize>()
+        };
+        return Tensor {
+            dtype: cx.dtype,
+            shape: cx.shape.to_vec(),
+            data: x.data.gather((0..len).map(index)),
+        };
+    }
     let repeat = if x.is_empty() {
         0
     } else {

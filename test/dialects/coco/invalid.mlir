@@ -608,3 +608,76 @@ func.func @recv_first_b(%x: tensor<8xf32, #coco.replicated>) -> tensor<8xf32, #c
   return %y : tensor<8xf32, #coco.replicated>
 }
 
+
+// -----
+
+func.func @argmax_along_the_sliced_dimension(%p: tensor<48x24xf32, #coco.sliced<1>>) {
+  // expected-error@+1 {{compares along dimension 1, which the input is sliced along; all_gather it first}}
+  %e = coco.argmax %p {dim = 1 : i64} : tensor<48x24xf32, #coco.sliced<1>> -> tensor<48xi64, #coco.sliced<0>>
+  return
+}
+
+// -----
+
+func.func @argmax_result(%p: tensor<48x24xf32, #coco.replicated>) {
+  // expected-error@+2 {{result must have the operand's shape without dimension 1: 48, found 24}}
+  // expected-error@+1 {{result element type must be i64 (indices), found i32}}
+  %e = coco.argmax %p {dim = 1 : i64} : tensor<48x24xf32, #coco.replicated> -> tensor<24xi32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @argmax_dim_out_of_range(%p: tensor<48x24xf32, #coco.replicated>) {
+  // expected-error@+1 {{dim 2 is not a dimension of a rank-2 tensor}}
+  %e = coco.argmax %p {dim = 2 : i64} : tensor<48x24xf32, #coco.replicated> -> tensor<48xi64, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @reduce_dims_not_increasing(%p: tensor<4x8x2xf32, #coco.replicated>) {
+  // expected-error@+1 {{dims [2, 0] must be strictly increasing}}
+  %r = coco.reduce_elements sum %p {dims = array<i64: 2, 0>} : tensor<4x8x2xf32, #coco.replicated> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @reduce_dims_result_shape(%p: tensor<4x8x2xf32, #coco.replicated>) {
+  // expected-error@+1 {{result must have the operand's shape without dims [1]: 4x2, found 4}}
+  %r = coco.reduce_elements sum %p {dims = array<i64: 1>} : tensor<4x8x2xf32, #coco.replicated> -> tensor<4xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @avg_over_a_sliced_dimension(%p: tensor<4x8xf32, #coco.sliced<1>>) {
+  // expected-error@+1 {{avg of a sliced tensor is not the average of per-slice averages; use sum, then divide}}
+  %r = coco.reduce_elements avg %p {dims = array<i64: 1>} : tensor<4x8xf32, #coco.sliced<1>> -> tensor<4xf32, #coco.local>
+  return
+}
+
+// -----
+
+func.func @expand_dims_count(%x: tensor<4x8xf32, #coco.replicated>) {
+  // expected-error@+1 {{dims needs one entry per operand dimension (2), found 1}}
+  %e = coco.expand %x {dims = array<i64: 1>} : tensor<4x8xf32, #coco.replicated> -> tensor<3x4x8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @expand_dims_sizes(%x: tensor<4x8xf32, #coco.replicated>) {
+  // expected-error@+1 {{operand dimension 1 (size 8) must equal result dimension 1 (size 3)}}
+  %e = coco.expand %x {dims = array<i64: 0, 1>} : tensor<4x8xf32, #coco.replicated> -> tensor<4x3x8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @expand_dims_layout(%x: tensor<4x8xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{expects result layout #coco.sliced<1> for operand layout #coco.sliced<0>, found #coco.sliced<0>}}
+  %e = coco.expand %x {dims = array<i64: 1, 2>} : tensor<4x8xf32, #coco.sliced<0>> -> tensor<3x4x8xf32, #coco.sliced<0>>
+  return
+}

@@ -126,3 +126,25 @@ func.func @attention_heads(%q: tensor<64x256xf32, #coco.sliced<1>>, %k: tensor<8
   %m = coco.merge_heads %kt : tensor<8x64x32xf32, #coco.sliced<0>> -> tensor<64x256xf32, #coco.sliced<1>>
   return
 }
+
+// -----
+
+// Routing ops (an MoE layer): argmax, reductions along dimensions, and
+// broadcasts into any dimensions.
+// CHECK-LABEL: func.func @routing
+func.func @routing(%p: tensor<48x24xf32, #coco.sliced<0>>, %x: tensor<48x16xf32, #coco.sliced<0>>, %o: tensor<24x48x16xf32, #coco.sliced<1>>) {
+  // CHECK: coco.argmax %{{.*}} {dim = 1 : i64} : tensor<48x24xf32, #coco.sliced<0>> -> tensor<48xi64, #coco.sliced<0>>
+  %e = coco.argmax %p {dim = 1 : i64} : tensor<48x24xf32, #coco.sliced<0>> -> tensor<48xi64, #coco.sliced<0>>
+  // CHECK: coco.reduce_elements max %{{.*}} {dims = array<i64: 1>} : tensor<48x24xf32, #coco.sliced<0>> -> tensor<48xf32, #coco.sliced<0>>
+  %g = coco.reduce_elements max %p {dims = array<i64: 1>} : tensor<48x24xf32, #coco.sliced<0>> -> tensor<48xf32, #coco.sliced<0>>
+  // A reduced sliced dimension leaves per-rank partial results.
+  // CHECK: coco.reduce_elements sum %{{.*}} {dims = array<i64: 0>} : tensor<48x24xf32, #coco.sliced<0>> -> tensor<24xf32, #coco.local>
+  %load = coco.reduce_elements sum %p {dims = array<i64: 0>} : tensor<48x24xf32, #coco.sliced<0>> -> tensor<24xf32, #coco.local>
+  // CHECK: coco.reduce_elements sum %{{.*}} {dims = array<i64: 0>} : tensor<24x48x16xf32, #coco.sliced<1>> -> tensor<48x16xf32, #coco.sliced<0>>
+  %c = coco.reduce_elements sum %o {dims = array<i64: 0>} : tensor<24x48x16xf32, #coco.sliced<1>> -> tensor<48x16xf32, #coco.sliced<0>>
+  // CHECK: coco.expand %{{.*}} {dims = array<i64: 1, 2>} : tensor<48x16xf32, #coco.sliced<0>> -> tensor<24x48x16xf32, #coco.sliced<1>>
+  %d = coco.expand %x {dims = array<i64: 1, 2>} : tensor<48x16xf32, #coco.sliced<0>> -> tensor<24x48x16xf32, #coco.sliced<1>>
+  // CHECK: coco.expand %{{.*}} {dims = array<i64: 0>} : tensor<48xf32, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
+  %gt = coco.expand %g {dims = array<i64: 0>} : tensor<48xf32, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
+  return
+}

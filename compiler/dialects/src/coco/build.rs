@@ -171,7 +171,9 @@ impl<'c> CocoBuilder<'c> {
             .iter()
             .filter_map(DistTensor::rule_operand)
             .collect();
-        let layout = match infer_result_layout(name, &infos, shape.len(), kind).map_err(fail)? {
+        let layout = match infer_result_layout(name, &infos, shape.len(), kind, None)
+            .map_err(fail)?
+        {
             Some(LayoutPattern::Is(layout)) => layout,
             Some(LayoutPattern::AnySliced) => {
                 let dim = sliced_dim.ok_or_else(|| fail("needs the dimension to slice".into()))?;

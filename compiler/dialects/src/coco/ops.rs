@@ -14,6 +14,7 @@ pub const DROPOUT: &str = "coco.dropout";
 pub const LAYER_NORM: &str = "coco.layer_norm";
 pub const NORM: &str = "coco.norm";
 pub const REDUCE_ELEMENTS: &str = "coco.reduce_elements";
+pub const ARGMAX: &str = "coco.argmax";
 pub const CAST: &str = "coco.cast";
 pub const SLICE: &str = "coco.slice";
 pub const EXPAND: &str = "coco.expand";
@@ -50,6 +51,7 @@ pub const COMPUTATIONS: &[&str] = &[
     LAYER_NORM,
     NORM,
     REDUCE_ELEMENTS,
+    ARGMAX,
     CAST,
     SLICE,
     EXPAND,

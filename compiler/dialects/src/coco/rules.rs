@@ -38,6 +38,13 @@ impl fmt::Display for LayoutPattern {
     }
 }
 
+/// The dimensions an op's layout rule reads: `dims` of `coco.expand` and
+/// `coco.reduce_elements`, `[dim]` of `coco.argmax`; `None` when absent.
+pub fn rule_dims(op: &melior::ir::Operation) -> Option<Vec<i64>> {
+    crate::ir::i64_array_attr(op, "dims")
+        .or_else(|| crate::ir::int_attr(op, "dim").map(|d| vec![d]))
+}
+
 /// What the rules need to know about an operand.
 #[derive(Clone, Copy, Debug)]
 pub struct Operand {
@@ -54,6 +61,7 @@ pub fn infer_result_layout(
     operands: &[Operand],
     result_rank: usize,
     kind: Option<Reduction>,
+    dims: Option<&[i64]>,
 ) -> Result<Option<LayoutPattern>, String> {
     use Layout::*;
     use LayoutPattern::*;
@@ -149,6 +157,10 @@ pub fn infer_result_layout(
             }
         },
         ops::REDUCE_ELEMENTS => match first {
+            // Reducing other dimensions keeps the slices, renumbered.
+            Some(Sliced(d)) if dims.is_some_and(|dims| !dims.contains(&d)) => {
+                Is(Sliced(d - dims.map_or(0, |dims| dims.iter().filter(|&&r| r < d).count() as i64)))
+            }
             Some(Sliced(_)) if kind == Some(Reduction::Avg) => {
                 return Err(
                     "avg of a sliced tensor is not the average of per-slice averages; use sum, then divide"
@@ -160,6 +172,19 @@ pub fn infer_result_layout(
             Some(layout) => Is(layout),
             None => return Err("has no operand".into()),
         },
+        ops::ARGMAX => {
+            let dim = dims.and_then(|d| d.first().copied()).unwrap_or(0);
+            match first {
+                Some(Sliced(d)) if d == dim => {
+                    return Err(format!(
+                        "compares along dimension {d}, which the input is sliced along; all_gather it first"
+                    ))
+                }
+                Some(Sliced(d)) => Is(Sliced(if d > dim { d - 1 } else { d })),
+                Some(layout) => Is(layout),
+                None => return Err("has no operand".into()),
+            }
+        }
         ops::TRANSPOSE => {
             let input = operands.first().ok_or("has no operand")?;
             Is(match (input.rank, input.layout) {
@@ -193,9 +218,15 @@ pub fn infer_result_layout(
         ops::EXPAND => {
             let input = operands.first().ok_or("has no operand")?;
             let added = result_rank.saturating_sub(input.rank) as i64;
-            Is(match input.layout {
-                Sliced(dim) => Sliced(dim + added),
-                other => other,
+            Is(match (input.layout, dims) {
+                // The sliced dimension goes where `dims` puts it.
+                (Sliced(dim), Some(dims)) => Sliced(
+                    *dims
+                        .get(dim as usize)
+                        .ok_or_else(|| format!("dims has no entry for sliced dimension {dim}"))?,
+                ),
+                (Sliced(dim), None) => Sliced(dim + added),
+                (other, _) => other,
             })
         }
         _ => return Ok(None),
@@ -243,7 +274,7 @@ mod tests {
 
     #[test]
     fn collectives_change_layouts_as_coconet_defines() {
-        let infer = |op, layout| infer_result_layout(op, &[operand(layout, 1)], 1, None);
+        let infer = |op, layout| infer_result_layout(op, &[operand(layout, 1)], 1, None, None);
         assert_eq!(
             infer(ops::ALL_REDUCE, Local),
             Ok(Some(LayoutPattern::Is(Replicated)))
@@ -277,7 +308,7 @@ mod tests {
         let with = |input: Layout| {
             let mut operands = vec![operand(input, 2)];
             operands.extend(params);
-            infer_result_layout(ops::LAYER_NORM, &operands, 2, None)
+            infer_result_layout(ops::LAYER_NORM, &operands, 2, None, None)
         };
         assert_eq!(with(Sliced(0)), Ok(Some(LayoutPattern::Is(Sliced(0)))));
         assert!(with(Sliced(1)).unwrap_err().contains("sliced along"));
@@ -287,7 +318,7 @@ mod tests {
     fn batched_matmuls_keep_heads_sliced() {
         let operands = [operand(Sliced(0), 3), operand(Sliced(0), 3)];
         assert_eq!(
-            infer_result_layout(ops::MATMUL, &operands, 3, None),
+            infer_result_layout(ops::MATMUL, &operands, 3, None, None),
             Ok(Some(LayoutPattern::Is(Sliced(0))))
         );
     }

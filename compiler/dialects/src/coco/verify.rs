@@ -10,7 +10,7 @@ use melior::ir::{block::BlockArgument, operation::OperationRef, Operation, Type,
 use super::{
     layout::{describe, DistTensor, Layout},
     ops::{self, is_collective, is_computation, Reduction},
-    rules::{infer_result_layout, Operand},
+    rules::{infer_result_layout, rule_dims, Operand},
 };
 use crate::{
     ir::{
@@ -376,7 +376,13 @@ fn verify_layouts(op: &Operation, name: &str, reporter: &mut Reporter) {
         .filter_map(DistTensor::rule_operand)
         .collect();
     let result_rank = result.as_ref().map_or(0, DistTensor::rank);
-    match infer_result_layout(name, &infos, result_rank, reduction_kind(op)) {
+    match infer_result_layout(
+        name,
+        &infos,
+        result_rank,
+        reduction_kind(op),
+        rule_dims(op).as_deref(),
+    ) {
         Err(message) => reporter.op_error(op, message),
         Ok(Some(pattern)) => {
             let Some(found) = result.and_then(|r| r.layout) else {
@@ -435,7 +441,11 @@ fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
         }
         ops::LAYER_NORM => verify_layer_norm(op, reporter),
         ops::NORM => verify_scalar_reduction(op, true, reporter),
-        ops::REDUCE_ELEMENTS => verify_scalar_reduction(op, false, reporter),
+        ops::REDUCE_ELEMENTS => match crate::ir::i64_array_attr(op, "dims") {
+            Some(dims) => verify_axis_reduction(op, &dims, reporter),
+            None => verify_scalar_reduction(op, false, reporter),
+        },
+        ops::ARGMAX => verify_argmax(op, reporter),
         ops::CAST => verify_cast(op, reporter),
         ops::EXPAND => verify_expand(op, reporter),
         ops::TRANSPOSE => verify_transpose(op, reporter),
@@ -625,10 +635,132 @@ fn verify_cast(op: &Operation, reporter: &mut Reporter) {
     }
 }
 
+/// Why `dims` cannot name dimensions of a rank-`rank` tensor (strictly
+/// increasing, each below `rank`), if it cannot.
+fn dims_problem(dims: &[i64], rank: usize) -> Option<String> {
+    if let Some(d) = dims.iter().find(|&&d| d < 0 || d as usize >= rank) {
+        return Some(format!(
+            "dims entry {d} is not a dimension of a rank-{rank} tensor"
+        ));
+    }
+    if dims.windows(2).any(|w| w[0] >= w[1]) {
+        return Some(format!("dims {dims:?} must be strictly increasing"));
+    }
+    None
+}
+
+fn size_text(size: Option<i64>) -> String {
+    size.map_or("?".into(), |s| s.to_string())
+}
+
+/// `shape` without the dimensions in `dims`.
+fn without_dims(shape: &[Option<i64>], dims: &[i64]) -> Vec<Option<i64>> {
+    shape
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !dims.contains(&(*i as i64)))
+        .map(|(_, d)| *d)
+        .collect()
+}
+
+/// `coco.reduce_elements` with `dims`: the result is the operand without them.
+fn verify_axis_reduction(op: &Operation, dims: &[i64], reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    if let Some(problem) = dims_problem(dims, input.rank()) {
+        reporter.op_error(op, problem);
+        return;
+    }
+    let kept = without_dims(&input.shape, dims);
+    if result.shape != kept {
+        let text = DistTensor {
+            shape: kept,
+            ..input.clone()
+        }
+        .shape_text();
+        reporter.op_error(
+            op,
+            format!(
+                "result must have the operand's shape without dims {dims:?}: {text}, found {}",
+                result.shape_text()
+            ),
+        );
+    }
+    expect_same_element(op, &input, &result, reporter);
+}
+
+fn verify_argmax(op: &Operation, reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    let dim = int_attr(op, "dim").unwrap_or(0);
+    if let Some(problem) = dims_problem(&[dim], input.rank()) {
+        reporter.op_error(op, problem.replace("dims entry", "dim"));
+        return;
+    }
+    let kept = without_dims(&input.shape, &[dim]);
+    if result.shape != kept {
+        let text = DistTensor {
+            shape: kept,
+            ..input.clone()
+        }
+        .shape_text();
+        reporter.op_error(
+            op,
+            format!(
+                "result must have the operand's shape without dimension {dim}: {text}, found {}",
+                result.shape_text()
+            ),
+        );
+    }
+    if crate::ir::element_dtype(result.element) != Some(crate::ir::DType::I64) {
+        reporter.op_error(
+            op,
+            format!(
+                "result element type must be i64 (indices), found {}",
+                result.element
+            ),
+        );
+    }
+}
+
 fn verify_expand(op: &Operation, reporter: &mut Reporter) {
     let (Some(input), Some(result)) = unary_tensors(op) else {
         return;
     };
+    if let Some(dims) = crate::ir::i64_array_attr(op, "dims") {
+        if dims.len() != input.rank() {
+            reporter.op_error(
+                op,
+                format!(
+                    "dims needs one entry per operand dimension ({}), found {}",
+                    input.rank(),
+                    dims.len()
+                ),
+            );
+            return;
+        }
+        if let Some(problem) = dims_problem(&dims, result.rank()) {
+            reporter.op_error(op, problem);
+            return;
+        }
+        for (i, &d) in dims.iter().enumerate() {
+            if result.shape[d as usize] != input.shape[i] {
+                reporter.op_error(
+                    op,
+                    format!(
+                        "operand dimension {i} (size {}) must equal result dimension {d} (size {})",
+                        size_text(input.shape[i]),
+                        size_text(result.shape[d as usize])
+                    ),
+                );
+                return;
+            }
+        }
+        expect_same_element(op, &input, &result, reporter);
+        return;
+    }
     if result.rank() < input.rank()
         || result.shape[result.rank() - input.rank()..] != input.shape[..]
     {

@@ -263,21 +263,52 @@ def Coco_NormOp : Coco_Op<"norm", [Pure]> {
 }
 
 def Coco_ReduceElementsOp : Coco_Op<"reduce_elements", [Pure]> {
-  let summary = "Reduce all elements of a tensor to a 0-d tensor";
+  let summary = "Reduce all elements of a tensor, or the dimensions `dims`";
   let description = [{
+    Without `dims`, every element is reduced to a 0-d tensor. With `dims`
+    (strictly increasing), only those dimensions are reduced: the result has
+    the operand's shape without them (a per-token sum over experts, the row
+    maximum of gate probabilities). Each result element combines its
+    elements in index order (row-major over `dims`), in f32 for 16-bit
+    floats.
+
     Layout rule: `replicated` → `replicated`, `local` → `local`, and
-    `sliced<d>` → `local`: each rank reduces its own slice, giving the partial
-    result that a following `coco.all_reduce` with the same operator completes.
-    `avg` is rejected on sliced inputs, since averages of slices do not compose
-    that way.
+    `sliced<d>` → `local` when `d` is reduced: each rank reduces its own
+    slice, giving the partial result that a following `coco.all_reduce` with
+    the same operator completes (`avg` is rejected there, since averages of
+    slices do not compose that way). When `d` is kept, the result is
+    `sliced<d'>`, `d'` counting the kept dimensions before `d`.
 
     ```mlir
     %s = coco.reduce_elements sum %x : tensor<1024xf32, #coco.sliced<0>> -> tensor<f32, #coco.local>
+    %m = coco.reduce_elements max %p {dims = array<i64: 1>} : tensor<48x24xf32, #coco.sliced<0>> -> tensor<48xf32, #coco.sliced<0>>
     ```
   }];
-  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input);
+  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input,
+                       OptionalAttr<DenseI64ArrayAttr>:$dims);
   let results = (outs Coco_DistTensor:$result);
   let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Coco_ArgmaxOp : Coco_Op<"argmax", [Pure]> {
+  let summary = "Index of the largest element along one dimension (top-1 routing)";
+  let description = [{
+    The result has the operand's shape without dimension `dim` and holds,
+    for each position, the index (i64) of the first largest element along
+    `dim`: a scan from -inf (integers: the type's minimum) that moves only on
+    strictly greater values, so NaNs are never chosen and a row with nothing
+    above -inf gives 0. Layout rule:
+    `replicated` → `replicated`, `local` → `local`, `sliced<d>` →
+    `sliced<d'>` for `d != dim` (`d'` counting the dimensions kept before
+    `d`); an operand sliced along `dim` is rejected (all_gather it first).
+
+    ```mlir
+    %expert = coco.argmax %probs {dim = 1 : i64} : tensor<48x24xf32, #coco.sliced<0>> -> tensor<48xi64, #coco.sliced<0>>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input, I64Attr:$dim);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
 def Coco_CastOp : Coco_Op<"cast", [Pure]> {
@@ -358,20 +389,24 @@ def Coco_MergeHeadsOp : Coco_Op<"merge_heads", [Pure]> {
 }
 
 def Coco_ExpandOp : Coco_Op<"expand", [Pure]> {
-  let summary = "Broadcast a tensor along new leading dimensions (bias add, scalars)";
+  let summary = "Broadcast a tensor along new dimensions (bias add, scalars, routing masks)";
   let description = [{
-    NumPy-style broadcasting of leading dimensions: the trailing dimensions
-    of the result equal the input's. No communication. Layout rule:
-    `replicated` → `replicated`, `local` → `local`, and `sliced<d>` →
-    `sliced<d + k>` where `k` is the number of new dimensions (the sliced
-    dimension keeps its place among the trailing ones).
+    Every element of the result is the operand's element at the result's
+    coordinates in `dims`: operand dimension `i` becomes result dimension
+    `dims[i]` (strictly increasing, sizes equal), and every other result
+    dimension is new. Without `dims`, the operand's dimensions are the
+    result's trailing ones (NumPy-style broadcasting of leading dimensions).
+    No communication. Layout rule: `replicated` → `replicated`, `local` →
+    `local`, and `sliced<d>` → `sliced<dims[d]>` (without `dims`,
+    `sliced<d + k>` for `k` new dimensions).
 
     ```mlir
     %b = coco.expand %bias : tensor<4096xf32, #coco.sliced<0>> -> tensor<16x4096xf32, #coco.sliced<1>>
     %s = coco.expand %ratio : tensor<f32, #coco.replicated> -> tensor<1024xf32, #coco.replicated>
+    %g = coco.expand %gate {dims = array<i64: 0>} : tensor<48xf32, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
     ```
   }];
-  let arguments = (ins Coco_DistTensor:$input);
+  let arguments = (ins Coco_DistTensor:$input, OptionalAttr<DenseI64ArrayAttr>:$dims);
   let results = (outs Coco_DistTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }

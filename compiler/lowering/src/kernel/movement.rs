@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use coco_dialects::{
     coco::{ops, DistTensor, Layout},
-    ir::op_name,
+    ir::{i64_array_attr, op_name},
 };
 use melior::ir::{Operation, ValueLike};
 
@@ -67,6 +67,23 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let (shape, element) = (&out.shape, out.element);
         let x = self.operand(op, 0, &out.location)?;
         let rank = shape.len();
+        if let Some(dims) = i64_array_attr(op, "dims") {
+            // Operand dimension i is result dimension dims[i].
+            let dims: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+            let e = self.empty(shape, element);
+            self.line(&format!(
+                "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%a: {element}, %b: {element}):\n      linalg.yield %a : {element}\n    }} -> {}",
+                out.name,
+                map(rank, &dims),
+                identity_map(rank),
+                parallel(rank),
+                x.name,
+                x.ty(),
+                tensor_type(shape, element),
+                tensor_type(shape, element)
+            ));
+            return Ok(());
+        }
         if x.shape.len() > rank || shape[rank - x.shape.len()..] != x.shape[..] {
             return Err(Error::unsupported(
                 &out.location,

@@ -9,7 +9,7 @@
 use coco_bundle::DType;
 use coco_dialects::{
     coco::{ops, Reduction},
-    ir::{int_attr, op_name},
+    ir::{i64_array_attr, int_attr, op_name},
 };
 use melior::ir::Operation;
 
@@ -54,6 +54,9 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             Some(Reduction::Max) => acc.infinity(true),
             _ => "0.0",
         };
+        if let Some(dims) = i64_array_attr(op, "dims").filter(|d| d.len() < x.shape.len()) {
+            return self.reduce_dims(&x, &dims, kind, init, out);
+        }
         // One (GPU: single-thread) parallel iteration around the sequential
         // reduction, so that the whole reduction runs in a kernel rather
         // than on the host; the order of the sum stays the interpreter's.
@@ -85,6 +88,119 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         self.line(&format!(
             "{} = tensor.collapse_shape {y1} [] : tensor<1x{element}> into tensor<{element}>",
             out.name
+        ));
+        Ok(())
+    }
+
+    /// `coco.reduce_elements` over `dims` only: one generic with `parallel`
+    /// iterators for the kept dimensions and `reduction` ones for `dims`
+    /// (each result element accumulates in index order), then one that
+    /// finishes and rounds each element.
+    fn reduce_dims(
+        &mut self,
+        x: &Tensor,
+        dims: &[i64],
+        kind: Option<Reduction>,
+        init: &str,
+        out: &Computed<'c, 'a>,
+    ) -> Result<()> {
+        let acc = x.element.accumulator();
+        let rank = x.shape.len();
+        let kept: Vec<usize> = (0..rank).filter(|d| !dims.contains(&(*d as i64))).collect();
+        // Loops: the kept dimensions outermost (parallel: GPU threads), the
+        // reduced ones innermost in their own order (index order per result).
+        let reduced: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+        let mut loop_of = vec![0; rank];
+        for (position, &d) in kept.iter().chain(&reduced).enumerate() {
+            loop_of[d] = position;
+        }
+        let mut kinds = vec!["parallel"; kept.len()];
+        kinds.extend(vec!["reduction"; reduced.len()]);
+        let f = self.filled(&out.shape, acc, init);
+        let (widen, xin) = widen(x.element, acc, "%a", "%x");
+        let s = self.fresh("s");
+        self.line(&format!(
+            "{s} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({f} : {}) {{\n    ^bb0(%a: {}, %acc: {acc}):\n{widen}{}      linalg.yield %n : {acc}\n    }} -> {}",
+            map(rank, &loop_of),
+            map(rank, &(0..kept.len()).collect::<Vec<_>>()),
+            iterators(&kinds),
+            x.name,
+            x.ty(),
+            tensor_type(&out.shape, acc),
+            x.element,
+            combine(kind, &xin, acc),
+            tensor_type(&out.shape, acc),
+        ));
+        let count: usize = dims
+            .iter()
+            .map(|&d| x.shape[d as usize])
+            .product::<usize>()
+            .max(1);
+        let (finish, y) = finish(kind, count, acc);
+        let (round, r) = convert(acc, out.element, y, "%r");
+        let element = out.element;
+        let e = self.empty(&out.shape, element);
+        let out_rank = out.shape.len();
+        self.line(&format!(
+            "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({s} : {}) outs({e} : {}) {{\n    ^bb0(%a: {acc}, %b: {element}):\n{finish}{round}      linalg.yield {r} : {element}\n    }} -> {}",
+            out.name,
+            identity_map(out_rank),
+            identity_map(out_rank),
+            iterators(&vec!["parallel"; out_rank]),
+            tensor_type(&out.shape, acc),
+            tensor_type(&out.shape, element),
+            tensor_type(&out.shape, element),
+        ));
+        Ok(())
+    }
+
+    /// `coco.argmax`: one generic over the operand with the compared
+    /// dimension as a `reduction` iterator, carrying (largest so far, its
+    /// index) from (-inf, 0) and moving on strictly greater values, as the
+    /// interpreter scans.
+    pub(super) fn argmax(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
+        let x = self.operand(op, 0, &out.location)?;
+        if !x.element.is_float() {
+            return Err(Error::unsupported(
+                &out.location,
+                format!("'coco.argmax' of {} is not compiled yet", x.element),
+            ));
+        }
+        let dim = int_attr(op, "dim").unwrap_or(0) as usize;
+        let rank = x.shape.len();
+        // Loops: the kept dimensions outermost, the compared one innermost.
+        let mut loop_of: Vec<usize> = (0..rank)
+            .map(|d| if d < dim { d } else { d.saturating_sub(1) })
+            .collect();
+        if rank > 0 {
+            loop_of[dim] = rank - 1;
+        }
+        let mut kinds = vec!["parallel"; rank.saturating_sub(1)];
+        kinds.push("reduction");
+        let kept: Vec<usize> = (0..rank.saturating_sub(1)).collect();
+        let element = x.element;
+        let top = self.filled(&out.shape, element, element.infinity(true));
+        let index = self.filled(&out.shape, DType::I64, "0");
+        let r = self.fresh("r");
+        self.line(&format!(
+            "{r}:2 = linalg.generic {{indexing_maps = [{}, {}, {}], iterator_types = {}}} ins({} : {}) outs({top}, {index} : {}, {}) {{\n    ^bb0(%a: {element}, %top: {element}, %at: i64):\n      %i = linalg.index {} : index\n      %ii = arith.index_cast %i : index to i64\n      %gt = arith.cmpf ogt, %a, %top : {element}\n      %nt = arith.select %gt, %a, %top : {element}\n      %na = arith.select %gt, %ii, %at : i64\n      linalg.yield %nt, %na : {element}, i64\n    }} -> ({}, {})",
+            map(rank, &loop_of),
+            map(rank, &kept),
+            map(rank, &kept),
+            iterators(&kinds),
+            x.name,
+            x.ty(),
+            tensor_type(&out.shape, element),
+            tensor_type(&out.shape, DType::I64),
+            rank.saturating_sub(1),
+            tensor_type(&out.shape, element),
+            tensor_type(&out.shape, DType::I64),
+        ));
+        self.line(&format!(
+            "{} = tensor.cast {r}#1 : {} to {}",
+            out.name,
+            tensor_type(&out.shape, DType::I64),
+            tensor_type(&out.shape, DType::I64)
         ));
         Ok(())
     }

@@ -113,6 +113,7 @@ fn is_fusable_computation(name: &str) -> bool {
                 | ops::MERGE_HEADS
                 | ops::NORM
                 | ops::REDUCE_ELEMENTS
+                | ops::ARGMAX
                 | ops::CAST
                 | ops::SLICE
                 | ops::EXPAND

@@ -55,7 +55,10 @@ use coco_dialects::lifetime;
 use coco_dialects::{
     coco::{ops, CocoBuilder, DistTensor, Layout, Reduction},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, body_ops, defining_op, element_dtype, functions, int_attr, op_name, DType},
+    ir::{
+        as_op, body_ops, defining_op, element_dtype, functions, i64_array_attr, int_attr, op_name,
+        DType,
+    },
     rewrite::{erase, insert_before, replace_all_uses, users},
 };
 use melior::{
@@ -220,6 +223,11 @@ impl PartialReducePass {
                 tensor.element
             )));
         };
+        if let Some(dims) = i64_array_attr(op, "dims") {
+            return Ok(Err(format!(
+                "it reduces dimensions {dims:?} only; the rewrite applies to whole-tensor reductions"
+            )));
+        }
         let kind = int_attr(op, "kind").and_then(Reduction::from_value);
         let plan = match plan(&name, kind, element) {
             Ok(plan) => plan,

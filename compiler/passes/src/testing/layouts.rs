@@ -6,7 +6,11 @@
 //! so lit tests can check layout inference with `expected-remark`.
 
 use coco_dialects::{
-    coco::{infer_result_layout, rules::Operand, DistTensor, Reduction},
+    coco::{
+        infer_result_layout,
+        rules::{rule_dims, Operand},
+        DistTensor, Reduction,
+    },
     diagnostics::emit_remark,
     ir::{as_op, dialect_of, int_attr, nested_ops, op_name, operand_types, result_types},
 };
@@ -64,7 +68,13 @@ impl ModulePass for LayoutsPass {
                 .and_then(|ty| DistTensor::from_type(*ty))
                 .map_or(0, |t| t.rank());
             let kind = int_attr(op, "kind").and_then(Reduction::from_value);
-            let message = match infer_result_layout(&name, &operands, result_rank, kind) {
+            let message = match infer_result_layout(
+                &name,
+                &operands,
+                result_rank,
+                kind,
+                rule_dims(op).as_deref(),
+            ) {
                 Ok(Some(pattern)) => format!("result layout: {pattern}"),
                 Ok(None) => continue,
                 Err(reason) => format!("no result layout: {reason}"),
