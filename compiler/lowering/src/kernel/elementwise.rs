@@ -183,6 +183,10 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             .filter(|v| live_out.contains(&key(*v)))
             .map(lifetime::value)
             .collect();
+        // Nothing reads it (squares a reduction computes itself).
+        if outputs.is_empty() {
+            return Ok(());
+        }
 
         let flat = Flattening::new(shape);
         let mut generic = Generic::default();

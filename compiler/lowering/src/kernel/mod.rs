@@ -279,14 +279,19 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         outputs: &[Value<'c, 'a>],
     ) -> Result<()> {
         // What each op reads, to know which cluster values are live after it.
+        // A sum of squares reads what is squared (see `squared_source`).
         let reads: Vec<HashSet<usize>> = unit_ops
             .iter()
             .map(|op| {
-                as_op(op)
-                    .operands()
-                    .flat_map(|o| self.values.sources(o))
-                    .map(key)
-                    .collect()
+                let op = as_op(op);
+                match reduction::squared_source(op) {
+                    Some(base) => self.values.sources(base).into_iter().map(key).collect(),
+                    None => op
+                        .operands()
+                        .flat_map(|o| self.values.sources(o))
+                        .map(key)
+                        .collect(),
+                }
             })
             .collect();
         let outputs: HashSet<usize> = outputs.iter().map(|v| key(*v)).collect();
@@ -372,7 +377,24 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                         element,
                         shape,
                     };
-                    self.line(&format!("{} = arith.constant {text}", tensor.name));
+                    // Each element read from the constant inside a parallel
+                    // loop: on the GPU route the loop becomes a kernel that
+                    // takes the constant along (a constant tensor outside
+                    // any loop would stay on the host).
+                    let rank = tensor.shape.len();
+                    let e = self.empty(&tensor.shape, element);
+                    let indices: Vec<String> = (0..rank).map(|d| format!("%i{d}")).collect();
+                    let index_lines: String = (0..rank)
+                        .map(|d| format!("      %i{d} = linalg.index {d} : index\n"))
+                        .collect();
+                    let ty = tensor.ty();
+                    self.line(&format!(
+                        "{} = linalg.generic {{indexing_maps = [{}], iterator_types = {}}} outs({e} : {ty}) {{\n    ^bb0(%o: {element}):\n      %k = arith.constant {text}\n{index_lines}      %v = tensor.extract %k[{}] : {ty}\n      linalg.yield %v : {element}\n    }} -> {ty}",
+                        tensor.name,
+                        identity_map(rank),
+                        parallel(rank),
+                        indices.join(", "),
+                    ));
                     self.set(value, tensor.clone());
                     return Ok(tensor);
                 };

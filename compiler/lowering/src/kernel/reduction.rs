@@ -8,10 +8,11 @@
 
 use coco_bundle::DType;
 use coco_dialects::{
-    coco::{ops, Reduction},
-    ir::{i64_array_attr, int_attr, op_name},
+    coco::{ops, DistTensor, Reduction},
+    ir::{as_op, defining_op, element_dtype, i64_array_attr, int_attr, op_name},
+    rewrite::users,
 };
-use melior::ir::Operation;
+use melior::ir::{Operation, Value, ValueLike};
 
 use super::{
     identity_map, iterators, map,
@@ -20,8 +21,35 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    partition::key,
+    partition::{key, operand},
 };
+
+/// For a whole-tensor `coco.reduce_elements sum` of `arith.mulf %a, %a`
+/// (f32 or f64, the square used nowhere else), `%a`: the reduction squares
+/// each element in its own loop, as `coco.norm` does, so the squares never
+/// go through memory (`coco-partial-reduce`'s partial norms). The rounding
+/// is the same: the square in the element type, then the sum.
+pub(super) fn squared_source<'c, 'a>(op: &Operation<'c>) -> Option<Value<'c, 'a>> {
+    if op_name(op) != ops::REDUCE_ELEMENTS
+        || i64_array_attr(op, "dims").is_some()
+        || int_attr(op, "kind").and_then(Reduction::from_value) != Some(Reduction::Sum)
+    {
+        return None;
+    }
+    let square: Value<'c, 'a> = operand(op, 0)?;
+    let def = defining_op(square)?;
+    let def_op = as_op(&def);
+    let base: Value<'c, 'a> = operand(def_op, 0)?;
+    let second: Value<'c, 'a> = operand(def_op, 1)?;
+    let wide = DistTensor::from_type(base.r#type())
+        .and_then(|t| element_dtype(t.element))
+        .is_some_and(|d| matches!(d, DType::F32 | DType::F64));
+    (op_name(def_op) == "arith.mulf"
+        && key(second) == key(base)
+        && wide
+        && users(square).len() == 1)
+        .then_some(base)
+}
 
 impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     /// `coco.norm` (`kind` absent) and `coco.reduce_elements`.
@@ -31,6 +59,10 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         out: &Computed<'c, 'a>,
     ) -> Result<()> {
         let name = op_name(op);
+        if let Some(base) = squared_source(op) {
+            let x = self.tensor_of(base, &out.location)?;
+            return self.reduce_all(&x, None, Some(Reduction::Sum), "0.0", out);
+        }
         let x = self.operand(op, 0, &out.location)?;
         if !x.element.is_float() {
             return Err(Error::unsupported(
@@ -57,11 +89,26 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         if let Some(dims) = i64_array_attr(op, "dims").filter(|d| d.len() < x.shape.len()) {
             return self.reduce_dims(&x, &dims, kind, init, out);
         }
+        self.reduce_all(&x, kind, kind, init, out)
+    }
+
+    /// Every element of `x` folded into `out`: each element through
+    /// `combine`'s body (`None`: squared, as for a norm), the result through
+    /// `finish`'s (`None`: the square root).
+    fn reduce_all(
+        &mut self,
+        x: &Tensor,
+        combine_kind: Option<Reduction>,
+        finish_kind: Option<Reduction>,
+        init: &str,
+        out: &Computed<'c, 'a>,
+    ) -> Result<()> {
+        let acc = x.element.accumulator();
         // One (GPU: single-thread) parallel iteration around the sequential
         // reduction, so that the whole reduction runs in a kernel rather
         // than on the host; the order of the sum stays the interpreter's.
         let f = self.filled(&[1], acc, init);
-        let xe = self.with_leading_one(&x);
+        let xe = self.with_leading_one(x);
         let rank = x.shape.len() + 1;
         let mut kinds = vec!["parallel"];
         kinds.extend(vec!["reduction"; rank - 1]);
@@ -74,10 +121,10 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             iterators(&kinds),
             tensor_type(&leading_one(&x.shape), x.element),
             x.element,
-            combine(kind, &xin, acc),
+            combine(combine_kind, &xin, acc),
         ));
         let count = x.shape.iter().product::<usize>().max(1);
-        let (finish, y) = finish(kind, count, acc);
+        let (finish, y) = finish(finish_kind, count, acc);
         let (round, r) = convert(acc, out.element, y, "%r");
         let e = self.scalar_destination(out);
         let element = out.element;
