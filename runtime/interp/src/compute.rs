@@ -78,6 +78,8 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
         }
         ops::REDUCE_ELEMENTS => reduce_elements(cx, inputs[0]),
         ops::ARGMAX => argmax(cx, inputs[0]),
+        ops::GATHER => gather(cx, inputs[0], inputs[1]),
+        ops::SCATTER_ADD => scatter_add(inputs[0], inputs[1], inputs[2]),
         ops::CAST => inputs[0].cast(cx.dtype),
         ops::SLICE => match cx.layout {
             Some(Layout::Sliced(dim)) => inputs[0].slice(dim as usize, cx.group_size, cx.rank),
@@ -174,6 +176,49 @@ fn fold(kind: Reduction, x: &Tensor, indices: &[usize]) -> Scalar {
             Scalar::Int(value)
         }
     }
+}
+
+/// Row `indices[i]` of `source`, clamped to its rows, for every `i`.
+fn gather(cx: &Context, source: &Tensor, indices: &Tensor) -> Tensor {
+    let rows = source.shape.first().copied().unwrap_or(0);
+    let row_len: usize = source.shape.iter().skip(1).product();
+    if rows == 0 {
+        return Tensor::filled(cx.dtype, cx.shape.to_vec(), Scalar::Int(0));
+    }
+    let picked = indices.scalars().flat_map(|i| {
+        let row = (i.to_int(DType::I64).clamp(0, rows as i64 - 1)) as usize;
+        row * row_len..(row + 1) * row_len
+    });
+    Tensor {
+        dtype: cx.dtype,
+        shape: cx.shape.to_vec(),
+        data: source.data.gather(picked.collect::<Vec<_>>()),
+    }
+}
+
+/// `dest` with row `updates[i]` added to row `indices[i]` (clamped), for
+/// `i` in order, rounding after each addition.
+fn scatter_add(dest: &Tensor, indices: &Tensor, updates: &Tensor) -> Tensor {
+    let mut out = dest.clone();
+    let rows = dest.shape.first().copied().unwrap_or(0);
+    let row_len: usize = dest.shape.iter().skip(1).product();
+    if rows == 0 {
+        return out;
+    }
+    for (i, index) in indices.scalars().enumerate() {
+        let row = (index.to_int(DType::I64).clamp(0, rows as i64 - 1)) as usize;
+        for c in 0..row_len {
+            let (at, from) = (row * row_len + c, i * row_len + c);
+            match (&mut out.data, &updates.data) {
+                (Data::Float(o), Data::Float(u)) => o[at] = dest.dtype.round(o[at] + u[from]),
+                (Data::Int(o), Data::Int(u)) => {
+                    o[at] = integer::combine(dest.dtype, Reduction::Sum, o[at], u[from])
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// The index of the first largest element along `dim`: a scan from -inf

@@ -681,3 +681,35 @@ func.func @expand_dims_layout(%x: tensor<4x8xf32, #coco.sliced<0>>) {
   %e = coco.expand %x {dims = array<i64: 1, 2>} : tensor<4x8xf32, #coco.sliced<0>> -> tensor<3x4x8xf32, #coco.sliced<0>>
   return
 }
+
+// -----
+
+func.func @gather_from_sliced(%x: tensor<8x4xf32, #coco.sliced<0>>, %i: tensor<8xi64, #coco.replicated>) {
+  // expected-error@+1 {{gathers from a source sliced along dimension 0; all_gather it first}}
+  %g = coco.gather %x[%i] : tensor<8x4xf32, #coco.sliced<0>>, tensor<8xi64, #coco.replicated> -> tensor<8x4xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @gather_shapes(%x: tensor<8x4xf32, #coco.replicated>, %i: tensor<6xi32, #coco.replicated>) {
+  // expected-error@+1 {{indices must be a 1-D tensor of i64, found tensor<6xi32, #coco.replicated>}}
+  %g = coco.gather %x[%i] : tensor<8x4xf32, #coco.replicated>, tensor<6xi32, #coco.replicated> -> tensor<6x4xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @scatter_layouts(%d: tensor<8x4xf32, #coco.replicated>, %i: tensor<6xi64, #coco.local>, %u: tensor<6x4xf32, #coco.local>) {
+  // expected-error@+1 {{expects dest, indices and updates in one layout, #coco.local or #coco.replicated, found #coco.replicated, #coco.local, #coco.local}}
+  %s = coco.scatter_add %d[%i], %u : tensor<8x4xf32, #coco.replicated>, tensor<6xi64, #coco.local>, tensor<6x4xf32, #coco.local> -> tensor<8x4xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @scatter_update_rows(%d: tensor<8x4xf32, #coco.local>, %i: tensor<6xi64, #coco.local>, %u: tensor<6x3xf32, #coco.local>) {
+  // expected-error@+1 {{updates must have the indices' length then the indexed tensor's other dimensions: 6x4, found 6x3}}
+  %s = coco.scatter_add %d[%i], %u : tensor<8x4xf32, #coco.local>, tensor<6xi64, #coco.local>, tensor<6x3xf32, #coco.local> -> tensor<8x4xf32, #coco.local>
+  return
+}

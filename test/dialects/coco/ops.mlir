@@ -148,3 +148,14 @@ func.func @routing(%p: tensor<48x24xf32, #coco.sliced<0>>, %x: tensor<48x16xf32,
   %gt = coco.expand %g {dims = array<i64: 0>} : tensor<48xf32, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @indexed
+func.func @indexed(%x: tensor<48x16xf32, #coco.replicated>, %i: tensor<48xi64, #coco.sliced<0>>, %d: tensor<8x16xf32, #coco.local>, %j: tensor<48xi64, #coco.local>, %u: tensor<48x16xf32, #coco.local>) {
+  // CHECK: coco.gather %{{.*}}[%{{.*}}] : tensor<48x16xf32, #coco.replicated>, tensor<48xi64, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
+  %g = coco.gather %x[%i] : tensor<48x16xf32, #coco.replicated>, tensor<48xi64, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
+  // CHECK: coco.scatter_add %{{.*}}[%{{.*}}], %{{.*}} : tensor<8x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<48x16xf32, #coco.local> -> tensor<8x16xf32, #coco.local>
+  %s = coco.scatter_add %d[%j], %u : tensor<8x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<48x16xf32, #coco.local> -> tensor<8x16xf32, #coco.local>
+  return
+}

@@ -15,6 +15,8 @@ pub const LAYER_NORM: &str = "coco.layer_norm";
 pub const NORM: &str = "coco.norm";
 pub const REDUCE_ELEMENTS: &str = "coco.reduce_elements";
 pub const ARGMAX: &str = "coco.argmax";
+pub const GATHER: &str = "coco.gather";
+pub const SCATTER_ADD: &str = "coco.scatter_add";
 pub const CAST: &str = "coco.cast";
 pub const SLICE: &str = "coco.slice";
 pub const EXPAND: &str = "coco.expand";
@@ -52,6 +54,8 @@ pub const COMPUTATIONS: &[&str] = &[
     NORM,
     REDUCE_ELEMENTS,
     ARGMAX,
+    GATHER,
+    SCATTER_ADD,
     CAST,
     SLICE,
     EXPAND,

@@ -172,6 +172,35 @@ pub fn infer_result_layout(
             Some(layout) => Is(layout),
             None => return Err("has no operand".into()),
         },
+        ops::GATHER => {
+            let [source, indices] = operands else {
+                return Err("expects a source and indices".into());
+            };
+            match (source.layout, indices.layout) {
+                (Sliced(d), _) => {
+                    return Err(format!(
+                        "gathers from a source sliced along dimension {d}; all_gather it first"
+                    ))
+                }
+                (_, Sliced(d)) if d != 0 => {
+                    return Err(format!("expects indices replicated, local or sliced<0>, found sliced<{d}>"))
+                }
+                (Local, _) | (_, Local) => Is(Local),
+                (_, layout) => Is(layout),
+            }
+        }
+        ops::SCATTER_ADD => {
+            let layouts: Vec<Layout> = operands.iter().map(|o| o.layout).collect();
+            match layouts[..] {
+                [a, b, c] if a == b && b == c && matches!(a, Local | Replicated) => Is(a),
+                _ => {
+                    return Err(format!(
+                        "expects dest, indices and updates in one layout, #coco.local or #coco.replicated, found {}",
+                        layouts.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")
+                    ))
+                }
+            }
+        }
         ops::ARGMAX => {
             let dim = dims.and_then(|d| d.first().copied()).unwrap_or(0);
             match first {

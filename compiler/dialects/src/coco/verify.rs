@@ -446,6 +446,7 @@ fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
             None => verify_scalar_reduction(op, false, reporter),
         },
         ops::ARGMAX => verify_argmax(op, reporter),
+        ops::GATHER | ops::SCATTER_ADD => verify_indexed(op, name, reporter),
         ops::CAST => verify_cast(op, reporter),
         ops::EXPAND => verify_expand(op, reporter),
         ops::TRANSPOSE => verify_transpose(op, reporter),
@@ -688,6 +689,66 @@ fn verify_axis_reduction(op: &Operation, dims: &[i64], reporter: &mut Reporter) 
         );
     }
     expect_same_element(op, &input, &result, reporter);
+}
+
+/// `coco.gather` and `coco.scatter_add`: 1-D i64 indices; the rows they
+/// move have the shape of the indexed tensor's rows.
+fn verify_indexed(op: &Operation, name: &str, reporter: &mut Reporter) {
+    let tensors: Vec<DistTensor> = operand_types(op)
+        .into_iter()
+        .filter_map(tensor_of)
+        .collect();
+    let Some(result) = op.result(0).ok().and_then(|r| tensor_of(r.r#type())) else {
+        return;
+    };
+    let (Some(base), Some(indices)) = (tensors.first(), tensors.get(1)) else {
+        return;
+    };
+    if indices.rank() != 1
+        || crate::ir::element_dtype(indices.element) != Some(crate::ir::DType::I64)
+    {
+        reporter.op_error(
+            op,
+            format!(
+                "indices must be a 1-D tensor of i64, found {}",
+                crate::ir::type_text(op.operand(1).map(|v| v.r#type()).unwrap_or(indices.element))
+            ),
+        );
+        return;
+    }
+    if base.rank() == 0 {
+        reporter.op_error(op, "the indexed tensor needs a dimension of rows");
+        return;
+    }
+    let mut rows = vec![indices.shape[0]];
+    rows.extend(&base.shape[1..]);
+    let (moved, what) = if name == ops::GATHER {
+        (&result, "result")
+    } else {
+        let Some(updates) = tensors.get(2) else {
+            return;
+        };
+        if result.shape != base.shape {
+            reporter.op_error(
+                op,
+                format!("result must have dest's shape {}", base.shape_text()),
+            );
+        }
+        expect_same_element(op, base, updates, reporter);
+        (updates, "updates")
+    };
+    if moved.shape != rows {
+        let text = DistTensor {
+            shape: rows,
+            ..base.clone()
+        }
+        .shape_text();
+        reporter.op_error(
+            op,
+            format!("{what} must have the indices' length then the indexed tensor's other dimensions: {text}, found {}", moved.shape_text()),
+        );
+    }
+    expect_same_element(op, base, &result, reporter);
 }
 
 fn verify_argmax(op: &Operation, reporter: &mut Reporter) {

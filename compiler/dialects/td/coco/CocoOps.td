@@ -311,6 +311,46 @@ def Coco_ArgmaxOp : Coco_Op<"argmax", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def Coco_GatherOp : Coco_Op<"gather", [Pure]> {
+  let summary = "Rows of a tensor picked by index (an MoE's token dispatch)";
+  let description = [{
+    `result[i, ...] = source[clamp(indices[i]), ...]`: row `i` of the result
+    is the row of `source` (along dimension 0) that `indices[i]` (i64) names,
+    clamped to `[0, rows - 1]` as XLA's gather clamps, so no index reads
+    outside the tensor. The result has `indices`' length, then `source`'s
+    other dimensions. Layout rule: `source` is `replicated` or `local` (a
+    sliced source would need communication); the result is `local` when
+    either operand is, otherwise `indices`' layout (`replicated`, or
+    `sliced<0>`: each rank gathers its own rows).
+
+    ```mlir
+    %rows = coco.gather %x[%order] : tensor<48x16xf32, #coco.replicated>, tensor<48xi64, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$source, Coco_DistTensor:$indices);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$source `[` $indices `]` attr-dict `:` type($source) `,` type($indices) `->` type($result)";
+}
+
+def Coco_ScatterAddOp : Coco_Op<"scatter_add", [Pure]> {
+  let summary = "Add rows into a tensor at indices (an MoE's combine)";
+  let description = [{
+    The result is `dest` with row `updates[i]` added to row `indices[i]`
+    (clamped to `[0, rows - 1]`) for every `i`, in order `i = 0, 1, ...`:
+    each result row is its `dest` row plus the updates aimed at it, summed in
+    index order, so repeated indices accumulate deterministically. `updates`
+    has `indices`' length, then `dest`'s other dimensions. Layout rule: all
+    three operands and the result have one layout, `replicated` or `local`.
+
+    ```mlir
+    %y = coco.scatter_add %zeros[%slot], %rows : tensor<48x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<48x16xf32, #coco.local> -> tensor<48x16xf32, #coco.local>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$dest, Coco_DistTensor:$indices, Coco_DistTensor:$updates);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$dest `[` $indices `]` `,` $updates attr-dict `:` type($dest) `,` type($indices) `,` type($updates) `->` type($result)";
+}
+
 def Coco_CastOp : Coco_Op<"cast", [Pure]> {
   let summary = "Convert between floating-point element types (mixed precision)";
   let description = [{

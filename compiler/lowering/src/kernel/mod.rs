@@ -531,6 +531,8 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             ops::SPLIT_HEADS | ops::MERGE_HEADS => self.heads(op, &out)?,
             ops::NORM | ops::REDUCE_ELEMENTS => self.reduce_elements(op, &out)?,
             ops::ARGMAX => self.argmax(op, &out)?,
+            ops::GATHER => self.gather(op, &out)?,
+            ops::SCATTER_ADD => self.scatter_add(op, &out)?,
             ops::MATMUL => self.matmul(op, &out)?,
             ops::SOFTMAX => self.softmax(op, &out)?,
             ops::LAYER_NORM => self.layer_norm(op, &out)?,

@@ -109,6 +109,103 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         Ok(())
     }
 
+    /// `coco.gather`: one parallel loop over the result; each element
+    /// reads its index, clamps it to the source's rows and extracts.
+    pub(super) fn gather(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
+        let (shape, element) = (&out.shape, out.element);
+        let source = self.operand(op, 0, &out.location)?;
+        let indices = self.operand(op, 1, &out.location)?;
+        let rank = shape.len();
+        let rows = source.shape.first().copied().unwrap_or(0);
+        if rows == 0 {
+            return Err(Error::unsupported(
+                &out.location,
+                "coco.gather from a tensor without rows",
+            ));
+        }
+        let e = self.empty(shape, element);
+        let mut body = String::new();
+        let _ = writeln!(
+            body,
+            "      %lo = arith.constant 0 : i64\n      %hi = arith.constant {} : i64",
+            rows - 1
+        );
+        let _ = writeln!(body, "      %c0 = arith.maxsi %i, %lo : i64\n      %c1 = arith.minsi %c0, %hi : i64\n      %row = arith.index_cast %c1 : i64 to index");
+        let mut at = vec!["%row".to_string()];
+        for d in 1..rank {
+            let _ = writeln!(body, "      %j{d} = linalg.index {d} : index");
+            at.push(format!("%j{d}"));
+        }
+        self.line(&format!(
+            "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%i: i64, %o: {element}):\n{body}      %v = tensor.extract {}[{}] : {}\n      linalg.yield %v : {element}\n    }} -> {}",
+            out.name,
+            map(rank, &[0]),
+            identity_map(rank),
+            parallel(rank),
+            indices.name,
+            indices.ty(),
+            tensor_type(shape, element),
+            source.name,
+            at.join(", "),
+            source.ty(),
+            tensor_type(shape, element)
+        ));
+        Ok(())
+    }
+
+    /// `coco.scatter_add`: a parallel loop over the result's elements with
+    /// the update index as the innermost `reduction` loop, starting from
+    /// `dest`: each element adds, in index order, the updates aimed at its
+    /// row, as the interpreter does (and no two threads write one element).
+    pub(super) fn scatter_add(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
+        let (shape, element) = (&out.shape, out.element);
+        let dest = self.operand(op, 0, &out.location)?;
+        let indices = self.operand(op, 1, &out.location)?;
+        let updates = self.operand(op, 2, &out.location)?;
+        let rank = shape.len();
+        let rows = shape.first().copied().unwrap_or(0);
+        if rows == 0 {
+            return Err(Error::unsupported(
+                &out.location,
+                "coco.scatter_add into a tensor without rows",
+            ));
+        }
+        let loops = rank + 1;
+        let update_dims: Vec<usize> = std::iter::once(rank).chain(1..rank).collect();
+        let add = if element.is_float() {
+            "arith.addf"
+        } else {
+            "arith.addi"
+        };
+        let e = self.empty(shape, element);
+        let start = self.fresh("x");
+        self.line(&format!(
+            "{start} = linalg.copy ins({} : {}) outs({e} : {}) -> {}",
+            dest.name,
+            dest.ty(),
+            tensor_type(shape, element),
+            tensor_type(shape, element)
+        ));
+        let mut kinds = vec!["parallel"; rank];
+        kinds.push("reduction");
+        self.line(&format!(
+            "{} = linalg.generic {{indexing_maps = [{}, {}, {}], iterator_types = {}}} ins({}, {} : {}, {}) outs({start} : {}) {{\n    ^bb0(%i: i64, %u: {element}, %acc: {element}):\n      %r = linalg.index 0 : index\n      %lo = arith.constant 0 : i64\n      %hi = arith.constant {} : i64\n      %c0 = arith.maxsi %i, %lo : i64\n      %c1 = arith.minsi %c0, %hi : i64\n      %row = arith.index_cast %c1 : i64 to index\n      %hit = arith.cmpi eq, %row, %r : index\n      %sum = {add} %acc, %u : {element}\n      %n = arith.select %hit, %sum, %acc : {element}\n      linalg.yield %n : {element}\n    }} -> {}",
+            out.name,
+            map(loops, &[rank]),
+            map(loops, &update_dims),
+            map(loops, &(0..rank).collect::<Vec<_>>()),
+            super::iterators(&kinds),
+            indices.name,
+            updates.name,
+            indices.ty(),
+            updates.ty(),
+            tensor_type(shape, element),
+            rows - 1,
+            tensor_type(shape, element)
+        ));
+        Ok(())
+    }
+
     pub(super) fn transpose(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
         let (shape, element) = (&out.shape, out.element);
         let x = self.operand(op, 0, &out.location)?;

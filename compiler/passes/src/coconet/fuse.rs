@@ -114,6 +114,8 @@ fn is_fusable_computation(name: &str) -> bool {
                 | ops::NORM
                 | ops::REDUCE_ELEMENTS
                 | ops::ARGMAX
+                | ops::GATHER
+                | ops::SCATTER_ADD
                 | ops::CAST
                 | ops::SLICE
                 | ops::EXPAND
