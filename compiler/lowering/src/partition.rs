@@ -49,6 +49,18 @@ pub fn operand<'c, 'a>(op: &Operation<'c>, index: usize) -> Option<Value<'c, 'a>
     op.operand(index).ok().map(lifetime::value)
 }
 
+/// The identities of every result of `ops`.
+pub fn results_of(ops: &[OperationRef]) -> HashSet<usize> {
+    ops.iter()
+        .flat_map(|op| {
+            as_op(op)
+                .results()
+                .map(|r| key(r.into()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Ops that kernels rematerialise instead of reading from a buffer:
 /// constants, splats (and broadcasts or slices of one value, such as LAMB's
 /// trust ratio), and arithmetic on builtin scalars.
@@ -841,15 +853,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         ops: &[OperationRef<'c, 'a>],
         readers: &Readers,
     ) -> Result<()> {
-        let produced: HashSet<usize> = ops
-            .iter()
-            .flat_map(|op| {
-                as_op(op)
-                    .results()
-                    .map(|r| key(r.into()))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let produced = results_of(ops);
         let mut inputs: Vec<Value<'c, 'a>> = Vec::new();
         let mut outputs: Vec<Value<'c, 'a>> = Vec::new();
         for op in ops {
@@ -1172,15 +1176,7 @@ fn is_elementwise_kernel(ops: &[OperationRef], group: usize) -> bool {
     if run == 0 {
         return false;
     }
-    let produced: HashSet<usize> = ops
-        .iter()
-        .flat_map(|op| {
-            as_op(op)
-                .results()
-                .map(|r| key(r.into()))
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let produced = results_of(ops);
     ops[run..].iter().all(|op| {
         as_op(op).operands().all(|v| {
             let zero_d = DistTensor::from_type(v.r#type()).is_some_and(|t| t.rank() == 0);

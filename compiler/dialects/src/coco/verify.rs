@@ -664,15 +664,16 @@ fn without_dims(shape: &[Option<i64>], dims: &[i64]) -> Vec<Option<i64>> {
         .collect()
 }
 
-/// `coco.reduce_elements` with `dims`: the result is the operand without them.
-fn verify_axis_reduction(op: &Operation, dims: &[i64], reporter: &mut Reporter) {
-    let (Some(input), Some(result)) = unary_tensors(op) else {
-        return;
-    };
-    if let Some(problem) = dims_problem(dims, input.rank()) {
-        reporter.op_error(op, problem);
-        return;
-    }
+/// The result has the operand's shape without `dims` (named `removed` in
+/// the message).
+fn expect_shape_without(
+    op: &Operation,
+    input: &DistTensor,
+    result: &DistTensor,
+    dims: &[i64],
+    removed: &str,
+    reporter: &mut Reporter,
+) {
     let kept = without_dims(&input.shape, dims);
     if result.shape != kept {
         let text = DistTensor {
@@ -683,11 +684,24 @@ fn verify_axis_reduction(op: &Operation, dims: &[i64], reporter: &mut Reporter) 
         reporter.op_error(
             op,
             format!(
-                "result must have the operand's shape without dims {dims:?}: {text}, found {}",
+                "result must have the operand's shape without {removed}: {text}, found {}",
                 result.shape_text()
             ),
         );
     }
+}
+
+/// `coco.reduce_elements` with `dims`: the result is the operand without them.
+fn verify_axis_reduction(op: &Operation, dims: &[i64], reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    if let Some(problem) = dims_problem(dims, input.rank()) {
+        reporter.op_error(op, problem);
+        return;
+    }
+    let removed = format!("dims {dims:?}");
+    expect_shape_without(op, &input, &result, dims, &removed, reporter);
     expect_same_element(op, &input, &result, reporter);
 }
 
@@ -760,21 +774,8 @@ fn verify_argmax(op: &Operation, reporter: &mut Reporter) {
         reporter.op_error(op, problem.replace("dims entry", "dim"));
         return;
     }
-    let kept = without_dims(&input.shape, &[dim]);
-    if result.shape != kept {
-        let text = DistTensor {
-            shape: kept,
-            ..input.clone()
-        }
-        .shape_text();
-        reporter.op_error(
-            op,
-            format!(
-                "result must have the operand's shape without dimension {dim}: {text}, found {}",
-                result.shape_text()
-            ),
-        );
-    }
+    let removed = format!("dimension {dim}");
+    expect_shape_without(op, &input, &result, &[dim], &removed, reporter);
     if crate::ir::element_dtype(result.element) != Some(crate::ir::DType::I64) {
         reporter.op_error(
             op,

@@ -37,7 +37,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    partition::{is_scalar_arithmetic, key, operand, splat_source},
+    partition::{is_scalar_arithmetic, key, operand, results_of, splat_source},
 };
 
 /// How a cluster's values map onto its one loop. The loop is
@@ -158,15 +158,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             .map_err(|e| Error::unsupported(&location, e.to_string()))?
             .into();
         let (_, shape) = self.local(result, &location)?;
-        let produced: HashSet<usize> = ops
-            .iter()
-            .flat_map(|op| {
-                as_op(op)
-                    .results()
-                    .map(|r| key(r.into()))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
+        let produced = results_of(ops);
 
         // Inputs: tensors of the cluster's shape and scalars (0-d).
         let mut inputs: Vec<(usize, Tensor)> = Vec::new();

@@ -403,16 +403,8 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 c
             }
             Some(_) if splat_source(as_op(def.as_ref().unwrap())).is_some() => {
-                let op = as_op(def.as_ref().unwrap());
-                let source = splat_source(op).expect("checked");
-                let zero_d = self.tensor_of(source, location)?;
-                let s = self.fresh("s");
-                self.line(&format!(
-                    "{s} = tensor.extract {}[] : {}",
-                    zero_d.name,
-                    zero_d.ty()
-                ));
-                s
+                let source = splat_source(as_op(def.as_ref().unwrap())).expect("checked");
+                self.scalar_of(source, location)?.0
             }
             Some(_) if is_scalar_arithmetic(as_op(def.as_ref().unwrap())) => {
                 let op = as_op(def.as_ref().unwrap());
@@ -421,15 +413,9 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 let mut types = Vec::new();
                 for i in 0..op.operand_count() {
                     let Some(v) = operand(op, i) else { continue };
-                    let zero_d = self.tensor_of(v, &op_location)?;
-                    let s = self.fresh("s");
-                    self.line(&format!(
-                        "{s} = tensor.extract {}[] : {}",
-                        zero_d.name,
-                        zero_d.ty()
-                    ));
-                    names.push(s);
-                    types.push(zero_d.element);
+                    let (name, element) = self.scalar_of(v, &op_location)?;
+                    names.push(name);
+                    types.push(element);
                 }
                 let a = self.fresh("a");
                 let (lines, result) =
@@ -443,14 +429,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 let op = as_op(def.as_ref().unwrap());
                 let source = operand(op, 0)
                     .ok_or_else(|| Error::unsupported(location, "tensor.splat without operand"))?;
-                let zero_d = self.tensor_of(source, location)?;
-                let s = self.fresh("s");
-                self.line(&format!(
-                    "{s} = tensor.extract {}[] : {}",
-                    zero_d.name,
-                    zero_d.ty()
-                ));
-                s
+                self.scalar_of(source, location)?.0
             }
             _ => {
                 return Err(Error::unsupported(
@@ -476,6 +455,18 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             tensor.ty()
         ));
         Ok(tensor)
+    }
+
+    /// A 0-d or builtin scalar `value` as a scalar SSA name, and its type.
+    fn scalar_of(&mut self, value: Value<'c, 'a>, location: &str) -> Result<(String, DType)> {
+        let zero_d = self.tensor_of(value, location)?;
+        let s = self.fresh("s");
+        self.line(&format!(
+            "{s} = tensor.extract {}[] : {}",
+            zero_d.name,
+            zero_d.ty()
+        ));
+        Ok((s, zero_d.element))
     }
 
     fn empty(&mut self, shape: &[usize], element: DType) -> String {

@@ -67,38 +67,28 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let (shape, element) = (&out.shape, out.element);
         let x = self.operand(op, 0, &out.location)?;
         let rank = shape.len();
-        if let Some(dims) = i64_array_attr(op, "dims") {
-            // Operand dimension i is result dimension dims[i].
-            let dims: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
-            let e = self.empty(shape, element);
-            self.line(&format!(
-                "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%a: {element}, %b: {element}):\n      linalg.yield %a : {element}\n    }} -> {}",
-                out.name,
-                map(rank, &dims),
-                identity_map(rank),
-                parallel(rank),
-                x.name,
-                x.ty(),
-                tensor_type(shape, element),
-                tensor_type(shape, element)
-            ));
-            return Ok(());
-        }
-        if x.shape.len() > rank || shape[rank - x.shape.len()..] != x.shape[..] {
-            return Err(Error::unsupported(
-                &out.location,
-                format!(
-                    "coco.expand from local shape {:?} to {:?} is not a broadcast along leading dimensions",
-                    x.shape, shape
-                ),
-            ));
-        }
-        let trailing: Vec<usize> = (rank - x.shape.len()..rank).collect();
+        // The result dimension each operand dimension becomes: `dims`, or
+        // the trailing ones (NumPy-style leading broadcast).
+        let placed: Vec<usize> = match i64_array_attr(op, "dims") {
+            Some(dims) => dims.iter().map(|&d| d as usize).collect(),
+            None => {
+                if x.shape.len() > rank || shape[rank - x.shape.len()..] != x.shape[..] {
+                    return Err(Error::unsupported(
+                        &out.location,
+                        format!(
+                            "coco.expand from local shape {:?} to {:?} is not a broadcast along leading dimensions",
+                            x.shape, shape
+                        ),
+                    ));
+                }
+                (rank - x.shape.len()..rank).collect()
+            }
+        };
         let e = self.empty(shape, element);
         self.line(&format!(
             "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%a: {element}, %b: {element}):\n      linalg.yield %a : {element}\n    }} -> {}",
             out.name,
-            map(rank, &trailing),
+            map(rank, &placed),
             identity_map(rank),
             parallel(rank),
             x.name,
