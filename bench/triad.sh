@@ -16,7 +16,7 @@ $bin/coco-opt "$work/adam.mlir" \
   -o "$work/fused.mlir" 2>/dev/null
 repeat=20
 launch_ms=$($bin/coco-run "$work/fused.mlir" --ranks 1 --repeat $repeat --timing 2>&1 \
-  | sed -n 's/^ *launch *\([0-9.]*\) ms.*/\1/p')
+  | sed -n 's/^ *\(peer_\)\{0,1\}launch *\([0-9.]*\) ms.*/\2/p')
 kernel_bytes=$(( 7 * 4 * n ))
 # Triad over the same bytes: 3 arrays of kernel_bytes / 12 floats each.
 m=$(( kernel_bytes / 12 ))

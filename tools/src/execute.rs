@@ -20,7 +20,7 @@ use std::{
 
 use coco_dialects::context;
 use coco_interp::{input_specs, npy, seeded_inputs, HostValue, Spec};
-use coco_lowering::{compile, write_bundle, Options, PROGRAM_FILE};
+use coco_lowering::{compile, write_bundle, FusedCollectives, Options, PROGRAM_FILE};
 use coco_runtime::{
     job::{self, TempDir},
     launch, watchdog, Reductions,
@@ -45,6 +45,11 @@ pub struct Request<'a> {
     pub repeat: usize,
     /// `--watchdog-s`, passed on to the ranks.
     pub watchdog_s: Option<u64>,
+    /// `--ranks-per-node`, passed on to the ranks.
+    pub ranks_per_node: Option<usize>,
+    /// `--fused-collectives` (default: peer launches on the cpu backend,
+    /// steps on cuda, which has no peer launches).
+    pub fused_collectives: Option<FusedCollectives>,
     /// PTX kernels and NCCL instead of native kernels and MPI collectives.
     pub cuda: bool,
     /// What the reference interpreter of `--check` may spend.
@@ -119,6 +124,17 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             ranks: request.ranks,
             entry: request.entry.map(str::to_string),
             ptx: request.cuda,
+            fused_collectives: match (request.cuda, request.fused_collectives) {
+                (true, Some(FusedCollectives::Peer)) => {
+                    return Err("--fused-collectives peer: the cuda backend runs fused \
+                                collectives as NCCL steps (peer launches need CUDA IPC \
+                                peer pointers)"
+                        .into())
+                }
+                // The cuda backend runs fused collectives as NCCL steps.
+                (true, _) => FusedCollectives::Steps,
+                (false, chosen) => chosen.unwrap_or_default(),
+            },
             ..Options::default()
         };
         let source_name = program_path
@@ -226,6 +242,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             } else {
                 coco_runtime::BackendKind::Cpu
             },
+            ranks_per_node: request.ranks_per_node,
         };
         let report = coco_runtime::run_rank("coco-run", &bundle, &inputs, Some(&outputs), &options);
         if report.rank != 0 {
@@ -248,6 +265,10 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         if request.cuda {
             args.push("--backend".into());
             args.push("cuda".into());
+        }
+        if let Some(n) = request.ranks_per_node {
+            args.push("--ranks-per-node".into());
+            args.push(n.to_string().into());
         }
         if request.repeat > 1 {
             args.push("--repeat".into());

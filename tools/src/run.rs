@@ -114,6 +114,16 @@ struct Cli {
     /// $COCO_WATCHDOG_S, else 300].
     #[arg(long, value_name = "SECONDS")]
     watchdog_s: Option<u64>,
+    /// cpu: fused collectives (peer launches) treat every N consecutive
+    /// ranks as one node, shared memory inside and MPI between (tests the
+    /// multi-node path on one machine) [default: the real nodes].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    ranks_per_node: Option<u64>,
+    /// cpu: how coco.fused_collective regions run, as coco-translate's
+    /// flag: `peer` (one kernel over shared memory) or `steps` (MPI
+    /// collectives around kernels) [default: peer; steps on cuda].
+    #[arg(long, value_enum)]
+    fused_collectives: Option<crate::translate::FusedCollectivesArg>,
 }
 
 pub fn run(args: &[String]) -> Output {
@@ -219,6 +229,8 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 timing: cli.timing,
                 repeat: usize::try_from(cli.repeat).unwrap_or(usize::MAX),
                 watchdog_s: cli.watchdog_s,
+                ranks_per_node: cli.ranks_per_node.map(|n| n as usize),
+                fused_collectives: cli.fused_collectives.map(Into::into),
                 cuda: cli.backend == Backend::Cuda,
                 interp_limits: &limits,
             };

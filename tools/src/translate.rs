@@ -23,7 +23,7 @@ use coco_dialects::{
     context,
     ir::{as_op, str_attr},
 };
-use coco_lowering::{compile, write_bundle, Compiled, Options, PROGRAM_FILE};
+use coco_lowering::{compile, write_bundle, Compiled, FusedCollectives, Options, PROGRAM_FILE};
 use melior::ir::Module;
 
 use crate::{source, Output};
@@ -79,6 +79,28 @@ struct Cli {
     /// The function to compile when the program has several.
     #[arg(long)]
     entry: Option<String>,
+    /// How coco.fused_collective regions run: `peer`, one kernel that
+    /// reads and writes the other ranks' buffers in shared memory (CoCoNet's
+    /// fused collective; the cpu backend), or `steps`, collectives around
+    /// kernels (what the cuda backend runs).
+    #[arg(long, value_enum, default_value_t = FusedCollectivesArg::Peer)]
+    fused_collectives: FusedCollectivesArg,
+}
+
+/// `--fused-collectives` (see `coco_lowering::FusedCollectives`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FusedCollectivesArg {
+    Peer,
+    Steps,
+}
+
+impl From<FusedCollectivesArg> for FusedCollectives {
+    fn from(arg: FusedCollectivesArg) -> Self {
+        match arg {
+            FusedCollectivesArg::Peer => FusedCollectives::Peer,
+            FusedCollectivesArg::Steps => FusedCollectives::Steps,
+        }
+    }
 }
 
 /// Runs coco-translate; `stdin` stands in for the real standard input
@@ -124,6 +146,7 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
         cpu: cli.mcpu.clone(),
         native: matches!(cli.emit, Emit::Bundle | Emit::LlvmIr | Emit::Obj),
         ptx: matches!(cli.emit, Emit::Bundle | Emit::Ptx | Emit::Plan),
+        fused_collectives: cli.fused_collectives.into(),
     };
     let source_name = std::path::Path::new(&cli.program)
         .file_name()

@@ -14,6 +14,7 @@
 //! This crate depends on `coco-dialects` and `coco-bundle` only.
 
 pub mod error;
+mod fused_collective;
 pub mod kernel;
 pub mod native;
 pub mod partition;
@@ -51,6 +52,21 @@ pub struct Options {
     pub cpu: String,
     pub native: bool,
     pub ptx: bool,
+    /// How `coco.fused_collective` regions run.
+    pub fused_collectives: FusedCollectives,
+}
+
+/// How a `coco.fused_collective` region runs (`--fused-collectives`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FusedCollectives {
+    /// One kernel per fused computation that reads and writes the peers'
+    /// buffers itself (`Step::PeerLaunch`, see `fused_collective`): the CPU
+    /// backend runs it over a shared-memory window.
+    #[default]
+    Peer,
+    /// Collective steps around the kernels (MPI or NCCL collectives): what
+    /// the CUDA backend runs.
+    Steps,
 }
 
 impl Default for Options {
@@ -63,6 +79,7 @@ impl Default for Options {
             cpu: "native".into(),
             native: true,
             ptx: true,
+            fused_collectives: FusedCollectives::default(),
         }
     }
 }
@@ -233,8 +250,13 @@ pub fn compile(
                 format!("@{function_name} names the program's input and output files, but {e}"),
             )
         })?;
-        let stage_plan =
-            partition::plan_function(function_op, group_size, index * group_size, &peers)?;
+        let stage_plan = partition::plan_function(
+            function_op,
+            group_size,
+            index * group_size,
+            &peers,
+            options.fused_collectives,
+        )?;
         let values = partition::Values::new(function_op);
         let mut stage = stage_plan.stage;
         let mut texts = Vec::new();
@@ -264,7 +286,9 @@ pub fn compile(
             });
         }
         for step in &mut stage.steps {
-            if let coco_bundle::Step::Launch { kernel, .. } = step {
+            if let coco_bundle::Step::Launch { kernel, .. }
+            | coco_bundle::Step::PeerLaunch { kernel, .. } = step
+            {
                 if let Some(first) = renamed.get(kernel) {
                     *kernel = first.clone();
                 }
@@ -334,12 +358,15 @@ fn bind(stage: &mut coco_bundle::Stage, name: &str) -> kernel::Binding {
             .and_then(|b| b.view.as_ref().map(|v| v.of.clone()))
             .unwrap_or_else(|| buffer.to_string())
     };
-    let Some(coco_bundle::Step::Launch { buffers, .. }) = stage
-        .steps
-        .iter()
-        .find(|s| matches!(s, coco_bundle::Step::Launch { kernel, .. } if kernel == name))
-        .cloned()
-    else {
+    let Some(buffers) = stage.steps.iter().find_map(|s| match s {
+        coco_bundle::Step::Launch {
+            kernel, buffers, ..
+        }
+        | coco_bundle::Step::PeerLaunch {
+            kernel, buffers, ..
+        } if kernel == name => Some(buffers.clone()),
+        _ => None,
+    }) else {
         return kernel::Binding {
             parameter: Vec::new(),
             noalias: Vec::new(),
@@ -363,6 +390,9 @@ fn bind(stage: &mut coco_bundle::Stage, name: &str) -> kernel::Binding {
     // passes its own buffers in the same pattern.
     for step in &mut stage.steps {
         if let coco_bundle::Step::Launch {
+            kernel, buffers, ..
+        }
+        | coco_bundle::Step::PeerLaunch {
             kernel, buffers, ..
         } = step
         {

@@ -17,7 +17,10 @@
 //! producer writes the argument's buffer directly instead of a copy.
 
 use coco_dialects::lifetime;
-use std::collections::{HashMap, HashSet};
+use std::{
+    collections::{HashMap, HashSet},
+    ops::Range,
+};
 
 use coco_bundle::{Buffer, DType, Io, IoLayout, Reduction as PlanReduction, Stage, Step, View};
 use coco_dialects::{
@@ -31,7 +34,10 @@ use melior::ir::{
     operation::OperationRef, BlockLike, Operation, RegionLike, Type, Value, ValueLike,
 };
 
-use crate::error::{Error, Result};
+use crate::{
+    error::{Error, Result},
+    fused_collective, FusedCollectives,
+};
 
 /// Identity of an SSA value across handles.
 pub fn key(value: Value) -> usize {
@@ -209,11 +215,33 @@ pub struct KernelUnit<'c, 'a> {
     pub ops: Vec<OperationRef<'c, 'a>>,
     pub inputs: Vec<Value<'c, 'a>>,
     pub outputs: Vec<Value<'c, 'a>>,
+    /// Values the kernel folds from every peer's part (a peer launch's
+    /// reduce_scatter results), in `Step::PeerLaunch::peer_reads` order.
+    pub peer_reads: Vec<PeerRead<'c, 'a>>,
+    /// Outputs the kernel also writes into every other peer's part (a peer
+    /// launch's all_gather operands), in `peer_writes` order.
+    pub peer_writes: Vec<Value<'c, 'a>>,
 }
 
-enum Unit<'c, 'a> {
+/// A reduce_scatter result a peer launch computes itself: `reduction` of
+/// part `rank` of the operand on every rank, folded in rank order.
+pub struct PeerRead<'c, 'a> {
+    pub value: Value<'c, 'a>,
+    pub reduction: Reduction,
+}
+
+pub(crate) enum Unit<'c, 'a> {
     Kernel(Vec<OperationRef<'c, 'a>>),
     Communication(OperationRef<'c, 'a>),
+    /// The one-kernel fused collective (`Step::PeerLaunch`, see
+    /// `fused_collective`): reduce_scatters whose results only `ops` read,
+    /// `ops`, and all_gathers of what `ops` compute, as one kernel that
+    /// reads and writes the peers' buffers.
+    Peer {
+        reduce_scatters: Vec<OperationRef<'c, 'a>>,
+        ops: Vec<OperationRef<'c, 'a>>,
+        all_gathers: Vec<OperationRef<'c, 'a>>,
+    },
     /// `coco.overlap chunks N` around a 2-D matmul and the all_reduce of
     /// its result: N row chunks, each a kernel on stream 0 and an
     /// all_reduce on stream 1 once an event says the chunk is ready.
@@ -314,7 +342,7 @@ impl<'c: 'a, 'a> Values<'c, 'a> {
 
     /// The value a use of `value` reads from a buffer; `None` when it is a
     /// constant (a free op, which only kernels can rematerialise).
-    fn stored(&self, value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+    pub(crate) fn stored(&self, value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
         let sources = self.sources(value);
         (sources.len() == 1 && key(sources[0]) == key(self.resolve(value))).then(|| sources[0])
     }
@@ -408,6 +436,7 @@ fn cut<'c: 'a, 'a>(
     fused: bool,
     units: &mut Vec<Unit<'c, 'a>>,
     tail: &mut Vec<OperationRef<'c, 'a>>,
+    regions: &mut Vec<Range<usize>>,
 ) -> Result<()> {
     let mut current = Vec::new();
     let flush = |current: &mut Vec<OperationRef<'c, 'a>>, units: &mut Vec<Unit<'c, 'a>>| {
@@ -432,10 +461,12 @@ fn cut<'c: 'a, 'a>(
                     true,
                     &mut inner,
                     &mut nested,
+                    &mut Vec::new(),
                 )?;
                 for unit in inner {
                     match unit {
                         Unit::Kernel(k) => current.extend(k),
+                        Unit::Peer { ops: c, .. } => current.extend(c),
                         Unit::Overlap { matmul: c, .. } | Unit::Communication(c) => {
                             return Err(Error::unsupported(
                                 location_text(as_op(&c).location()),
@@ -453,7 +484,11 @@ fn cut<'c: 'a, 'a>(
             }
             ops::FUSED_COLLECTIVE | ops::OVERLAP => {
                 flush(&mut current, units);
-                cut(body_ops(op_long), values, group, true, units, tail)?;
+                let start = units.len();
+                cut(body_ops(op_long), values, group, true, units, tail, regions)?;
+                if name == ops::FUSED_COLLECTIVE {
+                    regions.push(start..units.len());
+                }
             }
             ops::YIELD => {}
             ops::UPDATE | "func.return" => tail.push(op_ref),
@@ -503,7 +538,7 @@ fn sliced_dim(ty: Type) -> Option<usize> {
 
 /// Which units read each value, by value identity; the tail (updates and
 /// results) counts as unit `TAIL`.
-type Readers = HashMap<usize, HashSet<usize>>;
+pub(crate) type Readers = HashMap<usize, HashSet<usize>>;
 
 const TAIL: usize = usize::MAX;
 
@@ -512,6 +547,16 @@ impl<'c: 'a, 'a> Unit<'c, 'a> {
         match self {
             Unit::Kernel(ops) => ops.clone(),
             Unit::Communication(op) => vec![*op],
+            Unit::Peer {
+                reduce_scatters,
+                ops,
+                all_gathers,
+            } => reduce_scatters
+                .iter()
+                .chain(ops)
+                .chain(all_gathers)
+                .copied()
+                .collect(),
             Unit::Overlap {
                 matmul, all_reduce, ..
             } => vec![*matmul, *all_reduce],
@@ -521,7 +566,7 @@ impl<'c: 'a, 'a> Unit<'c, 'a> {
 
 /// The readers of every value the units and the tail use. Reading a view
 /// reads the value it views too.
-fn readers<'c: 'a, 'a>(
+pub(crate) fn readers<'c: 'a, 'a>(
     units: &[Unit<'c, 'a>],
     tail: &[OperationRef<'c, 'a>],
     values: &Values<'c, 'a>,
@@ -844,15 +889,17 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         Ok(())
     }
 
-    /// The kernel computing `ops` (unit `index`) and its launch: it reads
-    /// what the ops use from other units and writes what other units read.
-    /// A kernel whose results nobody reads is dropped.
-    fn kernel_step(
-        &mut self,
+    /// What a kernel of `ops` (unit `index`) reads from buffers and writes
+    /// for other units: values in `given` (peer reads) are neither, values
+    /// in `written` (all_gather operands) are outputs whoever reads them.
+    fn kernel_values(
+        &self,
         index: usize,
         ops: &[OperationRef<'c, 'a>],
         readers: &Readers,
-    ) -> Result<()> {
+        given: &HashSet<usize>,
+        written: &HashSet<usize>,
+    ) -> (Vec<Value<'c, 'a>>, Vec<Value<'c, 'a>>) {
         let produced = results_of(ops);
         let mut inputs: Vec<Value<'c, 'a>> = Vec::new();
         let mut outputs: Vec<Value<'c, 'a>> = Vec::new();
@@ -861,6 +908,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
             for operand in op.operands() {
                 for source in self.values.sources(operand) {
                     if !produced.contains(&key(source))
+                        && !given.contains(&key(source))
                         && !inputs.iter().any(|v| key(*v) == key(source))
                     {
                         inputs.push(lifetime::value(source));
@@ -872,27 +920,52 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
                 let used_elsewhere = readers
                     .get(&key(result))
                     .is_some_and(|r| r.iter().any(|&u| u != index));
-                if used_elsewhere {
+                if used_elsewhere || written.contains(&key(result)) {
                     outputs.push(lifetime::value(result));
                 }
             }
         }
-        if outputs.is_empty() {
-            // Nothing reads what this kernel computes.
-            return Ok(());
-        }
-        let name = self.kernel_name();
+        (inputs, outputs)
+    }
+
+    /// The buffers of a kernel's inputs and outputs, in that order; records
+    /// the next step as the writer of each output.
+    fn kernel_buffers(
+        &mut self,
+        inputs: &[Value<'c, 'a>],
+        outputs: &[Value<'c, 'a>],
+    ) -> Result<Vec<String>> {
         let mut buffers = Vec::new();
-        for v in &inputs {
+        for v in inputs {
             let location = self.location_of(*v);
             buffers.push(self.buffer(*v, "t", &location)?);
         }
-        for v in &outputs {
+        for v in outputs {
             let location = self.location_of(*v);
             let buffer = self.buffer(*v, "t", &location)?;
             self.writer.insert(buffer.clone(), self.steps.len());
             buffers.push(buffer);
         }
+        Ok(buffers)
+    }
+
+    /// The kernel computing `ops` (unit `index`) and its launch: it reads
+    /// what the ops use from other units and writes what other units read.
+    /// A kernel whose results nobody reads is dropped.
+    fn kernel_step(
+        &mut self,
+        index: usize,
+        ops: &[OperationRef<'c, 'a>],
+        readers: &Readers,
+    ) -> Result<()> {
+        let none = HashSet::new();
+        let (inputs, outputs) = self.kernel_values(index, ops, readers, &none, &none);
+        if outputs.is_empty() {
+            // Nothing reads what this kernel computes.
+            return Ok(());
+        }
+        let name = self.kernel_name();
+        let buffers = self.kernel_buffers(&inputs, &outputs)?;
         if is_elementwise_kernel(ops, self.group) {
             self.elementwise_steps.insert(self.steps.len());
         }
@@ -906,8 +979,129 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
             ops: ops.to_vec(),
             inputs,
             outputs,
+            peer_reads: Vec::new(),
+            peer_writes: Vec::new(),
         });
         Ok(())
+    }
+
+    /// The one-kernel fused collective (`Unit::Peer`): one
+    /// `Step::PeerLaunch` whose kernel folds each reduce_scatter's operand
+    /// from every peer's buffer, computes `ops`, and writes each
+    /// all_gather's operand into its own part of the gathered buffer (an
+    /// ordinary output, a view) and into that part on every other rank.
+    fn peer_kernel_step(
+        &mut self,
+        index: usize,
+        reduce_scatters: &[OperationRef<'c, 'a>],
+        ops: &[OperationRef<'c, 'a>],
+        all_gathers: &[OperationRef<'c, 'a>],
+        readers: &Readers,
+    ) -> Result<()> {
+        let mut peer_reads = Vec::new();
+        let mut read_buffers = Vec::new();
+        for rs in reduce_scatters {
+            let op = as_op(rs);
+            let location = location_text(op.location());
+            let operand = operand(op, 0).ok_or_else(|| {
+                Error::unsupported(&location, "reduce_scatter without an operand")
+            })?;
+            read_buffers.push(self.stored_buffer(
+                operand,
+                &location,
+                "'coco.reduce_scatter' of a constant is not supported by the lowering",
+            )?);
+            let result: Value<'c, 'a> = lifetime::value(
+                op.result(0)
+                    .map_err(|e| Error::unsupported(&location, e.to_string()))?,
+            );
+            peer_reads.push(PeerRead {
+                value: result,
+                reduction: int_attr(op, "kind")
+                    .and_then(Reduction::from_value)
+                    .unwrap_or(Reduction::Sum),
+            });
+        }
+        let mut peer_writes = Vec::new();
+        let mut write_buffers = Vec::new();
+        for ag in all_gathers {
+            let op = as_op(ag);
+            let location = location_text(op.location());
+            let part =
+                self.values.resolve(operand(op, 0).ok_or_else(|| {
+                    Error::unsupported(&location, "all_gather without an operand")
+                })?);
+            let gathered: Value<'c, 'a> = lifetime::value(
+                op.result(0)
+                    .map_err(|e| Error::unsupported(&location, e.to_string()))?,
+            );
+            let whole = self.buffer(gathered, "all_gather_", &location)?;
+            // This rank's part of the gathered buffer holds the operand.
+            let (_, shape) = local_type(part.r#type(), self.group, &location)?;
+            let own = self.part_view(&whole, shape);
+            self.names.insert(key(part), own);
+            self.writer.insert(whole.clone(), self.steps.len());
+            write_buffers.push(whole);
+            peer_writes.push(part);
+        }
+        let given: HashSet<usize> = peer_reads.iter().map(|r| key(r.value)).collect();
+        let written: HashSet<usize> = peer_writes.iter().map(|v| key(*v)).collect();
+        let (inputs, outputs) = self.kernel_values(index, ops, readers, &given, &written);
+        let name = self.kernel_name();
+        let buffers = self.kernel_buffers(&inputs, &outputs)?;
+        if is_elementwise_kernel(ops, self.group) {
+            self.elementwise_steps.insert(self.steps.len());
+        }
+        self.steps.push(Step::PeerLaunch {
+            kernel: name.clone(),
+            buffers,
+            peer_reads: read_buffers,
+            peer_writes: write_buffers,
+            stream: 0,
+        });
+        self.kernels.push(KernelUnit {
+            name,
+            ops: ops.to_vec(),
+            inputs,
+            outputs,
+            peer_reads,
+            peer_writes,
+        });
+        Ok(())
+    }
+
+    /// Stage position `rank`'s part of buffer `of` (split along its first
+    /// dimension into one part per rank): a view at a rank-dependent offset.
+    fn part_view(&mut self, of: &str, shape: Vec<usize>) -> String {
+        let base = self
+            .buffers
+            .iter()
+            .find(|b| b.name == of)
+            .expect("viewed buffers exist")
+            .clone();
+        let part = base.len() / self.group;
+        let view = match &base.view {
+            Some(outer) => View {
+                of: outer.of.clone(),
+                offset: outer.offset,
+                rank_stride: outer.rank_stride + part,
+            },
+            None => View {
+                of: of.to_string(),
+                offset: 0,
+                rank_stride: part,
+            },
+        };
+        let name = format!("{of}_part");
+        self.buffers.push(Buffer {
+            name: name.clone(),
+            dtype: base.dtype,
+            shape,
+            input: None,
+            output: None,
+            view: Some(view),
+        });
+        name
     }
 
     /// `coco.send` / `coco.recv`: a step paired with the peer group's stage.
@@ -1086,6 +1280,12 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         ) {
             rename_buffer(&mut self.steps, &value, target);
             self.buffers.retain(|buf| buf.name != value);
+            // Views of the value (a peer launch's own part) view the target.
+            for view in self.buffers.iter_mut().filter_map(|b| b.view.as_mut()) {
+                if view.of == value {
+                    view.of = target.to_string();
+                }
+            }
             self.names.retain(|_, n| *n != value);
         } else {
             self.steps.push(Step::Copy {
@@ -1131,7 +1331,8 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         Ok(())
     }
 
-    fn finish(self, first_rank: usize) -> StagePlan<'c, 'a> {
+    fn finish(mut self, first_rank: usize) -> StagePlan<'c, 'a> {
+        merge_identical_views(&mut self.buffers, &mut self.steps);
         StagePlan {
             kernels: self.kernels,
             matmul_chunks: self.matmul_chunks,
@@ -1168,6 +1369,13 @@ fn is_elementwise_kernel(ops: &[OperationRef], group: usize) -> bool {
                 .map(|(_, shape)| shape)
         })
     };
+    // Element-wise arithmetic on 0-d values first (a clipping coefficient
+    // from an all_reduced norm) is a loop of its own that reads no buffer
+    // an output may take.
+    let scalar = |op: &OperationRef| {
+        is_elementwise(as_op(op)) && shape(op).is_some_and(|s| s.is_some_and(|s| s.is_empty()))
+    };
+    let ops = &ops[ops.iter().take_while(|op| scalar(op)).count()..];
     let first = ops.first().and_then(shape);
     let run = ops
         .iter()
@@ -1194,6 +1402,7 @@ pub fn plan_function<'c, 'a>(
     group: usize,
     first_rank: usize,
     peers: &HashMap<String, usize>,
+    fused_collectives: FusedCollectives,
 ) -> Result<StagePlan<'c, 'a>> {
     let fname = str_attr(function, "sym_name").unwrap_or_default();
     let flocation = location_text(function.location());
@@ -1203,6 +1412,7 @@ pub fn plan_function<'c, 'a>(
 
     let mut units = Vec::new();
     let mut tail = Vec::new();
+    let mut regions = Vec::new();
     cut(
         body_ops(function),
         &values,
@@ -1210,8 +1420,19 @@ pub fn plan_function<'c, 'a>(
         false,
         &mut units,
         &mut tail,
+        &mut regions,
     )?;
-    let units = materialise(units, &tail, &mut values);
+    let count = units.len();
+    let mut units = materialise(units, &tail, &mut values);
+    if fused_collectives == FusedCollectives::Peer {
+        // `materialise` put its stores first.
+        let stored = units.len() - count;
+        let regions: Vec<Range<usize>> = regions
+            .into_iter()
+            .map(|r| r.start + stored..r.end + stored)
+            .collect();
+        units = fused_collective::peer_units(units, &regions, &tail, &values, group);
+    }
 
     let mut b = Builder::new(&values, group, fname, flocation);
     b.argument_buffers(function, &arg_types)?;
@@ -1224,6 +1445,11 @@ pub fn plan_function<'c, 'a>(
                 chunks,
             } => b.overlap_steps(matmul, all_reduce, *chunks)?,
             Unit::Kernel(ops) => b.kernel_step(index, ops, &readers)?,
+            Unit::Peer {
+                reduce_scatters,
+                ops,
+                all_gathers,
+            } => b.peer_kernel_step(index, reduce_scatters, ops, all_gathers, &readers)?,
             Unit::Communication(op) => {
                 let op = as_op(op);
                 let name = op_name(op);
@@ -1280,27 +1506,35 @@ fn forwardable(
 }
 
 fn rename_buffer(steps: &mut [Step], from: &str, to: &str) {
-    let rename = |name: &mut String| {
-        if name == from {
-            *name = to.to_string();
-        }
-    };
     for step in steps {
-        match step {
-            Step::Launch { buffers, .. } => buffers.iter_mut().for_each(rename),
-            Step::AllReduce { input, output, .. }
-            | Step::ReduceScatter { input, output, .. }
-            | Step::AllGather { input, output, .. }
-            | Step::Broadcast { input, output, .. }
-            | Step::Reduce { input, output, .. }
-            | Step::AllToAll { input, output, .. }
-            | Step::Copy { input, output, .. } => {
-                rename(input);
-                rename(output);
+        for name in step.buffers_mut() {
+            if name == from {
+                *name = to.to_string();
             }
-            Step::Send { input, .. } => rename(input),
-            Step::Recv { output, .. } => rename(output),
-            Step::RecordEvent { .. } | Step::WaitEvent { .. } => {}
         }
     }
+}
+
+/// Gives views of the same part of the same buffer one name, so a kernel
+/// that reads and writes that part (a peer launch updating its own part in
+/// place) takes it as one parameter rather than two that alias.
+fn merge_identical_views(buffers: &mut Vec<Buffer>, steps: &mut [Step]) {
+    let mut kept: Vec<Buffer> = Vec::new();
+    for buffer in std::mem::take(buffers) {
+        let same = kept.iter().find(|k| {
+            buffer.view.is_some()
+                && k.view == buffer.view
+                && k.dtype == buffer.dtype
+                && k.shape == buffer.shape
+                && k.input.is_none()
+                && k.output.is_none()
+                && buffer.input.is_none()
+                && buffer.output.is_none()
+        });
+        match same {
+            Some(first) => rename_buffer(steps, &buffer.name, &first.name.clone()),
+            None => kept.push(buffer),
+        }
+    }
+    *buffers = kept;
 }

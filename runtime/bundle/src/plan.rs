@@ -374,6 +374,29 @@ pub enum Step {
         #[serde(default)]
         stream: u32,
     },
+    /// The one-kernel fused collective: a kernel that also reads and writes
+    /// the other ranks' copies of some buffers, which live in memory every
+    /// rank of the stage maps (an MPI-3 shared-memory window on one node).
+    /// The stage synchronises before it (so every rank's inputs are
+    /// complete) and after it (so every rank's outputs are). The kernel's
+    /// parameters are `buffers`, then for each of `peer_reads` one per
+    /// position 0..size (part `rank` of that buffer on that position, in
+    /// position order, so a reduction folds in rank order), then for each
+    /// of `peer_writes` one per other position, rank + 1 ... rank + size - 1
+    /// (mod size): part `rank` of that buffer there. A rank's own part of a
+    /// written buffer is an ordinary output in `buffers` (a view), so no two
+    /// parameters alias. A part is the buffer split into `size` equal
+    /// contiguous pieces along its first dimension.
+    PeerLaunch {
+        kernel: String,
+        buffers: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        peer_reads: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        peer_writes: Vec<String>,
+        #[serde(default)]
+        stream: u32,
+    },
     AllReduce {
         reduction: Reduction,
         input: String,
@@ -461,6 +484,7 @@ impl Step {
     pub fn op(&self) -> &'static str {
         match self {
             Step::Launch { .. } => "launch",
+            Step::PeerLaunch { .. } => "peer_launch",
             Step::AllReduce { .. } => "all_reduce",
             Step::ReduceScatter { .. } => "reduce_scatter",
             Step::AllGather { .. } => "all_gather",
@@ -475,9 +499,45 @@ impl Step {
         }
     }
 
+    /// The kernel a launch step runs.
+    pub fn kernel(&self) -> Option<&str> {
+        match self {
+            Step::Launch { kernel, .. } | Step::PeerLaunch { kernel, .. } => Some(kernel),
+            _ => None,
+        }
+    }
+
+    /// The names of the buffers the step reads and writes, to rename them.
+    pub fn buffers_mut(&mut self) -> Vec<&mut String> {
+        match self {
+            Step::Launch { buffers, .. } => buffers.iter_mut().collect(),
+            Step::PeerLaunch {
+                buffers,
+                peer_reads,
+                peer_writes,
+                ..
+            } => buffers
+                .iter_mut()
+                .chain(peer_reads.iter_mut())
+                .chain(peer_writes.iter_mut())
+                .collect(),
+            Step::AllReduce { input, output, .. }
+            | Step::ReduceScatter { input, output, .. }
+            | Step::AllGather { input, output, .. }
+            | Step::Broadcast { input, output, .. }
+            | Step::Reduce { input, output, .. }
+            | Step::AllToAll { input, output, .. }
+            | Step::Copy { input, output, .. } => vec![input, output],
+            Step::Send { input, .. } => vec![input],
+            Step::Recv { output, .. } => vec![output],
+            Step::RecordEvent { .. } | Step::WaitEvent { .. } => Vec::new(),
+        }
+    }
+
     pub fn stream(&self) -> u32 {
         match self {
             Step::Launch { stream, .. }
+            | Step::PeerLaunch { stream, .. }
             | Step::AllReduce { stream, .. }
             | Step::ReduceScatter { stream, .. }
             | Step::AllGather { stream, .. }
@@ -496,6 +556,17 @@ impl Step {
     pub fn buffers(&self) -> Vec<&str> {
         match self {
             Step::Launch { buffers, .. } => buffers.iter().map(String::as_str).collect(),
+            Step::PeerLaunch {
+                buffers,
+                peer_reads,
+                peer_writes,
+                ..
+            } => buffers
+                .iter()
+                .chain(peer_reads)
+                .chain(peer_writes)
+                .map(String::as_str)
+                .collect(),
             Step::AllReduce { input, output, .. }
             | Step::ReduceScatter { input, output, .. }
             | Step::AllGather { input, output, .. }

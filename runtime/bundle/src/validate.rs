@@ -204,6 +204,19 @@ impl Plan {
                 check_launch(k, args, buffers, stage.size)
                     .map_err(|e| format!("kernel '{kernel}': {e}"))
             }
+            Step::PeerLaunch {
+                kernel,
+                buffers: args,
+                peer_reads,
+                peer_writes,
+                ..
+            } => {
+                let k = self
+                    .kernel(kernel)
+                    .ok_or_else(|| format!("unknown kernel '{kernel}'"))?;
+                check_peer_launch(k, args, peer_reads, peer_writes, buffers, stage.size)
+                    .map_err(|e| format!("kernel '{kernel}': {e}"))
+            }
             Step::Send { peer_stage, .. } | Step::Recv { peer_stage, .. } => {
                 let peer = self
                     .stages
@@ -344,6 +357,72 @@ fn check_launch(
     Ok(())
 }
 
+/// A peer launch passes its own buffers as a launch does, then one part
+/// of each peer-read buffer per position and of each peer-written buffer
+/// per other position (`Step::PeerLaunch`); a part is `1/size` of its
+/// buffer, split along the first dimension, and no buffer is both read and
+/// written on the peers (another rank could be reading what one writes).
+fn check_peer_launch(
+    kernel: &Kernel,
+    args: &[String],
+    peer_reads: &[String],
+    peer_writes: &[String],
+    buffers: &HashMap<&str, &Buffer>,
+    size: usize,
+) -> Checked {
+    let peer_params = peer_reads.len() * size + peer_writes.len() * (size - 1);
+    if kernel.buffers.len() != args.len() + peer_params {
+        return Err(format!(
+            "passes {} buffers and {peer_params} peer parts to a kernel that takes {} parameters",
+            args.len(),
+            kernel.buffers.len()
+        ));
+    }
+    let own = Kernel {
+        buffers: kernel.buffers[..args.len()].to_vec(),
+        ..kernel.clone()
+    };
+    check_launch(&own, args, buffers, size)?;
+    if let Some(both) = peer_reads.iter().find(|r| peer_writes.contains(r)) {
+        return Err(format!(
+            "buffer '{both}' is both read and written on the peers"
+        ));
+    }
+    let counts = peer_reads
+        .iter()
+        .map(|r| (r, size))
+        .chain(peer_writes.iter().map(|w| (w, size - 1)));
+    let mut param = args.len();
+    for (name, count) in counts {
+        let buffer = buffers[name.as_str()];
+        let rows = buffer.shape.first().copied().unwrap_or(1);
+        if rows % size != 0 {
+            return Err(format!(
+                "peer buffer '{name}' ({}) does not split into {size} equal parts along its first dimension",
+                buffer.ty()
+            ));
+        }
+        let part = BufferType {
+            dtype: buffer.dtype,
+            shape: buffer
+                .shape
+                .iter()
+                .enumerate()
+                .map(|(d, &n)| if d == 0 { n / size } else { n })
+                .collect(),
+        };
+        for expected in &kernel.buffers[param..param + count] {
+            if expected.dtype != part.dtype || bytes(expected) != bytes(&part) {
+                return Err(format!(
+                    "parameter {param} is a part of peer buffer '{name}', {part}, where the kernel takes {expected}"
+                ));
+            }
+            param += 1;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -439,6 +518,66 @@ mod tests {
         let mut plan = sample();
         plan.kernels[0].buffers.pop();
         assert!(error(&plan).contains("passes 4 buffers to a kernel that takes 3"));
+    }
+
+    /// The sample's kernel as a peer launch on 2 ranks: `x` read on the
+    /// peers (a part of 4 elements on each), `y` written there (its own
+    /// part is the view `y_part`).
+    fn peer_sample() -> Plan {
+        let mut plan = sample();
+        plan.kernels[0].buffers = vec![ty(&[]), ty(&[4]), ty(&[4]), ty(&[4]), ty(&[4]), ty(&[4])];
+        let mut own = buffer("y_part", &[4]);
+        own.view = Some(View {
+            of: "y".into(),
+            offset: 0,
+            rank_stride: 4,
+        });
+        let stage = &mut plan.stages[0];
+        stage.buffers.push(own);
+        stage.buffers.push(buffer("b4", &[4]));
+        stage.steps = vec![Step::PeerLaunch {
+            kernel: "axpb".into(),
+            buffers: ["a", "b4", "y_part"].map(String::from).to_vec(),
+            peer_reads: vec!["x".into()],
+            peer_writes: vec!["y".into()],
+            stream: 0,
+        }];
+        plan
+    }
+
+    #[test]
+    fn peer_launches_pass_one_part_per_peer() {
+        peer_sample().validate().unwrap();
+        let mut plan = peer_sample();
+        plan.kernels[0].buffers.pop();
+        assert!(
+            error(&plan)
+                .contains("passes 3 buffers and 3 peer parts to a kernel that takes 5 parameters"),
+            "{}",
+            error(&plan)
+        );
+        let mut plan = peer_sample();
+        plan.kernels[0].buffers[4] = ty(&[8]);
+        assert!(
+            error(&plan).contains(
+                "parameter 4 is a part of peer buffer 'x', f32[4], where the kernel takes f32[8]"
+            ),
+            "{}",
+            error(&plan)
+        );
+        let mut plan = peer_sample();
+        let Step::PeerLaunch { peer_writes, .. } = &mut plan.stages[0].steps[0] else {
+            unreachable!()
+        };
+        *peer_writes = vec!["x".into()];
+        assert!(error(&plan).contains("buffer 'x' is both read and written on the peers"));
+        let mut plan = peer_sample();
+        plan.stages[0].buffers[1].shape = vec![7];
+        assert!(
+            error(&plan).contains("does not split into 2 equal parts"),
+            "{}",
+            error(&plan)
+        );
     }
 
     #[test]

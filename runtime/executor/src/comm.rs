@@ -305,6 +305,27 @@ impl Comm {
         }
     }
 
+    /// The ranks that share memory with this one (one node), ordered by
+    /// rank here (collective).
+    pub fn split_shared(&self) -> Result<Comm> {
+        self.barrier()?;
+        let mut raw = ffi::MPI_Comm(ptr::null_mut());
+        // SAFETY: `raw` receives a new communicator; the constants are MPI's.
+        unsafe {
+            check(
+                "MPI_Comm_split_type",
+                ffi::MPI_Comm_split_type(
+                    self.raw,
+                    ffi::RSMPI_COMM_TYPE_SHARED,
+                    self.rank as c_int,
+                    ffi::RSMPI_INFO_NULL,
+                    &mut raw,
+                ),
+            )?;
+            Ok(Comm::wrap(raw, true))
+        }
+    }
+
     /// A copy of this communicator, for traffic that must not match anything
     /// sent on this one (collective).
     pub fn dup(&self) -> Result<Comm> {
@@ -431,7 +452,60 @@ impl Comm {
         }
     }
 
-    /// `data` from `root` on every rank.
+    /// `send_counts[r]` elements from element `send_at[r]` of `send` to rank
+    /// r; `recv_counts[r]` elements from rank r into `recv` at element
+    /// `recv_at[r]`. Parts may sit anywhere in their buffer (parts sent may
+    /// overlap; parts received must not).
+    #[allow(clippy::too_many_arguments)]
+    pub fn all_to_all_at(
+        &self,
+        elem: usize,
+        send: &[u8],
+        send_counts: &[usize],
+        send_at: &[usize],
+        recv: &mut [u8],
+        recv_counts: &[usize],
+        recv_at: &[usize],
+    ) -> Result<()> {
+        let fits = |counts: &[usize], at: &[usize], bytes: usize| {
+            counts.len() == self.size
+                && at.len() == self.size
+                && counts.iter().zip(at).all(|(n, a)| (n + a) * elem <= bytes)
+        };
+        assert!(fits(send_counts, send_at, send.len()));
+        assert!(fits(recv_counts, recv_at, recv.len()));
+        let call = "MPI_Alltoallv";
+        let ints = |v: &[usize]| {
+            v.iter()
+                .map(|&n| count(call, n))
+                .collect::<Result<Vec<_>>>()
+        };
+        let (sc, sd, rc, rd) = (
+            ints(send_counts)?,
+            ints(send_at)?,
+            ints(recv_counts)?,
+            ints(recv_at)?,
+        );
+        // SAFETY: every part lies inside its buffer (asserted above).
+        unsafe {
+            complete(call, |request| {
+                ffi::MPI_Ialltoallv(
+                    buffer(send),
+                    sc.as_ptr(),
+                    sd.as_ptr(),
+                    unit(elem),
+                    buffer_mut(recv),
+                    rc.as_ptr(),
+                    rd.as_ptr(),
+                    unit(elem),
+                    self.raw,
+                    request,
+                )
+            })
+        }
+    }
+
+    /// Waits until every rank reaches the barrier.
     pub fn barrier(&self) -> Result<()> {
         // SAFETY: a collective on a live communicator.
         unsafe {
@@ -441,6 +515,7 @@ impl Comm {
         }
     }
 
+    /// `data` from `root` on every rank.
     pub fn broadcast(&self, elem: usize, data: &mut [u8], root: usize) -> Result<()> {
         let n = count("MPI_Bcast", data.len() / elem)?;
         // SAFETY: `data` is `n` elements on every rank.
@@ -696,4 +771,109 @@ pub fn wait_all(pending: &mut Vec<Pending>) -> Result<()> {
         unsafe { wait_request("MPI_Send", &mut p.request, ffi::RSMPI_STATUS_IGNORE)? };
     }
     Ok(())
+}
+
+/// Memory that every rank of a node communicator maps
+/// (`MPI_Win_allocate_shared`): each rank owns one segment of the same
+/// size and may load and store any rank's segment directly. The window
+/// stays in a passive-target epoch (`MPI_Win_lock_all`) for its lifetime,
+/// so [`SharedWindow::sync`] (`MPI_Win_sync`, a memory barrier for the
+/// window) may be called between the barriers that order the ranks'
+/// accesses.
+pub struct SharedWindow {
+    raw: ffi::MPI_Win,
+    segments: Vec<*mut u8>,
+}
+
+impl SharedWindow {
+    /// Allocates `bytes` (rounded up to whole pages, so every segment is
+    /// page-aligned) on every rank of `node` (collective; every rank asks
+    /// for the same size). The memory is not initialised.
+    pub fn allocate(node: &Comm, bytes: usize) -> Result<SharedWindow> {
+        const PAGE: usize = 4096;
+        let bytes = bytes.max(1).div_ceil(PAGE) * PAGE;
+        let size = ffi::MPI_Aint::try_from(bytes).map_err(|_| Error::Mpi {
+            call: "MPI_Win_allocate_shared",
+            message: format!("{bytes} bytes do not fit an MPI_Aint"),
+        })?;
+        node.barrier()?;
+        let mut raw: ffi::MPI_Win = unsafe { ffi::RSMPI_WIN_NULL };
+        let mut base: *mut u8 = ptr::null_mut();
+        // SAFETY: MPI writes the segment's address into `base` and the
+        // window into `raw`; the constants are MPI's.
+        unsafe {
+            check(
+                "MPI_Win_allocate_shared",
+                ffi::MPI_Win_allocate_shared(
+                    size,
+                    1,
+                    ffi::RSMPI_INFO_NULL,
+                    node.raw,
+                    (&mut base as *mut *mut u8).cast(),
+                    &mut raw,
+                ),
+            )?;
+        }
+        let mut window = SharedWindow {
+            raw,
+            segments: Vec::new(),
+        };
+        // SAFETY: a window just created over `node`.
+        unsafe { check("MPI_Win_lock_all", ffi::MPI_Win_lock_all(0, window.raw))? };
+        for rank in 0..node.size() {
+            let mut segment_size: ffi::MPI_Aint = 0;
+            let mut unit: c_int = 0;
+            let mut segment: *mut u8 = ptr::null_mut();
+            // SAFETY: `rank` is a rank of the window's communicator.
+            unsafe {
+                check(
+                    "MPI_Win_shared_query",
+                    ffi::MPI_Win_shared_query(
+                        window.raw,
+                        rank as c_int,
+                        &mut segment_size,
+                        &mut unit,
+                        (&mut segment as *mut *mut u8).cast(),
+                    ),
+                )?;
+            }
+            if segment.is_null() || segment_size < size {
+                return Err(Error::Mpi {
+                    call: "MPI_Win_shared_query",
+                    message: format!(
+                        "rank {rank}'s segment is {segment_size} bytes, expected {size}"
+                    ),
+                });
+            }
+            window.segments.push(segment);
+        }
+        Ok(window)
+    }
+
+    /// The first byte of `rank`'s segment (`rank` in the node communicator).
+    pub fn segment(&self, rank: usize) -> *mut u8 {
+        self.segments[rank]
+    }
+
+    /// Makes this rank's stores to the window visible to the others, and
+    /// theirs to it, across the next barrier.
+    pub fn sync(&self) -> Result<()> {
+        // SAFETY: a live window in a lock_all epoch.
+        unsafe { check("MPI_Win_sync", ffi::MPI_Win_sync(self.raw)) }
+    }
+}
+
+impl SharedWindow {
+    /// Frees the window (collective over the node: every rank must call it,
+    /// after its last access to any segment). A window that is dropped
+    /// instead, on an error path, is left to `MPI_Abort` or
+    /// `MPI_Finalize`: freeing it would wait for ranks that may never come.
+    pub fn free(mut self) -> Result<()> {
+        // SAFETY: the window this value created, locked by `allocate`; it
+        // is not used again.
+        unsafe {
+            check("MPI_Win_unlock_all", ffi::MPI_Win_unlock_all(self.raw))?;
+            check("MPI_Win_free", ffi::MPI_Win_free(&mut self.raw))
+        }
+    }
 }

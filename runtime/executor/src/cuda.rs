@@ -428,6 +428,10 @@ impl Cuda {
                     }
                     Ok(i.bytes as u64)
                 }
+                Step::PeerLaunch { .. } => unsupported(
+                    "peer_launch (the one-kernel fused collective needs CUDA IPC peer \
+                     pointers; compile with coco-translate --fused-collectives=steps)",
+                ),
                 Step::AllToAll { .. } => unsupported("all_to_all"),
                 Step::Send { .. } | Step::Recv { .. } => {
                     unsupported("send/recv between pipeline stages")

@@ -61,6 +61,14 @@ impl Backend {
             Backend::Cuda(cuda) => cuda.finish(),
         }
     }
+
+    /// Releases what other ranks share, once the outputs are written.
+    fn close(&mut self) -> Result<()> {
+        match self {
+            Backend::Cpu(cpu) => cpu.close(),
+            Backend::Cuda(_) => Ok(()),
+        }
+    }
 }
 
 pub(crate) fn run(
@@ -112,7 +120,14 @@ pub(crate) fn run(
     }
     let p2p = world.dup()?;
     let mut cpu = match options.backend {
-        BackendKind::Cpu => Backend::Cpu(Cpu::new(bundle, &plan, stage, position)?),
+        BackendKind::Cpu => Backend::Cpu(Cpu::new(
+            bundle,
+            &plan,
+            stage,
+            position,
+            &stage_comm,
+            options.ranks_per_node,
+        )?),
         BackendKind::Cuda => Backend::Cuda(Box::new(Cuda::new(
             bundle,
             &plan,
@@ -122,6 +137,7 @@ pub(crate) fn run(
         )?)),
     };
     let mut report = Report::new(rank, world.size(), stage_index, position);
+    report.one_stage = plan.stages.len() == 1;
     report.setup_seconds = start.elapsed().as_secs_f64();
 
     let start = Instant::now();
@@ -150,7 +166,9 @@ pub(crate) fn run(
                 at: plan.step_context(stage_index, index),
                 source: Box::new(e),
             })?;
-            report.record(step.op(), began.elapsed().as_secs_f64(), moved);
+            let seconds = began.elapsed().as_secs_f64();
+            report.record(step.op(), seconds, moved);
+            report.record_step(index, || step_label(step), seconds);
         }
     }
     cpu.finish()?;
@@ -170,6 +188,20 @@ pub(crate) fn run(
             )?;
         }
     }
+    cpu.close()?;
     report.outputs_seconds = start.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// A step as `--timing` lists it: the kernel a launch runs, the buffers a
+/// collective or copy reads and writes.
+fn step_label(step: &coco_bundle::Step) -> String {
+    match step.kernel() {
+        Some(kernel) => format!("{} {kernel}", step.op()),
+        None => match step.buffers()[..] {
+            [input, output] => format!("{} {input} -> {output}", step.op()),
+            [one] => format!("{} {one}", step.op()),
+            _ => step.op().to_string(),
+        },
+    }
 }

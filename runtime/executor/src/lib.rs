@@ -108,6 +108,10 @@ pub struct Options {
     /// the program updates carries over, as in training.
     pub repeat: usize,
     pub backend: BackendKind,
+    /// Peer launches treat every this many consecutive ranks of a stage as
+    /// one node (shared memory inside, MPI between), to exercise the
+    /// multi-node path on one machine; `None`: the machine's real nodes.
+    pub ranks_per_node: Option<usize>,
 }
 
 /// Where kernels and collectives run.

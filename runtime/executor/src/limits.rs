@@ -49,14 +49,7 @@ pub fn check_stage(limit: &MemoryLimit, plan: &Plan, index: usize) -> Result<()>
             return Err(over(what, bytes, total));
         }
     }
-    let mut launched: Vec<&str> = stage
-        .steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Launch { kernel, .. } => Some(kernel.as_str()),
-            _ => None,
-        })
-        .collect();
+    let mut launched: Vec<&str> = stage.steps.iter().filter_map(Step::kernel).collect();
     launched.sort_unstable();
     launched.dedup();
     for kernel in launched.into_iter().filter_map(|k| plan.kernel(k)) {

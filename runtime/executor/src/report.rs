@@ -1,12 +1,15 @@
 //! What a run did and where its time went, per rank, and the job-wide
-//! summary `--timing` prints (the slowest rank per line, since a collective
-//! job runs at the pace of its slowest rank).
+//! summary `--timing` prints: the slowest rank per line, since a collective
+//! job runs at the pace of its slowest rank, and for each step of a
+//! one-stage plan the fastest rank too, so skew between ranks (one rank
+//! arriving late to a collective and the others waiting) shows.
 
 use crate::{comm::Comm, error::Result};
 
 /// Step kinds, in the order reports list them.
-pub const STEP_KINDS: [&str; 12] = [
+pub const STEP_KINDS: [&str; 13] = [
     "launch",
+    "peer_launch",
     "all_reduce",
     "reduce_scatter",
     "all_gather",
@@ -53,6 +56,11 @@ pub struct Report {
     pub iterations: usize,
     /// Gathering and writing the outputs.
     pub outputs_seconds: f64,
+    /// Per step of the stage, in plan order: what it is (`launch adam_k0`,
+    /// `all_gather t3 -> arg1`) and its time summed over the iterations.
+    pub step_times: Vec<(String, f64)>,
+    /// Whether the plan has one stage (every rank runs the same steps).
+    pub one_stage: bool,
 }
 
 impl Report {
@@ -76,7 +84,26 @@ impl Report {
             inputs_seconds: 0.0,
             steps_seconds: 0.0,
             outputs_seconds: 0.0,
+            step_times: Vec::new(),
+            one_stage: false,
         }
+    }
+
+    /// Adds `seconds` to step `index` of the stage (`label` names it).
+    pub(crate) fn record_step(
+        &mut self,
+        index: usize,
+        label: impl FnOnce() -> String,
+        seconds: f64,
+    ) {
+        if self.step_times.len() <= index {
+            self.step_times.resize(index + 1, (String::new(), 0.0));
+        }
+        let entry = &mut self.step_times[index];
+        if entry.0.is_empty() {
+            entry.0 = label();
+        }
+        entry.1 += seconds;
     }
 
     pub(crate) fn record(&mut self, kind: &str, seconds: f64, bytes: u64) {
@@ -122,6 +149,15 @@ pub(crate) fn summarize(world: &Comm, report: &Report) -> Result<Option<String>>
     times.push(report.steps as f64);
     let max = world.max_f64(&times, 0)?;
     let bytes = world.sum_u64(&[report.bytes_moved], 0)?[0];
+    // Per step, slowest and fastest rank (the fastest as the largest
+    // negated time); only one-stage plans give every rank the same steps.
+    let steps_here: Vec<f64> = report.step_times.iter().map(|s| s.1).collect();
+    let negated: Vec<f64> = steps_here.iter().map(|s| -s).collect();
+    let (step_max, step_min) = if report.one_stage {
+        (world.max_f64(&steps_here, 0)?, world.max_f64(&negated, 0)?)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     if world.rank() != 0 {
         return Ok(None);
     }
@@ -149,6 +185,16 @@ pub(crate) fn summarize(world: &Comm, report: &Report) -> Result<Option<String>>
                 "    {kind:<14}{:>10.3} ms  ({} x)\n",
                 seconds[i] * 1e3,
                 counts[i] as usize
+            );
+        }
+    }
+    if !step_max.is_empty() {
+        text += "  per step, slowest and fastest rank:\n";
+        for (i, (label, _)) in report.step_times.iter().enumerate() {
+            text += &format!(
+                "    {i:>3} {label:<40}{:>10.3} ms  {:>10.3} ms\n",
+                step_max[i] * 1e3,
+                -step_min[i] * 1e3
             );
         }
     }

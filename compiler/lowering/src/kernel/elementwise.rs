@@ -183,17 +183,142 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let flat = Flattening::new(shape);
         let mut generic = Generic::default();
         let mut scalars = self.cluster_ins(&inputs, &flat, &mut generic);
+        self.cluster_folds(&mut scalars, &mut generic, &location)?;
         self.cluster_outs(&outputs, &flat, &location, &mut generic)?;
+        let to_peers = self.cluster_peer_outs(&outputs, &flat, &location, &mut generic)?;
         self.cluster_body(ops, &mut scalars, &mut generic)?;
-        generic.yields = outputs.iter().map(|v| scalars[&key(*v)].clone()).collect();
+        generic.yields = outputs
+            .iter()
+            .chain(to_peers.iter().map(|(v, _, _)| v))
+            .map(|v| scalars[&key(*v)].clone())
+            .collect();
         generic.yield_types = outputs
             .iter()
+            .chain(to_peers.iter().map(|(v, _, _)| v))
             .map(|v| Ok(element(v.r#type(), &location)?.to_string()))
             .collect::<Result<_>>()?;
 
         let results = self.fresh("r");
         self.line(&generic.text(&results, flat.rank()));
-        self.cluster_results(&outputs, &results, &flat, &location)
+        let several = generic.outs.len() > 1;
+        self.cluster_results(&outputs, &results, several, &flat, &location)?;
+        // The peers' copies: the loop wrote them; this names where.
+        for (i, (v, param, memref)) in to_peers.iter().enumerate() {
+            let (element, _) = self.local(*v, &location)?;
+            let result = format!("{results}#{}", outputs.len() + i);
+            let full = self.unflatten(result, &flat, element);
+            self.line(&format!(
+                "bufferization.materialize_in_destination {full} in restrict writable {param} : ({}, {memref}) -> ()",
+                tensor_type(&flat.full, element)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rank-order folds of peer parts the cluster reads, at the top of
+    /// its body (`kernel::peers`).
+    fn cluster_folds(
+        &mut self,
+        scalars: &mut HashMap<usize, String>,
+        generic: &mut Generic,
+        location: &str,
+    ) -> Result<()> {
+        for (value, keys) in std::mem::take(&mut self.cluster_folds) {
+            let names: Vec<String> = keys.iter().map(|k| scalars[k].clone()).collect();
+            let sum = &self.peer_sums[&value];
+            let (reduction, element) = (sum.reduction, sum.parts[0].element);
+            let prefix = format!("{}_", self.fresh("pf"));
+            let (lines, name) = super::peers::fold_lines(reduction, &names, element, &prefix)
+                .map_err(|message| Error::unsupported(location, message))?;
+            generic.body.push_str(&lines);
+            scalars.insert(value, name);
+        }
+        Ok(())
+    }
+
+    /// One more `outs` operand per peer an output is also written to
+    /// (yielding the same scalar); returns (value, parameter, memref type)
+    /// for each, in `outs` order.
+    fn cluster_peer_outs(
+        &mut self,
+        outputs: &[Value<'c, 'a>],
+        flat: &Flattening,
+        location: &str,
+        generic: &mut Generic,
+    ) -> Result<Vec<(Value<'c, 'a>, String, String)>> {
+        let mut to_peers = Vec::new();
+        for v in outputs {
+            let Some(destinations) = self.peer_destinations.remove(&key(*v)) else {
+                continue;
+            };
+            let (element, _) = self.local(*v, location)?;
+            for (param, memref) in destinations {
+                let d = self.destination(&param, &memref, flat, element);
+                generic.outs.push((d, tensor_type(&flat.shape, element)));
+                generic.maps.push(identity_map(flat.rank()));
+                generic
+                    .block_args
+                    .push(format!("%bz{}: {element}", to_peers.len()));
+                to_peers.push((*v, param, memref));
+            }
+        }
+        Ok(to_peers)
+    }
+
+    /// Buffer `param` as a tensor to compute into, in the loop's shape.
+    fn destination(
+        &mut self,
+        param: &str,
+        memref: &str,
+        flat: &Flattening,
+        element: DType,
+    ) -> String {
+        let d = self.fresh("d");
+        self.line(&format!(
+            "{d} = bufferization.to_tensor {param} restrict writable : {memref}"
+        ));
+        if !flat.flat {
+            return d;
+        }
+        let c = self.fresh("x");
+        let reshape = if flat.full.is_empty() {
+            format!("tensor.expand_shape {d} [] output_shape [1]")
+        } else {
+            format!("tensor.collapse_shape {d} {}", flat.dims)
+        };
+        self.line(&format!(
+            "{c} = {reshape} : {} into {}",
+            tensor_type(&flat.full, element),
+            tensor_type(&flat.shape, element)
+        ));
+        c
+    }
+
+    /// A loop result `name` back in the values' shape.
+    fn unflatten(&mut self, name: String, flat: &Flattening, element: DType) -> String {
+        if !flat.flat {
+            return name;
+        }
+        let expanded = self.fresh("x");
+        let reshape = if flat.full.is_empty() {
+            format!("tensor.collapse_shape {name} []")
+        } else {
+            format!(
+                "tensor.expand_shape {name} {} output_shape [{}]",
+                flat.dims,
+                flat.full
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        self.line(&format!(
+            "{expanded} = {reshape} : {} into {}",
+            tensor_type(&flat.shape, element),
+            tensor_type(&flat.full, element)
+        ));
+        expanded
     }
 
     /// Adds the inputs to `generic`, collapsed to the loop's shape, and
@@ -246,28 +371,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         for (i, v) in outputs.iter().enumerate() {
             let (element, _) = self.local(*v, location)?;
             let e = match self.destinations.remove(&key(*v)) {
-                Some((param, memref)) => {
-                    let d = self.fresh("d");
-                    self.line(&format!(
-                        "{d} = bufferization.to_tensor {param} restrict writable : {memref}"
-                    ));
-                    if flat.flat {
-                        let c = self.fresh("x");
-                        let reshape = if flat.full.is_empty() {
-                            format!("tensor.expand_shape {d} [] output_shape [1]")
-                        } else {
-                            format!("tensor.collapse_shape {d} {}", flat.dims)
-                        };
-                        self.line(&format!(
-                            "{c} = {reshape} : {} into {}",
-                            tensor_type(&flat.full, element),
-                            tensor_type(&flat.shape, element)
-                        ));
-                        c
-                    } else {
-                        d
-                    }
-                }
+                Some((param, memref)) => self.destination(&param, &memref, flat, element),
                 None => self.empty(&flat.shape, element),
             };
             generic.outs.push((e, tensor_type(&flat.shape, element)));
@@ -322,38 +426,18 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         &mut self,
         outputs: &[Value<'c, 'a>],
         results: &str,
+        several: bool,
         flat: &Flattening,
         location: &str,
     ) -> Result<()> {
         for (i, v) in outputs.iter().enumerate() {
             let (element, _) = self.local(*v, location)?;
-            let mut name = if outputs.len() > 1 {
+            let name = if several {
                 format!("{results}#{i}")
             } else {
                 results.to_string()
             };
-            if flat.flat {
-                let expanded = self.fresh("x");
-                let reshape = if flat.full.is_empty() {
-                    format!("tensor.collapse_shape {name} []")
-                } else {
-                    format!(
-                        "tensor.expand_shape {name} {} output_shape [{}]",
-                        flat.dims,
-                        flat.full
-                            .iter()
-                            .map(|d| d.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                };
-                self.line(&format!(
-                    "{expanded} = {reshape} : {} into {}",
-                    tensor_type(&flat.shape, element),
-                    tensor_type(&flat.full, element)
-                ));
-                name = expanded;
-            }
+            let name = self.unflatten(name, flat, element);
             self.set(
                 *v,
                 Tensor {
@@ -375,8 +459,26 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         inputs: &mut Vec<(usize, Tensor)>,
     ) -> Result<()> {
         let value = self.values.resolve(operand);
-        if produced.contains(&key(value)) || inputs.iter().any(|(k, _)| *k == key(value)) {
+        let folded = self.cluster_folds.iter().any(|(k, _)| *k == key(value));
+        if produced.contains(&key(value)) || folded || inputs.iter().any(|(k, _)| *k == key(value))
+        {
             return Ok(());
+        }
+        // Folded from the peers' parts in the body: each part is an input.
+        if !self.tensors.contains_key(&key(value)) {
+            if let Some(sum) = self.peer_sums.get(&key(value)) {
+                let parts = sum.parts.clone();
+                let mut keys = Vec::new();
+                for part in parts {
+                    // Keys above every address, so never a value's.
+                    self.counter += 1;
+                    let k = (1usize << 63) | self.counter;
+                    inputs.push((k, part));
+                    keys.push(k);
+                }
+                self.cluster_folds.push((key(value), keys));
+                return Ok(());
+            }
         }
         // A free value the kernel is given (stored for a collective) is read.
         let given = self.tensors.contains_key(&key(value));

@@ -33,6 +33,7 @@ mod elementwise;
 mod matmul;
 mod movement;
 mod nn;
+mod peers;
 mod reduction;
 mod types;
 
@@ -110,6 +111,14 @@ struct Emitter<'v, 'c, 'a> {
     tensors: HashMap<usize, Tensor>,
     /// Kernel outputs not yet written: value -> (parameter, memref type).
     destinations: HashMap<usize, (String, String)>,
+    /// Values folded from the peers' parts (a peer launch).
+    peer_sums: HashMap<usize, peers::PeerSum>,
+    /// Outputs also written to the peers, not yet written there: value ->
+    /// (parameter, memref type) per other rank.
+    peer_destinations: HashMap<usize, Vec<(String, String)>>,
+    /// Folds the element-wise cluster being built reads: (value, the
+    /// input keys of its parts).
+    cluster_folds: Vec<(usize, Vec<usize>)>,
     counter: usize,
 }
 
@@ -126,6 +135,9 @@ pub fn emit(
         body: String::new(),
         tensors: HashMap::new(),
         destinations: HashMap::new(),
+        peer_sums: HashMap::new(),
+        peer_destinations: HashMap::new(),
+        cluster_folds: Vec::new(),
         counter: 0,
     };
     reject_empty_buffers(unit, group)?;
@@ -268,6 +280,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     .insert(key(*v), (format!("%p{p}"), memref_type(&shape, element)));
             }
         }
+        self.peer_parameters(unit, &mut params, &mut types)?;
         Ok((params, types))
     }
 
@@ -345,6 +358,14 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 t.ty(),
                 memref_type(&t.shape, t.element)
             ));
+            // Written to the peers too, when no cluster loop did it.
+            for (param, memref) in self.peer_destinations.remove(&key(*v)).unwrap_or_default() {
+                self.line(&format!(
+                    "bufferization.materialize_in_destination {} in restrict writable {param} : ({}, {memref}) -> ()",
+                    t.name,
+                    t.ty(),
+                ));
+            }
         }
         Ok(())
     }
@@ -354,6 +375,9 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let value = self.values.resolve(value);
         if let Some(t) = self.tensors.get(&key(value)) {
             return Ok(t.clone());
+        }
+        if let Some(folded) = self.peer_sum_tensor(value, location) {
+            return folded;
         }
         let (element, shape) = self.local(value, location)?;
         let def = defining_op(value);

@@ -72,6 +72,11 @@ struct Args {
     /// process (needs a CUDA driver and NCCL).
     #[arg(long, value_enum, default_value = "cpu")]
     backend: Backend,
+    /// Peer launches (fused collectives): treat every N consecutive ranks
+    /// of a stage as one node, shared memory inside and MPI between (tests
+    /// the multi-node path on one machine) [default: the real nodes].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    ranks_per_node: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -100,6 +105,7 @@ fn main() -> ExitCode {
                 Backend::Cpu => coco_runtime::BackendKind::Cpu,
                 Backend::Cuda => coco_runtime::BackendKind::Cuda,
             },
+            ranks_per_node: args.ranks_per_node.map(|n| n as usize),
         };
         coco_runtime::run_rank(
             PROGRAM,

@@ -38,14 +38,7 @@ impl Kernels {
     /// Opens the bundle's shared library and resolves every kernel `stage`
     /// launches; opens nothing when the stage launches none.
     pub fn load(bundle: &Path, plan: &Plan, stage: &Stage) -> Result<Kernels> {
-        let launched: Vec<&str> = stage
-            .steps
-            .iter()
-            .filter_map(|step| match step {
-                Step::Launch { kernel, .. } => Some(kernel.as_str()),
-                _ => None,
-            })
-            .collect();
+        let launched: Vec<&str> = stage.steps.iter().filter_map(Step::kernel).collect();
         if launched.is_empty() {
             return Ok(Kernels {
                 kernels: HashMap::new(),

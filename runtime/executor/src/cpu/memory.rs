@@ -60,10 +60,28 @@ pub struct Memory {
 impl Memory {
     /// Allocates the stage's buffers for stage position `position` (the plan
     /// is validated: views fit on every position and view plain buffers).
-    pub fn new(stage: &Stage, position: usize) -> Result<Memory> {
+    /// Buffers in `placed` already have zeroed memory there (a shared
+    /// window) and are not allocated.
+    pub fn new(
+        stage: &Stage,
+        position: usize,
+        placed: &HashMap<String, *mut u8>,
+    ) -> Result<Memory> {
         let mut allocations = Vec::new();
         let mut regions = HashMap::new();
         for buffer in stage.buffers.iter().filter(|b| b.view.is_none()) {
+            if let Some(&ptr) = placed.get(&buffer.name) {
+                regions.insert(
+                    buffer.name.clone(),
+                    Region {
+                        ptr,
+                        bytes: buffer.bytes(),
+                        dtype: buffer.dtype,
+                        shape: buffer.shape.clone(),
+                    },
+                );
+                continue;
+            }
             // Zero-sized buffers still get a distinct, valid pointer.
             let layout = Layout::from_size_align(buffer.bytes().max(1), ALIGN).map_err(|_| {
                 Error::Plan(format!(

@@ -13,6 +13,7 @@
 mod elf;
 mod kernels;
 mod memory;
+mod peers;
 
 use std::{borrow::Cow, ffi::c_void, path::Path};
 
@@ -21,11 +22,12 @@ use coco_bundle::{Plan, Stage, Step};
 use crate::{
     collective::{self, Reductions},
     comm::{self, Comm, Pending},
-    error::Result,
+    error::{Error, Result},
 };
 
 pub use kernels::MAX_BUFFERS;
 use memory::Memory;
+use peers::Peers;
 
 /// Tag of point-to-point messages (on a communicator of their own).
 const P2P_TAG: i32 = 1;
@@ -43,17 +45,33 @@ pub struct StepContext<'a> {
 /// One rank's part of a stage on the CPU.
 pub struct Cpu {
     memory: Memory,
+    /// The shared-memory window of the stage's peer launches, if any (it
+    /// holds some of `memory`'s buffers, so it lives as long).
+    peers: Option<Box<Peers>>,
     kernels: kernels::Kernels,
     position: usize,
     pending: Vec<Pending>,
 }
 
 impl Cpu {
-    /// Allocates the stage's buffers and loads the kernels it launches.
-    pub fn new(bundle: &Path, plan: &Plan, stage: &Stage, position: usize) -> Result<Cpu> {
+    /// Allocates the stage's buffers (those of peer launches in a window
+    /// shared with the stage's other ranks on this node: collective over
+    /// the stage) and loads the kernels it launches.
+    pub fn new(
+        bundle: &Path,
+        plan: &Plan,
+        stage: &Stage,
+        position: usize,
+        stage_comm: &Comm,
+        ranks_per_node: Option<usize>,
+    ) -> Result<Cpu> {
+        let kernels = kernels::Kernels::load(bundle, plan, stage)?;
+        let peers = Peers::new(stage, position, stage_comm, ranks_per_node)?;
+        let placed = peers.as_ref().map(|p| p.placement()).unwrap_or_default();
         Ok(Cpu {
-            kernels: kernels::Kernels::load(bundle, plan, stage)?,
-            memory: Memory::new(stage, position)?,
+            kernels,
+            memory: Memory::new(stage, position, &placed)?,
+            peers: peers.map(Box::new),
             position,
             pending: Vec::new(),
         })
@@ -115,6 +133,38 @@ impl Cpu {
                         .launch(kernel, &pointers, self.position as i64)?
                 };
                 0
+            }
+            Step::PeerLaunch {
+                kernel,
+                buffers,
+                peer_reads,
+                peer_writes,
+                ..
+            } => {
+                let peers = self.peers.as_mut().ok_or_else(|| {
+                    Error::Internal("a peer launch in a stage without a window".into())
+                })?;
+                peers.before(peer_reads, comm)?;
+                let mut pointers: Vec<*mut c_void> = buffers
+                    .iter()
+                    .map(|b| self.memory.region(b).ptr.cast())
+                    .collect();
+                pointers.extend(
+                    peers
+                        .parameters(peer_reads, peer_writes)
+                        .into_iter()
+                        .map(|p| p.cast::<c_void>()),
+                );
+                // SAFETY: the plan's buffers and the peers' parts, at the
+                // sizes the validated plan declares; every rank of the node
+                // is between the two barriers, so nobody else touches the
+                // parts this kernel reads or writes.
+                unsafe {
+                    self.kernels
+                        .launch(kernel, &pointers, self.position as i64)?
+                };
+                peers.after(peer_writes, comm)?;
+                peers.traffic(peer_reads, peer_writes)
             }
             Step::AllReduce {
                 reduction,
@@ -229,5 +279,13 @@ impl Cpu {
     /// MPI is finalised).
     pub fn finish(&mut self) -> Result<()> {
         comm::wait_all(&mut self.pending)
+    }
+
+    /// Frees the shared window, after the outputs are read (collective).
+    pub fn close(&mut self) -> Result<()> {
+        match &mut self.peers {
+            Some(peers) => peers.close(),
+            None => Ok(()),
+        }
     }
 }
