@@ -10,15 +10,20 @@
 #                    Adam on the shard + all_gather, LAMB from torch._foreach ops
 # Each line: ms per step (median for torch, mean of --repeat for coco), the
 # best PyTorch variant over coco's fused step, and the memory-traffic limit
-# of the fused step: (8 x ranks + 20) bytes per parameter moved by all ranks
-# together (every rank's gradient part read, moments and parameter part read,
-# moments written, the new part written to every rank) over the bandwidth of
-# a STREAM triad run with as many processes as ranks, measured in this run.
+# of the fused step: the bytes per parameter all ranks together must move,
+# over the bandwidth of a STREAM triad run with as many processes as ranks,
+# measured in this run. Adam: 8 x ranks + 20 (every rank's gradient part
+# read, moments and parameter read, moments written, the new part written
+# to every rank); LAMB 8 more (its update is written and read again, since
+# the trust ratio needs the update's norm before the update is applied).
+# AR_C keeps one buffer per op, and at 64M parameters on 4 ranks it does not
+# fit this machine's 24 GiB: a coco run that fails prints "failed".
 #
 # PyTorch is not a dependency of coco: `--install` creates a virtual
 # environment (default .venv-torch, or $TORCH_VENV) and installs torch from
 # PyPI into it (several GB; never in CI).
-# Usage: bench/pytorch_peer.sh [--install] [sizes...]   (default: 1M 4M 16M 64M)
+# Usage: [RANKS="2 4"] bench/pytorch_peer.sh [--install] [sizes...]
+#        (default sizes: 1M 4M 16M 64M)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=./target/debug
@@ -37,6 +42,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fuse='builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-partial-reduce,canonicalize,cse,coco-fuse)'
 per_iteration() { sed -n 's/.*per iteration *\([0-9.]*\) ms.*/\1/p'; }
+coco_ms() { # program ranks steps
+  ( $bin/coco-run "$1" --ranks "$2" --repeat "$3" --timing 2>&1 || true ) | per_iteration | grep . || echo failed
+}
 torch_ms() { # variant params ranks steps
   OMP_NUM_THREADS=1 "$venv/bin/python" -m torch.distributed.run --standalone \
     --nproc_per_node "$3" bench/host/pytorch_step.py --variant "$1" --params "$2" --steps "$4" 2>/dev/null \
@@ -70,7 +78,7 @@ bandwidth() { # ranks: summed GB/s of `ranks` triads at once
 }
 
 printf "%-5s %5s %9s %9s %9s %11s %11s %9s %11s %9s %11s\n" opt ranks params "coco AR_C" "coco fused" "torch fe" "torch fused" "torch ZeRO" "best torch" "limit ms" "fused/limit"
-for ranks in 2 4; do
+for ranks in ${RANKS:-2 4}; do
   gbs=$(bandwidth "$ranks")
   for example in adam lamb; do
     original=$(grep -o 'tensor<[0-9]*xf32' examples/coco/$example.mlir | head -1 | sed 's/tensor<\([0-9]*\)xf32/\1/')
@@ -78,13 +86,13 @@ for ranks in 2 4; do
       sed "s/tensor<${original}xf32/tensor<${n}xf32/g" examples/coco/$example.mlir > "$work/$example-$n.mlir"
       $bin/coco-opt "$work/$example-$n.mlir" --pass-pipeline="$fuse" -o "$work/$example-$n-fused.mlir" 2>/dev/null
       steps=$(( n >= 16777216 ? 3 : 10 ))
-      arc=$($bin/coco-run "$work/$example-$n.mlir" --ranks "$ranks" --repeat $steps --timing 2>&1 | per_iteration)
+      arc=$(coco_ms "$work/$example-$n.mlir" "$ranks" $steps)
       if [ "$example" = adam ]; then
         fe=$(torch_ms adam-foreach "$n" "$ranks" $steps)
       else
         fe=$(torch_ms lamb-foreach "$n" "$ranks" $steps)
       fi
-      fused=$($bin/coco-run "$work/$example-$n-fused.mlir" --ranks "$ranks" --repeat $steps --timing 2>&1 | per_iteration)
+      fused=$(coco_ms "$work/$example-$n-fused.mlir" "$ranks" $steps)
       if [ "$example" = adam ]; then
         tf=$(torch_ms adam-fused "$n" "$ranks" $steps)
         tz=$(torch_ms adam-zero "$n" "$ranks" $steps)
@@ -93,8 +101,8 @@ for ranks in 2 4; do
       fi
       awk -v ex="$example" -v r="$ranks" -v n="$n" -v a="$arc" -v f="$fused" -v fe="$fe" -v tf="$tf" -v tz="$tz" -v gbs="$gbs" 'BEGIN {
         best = fe; if (tf != "nan" && tf < best) best = tf; if (tz != "nan" && tz < best) best = tz;
-        limit = n * (8 * r + 20) / (gbs * 1e6);
-        printf "%-5s %5d %9d %9.1f %11.1f %9.1f %11s %11s %9.2fx %9.1f %10.2fx\n", ex, r, n, a, f, fe, tf, tz, best / f, limit, f / limit
+        limit = n * (8 * r + (ex == "lamb" ? 28 : 20)) / (gbs * 1e6);
+        printf "%-5s %5d %9d %9s %11.1f %9.1f %11s %11s %9.2fx %9.1f %10.2fx\n", ex, r, n, a, f, fe, tf, tz, best / f, limit, f / limit
       }'
     done
   done

@@ -29,7 +29,8 @@ to_json() {
 }
 compile() { # name program
   local name=$1 program=$2 dir="$out/bundles/$1"
-  $bin/coco-translate "$program" --emit=bundle --ranks 1 -o "$dir"
+  # Collective steps, as the cuda backend runs fused collectives.
+  $bin/coco-translate "$program" --emit=bundle --ranks 1 --fused-collectives=steps -o "$dir"
   # The GPU machine needs the plan, the PTX and the program, not host code.
   rm -f "$dir/kernels.so" "$dir/kernels.o" "$dir/kernels.ll"
   to_json "$dir"
@@ -53,7 +54,7 @@ sed "s/tensor<262144xf32/tensor<${n}xf32/g" examples/coco/adam.mlir > "$work/ada
 $bin/coco-opt "$work/adam-big.mlir" \
   --pass-pipeline='builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-fuse)' \
   -o "$work/adam-big-fused.mlir" 2>/dev/null
-$bin/coco-translate "$work/adam-big-fused.mlir" --emit=bundle --ranks 1 -o "$out/bench/adam-$n"
+$bin/coco-translate "$work/adam-big-fused.mlir" --emit=bundle --ranks 1 --fused-collectives=steps -o "$out/bench/adam-$n"
 rm -f "$out/bench/adam-$n/kernels.so" "$out/bench/adam-$n/kernels.o" "$out/bench/adam-$n/kernels.ll"
 to_json "$out/bench/adam-$n"
 

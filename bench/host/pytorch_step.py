@@ -6,6 +6,8 @@ Variants (each rank holds its own gradient of N float32 parameters):
   adam-fused     all_reduce(grad) / world, torch.optim.Adam(fused=True)
   adam-zero      reduce_scatter_tensor(avg) of the gradient, fused Adam on
                  the rank's shard, all_gather_into_tensor of the parameters
+  adam-kernel    torch.optim.Adam(fused=True).step() alone, on a gradient
+                 already averaged: the kernel, for a per-byte comparison
   lamb-foreach   all_reduce(grad) / world, LAMB written with torch._foreach
                  ops (PyTorch has no LAMB), the per-tensor trust ratio over
                  the whole parameter tensor
@@ -64,6 +66,14 @@ def main():
             dist.all_reduce(g)
             g.div_(world)
             p.grad = g
+            opt.step()
+            times.append(time.perf_counter() - t0)
+    elif args.variant == "adam-kernel":
+        opt = torch.optim.Adam([p], lr=1e-3, fused=True)
+        p.grad = grad
+        for _ in range(args.steps):
+            dist.barrier()
+            t0 = time.perf_counter()
             opt.step()
             times.append(time.perf_counter() - t0)
     elif args.variant == "adam-zero":

@@ -512,7 +512,11 @@ def Coco_FusedCollectiveOp : Coco_Op<"fused_collective", [
     Produced by `coco-fuse` from CoCoNet's `RS_C_AG` schedule. The body starts
     with `coco.reduce_scatter` ops, computes on slices and ends with
     `coco.all_gather` ops; the lowering runs it as one collective with the
-    computation in between and no extra memory passes. The only other
+    computation in between and no extra memory passes: on the CPU, one
+    kernel per rank that folds every rank's part of the reduce_scatter
+    operands in rank order, computes, and writes the all_gather operands
+    into every rank's copy through shared memory (a `peer_launch`,
+    docs/bundle.md); on GPUs, NCCL collectives around one kernel. The only other
     communication it may hold is a `coco.all_reduce` of a 0-d tensor: the
     scalar that combines per-slice partial reductions (a norm computed by
     `coco-partial-reduce`, as in CoCoNet's fused LAMB).
