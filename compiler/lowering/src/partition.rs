@@ -719,6 +719,20 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
     /// A view of `shape` at element `offset` of buffer `of` (through `of`'s
     /// own view, if it is one).
     fn view(&mut self, of: &str, offset: usize, shape: Vec<usize>) -> String {
+        self.add_view(of, offset, 0, shape, format!("{of}_at{offset}"))
+    }
+
+    /// View `name` of `shape` at element `offset + rank * rank_stride` of
+    /// buffer `of`, offsets and strides added to `of`'s own view if it is
+    /// one; made once.
+    fn add_view(
+        &mut self,
+        of: &str,
+        offset: usize,
+        rank_stride: usize,
+        shape: Vec<usize>,
+        name: String,
+    ) -> String {
         let base = self
             .buffers
             .iter()
@@ -729,15 +743,14 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
             Some(outer) => View {
                 of: outer.of.clone(),
                 offset: outer.offset + offset,
-                rank_stride: outer.rank_stride,
+                rank_stride: outer.rank_stride + rank_stride,
             },
             None => View {
                 of: of.to_string(),
                 offset,
-                rank_stride: 0,
+                rank_stride,
             },
         };
-        let name = format!("{of}_at{offset}");
         if !self.buffers.iter().any(|b| b.name == name) {
             self.buffers.push(Buffer {
                 name: name.clone(),
@@ -1073,35 +1086,13 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
     /// Stage position `rank`'s part of buffer `of` (split along its first
     /// dimension into one part per rank): a view at a rank-dependent offset.
     fn part_view(&mut self, of: &str, shape: Vec<usize>) -> String {
-        let base = self
+        let elements = self
             .buffers
             .iter()
             .find(|b| b.name == of)
             .expect("viewed buffers exist")
-            .clone();
-        let part = base.len() / self.group;
-        let view = match &base.view {
-            Some(outer) => View {
-                of: outer.of.clone(),
-                offset: outer.offset,
-                rank_stride: outer.rank_stride + part,
-            },
-            None => View {
-                of: of.to_string(),
-                offset: 0,
-                rank_stride: part,
-            },
-        };
-        let name = format!("{of}_part");
-        self.buffers.push(Buffer {
-            name: name.clone(),
-            dtype: base.dtype,
-            shape,
-            input: None,
-            output: None,
-            view: Some(view),
-        });
-        name
+            .len();
+        self.add_view(of, 0, elements / self.group, shape, format!("{of}_part"))
     }
 
     /// `coco.send` / `coco.recv`: a step paired with the peer group's stage.

@@ -431,25 +431,26 @@ impl Comm {
     ) -> Result<()> {
         assert_eq!(send.len(), send_counts.iter().sum::<usize>() * elem);
         assert_eq!(recv.len(), recv_counts.iter().sum::<usize>() * elem);
-        let (sc, sd) = counts("MPI_Alltoallv", send_counts)?;
-        let (rc, rd) = counts("MPI_Alltoallv", recv_counts)?;
-        // SAFETY: counts and displacements describe both buffers exactly.
-        unsafe {
-            complete("MPI_Alltoallv", |request| {
-                ffi::MPI_Ialltoallv(
-                    buffer(send),
-                    sc.as_ptr(),
-                    sd.as_ptr(),
-                    unit(elem),
-                    buffer_mut(recv),
-                    rc.as_ptr(),
-                    rd.as_ptr(),
-                    unit(elem),
-                    self.raw,
-                    request,
-                )
-            })
-        }
+        // Parts one after the other: each starts where the previous ends.
+        let starts = |counts: &[usize]| -> Vec<usize> {
+            counts
+                .iter()
+                .scan(0, |at, &n| {
+                    let start = *at;
+                    *at += n;
+                    Some(start)
+                })
+                .collect()
+        };
+        self.all_to_all_at(
+            elem,
+            send,
+            send_counts,
+            &starts(send_counts),
+            recv,
+            recv_counts,
+            &starts(recv_counts),
+        )
     }
 
     /// `send_counts[r]` elements from element `send_at[r]` of `send` to rank

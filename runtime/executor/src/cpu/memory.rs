@@ -17,7 +17,7 @@ use std::{
     ptr::NonNull,
 };
 
-use coco_bundle::{DType, Stage};
+use coco_bundle::{Buffer, DType, Stage};
 
 use crate::error::{Error, Result};
 
@@ -45,6 +45,16 @@ pub struct Region {
 }
 
 impl Region {
+    /// `buffer` at `ptr`.
+    fn of(buffer: &Buffer, ptr: *mut u8) -> Region {
+        Region {
+            ptr,
+            bytes: buffer.bytes(),
+            dtype: buffer.dtype,
+            shape: buffer.shape.clone(),
+        }
+    }
+
     pub fn overlaps(&self, other: &Region) -> bool {
         let (a, b) = (self.ptr as usize, other.ptr as usize);
         a < b + other.bytes && b < a + self.bytes
@@ -71,15 +81,7 @@ impl Memory {
         let mut regions = HashMap::new();
         for buffer in stage.buffers.iter().filter(|b| b.view.is_none()) {
             if let Some(&ptr) = placed.get(&buffer.name) {
-                regions.insert(
-                    buffer.name.clone(),
-                    Region {
-                        ptr,
-                        bytes: buffer.bytes(),
-                        dtype: buffer.dtype,
-                        shape: buffer.shape.clone(),
-                    },
-                );
+                regions.insert(buffer.name.clone(), Region::of(buffer, ptr));
                 continue;
             }
             // Zero-sized buffers still get a distinct, valid pointer.
@@ -99,15 +101,7 @@ impl Memory {
                 ))
             })?;
             allocations.push(Allocation { ptr, layout });
-            regions.insert(
-                buffer.name.clone(),
-                Region {
-                    ptr: ptr.as_ptr(),
-                    bytes: buffer.bytes(),
-                    dtype: buffer.dtype,
-                    shape: buffer.shape.clone(),
-                },
-            );
+            regions.insert(buffer.name.clone(), Region::of(buffer, ptr.as_ptr()));
         }
         for buffer in &stage.buffers {
             if let Some(view) = &buffer.view {
@@ -123,15 +117,7 @@ impl Memory {
                 }
                 // SAFETY: the view fits in its base (checked just above).
                 let ptr = unsafe { base.ptr.add(start * buffer.dtype.size()) };
-                regions.insert(
-                    buffer.name.clone(),
-                    Region {
-                        ptr,
-                        bytes: buffer.bytes(),
-                        dtype: buffer.dtype,
-                        shape: buffer.shape.clone(),
-                    },
-                );
+                regions.insert(buffer.name.clone(), Region::of(buffer, ptr));
             }
         }
         Ok(Memory {
