@@ -64,3 +64,16 @@ else
   /usr/bin/python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "pyspark==$PYSPARK_VERSION"
 fi
+
+# NVIDIA's PTX assembler and libdevice (the nvidia-cuda-nvcc-cu12 wheel: no
+# GPU or driver needed). The test suite assembles every PTX coco emits with
+# this ptxas, and coco-translate links this libdevice into GPU modules
+# (`--cuda-path`, which the tests and scripts point at
+# .venv/.../nvidia/cuda_nvcc).
+NVCC_WHEEL_VERSION=12.9.86
+if "$VENV/bin/python" -c "import sys, importlib.metadata as m; sys.exit(m.version('nvidia-cuda-nvcc-cu12') != '$NVCC_WHEEL_VERSION')" 2>/dev/null; then
+  echo "setup: nvidia-cuda-nvcc-cu12 $NVCC_WHEEL_VERSION present in .venv"
+else
+  echo "setup: installing nvidia-cuda-nvcc-cu12 $NVCC_WHEEL_VERSION into .venv"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "nvidia-cuda-nvcc-cu12==$NVCC_WHEEL_VERSION"
+fi

@@ -35,13 +35,12 @@
 // PTX-NEXT: .target sm_90
 // PTX-NEXT: .address_size 64
 // PTX-NOT: .extern
-// PTX: .func {{.*}} __nv_sqrtf(
-// PTX: sqrt.rn.f32
 // PTX: .visible .entry adam_k0_kernel(
 // PTX-COUNT-8: .param .u64 adam_k0_kernel_param_{{[0-9]+}}
 // PTX-NEXT: )
 // PTX-NEXT: .maxntid 64, 1, 1
 // PTX: ld.global.f32
+// PTX: sqrt.rn.f32
 // PTX: div.rn.f32
 // PTX: st.global.f32
 // PTX-NOT: .entry

@@ -1,13 +1,21 @@
 // PTX for every example (as written, 2 ranks): one module, the requested
-// target, an entry per outlined loop nest, and the math coco provides
-// without libdevice (sqrt.rn, ex2-based exp and tanh). Execution of these
-// kernels is checked on a GPU machine by scripts/gpu-check.sh; here the
-// text is pinned.
+// target, an entry per outlined loop nest, and the math: sqrt is always
+// sqrt.rn (a definition of __nv_sqrtf that wins over libdevice's
+// sqrt.approx); exp and tanh are coco's ex2-based fallback without
+// libdevice, and NVIDIA's libdevice with --cuda-path (%cuda is the
+// nvidia-cuda-nvcc-cu12 wheel in .venv). Every PTX of every example and
+// schedule is assembled by ptxas in the compiled:: trials; execution on a
+// GPU is scripts/gpu-check.sh; here the text is pinned.
 // RUN: coco-translate ../examples/coco/sgd.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=SGD
 // RUN: coco-translate ../examples/coco/adamw.mlir --emit=ptx --ranks 2 --chip sm_80 --ptx-version 78 | FileCheck %s --check-prefix=ADAMW
 // RUN: coco-translate ../examples/coco/lamb.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=LAMB
 // RUN: coco-translate ../examples/coco/megatron_mlp.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=MLP
 // RUN: coco-translate ../examples/coco/megatron_attention.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=ATTN
+// RUN: coco-translate ../examples/coco/adamw.mlir --emit=ptx --ranks 2 --cuda-path %cuda | FileCheck %s --check-prefix=ADAMWLIB
+// RUN: coco-translate ../examples/coco/megatron_mlp.mlir --emit=ptx --ranks 2 --cuda-path %cuda | FileCheck %s --check-prefix=MLPLIB
+// RUN: coco-translate ../examples/coco/megatron_attention.mlir --emit=ptx --ranks 2 --cuda-path %cuda | FileCheck %s --check-prefix=ATTNLIB
+// RUN: coco-translate ../examples/coco/megatron_attention.mlir --emit=plan --ranks 2 --cuda-path %cuda | FileCheck %s --check-prefix=PLANLIB
+// RUN: coco-translate ../examples/coco/megatron_attention.mlir --emit=plan --ranks 2 | FileCheck %s --check-prefix=PLANFALLBACK
 
 // SGD: .version 8.0
 // SGD-NEXT: .target sm_90
@@ -21,9 +29,10 @@
 
 // ADAMW: .version 7.8
 // ADAMW-NEXT: .target sm_80
-// ADAMW: .func {{.*}} __nv_sqrtf(
-// ADAMW: sqrt.rn.f32
+// ADAMW-NOT: __nv_sqrtf
 // ADAMW: .visible .entry adamw_k0_kernel(
+// ADAMW: .visible .entry adamw_k9_kernel(
+// ADAMW: sqrt.rn.f32
 // ADAMW: div.rn.f32
 
 // The norms run as one-thread kernels around the sequential sum, in the
@@ -48,3 +57,22 @@
 // ATTN: .func {{.*}} __nv_expf(
 // ATTN: ex2.approx.f32
 // ATTN: .visible .entry megatron_attention_k0_kernel(
+
+// With libdevice, sqrt stays sqrt.rn, and libdevice's exp and tanh are
+// inlined: no function is left, and ex2 is the .ftz form libdevice uses
+// after its own range reduction (the fallback's is plain ex2.approx.f32).
+// ADAMWLIB-NOT: sqrt.approx
+// ADAMWLIB: sqrt.rn.f32
+// ADAMWLIB-NOT: sqrt.approx
+// MLPLIB-NOT: .func
+// MLPLIB-NOT: .extern
+// MLPLIB: ex2.approx.ftz.f32
+// ATTNLIB-NOT: .func
+// ATTNLIB-NOT: .extern
+// ATTNLIB: ex2.approx.ftz.f32
+
+// The plan says which math the PTX has (the GPU check's tolerance).
+// PLANLIB: [ptx]
+// PLANLIB: libdevice = true
+// PLANFALLBACK: [ptx]
+// PLANFALLBACK-NOT: libdevice

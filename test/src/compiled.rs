@@ -94,28 +94,40 @@ pub fn check(path: &str, schedule: &[&str], world_sizes: &[usize]) -> Result<(),
     Ok(())
 }
 
+/// The chips every PTX is assembled for: the A100's and the H100's.
+pub const PTXAS_CHIPS: &[&str] = &["sm_80", "sm_90"];
+
 /// Every kernel of the program has a GPU launch list whose entry points
-/// are defined exactly once in the PTX, and the PTX needs nothing outside
-/// itself (no `.extern`: libdevice is not available without a toolkit).
+/// are defined exactly once in the PTX; the PTX with coco's fallback math
+/// needs nothing outside itself (no `.extern`); and NVIDIA's ptxas
+/// assembles it, and the PTX with libdevice linked, for every chip of
+/// [`PTXAS_CHIPS`] without an error or a warning and without spilling a
+/// register.
 fn check_ptx(file: &str) -> Result<(), String> {
-    let translate = |emit: &str| -> Result<String, String> {
-        let args: Vec<String> = ["coco-translate", file, emit, "--ranks", "4"]
+    let cuda = crate::cuda_path().display().to_string();
+    let translate = |extra: &[&str]| -> Result<(String, String), String> {
+        let mut args: Vec<String> = ["coco-translate", file, "--ranks", "4"]
             .iter()
             .map(|s| s.to_string())
             .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
         let out = coco_tools::translate::run(&args, None);
         if out.code != 0 {
             return Err(format!(
-                "coco-translate {emit} failed:\n{}",
+                "coco-translate {} failed:\n{}",
+                extra.join(" "),
                 String::from_utf8_lossy(&out.stderr)
             ));
         }
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        Ok((
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ))
     };
-    let plan_text = translate("--emit=plan")?;
+    let (plan_text, _) = translate(&["--emit=plan"])?;
     let plan = coco_bundle::Plan::parse(&plan_text, std::path::Path::new("plan.toml"))
         .map_err(|e| e.to_string())?;
-    let ptx = translate("--emit=ptx")?;
+    let (ptx, _) = translate(&["--emit=ptx"])?;
     if ptx.contains(".extern") {
         return Err("the PTX declares external functions".into());
     }
@@ -134,6 +146,26 @@ fn check_ptx(file: &str) -> Result<(), String> {
                 return Err(format!(
                     "entry {} is defined {definitions} times in the PTX",
                     launch.entry
+                ));
+            }
+        }
+    }
+    let ptxas = crate::cuda_path().join("bin/ptxas");
+    for chip in PTXAS_CHIPS {
+        // With coco's fallback math, and with libdevice linked.
+        for math in [&[][..], &["--cuda-path", &cuda][..]] {
+            let mut args = vec!["--emit=ptx", "--chip", chip];
+            args.extend(math);
+            let (text, _) = translate(&args)?;
+            let kernels = coco_lowering::ptxas::assemble(&ptxas, &text, chip)
+                .map_err(|e| format!("{}: {e}", args.join(" ")))?;
+            if let Some(k) = kernels.iter().find(|k| k.spill_stores + k.spill_loads > 0) {
+                return Err(format!(
+                    "{}: {} spills ({} bytes stored, {} loaded)",
+                    args.join(" "),
+                    k.entry,
+                    k.spill_stores,
+                    k.spill_loads
                 ));
             }
         }

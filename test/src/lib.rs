@@ -44,6 +44,25 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// NVIDIA's tools for the PTX checks (`%cuda` in RUN lines): the
+/// nvidia-cuda-nvcc-cu12 wheel's `nvidia/cuda_nvcc` in the project's
+/// `.venv` (scripts/setup.sh installs it), or `$COCO_TEST_CUDA_PATH`. When
+/// neither exists the path still names the expected place, so that
+/// coco-translate's error says what is missing.
+pub fn cuda_path() -> PathBuf {
+    if let Some(path) = std::env::var_os("COCO_TEST_CUDA_PATH") {
+        return PathBuf::from(path);
+    }
+    let lib = repo_root().join(".venv/lib");
+    let found = std::fs::read_dir(&lib).ok().and_then(|entries| {
+        entries
+            .flatten()
+            .map(|e| e.path().join("site-packages/nvidia/cuda_nvcc"))
+            .find(|p| p.is_dir())
+    });
+    found.unwrap_or_else(|| lib.join("python3/site-packages/nvidia/cuda_nvcc"))
+}
+
 /// Every `.mlir` file under `dir`, sorted, as paths relative to `base`.
 pub fn mlir_files(dir: &Path, base: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -23,7 +23,8 @@ pub struct RunLine {
 }
 
 /// All RUN lines of `source`, with `\` continuations joined, `%s` replaced
-/// by `path` and `%t` by `temp` (a scratch file for this test).
+/// by `path`, `%t` by `temp` (a scratch file for this test) and `%cuda` by
+/// the CUDA path ([`crate::cuda_path`]).
 pub fn parse(source: &str, path: &str, temp: &str) -> Result<Vec<RunLine>, String> {
     let mut runs = Vec::new();
     let mut pending: Option<(usize, String)> = None;
@@ -43,8 +44,13 @@ pub fn parse(source: &str, path: &str, temp: &str) -> Result<Vec<RunLine>, Strin
             continue;
         }
         text.push_str(body);
-        let stages = parse_pipeline(&text.replace("%s", path).replace("%t", temp))
-            .map_err(|e| format!("line {start}: {e}: {text}"))?;
+        let cuda = crate::cuda_path().display().to_string();
+        let substituted = text
+            .replace("%cuda", &cuda)
+            .replace("%s", path)
+            .replace("%t", temp);
+        let stages =
+            parse_pipeline(&substituted).map_err(|e| format!("line {start}: {e}: {text}"))?;
         runs.push(RunLine {
             line: start,
             text,

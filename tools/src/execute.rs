@@ -20,7 +20,7 @@ use std::{
 
 use coco_dialects::context;
 use coco_interp::{input_specs, npy, seeded_inputs, HostValue, Spec};
-use coco_lowering::{compile, write_bundle, FusedCollectives, Options, PROGRAM_FILE};
+use coco_lowering::{compile, write_bundle, CudaToolkit, FusedCollectives, Options, PROGRAM_FILE};
 use coco_runtime::{
     job::{self, TempDir},
     launch, watchdog, Reductions,
@@ -52,6 +52,8 @@ pub struct Request<'a> {
     pub fused_collectives: Option<FusedCollectives>,
     /// PTX kernels and NCCL instead of native kernels and MPI collectives.
     pub cuda: bool,
+    /// `--cuda-path`: where libdevice comes from for the cuda backend.
+    pub cuda_path: Option<&'a Path>,
     /// What the reference interpreter of `--check` may spend.
     pub interp_limits: &'a coco_interp::Limits,
 }
@@ -134,6 +136,11 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
                 // The cuda backend runs fused collectives as NCCL steps.
                 (true, _) => FusedCollectives::Steps,
                 (false, chosen) => chosen.unwrap_or_default(),
+            },
+            cuda_toolkit: if request.cuda {
+                CudaToolkit::find(request.cuda_path).map_err(|e| e.to_string())?
+            } else {
+                None
             },
             ..Options::default()
         };

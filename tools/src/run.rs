@@ -124,6 +124,11 @@ struct Cli {
     /// collectives around kernels) [default: peer; steps on cuda].
     #[arg(long, value_enum)]
     fused_collectives: Option<crate::translate::FusedCollectivesArg>,
+    /// cuda: the CUDA toolkit (or the nvidia-cuda-nvcc-cu12 wheel's
+    /// nvidia/cuda_nvcc folder) whose libdevice the kernels link, as
+    /// coco-translate's flag [default: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH].
+    #[arg(long, value_name = "DIR")]
+    cuda_path: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: &[String]) -> Output {
@@ -232,6 +237,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 ranks_per_node: cli.ranks_per_node.map(|n| n as usize),
                 fused_collectives: cli.fused_collectives.map(Into::into),
                 cuda: cli.backend == Backend::Cuda,
+                cuda_path: cli.cuda_path.as_deref(),
                 interp_limits: &limits,
             };
             return execute::run(&request, out);

@@ -23,7 +23,9 @@ use coco_dialects::{
     context,
     ir::{as_op, str_attr},
 };
-use coco_lowering::{compile, write_bundle, Compiled, FusedCollectives, Options, PROGRAM_FILE};
+use coco_lowering::{
+    compile, ptxas, write_bundle, Compiled, CudaToolkit, FusedCollectives, Options, PROGRAM_FILE,
+};
 use melior::ir::Module;
 
 use crate::{source, Output};
@@ -85,6 +87,19 @@ struct Cli {
     /// kernels (what the cuda backend runs).
     #[arg(long, value_enum, default_value_t = FusedCollectivesArg::Peer)]
     fused_collectives: FusedCollectivesArg,
+    /// A CUDA toolkit, or the nvidia-cuda-nvcc-cu12 wheel's nvidia/cuda_nvcc
+    /// folder (scripts/setup.sh installs it into .venv): its
+    /// nvvm/libdevice/libdevice.10.bc is linked into the PTX (else coco's
+    /// fallback exp and tanh) and its bin/ptxas serves --resource-usage
+    /// [default: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, as MLIR reads them].
+    #[arg(long, value_name = "DIR")]
+    cuda_path: Option<PathBuf>,
+    /// With --emit=ptx or bundle: assemble the PTX with the CUDA path's
+    /// ptxas (any error or warning fails) and print each kernel's
+    /// registers, spills, shared memory and stack on stderr, as nvcc's
+    /// flag of the same name.
+    #[arg(long)]
+    resource_usage: bool,
 }
 
 /// `--fused-collectives` (see `coco_lowering::FusedCollectives`).
@@ -111,17 +126,22 @@ pub fn run(args: &[String], stdin: Option<&[u8]>) -> Output {
         Ok(cli) => cli,
         Err(output) => return output,
     };
-    match run_cli(&cli, stdin) {
-        Ok(stdout) => output.stdout = stdout,
+    let mut report = String::new();
+    match run_cli(&cli, stdin, &mut report) {
+        Ok(stdout) => {
+            output.stdout = stdout;
+            output.stderr = report.into_bytes();
+        }
         Err(message) => {
-            output.stderr = format!("coco-translate: error: {message}\n").into_bytes();
+            output.stderr = format!("{report}coco-translate: error: {message}\n").into_bytes();
             output.code = 1;
         }
     }
     output
 }
 
-fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
+/// `report` collects what goes to stderr on success (`--resource-usage`).
+fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u8>, String> {
     check_mcpu(&cli.mcpu)?;
     // plan.toml holds integers as TOML does, in an i64.
     if i64::try_from(cli.ranks).is_err() {
@@ -131,6 +151,26 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
             i64::MAX
         ));
     }
+    if cli.resource_usage && !matches!(cli.emit, Emit::Ptx | Emit::Bundle) {
+        return Err(
+            "--resource-usage reports on PTX: use it with --emit=ptx or --emit=bundle".into(),
+        );
+    }
+    let cuda_toolkit = CudaToolkit::find(cli.cuda_path.as_deref()).map_err(|e| e.to_string())?;
+    let ptxas = match (&cuda_toolkit, cli.resource_usage) {
+        (_, false) => None,
+        (Some(toolkit), true) => Some(toolkit.ptxas().ok_or_else(|| {
+            format!(
+                "--resource-usage: {} has no bin/ptxas",
+                toolkit.root().display()
+            )
+        })?),
+        (None, true) => {
+            return Err("--resource-usage needs ptxas: name a CUDA toolkit, or the \
+                        nvidia-cuda-nvcc-cu12 wheel's nvidia/cuda_nvcc folder, with --cuda-path"
+                .into())
+        }
+    };
     let text = source::read_input(&cli.program, stdin)?;
     let context = context();
     let module = source::load(&context, &text, &cli.program)?;
@@ -147,11 +187,20 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
         native: matches!(cli.emit, Emit::Bundle | Emit::LlvmIr | Emit::Obj),
         ptx: matches!(cli.emit, Emit::Bundle | Emit::Ptx | Emit::Plan),
         fused_collectives: cli.fused_collectives.into(),
+        cuda_toolkit,
     };
     let source_name = std::path::Path::new(&cli.program)
         .file_name()
         .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
     let compiled = compile(&context, &module, &source_name, &options).map_err(|e| e.to_string())?;
+    match (&ptxas, &compiled.ptx) {
+        (Some(ptxas), Some(ptx)) => {
+            let kernels = ptxas::assemble(ptxas, ptx, &cli.chip).map_err(|e| e.to_string())?;
+            report.push_str(&ptxas::table(&cli.chip, &kernels));
+        }
+        (Some(_), None) => report.push_str("resource usage: the program has no GPU kernels\n"),
+        _ => {}
+    }
     let text = match cli.emit {
         Emit::Bundle => {
             let dir = cli

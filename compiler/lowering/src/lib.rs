@@ -13,6 +13,7 @@
 //! out with MPI or NCCL, so one compiled program runs on either backend.
 //! This crate depends on `coco-dialects` and `coco-bundle` only.
 
+pub mod cuda_toolkit;
 pub mod error;
 mod fused_collective;
 pub mod kernel;
@@ -20,6 +21,7 @@ pub mod native;
 pub mod partition;
 pub mod pipelines;
 pub mod ptx;
+pub mod ptxas;
 
 use std::{collections::HashMap, path::Path};
 
@@ -33,6 +35,7 @@ use melior::{
     Context,
 };
 
+pub use cuda_toolkit::CudaToolkit;
 pub use error::{Error, Result};
 
 /// What to produce.
@@ -54,6 +57,9 @@ pub struct Options {
     pub ptx: bool,
     /// How `coco.fused_collective` regions run.
     pub fused_collectives: FusedCollectives,
+    /// Where libdevice comes from (`--cuda-path`); without one, GPU math
+    /// uses coco's fallback PTX.
+    pub cuda_toolkit: Option<CudaToolkit>,
 }
 
 /// How a `coco.fused_collective` region runs (`--fused-collectives`).
@@ -80,6 +86,7 @@ impl Default for Options {
             native: true,
             ptx: true,
             fused_collectives: FusedCollectives::default(),
+            cuda_toolkit: None,
         }
     }
 }
@@ -321,6 +328,7 @@ pub fn compile(
             &buffers,
             &options.chip,
             &options.features,
+            options.cuda_toolkit.as_ref(),
         )?;
         for kernel in &mut compiled.plan.kernels {
             if let Some((launches, scratch)) = ptx.launches.get(&kernel.name) {
@@ -333,6 +341,7 @@ pub fn compile(
                 file: "kernels.ptx".into(),
                 chip: options.chip.clone(),
                 features: options.features.clone(),
+                libdevice: options.cuda_toolkit.is_some(),
             });
         }
         compiled.ptx = ptx.assembly;

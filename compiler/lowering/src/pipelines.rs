@@ -2,6 +2,8 @@
 //! way they are run. The routes are pinned by `test/lowering/*.mlir`, which
 //! run the same pipelines through `coco-opt`.
 
+use std::path::Path;
+
 use coco_dialects::{diagnostics::DiagnosticCollector, parse_module};
 use melior::{
     ir::{Module, Operation},
@@ -43,16 +45,24 @@ pub fn gpu_outline() -> String {
     )
 }
 
-/// Outlined GPU modules to PTX (`gpu.binary` with the assembly).
-/// `convert-gpu-to-nvvm` turns math ops into libdevice calls
-/// (`__nv_sqrtf`); `ptx::merge` supplies PTX for the ones PTX has an
-/// instruction for.
-pub fn gpu_to_ptx(chip: &str, features: &str) -> String {
+/// Outlined GPU modules to the NVVM dialect. `convert-gpu-to-nvvm` turns
+/// math ops into libdevice calls (`__nv_expf`).
+pub fn gpu_to_nvvm(chip: &str, features: &str) -> String {
     format!(
         "builtin.module(nvvm-attach-target{{chip={chip} features={features}}},\
          gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1}},\
-         reconcile-unrealized-casts),gpu-module-to-binary{{format=isa}})"
+         reconcile-unrealized-casts))"
     )
+}
+
+/// NVVM modules to PTX (`gpu.binary` with the assembly): with a `toolkit`
+/// folder, `gpu-module-to-binary` links its
+/// `nvvm/libdevice/libdevice.10.bc` (only what the kernels call), else
+/// MLIR looks at `CUDA_ROOT`/`CUDA_HOME`/`CUDA_PATH` itself and, finding
+/// nothing, leaves the calls to `ptx::merge`'s fallback definitions.
+pub fn nvvm_to_ptx(toolkit: Option<&Path>) -> String {
+    let toolkit = toolkit.map_or(String::new(), |t| format!(" toolkit={}", t.display()));
+    format!("builtin.module(gpu-module-to-binary{{format=isa{toolkit}}})")
 }
 
 /// Parses generated kernel IR; a failure is a lowering bug.

@@ -26,6 +26,7 @@ use melior::{
 };
 
 use crate::{
+    cuda_toolkit::CudaToolkit,
     error::{Error, Result},
     pipelines,
 };
@@ -50,6 +51,7 @@ pub fn compile(
     buffers: &HashMap<String, usize>,
     chip: &str,
     features: &str,
+    toolkit: Option<&CudaToolkit>,
 ) -> Result<Ptx> {
     let mut module: Module = pipelines::parse(context, kernels, "GPU")?;
     pipelines::run(
@@ -63,7 +65,14 @@ pub fn compile(
     pipelines::run(
         context,
         &mut module,
-        &pipelines::gpu_to_ptx(chip, features),
+        &pipelines::gpu_to_nvvm(chip, features),
+        "NVVM",
+    )?;
+    correctly_rounded_sqrt(context, &module.as_operation())?;
+    pipelines::run(
+        context,
+        &mut module,
+        &pipelines::nvvm_to_ptx(toolkit.map(CudaToolkit::root)),
         "PTX",
     )?;
     let assembly = merge(&assemblies(&module.as_operation()))?;
@@ -192,6 +201,65 @@ fn set_attribute<'c>(op: &Operation<'c>, name: &str, attribute: Attribute<'c>) {
     // setting an attribute does not invalidate handles.
     let mut op = unsafe { OperationRefMut::from_raw(raw_op(op)) };
     op.set_attribute(name, attribute);
+}
+
+/// `__nv_sqrtf` and `__nv_sqrt` as LLVM's `sqrt` intrinsic, which NVPTX
+/// emits as `sqrt.rn`: `convert-gpu-to-nvvm` calls libdevice for
+/// `math.sqrt` (and marks the intrinsic illegal, so this comes after it),
+/// and LLVM 19's NVVMReflect answers libdevice's `__CUDA_PREC_SQRT` query
+/// with 0, which picks `sqrt.approx`. A definition in the module wins over
+/// libdevice's (bitcode is linked only where the module has a
+/// declaration), so `math.sqrt` stays correctly rounded, as in the
+/// interpreter, with or without libdevice.
+const CORRECTLY_ROUNDED_SQRT: &str = r#"module {
+  llvm.func internal @__nv_sqrtf(%x: f32) -> f32 attributes {passthrough = ["alwaysinline"]} {
+    %r = llvm.intr.sqrt(%x) : (f32) -> f32
+    llvm.return %r : f32
+  }
+  llvm.func internal @__nv_sqrt(%x: f64) -> f64 attributes {passthrough = ["alwaysinline"]} {
+    %r = llvm.intr.sqrt(%x) : (f64) -> f64
+    llvm.return %r : f64
+  }
+}"#;
+
+/// Replaces the `__nv_sqrtf`/`__nv_sqrt` declarations of every
+/// `gpu.module` with [`CORRECTLY_ROUNDED_SQRT`]'s definitions.
+fn correctly_rounded_sqrt(context: &Context, module: &Operation) -> Result<()> {
+    let definitions = Module::parse(context, CORRECTLY_ROUNDED_SQRT).ok_or_else(|| {
+        Error::Codegen("internal error: the sqrt definitions do not parse".into())
+    })?;
+    let definitions = definitions.as_operation();
+    let functions = body_ops(&definitions);
+    for gpu_module in body_ops(module) {
+        let gpu_module = as_op(&gpu_module);
+        if op_name(gpu_module) != GPU_MODULE {
+            continue;
+        }
+        for declaration in body_ops(gpu_module) {
+            let declaration = as_op(&declaration);
+            let name = str_attr(declaration, "sym_name").unwrap_or_default();
+            let Some(definition) = functions
+                .iter()
+                .find(|f| str_attr(as_op(f), "sym_name").as_deref() == Some(name.as_str()))
+            else {
+                continue;
+            };
+            if op_name(declaration) != "llvm.func" {
+                continue;
+            }
+            // SAFETY: the declaration is a live op of the gpu.module's
+            // block; the clone is a new op the block takes ownership of,
+            // inserted before the declaration, which is then erased (no
+            // handle to it is used afterwards: calls refer to it by name).
+            unsafe {
+                let block = mlir_sys::mlirOperationGetBlock(raw_op(declaration));
+                let copy = mlir_sys::mlirOperationClone(raw_op(as_op(definition)));
+                mlir_sys::mlirBlockInsertOwnedOperationBefore(block, raw_op(declaration), copy);
+                mlir_sys::mlirOperationDestroy(raw_op(declaration));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `@root::@leaf` as its two names.
@@ -534,8 +602,10 @@ fn merge(assemblies: &[String]) -> Result<Option<String>> {
     for name in &externs {
         let definition = libdevice_shim(name).ok_or_else(|| {
             Error::Codegen(format!(
-                "a kernel calls the libdevice function {name}, which needs a CUDA toolkit to link; \
-                 coco provides PTX for __nv_sqrtf, __nv_sqrt, __nv_fabsf, __nv_fabs, __nv_expf and __nv_tanhf only"
+                "a kernel calls the libdevice function {name}, which coco's built-in PTX does not \
+                 define: link libdevice with --cuda-path (a CUDA toolkit, or the nvidia-cuda-nvcc-cu12 \
+                 wheel's nvidia/cuda_nvcc folder); without it coco defines __nv_fabsf, __nv_fabs, \
+                 __nv_expf and __nv_tanhf"
             ))
         })?;
         definitions.push_str(definition);
@@ -570,22 +640,14 @@ fn strip_externs(ptx: &str) -> (String, Vec<String>) {
     (out, names)
 }
 
-/// PTX definitions of the libdevice functions kernels call, so that they
-/// load without a CUDA toolkit's libdevice (`convert-gpu-to-nvvm` calls
-/// libdevice for every math op): exact where PTX has the instruction
-/// (sqrt.rn, abs), documented approximations for exp and tanh.
+/// The fallback when no libdevice is linked (no `--cuda-path`, no
+/// `CUDA_HOME`): PTX definitions of the libdevice functions kernels call
+/// (`convert-gpu-to-nvvm` calls libdevice for every math op), exact where
+/// PTX has the instruction (abs), documented approximations for exp and
+/// tanh (docs/bundle.md, "GPU math"). With libdevice linked, nothing is
+/// left to define.
 fn libdevice_shim(name: &str) -> Option<&'static str> {
     Some(match name {
-        "__nv_sqrtf" => concat!(
-            ".func  (.param .b32 func_retval0) __nv_sqrtf(\n\t.param .b32 __nv_sqrtf_param_0\n)\n{\n",
-            "\t.reg .f32 \t%f<3>;\n\tld.param.f32 \t%f1, [__nv_sqrtf_param_0];\n",
-            "\tsqrt.rn.f32 \t%f2, %f1;\n\tst.param.f32 \t[func_retval0+0], %f2;\n\tret;\n}\n\n"
-        ),
-        "__nv_sqrt" => concat!(
-            ".func  (.param .b64 func_retval0) __nv_sqrt(\n\t.param .b64 __nv_sqrt_param_0\n)\n{\n",
-            "\t.reg .f64 \t%fd<3>;\n\tld.param.f64 \t%fd1, [__nv_sqrt_param_0];\n",
-            "\tsqrt.rn.f64 \t%fd2, %fd1;\n\tst.param.f64 \t[func_retval0+0], %fd2;\n\tret;\n}\n\n"
-        ),
         "__nv_fabsf" => concat!(
             ".func  (.param .b32 func_retval0) __nv_fabsf(\n\t.param .b32 __nv_fabsf_param_0\n)\n{\n",
             "\t.reg .f32 \t%f<3>;\n\tld.param.f32 \t%f1, [__nv_fabsf_param_0];\n",

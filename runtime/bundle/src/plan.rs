@@ -46,6 +46,11 @@ pub struct PtxTarget {
     pub file: String,
     pub chip: String,
     pub features: String,
+    /// Whether NVIDIA's libdevice was linked for exp, tanh and the other
+    /// transcendentals (else coco's fallback PTX; docs/bundle.md, "GPU
+    /// math", has the tolerance of each).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub libdevice: bool,
 }
 
 /// A compiled kernel. Native ABI: `void name(void *buffer_0, ...,
