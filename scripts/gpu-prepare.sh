@@ -7,7 +7,7 @@
 #                        seeded inputs (inputs/) and the reference
 #                        interpreter's outputs (reference/) as .npy
 #   bench/adam-<N>/      the fused Adam step for N parameters (timing only)
-#   check.py, gpu-check.sh
+#   gpu-check.sh, gpu/check.py, gpu/gpu_check.py
 # Usage: scripts/gpu-prepare.sh [out-dir]     then copy the folder and run
 #        bash <out-dir>/gpu-check.sh there.
 set -euo pipefail
@@ -50,15 +50,11 @@ compile adam-autotuned "$work/adam-autotuned.mlir"
 
 # The fused Adam step at benchmark size: inputs are drawn on the GPU.
 n=16777216
-sed "s/tensor<262144xf32/tensor<${n}xf32/g" examples/coco/adam.mlir > "$work/adam-big.mlir"
-$bin/coco-opt "$work/adam-big.mlir" \
-  --pass-pipeline='builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-fuse)' \
-  -o "$work/adam-big-fused.mlir" 2>/dev/null
-$bin/coco-translate "$work/adam-big-fused.mlir" --emit=bundle --ranks 1 --fused-collectives=steps -o "$out/bench/adam-$n"
-rm -f "$out/bench/adam-$n/kernels.so" "$out/bench/adam-$n/kernels.o" "$out/bench/adam-$n/kernels.ll"
+bash scripts/gpu/adam-bench.sh "$bin" "$out/bench/adam-$n" "$n"
 to_json "$out/bench/adam-$n"
 
-cp scripts/gpu/check.py "$out/check.py"
+mkdir -p "$out/gpu"
+cp scripts/gpu/check.py scripts/gpu/gpu_check.py "$out/gpu/"
 cp scripts/gpu-check.sh "$out/gpu-check.sh"
 size=$(du -sm "$out" | cut -f1)
 echo "prepared $out (${size} MiB): copy it to the GPU machine and run: bash $out/gpu-check.sh"

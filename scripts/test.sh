@@ -20,3 +20,4 @@ cargo build --workspace --bins --quiet
 cargo test --workspace
 echo "== fault and bad-input harness (slice; the long run: bench/fault.sh)"
 target/debug/coco-fault --count 300 --seed "${COCO_FAULT_SEED:-1}"
+timeout 30 bash scripts/gpu-check.sh --self-test   # the GPU check on fake tools and results, ~2 s (docs/gpu-check.md)

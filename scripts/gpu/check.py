@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""coco's GPU check (run by gpu-check.sh on the GPU machine).
+"""coco's GPU check from Python (run by gpu-check.sh through gpu_check.py).
 
 The executor's CUDA backend has not run on a GPU yet, so this script checks
 the PTX on its own, on one GPU: it loads each bundle's PTX with the CUDA
@@ -8,9 +8,18 @@ every collective is a copy), and compares every output with the reference
 interpreter's. It also runs an NCCL all_reduce on a single rank and times
 the fused Adam kernel against a device-to-device copy of the same bytes and
 torch.optim.Adam(fused=True). Needs PyTorch (for device memory and timing)
-and a CUDA driver; plans are read from plan.json (written by gpu-prepare.sh).
+and a CUDA driver; plans are read from plan.json (written by gpu-prepare.sh),
+else from plan.toml (Python 3.11's tomllib, or tomli).
+
+    check.py ROOT [--results FILE]                # ROOT/bundles/*, NCCL, ROOT/bench/*
+    check.py ROOT --bench-only [--results FILE]   # the timing of ROOT/bench/* only
+
+With --results, every check and timing is also appended to FILE as one JSON
+object a line (gpu_check.py's table rows: what, gpus, result, seconds, ms,
+gbps, vs_copy, vs_torch, note).
 """
 
+import argparse
 import ctypes
 import json
 import os
@@ -18,12 +27,16 @@ import struct
 import sys
 import time
 
-import torch
+try:
+    import torch
+except ImportError:
+    print("check.py: needs PyTorch (pip install torch)")
+    sys.exit(3)
 
 # The plan format version this script reads (coco_bundle::FORMAT_VERSION).
 PLAN_VERSION = 3
-ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 FAILURES = []
+RESULTS = None  # the --results file, when given
 
 # Relative tolerance by element type: |a - b| <= tol * max(1, |b|). The PTX
 # is IEEE (mul.rn, add.rn, div.rn, sqrt.rn, no contraction) except exp and
@@ -40,9 +53,39 @@ def fail(message):
     print(f"  FAIL: {message}")
 
 
+def record(what, result, seconds=None, note="", **timing):
+    """One row of gpu_check.py's table (to --results, when given)."""
+    if RESULTS is None:
+        return
+    row = {"what": what, "gpus": 1, "result": result, "seconds": seconds, "note": note}
+    row.update(timing)
+    RESULTS.write(json.dumps(row) + "\n")
+    RESULTS.flush()
+
+
+def load_plan(bundle):
+    """plan.json (gpu-prepare.sh writes it for Pythons without tomllib), else plan.toml."""
+    path = os.path.join(bundle, "plan.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    try:
+        import tomllib
+    except ImportError:
+        try:
+            import tomli as tomllib
+        except ImportError:
+            raise RuntimeError(f"{bundle}: no plan.json, and reading plan.toml needs Python 3.11 or tomli")
+    with open(os.path.join(bundle, "plan.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
 # --- CUDA driver API -------------------------------------------------------
 
-cuda = ctypes.CDLL("libcuda.so.1")
+try:
+    cuda = ctypes.CDLL("libcuda.so.1")
+except OSError as error:  # reported by main(), as a row of the table
+    cuda, CUDA_ERROR = None, f"libcuda.so.1 does not load ({error})"
 
 
 def check_cu(result, what):
@@ -123,8 +166,7 @@ def element_count(shape):
 class Run:
     def __init__(self, bundle):
         self.bundle = bundle
-        with open(os.path.join(bundle, "plan.json")) as f:
-            self.plan = json.load(f)
+        self.plan = load_plan(bundle)
         if self.plan.get("format") != "coco-bundle" or self.plan.get("version") != PLAN_VERSION:
             raise RuntimeError(f"{bundle}: not a version-{PLAN_VERSION} coco bundle "
                                f"(version {self.plan.get('version')}); prepare it again")
@@ -237,11 +279,12 @@ class Run:
         return results
 
 
-def check_bundles():
-    bundles = os.path.join(ROOT, "bundles")
+def check_bundles(root):
+    bundles = os.path.join(root, "bundles")
     for name in sorted(os.listdir(bundles)):
         bundle = os.path.join(bundles, name)
         print(f"== {name}")
+        began, failures = time.time(), len(FAILURES)
         try:
             run = Run(bundle)
             run.fill_inputs(os.path.join(bundle, "inputs"))
@@ -250,10 +293,19 @@ def check_bundles():
                 print(f"  {line}")
         except Exception as error:  # one bundle's failure must not hide the others
             fail(f"{name}: {error}")
+        new = FAILURES[failures:]
+        record(f"{name} (bundle)", "FAIL" if new else "PASS", time.time() - began, new[0] if new else "")
 
 
 def check_nccl():
     print("== NCCL, one rank")
+    began, failures = time.time(), len(FAILURES)
+    check_nccl_rank()
+    new = FAILURES[failures:]
+    record("NCCL all_reduce, one rank", "FAIL" if new else "PASS", time.time() - began, new[0] if new else "")
+
+
+def check_nccl_rank():
     try:
         nccl = ctypes.CDLL(os.environ.get("COCO_NCCL", "libnccl.so.2"))
     except OSError as error:
@@ -302,49 +354,98 @@ def time_cuda(fn, iterations=20):
     return start.elapsed_time(end) / iterations
 
 
-def benchmark():
-    bench = os.path.join(ROOT, "bench")
+def measure(label, fn):
+    """Milliseconds per call of `fn`, or None (with the reason printed) when it fails."""
+    try:
+        return time_cuda(fn), ""
+    except Exception as error:
+        print(f"  {label}: {error}")
+        return None, str(error)
+
+
+def benchmark(root):
+    bench = os.path.join(root, "bench")
     for name in sorted(os.listdir(bench)):
         print(f"== timing: {name}")
+        n = int(name.split("-")[-1])
+        size = f"{n >> 20}M" if n % (1 << 20) == 0 else str(n)
+        rows = {"kernel": f"time: Adam {size} f32, coco fused kernel",
+                "copy": f"time: Adam {size} f32, D2D copy, same bytes",
+                "torch": f"time: Adam {size} f32, torch Adam(fused=True)"}
+        kernel_bytes = 7 * 4 * n  # reads g, m, v, p; writes m, v, p
+        ms, notes = {}, {}
         try:
             run = Run(os.path.join(bench, name))
             run.fill_inputs(None)
-            n = int(name.split("-")[-1])
             launches = [s for s in run.stage["steps"] if s["op"] == "launch"]
             if len(launches) != 1:
-                fail(f"{name}: expected one fused kernel, the plan has {len(launches)}")
-                continue
+                raise RuntimeError(f"expected one fused kernel, the plan has {len(launches)}")
             step = launches[0]
-            kernel_ms = time_cuda(lambda: run.launch_kernel(step["kernel"], step["buffers"]))
-            kernel_bytes = 7 * 4 * n  # reads g, m, v, p; writes m, v, p
+            ms["kernel"], notes["kernel"] = measure(
+                "coco fused Adam kernel", lambda: run.launch_kernel(step["kernel"], step["buffers"]))
+        except Exception as error:
+            ms["kernel"], notes["kernel"] = None, str(error)
+        if ms["kernel"] is None:
+            fail(f"{name}: {notes['kernel']}")
+        try:
+            # Reads and writes kernel_bytes in all, as the kernel does.
             src = torch.rand(kernel_bytes // 8, device="cuda")
             dst = torch.empty_like(src)
-            copy_ms = time_cuda(lambda: dst.copy_(src))  # reads + writes kernel_bytes in all
+            ms["copy"], notes["copy"] = measure("device-to-device copy", lambda: dst.copy_(src))
+            src = dst = None  # frees the memory before torch's Adam allocates
+        except Exception as error:
+            ms["copy"], notes["copy"] = None, str(error)
+        if ms["copy"] is None:
+            fail(f"{name}: device-to-device copy: {notes['copy']}")
+        try:
             params = [torch.rand(n, device="cuda", requires_grad=True)]
             params[0].grad = torch.rand(n, device="cuda")
             optimizer = torch.optim.Adam(params, lr=1e-3, fused=True)
-            adam_ms = time_cuda(optimizer.step)
-            gbps = lambda ms: kernel_bytes / (ms * 1e6)
-            print(f"  coco fused Adam kernel:     {kernel_ms:8.3f} ms  {gbps(kernel_ms):8.1f} GB/s")
-            print(f"  device-to-device copy:      {copy_ms:8.3f} ms  {gbps(copy_ms):8.1f} GB/s  "
-                  f"(coco kernel at {100 * copy_ms / kernel_ms:.0f}% of copy bandwidth)")
-            print(f"  torch.optim.Adam(fused):    {adam_ms:8.3f} ms  {gbps(adam_ms):8.1f} GB/s  "
-                  f"(coco kernel {adam_ms / kernel_ms:.2f}x the speed of torch's)")
-        except Exception as error:
-            fail(f"{name}: {error}")
+            ms["torch"], notes["torch"] = measure("torch.optim.Adam(fused=True)", optimizer.step)
+        except Exception as error:  # a PyTorch without fused Adam: no comparison, not a failure of coco
+            ms["torch"], notes["torch"] = None, f"torch {torch.__version__}: {error}"
+            print(f"  torch.optim.Adam(fused=True): {error}")
+        gbps = lambda t: kernel_bytes / (t * 1e6)
+        ratio = lambda a, b: a / b if a is not None and b is not None else None
+        for key, label in (("kernel", "coco fused Adam kernel:  "), ("copy", "device-to-device copy:   "),
+                           ("torch", "torch.optim.Adam(fused): ")):
+            t = ms[key]
+            if t is not None:
+                versus = ratio(t, ms["copy"])
+                print(f"  {label} {t:8.3f} ms  {gbps(t):8.1f} GB/s" +
+                      (f"  ({versus:.2f}x the copy's time)" if versus is not None else ""))
+            result = "PASS" if t is not None else ("SKIP" if key == "torch" else "FAIL")
+            record(rows[key], result, None, notes[key] if t is None else "",
+                   ms=t, gbps=gbps(t) if t is not None else None,
+                   vs_copy=ratio(t, ms["copy"]), vs_torch=ratio(t, ms["torch"]))
 
 
 def main():
+    global RESULTS
+    parser = argparse.ArgumentParser(description="coco's GPU check from Python (see the module docstring)")
+    parser.add_argument("root", nargs="?", default=os.path.dirname(os.path.abspath(__file__)),
+                        help="the folder with bundles/ and bench/ (gpu-prepare.sh's)")
+    parser.add_argument("--bench-only", action="store_true", help="only time ROOT/bench/*")
+    parser.add_argument("--results", help="append one JSON row a check to this file")
+    args = parser.parse_args()
+    if args.results:
+        RESULTS = open(args.results, "a")
     began = time.time()
+    if cuda is None:
+        print(f"gpu-check: {CUDA_ERROR}")
+        record("CUDA driver loads", "FAIL", note=CUDA_ERROR)
+        return 1
     if not torch.cuda.is_available():
         print("gpu-check: no CUDA device visible to PyTorch")
+        record("PyTorch sees a CUDA device", "FAIL", note="torch.cuda.is_available() is False")
         return 1
     torch.cuda.init()
     torch.zeros(1, device="cuda")  # makes the primary context current for the driver API
     print(f"device: {torch.cuda.get_device_name()} (PyTorch {torch.__version__})")
-    check_bundles()
-    check_nccl()
-    benchmark()
+    if not args.bench_only:
+        check_bundles(args.root)
+        check_nccl()
+    benchmark(args.root)
     print(f"== summary: {len(FAILURES)} failure(s) in {time.time() - began:.1f} s")
     for message in FAILURES:
         print(f"  {message}")

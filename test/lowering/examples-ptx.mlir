@@ -9,6 +9,8 @@
 // RUN: coco-translate ../examples/coco/sgd.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=SGD
 // RUN: coco-translate ../examples/coco/adamw.mlir --emit=ptx --ranks 2 --chip sm_80 --ptx-version 78 | FileCheck %s --check-prefix=ADAMW
 // RUN: coco-translate ../examples/coco/lamb.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=LAMB
+// RUN: coco-translate ../examples/coco/lamb.mlir --emit=plan --ranks 2 | FileCheck %s --check-prefix=LAMBPLAN
+// RUN: coco-translate ../examples/coco/megatron_mlp.mlir --emit=plan --ranks 2 | FileCheck %s --check-prefix=MLPPLAN
 // RUN: coco-translate ../examples/coco/megatron_mlp.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=MLP
 // RUN: coco-translate ../examples/coco/megatron_attention.mlir --emit=ptx --ranks 2 | FileCheck %s --check-prefix=ATTN
 // RUN: coco-translate ../examples/coco/adamw.mlir --emit=ptx --ranks 2 --cuda-path %cuda | FileCheck %s --check-prefix=ADAMWLIB
@@ -35,12 +37,47 @@
 // ADAMW: sqrt.rn.f32
 // ADAMW: div.rn.f32
 
-// The norms run as one-thread kernels around the sequential sum, in the
-// interpreter's order.
+// The norms are trees (kernel/tree_reduction.rs): a fill, 4096 partial sums
+// of squares (16 elements per thread, coalesced), and one 1024-thread
+// block that folds the partials and meets in gpu.all_reduce: warp
+// shuffles, then the warps' sums through shared memory; thread 0 takes
+// the correctly rounded square root.
 // LAMB: .target sm_90
 // LAMB-NOT: .extern
 // LAMB: .visible .entry lamb_k0_kernel(
 // LAMB: mul.rn.f32
+// LAMB: .visible .entry lamb_k14_kernel_1(
+// LAMB: .shared .align 4 .b8 __wg_lamb_k14_kernel_1_0[128];
+// LAMB: shfl.sync.bfly.b32
+// LAMB: bar.sync 0;
+// LAMB: sqrt.rn.f32
+// LAMB: .visible .entry lamb_k16_kernel(
+// LAMBPLAN: name = "lamb_k14"
+// LAMBPLAN-NEXT: buffers = [{ dtype = "f32", shape = [65536] }, { dtype = "f32", shape = [] }]
+// LAMBPLAN-NEXT: computes = ["coco.norm"]
+// LAMBPLAN-NEXT: gpu_scratch = [16384]
+// LAMBPLAN: entry = "lamb_k14_kernel"
+// LAMBPLAN-NEXT: grid = [64, 1, 1]
+// LAMBPLAN-NEXT: block = [64, 1, 1]
+// LAMBPLAN: entry = "lamb_k14_kernel_0"
+// LAMBPLAN-NEXT: grid = [64, 1, 1]
+// LAMBPLAN-NEXT: block = [64, 1, 1]
+// LAMBPLAN-NEXT: params = [{ kind = "scratch", index = 0 }, { kind = "buffer", index = 0 }]
+// LAMBPLAN: entry = "lamb_k14_kernel_1"
+// LAMBPLAN-NEXT: grid = [1, 1, 1]
+// LAMBPLAN-NEXT: block = [1024, 1, 1]
+// LAMBPLAN-NEXT: params = [{ kind = "scratch", index = 0 }, { kind = "buffer", index = 1 }]
+
+// Layer norm's row sums are trees too: partial sums of 256 threads per row
+// (the thread index on x, so a warp reads 32 neighbouring elements), then
+// a block per row (16 rows) meeting in gpu.all_reduce.
+// MLPPLAN: computes = ["coco.layer_norm"]
+// MLPPLAN: entry = "megatron_mlp_k17_kernel_4"
+// MLPPLAN-NEXT: grid = [4, 4, 1]
+// MLPPLAN-NEXT: block = [64, 4, 1]
+// MLPPLAN: entry = "megatron_mlp_k17_kernel_5"
+// MLPPLAN-NEXT: grid = [16, 1, 1]
+// MLPPLAN-NEXT: block = [256, 1, 1]
 
 // f16 storage, f32 arithmetic, tanh from coco's PTX.
 // MLP: .target sm_90

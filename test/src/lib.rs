@@ -15,6 +15,7 @@ pub mod builders;
 pub mod compiled;
 pub mod differential;
 pub mod fuzz;
+pub mod gpu_resources;
 pub mod layers;
 pub mod random_programs;
 pub mod run_line;
@@ -134,6 +135,7 @@ pub fn docs_current() -> Result<(), String> {
         docs.join("passes.md"),
         coco_passes::registry::passes_markdown(),
     ));
+    expected.push((docs.join("gpu-resources.md"), gpu_resources::markdown()?));
     let bless = std::env::var("COCO_BLESS").is_ok_and(|v| v == "1");
     let mut stale = Vec::new();
     for (path, text) in expected {

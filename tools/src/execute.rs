@@ -47,8 +47,7 @@ pub struct Request<'a> {
     pub watchdog_s: Option<u64>,
     /// `--ranks-per-node`, passed on to the ranks.
     pub ranks_per_node: Option<usize>,
-    /// `--fused-collectives` (default: peer launches on the cpu backend,
-    /// steps on cuda, which has no peer launches).
+    /// `--fused-collectives` (default: peer launches, on either backend).
     pub fused_collectives: Option<FusedCollectives>,
     /// PTX kernels and NCCL instead of native kernels and MPI collectives.
     pub cuda: bool,
@@ -126,17 +125,9 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             ranks: request.ranks,
             entry: request.entry.map(str::to_string),
             ptx: request.cuda,
-            fused_collectives: match (request.cuda, request.fused_collectives) {
-                (true, Some(FusedCollectives::Peer)) => {
-                    return Err("--fused-collectives peer: the cuda backend runs fused \
-                                collectives as NCCL steps (peer launches need CUDA IPC \
-                                peer pointers)"
-                        .into())
-                }
-                // The cuda backend runs fused collectives as NCCL steps.
-                (true, _) => FusedCollectives::Steps,
-                (false, chosen) => chosen.unwrap_or_default(),
-            },
+            // Both backends run peer launches (the cuda one through CUDA
+            // IPC, on one node).
+            fused_collectives: request.fused_collectives.unwrap_or_default(),
             cuda_toolkit: if request.cuda {
                 CudaToolkit::find(request.cuda_path).map_err(|e| e.to_string())?
             } else {

@@ -119,9 +119,11 @@ struct Cli {
     /// multi-node path on one machine) [default: the real nodes].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     ranks_per_node: Option<u64>,
-    /// cpu: how coco.fused_collective regions run, as coco-translate's
-    /// flag: `peer` (one kernel over shared memory) or `steps` (MPI
-    /// collectives around kernels) [default: peer; steps on cuda].
+    /// cpu/cuda: how coco.fused_collective regions run, as
+    /// coco-translate's flag: `peer` (one kernel over the peers' memory:
+    /// a shared-memory window on cpu, CUDA IPC on cuda, which needs the
+    /// ranks on one node) or `steps` (collectives around kernels)
+    /// [default: peer].
     #[arg(long, value_enum)]
     fused_collectives: Option<crate::translate::FusedCollectivesArg>,
     /// cuda: the CUDA toolkit (or the nvidia-cuda-nvcc-cu12 wheel's

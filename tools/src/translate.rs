@@ -82,9 +82,9 @@ struct Cli {
     #[arg(long)]
     entry: Option<String>,
     /// How coco.fused_collective regions run: `peer`, one kernel that
-    /// reads and writes the other ranks' buffers in shared memory (CoCoNet's
-    /// fused collective; the cpu backend), or `steps`, collectives around
-    /// kernels (what the cuda backend runs).
+    /// reads and writes the other ranks' buffers (CoCoNet's fused
+    /// collective: over shared memory on cpu, CUDA IPC on cuda), or
+    /// `steps`, collectives around kernels (MPI or NCCL).
     #[arg(long, value_enum, default_value_t = FusedCollectivesArg::Peer)]
     fused_collectives: FusedCollectivesArg,
     /// A CUDA toolkit, or the nvidia-cuda-nvcc-cu12 wheel's nvidia/cuda_nvcc

@@ -30,6 +30,7 @@ use coco_dialects::{
     coco::ops,
     ir::{as_op, body_ops, functions, int_attr, location_text, op_name, str_attr, symbol_attr},
 };
+use kernel::Target;
 use melior::{
     ir::{Module, Operation},
     Context,
@@ -240,6 +241,8 @@ pub fn compile(
 
     let mut plan = Plan::new(source, options.ranks);
     let mut kernels_mlir = String::from("module {\n");
+    // The GPU's kernels differ where a reduction becomes a tree.
+    let mut gpu_kernels_mlir = String::from("module {\n");
     let mut buffers = HashMap::new();
     // Identical kernels (the same layer repeated, with the same shapes) are
     // compiled once: launches of a copy use the first one's name.
@@ -269,13 +272,21 @@ pub fn compile(
         let mut texts = Vec::new();
         for unit in &stage_plan.kernels {
             let binding = bind(&mut stage, &unit.name);
-            texts.push(kernel::emit(unit, &values, group_size, &binding)?);
+            let text = kernel::emit(unit, &values, group_size, &binding, Target::Cpu)?;
+            let gpu = if options.ptx {
+                kernel::emit(unit, &values, group_size, &binding, Target::Gpu)?.text
+            } else {
+                String::new()
+            };
+            texts.push((text, gpu));
         }
         for chunk in &stage_plan.matmul_chunks {
             let binding = bind(&mut stage, &chunk.name);
-            texts.push(kernel::matmul_chunk(chunk, &binding));
+            let text = kernel::matmul_chunk(chunk, &binding);
+            let gpu = text.text.clone();
+            texts.push((text, gpu));
         }
-        for text in texts {
+        for (text, gpu) in texts {
             let body = text.text.replacen(&format!("@{}(", text.name), "@(", 1);
             if let Some(first) = canonical.get(&body) {
                 renamed.insert(text.name.clone(), first.clone());
@@ -283,6 +294,7 @@ pub fn compile(
             }
             canonical.insert(body, text.name.clone());
             kernels_mlir.push_str(&text.text);
+            gpu_kernels_mlir.push_str(&gpu);
             buffers.insert(text.name.clone(), text.buffers.len());
             plan.kernels.push(Kernel {
                 name: text.name,
@@ -304,6 +316,7 @@ pub fn compile(
         plan.stages.push(stage);
     }
     kernels_mlir.push_str("}\n");
+    gpu_kernels_mlir.push_str("}\n");
 
     let mut compiled = Compiled {
         plan,
@@ -324,7 +337,7 @@ pub fn compile(
     if plan_has_kernels(&compiled.plan) && options.ptx {
         let ptx = ptx::compile(
             context,
-            &compiled.kernels_mlir,
+            &gpu_kernels_mlir,
             &buffers,
             &options.chip,
             &options.features,

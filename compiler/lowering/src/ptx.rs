@@ -604,8 +604,8 @@ fn merge(assemblies: &[String]) -> Result<Option<String>> {
             Error::Codegen(format!(
                 "a kernel calls the libdevice function {name}, which coco's built-in PTX does not \
                  define: link libdevice with --cuda-path (a CUDA toolkit, or the nvidia-cuda-nvcc-cu12 \
-                 wheel's nvidia/cuda_nvcc folder); without it coco defines __nv_fabsf, __nv_fabs, \
-                 __nv_expf and __nv_tanhf"
+                 wheel's nvidia/cuda_nvcc folder); without it coco defines abs, ceil and floor (f32, \
+                 f64), __nv_expf and __nv_tanhf"
             ))
         })?;
         definitions.push_str(definition);
@@ -643,7 +643,7 @@ fn strip_externs(ptx: &str) -> (String, Vec<String>) {
 /// The fallback when no libdevice is linked (no `--cuda-path`, no
 /// `CUDA_HOME`): PTX definitions of the libdevice functions kernels call
 /// (`convert-gpu-to-nvvm` calls libdevice for every math op), exact where
-/// PTX has the instruction (abs), documented approximations for exp and
+/// PTX has the instruction (abs, ceil, floor), documented approximations for exp and
 /// tanh (docs/bundle.md, "GPU math"). With libdevice linked, nothing is
 /// left to define.
 fn libdevice_shim(name: &str) -> Option<&'static str> {
@@ -657,6 +657,26 @@ fn libdevice_shim(name: &str) -> Option<&'static str> {
             ".func  (.param .b64 func_retval0) __nv_fabs(\n\t.param .b64 __nv_fabs_param_0\n)\n{\n",
             "\t.reg .f64 \t%fd<3>;\n\tld.param.f64 \t%fd1, [__nv_fabs_param_0];\n",
             "\tabs.f64 \t%fd2, %fd1;\n\tst.param.f64 \t[func_retval0+0], %fd2;\n\tret;\n}\n\n"
+        ),
+        "__nv_ceilf" => concat!(
+            ".func  (.param .b32 func_retval0) __nv_ceilf(\n\t.param .b32 __nv_ceilf_param_0\n)\n{\n",
+            "\t.reg .f32 \t%f<3>;\n\tld.param.f32 \t%f1, [__nv_ceilf_param_0];\n",
+            "\tcvt.rpi.f32.f32 \t%f2, %f1;\n\tst.param.f32 \t[func_retval0+0], %f2;\n\tret;\n}\n\n"
+        ),
+        "__nv_floorf" => concat!(
+            ".func  (.param .b32 func_retval0) __nv_floorf(\n\t.param .b32 __nv_floorf_param_0\n)\n{\n",
+            "\t.reg .f32 \t%f<3>;\n\tld.param.f32 \t%f1, [__nv_floorf_param_0];\n",
+            "\tcvt.rmi.f32.f32 \t%f2, %f1;\n\tst.param.f32 \t[func_retval0+0], %f2;\n\tret;\n}\n\n"
+        ),
+        "__nv_ceil" => concat!(
+            ".func  (.param .b64 func_retval0) __nv_ceil(\n\t.param .b64 __nv_ceil_param_0\n)\n{\n",
+            "\t.reg .f64 \t%fd<3>;\n\tld.param.f64 \t%fd1, [__nv_ceil_param_0];\n",
+            "\tcvt.rpi.f64.f64 \t%fd2, %fd1;\n\tst.param.f64 \t[func_retval0+0], %fd2;\n\tret;\n}\n\n"
+        ),
+        "__nv_floor" => concat!(
+            ".func  (.param .b64 func_retval0) __nv_floor(\n\t.param .b64 __nv_floor_param_0\n)\n{\n",
+            "\t.reg .f64 \t%fd<3>;\n\tld.param.f64 \t%fd1, [__nv_floor_param_0];\n",
+            "\tcvt.rmi.f64.f64 \t%fd2, %fd1;\n\tst.param.f64 \t[func_retval0+0], %fd2;\n\tret;\n}\n\n"
         ),
         // exp(x) = 2^(x log2 e) with PTX's ex2.approx: relative error about
         // 2^-22 plus |x| 2^-24 from rounding the product.

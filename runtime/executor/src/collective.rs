@@ -30,9 +30,9 @@
 //! results are gathered back. Memory per rank stays proportional to the
 //! buffer, and every rank gets identical bits.
 //!
-//! A CUDA backend would implement the same operations with NCCL on device
-//! memory; the dimension reshuffles (`layout`) and the fold order are what
-//! it must keep.
+//! The CUDA backend implements the same operations with NCCL on device
+//! memory, with these reshuffles as strided copies (`cuda::routes`, tested
+//! against `layout`); its reductions associate as NCCL chooses.
 //!
 //! Inputs and outputs are byte slices the caller guarantees do not overlap.
 

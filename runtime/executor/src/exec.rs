@@ -48,10 +48,11 @@ impl Backend {
         }
     }
 
-    fn run(&mut self, step: &coco_bundle::Step, cx: &StepContext) -> Result<u64> {
+    /// Runs step `index` of the stage (`step`).
+    fn run(&mut self, step: &coco_bundle::Step, index: usize, cx: &StepContext) -> Result<u64> {
         match self {
             Backend::Cpu(cpu) => cpu.run(step, cx),
-            Backend::Cuda(cuda) => cuda.run(step),
+            Backend::Cuda(cuda) => cuda.run(step, index),
         }
     }
 
@@ -66,7 +67,7 @@ impl Backend {
     fn close(&mut self) -> Result<()> {
         match self {
             Backend::Cpu(cpu) => cpu.close(),
-            Backend::Cuda(_) => Ok(()),
+            Backend::Cuda(cuda) => cuda.close(),
         }
     }
 }
@@ -131,9 +132,11 @@ pub(crate) fn run(
         BackendKind::Cuda => Backend::Cuda(Box::new(Cuda::new(
             bundle,
             &plan,
-            stage,
+            stage_index,
             position,
             &stage_comm,
+            &p2p,
+            options.ranks_per_node,
         )?)),
     };
     let mut report = Report::new(rank, world.size(), stage_index, position);
@@ -162,7 +165,7 @@ pub(crate) fn run(
     for _ in 0..iterations {
         for (index, step) in stage.steps.iter().enumerate() {
             let began = Instant::now();
-            let moved = cpu.run(step, &cx).map_err(|e| Error::Step {
+            let moved = cpu.run(step, index, &cx).map_err(|e| Error::Step {
                 at: plan.step_context(stage_index, index),
                 source: Box::new(e),
             })?;

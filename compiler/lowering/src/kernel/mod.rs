@@ -35,6 +35,7 @@ mod movement;
 mod nn;
 mod peers;
 mod reduction;
+mod tree_reduction;
 mod types;
 
 use std::collections::{HashMap, HashSet};
@@ -104,7 +105,17 @@ pub struct Binding {
     pub noalias: Vec<bool>,
 }
 
+/// What the kernel text is for: the CPU pipeline keeps every reduction
+/// in the interpreter's order; the GPU's whole-tensor reductions are trees
+/// (`tree_reduction`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Cpu,
+    Gpu,
+}
+
 struct Emitter<'v, 'c, 'a> {
+    target: Target,
     values: &'v Values<'c, 'a>,
     group: usize,
     body: String,
@@ -119,6 +130,8 @@ struct Emitter<'v, 'c, 'a> {
     /// Folds the element-wise cluster being built reads: (value, the
     /// input keys of its parts).
     cluster_folds: Vec<(usize, Vec<usize>)>,
+    /// Outputs already stored into their parameter (no materialisation).
+    written: HashSet<usize>,
     counter: usize,
 }
 
@@ -128,8 +141,10 @@ pub fn emit(
     values: &Values,
     group: usize,
     binding: &Binding,
+    target: Target,
 ) -> Result<KernelText> {
     let mut emitter = Emitter {
+        target,
         values,
         group,
         body: String::new(),
@@ -138,6 +153,7 @@ pub fn emit(
         peer_sums: HashMap::new(),
         peer_destinations: HashMap::new(),
         cluster_folds: Vec::new(),
+        written: HashSet::new(),
         counter: 0,
     };
     reject_empty_buffers(unit, group)?;
@@ -346,6 +362,9 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     /// Writes every output of `unit` into its parameter.
     fn materialize(&mut self, unit: &KernelUnit<'c, 'a>, binding: &Binding) -> Result<()> {
         for (i, v) in unit.outputs.iter().enumerate() {
+            if self.written.contains(&key(*v)) {
+                continue;
+            }
             let index = binding.parameter[unit.inputs.len() + i];
             // A free value stored by a kernel of its own is built here.
             let t = match self.tensors.get(&key(*v)).cloned() {

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use coco_dialects::{
-    coco::{DistTensor, Layout},
+    coco::{DistTensor, Layout, Reduction},
     ir::{float_attr, int_attr},
 };
 use melior::ir::{Operation, ValueLike};
@@ -44,6 +44,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             acc,
             acc.infinity(true),
             &format!("{wa}      %n = arith.maxnumf %acc, {xa} : {acc}\n"),
+            Reduction::Max,
         );
         let rows = x.shape[..rank - 1].to_vec();
         let m_t = Tensor {
@@ -56,6 +57,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             acc,
             "0.0",
             &format!("{wa}      %d = arith.subf {xa}, %b : {acc}\n      %e = math.exp %d : {acc}\n      %n = arith.addf %acc, %e : {acc}\n"),
+            Reduction::Sum,
         );
         let row_map = map(rank, &(0..rank - 1).collect::<Vec<_>>());
         let e = self.empty(&x.shape, element);
@@ -95,6 +97,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             acc,
             "0.0",
             &format!("{wa}      %n = arith.addf %acc, {xa} : {acc}\n"),
+            Reduction::Sum,
         );
         let rows = x.shape[..rank - 1].to_vec();
         let sum_t = Tensor {
@@ -108,6 +111,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             acc,
             "0.0",
             &format!("{wa}{mean}      %d = arith.subf {xa}, %mean : {acc}\n      %sq = arith.mulf %d, %d : {acc}\n      %n = arith.addf %acc, %sq : {acc}\n"),
+            Reduction::Sum,
         );
         let row_map = map(rank, &(0..rank - 1).collect::<Vec<_>>());
         let last = map(rank, &[rank - 1]);

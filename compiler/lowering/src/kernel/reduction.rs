@@ -17,7 +17,7 @@ use melior::ir::{Operation, Value, ValueLike};
 use super::{
     identity_map, iterators, map,
     types::{convert, tensor_type, widen, KernelType},
-    Computed, Emitter, Tensor,
+    Computed, Emitter, Target, Tensor,
 };
 use crate::{
     error::{Error, Result},
@@ -103,10 +103,13 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         init: &str,
         out: &Computed<'c, 'a>,
     ) -> Result<()> {
+        if self.target == Target::Gpu {
+            return self.tree_reduce_all(x, combine_kind, finish_kind, init, out);
+        }
         let acc = x.element.accumulator();
-        // One (GPU: single-thread) parallel iteration around the sequential
-        // reduction, so that the whole reduction runs in a kernel rather
-        // than on the host; the order of the sum stays the interpreter's.
+        // One parallel iteration around the sequential reduction, so that
+        // the whole reduction is one loop nest; the order of the sum stays
+        // the interpreter's.
         let f = self.filled(&[1], acc, init);
         let xe = self.with_leading_one(x);
         let rank = x.shape.len() + 1;
@@ -302,14 +305,19 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     /// Accumulates along the last dimension of the first input into a
     /// fresh `rows` tensor filled with `init`: `body` reads `%acc` and the
     /// inputs `%a`, `%b`, ... (per-row inputs broadcast along the row) and
-    /// defines `%n`.
+    /// defines `%n`; `fold` says how two accumulations combine (the GPU's
+    /// tree, `tree_reduction`).
     pub(super) fn reduce_rows(
         &mut self,
         inputs: &[(&Tensor, bool)],
         acc: DType,
         init: &str,
         body: &str,
+        fold: Reduction,
     ) -> String {
+        if self.target == Target::Gpu {
+            return self.tree_reduce_rows(inputs, acc, init, body, fold);
+        }
         let x = inputs[0].0;
         let rank = x.shape.len();
         let rows = &x.shape[..rank - 1];
@@ -350,7 +358,7 @@ fn leading_one(shape: &[usize]) -> Vec<usize> {
 }
 
 /// The body line folding `x` (in the accumulation type) into `%acc` as `%n`.
-fn combine(kind: Option<Reduction>, x: &str, acc: DType) -> String {
+pub(super) fn combine(kind: Option<Reduction>, x: &str, acc: DType) -> String {
     match kind {
         None => format!(
             "      %sq = arith.mulf {x}, {x} : {acc}\n      %n = arith.addf %acc, %sq : {acc}\n"
@@ -366,7 +374,7 @@ fn combine(kind: Option<Reduction>, x: &str, acc: DType) -> String {
 
 /// `(lines, name)`: what turns the accumulated `%a` over `count` elements
 /// into the result, before rounding.
-fn finish(kind: Option<Reduction>, count: usize, acc: DType) -> (String, &'static str) {
+pub(super) fn finish(kind: Option<Reduction>, count: usize, acc: DType) -> (String, &'static str) {
     match kind {
         None => (format!("      %y = math.sqrt %a : {acc}\n"), "%y"),
         Some(Reduction::Avg) => (

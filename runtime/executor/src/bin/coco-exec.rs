@@ -3,7 +3,8 @@
 //!
 //! Not under an MPI launcher, it starts `mpirun -n N` on itself with the
 //! same arguments (N: the plan's world size) and exits with the job's exit
-//! status; under a launcher it runs its rank. Every error is one line on
+//! status; under a launcher it runs its rank. A one-rank bundle on the cuda
+//! backend runs in this process, without `mpirun`. Every error is one line on
 //! stderr and a non-zero exit status; a failing rank aborts the whole job.
 //! The launching process owns the job (`coco_runtime::job`): SIGTERM,
 //! SIGINT and SIGHUP are passed on to mpirun, and if it is killed outright
@@ -28,7 +29,8 @@ const PROGRAM: &str = "coco-exec";
                   collectives, one MPI rank per rank of the plan.\n\n\
                   Without an MPI launcher it starts itself under `mpirun -n N` (N: the ranks \
                   the bundle was compiled for) and exits with the job's status; under \
-                  `mpirun`/`srun` each process runs its rank.\n\n\
+                  `mpirun`/`srun` each process runs its rank. A one-rank bundle on the cuda \
+                  backend runs in this process (one GPU needs no mpirun).\n\n\
                   The launching coco-exec owns the job: SIGTERM, SIGINT and SIGHUP are passed \
                   on to mpirun (which ends the ranks), and when it is killed outright mpirun and \
                   the ranks end too. A rank that waits in one collective longer than \
@@ -91,7 +93,7 @@ fn main() -> ExitCode {
         eprintln!("{PROGRAM}: error: {message}");
         return ExitCode::FAILURE;
     }
-    if launch::under_mpi() {
+    if launch::under_mpi() || runs_here(&args) {
         let options = Options {
             ranks: args.ranks,
             reductions: if args.exact_reductions {
@@ -123,6 +125,19 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether to run the one rank in this process instead of under `mpirun`:
+/// a one-rank bundle on the cuda backend, whose NCCL communicator needs no
+/// MPI traffic, so one GPU runs without a launcher (MPI starts as a
+/// singleton). The cpu backend keeps its launch, which owns the job; so
+/// does a bundle that cannot run here, whose error `launch_job` reports
+/// before starting anything.
+fn runs_here(args: &Args) -> bool {
+    matches!(args.backend, Backend::Cuda)
+        && !launch::launched_by_us()
+        && coco_bundle::Plan::load(&args.bundle).is_ok_and(|plan| plan.ranks == 1)
+        && coco_runtime::cuda::available().is_ok()
 }
 
 /// Starts the job under `mpirun`; its exit status.

@@ -7,8 +7,8 @@
 //! order respects every ordering the plan asks for, and `record_event` /
 //! `wait_event` have nothing left to do here (`check` verifies that each wait
 //! follows its record). The CUDA backend (`crate::cuda`) has the same
-//! surface (`new`, `upload`, `download`, `run`, `finish`) and turns streams
-//! and events into CUDA ones.
+//! surface (`new`, `upload`, `download`, `run`, `finish`, `close`) and turns
+//! streams and events into CUDA ones.
 
 mod elf;
 mod kernels;
