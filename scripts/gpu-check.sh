@@ -68,6 +68,13 @@ if [ "$build" = 1 ] && [ -n "$cargo" ]; then
     exit 2
   }
 fi
+# NVIDIA's libdevice for the kernels' math (the nvidia-cuda-nvcc-cu12 wheel
+# scripts/setup.sh installs), unless a CUDA path is set already.
+if [ -z "${CUDA_ROOT:-}${CUDA_HOME:-}${CUDA_PATH:-}" ]; then
+  for wheel in "$repo"/.venv/lib/python3*/site-packages/nvidia/cuda_nvcc; do
+    [ -f "$wheel/nvvm/libdevice/libdevice.10.bc" ] && export CUDA_PATH="$wheel"
+  done
+fi
 if [ "$tools" = 1 ] && [ ! -x "$repo/target/debug/coco-run" ]; then
   echo "gpu-check: no $repo/target/debug/coco-run and no cargo to build it; on a machine without" >&2
   echo "  Rust run scripts/gpu-prepare.sh elsewhere and bash <folder>/gpu-check.sh here" >&2

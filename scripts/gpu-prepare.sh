@@ -17,6 +17,10 @@ bash scripts/setup.sh >/dev/null
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo build --quiet -p coco-tools --bins
 bin=./target/debug
+# The kernels' math from NVIDIA's libdevice (the wheel setup.sh installs).
+for wheel in .venv/lib/python3*/site-packages/nvidia/cuda_nvcc; do
+  [ -f "$wheel/nvvm/libdevice/libdevice.10.bc" ] && export CUDA_PATH="$PWD/$wheel"
+done
 rm -rf "$out"
 mkdir -p "$out/bundles" "$out/bench"
 work="$(mktemp -d)"

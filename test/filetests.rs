@@ -133,6 +133,18 @@ fn main() {
                     .map_err(Failed::from)
             },
         ));
+        // NVIDIA's assembler on the PTX of every one of those schedules
+        // (the compiled:: trials cover the compiled schedules with and
+        // without libdevice).
+        let ptx_ranks = 4;
+        let file = path.clone();
+        trials.push(timed(format!("ptxas::{path}::every-pipeline"), move || {
+            for pipeline in pipelines {
+                compiled::assemble_pipeline(&file, pipeline, ptx_ranks)
+                    .map_err(|e| Failed::from(format!("{pipeline}: {e}")))?;
+            }
+            Ok(())
+        }));
         for pipeline in pipelines {
             let file = path.clone();
             trials.push(timed(
@@ -161,7 +173,9 @@ fn main() {
         };
         let reduces = text.contains("coco.norm") || text.contains("coco.reduce_elements");
         for (name, schedule) in compiled::SCHEDULES {
-            if *name == compiled::PARTIAL_REDUCE && !reduces {
+            if (*name == compiled::PARTIAL_REDUCE || *name == compiled::PARTIAL_REDUCE_UNFUSED)
+                && !reduces
+            {
                 continue;
             }
             let file = path.clone();

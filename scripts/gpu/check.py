@@ -38,9 +38,11 @@ PLAN_VERSION = 3
 FAILURES = []
 RESULTS = None  # the --results file, when given
 
-# Relative tolerance by element type: |a - b| <= tol * max(1, |b|). The PTX
-# is IEEE (mul.rn, add.rn, div.rn, sqrt.rn, no contraction) except exp and
-# tanh, which use ex2.approx (docs/bundle.md).
+# Relative tolerance by element type: |a - b| <= tol * max(1, |b|), as
+# coco-run --check. The PTX is IEEE (mul.rn, add.rn, div.rn, sqrt.rn, no
+# contraction) except transcendentals (libdevice, or coco's ex2-based
+# fallback; plan.ptx.libdevice says which) and reductions, which are trees
+# on the GPU: docs/gpu.md has the error of each.
 TOLERANCE = {"f64": 2.0 ** -40, "f32": 2.0 ** -17, "f16": 2.0 ** -7, "bf16": 2.0 ** -7,
              "i64": 0.0, "i32": 0.0, "i1": 0.0}
 TORCH_DTYPE = {"f64": torch.float64, "f32": torch.float32, "f16": torch.float16,

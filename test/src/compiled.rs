@@ -13,6 +13,8 @@ pub const WORLD_SIZES: &[usize] = &[1, 2, 4];
 /// autotuner's choice, and the CoCoNet pipelines.
 /// The schedule of [`SCHEDULES`] that computes reductions from slices.
 pub const PARTIAL_REDUCE: &str = "fused-partial-reduce";
+/// [`PARTIAL_REDUCE`] without fusion (also only for programs that reduce).
+pub const PARTIAL_REDUCE_UNFUSED: &str = "partial-reduce";
 
 pub const SCHEDULES: &[(&str, &[&str])] = &[
     ("as-written", &[]),
@@ -30,6 +32,12 @@ pub const SCHEDULES: &[(&str, &[&str])] = &[
     (
         PARTIAL_REDUCE,
         &["--pass-pipeline=builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,canonicalize,coco-partial-reduce,canonicalize,cse,coco-fuse)"],
+    ),
+    // The same without coco-fuse: each computation a kernel of its own, so
+    // a norm's kernel is given the squares rather than squaring in its loop.
+    (
+        PARTIAL_REDUCE_UNFUSED,
+        &["--pass-pipeline=builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-partial-reduce)"],
     ),
     (
         "overlap-chunked",
@@ -168,6 +176,58 @@ fn check_ptx(file: &str) -> Result<(), String> {
                     k.spill_loads
                 ));
             }
+        }
+    }
+    Ok(())
+}
+
+/// `path` under a differential pipeline (`--pass-pipeline`), compiled for
+/// `ranks` with libdevice linked and assembled by ptxas for every chip of
+/// [`PTXAS_CHIPS`] without an error, a warning or a spill. The PTX is
+/// emitted once, for the oldest chip: ptxas takes it for the newer ones.
+pub fn assemble_pipeline(path: &str, pipeline: &str, ranks: usize) -> Result<(), String> {
+    let out = coco_opt(
+        &[path, &format!("--pass-pipeline=builtin.module({pipeline})")],
+        None,
+    );
+    if out.code != 0 {
+        return Err(format!(
+            "{pipeline} failed on {path}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let cuda = crate::cuda_path().display().to_string();
+    let args: Vec<String> = [
+        "coco-translate",
+        "-",
+        "--emit=ptx",
+        "--ranks",
+        &ranks.to_string(),
+        "--chip",
+        PTXAS_CHIPS[0],
+        "--cuda-path",
+        &cuda,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let translated = coco_tools::translate::run(&args, Some(&out.stdout));
+    if translated.code != 0 {
+        return Err(format!(
+            "coco-translate --ranks {ranks} failed:\n{}",
+            String::from_utf8_lossy(&translated.stderr)
+        ));
+    }
+    let ptx = String::from_utf8_lossy(&translated.stdout);
+    if ptx.is_empty() {
+        return Ok(());
+    }
+    let ptxas = crate::cuda_path().join("bin/ptxas");
+    for chip in PTXAS_CHIPS {
+        let kernels = coco_lowering::ptxas::assemble(&ptxas, &ptx, chip)
+            .map_err(|e| format!("{chip}: {e}"))?;
+        if let Some(k) = kernels.iter().find(|k| k.spill_stores + k.spill_loads > 0) {
+            return Err(format!("{chip}: {} spills", k.entry));
         }
     }
     Ok(())

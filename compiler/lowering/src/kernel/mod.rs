@@ -22,10 +22,14 @@
 //! accumulate in f32 for 16- and 32-bit floats (f64 for f64), in index
 //! order, without reassociation, so kernels and interpreter agree bitwise
 //! on element-wise code and up to rounding of libm functions elsewhere.
+//! The one exception is the GPU's text ([`Target::Gpu`]): whole-tensor and
+//! row reductions there are trees (`tree_reduction`), in a documented
+//! order of their own.
 //!
 //! This file holds the emitter's plumbing (parameters, fresh names, values
 //! as tensors) and the dispatch to one file per op family:
-//! `elementwise` (fused clusters), `reduction`, `matmul`, `nn`
+//! `elementwise` (fused clusters), `reduction` (and its GPU form,
+//! `tree_reduction`), `matmul`, `nn`
 //! (softmax, layer norm, dropout) and `movement` (slices, broadcasts,
 //! transposes, head reshapes); `types` holds the element types.
 

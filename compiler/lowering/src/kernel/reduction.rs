@@ -59,7 +59,12 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         out: &Computed<'c, 'a>,
     ) -> Result<()> {
         let name = op_name(op);
-        if let Some(base) = squared_source(op) {
+        // Squared in the loop only when the squares are not a tensor of
+        // the kernel already (an input, when the square is a kernel of its
+        // own: the unfused schedule), which is read as it is.
+        let square_given = operand(op, 0)
+            .is_some_and(|square| self.tensors.contains_key(&key(self.values.resolve(square))));
+        if let Some(base) = squared_source(op).filter(|_| !square_given) {
             let x = self.tensor_of(base, &out.location)?;
             return self.reduce_all(&x, None, Some(Reduction::Sum), "0.0", out);
         }
