@@ -16,6 +16,7 @@ use melior::ir::{Operation, Value, ValueLike};
 
 use super::{
     identity_map, iterators, map,
+    tree_reduction::fold_kind,
     types::{convert, tensor_type, widen, KernelType},
     Computed, Emitter, Target, Tensor,
 };
@@ -171,21 +172,21 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         }
         let mut kinds = vec!["parallel"; kept.len()];
         kinds.extend(vec!["reduction"; reduced.len()]);
-        let f = self.filled(&out.shape, acc, init);
         let (widen, xin) = widen(x.element, acc, "%a", "%x");
-        let s = self.fresh("s");
-        self.line(&format!(
-            "{s} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({f} : {}) {{\n    ^bb0(%a: {}, %acc: {acc}):\n{widen}{}      linalg.yield %n : {acc}\n    }} -> {}",
-            map(rank, &loop_of),
-            map(rank, &(0..kept.len()).collect::<Vec<_>>()),
-            iterators(&kinds),
-            x.name,
-            x.ty(),
-            tensor_type(&out.shape, acc),
-            x.element,
-            combine(kind, &xin, acc),
-            tensor_type(&out.shape, acc),
-        ));
+        let s = if self.target == Target::Gpu {
+            let body = format!("{widen}{}", combine(kind, &xin, acc));
+            self.tree_reduce_groups(
+                &[(x, false)],
+                &kept,
+                &reduced,
+                acc,
+                init,
+                &body,
+                fold_kind(kind),
+            )
+        } else {
+            self.sequential_reduce_dims(x, &loop_of, &kinds, kind, init, out)
+        };
         let count: usize = dims
             .iter()
             .map(|&d| x.shape[d as usize])
@@ -207,6 +208,38 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             tensor_type(&out.shape, element),
         ));
         Ok(())
+    }
+
+    /// The CPU's accumulation for `reduce_dims`: one generic, each result
+    /// element in index order.
+    fn sequential_reduce_dims(
+        &mut self,
+        x: &Tensor,
+        loop_of: &[usize],
+        kinds: &[&str],
+        kind: Option<Reduction>,
+        init: &str,
+        out: &Computed<'c, 'a>,
+    ) -> String {
+        let acc = x.element.accumulator();
+        let rank = x.shape.len();
+        let kept = kinds.iter().filter(|k| **k == "parallel").count();
+        let f = self.filled(&out.shape, acc, init);
+        let (widen, xin) = widen(x.element, acc, "%a", "%x");
+        let s = self.fresh("s");
+        self.line(&format!(
+            "{s} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({f} : {}) {{\n    ^bb0(%a: {}, %acc: {acc}):\n{widen}{}      linalg.yield %n : {acc}\n    }} -> {}",
+            map(rank, loop_of),
+            map(rank, &(0..kept).collect::<Vec<_>>()),
+            iterators(kinds),
+            x.name,
+            x.ty(),
+            tensor_type(&out.shape, acc),
+            x.element,
+            combine(kind, &xin, acc),
+            tensor_type(&out.shape, acc),
+        ));
+        s
     }
 
     /// `coco.argmax`: one generic over the operand with the compared

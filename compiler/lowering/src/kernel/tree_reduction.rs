@@ -180,11 +180,33 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         body: &str,
         fold: Reduction,
     ) -> String {
+        let rank = inputs[0].0.shape.len();
+        let kept: Vec<usize> = (0..rank - 1).collect();
+        self.tree_reduce_groups(inputs, &kept, &[rank - 1], acc, init, body, fold)
+    }
+
+    /// [`Self::tree_reduce_rows`] with the row made of any dimensions:
+    /// one result per index of the `kept` dimensions of the first input
+    /// (a tensor of their sizes, in their order), folded over its
+    /// `reduced` dimensions (row-major in their order); per-row inputs
+    /// are indexed by the kept dimensions.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn tree_reduce_groups(
+        &mut self,
+        inputs: &[(&Tensor, bool)],
+        kept: &[usize],
+        reduced: &[usize],
+        acc: DType,
+        init: &str,
+        body: &str,
+        fold: Reduction,
+    ) -> String {
         let x = inputs[0].0;
-        let rank = x.shape.len();
-        let rows = &x.shape[..rank - 1];
+        let rows: Vec<usize> = kept.iter().map(|&d| x.shape[d]).collect();
+        let rows = &rows[..];
         let row_count = rows.iter().product::<usize>().max(1);
-        let width = x.shape[rank - 1];
+        let columns: Vec<usize> = reduced.iter().map(|&d| x.shape[d]).collect();
+        let width = columns.iter().product::<usize>().max(1);
         let threads = width.next_multiple_of(32).min(ROW_BLOCK);
         let per_thread = width.div_ceil(threads);
 
@@ -196,14 +218,24 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let partial_memref = memref_type(&[row_count, threads], acc);
         let partial_tensor = tensor_type(&[row_count, threads], acc);
         let (row_lines, row_indices) = delinearize("%tr_r", rows, "tr_row");
+        let (column_lines, column_indices) = delinearize("%tr_j", &columns, "tr_col");
+        // x's indices: each dimension from the row's or the column's.
+        let mut element_indices = vec![String::new(); x.shape.len()];
+        for (position, &d) in kept.iter().enumerate() {
+            element_indices[d] = row_indices[position].clone();
+        }
+        for (position, &d) in reduced.iter().enumerate() {
+            element_indices[d] = column_indices[position].clone();
+        }
         let mut lines = format!(
-            "      %tr_t = linalg.index 0 : index\n      %tr_r = linalg.index 1 : index\n      %tr_c = linalg.index 2 : index\n      %tr_threads = arith.constant {threads} : index\n      %tr_width = arith.constant {width} : index\n      %tr_zero = arith.constant 0 : index\n      %tr_ct = arith.muli %tr_c, %tr_threads : index\n      %tr_col = arith.addi %tr_ct, %tr_t : index\n      %tr_in = arith.cmpi ult, %tr_col, %tr_width : index\n      %tr_j = arith.select %tr_in, %tr_col, %tr_zero : index\n{row_lines}"
+            "      %tr_t = linalg.index 0 : index\n      %tr_r = linalg.index 1 : index\n      %tr_c = linalg.index 2 : index\n      %tr_threads = arith.constant {threads} : index\n      %tr_width = arith.constant {width} : index\n      %tr_zero = arith.constant 0 : index\n      %tr_ct = arith.muli %tr_c, %tr_threads : index\n      %tr_col = arith.addi %tr_ct, %tr_t : index\n      %tr_in = arith.cmpi ult, %tr_col, %tr_width : index\n      %tr_j = arith.select %tr_in, %tr_col, %tr_zero : index\n{row_lines}{column_lines}"
         );
         for (i, (t, per_row)) in inputs.iter().enumerate() {
-            let mut indices = row_indices.clone();
-            if !per_row {
-                indices.push("%tr_j".to_string());
-            }
+            let indices = if *per_row {
+                row_indices.clone()
+            } else {
+                element_indices.clone()
+            };
             lines.push_str(&format!(
                 "      %{} = tensor.extract {}[{}] : {}\n",
                 (b'a' + i as u8) as char,
@@ -273,7 +305,7 @@ fn delinearize(flat: &str, shape: &[usize], prefix: &str) -> (String, Vec<String
 }
 
 /// How partial results fold: sums of squares add.
-fn fold_kind(kind: Option<Reduction>) -> Reduction {
+pub(super) fn fold_kind(kind: Option<Reduction>) -> Reduction {
     match kind {
         None | Some(Reduction::Avg) => Reduction::Sum,
         Some(k) => k,
