@@ -172,6 +172,13 @@ fn main() {
             compiled::WORLD_SIZES
         };
         let reduces = text.contains("coco.norm") || text.contains("coco.reduce_elements");
+        if reduces || text.contains("coco.softmax") || text.contains("coco.layer_norm") {
+            let file = path.clone();
+            trials.push(timed(
+                format!("compiled::{path}::tree-reductions"),
+                move || compiled::check_tree_reductions(&file, sizes).map_err(Failed::from),
+            ));
+        }
         for (name, schedule) in compiled::SCHEDULES {
             if (*name == compiled::PARTIAL_REDUCE || *name == compiled::PARTIAL_REDUCE_UNFUSED)
                 && !reduces

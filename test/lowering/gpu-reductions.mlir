@@ -10,6 +10,13 @@
 // RUN: coco-translate %s --entry middle --emit=ptx --chip sm_80 --cuda-path %cuda --resource-usage -o %t 2>&1 | FileCheck %s --check-prefix=ASM
 // RUN: coco-translate %s --entry rows --emit=ptx --cuda-path %cuda --resource-usage -o %t 2>&1 | FileCheck %s --check-prefix=ASM
 // RUN: coco-translate %s --entry whole --emit=kernels | FileCheck %s --check-prefix=CPU
+// The same trees' indexing, run: --cpu-reductions tree compiles the native
+// kernels in the GPU's order (stage 2 as a loop), checked against the
+// interpreter (max is exact in any order; the avg and softmax within
+// rounding).
+// RUN: coco-run %s --entry whole --backend cpu --ranks 1 --seed 3 --check --cpu-reductions tree | FileCheck %s --check-prefix=RUNWHOLE
+// RUN: coco-run %s --entry middle --backend cpu --ranks 1 --seed 3 --check --cpu-reductions tree | FileCheck %s --check-prefix=RUNOK
+// RUN: coco-run %s --entry rows --backend cpu --ranks 1 --seed 3 --check --cpu-reductions tree --input 'rows.arg0=normal(0,4)' | FileCheck %s --check-prefix=RUNOK
 
 // 1,000,003 elements (prime: the last partials are short): 62,500 partial
 // sums of 16 or 17 elements, then 1024 threads fold 61 or 62 partials each.
@@ -64,3 +71,8 @@ func.func @rows(%x: tensor<3x7x100xf16, #coco.replicated>) -> tensor<3x7x100xf16
 // CPU: linalg.generic
 // CPU-SAME: iterator_types = ["parallel", "reduction"]
 // CPU-NOT: gpu.
+
+// RUNWHOLE: check against the reference interpreter:
+// RUNWHOLE-NEXT: whole.result0: bitwise equal
+// RUNOK: check against the reference interpreter:
+// RUNOK-NEXT: .result0: {{bitwise equal|largest relative error .* \(tolerance .*\)}}

@@ -27,8 +27,8 @@
 // PTXCHIP: coco-translate: error: --ptx-version: PTX ISA 7.0 cannot target sm_90, which needs 7.8 or later (--ptx-version 78)
 // DIVIDE: coco-run: error: {{.*}}.adam.mlir:2:3: argument 2: dimension 0 of size 262144 is sliced over 3 ranks, which does not divide it
 // Both backends report a bad world size or root alike, at the op.
-// PIPELINE: coco-translate: error: ../examples/coco/pipeline_stage.mlir:7:1: world size 3 does not divide into the 2 pipeline stages of coco.process_group @stage0
-// STAGES: coco-run: error: ../examples/coco/pipeline_stage.mlir:7:1: world size 3 does not divide into the 2 pipeline stages of coco.process_group @stage0 (every stage needs the same number of ranks: run on a multiple of 2)
+// PIPELINE: coco-translate: error: ../examples/coco/pipeline_stage.mlir:10:1: world size 3 does not divide into the 2 pipeline stages of coco.process_group @stage0
+// STAGES: coco-run: error: ../examples/coco/pipeline_stage.mlir:10:1: world size 3 does not divide into the 2 pipeline stages of coco.process_group @stage0 (every stage needs the same number of ranks: run on a multiple of 2)
 // ROOT: coco-run: error: runtime/compiled-errors.mlir:36:8: root 5 is not a rank of a group of 2
 // CUDA: coco-run: error: no CUDA driver on this machine (libcuda.so.1 does not load); use --backend cpu
 

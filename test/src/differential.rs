@@ -264,6 +264,7 @@ pub fn self_test() -> Result<(), String> {
         dtype: DType::F32,
         global_shape: vec![2],
         layout: None,
+        drawn: None,
     };
     let tensor = |x: f64| Tensor {
         dtype: DType::F32,

@@ -60,6 +60,8 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "coco-base",
             "coco-dialects",
             "coco-passes",
+            // ptxas on the PTX of every schedule (`compiled.rs`)
+            "coco-lowering",
             "coco-bundle",
             "coco-interp",
             "coco-runtime",

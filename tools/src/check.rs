@@ -92,7 +92,12 @@ pub fn compare(
                 failed = true;
             }
         }
-        let verdict = if bitwise {
+        // Both sides overflowed everywhere: equal, and proof of nothing.
+        let finite = |v: &Scalar| !matches!(v, Scalar::Float(x) if !x.is_finite());
+        let vacuous = !b.is_empty() && !a.iter().chain(&b).any(finite);
+        let verdict = if bitwise && vacuous {
+            "bitwise equal, but every element is NaN or infinite on both sides: nothing was compared (draw smaller inputs: --input, or {coco.input = ...})".to_string()
+        } else if bitwise {
             "bitwise equal".to_string()
         } else if failed {
             format!(

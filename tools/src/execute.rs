@@ -20,7 +20,9 @@ use std::{
 
 use coco_dialects::context;
 use coco_interp::{input_specs, npy, seeded_inputs, HostValue, Spec};
-use coco_lowering::{compile, write_bundle, CudaToolkit, FusedCollectives, Options, PROGRAM_FILE};
+use coco_lowering::{
+    compile, write_bundle, CudaToolkit, FusedCollectives, Options, ReductionOrder, PROGRAM_FILE,
+};
 use coco_runtime::{
     job::{self, TempDir},
     launch, watchdog, Reductions,
@@ -53,6 +55,8 @@ pub struct Request<'a> {
     pub cuda: bool,
     /// `--cuda-path`: where libdevice comes from for the cuda backend.
     pub cuda_path: Option<&'a Path>,
+    /// `--cpu-reductions`: the native kernels' reduction order.
+    pub cpu_reductions: ReductionOrder,
     /// What the reference interpreter of `--check` may spend.
     pub interp_limits: &'a coco_interp::Limits,
 }
@@ -128,6 +132,7 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             // Both backends run peer launches (the cuda one through CUDA
             // IPC, on one node).
             fused_collectives: request.fused_collectives.unwrap_or_default(),
+            cpu_reductions: request.cpu_reductions,
             cuda_toolkit: if request.cuda {
                 CudaToolkit::find(request.cuda_path).map_err(|e| e.to_string())?
             } else {

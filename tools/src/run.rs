@@ -131,6 +131,11 @@ struct Cli {
     /// coco-translate's flag [default: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH].
     #[arg(long, value_name = "DIR")]
     cuda_path: Option<std::path::PathBuf>,
+    /// cpu: the order of the kernels' whole-tensor and row reductions, as
+    /// coco-translate's flag: `index-order` (the interpreter's) or `tree`
+    /// (the GPU's) [default: index-order].
+    #[arg(long, value_enum)]
+    cpu_reductions: Option<crate::translate::ReductionOrderArg>,
 }
 
 pub fn run(args: &[String]) -> Output {
@@ -240,6 +245,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 fused_collectives: cli.fused_collectives.map(Into::into),
                 cuda: cli.backend == Backend::Cuda,
                 cuda_path: cli.cuda_path.as_deref(),
+                cpu_reductions: cli.cpu_reductions.map(Into::into).unwrap_or_default(),
                 interp_limits: &limits,
             };
             return execute::run(&request, out);
@@ -257,7 +263,8 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
             let source = names
                 .get(&spec.name)
                 .map_or(String::new(), |n| format!(" (%{n})"));
-            let _ = writeln!(out, "{}{source}: {}", spec.name, describe(spec));
+            let drawn = spec.drawn.map_or(String::new(), |d| format!(", drawn {d}"));
+            let _ = writeln!(out, "{}{source}: {}{drawn}", spec.name, describe(spec));
         }
         return Ok(());
     }

@@ -24,7 +24,8 @@ use coco_dialects::{
     ir::{as_op, str_attr},
 };
 use coco_lowering::{
-    compile, ptxas, write_bundle, Compiled, CudaToolkit, FusedCollectives, Options, PROGRAM_FILE,
+    compile, ptxas, write_bundle, Compiled, CudaToolkit, FusedCollectives, Options, ReductionOrder,
+    PROGRAM_FILE,
 };
 use melior::ir::Module;
 
@@ -100,6 +101,28 @@ struct Cli {
     /// flag of the same name.
     #[arg(long)]
     resource_usage: bool,
+    /// The order of the native kernels' whole-tensor and row reductions:
+    /// `index-order` (the interpreter's, bit for bit) or `tree` (the GPU
+    /// kernels' order, docs/gpu.md: runs their indexing on a CPU, and long
+    /// sums round less).
+    #[arg(long, value_enum, default_value_t = ReductionOrderArg::IndexOrder)]
+    cpu_reductions: ReductionOrderArg,
+}
+
+/// `--cpu-reductions` (see `coco_lowering::ReductionOrder`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ReductionOrderArg {
+    IndexOrder,
+    Tree,
+}
+
+impl From<ReductionOrderArg> for ReductionOrder {
+    fn from(arg: ReductionOrderArg) -> Self {
+        match arg {
+            ReductionOrderArg::IndexOrder => ReductionOrder::IndexOrder,
+            ReductionOrderArg::Tree => ReductionOrder::Tree,
+        }
+    }
 }
 
 /// `--fused-collectives` (see `coco_lowering::FusedCollectives`).
@@ -188,6 +211,7 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u
         ptx: matches!(cli.emit, Emit::Bundle | Emit::Ptx | Emit::Plan),
         fused_collectives: cli.fused_collectives.into(),
         cuda_toolkit,
+        cpu_reductions: cli.cpu_reductions.into(),
     };
     let source_name = std::path::Path::new(&cli.program)
         .file_name()

@@ -124,6 +124,33 @@ pub fn dialect_of(name: &str) -> &str {
     name.split_once('.').map(|(d, _)| d).unwrap_or(name)
 }
 
+/// Attribute `name` of argument `index` of a function (its `arg_attrs`).
+pub fn argument_attr<'c>(func: &Operation<'c>, index: usize, name: &str) -> Option<Attribute<'c>> {
+    let arg_attrs = func.attribute("arg_attrs").ok()?;
+    // SAFETY: pure queries on attributes of a live op; each kind is checked
+    // before it is read.
+    unsafe {
+        let raw = arg_attrs.to_raw();
+        if !mlir_sys::mlirAttributeIsAArray(raw)
+            || index as isize >= mlir_sys::mlirArrayAttrGetNumElements(raw)
+        {
+            return None;
+        }
+        let dict = mlir_sys::mlirArrayAttrGetElement(raw, index as isize);
+        if !mlir_sys::mlirAttributeIsADictionary(dict) {
+            return None;
+        }
+        let found = mlir_sys::mlirDictionaryAttrGetElementByName(
+            dict,
+            mlir_sys::MlirStringRef {
+                data: name.as_ptr().cast(),
+                length: name.len(),
+            },
+        );
+        (!found.ptr.is_null()).then(|| Attribute::from_raw(found))
+    }
+}
+
 pub fn str_attr(op: &Operation, name: &str) -> Option<String> {
     string_value(op.attribute(name).ok()?)
 }

@@ -61,6 +61,20 @@ pub struct Options {
     /// Where libdevice comes from (`--cuda-path`); without one, GPU math
     /// uses coco's fallback PTX.
     pub cuda_toolkit: Option<CudaToolkit>,
+    /// The order of the native kernels' reductions (`--cpu-reductions`).
+    pub cpu_reductions: ReductionOrder,
+}
+
+/// How native (CPU) kernels order a whole-tensor or row reduction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReductionOrder {
+    /// Index order, one loop: the reference interpreter's, bit for bit.
+    #[default]
+    IndexOrder,
+    /// The GPU's tree order (docs/gpu.md, "GPU reductions"), its
+    /// cross-thread stage as a loop: the GPU kernels' indexing runs on a
+    /// CPU, and long sums round less.
+    Tree,
 }
 
 /// How a `coco.fused_collective` region runs (`--fused-collectives`).
@@ -88,6 +102,7 @@ impl Default for Options {
             ptx: true,
             fused_collectives: FusedCollectives::default(),
             cuda_toolkit: None,
+            cpu_reductions: ReductionOrder::default(),
         }
     }
 }
@@ -272,7 +287,15 @@ pub fn compile(
         let mut texts = Vec::new();
         for unit in &stage_plan.kernels {
             let binding = bind(&mut stage, &unit.name);
-            let text = kernel::emit(unit, &values, group_size, &binding, Target::Cpu)?;
+            let text = kernel::emit(
+                unit,
+                &values,
+                group_size,
+                &binding,
+                Target::Cpu {
+                    tree: options.cpu_reductions == ReductionOrder::Tree,
+                },
+            )?;
             let gpu = if options.ptx {
                 kernel::emit(unit, &values, group_size, &binding, Target::Gpu)?.text
             } else {

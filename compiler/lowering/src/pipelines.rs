@@ -19,11 +19,13 @@ const BUFFERIZE: &str = "eliminate-empty-tensors,one-shot-bufferize,canonicalize
 
 /// Kernels as loops in the LLVM dialect with bare-pointer arguments (the
 /// bundle's native ABI: `void k(void *b0, ..., int64_t rank)`).
+/// `buffer-deallocation-pipeline` frees each kernel's temporaries before it
+/// returns (bufferization alone would leak them at every launch).
 /// `expand-strided-metadata` emits `affine.apply` for dynamic slice
 /// offsets, so `lower-affine` comes after it.
 pub fn cpu() -> String {
     format!(
-        "builtin.module({BUFFERIZE},func.func(convert-linalg-to-loops),expand-strided-metadata,\
+        "builtin.module({BUFFERIZE},buffer-deallocation-pipeline,func.func(convert-linalg-to-loops),expand-strided-metadata,\
          lower-affine,convert-scf-to-cf,finalize-memref-to-llvm,\
          convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,\
          convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1}},convert-cf-to-llvm,\

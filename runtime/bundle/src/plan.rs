@@ -112,8 +112,9 @@ pub struct GpuLaunch {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum LaunchParam {
-    /// A device pointer to the kernel's `index`-th buffer (the launch
-    /// step's `buffers[index]`).
+    /// A device pointer to the kernel's `index`-th buffer parameter: the
+    /// launch step's `buffers[index]`, or past those, a peer launch's peer
+    /// parts in the order `Step::PeerLaunch` gives.
     Buffer { index: usize },
     /// A device pointer to the kernel's `index`-th temporary
     /// (`gpu_scratch[index]` bytes).
@@ -381,7 +382,9 @@ pub enum Step {
     },
     /// The one-kernel fused collective: a kernel that also reads and writes
     /// the other ranks' copies of some buffers, which live in memory every
-    /// rank of the stage maps (an MPI-3 shared-memory window on one node).
+    /// rank of the stage maps (on the CPU an MPI-3 shared-memory window on
+    /// one node, reaching other nodes through MPI; on the GPU the peers'
+    /// allocations mapped by CUDA IPC, one node).
     /// The stage synchronises before it (so every rank's inputs are
     /// complete) and after it (so every rank's outputs are). The kernel's
     /// parameters are `buffers`, then for each of `peer_reads` one per

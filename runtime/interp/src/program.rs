@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use coco_dialects::{
     coco::{ops as coco_ops, DistTensor, Layout},
     ir::{
-        argument_positions, as_op, body_ops, function_signature, int_attr, location_text, op_name,
-        ssa_name_at, str_attr, symbol_attr,
+        argument_attr, argument_positions, as_op, body_ops, function_signature, int_attr,
+        location_text, op_name, ssa_name_at, str_attr, string_value, symbol_attr,
     },
 };
 use melior::ir::{operation::OperationRef, Operation, Type};
@@ -55,7 +55,16 @@ pub struct Spec {
     pub global_shape: Vec<usize>,
     /// `None` for scalars (the same on every rank).
     pub layout: Option<Layout>,
+    /// How the program says its seeded values are drawn
+    /// (`{coco.input = "normal(0,0.02)"}` on the argument; `None`: the
+    /// default, uniform in [0, 1)). `--input` overrides it.
+    pub drawn: Option<crate::seeded::Distribution>,
 }
+
+/// The argument attribute that declares how an input is drawn when seeded:
+/// weights of a deep layer drawn from [0, 1) overflow f16, and a check
+/// between two all-NaN outputs compares nothing.
+pub const INPUT_ATTR: &str = "coco.input";
 
 /// A function the program runs, with the group it runs on.
 struct Entry<'c, 'a> {
@@ -156,6 +165,7 @@ fn spec(name: String, ty: Type) -> Result<Spec> {
                 .collect(),
             layout: tensor.layout,
             name,
+            drawn: None,
         }),
         None => Ok(Spec {
             dtype: crate::tensor::dtype_of(ty)
@@ -163,6 +173,7 @@ fn spec(name: String, ty: Type) -> Result<Spec> {
             global_shape: Vec::new(),
             layout: None,
             name,
+            drawn: None,
         }),
     }
 }
@@ -174,8 +185,23 @@ pub fn input_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>>
     for e in &entries {
         let (inputs, _) = function_signature(as_op(&e.op))
             .ok_or_else(|| Error::Program(format!("@{} has no signature", e.name)))?;
+        let function = as_op(&e.op);
         for (i, ty) in inputs.into_iter().enumerate() {
-            specs.push(spec(format!("{}.arg{i}", e.name), ty)?);
+            let mut spec = spec(format!("{}.arg{i}", e.name), ty)?;
+            if let Some(text) = argument_attr(function, i, INPUT_ATTR).and_then(string_value) {
+                let drawn = text
+                    .parse::<crate::seeded::Distribution>()
+                    .and_then(|d| d.check(spec.dtype).map(|()| d))
+                    .map_err(|why| {
+                        Error::Program(format!(
+                            "{}: {{{INPUT_ATTR} = \"{text}\"}} on {}: {why}",
+                            location_text(function.location()),
+                            spec.name,
+                        ))
+                    })?;
+                spec.drawn = Some(drawn);
+            }
+            specs.push(spec);
         }
     }
     Ok(specs)

@@ -84,7 +84,7 @@ impl fmt::Display for Distribution {
 
 impl Distribution {
     /// Why this distribution cannot fill an input of `dtype`, if it cannot.
-    fn check(self, dtype: DType) -> Result<(), String> {
+    pub fn check(self, dtype: DType) -> Result<(), String> {
         if dtype.is_float() {
             return Ok(());
         }
@@ -147,7 +147,8 @@ fn default_for(dtype: DType) -> Distribution {
 }
 
 /// Seeded values for every input of `specs` on `ranks` ranks, each from its
-/// chosen distribution (`chosen`, by input name) or the default. Resolve
+/// chosen distribution (`chosen`, by input name), else the one the program
+/// declares (`Spec::drawn`), else the default. Resolve
 /// user names first with [`resolve_choices`].
 pub fn seeded_inputs(
     specs: &[Spec],
@@ -161,6 +162,7 @@ pub fn seeded_inputs(
         let distribution = chosen
             .get(&spec.name)
             .copied()
+            .or(spec.drawn)
             .unwrap_or_else(|| default_for(spec.dtype));
         let values = (0..len as u64).map(|i| distribution.draw(spec.dtype, key, i));
         Tensor::from_scalars(spec.dtype, spec.global_shape.clone(), values)
@@ -251,6 +253,7 @@ mod tests {
             dtype,
             global_shape: shape,
             layout: Some(Layout::Replicated),
+            drawn: None,
         }
     }
 

@@ -109,13 +109,20 @@ pub struct Binding {
     pub noalias: Vec<bool>,
 }
 
-/// What the kernel text is for: the CPU pipeline keeps every reduction
-/// in the interpreter's order; the GPU's whole-tensor reductions are trees
-/// (`tree_reduction`).
+/// What the kernel text is for. The GPU's whole-tensor and row reductions
+/// are trees (`tree_reduction`); the CPU's keep the interpreter's index
+/// order, unless `tree` asks for the GPU's order (its stage 2 as a loop):
+/// to run the trees' indexing on a CPU, and for sums with less rounding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    Cpu,
+    Cpu { tree: bool },
     Gpu,
+}
+
+impl Target {
+    fn trees(self) -> bool {
+        matches!(self, Target::Gpu | Target::Cpu { tree: true })
+    }
 }
 
 struct Emitter<'v, 'c, 'a> {

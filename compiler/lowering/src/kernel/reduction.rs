@@ -18,7 +18,7 @@ use super::{
     identity_map, iterators, map,
     tree_reduction::fold_kind,
     types::{convert, tensor_type, widen, KernelType},
-    Computed, Emitter, Target, Tensor,
+    Computed, Emitter, Tensor,
 };
 use crate::{
     error::{Error, Result},
@@ -109,7 +109,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         init: &str,
         out: &Computed<'c, 'a>,
     ) -> Result<()> {
-        if self.target == Target::Gpu {
+        if self.target.trees() {
             return self.tree_reduce_all(x, combine_kind, finish_kind, init, out);
         }
         let acc = x.element.accumulator();
@@ -133,6 +133,20 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             combine(combine_kind, &xin, acc),
         ));
         let count = x.shape.iter().product::<usize>().max(1);
+        self.finish_scalar(&s, count, finish_kind, acc, out);
+        Ok(())
+    }
+
+    /// The accumulated `s` (a `tensor<1xacc>` over `count` elements)
+    /// finished (`finish_kind`), rounded and stored as the 0-d `out`.
+    pub(super) fn finish_scalar(
+        &mut self,
+        s: &str,
+        count: usize,
+        finish_kind: Option<Reduction>,
+        acc: DType,
+        out: &Computed<'c, 'a>,
+    ) {
         let (finish, y) = finish(finish_kind, count, acc);
         let (round, r) = convert(acc, out.element, y, "%r");
         let e = self.scalar_destination(out);
@@ -145,7 +159,6 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             "{} = tensor.collapse_shape {y1} [] : tensor<1x{element}> into tensor<{element}>",
             out.name
         ));
-        Ok(())
     }
 
     /// `coco.reduce_elements` over `dims` only: one generic with `parallel`
@@ -173,7 +186,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let mut kinds = vec!["parallel"; kept.len()];
         kinds.extend(vec!["reduction"; reduced.len()]);
         let (widen, xin) = widen(x.element, acc, "%a", "%x");
-        let s = if self.target == Target::Gpu {
+        let s = if self.target.trees() {
             let body = format!("{widen}{}", combine(kind, &xin, acc));
             self.tree_reduce_groups(
                 &[(x, false)],
@@ -353,7 +366,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         body: &str,
         fold: Reduction,
     ) -> String {
-        if self.target == Target::Gpu {
+        if self.target.trees() {
             return self.tree_reduce_rows(inputs, acc, init, body, fold);
         }
         let x = inputs[0].0;

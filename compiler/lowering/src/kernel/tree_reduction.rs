@@ -37,7 +37,7 @@ use coco_dialects::coco::Reduction;
 use super::{
     reduction::{combine, finish},
     types::{convert, memref_type, tensor_type, widen, KernelType},
-    Computed, Emitter, Tensor,
+    Computed, Emitter, Target, Tensor,
 };
 use crate::{error::Result, partition::key};
 
@@ -79,7 +79,8 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let block = partials.min(MAX_BLOCK).next_multiple_of(32);
 
         // Stage 1: partials[p] over x[p + c P], c < per_partial.
-        let (pm, f) = self.partials_buffer(&[partials], acc, init);
+        let gpu = self.target == Target::Gpu;
+        let (pm, f) = self.partials(&[partials], acc, init);
         let partial_memref = memref_type(&[partials], acc);
         let partial_tensor = tensor_type(&[partials], acc);
         let (widen_lines, xin) = widen(x.element, acc, "%a", "%x");
@@ -103,6 +104,17 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         self.line(&format!(
             "{s} = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = [\"parallel\", \"reduction\"]}} ins({bound} : {bound_type}) outs({f} : {partial_tensor}) {{\n    ^bb0(%unused: i1, %acc: {acc}):\n{body}      linalg.yield %m : {acc}\n    }} -> {partial_tensor}"
         ));
+        if !gpu {
+            // Stage 2 as a loop over the partials, in order.
+            let fold = combine(Some(fold_kind(combine_kind)), "%v", acc);
+            let f2 = self.filled(&[1], acc, init);
+            let s2 = self.fresh("s");
+            self.line(&format!(
+                "{s2} = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = [\"parallel\", \"reduction\"]}} ins({s} : {partial_tensor}) outs({f2} : tensor<1x{acc}>) {{\n    ^bb0(%v: {acc}, %acc: {acc}):\n{fold}      linalg.yield %n : {acc}\n    }} -> tensor<1x{acc}>"
+            ));
+            self.finish_scalar(&s2, count, finish_kind, acc, out);
+            return Ok(());
+        }
         self.line(&format!(
             "bufferization.materialize_in_destination {s} in restrict writable {pm} : ({partial_tensor}, {partial_memref}) -> ()"
         ));
@@ -145,10 +157,59 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         }
         Ok(())
     }
-    /// A device temporary for partial results (`memref.alloc`, a launch
-    /// scratch buffer) and a tensor of it filled with `init`: (memref,
-    /// filled tensor).
-    fn partials_buffer(&mut self, shape: &[usize], acc: DType, init: &str) -> (String, String) {
+    /// Stage 2 of a row tree as a loop (the CPU's form): `partials`, a
+    /// `[rows, threads]` tensor, folded along its threads in order, as a
+    /// tensor of the `rows` shape.
+    fn fold_rows(
+        &mut self,
+        partials: &str,
+        rows: &[usize],
+        threads: usize,
+        acc: DType,
+        init: &str,
+        fold: Reduction,
+    ) -> String {
+        let row_count = rows.iter().product::<usize>().max(1);
+        let fold_line = combine(Some(fold), "%v", acc);
+        let f = self.filled(&[row_count], acc, init);
+        let flat = self.fresh("s");
+        self.line(&format!(
+            "{flat} = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = [\"parallel\", \"reduction\"]}} ins({partials} : {}) outs({f} : {}) {{\n    ^bb0(%v: {acc}, %acc: {acc}):\n{fold_line}      linalg.yield %n : {acc}\n    }} -> {}",
+            tensor_type(&[row_count, threads], acc),
+            tensor_type(&[row_count], acc),
+            tensor_type(&[row_count], acc),
+        ));
+        if rows.len() == 1 {
+            return flat;
+        }
+        let shaped = self.fresh("s");
+        if rows.is_empty() {
+            self.line(&format!(
+                "{shaped} = tensor.collapse_shape {flat} [] : tensor<1x{acc}> into tensor<{acc}>"
+            ));
+        } else {
+            let all: Vec<String> = (0..rows.len()).map(|d| d.to_string()).collect();
+            let sizes: Vec<String> = rows.iter().map(|d| d.to_string()).collect();
+            self.line(&format!(
+                "{shaped} = tensor.expand_shape {flat} [[{}]] output_shape [{}] : {} into {}",
+                all.join(", "),
+                sizes.join(", "),
+                tensor_type(&[row_count], acc),
+                tensor_type(rows, acc),
+            ));
+        }
+        shaped
+    }
+
+    /// The partial results' tensor, filled with `init`, and on the GPU the
+    /// device temporary it lives in (`memref.alloc`, a launch scratch
+    /// buffer, which the second stage's `gpu.launch` reads): (memref,
+    /// filled tensor). On the CPU the tensor is an ordinary temporary and
+    /// the memref's name is unused.
+    fn partials(&mut self, shape: &[usize], acc: DType, init: &str) -> (String, String) {
+        if self.target != Target::Gpu {
+            return (String::new(), self.filled(shape, acc, init));
+        }
         let pm = self.fresh("partials");
         let memref = memref_type(shape, acc);
         let tensor = tensor_type(shape, acc);
@@ -214,7 +275,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         // thread index is the loop's first dimension, which the mapping
         // puts on the GPU's x, so neighbouring threads read neighbouring
         // elements of a row.
-        let (pm, f) = self.partials_buffer(&[row_count, threads], acc, init);
+        let (pm, f) = self.partials(&[row_count, threads], acc, init);
         let partial_memref = memref_type(&[row_count, threads], acc);
         let partial_tensor = tensor_type(&[row_count, threads], acc);
         let (row_lines, row_indices) = delinearize("%tr_r", rows, "tr_row");
@@ -250,6 +311,9 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         self.line(&format!(
             "{s} = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d1, d0)>], iterator_types = [\"parallel\", \"parallel\", \"reduction\"]}} ins({bound} : {bound_type}) outs({f} : {partial_tensor}) {{\n    ^bb0(%unused: i1, %acc: {acc}):\n{lines}{body}      %tr_m = arith.select %tr_in, %n, %acc : {acc}\n      linalg.yield %tr_m : {acc}\n    }} -> {partial_tensor}"
         ));
+        if self.target != Target::Gpu {
+            return self.fold_rows(&s, rows, threads, acc, init, fold);
+        }
         self.line(&format!(
             "bufferization.materialize_in_destination {s} in restrict writable {pm} : ({partial_tensor}, {partial_memref}) -> ()"
         ));

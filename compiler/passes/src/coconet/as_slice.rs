@@ -34,7 +34,9 @@ use coco_dialects::lifetime;
 use coco_dialects::{
     coco::{layout::with_layout, ops, CocoBuilder, DistTensor, Layout},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, defining_op, function_signature, functions, location_text, op_name},
+    ir::{
+        argument_attr, as_op, defining_op, function_signature, functions, location_text, op_name,
+    },
     rewrite::{erase, insert_before, replace_all_uses, users},
 };
 use melior::Context;
@@ -257,30 +259,7 @@ fn func_raw(func: &Operation) -> mlir_sys::MlirOperation {
 /// Whether argument `index` carries `{coco.keep_replicated}`: the program
 /// needs it whole (weights read by the forward pass), whatever its uses here.
 fn keeps_replicated(func: &Operation, index: usize) -> bool {
-    let Ok(arg_attrs) = func.attribute("arg_attrs") else {
-        return false;
-    };
-    let name = KEEP_REPLICATED_ATTR;
-    // SAFETY: pure queries on attributes of a live op.
-    unsafe {
-        let raw = melior::ir::AttributeLike::to_raw(&arg_attrs);
-        if !mlir_sys::mlirAttributeIsAArray(raw)
-            || index as isize >= mlir_sys::mlirArrayAttrGetNumElements(raw)
-        {
-            return false;
-        }
-        let dict = mlir_sys::mlirArrayAttrGetElement(raw, index as isize);
-        mlir_sys::mlirAttributeIsADictionary(dict)
-            && !mlir_sys::mlirDictionaryAttrGetElementByName(
-                dict,
-                mlir_sys::MlirStringRef {
-                    data: name.as_ptr().cast(),
-                    length: name.len(),
-                },
-            )
-            .ptr
-            .is_null()
-    }
+    argument_attr(func, index, KEEP_REPLICATED_ATTR).is_some()
 }
 
 /// The argument attribute that keeps an input replicated.

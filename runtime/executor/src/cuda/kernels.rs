@@ -58,7 +58,8 @@ impl Cuda {
                  coco-translate --emit=bundle on a build with PTX)"
             )));
         }
-        if !self.scratch.contains_key(name) {
+        let scratch_key = (name.to_string(), stream as usize);
+        if !self.scratch.contains_key(&scratch_key) {
             let mut scratch = Vec::new();
             for &bytes in &kernel.gpu_scratch {
                 let bytes = usize::try_from(bytes).map_err(|_| {
@@ -68,7 +69,7 @@ impl Cuda {
                 })?;
                 scratch.push(self.allocate(bytes)?);
             }
-            self.scratch.insert(name.to_string(), scratch);
+            self.scratch.insert(scratch_key.clone(), scratch);
         }
         for launch in &kernel.gpu_launches {
             let function = self.function(&launch.entry)?;
@@ -91,7 +92,7 @@ impl Cuda {
                     }
                     LaunchParam::Scratch { index } => *self
                         .scratch
-                        .get(name)
+                        .get(&scratch_key)
                         .and_then(|s| s.get(index))
                         .ok_or_else(|| {
                             Error::Plan(format!("kernel '{name}': no temporary {index}"))

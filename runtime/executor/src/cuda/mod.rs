@@ -101,8 +101,11 @@ pub struct Cuda {
     allocations: Vec<cu::CUdeviceptr>,
     module: cu::CUmodule,
     functions: HashMap<String, cu::CUfunction>,
-    /// Per kernel, its temporaries.
-    scratch: HashMap<String, Vec<cu::CUdeviceptr>>,
+    /// Per kernel and CUDA stream, its temporaries: launches of one kernel
+    /// on one stream run in order and may share them (a reduction tree's
+    /// partials); on two streams they may overlap, so each stream has its
+    /// own.
+    scratch: HashMap<(String, usize), Vec<cu::CUdeviceptr>>,
     streams: HashMap<u32, cu::CUstream>,
     events: HashMap<String, cu::CUevent>,
     /// Per plan stream, the staging buffer its collectives share (steps of
