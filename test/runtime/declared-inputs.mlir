@@ -6,6 +6,7 @@
 // RUN: coco-run %s --entry f --backend reference --ranks 2 --print-values | FileCheck %s --check-prefix=VALUES
 // RUN: coco-run %s --entry f --backend reference --ranks 2 --input 'w=uniform(5,6)' --print-values | FileCheck %s --check-prefix=OVERRIDE
 // RUN: coco-run %s --entry f --backend cpu --ranks 2 --check | FileCheck %s --check-prefix=CPU
+// RUN: coco-run %s --entry overflow --backend cpu --ranks 2 --check | FileCheck %s --check-prefix=VACUOUS
 // RUN: not coco-run %s --entry integer --backend reference 2>&1 | FileCheck %s --check-prefix=INTEGER
 // RUN: not coco-run %s --entry syntax --backend reference 2>&1 | FileCheck %s --check-prefix=SYNTAX
 
@@ -18,6 +19,11 @@
 // VALUES: f.result0: f32 [8] #coco.replicated {{.*}} min=-1.{{[0-9]+}}e1 max=-{{[89]}}.{{[0-9]+}}e0
 // OVERRIDE: f.result0: f32 [8] #coco.replicated {{.*}} min=2.{{[0-9]+}}e1 max=2.{{[0-9]+}}e1
 // CPU: f.result0: bitwise equal
+// CPU-NOT: nothing was compared
+
+// Inputs that overflow everywhere agree with the interpreter and prove
+// nothing: --check says so rather than just "bitwise equal".
+// VACUOUS: overflow.result0: bitwise equal, but every element is NaN or infinite on both sides: nothing was compared
 
 // INTEGER: coco-run: error: {{.*}}declared-inputs.mlir:{{[0-9]+}}:1: {coco.input = "normal(0,1)"} on integer.arg0: normal() needs a float input, not i64
 // SYNTAX: coco-run: error: {{.*}}declared-inputs.mlir:{{[0-9]+}}:1: {coco.input = "gauss(0,1)"} on syntax.arg0: 'gauss(0,1)' is not a number; expected a number (1e-3), uniform(LOW,HIGH) or normal(MEAN,STD)
@@ -36,4 +42,9 @@ func.func @integer(%n: tensor<4xi64, #coco.replicated> {coco.input = "normal(0,1
 
 func.func @syntax(%x: tensor<4xf32, #coco.replicated> {coco.input = "gauss(0,1)"}) -> tensor<4xf32, #coco.replicated> {
   return %x : tensor<4xf32, #coco.replicated>
+}
+
+func.func @overflow(%x: tensor<8xf32, #coco.replicated> {coco.input = "3e38"}) -> tensor<8xf32, #coco.replicated> {
+  %y = arith.addf %x, %x : tensor<8xf32, #coco.replicated>
+  return %y : tensor<8xf32, #coco.replicated>
 }
