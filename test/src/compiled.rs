@@ -80,30 +80,8 @@ pub fn check(path: &str, schedule: &[&str], world_sizes: &[usize]) -> Result<(),
     std::fs::write(&file, &out.stdout).map_err(|e| e.to_string())?;
     check_ptx(&file.to_string_lossy())?;
     for &ranks in world_sizes {
-        let run = coco_run(&[
-            &file.to_string_lossy(),
-            "--backend",
-            "cpu",
-            "--ranks",
-            &ranks.to_string(),
-            "--seed",
-            "5",
-            "--check",
-            "--exact-reductions",
-        ]);
-        let stdout = String::from_utf8_lossy(&run.stdout);
-        if run.code != 0 {
-            return Err(format!(
-                "{ranks} ranks: coco-run failed:\n{stdout}{}",
-                String::from_utf8_lossy(&run.stderr)
-            ));
-        }
-        let checked: Vec<&str> = stdout.lines().filter(|l| l.starts_with("  ")).collect();
-        // coco-run has failed already if any output is out of tolerance.
-        let agrees = |l: &&str| {
-            l.ends_with("bitwise equal") || (transcendental && l.contains("largest relative error"))
-        };
-        if checked.is_empty() || !checked.iter().all(agrees) {
+        let stdout = checked_run(&file.to_string_lossy(), ranks, &[])?;
+        if !agrees(&stdout, transcendental) {
             return Err(format!(
                 "{ranks} ranks: outputs are not bitwise equal{}:\n{stdout}",
                 if transcendental {
@@ -117,6 +95,50 @@ pub fn check(path: &str, schedule: &[&str], world_sizes: &[usize]) -> Result<(),
     Ok(())
 }
 
+/// `coco-run FILE --backend cpu --check --exact-reductions` with the test
+/// suite's seed on `ranks` ranks, plus `extra`: its standard output, or
+/// why it failed.
+fn checked_run(file: &str, ranks: usize, extra: &[&str]) -> Result<String, String> {
+    let ranks_text = ranks.to_string();
+    let mut args = vec![
+        file,
+        "--backend",
+        "cpu",
+        "--ranks",
+        &ranks_text,
+        "--seed",
+        "5",
+        "--check",
+        "--exact-reductions",
+    ];
+    args.extend(extra);
+    let run = coco_run(&args);
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    if run.code != 0 {
+        return Err(format!(
+            "{ranks} ranks: coco-run {} failed:\n{stdout}{}",
+            extra.join(" "),
+            String::from_utf8_lossy(&run.stderr)
+        ));
+    }
+    Ok(stdout)
+}
+
+/// Whether `--check` compared at least one output and found each bitwise
+/// equal, or (`tolerated`) within tolerance; an output that was NaN or
+/// infinite everywhere on both sides compared nothing and does not agree.
+/// coco-run has failed already if any output is out of tolerance.
+fn agrees(check_stdout: &str, tolerated: bool) -> bool {
+    let verdicts: Vec<&str> = check_stdout
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .collect();
+    !verdicts.is_empty()
+        && verdicts.iter().all(|l| {
+            l.ends_with("bitwise equal") || (tolerated && l.contains("largest relative error"))
+        })
+}
+
 /// `path` as written with the native kernels' reductions in the GPU's
 /// tree order (`--cpu-reductions tree`), on each of `world_sizes`: the
 /// trees' indexing (strided partials, rows of any dimensions, bounds)
@@ -124,24 +146,10 @@ pub fn check(path: &str, schedule: &[&str], world_sizes: &[usize]) -> Result<(),
 /// (the order differs, so not bitwise).
 pub fn check_tree_reductions(path: &str, world_sizes: &[usize]) -> Result<(), String> {
     for &ranks in world_sizes {
-        let run = coco_run(&[
-            path,
-            "--backend",
-            "cpu",
-            "--ranks",
-            &ranks.to_string(),
-            "--seed",
-            "5",
-            "--check",
-            "--exact-reductions",
-            "--cpu-reductions",
-            "tree",
-        ]);
-        if run.code != 0 {
+        let stdout = checked_run(path, ranks, &["--cpu-reductions", "tree"])?;
+        if !agrees(&stdout, true) {
             return Err(format!(
-                "{ranks} ranks: coco-run --cpu-reductions tree failed:\n{}{}",
-                String::from_utf8_lossy(&run.stdout),
-                String::from_utf8_lossy(&run.stderr)
+                "{ranks} ranks: --cpu-reductions tree: outputs are not within tolerance:\n{stdout}"
             ));
         }
     }
