@@ -84,6 +84,19 @@ fn main() {
         eprint!("{summary}");
         Ok(())
     }));
+    // The export treats names as data and refuses what Python or PySpark
+    // cannot run.
+    trials.push(timed("export::hostile-names", || {
+        let summary = coco_filetests::export_names::check(150).map_err(Failed::from)?;
+        eprint!("{summary}");
+        Ok(())
+    }));
+    trials.push(timed("spark::job-command-line", || {
+        coco_filetests::spark_cli::check().map_err(Failed::from)
+    }));
+    trials.push(timed("export::limits", || {
+        coco_filetests::export_limits::check().map_err(Failed::from)
+    }));
     trials.push(timed("builders::coco", || {
         let printed = builders::build_and_print().map_err(Failed::from)?;
         runner::check_snapshot("builders__coco", &printed, "src/builders.rs").map_err(Failed::from)

@@ -14,6 +14,8 @@
 pub mod builders;
 pub mod compiled;
 pub mod differential;
+pub mod export_limits;
+pub mod export_names;
 pub mod fuzz;
 pub mod gpu_resources;
 pub mod layers;
@@ -21,6 +23,7 @@ pub mod random_programs;
 pub mod run_line;
 pub mod runner;
 pub mod spark;
+pub mod spark_cli;
 pub mod world_sizes;
 
 use std::path::{Path, PathBuf};

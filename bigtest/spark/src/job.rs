@@ -10,7 +10,7 @@ use coco_dataflow::{
 };
 
 use crate::{
-    python::{identifier, str_literal},
+    python::{identifier, str_literal, text},
     udf::function_name,
     writer::Writer,
     ExportError,
@@ -63,11 +63,12 @@ fn dataset(id: DatasetId) -> String {
 /// lines) and the datasets no operator reads (`main` forces them, so a
 /// failure there fails the job as it does in coco's interpreter).
 pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
+    check_pipelines(program)?;
     w.line("def build(sc, inputs):");
     w.indent();
     w.line(format!(
         "\"\"\"The datasets of @{}: returns the sinks as (name, directory, RDD of text",
-        program.name
+        text(&program.name)
     ));
     w.line("lines) and the datasets no operator reads. `inputs` maps a source name to");
     w.line("a path Spark can read (a file, a directory, an hdfs:// or s3a:// URL).\"\"\"");
@@ -227,6 +228,47 @@ fn join(program: &Program, id: DatasetId, kind: JoinKind) -> Result<String, Expo
         l = dataset(op.inputs[0]),
         r = dataset(op.inputs[1]),
     ))
+}
+
+/// The most RDD methods PySpark pipelines into one task that coco exports:
+/// PySpark composes their functions into one closure nested as deep as the
+/// chain, and pickling it for the workers fails ("excessively deep
+/// recursion") from about 135 maps on (PySpark 3.5, measured).
+const MAX_PIPELINE: usize = 100;
+
+/// Refuses a chain of narrow operators (source, map, filter, flat_map,
+/// sink: each one RDD method without a shuffle) longer than
+/// [`MAX_PIPELINE`], at the operator that crosses it. A shuffle, a union or
+/// an action (`reduce`) ends a chain; a few maps follow a shuffle.
+fn check_pipelines(program: &Program) -> Result<(), ExportError> {
+    let mut chain = vec![0usize; program.ops.len()];
+    for (id, op) in program.ops.iter().enumerate() {
+        let longest_input = op.inputs.iter().map(|&i| chain[i]).max().unwrap_or(0);
+        chain[id] = match op.kind {
+            OpKind::Source { .. }
+            | OpKind::Map { .. }
+            | OpKind::Filter { .. }
+            | OpKind::FlatMap { .. }
+            | OpKind::Sink { .. } => longest_input + 1,
+            OpKind::Union | OpKind::Reduce { .. } => 0,
+            OpKind::ReduceByKey { .. }
+            | OpKind::GroupByKey
+            | OpKind::Distinct
+            | OpKind::Join { .. } => 3,
+        };
+        if chain[id] > MAX_PIPELINE {
+            return Err(ExportError::Unsupported {
+                loc: op.loc.clone(),
+                what: format!(
+                    "{} chained operators without a shuffle between them: PySpark pipelines \
+                     them into one task whose functions it cannot pickle beyond about 130; \
+                     coco exports at most {MAX_PIPELINE}",
+                    chain[id]
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The Python module-level name of the program function.

@@ -47,8 +47,9 @@ pub fn export(program: &Program, source_file: &str) -> Result<String, ExportErro
     let mut w = Writer::default();
     w.line("#!/usr/bin/env python3");
     w.line(format!(
-        "\"\"\"PySpark job for @{} ({source_file}), written by coco-translate --emit=pyspark.",
-        program.name
+        "\"\"\"PySpark job for @{} ({}), written by coco-translate --emit=pyspark.",
+        python::text(&program.name),
+        python::text(source_file)
     ));
     w.line("");
     w.line("Run it where Spark runs (the sinks are saved under --output):");

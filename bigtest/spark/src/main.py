@@ -1,5 +1,44 @@
 
 
+# The scheme and authority of a Hadoop URL (hdfs://namenode:8020/x,
+# file:/x, s3a://bucket/x); a path without them is one of the default file
+# system.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(//[^/]*)?(?=/)")
+
+
+def hadoop_path(path):
+    """`path` as Hadoop's Path reads it: a relative path whose first
+    component holds a colon would be a URL with that scheme, so it starts
+    with `./`."""
+    if not _URL.match(path) and ":" in path.split("/", 1)[0]:
+        return "./" + path
+    return path
+
+
+def literal_input(path):
+    """`path` as textFile reads it literally.
+
+    textFile expands globs (`case[1]` would read `case1`), so every glob
+    character is escaped. It also splits its argument at commas, and Hadoop
+    cannot read below a name holding a colon (`a:b` is a URL to it); no
+    escape avoids either without a glob that lists the parent folder, so
+    both are refused here rather than read wrongly or failed inside Spark."""
+    url = _URL.match(path)
+    for c, why in ((",", "splits its argument at commas"), (":", "takes a:b for a URL")):
+        if c in path[url.end() if url else 0 :]:
+            raise SystemExit(
+                "%s: Spark's textFile %s, so it cannot read this path; rename "
+                "the folder or file" % (path, why)
+            )
+    return "".join("\\" + c if c in "\\*?[]{}" else c for c in path)
+
+
+def plain_name(name):
+    """Whether `name` is one file name, so that OUT/name stays under OUT
+    (coco's verifier requires it of sink names; the job checks again)."""
+    return name not in ("", ".", "..") and "/" not in name and "\\" not in name and "\0" not in name
+
+
 def main(argv=None):
     import argparse
     import os
@@ -17,8 +56,8 @@ def main(argv=None):
         action="append",
         default=[],
         metavar="SOURCE=PATH",
-        help="where one source's records are (any path Spark reads); "
-        "overrides --data",
+        help="where one source's records are: a path as textFile reads it "
+        "(globs and commas expand, as in Spark); overrides --data",
     )
     parser.add_argument(
         "--output",
@@ -31,7 +70,7 @@ def main(argv=None):
     inputs = {}
     if args.data:
         for name, file in SOURCE_FILES.items():
-            inputs[name] = os.path.join(args.data, file)
+            inputs[name] = literal_input(os.path.join(args.data, file))
     for item in args.input:
         name, sep, path = item.partition("=")
         if not sep or name not in SOURCE_FILES:
@@ -52,8 +91,10 @@ def main(argv=None):
     sc = SparkContext.getOrCreate(conf)
     try:
         sinks, unread = build(sc, inputs)
-        for _, directory, lines in sinks:
-            lines.saveAsTextFile(os.path.join(args.output, directory))
+        for name, directory, lines in sinks:
+            if not plain_name(directory):
+                raise SystemExit("sink %r: %r is not a plain file name" % (name, directory))
+            lines.saveAsTextFile(hadoop_path(os.path.join(args.output, directory)))
         for dataset in unread:
             dataset.count()
     finally:

@@ -6,8 +6,15 @@ use std::fmt::Write as _;
 /// everything else as an escape, so the job file is ASCII whatever the
 /// program's constants hold.
 pub fn str_literal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
+    format!("\"{}\"", text(s))
+}
+
+/// `s` for a comment or a docstring of the job: the body of its string
+/// literal (`"` and `\` escaped, nothing outside printable ASCII), so that
+/// no name, location or file name of the program can end the comment or the
+/// docstring (a newline, a `"""`) and become code.
+pub fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -24,7 +31,6 @@ pub fn str_literal(s: &str) -> String {
             }
         }
     }
-    out.push('"');
     out
 }
 
@@ -73,6 +79,7 @@ mod tests {
             str_literal("\t\n\u{e9}\u{20ac}\u{1f600}"),
             r#""\x09\x0a\xe9\u20ac\U0001f600""#
         );
+        assert_eq!(text("a\n\"\"\"b"), r#"a\x0a\"\"\"b"#);
         assert_eq!(float_literal(0.1), "0.1");
         assert_eq!(float_literal(-0.0), "-0.0");
         assert_eq!(float_literal(1e300), "1e300");

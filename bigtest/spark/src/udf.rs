@@ -7,7 +7,7 @@
 use coco_dataflow::model::{Const, FloatBinOp, IntBinOp, Op, Region, Udf, UdfOp, ValueId};
 
 use crate::{
-    python::{float_literal, identifier, str_literal},
+    python::{float_literal, identifier, str_literal, text},
     writer::Writer,
     ExportError,
 };
@@ -33,6 +33,13 @@ fn assign(w: &mut Writer, targets: &[ValueId], values: &[ValueId]) {
     w.line(format!("{}, = {},", vars(targets), vars(values)));
 }
 
+/// CPython's limits on the nesting inside one function: a body at most 99
+/// levels in (its tokenizer's MAXINDENT is 100: "too many levels of
+/// indentation") and at most 20 loops inside each other (CO_MAXBLOCKS:
+/// "too many statically nested blocks").
+const MAX_INDENT: usize = 99;
+const MAX_LOOPS: usize = 20;
+
 pub fn emit(udf: &Udf, w: &mut Writer) -> Result<(), ExportError> {
     let Some(entry) = udf.body.blocks.first() else {
         return Err(ExportError::Unsupported {
@@ -40,13 +47,20 @@ pub fn emit(udf: &Udf, w: &mut Writer) -> Result<(), ExportError> {
             what: format!("@{} has no body", udf.name),
         });
     };
+    // The body is `def`'s, or inside `while True:` and `if _block == i:`.
+    let (indent, loops) = if udf.body.blocks.len() == 1 {
+        (1, 0)
+    } else {
+        (3, 1)
+    };
+    check_nesting(udf, &udf.body, indent, loops)?;
     w.line(format!(
         "def {}({}):",
         function_name(&udf.name),
         vars(&entry.args)
     ));
     w.indent();
-    w.line(format!("# @{} ({})", udf.name, udf.loc));
+    w.line(format!("# @{} ({})", text(&udf.name), text(&udf.loc)));
     if udf.body.blocks.len() == 1 {
         block_ops(udf, &udf.body, 0, w)?;
     } else {
@@ -203,6 +217,36 @@ fn structured_body(
                 &owner.results
             };
             assign(w, targets, &op.operands);
+        }
+    }
+    Ok(())
+}
+
+/// Refuses, at the op that crosses it, a nesting Python cannot compile
+/// (each structured op's body is one level in, an `scf.for` also a loop).
+fn check_nesting(
+    udf: &Udf,
+    region: &Region,
+    indent: usize,
+    loops: usize,
+) -> Result<(), ExportError> {
+    for op in region.blocks.iter().flat_map(|b| &b.ops) {
+        if op.regions.is_empty() {
+            continue;
+        }
+        let (indent, loops) = (indent + 1, loops + usize::from(op.kind == UdfOp::For));
+        if indent > MAX_INDENT || loops > MAX_LOOPS {
+            return Err(unsupported(
+                udf,
+                op,
+                &format!(
+                    "nested {indent} levels deep with {loops} loops: a Python function allows \
+                     at most {MAX_INDENT} levels and {MAX_LOOPS} loops inside each other"
+                ),
+            ));
+        }
+        for nested in &op.regions {
+            check_nesting(udf, nested, indent, loops)?;
         }
     }
     Ok(())

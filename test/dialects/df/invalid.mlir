@@ -289,3 +289,60 @@ module attributes {df.host = "scala"} {
 // expected-error@+1 {{'builtin.module' op df.host must be one of "jvm", "python" (the language the job's UDFs run in), found 1 : i64}}
 module attributes {df.host = 1} {
 }
+
+// -----
+
+// The exported job saves each sink as OUTPUT/<name>: a name that leaves the
+// output folder, or is the folder itself, is refused.
+func.func @sink_name_leaves_the_output() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{sink name "../X" contains a path separator; it names a folder of the exported job's output, so it must be a plain file name}}
+  df.sink "../X" %s : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @sink_name_absolute() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{sink name "/tmp/X" contains a path separator}}
+  df.sink "/tmp/X" %s : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @sink_name_empty() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{sink name "" is empty}}
+  df.sink "" %s : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @sink_name_dot() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{sink name "." is a relative folder}}
+  df.sink "." %s : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @sink_folder_twice() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  df.sink "a" %s : !df.dataset<i64>
+  // expected-error@+1 {{sink folder "a" is already written by another sink of @sink_folder_twice}}
+  df.sink "a" %s : !df.dataset<i64>
+  return
+}
+
+// -----
+
+func.func @sink_path_base_name() {
+  %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
+  // expected-error@+1 {{sink path's base name "a\\b" contains a path separator}}
+  df.sink "ok" %s path "out/a\\b" : !df.dataset<i64>
+  return
+}

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use melior::ir::{Operation, Type, ValueLike};
 
 use super::{
-    names::plain_file_name,
+    names::{plain_file_name, JOB_OUTPUT, TEST_DATA},
     ops::{self, is_dataset_op},
     types::{dataset_record, list_element, option_element, record_fields, FieldType},
 };
@@ -40,6 +40,7 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
 
     let mut udfs: HashSet<String> = HashSet::new();
     let mut sources_per_program: HashMap<String, HashSet<String>> = HashMap::new();
+    let mut sink_folders_per_program: HashMap<String, HashSet<String>> = HashMap::new();
     for op in nested_ops(module) {
         let op = as_op(&op);
         let name = op_name(op);
@@ -57,7 +58,9 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
                     .unwrap_or_default();
                 let source = str_attr(op, "name").unwrap_or_default();
                 if !sources_per_program.contains_key(&program) {
-                    if let (Some(func), Err(problem)) = (&func, plain_file_name(&program)) {
+                    if let (Some(func), Err(problem)) =
+                        (&func, plain_file_name(&program, TEST_DATA))
+                    {
                         reporter.op_error(as_op(func), format!("df program name {problem}"));
                     }
                 }
@@ -76,6 +79,27 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
                 if let Some(udf) = symbol_attr(op, "udf") {
                     verify_udf_use(op, &name, &udf, &functions, reporter);
                     udfs.insert(udf);
+                }
+            }
+            ops::SINK => {
+                if let Some(folder) = verify_sink(op, reporter) {
+                    let program = enclosing(op, "func.func")
+                        .and_then(|f| str_attr(as_op(&f), "sym_name"))
+                        .unwrap_or_default();
+                    if !sink_folders_per_program
+                        .entry(program.clone())
+                        .or_default()
+                        .insert(folder.clone())
+                    {
+                        reporter.op_error(
+                            op,
+                            format!(
+                                "sink folder \"{}\" is already written by another sink of @{}",
+                                folder.escape_default(),
+                                program.escape_default()
+                            ),
+                        );
+                    }
                 }
             }
             ops::GROUP_BY_KEY => verify_group_by_key(op, reporter),
@@ -176,8 +200,34 @@ fn operand_record<'c>(op: &Operation<'c>, index: usize) -> Option<Type<'c>> {
     dataset_record(op.operand(index).ok()?.r#type())
 }
 
+/// A sink's name, and the base name of its path where it has one, name the
+/// folder its records are saved in under an output folder (the exported
+/// job's `--output`), so each must be a plain file name. Returns that
+/// folder.
+fn verify_sink(op: &Operation, reporter: &mut Reporter) -> Option<String> {
+    let name = str_attr(op, "name").unwrap_or_default();
+    if let Err(problem) = plain_file_name(&name, JOB_OUTPUT) {
+        reporter.op_error(op, format!("sink name {problem}"));
+        return None;
+    }
+    let Some(path) = str_attr(op, "path") else {
+        return Some(name);
+    };
+    match std::path::Path::new(&path).file_name() {
+        Some(base) => {
+            let base = base.to_string_lossy().into_owned();
+            if let Err(problem) = plain_file_name(&base, JOB_OUTPUT) {
+                reporter.op_error(op, format!("sink path's base name {problem}"));
+                return None;
+            }
+            Some(base)
+        }
+        None => Some(name),
+    }
+}
+
 fn verify_source(op: &Operation, reporter: &mut Reporter) {
-    if let Err(problem) = plain_file_name(&str_attr(op, "name").unwrap_or_default()) {
+    if let Err(problem) = plain_file_name(&str_attr(op, "name").unwrap_or_default(), TEST_DATA) {
         reporter.op_error(op, format!("source name {problem}"));
     }
     let path = str_attr(op, "path");

@@ -183,6 +183,12 @@ def Df_SinkOp : Df_Op<"sink"> {
     ```mlir
     df.sink "totals" %t path "totals.csv" : !df.dataset<tuple<!df.str, i64>>
     ```
+
+    The base name of `path`, or the name where there is no path, is the
+    folder that the exported PySpark job (`coco-translate --emit=pyspark`)
+    saves the records in under its `--output`: it must be a plain file name
+    (not empty, `.` or `..`, and without `/` or `\`), and no two sinks of a
+    program may share it.
   }];
   let arguments = (ins StrAttr:$name, Df_AnyDataset:$input, OptionalAttr<StrAttr>:$path);
   let assemblyFormat = "$name $input (`path` $path^)? attr-dict `:` type($input)";
