@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use coco_fault::cases::{
-    ints::Ints, ir::Ir, npy, paths::Paths, plan::Plan, ranks::Ranks, sizes::Sizes, Category, Env,
+    export::Export, ints::Ints, ir::Ir, npy, paths::Paths, plan::Plan, ranks::Ranks, sizes::Sizes,
+    Category, Env,
 };
 use coco_fault::tally::Tally;
 
@@ -38,7 +39,7 @@ struct Cli {
     /// Cases run at once.
     #[arg(long, default_value_t = 2)]
     jobs: usize,
-    /// Only these categories (ir, npy, plan, paths, sizes, ints, ranks).
+    /// Only these categories (ir, npy, plan, paths, sizes, ints, ranks, export).
     #[arg(long = "category")]
     categories: Vec<String>,
     /// The first case index (to replay case I: --category C --first I --count 1).
@@ -60,10 +61,12 @@ struct Cli {
 /// twice; the rest is shared by weight.
 fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
     if only_one {
-        return ["ir", "npy", "plan", "paths", "sizes", "ints", "ranks"]
-            .iter()
-            .map(|c| (*c, count))
-            .collect();
+        return [
+            "ir", "npy", "plan", "paths", "sizes", "ints", "ranks", "export",
+        ]
+        .iter()
+        .map(|c| (*c, count))
+        .collect();
     }
     let long = count >= 5000;
     let ranks = if long { 48 } else { 8 };
@@ -73,7 +76,8 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
     let ints = rest * 6 / 100;
     let npy = rest * 10 / 100;
     let plan = rest * 10 / 100;
-    let ir = rest - ints - npy - plan;
+    let export = rest * 6 / 100;
+    let ir = rest - ints - npy - plan - export;
     vec![
         ("ir", ir),
         ("npy", npy),
@@ -82,6 +86,7 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
         ("sizes", sizes),
         ("ints", ints),
         ("ranks", ranks),
+        ("export", export),
     ]
 }
 
@@ -187,6 +192,7 @@ fn build(name: &str, env: &Env) -> Result<Box<dyn Category>, String> {
         "paths" => Box::new(Paths),
         "sizes" => Box::new(Sizes),
         "ints" => Box::new(Ints),
+        "export" => Box::new(Export),
         _ => Box::new(Ranks::new(env)?),
     })
 }

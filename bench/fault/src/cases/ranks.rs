@@ -1,9 +1,10 @@
 //! Killed and stopped processes of a running job: SIGTERM, SIGINT or
 //! SIGKILL to the launcher (coco-run, or coco-exec starting itself under
 //! mpirun), to mpirun, or to a rank, and SIGSTOP to a rank. Within 30 s
-//! (a stopped rank: the watchdog's time plus 30 s) every process of the job
-//! must be gone, no coco temporary folder may remain, and a job that lost a
-//! rank must not report success.
+//! (a stopped rank: the watchdog's time plus 30 s), stretched by the
+//! machine's load ([`super::load_factor`]), every process of the job must
+//! be gone, no coco temporary folder may remain, and a job that lost a rank
+//! must not report success.
 
 use std::time::{Duration, Instant};
 
@@ -135,7 +136,7 @@ impl Category for Ranks {
         let launcher = started.pid();
         let waiter = std::thread::spawn(move || started.finish());
         // Wait for the four ranks (coco-run compiles first).
-        let ready = Instant::now() + Duration::from_secs(180);
+        let ready = Instant::now() + Duration::from_secs(180).mul_f64(super::load_factor());
         let ranks = loop {
             let ranks: Vec<_> = job_processes(&job.tag)
                 .into_iter()
@@ -191,7 +192,8 @@ impl Category for Ranks {
         job.clean();
         let verdict = if !left.is_empty() {
             Verdict::Hang(format!(
-                "still running {limit} s after the {signal_name}: {}",
+                "still running after the {signal_name} ({limit} s on a quiet machine, \
+                 stretched by the load): {}",
                 left.join(", ")
             ))
         } else if let Some(folder) = leaked {
