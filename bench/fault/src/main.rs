@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use coco_fault::cases::{
-    export::Export, ints::Ints, ir::Ir, npy, paths::Paths, plan::Plan, ranks::Ranks, sizes::Sizes,
-    Category, Env,
+    data::Data, export::Export, groups::Groups, ints::Ints, ir::Ir, npy, paths::Paths, plan::Plan,
+    ranks::Ranks, sizes::Sizes, sweep::Sweep, Category, Env,
 };
 use coco_fault::tally::Tally;
 
@@ -39,7 +39,8 @@ struct Cli {
     /// Cases run at once.
     #[arg(long, default_value_t = 2)]
     jobs: usize,
-    /// Only these categories (ir, npy, plan, paths, sizes, ints, ranks, export).
+    /// Only these categories (ir, npy, plan, paths, sizes, ints, ranks, export, groups,
+    /// data, sweep).
     #[arg(long = "category")]
     categories: Vec<String>,
     /// The first case index (to replay case I: --category C --first I --count 1).
@@ -62,7 +63,8 @@ struct Cli {
 fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
     if only_one {
         return [
-            "ir", "npy", "plan", "paths", "sizes", "ints", "ranks", "export",
+            "ir", "npy", "plan", "paths", "sizes", "ints", "ranks", "export", "groups", "data",
+            "sweep",
         ]
         .iter()
         .map(|c| (*c, count))
@@ -72,7 +74,10 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
     let ranks = if long { 48 } else { 8 };
     let sizes = if long { 48 } else { 24 };
     let paths = if long { 96 } else { 16 };
-    let rest = count.saturating_sub(ranks + sizes + paths);
+    let groups = if long { 16 } else { 4 };
+    let data = if long { 48 } else { 8 };
+    let sweep = if long { 12 } else { 3 };
+    let rest = count.saturating_sub(ranks + sizes + paths + groups + data + sweep);
     let ints = rest * 6 / 100;
     let npy = rest * 10 / 100;
     let plan = rest * 10 / 100;
@@ -87,6 +92,9 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
         ("ints", ints),
         ("ranks", ranks),
         ("export", export),
+        ("groups", groups),
+        ("data", data),
+        ("sweep", sweep),
     ]
 }
 
@@ -129,8 +137,13 @@ fn main() {
         };
         let next = AtomicUsize::new(cli.first);
         let end = cli.first + count;
-        // Killed-rank cases time how a job ends: they run alone.
-        let jobs = if name == "ranks" { 1 } else { cli.jobs.max(1) };
+        // Killed-rank and whole-group cases time how a job ends and look
+        // at /dev/shm: they run alone.
+        let jobs = if matches!(name, "ranks" | "groups" | "sweep") {
+            1
+        } else {
+            cli.jobs.max(1)
+        };
         let category_started = Instant::now();
         std::thread::scope(|scope| {
             for _ in 0..jobs {
@@ -193,6 +206,9 @@ fn build(name: &str, env: &Env) -> Result<Box<dyn Category>, String> {
         "sizes" => Box::new(Sizes),
         "ints" => Box::new(Ints),
         "export" => Box::new(Export),
+        "groups" => Box::new(Groups::new(env)?),
+        "data" => Box::new(Data),
+        "sweep" => Box::new(Sweep::new(env)?),
         _ => Box::new(Ranks::new(env)?),
     })
 }

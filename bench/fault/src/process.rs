@@ -118,7 +118,26 @@ pub struct Invocation {
 
 impl Invocation {
     pub fn new(bin: &Path, args: &[&str], job: &str, timeout: Duration) -> Invocation {
-        let mut command = Command::new(bin);
+        Invocation::wrapped(&[], bin, args, job, timeout)
+    }
+
+    /// [`Invocation::new`] run through `wrapper` (`["unshare", "--pid",
+    /// ...]`): the wrapper's command line, then the tool's.
+    pub fn wrapped(
+        wrapper: &[&str],
+        bin: &Path,
+        args: &[&str],
+        job: &str,
+        timeout: Duration,
+    ) -> Invocation {
+        let mut command = match wrapper.split_first() {
+            Some((program, wrapper_args)) => {
+                let mut command = Command::new(program);
+                command.args(wrapper_args).arg(bin);
+                command
+            }
+            None => Command::new(bin),
+        };
         command.args(args).env(JOB_ENV, job);
         // The interpreter's work bound scaled to the deadline, as a user
         // with a deadline would set it: a legal but huge program is then

@@ -11,7 +11,9 @@ use crate::mangle::Rng;
 use crate::process::{job_processes, kill_job, Invocation, Run, Verdict};
 use crate::sandbox::{remove_all, Sandbox};
 
+pub mod data;
 pub mod export;
+pub mod groups;
 pub mod ints;
 pub mod ir;
 pub mod npy;
@@ -19,6 +21,7 @@ pub mod paths;
 pub mod plan;
 pub mod ranks;
 pub mod sizes;
+pub mod sweep;
 
 /// What the harness runs against.
 pub struct Env {
@@ -119,6 +122,17 @@ impl Env {
     /// A job tag and an invocation of `tool` tagged with it, whose
     /// temporary folders go to a private directory (checked by `judge`).
     pub fn invoke(&self, tool: &str, args: &[&str], sandbox: &Sandbox) -> (Job, Invocation) {
+        self.invoke_wrapped(&[], tool, args, sandbox)
+    }
+
+    /// [`Env::invoke`] through `wrapper` (see [`Invocation::wrapped`]).
+    pub fn invoke_wrapped(
+        &self,
+        wrapper: &[&str],
+        tool: &str,
+        args: &[&str],
+        sandbox: &Sandbox,
+    ) -> (Job, Invocation) {
         let id = self.jobs.fetch_add(1, Ordering::Relaxed);
         let job = Job {
             tag: format!("{}-{id}", std::process::id()),
@@ -126,7 +140,8 @@ impl Env {
             tmp: std::env::temp_dir().join(format!("cf{}-{id}", std::process::id())),
         };
         let _ = std::fs::create_dir_all(&job.tmp);
-        let mut invocation = Invocation::new(&self.tool(tool), args, &job.tag, self.timeout);
+        let mut invocation =
+            Invocation::wrapped(wrapper, &self.tool(tool), args, &job.tag, self.timeout);
         invocation
             .command
             .env("TMPDIR", &job.tmp)
