@@ -3,20 +3,24 @@
 //!
 //! * [`dtype`]: element types ([`DType`]), their MLIR spelling, sizes and
 //!   `.npy` descriptors; every layer names element types through it.
+//! * [`file`]: opening untrusted input files (regular files only).
 //! * [`host`]: the host language of a df program (`df.host`), named for
 //!   the df dialect and the dataflow model alike.
 //! * [`memory`]: the memory limit (`COCO_MAX_MEMORY_BYTES`) the executor
 //!   and the interpreter check before allocating.
 //! * [`npy`]: reading and writing `.npy` arrays (program inputs, outputs
 //!   and reference results).
+//! * [`sha256`]: the digests a bundle's plan records of its kernels.
 //! * [`staged`]: outputs written to a temporary sibling and renamed into
 //!   place, whole or not at all.
 
 pub mod dtype;
 pub mod error;
+pub mod file;
 pub mod host;
 pub mod memory;
 pub mod npy;
+pub mod sha256;
 pub mod staged;
 
 pub use dtype::DType;

@@ -75,6 +75,9 @@ fn convert(data: &[u8], from: DType, to: DType) -> Vec<u8> {
     out
 }
 
+/// Writes `array` to `path` whole or not at all: into a temporary sibling,
+/// renamed over `path` ([`crate::staged`]). A symbolic link at `path` is
+/// replaced, never followed, so an output never lands outside its folder.
 pub fn write(path: &Path, array: &Array) -> Result<()> {
     let mut header = header::format(descr(array.dtype), &array.shape);
     let unpadded = MAGIC.len() + 2 + 2 + header.len() + 1;
@@ -97,7 +100,9 @@ pub fn write(path: &Path, array: &Array) -> Result<()> {
     } else {
         bytes.extend_from_slice(&array.data);
     }
-    std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
+    let staged = crate::staged::Staged::file(path).map_err(|e| Error::io(path, e))?;
+    std::fs::write(staged.path(), bytes).map_err(|e| Error::io(path, e))?;
+    staged.commit().map_err(|e| Error::io(path, e))
 }
 
 /// The longest header read (NumPy's own reader stops at 10000 bytes unless
@@ -126,21 +131,12 @@ pub fn open(path: &Path, dtype: DType) -> Result<Reader> {
         path: path.display().to_string(),
         message,
     };
-    // Before opening: opening a FIFO waits for a writer, and a device
+    // Only a regular file: opening a FIFO waits for a writer, and a device
     // (a link to /dev/zero) never ends.
-    let kind = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    if !kind.is_file() {
-        return Err(fail(format!("{} is not a regular file", file_kind(&kind))));
-    }
-    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
-    // Again on the opened file, in case the path changed in between.
-    let metadata = file.metadata().map_err(|e| Error::io(path, e))?;
-    if !metadata.is_file() {
-        return Err(fail(format!(
-            "{} is not a regular file",
-            file_kind(&metadata)
-        )));
-    }
+    let (mut file, metadata) = crate::file::open_regular(path).map_err(|e| match e {
+        crate::file::OpenError::Io(e) => Error::io(path, e),
+        not_regular => fail(not_regular.to_string()),
+    })?;
     let mut preamble = [0u8; 8];
     file.read_exact(&mut preamble)
         .map_err(|_| fail("missing the \\x93NUMPY magic".into()))?;
@@ -247,10 +243,12 @@ impl Reader {
                 data.len()
             )));
         }
-        let data = if self.dtype == DType::BF16 {
-            convert(&data, self.stored, DType::BF16)
-        } else {
-            data
+        let data = match self.dtype {
+            DType::BF16 => convert(&data, self.stored, DType::BF16),
+            // numpy reads any nonzero byte of a bool array as True: so do
+            // the kernels, which assume 0 or 1.
+            DType::I1 => data.into_iter().map(|b| u8::from(b != 0)).collect(),
+            _ => data,
         };
         Ok(Array {
             dtype: self.dtype,
@@ -264,23 +262,6 @@ impl Reader {
 /// values).
 pub fn read(path: &Path, dtype: DType) -> Result<Array> {
     open(path, dtype)?.read()
-}
-
-/// For messages: what a path is when it is no regular file.
-fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let kind = metadata.file_type();
-    if kind.is_dir() {
-        "a directory"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "a special file"
-    }
 }
 
 #[cfg(test)]
@@ -443,6 +424,47 @@ mod tests {
             assert!(read_error(&fifo).ends_with("a FIFO is not a regular file"));
         }
         assert!(read_error(&dir).ends_with("a directory is not a regular file"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bool_bytes_other_than_0_and_1_read_as_true() {
+        // numpy reads any nonzero byte of a `|b1` array as True; kernels
+        // assume 0 or 1, so the reader gives them exactly that.
+        let dir = scratch("bool");
+        let path = dir.join("b.npy");
+        file_with(
+            &path,
+            "{'descr': '|b1', 'fortran_order': False, 'shape': (5,), }",
+            &[0, 1, 2, 255, 128],
+        );
+        assert_eq!(read(&path, DType::I1).unwrap().data, [0, 1, 1, 1, 1]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn writing_replaces_a_link_instead_of_following_it() {
+        let dir = scratch("link");
+        let outside = dir.join("outside.txt");
+        std::fs::write(&outside, "precious").unwrap();
+        let out = dir.join("out");
+        std::fs::create_dir(&out).unwrap();
+        let path = out.join("x.npy");
+        std::os::unix::fs::symlink(&outside, &path).unwrap();
+        let array = Array {
+            dtype: DType::F32,
+            shape: vec![1],
+            data: vec![0; 4],
+        };
+        write(&path, &array).unwrap();
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious");
+        assert_eq!(read(&path, DType::F32).unwrap(), array);
+        let names: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, ["x.npy"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

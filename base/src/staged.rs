@@ -2,17 +2,30 @@
 //! temporary sibling of its target (same folder, so same file system), then
 //! renamed over the target by [`Staged::commit`]. A failed or interrupted
 //! write leaves the old target as it was, and a reader never sees half an
-//! output, or a folder that mixes a new file with old ones.
+//! output, or a folder that mixes a new file with old ones. Renaming
+//! replaces a symbolic link at the target; it never writes through it.
 //!
-//! Siblings are named `.NAME.tmp-PID-N` (and `.NAME.old-PID-N` while a
-//! folder is being replaced). They are removed on drop; those of a process
-//! that was killed are removed by the next [`Staged`] of the same target.
+//! Siblings are named `.coco-tmp-TOKEN` (and `.coco-old-TOKEN` while a
+//! folder is being replaced), TOKEN 16 random hexadecimal digits: short, so
+//! that any target name the file system accepts (up to 255 bytes) has a
+//! sibling it accepts too. The writer holds an advisory lock (`flock`) on
+//! each sibling while it lives; a later [`Staged`] in the same folder
+//! removes the siblings whose lock it can take, those of a writer that was
+//! killed. A held lock proves a live writer even in another PID namespace
+//! (a container sharing the folder), where its pid would say nothing.
 
 use std::{
+    collections::hash_map::RandomState,
+    fs::File,
+    hash::{BuildHasher, Hasher},
     io,
     path::{Path, PathBuf},
-    sync::atomic::{AtomicUsize, Ordering},
+    sync::atomic::{AtomicU64, Ordering},
 };
+
+/// The prefixes of the siblings' names.
+const TEMP: &str = ".coco-tmp-";
+const OLD: &str = ".coco-old-";
 
 /// A file or folder being written at [`Staged::path`], to become `target`.
 pub struct Staged {
@@ -20,50 +33,56 @@ pub struct Staged {
     target: PathBuf,
     dir: bool,
     committed: bool,
+    /// The sibling, open and locked while this writer lives.
+    _lock: Option<File>,
+}
+
+/// 16 hexadecimal digits, unique in practice: the standard library's
+/// randomly keyed hasher over the pid, a counter and the time.
+pub fn token() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    if let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        hasher.write_u128(now.as_nanos());
+    }
+    format!("{:016x}", hasher.finish())
 }
 
 fn sibling(target: &Path, kind: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let name = target
-        .file_name()
-        .map_or("output".into(), |n| n.to_string_lossy().into_owned());
-    target.with_file_name(format!(".{name}.{kind}-{}-{n}", std::process::id()))
+    target.with_file_name(format!("{kind}{}", token()))
 }
 
-/// Removes siblings of `target` left by processes that no longer exist.
+/// Whether `name` is a sibling's name: a prefix and 16 hexadecimal digits.
+fn is_sibling(name: &str) -> bool {
+    [TEMP, OLD].iter().any(|prefix| {
+        name.strip_prefix(prefix)
+            .is_some_and(|t| t.len() == 16 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+    })
+}
+
+/// Removes the siblings in `parent` whose writer is gone: those whose lock
+/// this process can take.
 fn remove_stale(target: &Path) {
-    let (Some(name), Some(parent)) = (target.file_name(), target.parent()) else {
-        return;
-    };
-    let proc = Path::new("/proc");
-    if !proc.join("self").exists() {
-        return; // no way to tell a live writer from a dead one
-    }
-    let parent = if parent.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        parent
+    let parent = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
     };
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
-    let prefix = format!(".{}.", name.to_string_lossy());
     for entry in entries.flatten() {
-        let file_name = entry.file_name();
-        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+        if !entry.file_name().to_str().is_some_and(is_sibling) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(file) = crate::file::open_for_lock(&path) else {
             continue;
         };
-        let Some(pid) = ["tmp-", "old-"]
-            .iter()
-            .find_map(|kind| rest.strip_prefix(kind))
-            .and_then(|r| r.split('-').next())
-            .and_then(|p| p.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid != std::process::id() && !proc.join(pid.to_string()).exists() {
-            remove(&entry.path());
+        // Held: its writer is alive, in whatever PID namespace.
+        if crate::file::try_lock(&file).unwrap_or(false) {
+            remove(&path);
         }
     }
 }
@@ -76,28 +95,50 @@ fn remove(path: &Path) {
     };
 }
 
+/// `path`, just created by this process, opened and locked. Where the file
+/// system has no locks (`flock` fails), unlocked: a sweep cannot take the
+/// lock there either, so it leaves the sibling alone.
+fn locked(path: &Path) -> io::Result<File> {
+    let file = crate::file::open_for_lock(path)?;
+    let _ = crate::file::lock(&file);
+    Ok(file)
+}
+
 impl Staged {
-    /// A file to write at [`Staged::path`] (the caller creates it).
-    pub fn file(target: &Path) -> Staged {
+    /// An empty file, created at [`Staged::path`] for the caller to write
+    /// (`File::create` or `std::fs::write` on it). Fails when the folder
+    /// does not exist or cannot be written.
+    pub fn file(target: &Path) -> io::Result<Staged> {
         remove_stale(target);
-        Staged {
-            temp: sibling(target, "tmp"),
+        let temp = sibling(target, TEMP);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        let mut staged = Staged {
+            temp,
             target: target.to_path_buf(),
             dir: false,
             committed: false,
-        }
+            _lock: None,
+        };
+        staged._lock = Some(locked(&staged.temp)?);
+        Ok(staged)
     }
 
     /// An empty folder, created at [`Staged::path`].
     pub fn dir(target: &Path) -> io::Result<Staged> {
         remove_stale(target);
-        let staged = Staged {
-            temp: sibling(target, "tmp"),
+        let temp = sibling(target, TEMP);
+        std::fs::create_dir(&temp)?;
+        let mut staged = Staged {
+            temp,
             target: target.to_path_buf(),
             dir: true,
             committed: false,
+            _lock: None,
         };
-        std::fs::create_dir(&staged.temp)?;
+        staged._lock = Some(locked(&staged.temp)?);
         Ok(staged)
     }
 
@@ -117,7 +158,9 @@ impl Staged {
             self.committed = true;
             return Ok(());
         }
-        let old = sibling(&self.target, "old");
+        let old = sibling(&self.target, OLD);
+        // Locked while aside, so that no other writer's sweep takes it.
+        let _old_lock = locked(&self.target)?;
         std::fs::rename(&self.target, &old)?;
         if let Err(e) = std::fs::rename(&self.temp, &self.target) {
             let _ = std::fs::rename(&old, &self.target);
@@ -162,13 +205,13 @@ mod tests {
         let dir = scratch("file");
         let target = dir.join("out.txt");
         std::fs::write(&target, "old").unwrap();
-        let staged = Staged::file(&target);
+        let staged = Staged::file(&target).unwrap();
         std::fs::write(staged.path(), "new").unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
         staged.commit().unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
 
-        let staged = Staged::file(&target);
+        let staged = Staged::file(&target).unwrap();
         std::fs::write(staged.path(), "half").unwrap();
         drop(staged);
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
@@ -196,15 +239,63 @@ mod tests {
     }
 
     #[test]
-    fn leftovers_of_dead_processes_are_removed() {
+    fn a_link_at_the_target_is_replaced_not_followed() {
+        let dir = scratch("link");
+        let outside = dir.join("outside.txt");
+        std::fs::write(&outside, "precious").unwrap();
+        let target = dir.join("out.txt");
+        std::os::unix::fs::symlink(&outside, &target).unwrap();
+        let staged = Staged::file(&target).unwrap();
+        std::fs::write(staged.path(), "new").unwrap();
+        staged.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious");
+        assert!(!std::fs::symlink_metadata(&target)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn any_name_the_file_system_takes_can_be_staged() {
+        let dir = scratch("long");
+        // 255 bytes: NAME_MAX, the longest name most file systems take.
+        let target = dir.join("n".repeat(255));
+        let staged = Staged::file(&target).unwrap();
+        std::fs::write(staged.path(), "x").unwrap();
+        staged.commit().unwrap();
+        let staged = Staged::dir(&dir.join("d".repeat(255))).unwrap();
+        staged.commit().unwrap();
+        assert_eq!(names(&dir), ["d".repeat(255), "n".repeat(255)]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn only_siblings_of_gone_writers_are_removed() {
         let dir = scratch("stale");
         let target = dir.join("b");
-        // A pid above the kernel's limit (pid_max <= 2^22) is never alive.
-        std::fs::create_dir(dir.join(".b.tmp-4194305-0")).unwrap();
-        std::fs::create_dir(dir.join(".c.tmp-4194305-0")).unwrap();
+        // A writer that was killed: its sibling is not locked.
+        let dead = dir.join(".coco-tmp-00000000deadbeef");
+        std::fs::create_dir(&dead).unwrap();
+        std::fs::write(dir.join(".coco-old-0123456789abcdef"), "").unwrap();
+        // A live writer (in another PID namespace, say): locked.
+        let live = Staged::file(&dir.join("c")).unwrap();
+        let live_name = live.path().file_name().unwrap().to_owned();
+        // Not a sibling's name: never touched.
+        std::fs::write(dir.join(".coco-tmp-thesis"), "mine").unwrap();
+        std::fs::write(dir.join(".b.tmp-4194305-0"), "mine").unwrap();
         let staged = Staged::dir(&target).unwrap();
         staged.commit().unwrap();
-        assert_eq!(names(&dir), [".c.tmp-4194305-0", "b"]);
+        let mut expected = vec![
+            ".b.tmp-4194305-0".to_string(),
+            ".coco-tmp-thesis".to_string(),
+            live_name.to_string_lossy().into_owned(),
+            "b".to_string(),
+        ];
+        expected.sort();
+        assert_eq!(names(&dir), expected);
+        drop(live);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

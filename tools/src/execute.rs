@@ -63,7 +63,7 @@ pub struct Request<'a> {
 
 const PROGRAM: &str = "coco-run";
 
-/// A scratch folder, `$TMPDIR/coco-run-PID-N-WHAT`.
+/// A scratch folder, `$TMPDIR/coco-run-PID-TOKEN-N-WHAT` (`job::TempDir`).
 fn scratch(what: &str) -> Result<TempDir, String> {
     TempDir::new(PROGRAM, what).map_err(|e| {
         format!(
@@ -215,6 +215,11 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         }
     };
     launch::check_inputs(&plan, &inputs).map_err(|e| e.to_string())?;
+    if program_path.is_dir() {
+        // A bundle someone gave: its kernels must be the plan's (one
+        // compiled here just now has its digests in the plan on disk).
+        launch::check_kernels(&bundle, &plan, request.cuda).map_err(|e| e.to_string())?;
+    }
     let outputs_scratch;
     let outputs: PathBuf = match request.outputs {
         Some(dir) => {
@@ -281,6 +286,9 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         args.push(watchdog::limit_s().to_string().into());
         let exec = coco_exec()?;
         let mut command = launch::mpirun(request.ranks, &exec, &args).map_err(|e| e.to_string())?;
+        // Open MPI's session folder and shared-memory files, in folders
+        // this process owns: gone with the job however it ends.
+        let _mpi_folders = launch::mpi_folders(PROGRAM, &mut command).map_err(|e| e.to_string())?;
         command
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())

@@ -118,14 +118,19 @@ pub fn write_output_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> 
     let target = resolve(path);
     let existing = std::fs::metadata(&target).ok();
     if existing.as_ref().is_some_and(|m| !m.is_file()) {
-        return std::fs::OpenOptions::new()
-            .write(true)
-            .open(&target)
-            .and_then(|mut file| file.write_all(bytes).and_then(|()| file.flush()))
-            .map_err(failed);
+        return write_in_place(&target, bytes).map_err(|e| {
+            if e.raw_os_error() == Some(libc::ENXIO) {
+                format!(
+                    "could not write output file '{}': it is a FIFO that no process reads",
+                    path.display()
+                )
+            } else {
+                failed(e)
+            }
+        });
     }
-    let staged = coco_base::staged::Staged::file(&target);
     (|| {
+        let staged = coco_base::staged::Staged::file(&target)?;
         let mut file = std::fs::File::create(staged.path())?;
         file.write_all(bytes)?;
         file.flush()?;
@@ -136,6 +141,28 @@ pub fn write_output_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> 
         staged.commit()
     })()
     .map_err(failed)
+}
+
+/// Writes `bytes` into `target`, a device or a pipe, as it is. It is
+/// opened without blocking, so that a FIFO nobody reads fails at once
+/// (ENXIO) instead of waiting forever, and then written with blocking
+/// writes (a reader such as `-o >(gzip)` takes them at its pace).
+fn write_in_place(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::{fd::AsRawFd, unix::fs::OpenOptionsExt};
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(target)?;
+    // SAFETY: fcntl(2) on a descriptor `file` owns.
+    unsafe {
+        let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
+        if flags < 0 || libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0
+        {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    file.write_all(bytes)?;
+    file.flush()
 }
 
 /// `path` with its symbolic links followed (as far as they lead to

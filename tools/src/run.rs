@@ -38,10 +38,12 @@ enum Backend {
     long_about = "Execute a coco program on N ranks: in the reference interpreter, or compiled \
                   and run under mpirun by coco-exec.\n\n\
                   coco-run owns the job it starts: SIGTERM, SIGINT and SIGHUP end mpirun and \
-                  the ranks and remove the temporary folders (coco-run-PID-* under $TMPDIR); \
-                  if coco-run is killed outright the ranks still end, and the next coco-run \
-                  removes the folders it left. A rank that waits in one collective longer than \
-                  --watchdog-s fails the job with an error naming the step."
+                  the ranks and remove the temporary folders (coco-run-PID-TOKEN-* under \
+                  $TMPDIR, with Open MPI's session folder, and under /dev/shm or \
+                  $COCO_SHM_DIR, with Open MPI's shared-memory files); if coco-run is killed \
+                  outright the ranks still end and its folders are removed after it. A rank \
+                  that waits in one collective longer than --watchdog-s fails the job with an \
+                  error naming the step."
 )]
 struct Cli {
     /// The program (.mlir).
@@ -357,21 +359,16 @@ pub(crate) fn save_inputs(
     Ok(())
 }
 
-/// Writes `value` to `path` whole or not at all (a temporary sibling,
-/// renamed into place), so that an interrupted run leaves no half file.
+/// Writes `value` to `path` whole or not at all (`.npy` files are written
+/// to a temporary sibling and renamed into place, replacing a link at
+/// `path` rather than writing through it), as the executor writes its
+/// outputs.
 pub(crate) fn write_value(path: &std::path::Path, value: &HostValue) -> Result<(), String> {
-    let staged = coco_base::staged::Staged::file(path);
-    write_npy(staged.path(), value).map_err(|e| e.to_string())?;
-    staged
-        .commit()
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-fn write_npy(path: &std::path::Path, value: &HostValue) -> coco_interp::Result<()> {
     match value {
         HostValue::Global(t) => npy::write_tensor(path, t),
         HostValue::PerRank(parts) => npy::write_tensor(path, &Tensor::stack(parts)),
     }
+    .map_err(|e| e.to_string())
 }
 
 /// `sum=... min=... max=...` over all elements (all ranks for local values).

@@ -28,6 +28,7 @@ fn temp_dir(name: &str) -> PathBuf {
         .join("coco-run-jobs")
         .join(name);
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir.with_extension("shm"));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -38,6 +39,9 @@ fn coco_run(tmp: &Path, args: &[&str]) -> Command {
         .arg(program())
         .args(args)
         .env("TMPDIR", tmp)
+        // The job's shared-memory files: beside TMPDIR, not in /dev/shm,
+        // so that a test sees its own job's.
+        .env("COCO_SHM_DIR", shm_dir(tmp))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -51,6 +55,24 @@ fn coco_run(tmp: &Path, args: &[&str]) -> Command {
         command.env_remove(var);
     }
     command
+}
+
+/// Where the job started with `TMPDIR=tmp` keeps its shared memory.
+fn shm_dir(tmp: &Path) -> PathBuf {
+    let dir = tmp.with_extension("shm");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Everything in `dir`.
+fn everything(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 /// A 2-rank job that would run for hours.
@@ -175,4 +197,117 @@ fn sigkill_ends_the_job_and_the_next_run_removes_the_folders() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert_eq!(leftovers(&tmp), Vec::<String>::new());
+    // Nor anything of Open MPI's.
+    wait_for("the reaper", || {
+        everything(&tmp).is_empty() && everything(&shm_dir(&tmp)).is_empty()
+    });
+}
+
+/// `timeout` and Ctrl-C signal the whole process group: coco-run, mpirun
+/// and every rank at once. Open MPI's session folder (`ompi.*`) and
+/// shared-memory segments (`vader_segment.*`) are in folders coco-run owns,
+/// so nothing is left in TMPDIR or the shared-memory folder.
+#[test]
+fn a_signal_to_the_process_group_leaves_nothing_behind() {
+    for (name, sig) in [
+        ("group-sigterm", libc::SIGTERM),
+        ("group-sigint", libc::SIGINT),
+    ] {
+        let tmp = temp_dir(name);
+        let child = start(&tmp);
+        wait_for("the job to start", || job_started(&tmp));
+        // What a job has in the shared-memory folder while it runs.
+        wait_for("the job's shared-memory files", || {
+            everything(&shm_dir(&tmp)).len() == 1
+        });
+        // SAFETY: kill(2) on the test's own process group (coco-run leads it).
+        assert_eq!(unsafe { libc::kill(-(child.id() as i32), sig) }, 0);
+        let (status, stderr) = end(child, &tmp);
+        assert!(!status.success(), "{stderr}");
+        assert_eq!(everything(&tmp), Vec::<String>::new(), "{name}: {stderr}");
+        assert_eq!(everything(&shm_dir(&tmp)), Vec::<String>::new(), "{name}");
+    }
+}
+
+#[test]
+fn sigkill_of_mpirun_leaves_nothing_behind() {
+    let tmp = temp_dir("sigkill-mpirun");
+    let child = start(&tmp);
+    wait_for("the job to start", || job_started(&tmp));
+    let mpirun = wait_for_mpirun(child.id());
+    // SAFETY: kill(2) on mpirun, a child of the test's coco-run.
+    assert_eq!(unsafe { libc::kill(mpirun as i32, libc::SIGKILL) }, 0);
+    let (status, stderr) = end(child, &tmp);
+    assert!(!status.success(), "{stderr}");
+    assert!(stderr.contains("mpirun was killed by signal 9"), "{stderr}");
+    assert_eq!(everything(&tmp), Vec::<String>::new());
+    assert_eq!(everything(&shm_dir(&tmp)), Vec::<String>::new());
+}
+
+/// The pid of the mpirun `launcher` started (a child of one of its
+/// threads).
+fn wait_for_mpirun(launcher: u32) -> u32 {
+    let mut found = None;
+    wait_for("mpirun", || {
+        let tasks = std::fs::read_dir(format!("/proc/{launcher}/task")).unwrap();
+        found = tasks
+            .flatten()
+            .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+            .flat_map(|text| {
+                text.split_whitespace()
+                    .filter_map(|p| p.parse::<u32>().ok())
+                    .collect::<Vec<_>>()
+            })
+            .find(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| {
+                    c.split(|&b| b == 0)
+                        .next()
+                        .is_some_and(|argv0| argv0.ends_with(b"mpirun"))
+                })
+            });
+        found.is_some()
+    });
+    found.unwrap()
+}
+
+/// The sweep of stale folders removes only what coco made and can prove
+/// dead: a folder holding coco's owner file whose lock nobody holds. A
+/// pid says nothing in another PID namespace (a container sharing TMPDIR),
+/// and a name says nothing about who made a folder.
+#[test]
+fn the_sweep_removes_only_folders_of_jobs_that_are_gone() {
+    use std::io::Write;
+    let tmp = temp_dir("sweep");
+    // A user's folder with a job-like name.
+    let thesis = tmp.join("coco-run-999999-thesis");
+    std::fs::create_dir_all(&thesis).unwrap();
+    std::fs::write(thesis.join("chapter1.tex"), "...").unwrap();
+    // A live job of another PID namespace: its pid does not exist here,
+    // but it holds the lock on its owner file.
+    let live = tmp.join("coco-run-4194306-0123abcd-0-inputs");
+    std::fs::create_dir_all(&live).unwrap();
+    let owner = live.join(".coco-owner");
+    let mut file = std::fs::File::create(&owner).unwrap();
+    file.write_all(b"coco temporary folder\n").unwrap();
+    // SAFETY: flock(2) on a file this test owns.
+    assert_eq!(
+        unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&file), libc::LOCK_EX) },
+        0
+    );
+    std::fs::write(live.join("x.npy"), "inputs").unwrap();
+    // A job that was SIGKILLed: the same, with the lock free.
+    let dead = tmp.join("coco-run-4194305-89abcdef-0-inputs");
+    std::fs::create_dir_all(&dead).unwrap();
+    std::fs::write(dead.join(".coco-owner"), "coco temporary folder\n").unwrap();
+
+    let output = coco_run(&tmp, &["--ranks", "1"]).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(thesis.join("chapter1.tex").exists());
+    assert!(live.join("x.npy").exists());
+    assert!(!dead.exists());
+    drop(file);
 }

@@ -72,7 +72,8 @@ pub fn write(
             };
             let file_name = data_file_name(&op.kind).unwrap_or_default();
             let owner = format!("source \"{name}\" at {}", op.loc);
-            plain_file_name(&file_name, TEST_DATA).map_err(|e| format!("{owner}: data file {e}"))?;
+            plain_file_name(&file_name, TEST_DATA)
+                .map_err(|e| format!("{owner}: data file {e}"))?;
             let text = texts.get(&(case, name.as_str())).map_or("", String::as_str);
             staged.write(&case_dir.join(file_name), &owner, text)?;
         }

@@ -378,6 +378,8 @@ pub fn compile(
                 chip: options.chip.clone(),
                 features: options.features.clone(),
                 libdevice: options.cuda_toolkit.is_some(),
+                // Recorded by `write_bundle`, once the file is written.
+                digest: None,
             });
         }
         compiled.ptx = ptx.assembly;
@@ -480,5 +482,8 @@ pub fn write_bundle(compiled: &Compiled, dir: &Path) -> Result<()> {
     if let Some(ptx) = &compiled.ptx {
         write("kernels.ptx", ptx.as_bytes())?;
     }
-    write(PLAN_FILE, compiled.plan.to_text().as_bytes())
+    // The plan pins the files the executor loads (kernels.so, kernels.ptx).
+    let mut plan = compiled.plan.clone();
+    plan.record_digests(dir).map_err(|e| Error::io(dir, e))?;
+    write(PLAN_FILE, plan.to_text().as_bytes())
 }

@@ -16,10 +16,12 @@
 //!
 //! The format is documented in `docs/bundle.md`.
 
+pub mod artifact;
 pub mod error;
 pub mod plan;
 mod validate;
 
+pub use artifact::{read_verified, Digest};
 /// The plan's schema names element types; they are defined once, in coco-base.
 pub use coco_base::DType;
 pub use error::{Error, Result};

@@ -7,7 +7,7 @@ use std::{fmt, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{error::Error, error::Result, DType};
+use crate::{artifact::Digest, error::Error, error::Result, DType};
 
 pub const FORMAT_NAME: &str = "coco-bundle";
 /// 2: launch parameters are tables (`LaunchParam`), not prefixed strings.
@@ -33,6 +33,10 @@ pub struct Plan {
     /// The shared library with the native kernels, when emitted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native: Option<String>,
+    /// The size and SHA-256 of `native` when the bundle was written
+    /// ([`Plan::record_digests`]): the executor loads no other file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native_digest: Option<Digest>,
     #[serde(default)]
     pub kernels: Vec<Kernel>,
     /// One stage per function the program runs: a single function runs on
@@ -51,6 +55,9 @@ pub struct PtxTarget {
     /// math", has the tolerance of each).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub libdevice: bool,
+    /// The size and SHA-256 of `file` when the bundle was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<Digest>,
 }
 
 /// A compiled kernel. Native ABI: `void name(void *buffer_0, ...,
@@ -596,6 +603,14 @@ impl Step {
 /// Both forms parse to the same plan.
 fn inline_launch_params(body: &str) -> String {
     let mut document: toml_edit::DocumentMut = body.parse().expect("toml's output is valid TOML");
+    // Digests on one line, beside the file they are of.
+    inline_table(document.as_table_mut(), "native_digest");
+    if let Some(ptx) = document
+        .get_mut("ptx")
+        .and_then(toml_edit::Item::as_table_mut)
+    {
+        inline_table(ptx, "digest");
+    }
     let kernels = document
         .get_mut("kernels")
         .and_then(toml_edit::Item::as_array_of_tables_mut);
@@ -615,6 +630,20 @@ fn inline_launch_params(body: &str) -> String {
         }
     }
     document.to_string()
+}
+
+/// Rewrites table `key` of `table` as an inline table, at the end of the
+/// table's keys.
+fn inline_table(table: &mut toml_edit::Table, key: &str) {
+    if let Some(item) = table.remove(key) {
+        let item = match item {
+            toml_edit::Item::Table(t) => {
+                toml_edit::Item::Value(toml_edit::Value::InlineTable(t.into_inline_table()))
+            }
+            other => other,
+        };
+        table.insert(key, item);
+    }
 }
 
 /// Rewrites array of tables `key` of `table` as an inline array, at the
@@ -640,6 +669,7 @@ impl Plan {
             ranks,
             ptx: None,
             native: None,
+            native_digest: None,
             kernels: Vec::new(),
             stages: Vec::new(),
         }

@@ -52,6 +52,20 @@ impl Plan {
                 check_file_name(file).map_err(|e| format!("`{what}`: {e}"))?;
             }
         }
+        for (what, digest) in [
+            ("native_digest", self.native_digest.as_ref()),
+            (
+                "ptx.digest",
+                self.ptx.as_ref().and_then(|p| p.digest.as_ref()),
+            ),
+        ] {
+            if let Some(digest) = digest {
+                digest.check().map_err(|e| format!("`{what}`: {e}"))?;
+            }
+        }
+        if self.native_digest.is_some() && self.native.is_none() {
+            return Err("`native_digest` without `native`".into());
+        }
         self.check_kernels()?;
         self.check_tiling()?;
         // Output name -> the stage and buffer that writes it.

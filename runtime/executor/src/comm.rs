@@ -774,6 +774,34 @@ pub fn wait_all(pending: &mut Vec<Pending>) -> Result<()> {
     Ok(())
 }
 
+/// The bytes an unprivileged user may still write under `folder`
+/// (`statvfs`), if it can be asked.
+pub fn free_bytes(folder: &std::path::Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(folder.as_os_str().as_bytes()).ok()?;
+    // SAFETY: a zeroed statvfs is a valid out-parameter; `path` is a C
+    // string that outlives the call.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    Some((stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64))
+}
+
+/// The message for a shared-memory window that `folder` has no room for.
+pub fn shared_memory_short(folder: &std::path::Path, needed: u64, free: Option<u64>) -> String {
+    format!(
+        "the peer launches' shared-memory window needs {needed} bytes in {}{}: give it more \
+         room (a larger /dev/shm: `docker run --shm-size`, or remount the tmpfs), or put \
+         the job's shared memory elsewhere ({} for jobs coco launches, \
+         OMPI_MCA_osc_sm_backing_directory under your own mpirun), or compile with \
+         coco-translate --fused-collectives=steps",
+        folder.display(),
+        free.map_or(String::new(), |f| format!(", which has {f} bytes free")),
+        crate::launch::SHM_DIR_ENV
+    )
+}
+
 /// Memory that every rank of a node communicator maps
 /// (`MPI_Win_allocate_shared`): each rank owns one segment of the same
 /// size and may load and store any rank's segment directly. The window
@@ -797,6 +825,22 @@ impl SharedWindow {
             call: "MPI_Win_allocate_shared",
             message: format!("{bytes} bytes do not fit an MPI_Aint"),
         })?;
+        // The node's segments are one file in the backing folder, which
+        // its first rank creates: too little room there is an error that
+        // says where and how much, not MPI's MPI_ERR_INTERN.
+        let folder = crate::launch::shm_backing_dir();
+        let needed = (bytes as u64).saturating_mul(node.size() as u64);
+        if node.rank() == 0 {
+            if let Some(free) = free_bytes(&folder) {
+                if free < needed {
+                    return Err(Error::SharedMemory(shared_memory_short(
+                        &folder,
+                        needed,
+                        Some(free),
+                    )));
+                }
+            }
+        }
         node.barrier()?;
         let mut raw: ffi::MPI_Win = unsafe { ffi::RSMPI_WIN_NULL };
         let mut base: *mut u8 = ptr::null_mut();
@@ -813,7 +857,13 @@ impl SharedWindow {
                     (&mut base as *mut *mut u8).cast(),
                     &mut raw,
                 ),
-            )?;
+            )
+            .map_err(|e| {
+                Error::SharedMemory(format!(
+                    "{e}: {}",
+                    shared_memory_short(&folder, needed, free_bytes(&folder))
+                ))
+            })?;
         }
         let mut window = SharedWindow {
             raw,
@@ -876,5 +926,25 @@ impl SharedWindow {
             check("MPI_Win_unlock_all", ffi::MPI_Win_unlock_all(self.raw))?;
             check("MPI_Win_free", ffi::MPI_Win_free(&mut self.raw))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_little_shared_memory_is_said_with_the_folder_and_the_bytes() {
+        assert!(free_bytes(std::path::Path::new("/")).is_some());
+        assert_eq!(free_bytes(std::path::Path::new("/no/such/folder")), None);
+        let text = shared_memory_short(std::path::Path::new("/dev/shm/x"), 8388608, Some(2097152));
+        assert!(
+            text.starts_with(
+                "the peer launches' shared-memory window needs 8388608 bytes in /dev/shm/x, \
+                 which has 2097152 bytes free: "
+            ),
+            "{text}"
+        );
+        assert!(text.contains("COCO_SHM_DIR"), "{text}");
     }
 }

@@ -56,6 +56,11 @@ pub enum Error {
     #[error("{0}")]
     Launch(String),
 
+    /// Too little room for shared memory (`/dev/shm`, or the folder Open
+    /// MPI's shared-memory windows are backed by).
+    #[error("{0}")]
+    SharedMemory(String),
+
     /// A panic, caught and turned into an error so that the job still ends
     /// with one line and `MPI_Abort`.
     #[error("internal error: {0}")]

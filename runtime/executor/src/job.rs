@@ -12,9 +12,12 @@
 //! - SIGKILL cannot be caught. The children get `PR_SET_PDEATHSIG`
 //!   (SIGTERM when the launcher is gone), and ranks watch both their parent
 //!   and the launcher ([`watch_launcher`], started by MPI initialisation)
-//!   and exit when either is gone. The launcher's temporary folders carry
-//!   its pid; the next [`TempDir::new`] removes those of processes that no
-//!   longer exist.
+//!   and exit when either is gone. A detached reaper removes the
+//!   launcher's temporary folders once it is gone; failing that, the next
+//!   [`TempDir::new`] removes those whose owner file's lock nobody holds
+//!   (never a folder without one). Open MPI's session folder and
+//!   shared-memory segments live in such folders too
+//!   ([`crate::launch::MpiFolders`]).
 //! - A stopped process (SIGSTOP) cannot act either. A rank waiting for it
 //!   fails by the watchdog (`crate::watchdog`), which names the step; where
 //!   no rank waits (mpirun stopped, a one-rank job, a stop outside a
@@ -256,14 +259,15 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
 /// A SIGKILLed launcher cannot remove its temporary folders, and its ranks
 /// are killed by mpirun before they could: a detached `sh` outlives it,
 /// waits for it to be gone, and removes every folder it named
-/// `PREFIX-PID-*` (all of them this process's, whichever job made them).
+/// `PREFIX-PID-TOKEN-*` (all of them this process's, whichever job made
+/// them: the token is this process's alone).
 /// One per process and prefix; folders created while compiling the first
 /// job, before it starts, are left to the next run's stale-folder sweep.
 fn spawn_reaper(dirs: &[PathBuf]) {
     use std::os::unix::process::CommandExt;
     static WATCHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let pid = std::process::id();
-    let marker = format!("-{pid}-");
+    let marker = format!("-{pid}-{}-", process_token());
     for dir in dirs {
         let (Some(parent), Some(name)) = (dir.parent(), dir.file_name().and_then(|n| n.to_str()))
         else {
@@ -281,7 +285,13 @@ fn spawn_reaper(dirs: &[PathBuf]) {
         let mut reaper = Command::new("/bin/sh");
         reaper
             .arg("-c")
-            .arg("while kill -0 \"$0\" 2>/dev/null; do sleep 0.2; done; rm -rf -- \"$1\"*")
+            // Twice: a rank that was starting when the launcher died may
+            // recreate Open MPI's session folders in the moment before it
+            // ends.
+            .arg(
+                "while kill -0 \"$0\" 2>/dev/null; do sleep 0.2; done; rm -rf -- \"$1\"*; \
+                 sleep 2; rm -rf -- \"$1\"*",
+            )
             .arg(pid.to_string())
             .arg(&pattern)
             .stdin(std::process::Stdio::null())
@@ -396,33 +406,94 @@ pub fn wait_with_output(child: Child) -> io::Result<Output> {
     output
 }
 
-/// A folder under the temporary directory (`$TMPDIR`),
-/// `PREFIX-PID-N-WHAT`, removed on drop, on the signals [`guard`] catches,
-/// and, if this process is SIGKILLed, by the next `TempDir::new` with the
-/// same prefix (any process's).
+/// The file in every [`TempDir`] that marks it as coco's: its owner holds
+/// the lock (`flock`) on it for as long as the folder is in use.
+pub const OWNER_FILE: &str = ".coco-owner";
+
+/// How an [`OWNER_FILE`] begins.
+const OWNER_TEXT: &str = "coco temporary folder\n";
+
+/// A token unique to this process, in its folders' names: `PREFIX-PID-`
+/// alone may name a user's folder (`coco-run-999999-thesis`), or another
+/// PID namespace's job with the same pid.
+fn process_token() -> &'static str {
+    static TOKEN: OnceLock<String> = OnceLock::new();
+    TOKEN.get_or_init(|| coco_base::staged::token()[..8].to_string())
+}
+
+/// A folder `PREFIX-PID-TOKEN-N-WHAT` under the temporary directory
+/// (`$TMPDIR`) or another root ([`TempDir::new_in`]), removed on drop and
+/// on the signals [`guard`] catches. It holds [`OWNER_FILE`], locked while
+/// the folder lives, so that if this process is SIGKILLed the next
+/// `TempDir` of the same prefix in the same root (any process's, in any
+/// PID namespace) can tell that its owner is gone and remove it; a folder
+/// without that file, or whose lock is held, is never removed.
 pub struct TempDir {
     path: PathBuf,
+    // Closed after the folder is removed: until then, its owner is alive.
+    _owner: std::fs::File,
 }
 
 impl TempDir {
     pub fn new(prefix: &str, what: &str) -> io::Result<TempDir> {
+        TempDir::new_in(&std::env::temp_dir(), prefix, what)
+    }
+
+    /// A folder under `root` (created if needed).
+    pub fn new_in(root: &Path, prefix: &str, what: &str) -> io::Result<TempDir> {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let root = std::env::temp_dir();
-        remove_stale(&root, prefix);
+        std::fs::create_dir_all(root)?;
+        remove_stale(root, prefix);
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = root.join(format!("{prefix}-{}-{n}-{what}", std::process::id()));
+        let path = root.join(format!(
+            "{prefix}-{}-{}-{n}-{what}",
+            std::process::id(),
+            process_token()
+        ));
         // Registered first, so that a signal during creation removes it.
         lock(&TEMP_DIRS).push(path.clone());
-        if let Err(e) = std::fs::create_dir_all(&path) {
-            lock(&TEMP_DIRS).retain(|p| p != &path);
-            return Err(e);
+        let owner = create_owned(&path);
+        match owner {
+            Ok(owner) => Ok(TempDir {
+                path,
+                _owner: owner,
+            }),
+            Err(e) => {
+                remove_dir(&path);
+                lock(&TEMP_DIRS).retain(|p| p != &path);
+                Err(e)
+            }
         }
-        Ok(TempDir { path })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Creates folder `path` (new) with its [`OWNER_FILE`], locked.
+fn create_owned(path: &Path) -> io::Result<std::fs::File> {
+    use std::io::Write;
+    std::fs::create_dir(path)?;
+    let marker = path.join(OWNER_FILE);
+    let mut owner = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&marker)?;
+    // Locked before it says what it is: a sweep that takes the lock first
+    // finds it empty, and leaves the folder. Where the file system has no
+    // locks, a sweep cannot take one either, and leaves every folder.
+    let _ = coco_base::file::lock(&owner);
+    let namespace = std::fs::read_link("/proc/self/ns/pid")
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    writeln!(
+        owner,
+        "{OWNER_TEXT}pid {} ({namespace}); removed once no process holds the lock on this file",
+        std::process::id()
+    )?;
+    Ok(owner)
 }
 
 impl Drop for TempDir {
@@ -442,30 +513,42 @@ pub fn alive(pid: u32) -> bool {
     exists || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-/// Removes this user's `PREFIX-PID-...` folders under `root` whose process
-/// is gone (a launcher killed by SIGKILL).
+/// Removes this user's `PREFIX-*` folders under `root` whose owner is
+/// provably gone: each holds an [`OWNER_FILE`] that says it is coco's and
+/// whose lock nobody holds (a launcher killed by SIGKILL). A pid says
+/// nothing across PID namespaces (a container sharing `$TMPDIR`), and a
+/// name says nothing about who made the folder, so neither is trusted.
 fn remove_stale(root: &Path, prefix: &str) {
-    use std::os::unix::fs::MetadataExt;
+    use std::{io::Read, os::unix::fs::MetadataExt};
     let Ok(entries) = std::fs::read_dir(root) else {
         return;
     };
     // SAFETY: getuid cannot fail.
     let uid = unsafe { libc::getuid() };
+    let start = format!("{prefix}-");
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(rest) = name
+        if !entry
+            .file_name()
             .to_str()
-            .and_then(|n| n.strip_prefix(prefix))
-            .and_then(|n| n.strip_prefix('-'))
-        else {
+            .is_some_and(|n| n.starts_with(&start))
+        {
+            continue;
+        }
+        let path = entry.path();
+        // Not a link: the folder itself, this user's.
+        let ours = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir() && m.uid() == uid);
+        if !ours {
+            continue;
+        }
+        let Ok(mut owner) = coco_base::file::open_for_lock(&path.join(OWNER_FILE)) else {
             continue;
         };
-        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
-            continue;
-        };
-        let ours = entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == uid);
-        if ours && pid != std::process::id() && !alive(pid) {
-            remove_dir(&entry.path());
+        if !coco_base::file::try_lock(&owner).unwrap_or(false) {
+            continue; // its owner is alive
+        }
+        let mut text = [0u8; OWNER_TEXT.len()];
+        if owner.read_exact(&mut text).is_ok() && text == OWNER_TEXT.as_bytes() {
+            remove_dir(&path);
         }
     }
 }
@@ -516,21 +599,56 @@ pub fn watch_launcher() {
 mod tests {
     use super::*;
 
+    /// A folder as a `TempDir` of a process that is gone leaves it: its
+    /// owner file, unlocked.
+    fn dead_folder(root: &Path, name: &str) -> PathBuf {
+        let dir = root.join(name);
+        drop(create_owned(&dir).unwrap());
+        dir
+    }
+
     #[test]
-    fn stale_temp_dirs_of_dead_processes_are_removed() {
+    fn only_folders_whose_owner_is_gone_are_removed() {
         let root = std::env::temp_dir().join(format!("coco-job-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).unwrap();
-        // A pid above the kernel's limit (pid_max <= 2^22) is never alive.
-        let dead = root.join("coco-x-4194305-0-bundle");
-        let live = root.join(format!("coco-x-{}-0-bundle", std::process::id()));
-        let other = root.join("coco-y-4194305-0-bundle");
-        for dir in [&dead, &live, &other] {
-            std::fs::create_dir_all(dir).unwrap();
-        }
+        // Killed jobs: coco's owner file, unlocked.
+        let dead = dead_folder(&root, "coco-x-4194305-0123abcd-0-bundle");
+        let dead_here = dead_folder(
+            &root,
+            &format!("coco-x-{}-0123abcd-1-inputs", std::process::id()),
+        );
+        // A user's folder with a coco-like name, and one with a file of the
+        // owner file's name that is not coco's: never removed.
+        let thesis = root.join("coco-x-999999-thesis");
+        std::fs::create_dir_all(&thesis).unwrap();
+        std::fs::write(thesis.join("chapter1.tex"), "...").unwrap();
+        let lookalike = root.join("coco-x-4194305-lookalike");
+        std::fs::create_dir_all(&lookalike).unwrap();
+        std::fs::write(lookalike.join(OWNER_FILE), "mine").unwrap();
+        // A live job whose pid means nothing here (another PID namespace,
+        // pid 4194306 above any pid_max): its owner holds the lock.
+        let other_namespace = dead_folder(&root, "coco-x-4194306-89abcdef-0-inputs");
+        let holder = coco_base::file::open_for_lock(&other_namespace.join(OWNER_FILE)).unwrap();
+        coco_base::file::lock(&holder).unwrap();
+        // Another prefix's folder, and this process's own live one.
+        let other = dead_folder(&root, "coco-y-4194305-0123abcd-0-bundle");
+        let live = TempDir::new_in(&root, "coco-x", "outputs").unwrap();
+
         remove_stale(&root, "coco-x");
         assert!(!dead.exists());
-        assert!(live.exists());
+        assert!(!dead_here.exists());
+        assert!(thesis.join("chapter1.tex").exists());
+        assert!(lookalike.exists());
+        assert!(other_namespace.exists());
         assert!(other.exists());
+        assert!(live.path().exists());
+        // Once its owner is gone, the other namespace's job goes too.
+        drop(holder);
+        remove_stale(&root, "coco-x");
+        assert!(!other_namespace.exists());
+        assert!(live.path().exists());
+        drop(live);
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -107,6 +107,41 @@ pub fn check_inputs(plan: &Plan, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Fails, in one line, unless the kernels the job's ranks will load
+/// (`kernels.so`, or `kernels.ptx` for `cuda`) are the files the plan was
+/// written with ([`coco_bundle::read_verified`]); every rank checks again
+/// as it loads them, but a launcher says it once, before any starts.
+pub fn check_kernels(bundle: &Path, plan: &Plan, cuda: bool) -> Result<()> {
+    let launches = plan
+        .stages
+        .iter()
+        .any(|stage| stage.steps.iter().any(|step| step.kernel().is_some()));
+    match (&plan.ptx, &plan.native) {
+        _ if !launches => {}
+        (Some(ptx), _) if cuda => {
+            coco_bundle::read_verified(
+                bundle,
+                &ptx.file,
+                ptx.digest.as_ref(),
+                "ptx.digest",
+                "the bundle's PTX kernels",
+            )?;
+        }
+        (_, Some(native)) if !cuda => {
+            coco_bundle::read_verified(
+                bundle,
+                native,
+                plan.native_digest.as_ref(),
+                "native_digest",
+                "the bundle's native kernels",
+            )?;
+        }
+        // The ranks say what is missing.
+        _ => {}
+    }
+    Ok(())
+}
+
 /// The launcher this process runs under, if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Launcher {
@@ -206,6 +241,93 @@ pub fn mpirun(ranks: usize, program: &Path, args: &[OsString]) -> Result<Command
         }
     }
     Ok(command)
+}
+
+/// Overrides where a launched job's shared-memory files go (default:
+/// `/dev/shm`, Open MPI's own default on Linux).
+pub const SHM_DIR_ENV: &str = "COCO_SHM_DIR";
+
+/// The Open MPI settings [`MpiFolders`] sets: its session folder, and the
+/// backing files of the shared-memory transport (`vader`, 4 MiB per rank)
+/// and of shared-memory windows (`osc sm`, the peer launches' memory).
+const SESSION_VAR: &str = "OMPI_MCA_orte_tmpdir_base";
+const SHM_VARS: [&str; 2] = [
+    "OMPI_MCA_btl_vader_backing_directory",
+    "OMPI_MCA_osc_sm_backing_directory",
+];
+
+/// Where Open MPI keeps what a job puts on disk, inside folders the
+/// launcher owns ([`crate::job::TempDir`]): its session folder
+/// (`ompi.HOST.UID/`) in `$TMPDIR/PREFIX-...-mpi`, and its shared-memory
+/// segments in `/dev/shm/PREFIX-...-shm` (or [`SHM_DIR_ENV`]). Left to
+/// themselves, mpirun and ranks ended by a signal (`timeout`, Ctrl-C to
+/// the process group, SIGKILL) leave `vader_segment.*` files in `/dev/shm`
+/// and `ompi.*` folders in `$TMPDIR` that nothing reclaims; these folders
+/// go when the launcher drops them, on its signals, by its reaper after a
+/// SIGKILL, or by the next launch's sweep. Keep the value until the job
+/// has ended. Settings already in the environment win (and then Open MPI's
+/// files are where they say).
+pub struct MpiFolders {
+    _session: Option<crate::job::TempDir>,
+    _shm: Option<crate::job::TempDir>,
+}
+
+/// Points the Open MPI job `command` starts at folders of its own
+/// ([`MpiFolders`]), named `PREFIX-PID-TOKEN-N-{mpi,shm}`.
+pub fn mpi_folders(prefix: &str, command: &mut Command) -> Result<MpiFolders> {
+    let unset = |name: &str| std::env::var_os(name).is_none_or(|v| v.is_empty());
+    let cannot = |root: &Path, e: std::io::Error| {
+        Error::Launch(format!(
+            "cannot create a folder for mpirun under {}: {e}",
+            root.display()
+        ))
+    };
+    let mut session = None;
+    if unset(SESSION_VAR) {
+        let root = std::env::temp_dir();
+        let dir =
+            crate::job::TempDir::new_in(&root, prefix, "mpi").map_err(|e| cannot(&root, e))?;
+        command.env(SESSION_VAR, dir.path());
+        session = Some(dir);
+    }
+    let mut shm = None;
+    if SHM_VARS.iter().any(|v| unset(v)) {
+        let chosen = std::env::var_os(SHM_DIR_ENV).filter(|v| !v.is_empty());
+        // Without a usable /dev/shm, beside the session (as Open MPI does
+        // where there is none).
+        let root = match &chosen {
+            Some(dir) => PathBuf::from(dir),
+            None if Path::new("/dev/shm").is_dir() => PathBuf::from("/dev/shm"),
+            None => std::env::temp_dir(),
+        };
+        let dir = match crate::job::TempDir::new_in(&root, prefix, "shm") {
+            Ok(dir) => dir,
+            Err(_) if chosen.is_none() => {
+                let root = std::env::temp_dir();
+                crate::job::TempDir::new_in(&root, prefix, "shm").map_err(|e| cannot(&root, e))?
+            }
+            Err(e) => return Err(cannot(&root, e)),
+        };
+        for var in SHM_VARS {
+            if unset(var) {
+                command.env(var, dir.path());
+            }
+        }
+        shm = Some(dir);
+    }
+    Ok(MpiFolders {
+        _session: session,
+        _shm: shm,
+    })
+}
+
+/// The folder shared-memory windows are backed by in this rank: Open MPI's
+/// setting (which a launching coco sets to its job's folder), else Open
+/// MPI's default on Linux.
+pub fn shm_backing_dir() -> PathBuf {
+    std::env::var_os(SHM_VARS[1])
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from("/dev/shm"), PathBuf::from)
 }
 
 /// The exit code to forward from a finished launcher, and a line to print

@@ -128,6 +128,76 @@ fn missing_kernel_symbol() {
 }
 
 #[test]
+fn kernels_of_another_build_are_refused() {
+    // The plan was written with this kernels.so: one of another build (here
+    // the same library with a byte appended, as a larger build's would
+    // differ) is refused before it is loaded, naming both files.
+    let bundle = axpb_bundle("other-kernels", 2);
+    let so = bundle.dir.join("kernels.so");
+    let mut bytes = std::fs::read(&so).unwrap();
+    bytes.push(0);
+    std::fs::write(&so, &bytes).unwrap();
+    let outcome = bundle.run(&[]);
+    outcome.assert_error(&[
+        "error: ",
+        &format!("{}: has {} bytes, but ", so.display(), bytes.len()),
+        "plan.toml records",
+        "it is not the file the plan was written with",
+    ]);
+    // The same size, other bytes.
+    bytes.pop();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&so, &bytes).unwrap();
+    bundle
+        .run(&[])
+        .assert_error(&["kernels.so: has SHA-256 ", "plan.toml records"]);
+    bundle.remove();
+}
+
+#[test]
+fn what_stands_in_place_of_kernels_so_is_named() {
+    let bundle = axpb_bundle("kernels-kind", 2);
+    let so = bundle.dir.join("kernels.so");
+    std::fs::remove_file(&so).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &so).unwrap();
+    bundle.run(&[]).assert_error(&[
+        "kernels.so: a device is not a regular file (the bundle's native kernels)",
+    ]);
+    std::fs::remove_file(&so).unwrap();
+    std::fs::create_dir(&so).unwrap();
+    bundle.run(&[]).assert_error(&[
+        "kernels.so: a directory is not a regular file (the bundle's native kernels)",
+    ]);
+    std::fs::remove_dir(&so).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&so).status();
+    if made.is_ok_and(|s| s.success()) {
+        bundle
+            .run(&[])
+            .assert_error(&["kernels.so: a FIFO is not a regular file"]);
+    }
+    bundle.remove();
+}
+
+#[test]
+fn outputs_replace_a_link_in_the_folder_instead_of_writing_through_it() {
+    let bundle = axpb_bundle("output-link", 2);
+    let outside = bundle.dir.join("outside.txt");
+    std::fs::write(&outside, "precious").unwrap();
+    std::fs::create_dir_all(bundle.outputs()).unwrap();
+    let link = bundle.outputs().join("out_y.npy");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    bundle.run(&[]).assert_success();
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious");
+    assert!(!std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(bundle.output("out_y", F32).shape, [2, 8]);
+    bundle.remove();
+}
+
+#[test]
 fn a_kernel_that_aborts_on_one_rank_ends_the_job() {
     // Rank 0 goes on into an all-reduce that rank 1 never joins: the job
     // must still end (mpirun takes every rank down), not hang.

@@ -26,5 +26,5 @@ pub use error::{Error, Result};
 pub use program::{
     check_program, input_source_names, input_specs, output_specs, run, HostValue, Spec,
 };
-pub use seeded::{random_inputs, resolve_choices, seeded_inputs, Distribution};
+pub use seeded::{random_inputs, resolve_choices, seeded_inputs, Distribution, Number};
 pub use tensor::{DType, Data, Scalar, Tensor};

@@ -243,21 +243,6 @@ fn stretch(loadavg: &str, cores: usize) -> f64 {
     (load / cores.max(1) as f64).clamp(1.0, 20.0)
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn deadlines_stretch_with_the_load() {
-        // A quiet machine keeps the deadline; load 8 to 19 on 2 cores (the
-        // machine whose CI slice reported a false hang) stretches 30 s to
-        // 120-285 s; an unreadable load keeps it.
-        assert_eq!(super::stretch("0.52 0.40 0.33 1/200 7", 2), 1.0);
-        assert_eq!(super::stretch("8.00 6.10 5.00 9/400 77", 2), 4.0);
-        assert_eq!(super::stretch("19.00 12.0 9.0 21/500 99", 2), 9.5);
-        assert_eq!(super::stretch("", 2), 1.0);
-        assert_eq!(super::stretch("900.0 1 1 1/1 1", 2), 20.0);
-    }
-}
-
 /// Keeps a failing input under `out/failures/` and returns its path.
 pub fn keep(env: &Env, category: &str, index: usize, name: &str, bytes: &[u8]) -> String {
     let dir = env.out.join("failures").join(format!("{category}-{index}"));
@@ -308,5 +293,20 @@ pub fn must(env: &Env, tool: &str, args: &[&str], sandbox: &Sandbox) -> Result<R
             args.join(" "),
             run.stderr_text()
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn deadlines_stretch_with_the_load() {
+        // A quiet machine keeps the deadline; load 8 to 19 on 2 cores (the
+        // machine whose CI slice reported a false hang) stretches 30 s to
+        // 120-285 s; an unreadable load keeps it.
+        assert_eq!(super::stretch("0.52 0.40 0.33 1/200 7", 2), 1.0);
+        assert_eq!(super::stretch("8.00 6.10 5.00 9/400 77", 2), 4.0);
+        assert_eq!(super::stretch("19.00 12.0 9.0 21/500 99", 2), 9.5);
+        assert_eq!(super::stretch("", 2), 1.0);
+        assert_eq!(super::stretch("900.0 1 1 1/1 1", 2), 20.0);
     }
 }

@@ -31,6 +31,32 @@ pub struct Machine {
     pub device: Device,
 }
 
+/// The most a machine description may hold: the presets are under 1 KiB.
+const MAX_DESCRIPTION_BYTES: u64 = 1 << 20;
+
+/// The text of the machine description at `path`: a regular file (a FIFO
+/// would block the pass, `/dev/zero` feed it forever) of at most
+/// [`MAX_DESCRIPTION_BYTES`].
+fn read_description(path: &str) -> std::result::Result<String, String> {
+    use std::io::Read;
+    let (file, metadata) =
+        coco_base::file::open_regular(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+    let too_big = |size: u64| {
+        format!("it holds {size} bytes, more than a machine description's limit of {MAX_DESCRIPTION_BYTES}")
+    };
+    if metadata.len() > MAX_DESCRIPTION_BYTES {
+        return Err(too_big(metadata.len()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_DESCRIPTION_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_DESCRIPTION_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".into())
+}
+
 /// `(name, TOML)` of the shipped presets.
 pub const PRESETS: &[(&str, &str)] = &[
     (
@@ -61,7 +87,7 @@ impl Machine {
         if let Some((_, text)) = PRESETS.iter().find(|(name, _)| *name == name_or_path) {
             return Machine::parse(text, name_or_path);
         }
-        let text = std::fs::read_to_string(name_or_path).map_err(|e| Error::PassOption {
+        let text = read_description(name_or_path).map_err(|e| Error::PassOption {
             pass: "coco-autotune".into(),
             message: format!(
                 "'{name_or_path}' is neither a preset ({}) nor a readable file: {e}",

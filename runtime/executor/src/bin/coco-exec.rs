@@ -167,9 +167,13 @@ fn launch_job(args: &Args) -> Result<i32> {
         args.max_ranks,
     )?;
     launch::check_inputs(&plan, &args.inputs)?;
+    launch::check_kernels(&args.bundle, &plan, matches!(args.backend, Backend::Cuda))?;
     job::guard(PROGRAM);
     let program = std::env::current_exe().map_err(|e| Error::io(Path::new(PROGRAM), e))?;
     let mut command = launch::mpirun(ranks, &program, &launch::forwarded_args())?;
+    // Open MPI's session folder and shared-memory files, in folders this
+    // process owns: gone with the job however it ends.
+    let _mpi_folders = launch::mpi_folders(PROGRAM, &mut command)?;
     let status = job::spawn(&mut command).and_then(job::wait).map_err(|e| {
         Error::Launch(format!(
             "cannot start {}: {e}",

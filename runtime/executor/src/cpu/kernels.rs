@@ -53,14 +53,15 @@ impl Kernels {
             ))
         })?;
         let path = bundle.join(file);
-        if !path.is_file() {
-            return Err(Error::Kernel(format!(
-                "{}: no such file (the bundle's native kernels)",
-                path.display()
-            )));
-        }
-        let bytes = std::fs::read(&path)
-            .map_err(|e| Error::Kernel(format!("{}: cannot read: {e}", path.display())))?;
+        // A regular file, the very one the plan was written with: another
+        // build's kernels may write past the plan's buffers.
+        let (opened, bytes) = coco_bundle::read_verified(
+            bundle,
+            file,
+            plan.native_digest.as_ref(),
+            "native_digest",
+            "the bundle's native kernels",
+        )?;
         super::elf::check_complete(&bytes).map_err(|e| {
             Error::Kernel(format!(
                 "{}: {e} (rebuild the bundle with coco-translate --emit=bundle)",
@@ -68,11 +69,23 @@ impl Kernels {
             ))
         })?;
         drop(bytes);
+        // The file checked, through its open descriptor: not whatever the
+        // path names by now.
+        let checked = {
+            use std::os::fd::AsRawFd;
+            let by_fd = std::path::PathBuf::from(format!("/proc/self/fd/{}", opened.as_raw_fd()));
+            if by_fd.exists() {
+                by_fd
+            } else {
+                path.clone()
+            }
+        };
         // SAFETY: loading a library runs its initialisers; a bundle's
         // kernels.so is compiler output with none beyond the C runtime's.
         // RTLD_NOW reports unresolved symbols here rather than mid-run.
-        let library = unsafe { Library::open(Some(&path), RTLD_NOW | RTLD_LOCAL) }
+        let library = unsafe { Library::open(Some(&checked), RTLD_NOW | RTLD_LOCAL) }
             .map_err(|e| Error::Kernel(format!("{}: cannot load: {e}", path.display())))?;
+        drop(opened);
         let mut kernels = HashMap::new();
         for name in launched {
             if kernels.contains_key(name) {

@@ -145,10 +145,14 @@ impl Cuda {
             )
         })?;
         let path = bundle.join(&ptx.file);
-        let text = std::fs::read(&path).map_err(|e| Error::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+        // A regular file, the very one the plan was written with.
+        let (_, text) = coco_bundle::read_verified(
+            bundle,
+            &ptx.file,
+            ptx.digest.as_ref(),
+            "ptx.digest",
+            "the bundle's PTX kernels",
+        )?;
         let text = CString::new(text)
             .map_err(|_| Error::Plan(format!("{}: PTX with a NUL byte", path.display())))?;
         let local_rank = [

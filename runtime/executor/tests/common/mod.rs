@@ -290,8 +290,11 @@ pub struct Bundle {
 impl Bundle {
     pub fn new(name: &str, plan: &Plan) -> Bundle {
         let dir = scratch(name);
-        std::fs::write(dir.join("plan.toml"), plan.to_text()).unwrap();
         std::fs::copy(kernels_so(), dir.join("kernels.so")).unwrap();
+        // As coco-translate does: the plan pins the kernels it loads.
+        let mut plan = plan.clone();
+        plan.record_digests(&dir).unwrap();
+        std::fs::write(dir.join("plan.toml"), plan.to_text()).unwrap();
         std::fs::create_dir_all(dir.join("inputs")).unwrap();
         Bundle { dir }
     }
