@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use coco_fault::cases::{
-    data::Data, export::Export, groups::Groups, ints::Ints, ir::Ir, npy, paths::Paths, plan::Plan,
-    ranks::Ranks, sizes::Sizes, sweep::Sweep, Category, Env,
+    data::Data, export::Export, groups::Groups, ints::Ints, ir::Ir, kernels::Kernels, npy,
+    paths::Paths, plan::Plan, ranks::Ranks, sizes::Sizes, sweep::Sweep, values::Values, Category,
+    Env,
 };
 use coco_fault::tally::Tally;
 
@@ -40,7 +41,7 @@ struct Cli {
     #[arg(long, default_value_t = 2)]
     jobs: usize,
     /// Only these categories (ir, npy, plan, paths, sizes, ints, ranks, export, groups,
-    /// data, sweep).
+    /// data, sweep, values, kernels).
     #[arg(long = "category")]
     categories: Vec<String>,
     /// The first case index (to replay case I: --category C --first I --count 1).
@@ -64,7 +65,7 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
     if only_one {
         return [
             "ir", "npy", "plan", "paths", "sizes", "ints", "ranks", "export", "groups", "data",
-            "sweep",
+            "sweep", "values", "kernels",
         ]
         .iter()
         .map(|c| (*c, count))
@@ -77,12 +78,14 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
     let groups = if long { 16 } else { 4 };
     let data = if long { 48 } else { 8 };
     let sweep = if long { 12 } else { 3 };
-    let rest = count.saturating_sub(ranks + sizes + paths + groups + data + sweep);
+    let kernels = if long { 48 } else { 8 };
+    let rest = count.saturating_sub(ranks + sizes + paths + groups + data + sweep + kernels);
     let ints = rest * 6 / 100;
     let npy = rest * 10 / 100;
     let plan = rest * 10 / 100;
     let export = rest * 6 / 100;
-    let ir = rest - ints - npy - plan - export;
+    let values = rest * 4 / 100;
+    let ir = rest - ints - npy - plan - export - values;
     vec![
         ("ir", ir),
         ("npy", npy),
@@ -95,6 +98,8 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
         ("groups", groups),
         ("data", data),
         ("sweep", sweep),
+        ("values", values),
+        ("kernels", kernels),
     ]
 }
 
@@ -209,6 +214,8 @@ fn build(name: &str, env: &Env) -> Result<Box<dyn Category>, String> {
         "groups" => Box::new(Groups::new(env)?),
         "data" => Box::new(Data),
         "sweep" => Box::new(Sweep::new(env)?),
+        "values" => Box::new(Values),
+        "kernels" => Box::new(Kernels::new(env)?),
         _ => Box::new(Ranks::new(env)?),
     })
 }

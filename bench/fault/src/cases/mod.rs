@@ -16,12 +16,14 @@ pub mod export;
 pub mod groups;
 pub mod ints;
 pub mod ir;
+pub mod kernels;
 pub mod npy;
 pub mod paths;
 pub mod plan;
 pub mod ranks;
 pub mod sizes;
 pub mod sweep;
+pub mod values;
 
 /// What the harness runs against.
 pub struct Env {
