@@ -32,7 +32,12 @@ use coco_bigtest::{
     results,
     testdata::{self, case_dirs, TestRecord},
 };
-use coco_dataflow::{interp, io::load_inputs, model::Program};
+use coco_dataflow::{
+    interp,
+    io::{load_inputs_within, DataLimit, DEFAULT_MAX_DATA_BYTES},
+    model::Program,
+    text::{escape, escape_controls},
+};
 use coco_dialects::{
     bigtest::PathStatus,
     context,
@@ -105,6 +110,23 @@ impl Bounds {
     }
 }
 
+/// How much data `run`, `coverage` and `mutate` read.
+#[derive(clap::Args, Debug)]
+struct DataArgs {
+    /// The most bytes of data files (and inline records) one command reads,
+    /// every source of every test case together; beyond it the command
+    /// stops with an error naming the file. The interpreter holds every
+    /// record and its path in memory, about 250 bytes per byte of data.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DATA_BYTES)]
+    max_data_bytes: u64,
+}
+
+impl DataArgs {
+    fn limit(&self) -> DataLimit {
+        DataLimit::new(self.max_data_bytes)
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Generate test data covering every feasible JDU path.
@@ -129,6 +151,8 @@ enum Command {
         data: Option<PathBuf>,
         #[command(flatten)]
         bounds: Bounds,
+        #[command(flatten)]
+        data_args: DataArgs,
     },
     /// Run faulty variants of the program on test data; report the mutation
     /// score.
@@ -138,6 +162,8 @@ enum Command {
         /// further test cases).
         #[arg(long, value_name = "DIR")]
         data: PathBuf,
+        #[command(flatten)]
+        data_args: DataArgs,
     },
     /// Run the program in the reference interpreter and print its sinks;
     /// exit 1 when a job fails, as it would on Spark.
@@ -153,6 +179,8 @@ enum Command {
         /// "failures": [text]}]}`, sink lines sorted) for other tools.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        data_args: DataArgs,
     },
 }
 
@@ -163,6 +191,8 @@ pub fn run(args: &[String]) -> Output {
     };
     let mut out = String::new();
     let mut warnings = String::new();
+    // JSON escapes its own strings; any other output is text for people.
+    let json = matches!(cli.command, Command::Run { json: true, .. });
     let result = match &cli.command {
         Command::Generate {
             program,
@@ -173,15 +203,33 @@ pub fn run(args: &[String]) -> Output {
             program,
             data,
             bounds,
-        } => coverage_command(program, data.as_deref(), bounds, &mut out, &mut warnings),
-        Command::Mutate { program, data } => {
-            mutate_command(program, data, &mut out).map(|()| Vec::new())
-        }
+            data_args,
+        } => coverage_command(
+            program,
+            data.as_deref(),
+            bounds,
+            &mut data_args.limit(),
+            &mut out,
+            &mut warnings,
+        ),
+        Command::Mutate {
+            program,
+            data,
+            data_args,
+        } => mutate_command(program, data, &mut data_args.limit(), &mut out).map(|()| Vec::new()),
         Command::Run {
             program,
             data,
             json,
-        } => run_command(program, data.as_deref(), *json, &mut out).map(|()| Vec::new()),
+            data_args,
+        } => run_command(
+            program,
+            data.as_deref(),
+            *json,
+            &mut data_args.limit(),
+            &mut out,
+        )
+        .map(|()| Vec::new()),
     };
     let (code, errors) = match result {
         Ok(problems) if problems.is_empty() => (0, Vec::new()),
@@ -191,11 +239,32 @@ pub fn run(args: &[String]) -> Output {
     for message in errors {
         let _ = writeln!(warnings, "coco-bigtest: error: {message}");
     }
+    // Names and data are escaped where they are written; this catches any
+    // control character left (an escape sequence in a message from below).
+    let stdout = if json { out } else { controls_escaped(out) };
     Output {
-        stdout: out.into_bytes(),
-        stderr: warnings.into_bytes(),
+        stdout: stdout.into_bytes(),
+        stderr: controls_escaped(warnings).into_bytes(),
         code,
     }
+}
+
+/// `text` with [`escape_controls`] applied, not copied when it has none.
+fn controls_escaped(text: String) -> String {
+    match escape_controls(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(escaped) => escaped,
+    }
+}
+
+/// A name or a data value as the text output shows it ([`escape`]).
+fn shown(text: &str) -> String {
+    escape(text).into_owned()
+}
+
+/// A path as the text output shows it.
+fn shown_path(path: &Path) -> String {
+    shown(&path.display().to_string())
 }
 
 /// Progress for people watching a terminal; tests and pipes see none.
@@ -285,14 +354,16 @@ fn base_dir(path: &str) -> PathBuf {
         .unwrap_or_default()
 }
 
-/// The datasets in `dirs`, as the program's sources read them.
+/// The datasets in `dirs`, as the program's sources read them, within
+/// `limit`.
 fn load_datasets(
     program: &Program,
     path: &str,
     dirs: &[Option<PathBuf>],
+    limit: &mut DataLimit,
 ) -> Result<Vec<Dataset>, String> {
     dirs.iter()
-        .map(|dir| load_inputs(program, &base_dir(path), dir.as_deref()))
+        .map(|dir| load_inputs_within(program, &base_dir(path), dir.as_deref(), limit))
         .collect()
 }
 
@@ -359,16 +430,19 @@ fn generate_command(
             .into_iter()
             .map(Some)
             .collect();
-        let datasets = load_datasets(&a.program, path, &dirs)?;
-        let covered = coverage::measure(&a.program, &a.paths, &datasets)?.covered;
+        // The data it wrote itself: no limit.
+        let datasets = load_datasets(&a.program, path, &dirs, &mut DataLimit::unlimited())?;
+        let covered = coverage::measure(&a.program, &a.paths, &datasets)
+            .map_err(|e| shown(&e))?
+            .covered;
         let summary = Summary::new(&a.paths, &covered);
         let report = Report::new(&a.program.name, &a.paths, &a.records, summary);
-        staged.write(&reports[0], &own_file(&reports[0]), &report.to_text())?;
         staged.write(&reports[1], &own_file(&reports[1]), &report.to_json())?;
+        staged.write(&reports[0], &own_file(&reports[0]), &report_text(report))?;
         let _ = writeln!(
             out,
             "{:<22} {:>9} {:>8} {:>10} {:>7} {:>7} {:>5} {:>8.1}% {:>7.2}s",
-            a.program.name,
+            shown(&a.program.name),
             a.paths.len(),
             summary.feasible,
             summary.infeasible,
@@ -388,10 +462,10 @@ fn generate_command(
             missed_lines.push(format!(
                 "  paths not shown infeasible that the data does not cover: {} (see {})",
                 missed.join(", "),
-                output.join(&reports[0]).display()
+                shown_path(&output.join(&reports[0]))
             ));
         }
-        problems.extend(summary.unknown_problem(&a.program.name, bounds.timeout_ms));
+        problems.extend(summary.unknown_problem(&shown(&a.program.name), bounds.timeout_ms));
     }
     let kept = staged.commit()?;
     for line in missed_lines {
@@ -400,8 +474,113 @@ fn generate_command(
     for warning in kept {
         let _ = writeln!(warnings, "coco-bigtest: warning: {warning}");
     }
-    let _ = writeln!(out, "test data written to {}", output.display());
+    let _ = writeln!(out, "test data written to {}", shown_path(output));
     Ok(problems)
+}
+
+/// `report.txt`: every name in it (the program's, UDFs' in the branches,
+/// sources' in the places) escaped, so that none can start a line of its
+/// own. `report.json` keeps them as they are.
+fn report_text(mut report: Report) -> String {
+    let escape_all = |texts: &mut Vec<String>| {
+        for text in texts {
+            if let std::borrow::Cow::Owned(escaped) = escape(text) {
+                *text = escaped;
+            }
+        }
+    };
+    report.program = shown(&report.program);
+    for path in &mut report.paths {
+        escape_all(&mut path.branches);
+        escape_all(&mut path.covered_by);
+    }
+    report.to_text()
+}
+
+/// Of the records an operator combines (`fold{a | b | c}`), how many
+/// `coverage` shows in a path beyond k; the others are counted.
+const SHOWN_COMBINED: usize = 3;
+
+/// How many paths beyond k `coverage` lists; the others are counted.
+const SHOWN_BEYOND_K: usize = 20;
+
+/// How many failures of one job `run` lists; the others are counted.
+const SHOWN_FAILURES: usize = 20;
+
+/// A path key with at most `keep` of the records each operator combines
+/// (`reduce#2=fold{a | b | ... and 997 more}`), nested ones too, so that
+/// a fold of a million records is one short line.
+fn abbreviate(key: &str, keep: usize) -> String {
+    abbreviate_at(key, keep, 0)
+}
+
+fn abbreviate_at(key: &str, keep: usize, depth: usize) -> String {
+    // Deeper than any program nests operators: only a name full of braces.
+    if depth > 64 {
+        return key.to_string();
+    }
+    let mut out = String::new();
+    let mut rest = key;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..=open]);
+        let inner = &rest[open + 1..];
+        let Some(close) = matching_brace(inner) else {
+            out.push_str(inner);
+            return out;
+        };
+        let items = top_level_items(&inner[..close]);
+        let kept: Vec<String> = items
+            .iter()
+            .take(keep)
+            .map(|item| abbreviate_at(item, keep, depth + 1))
+            .collect();
+        out.push_str(&kept.join(" | "));
+        if items.len() > keep {
+            let _ = write!(out, " | ... and {} more", items.len() - keep);
+        }
+        out.push('}');
+        rest = &inner[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the `}` closing a group that starts at `text` is.
+fn matching_brace(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return Some(i),
+            b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `text` split at the ` | ` outside braces.
+fn top_level_items(text: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            b'|' if depth == 0
+                && i > 0
+                && bytes[i - 1] == b' '
+                && bytes.get(i + 1) == Some(&b' ') =>
+            {
+                items.push(&text[start..i - 1]);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    items.push(&text[start..]);
+    items
 }
 
 /// The owner of one of the tool's own files, for name clashes.
@@ -413,6 +592,7 @@ fn coverage_command(
     path: &str,
     data: Option<&Path>,
     bounds: &Bounds,
+    limit: &mut DataLimit,
     out: &mut String,
     warnings: &mut String,
 ) -> Result<Problems, String> {
@@ -429,13 +609,13 @@ fn coverage_command(
             Some(dir) => case_dirs(dir).into_iter().map(Some).collect(),
             None => vec![None],
         };
-        let datasets = load_datasets(&a.program, path, &dirs)?;
-        let measured = coverage::measure(&a.program, &a.paths, &datasets)?;
+        let datasets = load_datasets(&a.program, path, &dirs, limit)?;
+        let measured = coverage::measure(&a.program, &a.paths, &datasets).map_err(|e| shown(&e))?;
         let summary = Summary::new(&a.paths, &measured.covered);
         let _ = writeln!(
             out,
             "@{}: {} JDU paths at k={} ({} feasible, {} infeasible, {} unknown)",
-            a.program.name,
+            shown(&a.program.name),
             summary.paths,
             bounds.k,
             summary.feasible,
@@ -454,7 +634,7 @@ fn coverage_command(
                     out,
                     "missed path {} [{status}]: {}",
                     spec.id,
-                    spec.branches.join(" ; ")
+                    shown(&spec.branches.join(" ; "))
                 );
             }
         }
@@ -465,18 +645,30 @@ fn coverage_command(
                 measured.beyond_k.len(),
                 bounds.k
             );
-            for key in &measured.beyond_k {
-                let _ = writeln!(out, "beyond k: {key}");
+            for key in measured.beyond_k.iter().take(SHOWN_BEYOND_K) {
+                let _ = writeln!(out, "beyond k: {}", shown(&abbreviate(key, SHOWN_COMBINED)));
+            }
+            if measured.beyond_k.len() > SHOWN_BEYOND_K {
+                let _ = writeln!(
+                    out,
+                    "beyond k: ... and {} more",
+                    measured.beyond_k.len() - SHOWN_BEYOND_K
+                );
             }
         }
-        problems.extend(summary.unknown_problem(&a.program.name, bounds.timeout_ms));
+        problems.extend(summary.unknown_problem(&shown(&a.program.name), bounds.timeout_ms));
     }
     Ok(problems)
 }
 
-fn mutate_command(path: &str, data: &Path, out: &mut String) -> Result<(), String> {
+fn mutate_command(
+    path: &str,
+    data: &Path,
+    limit: &mut DataLimit,
+    out: &mut String,
+) -> Result<(), String> {
     if !data.is_dir() {
-        return Err(format!("--data {}: no such directory", data.display()));
+        return Err(format!("--data {}: no such directory", shown_path(data)));
     }
     let context = context();
     let text = source::read_input(path, None)?;
@@ -492,13 +684,19 @@ fn mutate_command(path: &str, data: &Path, out: &mut String) -> Result<(), Strin
             data.to_path_buf()
         };
         let dirs: Vec<Option<PathBuf>> = case_dirs(&dir).into_iter().map(Some).collect();
-        let datasets = load_datasets(&program, path, &dirs)?;
-        let score = mutation::score(&program, &datasets)
-            .map_err(|e| format!("the original program fails on the data: {e}"))?;
+        let datasets = load_datasets(&program, path, &dirs, limit)?;
+        let score = mutation::score(&program, &datasets).map_err(|e| {
+            format!(
+                "the original program fails on the data: {}",
+                shown(&e.to_string())
+            )
+        })?;
         let _ = writeln!(
             out,
             "@{}: {} mutants, {} killed",
-            program.name, score.mutants, score.killed
+            shown(&program.name),
+            score.mutants,
+            score.killed
         );
         for (class, (k, n)) in &score.per_class {
             let _ = writeln!(out, "  {class:<24} {k}/{n}");
@@ -508,7 +706,9 @@ fn mutate_command(path: &str, data: &Path, out: &mut String) -> Result<(), Strin
             let _ = writeln!(
                 out,
                 "survived: {} ({}) at {}",
-                m.description, m.class, m.loc
+                shown(&m.description),
+                m.class,
+                shown(&m.loc)
             );
         }
     }
@@ -519,6 +719,7 @@ fn run_command(
     path: &str,
     data: Option<&Path>,
     json: bool,
+    limit: &mut DataLimit,
     out: &mut String,
 ) -> Result<(), String> {
     let context = context();
@@ -537,14 +738,14 @@ fn run_command(
         let program = extract::extract(module_op, as_op(&func))
             .map_err(|e| format!("{path}: {}", e.message))?;
         for dir in &dirs {
-            let inputs = load_inputs(&program, &base_dir(path), dir.as_deref())?;
-            let run = interp::run(&program, &inputs).map_err(|e| e.to_string())?;
+            let inputs = load_inputs_within(&program, &base_dir(path), dir.as_deref(), limit)?;
+            let run = interp::run(&program, &inputs).map_err(|e| shown(&e.to_string()))?;
             if json {
                 jobs.push(job_json(&program, dir.as_deref(), &run));
             }
             let job = match (dirs.len(), dir) {
-                (1, _) | (_, None) => format!("@{}", program.name),
-                (_, Some(dir)) => format!("@{} on {}", program.name, dir.display()),
+                (1, _) | (_, None) => format!("@{}", shown(&program.name)),
+                (_, Some(dir)) => format!("@{} on {}", shown(&program.name), shown_path(dir)),
             };
             if dirs.len() > 1 && !json {
                 let _ = writeln!(out, "{job}:");
@@ -552,9 +753,9 @@ fn run_command(
             // A failed Spark job writes no output.
             if run.failures.is_empty() && !json {
                 for (name, lines) in run.sink_lines() {
-                    let _ = writeln!(out, "sink \"{name}\" ({} records):", lines.len());
+                    let _ = writeln!(out, "sink \"{}\" ({} records):", shown(&name), lines.len());
                     for line in lines {
-                        let _ = writeln!(out, "  {line}");
+                        let _ = writeln!(out, "  {}", shown(&line));
                     }
                 }
             } else if !run.failures.is_empty() {
@@ -562,18 +763,31 @@ fn run_command(
                     "{job}: {} failures (Spark would abort the job):",
                     run.failures.len()
                 );
-                for f in &run.failures {
+                for f in run.failures.iter().take(SHOWN_FAILURES) {
                     let origins: Vec<String> = f
                         .origins
                         .iter()
-                        .map(|o| format!("{} record {}", o.source, o.index))
+                        .map(|o| format!("{} record {}", shown(&o.source), o.index))
                         .collect();
-                    let _ = write!(message, "\n  {}: {}: {}", f.loc, f.op, f.reason);
+                    let _ = write!(
+                        message,
+                        "\n  {}: {}: {}",
+                        shown(&f.loc),
+                        shown(&f.op),
+                        shown(&f.reason)
+                    );
                     // An operator's own failure (a reduce of nothing) has no
                     // record to blame.
                     if !origins.is_empty() {
                         let _ = write!(message, " ({})", origins.join(", "));
                     }
+                }
+                if run.failures.len() > SHOWN_FAILURES {
+                    let _ = write!(
+                        message,
+                        "\n  ... and {} more",
+                        run.failures.len() - SHOWN_FAILURES
+                    );
                 }
                 failed_jobs.push(message);
             }

@@ -9,8 +9,11 @@
 //! rename is atomic) and removes only what the previous output's manifest
 //! lists and this one does not. A DIR holding anything else is refused
 //! before any work is done. The manifest ([`MANIFEST`]) lists the files and
-//! folders of the output; it is what marks a folder as one.
+//! folders of the output; it is what marks a folder as one. Runs into one
+//! DIR commit one at a time (a lock on the folder DIR is in), each looking
+//! at DIR afresh, so overlapping runs leave the last one's output whole.
 
+use coco_dataflow::text::escape;
 use std::{
     collections::{BTreeMap, BTreeSet},
     io::ErrorKind,
@@ -42,18 +45,11 @@ impl OutputFolder {
     /// Checks that `output` may be written (missing, empty, or a previous
     /// output) and creates the staging folder beside it.
     pub fn new(output: &Path) -> Result<OutputFolder, String> {
-        let shown = output.display();
-        let previous = match std::fs::symlink_metadata(output) {
-            Err(e) if e.kind() == ErrorKind::NotFound => None,
-            Err(e) => return Err(format!("-o {shown}: {e}")),
-            Ok(meta) if !meta.is_dir() => {
-                return Err(format!("-o {shown}: exists and is not a folder"))
-            }
-            Ok(_) => Some(previous_entries(output)?),
-        };
+        let named = shown(output);
+        let previous = current_output(output)?;
         let (parent, name) = split_output(output)?;
         std::fs::create_dir_all(&parent)
-            .map_err(|e| format!("-o {shown}: cannot create {}: {e}", parent.display()))?;
+            .map_err(|e| format!("-o {named}: cannot create {}: {e}", shown(&parent)))?;
         let staging = create_staging(&parent, &name)?;
         let mut staged = OutputFolder {
             output: output.to_path_buf(),
@@ -81,11 +77,13 @@ impl OutputFolder {
     pub fn claim(&mut self, path: &Path, owner: &str) -> Result<(), String> {
         let clash = |other: &str, at: &Path| {
             Err(format!(
-                "{owner} and {other} would both write {}; give one of them another name (a source's data file is the base name of its path, or <name>.txt for inline records)",
-                self.output.join(at).display()
+                "{} and {} would both write {}; give one of them another name (a source's data file is the base name of its path, or <name>.txt for inline records)",
+                escape(owner),
+                escape(other),
+                shown(&self.output.join(at))
             ))
         };
-        check_relative(path).map_err(|e| format!("{owner}: {e}"))?;
+        check_relative(path).map_err(|e| format!("{}: {e}", escape(owner)))?;
         if let Some(other) = self.files.get(path) {
             return if other == owner {
                 Ok(())
@@ -122,14 +120,21 @@ impl OutputFolder {
         let file = self.staging.join(path);
         if let Some(folder) = file.parent() {
             std::fs::create_dir_all(folder)
-                .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+                .map_err(|e| format!("cannot create {}: {e}", shown(folder)))?;
         }
-        std::fs::write(&file, contents).map_err(|e| format!("cannot write {}: {e}", file.display()))
+        std::fs::write(&file, contents).map_err(|e| format!("cannot write {}: {e}", shown(&file)))
     }
 
     /// Puts the output in place. Returns warnings (folders of the previous
     /// output kept because they hold files coco-bigtest did not write).
+    ///
+    /// One run at a time does this ([`OutputFolder::lock`]), and each looks
+    /// again at what DIR holds now: runs into one DIR that overlap replace
+    /// one another's output whole, the last to commit winning, and never
+    /// leave files of one beside another's.
     pub fn commit(mut self) -> Result<Vec<String>, String> {
+        let _lock = self.lock()?;
+        self.previous = current_output(&self.output)?;
         let entries = self.entries();
         let manifest = manifest_text(&entries);
         self.committed = true;
@@ -140,13 +145,42 @@ impl OutputFolder {
                 .map(|()| Vec::new())
                 .map_err(|e| {
                     self.committed = false;
-                    format!("cannot move the output into {}: {e}", self.output.display())
+                    format!("cannot move the output into {}: {e}", shown(&self.output))
                 });
         };
         let result = self.replace(&previous, &entries, &manifest);
         // Only empty folders can be left in staging by now.
         let _ = std::fs::remove_dir_all(&self.staging);
         result
+    }
+
+    /// Takes the lock on the folder DIR is in (`flock` on the folder
+    /// itself, so nothing is left behind, and a run that dies releases it),
+    /// waiting up to [`LOCK_WAIT`] for another run's commit to end.
+    fn lock(&self) -> Result<std::fs::File, String> {
+        let parent = self.staging.parent().unwrap_or(Path::new("."));
+        let failed = |e: std::io::Error| {
+            format!(
+                "cannot lock {} to put -o {} in place: {e}",
+                shown(parent),
+                shown(&self.output)
+            )
+        };
+        let parent = std::fs::canonicalize(parent).map_err(failed)?;
+        let folder = coco_base::file::open_for_lock(&parent).map_err(failed)?;
+        let start = std::time::Instant::now();
+        while !coco_base::file::try_lock(&folder).map_err(failed)? {
+            if start.elapsed() > LOCK_WAIT {
+                return Err(format!(
+                    "-o {}: another process has held the lock on {} for more than {} s (another coco-bigtest generate into it?); try again later",
+                    shown(&self.output),
+                    shown(&parent),
+                    LOCK_WAIT.as_secs()
+                ));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        Ok(folder)
     }
 
     /// Every folder and file of this output, as the manifest lists them.
@@ -175,7 +209,7 @@ impl OutputFolder {
             if !previous.contains(entry) && std::fs::symlink_metadata(&target).is_ok() {
                 return Err(format!(
                     "{} exists and was not written by coco-bigtest (it is not in {MANIFEST}); move it away or choose another -o",
-                    target.display()
+                    shown(&target)
                 ));
             }
         }
@@ -186,12 +220,12 @@ impl OutputFolder {
         for folder in entries.iter().filter(|e| e.ends_with('/')) {
             let folder = self.output.join(folder);
             std::fs::create_dir_all(&folder)
-                .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+                .map_err(|e| format!("cannot create {}: {e}", shown(&folder)))?;
         }
         for entry in entries.iter().filter(|e| !e.ends_with('/')) {
             let (from, to) = (self.staging.join(entry), self.output.join(entry));
             std::fs::rename(&from, &to)
-                .map_err(|e| format!("cannot move {} into place: {e}", to.display()))?;
+                .map_err(|e| format!("cannot move {} into place: {e}", shown(&to)))?;
         }
         let mut warnings = Vec::new();
         let stale: Vec<&String> = previous.difference(entries).collect();
@@ -199,7 +233,7 @@ impl OutputFolder {
             let file = self.output.join(file);
             match std::fs::remove_file(&file) {
                 Err(e) if e.kind() != ErrorKind::NotFound => {
-                    return Err(format!("cannot remove {}: {e}", file.display()))
+                    return Err(format!("cannot remove {}: {e}", shown(&file)))
                 }
                 _ => {}
             }
@@ -210,7 +244,7 @@ impl OutputFolder {
             if std::fs::remove_dir(&path).is_err() && path.exists() {
                 warnings.push(format!(
                     "kept {}: it holds files coco-bigtest did not write",
-                    path.display()
+                    shown(&path)
                 ));
             }
         }
@@ -224,7 +258,7 @@ impl OutputFolder {
         let target = self.output.join(MANIFEST);
         std::fs::write(&staged, text)
             .and_then(|()| std::fs::rename(&staged, &target))
-            .map_err(|e| format!("cannot write {}: {e}", target.display()))
+            .map_err(|e| format!("cannot write {}: {e}", shown(&target)))
     }
 
     /// Errors when a folder on the way to `entry` inside the output is a
@@ -237,8 +271,8 @@ impl OutputFolder {
             if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
                 return Err(format!(
                     "{} is a symbolic link; coco-bigtest writes only inside -o {}",
-                    path.display(),
-                    self.output.display()
+                    shown(&path),
+                    shown(&self.output)
                 ));
             }
         }
@@ -255,30 +289,45 @@ impl Drop for OutputFolder {
     }
 }
 
+/// How long a commit waits for another run's commit into the same folder.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// What `output` is now: `None` when it does not exist, else the entries
+/// of its manifest ([`previous_entries`]).
+fn current_output(output: &Path) -> Result<Option<BTreeSet<String>>, String> {
+    let named = shown(output);
+    match std::fs::symlink_metadata(output) {
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("-o {named}: {e}")),
+        Ok(meta) if !meta.is_dir() => Err(format!("-o {named}: exists and is not a folder")),
+        Ok(_) => previous_entries(output).map(Some),
+    }
+}
+
 /// The entries of the manifest in `output`; none for an empty folder. A
 /// non-empty folder without a manifest is not an output: refused.
 fn previous_entries(output: &Path) -> Result<BTreeSet<String>, String> {
-    let shown = output.display();
+    let named = shown(output);
     let manifest = output.join(MANIFEST);
     let text = match std::fs::read_to_string(&manifest) {
         Ok(text) if text.starts_with(HEADER) => text,
         Ok(_) => {
             return Err(format!(
-                "-o {shown}: {} is not a coco-bigtest manifest; refusing to write into a folder coco-bigtest did not create",
-                manifest.display()
+                "-o {named}: {} is not a coco-bigtest manifest; refusing to write into a folder coco-bigtest did not create",
+                shown(&manifest)
             ))
         }
         Err(e) if e.kind() == ErrorKind::NotFound => {
             let mut items =
-                std::fs::read_dir(output).map_err(|e| format!("-o {shown}: {e}"))?;
+                std::fs::read_dir(output).map_err(|e| format!("-o {named}: {e}"))?;
             if items.next().is_none() {
                 return Ok(BTreeSet::new());
             }
             return Err(format!(
-                "-o {shown}: the folder is not empty and holds no {MANIFEST}, so it is not an earlier coco-bigtest output; refusing to write into it (choose a new or empty folder)"
+                "-o {named}: the folder is not empty and holds no {MANIFEST}, so it is not an earlier coco-bigtest output; refusing to write into it (choose a new or empty folder)"
             ));
         }
-        Err(e) => return Err(format!("cannot read {}: {e}", manifest.display())),
+        Err(e) => return Err(format!("cannot read {}: {e}", shown(&manifest))),
     };
     let mut entries = BTreeSet::new();
     for (n, line) in text.lines().enumerate() {
@@ -286,7 +335,7 @@ fn previous_entries(output: &Path) -> Result<BTreeSet<String>, String> {
             continue;
         }
         check_relative(Path::new(line.trim_end_matches('/')))
-            .map_err(|e| format!("{}:{}: \"{line}\" {e}", manifest.display(), n + 1))?;
+            .map_err(|e| format!("{}:{}: {e}", shown(&manifest), n + 1))?;
         entries.insert(line.to_string());
     }
     Ok(entries)
@@ -303,9 +352,15 @@ fn check_relative(path: &Path) -> Result<(), String> {
     } else {
         Err(format!(
             "\"{}\" is not a path inside the output folder",
-            path.display()
+            shown(path)
         ))
     }
+}
+
+/// A path as messages show it ([`escape`]d: a name holding a newline or an
+/// escape sequence stays on its line and inert).
+fn shown(path: &Path) -> String {
+    escape(&path.display().to_string()).into_owned()
 }
 
 fn slashed(path: &Path) -> String {
@@ -337,7 +392,7 @@ fn split_output(output: &Path) -> Result<(PathBuf, String), String> {
     let name = resolved
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| format!("-o {}: not a folder name", output.display()))?;
+        .ok_or_else(|| format!("-o {}: not a folder name", shown(output)))?;
     let parent = resolved
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -356,7 +411,7 @@ fn create_staging(parent: &Path, name: &str) -> Result<PathBuf, String> {
             Err(e) => {
                 return Err(format!(
                     "cannot create a staging folder beside the output, {}: {e}",
-                    staging.display()
+                    shown(&staging)
                 ))
             }
         }
@@ -503,6 +558,76 @@ mod tests {
             err.contains("is not a path inside the output folder"),
             "{err}"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Several runs replace one output at once, each with files of its own
+    /// (a different number of cases, every file holding the run's number):
+    /// the output ends as one run's, whole, its manifest listing exactly
+    /// its files. A run that loses may fail, with an error, but never mix.
+    /// Without the commit lock, files of one run sat beside another's
+    /// manifest in most rounds.
+    #[test]
+    fn concurrent_runs_leave_one_run_s_output_whole() {
+        let dir = scratch("concurrent");
+        let out = dir.join("out");
+        for round in 0..6 {
+            let runs = 8;
+            let barrier = std::sync::Barrier::new(runs);
+            let results: Vec<Result<Vec<String>, String>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..runs)
+                    .map(|run| {
+                        let (out, barrier) = (&out, &barrier);
+                        scope.spawn(move || {
+                            let text = format!("{run}\n");
+                            let mut staged = OutputFolder::new(out)?;
+                            for case in 0..1 + (run + round) % 4 {
+                                for file in ["a.txt", "b.txt", "report.txt"] {
+                                    let path = match case {
+                                        0 => PathBuf::from(file),
+                                        _ => Path::new(&format!("case-{case}")).join(file),
+                                    };
+                                    staged.write(&path, "test", &text)?;
+                                }
+                            }
+                            barrier.wait();
+                            staged.commit()
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            for result in &results {
+                if let Err(e) = result {
+                    assert!(e.starts_with("cannot ") || e.contains("-o"), "{e}");
+                }
+            }
+            assert!(results.iter().any(Result::is_ok), "{results:?}");
+            let files = listing(&out);
+            let manifest = std::fs::read_to_string(out.join(MANIFEST)).unwrap();
+            let listed: Vec<String> = manifest
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.ends_with('/'))
+                .map(String::from)
+                .chain([MANIFEST.to_string()])
+                .collect();
+            let mut listed_sorted = listed.clone();
+            listed_sorted.sort();
+            assert_eq!(files, listed_sorted, "round {round}: manifest\n{manifest}");
+            let texts: BTreeSet<String> = files
+                .iter()
+                .filter(|f| *f != MANIFEST)
+                .map(|f| std::fs::read_to_string(out.join(f)).unwrap())
+                .collect();
+            assert_eq!(texts.len(), 1, "round {round}: a mixed output: {texts:?}");
+            // Nothing of the runs is left beside the output.
+            assert_eq!(
+                std::fs::read_dir(&dir).unwrap().count(),
+                1,
+                "{:?}",
+                std::fs::read_dir(&dir).unwrap().collect::<Vec<_>>()
+            );
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -2,7 +2,8 @@
 //! the UDF evaluator generic over its value domain ([`eval`]), the host
 //! language's semantics of each string and number op ([`host`]), concrete
 //! values ([`value`]), the reference interpreter with JDU-path recording
-//! ([`interp`], [`lineage`]) and input loading ([`io`]).
+//! ([`interp`], [`lineage`]), input loading ([`io`]) and the text of records
+//! as Spark reads and tools show it ([`text`]).
 
 pub mod eval;
 pub mod host;
@@ -11,4 +12,5 @@ pub mod io;
 pub mod lineage;
 pub mod model;
 pub mod mutate;
+pub mod text;
 pub mod value;
