@@ -15,30 +15,16 @@ use std::path::{Path, PathBuf};
 
 use coco_fault::{cases::export::Names, mangle::Rng};
 
-use crate::{repo_root, spark::venv_python};
+use crate::{
+    repo_root,
+    spark::{self, venv_python},
+};
 
 /// Exports `names`'s program from `dir/<names.file>.mlir` to `job`.
 fn export(names: &Names, dir: &Path, job: &Path) -> Result<(), String> {
     let source = dir.join(format!("{}.mlir", names.file));
     std::fs::write(&source, names.program()).map_err(|e| format!("{}: {e}", source.display()))?;
-    let output = coco_tools::translate::run(
-        &[
-            "coco-translate".to_string(),
-            source.to_string_lossy().into_owned(),
-            "--emit=pyspark".into(),
-            "-o".into(),
-            job.to_string_lossy().into_owned(),
-        ],
-        None,
-    );
-    if output.code != 0 {
-        return Err(format!(
-            "coco-translate --emit=pyspark on {names:?} exited {}:\n{}",
-            output.code,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    Ok(())
+    spark::export(&source.to_string_lossy(), job).map_err(|e| format!("{names:?}: {e}"))
 }
 
 /// Exports `count` random programs and their plain twins, and checks them

@@ -22,9 +22,12 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ("coco-smt", &[]),
     (
         "coco-bigtest",
-        &["coco-dialects", "coco-dataflow", "coco-smt"],
+        &["coco-base", "coco-dialects", "coco-dataflow", "coco-smt"],
     ),
-    ("coco-passes", &["coco-dialects", "coco-bigtest"]),
+    (
+        "coco-passes",
+        &["coco-base", "coco-dialects", "coco-bigtest"],
+    ),
     // df programs exported as PySpark jobs (from the model, no MLIR)
     ("coco-spark", &["coco-dataflow"]),
     // the runtime's format, then the compiler's lowering that writes it

@@ -175,7 +175,8 @@ fn interpreter_outcomes(program: &str, data: &str) -> Result<Vec<(String, Outcom
         .collect())
 }
 
-fn export(program: &str, job: &Path) -> Result<(), String> {
+/// `coco-translate PROGRAM --emit=pyspark -o JOB`, in-process.
+pub fn export(program: &str, job: &Path) -> Result<(), String> {
     let job_arg = job.to_string_lossy().into_owned();
     tool(
         coco_tools::translate::run(

@@ -10,7 +10,10 @@
 
 use std::{path::Path, process::Command};
 
-use crate::{repo_root, spark::venv_python};
+use crate::{
+    repo_root,
+    spark::{self, venv_python},
+};
 
 /// Python that creates `PWNED` in the working folder if it ever runs.
 const PAYLOAD: &str = "__import__('os').system('touch PWNED')";
@@ -60,22 +63,7 @@ pub fn check() -> Result<(), String> {
     let source = dir.join(format!("x\"\"\";{PAYLOAD};\"\"\".mlir"));
     write(&source, &program())?;
     let job = dir.join("job.py");
-    let output = coco_tools::translate::run(
-        &[
-            "coco-translate".to_string(),
-            source.to_string_lossy().into_owned(),
-            "--emit=pyspark".into(),
-            "-o".into(),
-            job.to_string_lossy().into_owned(),
-        ],
-        None,
-    );
-    if output.code != 0 {
-        return Err(format!(
-            "coco-translate --emit=pyspark failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    spark::export(&source.to_string_lossy(), &job)?;
     // The data, and decoys that the globs `[1]`, `{y}`, `*` and `?` would read
     // instead; a colon's folder beside them breaks any glob of their parent.
     write(&dir.join("case[1]{y}*?/in.txt"), "a\nbc\n")?;

@@ -94,19 +94,14 @@ impl Category for Data {
         let file = FILES[index % FILES.len()];
         let command = COMMANDS[(index / FILES.len()) % COMMANDS.len()];
         let sandbox = env.sandbox("data", index);
-        let program = env.repo.join("examples/bigtest/wordcount.mlir");
-        let program = program.display().to_string();
+        let program = env.example("bigtest/wordcount.mlir");
         let case =
             format!("coco-bigtest {command} wordcount.mlir --data DIR, DIR/lines.txt {file:?}");
         let data = sandbox.path("data");
         if let Err(e) =
             std::fs::create_dir_all(&data).and_then(|()| make(file, &data.join("lines.txt")))
         {
-            return Outcome {
-                case,
-                verdict: Verdict::Crash(format!("cannot make the data: {e}")),
-                detail: String::new(),
-            };
+            return Outcome::not_run(case, format!("cannot make the data: {e}"));
         }
         let args = [command, program.as_str(), "--data", "data"];
         let (job, mut invocation) = env.invoke("coco-bigtest", &args, &sandbox);
@@ -115,13 +110,7 @@ impl Category for Data {
         }
         let run = match invocation.run() {
             Ok(run) => run,
-            Err(e) => {
-                return Outcome {
-                    case,
-                    verdict: Verdict::Crash(format!("cannot start: {e}")),
-                    detail: String::new(),
-                }
-            }
+            Err(e) => return Outcome::not_run(case, format!("cannot start: {e}")),
         };
         let verdict = env.judge(&job, &run, |verdict| {
             let printed = [&run.stdout[..], &run.stderr[..]].concat();

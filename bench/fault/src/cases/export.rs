@@ -171,24 +171,17 @@ impl Category for Export {
             .write(&source, names.program().as_bytes())
             .and_then(|_| sandbox.write("plain/file.mlir", plain.program().as_bytes()));
         if let Err(e) = written {
-            return Outcome {
-                case: format!("{names:?}"),
-                verdict: Verdict::Crash(format!("cannot write the program: {e}")),
-                detail: String::new(),
-            };
+            return Outcome::not_run(
+                format!("{names:?}"),
+                format!("cannot write the program: {e}"),
+            );
         }
         let case = format!("coco-translate {source:?} --emit=pyspark -o job.py ({names:?})");
         let args = [source.as_str(), "--emit=pyspark", "-o", "job.py"];
         let (job, invocation) = env.invoke("coco-translate", &args, &sandbox);
         let run = match invocation.run() {
             Ok(run) => run,
-            Err(e) => {
-                return Outcome {
-                    case,
-                    verdict: Verdict::Crash(format!("cannot start: {e}")),
-                    detail: String::new(),
-                }
-            }
+            Err(e) => return Outcome::not_run(case, format!("cannot start: {e}")),
         };
         let verdict = env.judge(&job, &run, |verdict| {
             if escaping {
@@ -238,10 +231,10 @@ fn check_job(env: &Env, sandbox: &crate::sandbox::Sandbox, names: &Names) -> Ver
     if !twin_run.is_ok_and(|r| r.success()) {
         return Verdict::Crash("the plain twin did not export".into());
     }
-    let manifest = format!(
-        "[{{\"job\": \"job.py\", \"plain\": \"plain/job.py\", \"names\": {}}}]",
-        json_string(&format!("{names:?}"))
-    );
+    let manifest = serde_json::json!([
+        {"job": "job.py", "plain": "plain/job.py", "names": format!("{names:?}")}
+    ])
+    .to_string();
     if sandbox.write("manifest.json", manifest.as_bytes()).is_err() {
         return Verdict::Crash("cannot write the manifest".into());
     }
@@ -258,19 +251,4 @@ fn check_job(env: &Env, sandbox: &crate::sandbox::Sandbox, names: &Names) -> Ver
         )),
         Err(e) => Verdict::Crash(format!("cannot run python3: {e}")),
     }
-}
-
-/// A JSON string literal holding `s`.
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

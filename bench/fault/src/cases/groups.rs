@@ -28,11 +28,7 @@ const SIGNALS: &[(libc::c_int, &str)] = &[
 impl Groups {
     pub fn new(env: &Env) -> Result<Groups, String> {
         let sandbox = Sandbox::new(&env.out, "groups-fixture").map_err(|e| e.to_string())?;
-        let program = env
-            .repo
-            .join("examples/coco/adam.mlir")
-            .display()
-            .to_string();
+        let program = env.example("coco/adam.mlir");
         // Compiles once, so that every case reaches its ranks quickly.
         must(env, "coco-run", &[&program, "--ranks", "2"], &sandbox)?;
         Ok(Groups { program })
@@ -93,13 +89,7 @@ impl Category for Groups {
         invocation.timeout = Duration::from_secs(300);
         let started = match invocation.spawn() {
             Ok(started) => started,
-            Err(e) => {
-                return Outcome {
-                    case,
-                    verdict: Verdict::Crash(format!("cannot start: {e}")),
-                    detail: String::new(),
-                }
-            }
+            Err(e) => return Outcome::not_run(case, format!("cannot start: {e}")),
         };
         let leader = started.pid() as libc::pid_t;
         let waiter = std::thread::spawn(move || started.finish());

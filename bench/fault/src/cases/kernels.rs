@@ -120,11 +120,7 @@ impl Category for Kernels {
         let prepared = copy_dir(&self.fixture.bundle, &bundle)
             .and_then(|()| self.apply(swap, &bundle, &sandbox.path("spare")));
         if let Err(e) = prepared {
-            return Outcome {
-                case,
-                verdict: Verdict::Crash(format!("cannot prepare the bundle: {e}")),
-                detail: String::new(),
-            };
+            return Outcome::not_run(case, format!("cannot prepare the bundle: {e}"));
         }
         let inputs = self.fixture.inputs.display().to_string();
         let args = [
@@ -139,13 +135,7 @@ impl Category for Kernels {
         let (job, invocation) = env.invoke("coco-run", &args, &sandbox);
         let run = match invocation.run() {
             Ok(run) => run,
-            Err(e) => {
-                return Outcome {
-                    case,
-                    verdict: Verdict::Crash(format!("cannot start: {e}")),
-                    detail: String::new(),
-                }
-            }
+            Err(e) => return Outcome::not_run(case, format!("cannot start: {e}")),
         };
         let must_run = matches!(swap, Swap::Pristine | Swap::LinkToIdenticalCopy);
         let verdict = env.judge(&job, &run, |verdict| match (must_run, verdict) {

@@ -74,6 +74,16 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// A case the harness could not run: its set-up or the tool's start
+    /// failed (counted as a crash, so that it is seen).
+    pub fn not_run(case: String, why: impl std::fmt::Display) -> Outcome {
+        Outcome {
+            case,
+            verdict: Verdict::Crash(why.to_string()),
+            detail: String::new(),
+        }
+    }
+
     pub fn of(case: String, run: &Run, verdict: Verdict) -> Outcome {
         Outcome {
             case,
@@ -104,6 +114,15 @@ impl Env {
 
     pub fn tool(&self, name: &str) -> PathBuf {
         self.bin.join(name)
+    }
+
+    /// The path of `examples/<relative>` as text, for arguments.
+    pub fn example(&self, relative: &str) -> String {
+        self.repo
+            .join("examples")
+            .join(relative)
+            .display()
+            .to_string()
     }
 
     /// The deterministic generator of case `index` of `category`.

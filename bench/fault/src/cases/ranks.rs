@@ -45,11 +45,7 @@ const MODES: usize = 3;
 impl Ranks {
     pub fn new(env: &Env) -> Result<Ranks, String> {
         let sandbox = Sandbox::new(&env.out, "ranks-fixture").map_err(|e| e.to_string())?;
-        let program = env
-            .repo
-            .join("examples/coco/adam.mlir")
-            .display()
-            .to_string();
+        let program = env.example("coco/adam.mlir");
         must(
             env,
             "coco-translate",

@@ -18,11 +18,7 @@ pub struct Sweep {
 impl Sweep {
     pub fn new(env: &Env) -> Result<Sweep, String> {
         let sandbox = Sandbox::new(&env.out, "sweep-fixture").map_err(|e| e.to_string())?;
-        let program = env
-            .repo
-            .join("examples/coco/adam.mlir")
-            .display()
-            .to_string();
+        let program = env.example("coco/adam.mlir");
         must(env, "coco-run", &[&program, "--ranks", "1"], &sandbox)?;
         Ok(Sweep { program })
     }
@@ -78,13 +74,7 @@ impl Category for Sweep {
         live_run.timeout = Duration::from_secs(300);
         let started = match (scenario > 0).then(|| live_run.spawn()) {
             Some(Ok(started)) => Some(started),
-            Some(Err(e)) => {
-                return Outcome {
-                    case,
-                    verdict: Verdict::Crash(format!("cannot start: {e}")),
-                    detail: String::new(),
-                }
-            }
+            Some(Err(e)) => return Outcome::not_run(case, format!("cannot start: {e}")),
             None => None,
         };
         let waiter = started.map(|s| std::thread::spawn(move || s.finish()));
@@ -118,13 +108,7 @@ impl Category for Sweep {
             Some(run) => run,
             None => match swept {
                 Ok(run) => run,
-                Err(e) => {
-                    return Outcome {
-                        case,
-                        verdict: Verdict::Crash(format!("cannot start: {e}")),
-                        detail: String::new(),
-                    }
-                }
+                Err(e) => return Outcome::not_run(case, format!("cannot start: {e}")),
             },
         };
         let lost_user: Vec<_> = USER_FOLDERS

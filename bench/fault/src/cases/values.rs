@@ -139,13 +139,7 @@ impl Category for Values {
         let (job, invocation) = env.invoke("coco-run", &args, &sandbox);
         let run = match invocation.run() {
             Ok(run) => run,
-            Err(e) => {
-                return Outcome {
-                    case,
-                    verdict: Verdict::Crash(format!("cannot start: {e}")),
-                    detail: String::new(),
-                }
-            }
+            Err(e) => return Outcome::not_run(case, format!("cannot start: {e}")),
         };
         let printed = String::from_utf8_lossy(&run.stdout).into_owned();
         let verdict = env.judge(&job, &run, |verdict| match (&expected, verdict) {
