@@ -197,7 +197,8 @@ impl Plan {
             self.check_step(stage, &buffers, step)
                 .map_err(|e| format!("{}: {e}", self.step_context(index, i)))?;
         }
-        check_outputs_written(stage).map_err(|e| format!("{context}: {e}"))
+        check_outputs_written(stage).map_err(|e| format!("{context}: {e}"))?;
+        check_reads_written(stage).map_err(|e| format!("{context}: {e}"))
     }
 
     fn check_step(&self, stage: &Stage, buffers: &HashMap<&str, &Buffer>, step: &Step) -> Checked {
@@ -275,6 +276,52 @@ fn check_outputs_written(stage: &Stage) -> Checked {
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// A step that reads a buffer by name (a collective's, a copy's or a
+/// send's input) reads what an input file or an earlier step put there,
+/// itself or through a view: a buffer nothing wrote holds the zeros it was
+/// allocated with, and an edited plan that reads one would compute from
+/// them and exit 0. (A launch's arguments are not split into reads and
+/// writes, so a launch counts as writing all of them.)
+fn check_reads_written(stage: &Stage) -> Checked {
+    let memory_of = |name: &str| -> String {
+        stage
+            .buffers
+            .iter()
+            .find(|b| b.name == name)
+            .and_then(|b| b.view.as_ref())
+            .map_or_else(|| name.to_string(), |view| view.of.clone())
+    };
+    let mut written: HashSet<String> = stage
+        .buffers
+        .iter()
+        .filter(|b| b.input.is_some())
+        .map(|b| memory_of(&b.name))
+        .collect();
+    for (index, step) in stage.steps.iter().enumerate() {
+        let read = match step {
+            Step::AllReduce { input, .. }
+            | Step::ReduceScatter { input, .. }
+            | Step::AllGather { input, .. }
+            | Step::Broadcast { input, .. }
+            | Step::Reduce { input, .. }
+            | Step::AllToAll { input, .. }
+            | Step::Copy { input, .. }
+            | Step::Send { input, .. } => Some(input),
+            _ => None,
+        };
+        if let Some(input) = read {
+            if !written.contains(&memory_of(input)) {
+                return Err(format!(
+                    "step {index} reads buffer '{input}', which neither an input file nor an \
+                     earlier step writes"
+                ));
+            }
+        }
+        written.extend(step.buffers().into_iter().map(memory_of));
     }
     Ok(())
 }
@@ -711,6 +758,27 @@ mod tests {
         let mut plan = sample();
         plan.stages[0].steps.clear();
         assert!(error(&plan).contains("is written by no step (is the plan complete?)"));
+    }
+
+    #[test]
+    fn collectives_read_what_was_written() {
+        // An all_reduce of `y` after the launch that writes it is valid;
+        // one of `b`, which nothing writes, read the zeros it was
+        // allocated with (a fault-harness edit of a real plan ran so).
+        let reduce = |input: &str| Step::AllReduce {
+            reduction: crate::plan::Reduction::Sum,
+            input: input.into(),
+            output: "y".into(),
+            stream: 0,
+        };
+        let mut plan = sample();
+        plan.stages[0].steps.push(reduce("y"));
+        plan.validate().unwrap();
+        let mut plan = sample();
+        plan.stages[0].steps.insert(0, reduce("b"));
+        assert!(error(&plan).contains(
+            "step 0 reads buffer 'b', which neither an input file nor an earlier step writes"
+        ));
     }
 
     #[test]

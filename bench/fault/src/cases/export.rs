@@ -74,14 +74,19 @@ impl Names {
     /// Random hostile names; program, source, sink and file names are
     /// valid file names (the verifier refuses the rest).
     pub fn hostile(rng: &mut Rng) -> Names {
-        Names {
+        let mut names = Names {
             program: file_name(hostile(rng)),
             udf: hostile(rng),
             location: hostile(rng),
             source: file_name(hostile(rng)),
             sink: file_name(hostile(rng)),
             file: file_name(hostile(rng)),
+        };
+        // Two functions of one module cannot share a symbol.
+        if names.program == names.udf {
+            names.program.push_str("_p");
         }
+        names
     }
 
     /// The df program with these names.

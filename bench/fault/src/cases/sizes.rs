@@ -254,7 +254,16 @@ impl Category for Sizes {
                 (
                     "coco-bigtest run on one 1-10 MB line",
                     "coco-bigtest",
-                    s(&["run", &wordcount, "--data", "data"]),
+                    // Up to 10 MB: over the default data limit (the data
+                    // category checks that refusal), so the limit is raised.
+                    s(&[
+                        "run",
+                        &wordcount,
+                        "--data",
+                        "data",
+                        "--max-data-bytes",
+                        "20000000",
+                    ]),
                     Expect::Success,
                 )
             }
@@ -270,7 +279,16 @@ impl Category for Sizes {
                 (
                     "coco-bigtest run on 1e5-1e6 lines",
                     "coco-bigtest",
-                    s(&["run", &wordcount, "--data", "data"]),
+                    // Up to 10 MB: over the default data limit (the data
+                    // category checks that refusal), so the limit is raised.
+                    s(&[
+                        "run",
+                        &wordcount,
+                        "--data",
+                        "data",
+                        "--max-data-bytes",
+                        "20000000",
+                    ]),
                     Expect::Success,
                 )
             }
