@@ -4,7 +4,10 @@
 //! its exact semantics, so the function computes what coco's interpreter
 //! computes on every input, failures included.
 
-use coco_dataflow::model::{Const, FloatBinOp, IntBinOp, Op, Region, Udf, UdfOp, ValueId};
+use coco_dataflow::{
+    model::{Const, FloatBinOp, IntBinOp, Op, Region, Udf, UdfOp, ValueId},
+    text::escape,
+};
 
 use crate::{
     python::{float_literal, identifier, str_literal, text},
@@ -44,7 +47,7 @@ pub fn emit(udf: &Udf, w: &mut Writer) -> Result<(), ExportError> {
     let Some(entry) = udf.body.blocks.first() else {
         return Err(ExportError::Unsupported {
             loc: udf.loc.clone(),
-            what: format!("@{} has no body", udf.name),
+            what: format!("@{} has no body", escape(&udf.name)),
         });
     };
     // The body is `def`'s, or inside `while True:` and `if _block == i:`.
@@ -255,7 +258,7 @@ fn check_nesting(
 fn unsupported(udf: &Udf, op: &Op, what: &str) -> ExportError {
     ExportError::Unsupported {
         loc: op.loc.clone(),
-        what: format!("@{}: {what}", udf.name),
+        what: format!("@{}: {what}", escape(&udf.name)),
     }
 }
 
