@@ -304,7 +304,10 @@ fn waits_for_an_event_never_recorded() {
 fn a_collective_whose_output_does_not_fit() {
     let plan = plan(
         2,
-        vec![buffer("x", F32, &[2, 3]), buffer("g", F32, &[2, 6])],
+        vec![
+            buffer("x", F32, &[2, 3]).input(IoLayout::Local),
+            buffer("g", F32, &[2, 6]),
+        ],
         vec![Step::AllGather {
             input: "x".into(),
             output: "g".into(),
@@ -313,6 +316,7 @@ fn a_collective_whose_output_does_not_fit() {
         }],
     );
     let bundle = Bundle::new("collective-shape", &plan);
+    bundle.input("x", F32, &T::new(&[2, 2, 3], |i| i as f64));
     let outcome = bundle.run(&[]);
     outcome.assert_error(&[
         "step 0 (all_gather): input 'x' (f32[2, 3]) and output 'g' (f32[2, 6]): the output should have shape [4, 3]",
@@ -349,8 +353,12 @@ fn sends_and_receives_must_pair_up() {
     };
 
     // Never received.
-    let plan = two_stages(vec![to_1(send("x"))], vec![]);
+    // (What is sent is an input: a send of a buffer nothing wrote is
+    // refused before the stages pair up.)
+    let mut plan = two_stages(vec![to_1(send("x"))], vec![]);
+    plan.stages[0].buffers[0] = buffer("x", F32, &[4]).input(IoLayout::Local);
     let bundle = Bundle::new("unreceived", &plan);
+    bundle.input("x", F32, &T::new(&[1, 4], |i| i as f64));
     bundle.run(&[]).assert_error(&[
         "stage 0 (@main), step 0 (send) sends 'x' (f32[4]) to stage 1, which never receives it",
     ]);
