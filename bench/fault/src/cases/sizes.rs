@@ -246,24 +246,10 @@ impl Category for Sizes {
             21 => {
                 let line = "w ".repeat(if full { 5_000_000 } else { 500_000 });
                 write("data/lines.txt", &line);
-                let wordcount = env
-                    .repo
-                    .join("examples/bigtest/wordcount.mlir")
-                    .display()
-                    .to_string();
                 (
                     "coco-bigtest run on one 1-10 MB line",
                     "coco-bigtest",
-                    // Up to 10 MB: over the default data limit (the data
-                    // category checks that refusal), so the limit is raised.
-                    s(&[
-                        "run",
-                        &wordcount,
-                        "--data",
-                        "data",
-                        "--max-data-bytes",
-                        "20000000",
-                    ]),
+                    big_data_run(env),
                     Expect::Success,
                 )
             }
@@ -271,24 +257,10 @@ impl Category for Sizes {
                 let count = if full { 1_000_000 } else { 100_000 };
                 let text: String = (0..count).map(|i| format!("w{} x y\n", i % 5000)).collect();
                 write("data/lines.txt", &text);
-                let wordcount = env
-                    .repo
-                    .join("examples/bigtest/wordcount.mlir")
-                    .display()
-                    .to_string();
                 (
                     "coco-bigtest run on 1e5-1e6 lines",
                     "coco-bigtest",
-                    // Up to 10 MB: over the default data limit (the data
-                    // category checks that refusal), so the limit is raised.
-                    s(&[
-                        "run",
-                        &wordcount,
-                        "--data",
-                        "data",
-                        "--max-data-bytes",
-                        "20000000",
-                    ]),
+                    big_data_run(env),
                     Expect::Success,
                 )
             }
@@ -338,4 +310,21 @@ impl Category for Sizes {
 
 fn s(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| a.to_string()).collect()
+}
+
+/// `coco-bigtest run wordcount.mlir --data data` on up to 10 MB: over the
+/// default data limit (the data category checks that refusal), so the
+/// limit is raised.
+fn big_data_run(env: &Env) -> Vec<String> {
+    let wordcount = env.example("bigtest/wordcount.mlir");
+    [
+        "run",
+        &wordcount,
+        "--data",
+        "data",
+        "--max-data-bytes",
+        "20000000",
+    ]
+    .map(String::from)
+    .to_vec()
 }
