@@ -568,6 +568,23 @@ impl Step {
     }
 
     /// The buffers the step reads and writes.
+    /// The buffer the step reads by name (a collective's, a copy's or a
+    /// send's input); a launch's arguments are not split into reads and
+    /// writes.
+    pub fn input(&self) -> Option<&str> {
+        match self {
+            Step::AllReduce { input, .. }
+            | Step::ReduceScatter { input, .. }
+            | Step::AllGather { input, .. }
+            | Step::Broadcast { input, .. }
+            | Step::Reduce { input, .. }
+            | Step::AllToAll { input, .. }
+            | Step::Copy { input, .. }
+            | Step::Send { input, .. } => Some(input),
+            _ => None,
+        }
+    }
+
     pub fn buffers(&self) -> Vec<&str> {
         match self {
             Step::Launch { buffers, .. } => buffers.iter().map(String::as_str).collect(),

@@ -302,18 +302,7 @@ fn check_reads_written(stage: &Stage) -> Checked {
         .map(|b| memory_of(&b.name))
         .collect();
     for (index, step) in stage.steps.iter().enumerate() {
-        let read = match step {
-            Step::AllReduce { input, .. }
-            | Step::ReduceScatter { input, .. }
-            | Step::AllGather { input, .. }
-            | Step::Broadcast { input, .. }
-            | Step::Reduce { input, .. }
-            | Step::AllToAll { input, .. }
-            | Step::Copy { input, .. }
-            | Step::Send { input, .. } => Some(input),
-            _ => None,
-        };
-        if let Some(input) = read {
+        if let Some(input) = step.input() {
             if !written.contains(&memory_of(input)) {
                 return Err(format!(
                     "step {index} reads buffer '{input}', which neither an input file nor an \
