@@ -1,11 +1,12 @@
 // Every piece of bigtest-jdu-paths' work is bounded by an option, and going
 // past one is an error on the dataset op naming the limit and how to raise
-// it: a df.get index into a split of input text (max-index; piece i is two
-// solver variables, so get[4294967296] once allocated gigabytes), the
-// operations of one UDF path (fuel; a constant loop runs to the end within
-// it) and the paths (max-paths). A constant loop of 5000 trips accumulating
-// a sum is enumerated quickly: large terms are named by a fresh variable,
-// not copied into every later value (that was quadratic in the trip count).
+// it (coco-bigtest adds the flag that sets it): a df.get index into a split
+// of input text (max-index; piece i is two solver variables, so
+// get[4294967296] once allocated gigabytes), the operations of one UDF path
+// (fuel; a constant loop runs to the end within it) and the paths
+// (max-paths). A constant loop of 5000 trips accumulating a sum is
+// enumerated quickly: large terms are named by a fresh variable, not copied
+// into every later value (that was quadratic in the trip count).
 // (fuel=20000 keeps the test fast; the default is 100000.)
 // RUN: not coco-opt %s --split-input-file --pass-pipeline='builtin.module(bigtest-jdu-paths{fuel=20000})' 2>&1 | FileCheck %s
 // RUN: not coco-bigtest generate ../examples/bigtest/wordcount.mlir -o %t --max-paths 3 2>&1 | FileCheck %s --check-prefix=PATHS
@@ -33,8 +34,9 @@ func.func @sums() {
 
 // -----
 
-// CHECK: limits.mlir:[[@LINE+10]]:8: error: in UDF @far: @far:get#1: index 4294967296 is beyond max-index=1000; raise it with bigtest-jdu-paths{max-index=N} or coco-bigtest --max-index N
-// PATHS: wordcount.mlir:33:12: error: more than max-paths=3 record combinations at k=2; lower k or raise it with bigtest-jdu-paths{max-paths=N} or coco-bigtest --max-paths N
+// CHECK: limits.mlir:[[@LINE+11]]:8: error: in UDF @far: @far:get#1: index 4294967296 is beyond max-index=1000; raise it with bigtest-jdu-paths{max-index=N}
+// PATHS: wordcount.mlir:33:12: error: more than max-paths=3 record combinations at k=2; lower k or raise it with bigtest-jdu-paths{max-paths=N}
+// PATHS: note: coco-bigtest sets max-paths with --max-paths N
 // FLAG: coco-bigtest: error: --max-index must be between 0 and 1000000, found 1000001
 func.func @far(%line: !df.str) -> !df.str {
   %fields = df.split %line " " : !df.list<!df.str>
@@ -50,7 +52,7 @@ func.func @gets() {
 
 // -----
 
-// CHECK: limits.mlir:[[@LINE+14]]:8: error: in UDF @spin: @spin runs more than fuel=20000 operations on one path (a loop too long to unroll?); raise it with bigtest-jdu-paths{fuel=N} or coco-bigtest --fuel N
+// CHECK: limits.mlir:[[@LINE+14]]:8: error: in UDF @spin: @spin runs more than fuel=20000 operations on one path (a loop too long to unroll?); raise it with bigtest-jdu-paths{fuel=N}
 func.func @spin(%x: i64) -> i64 {
   %c0 = arith.constant 0 : index
   %n = arith.constant 1000000000 : index

@@ -1,13 +1,62 @@
 //! Differential proof of the compiler: every example, as written and under
 //! the schedules the passes produce, compiled to native kernels and run by
-//! the bundle executor on 1, 2 and 4 MPI ranks must give the reference
+//! the bundle executor on 1, 2 and 4 MPI ranks (1 and 4 in CI's variant,
+//! [`world_sizes`]) must give the reference
 //! interpreter's outputs bit for bit (`coco-run --check
 //! --exact-reductions`, which folds collectives in rank order as the
 //! interpreter does), or within tolerance for programs with exp or tanh.
 
+use std::{
+    collections::HashMap,
+    hash::{DefaultHasher, Hash, Hasher},
+    path::Path,
+    sync::{Mutex, OnceLock},
+};
+
+use coco_lowering::ptxas::KernelResources;
+
 use crate::{coco_opt, coco_run};
 
+/// The world sizes every schedule runs on with `COCO_SLOW_TESTS=1`.
 pub const WORLD_SIZES: &[usize] = &[1, 2, 4];
+
+/// The world sizes of CI's variant: one rank and a multi-rank world that
+/// splits every sliced dimension (2 ranks run in the interpreter's
+/// differential trials and the runtime filetests on every push).
+pub const CI_WORLD_SIZES: &[usize] = &[1, 4];
+
+/// [`WORLD_SIZES`] or, by default, [`CI_WORLD_SIZES`].
+pub fn world_sizes() -> &'static [usize] {
+    if crate::slow_tests() {
+        WORLD_SIZES
+    } else {
+        CI_WORLD_SIZES
+    }
+}
+
+/// ptxas's reports by (hash and length of the PTX, chip).
+type Assembled = HashMap<(u64, usize, String), Vec<KernelResources>>;
+
+/// ptxas's report on `ptx` for `chip`, assembled once per distinct text in
+/// this process: many schedules of an example lower to the same PTX, and
+/// ptxas is deterministic, so one answer serves them all. Failures are not
+/// kept (each caller reports its own).
+fn assemble(ptxas: &Path, ptx: &str, chip: &str) -> Result<Vec<KernelResources>, String> {
+    static ASSEMBLED: OnceLock<Mutex<Assembled>> = OnceLock::new();
+    let mut hasher = DefaultHasher::new();
+    ptx.hash(&mut hasher);
+    let key = (hasher.finish(), ptx.len(), chip.to_string());
+    let assembled = ASSEMBLED.get_or_init(Default::default);
+    if let Some(kernels) = assembled.lock().map_err(|e| e.to_string())?.get(&key) {
+        return Ok(kernels.clone());
+    }
+    let kernels = coco_lowering::ptxas::assemble(ptxas, ptx, chip).map_err(|e| e.to_string())?;
+    assembled
+        .lock()
+        .map_err(|e| e.to_string())?
+        .insert(key, kernels.clone());
+    Ok(kernels)
+}
 
 /// The schedules each example is compiled under: as written, the
 /// autotuner's choice, and the CoCoNet pipelines.
@@ -215,8 +264,8 @@ fn check_ptx(file: &str) -> Result<(), String> {
     let ptxas = crate::cuda_path().join("bin/ptxas");
     for (math, ptx) in [("fallback math", &fallback), ("libdevice", &libdevice)] {
         for chip in PTXAS_CHIPS {
-            let kernels = coco_lowering::ptxas::assemble(&ptxas, ptx, chip)
-                .map_err(|e| format!("{math}, {chip}: {e}"))?;
+            let kernels =
+                assemble(&ptxas, ptx, chip).map_err(|e| format!("{math}, {chip}: {e}"))?;
             if let Some(k) = kernels.iter().find(|k| k.spill_stores + k.spill_loads > 0) {
                 return Err(format!(
                     "{math}, {chip}: {} spills ({} bytes stored, {} loaded)",
@@ -271,8 +320,7 @@ pub fn assemble_pipeline(path: &str, pipeline: &str, ranks: usize) -> Result<(),
     }
     let ptxas = crate::cuda_path().join("bin/ptxas");
     for chip in PTXAS_CHIPS {
-        let kernels = coco_lowering::ptxas::assemble(&ptxas, &ptx, chip)
-            .map_err(|e| format!("{chip}: {e}"))?;
+        let kernels = assemble(&ptxas, &ptx, chip).map_err(|e| format!("{chip}: {e}"))?;
         if let Some(k) = kernels.iter().find(|k| k.spill_stores + k.spill_loads > 0) {
             return Err(format!("{chip}: {} spills", k.entry));
         }

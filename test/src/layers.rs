@@ -1,6 +1,7 @@
 //! The crate graph follows the layers (docs/architecture.md): a crate may
-//! depend only on the crates [`ALLOWED`] lists for it, and the crates that
-//! ship to clusters or must stay small link neither MLIR nor LLVM.
+//! depend only on the crates [`ALLOWED`] lists for it, a crate's folder (its
+//! wing) may use only the folders [`WINGS`] lists for it, and the crates
+//! that ship to clusters or must stay small link neither MLIR nor LLVM.
 //!
 //! Read from `cargo metadata`, so a new `[dependencies]` line that breaks
 //! the layering fails the suite, whatever the code does with it.
@@ -15,18 +16,26 @@ use serde_json::Value;
 pub const ALLOWED: &[(&str, &[&str])] = &[
     // shared leaf
     ("coco-base", &[]),
-    // the compiler
+    // the compiler: dialects, the pass framework, the CoCoNet passes
     ("coco-dialects", &["coco-base"]),
-    // BigTest: model, solver layer, analysis
+    ("coco-pass", &["coco-dialects"]),
+    ("coco-passes", &["coco-base", "coco-dialects", "coco-pass"]),
+    // BigTest: model, solver layer, analysis, its passes
     ("coco-dataflow", &["coco-base"]),
     ("coco-smt", &[]),
     (
         "coco-bigtest",
-        &["coco-base", "coco-dialects", "coco-dataflow", "coco-smt"],
+        &[
+            "coco-base",
+            "coco-dialects",
+            "coco-pass",
+            "coco-dataflow",
+            "coco-smt",
+        ],
     ),
     (
-        "coco-passes",
-        &["coco-base", "coco-dialects", "coco-bigtest"],
+        "coco-bigtest-passes",
+        &["coco-dialects", "coco-pass", "coco-bigtest"],
     ),
     // df programs exported as PySpark jobs (from the model, no MLIR)
     ("coco-spark", &["coco-dataflow"]),
@@ -49,7 +58,9 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "coco-dialects",
             "coco-dataflow",
             "coco-bigtest",
+            "coco-bigtest-passes",
             "coco-spark",
+            "coco-pass",
             "coco-passes",
             "coco-bundle",
             "coco-lowering",
@@ -62,6 +73,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "coco-base",
             "coco-dialects",
+            "coco-pass",
             "coco-passes",
             // ptxas on the PTX of every schedule (`compiled.rs`)
             "coco-lowering",
@@ -71,6 +83,24 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "coco-tools",
             "coco-fault",
         ],
+    ),
+];
+
+/// Folders are wings: a crate under the first folder may depend only on
+/// crates under the listed folders. The compiler reaches into one other
+/// wing, for the bundle format its lowering writes (as IREE's compiler
+/// writes its runtime's schemas); it never uses BigTest, whose passes build
+/// on the compiler's framework instead.
+pub const WINGS: &[(&str, &[&str])] = &[
+    ("base", &[]),
+    ("compiler", &["base", "compiler", "runtime/bundle"]),
+    ("runtime", &["base", "runtime", "compiler/dialects"]),
+    ("bigtest", &["base", "compiler", "bigtest"]),
+    ("bench", &[]),
+    ("tools", &["base", "compiler", "runtime", "bigtest"]),
+    (
+        "test",
+        &["base", "compiler", "runtime", "bigtest", "tools", "bench"],
     ),
 ];
 
@@ -134,16 +164,20 @@ pub fn check(metadata: &Value) -> Result<(), String> {
             ));
             continue;
         };
+        let wing = folder_of(package["manifest_path"].as_str().unwrap_or_default());
         for dependency in package["dependencies"].as_array().into_iter().flatten() {
             // Path dependencies are the workspace's own crates.
-            if dependency["path"].is_null() {
+            let Some(path) = dependency["path"].as_str() else {
                 continue;
-            }
+            };
             let target = dependency["name"].as_str().unwrap_or_default();
             if !may_use.contains(target) {
                 problems.push(format!(
                     "{name} depends on {target}, which its layer may not use"
                 ));
+            }
+            if let Some(problem) = wing_problem(name, &wing, target, &folder_of(path)) {
+                problems.push(problem);
             }
         }
     }
@@ -160,6 +194,36 @@ pub fn check(metadata: &Value) -> Result<(), String> {
     } else {
         Err(problems.join("\n"))
     }
+}
+
+/// A path's folder relative to the repository (`compiler/pass` for
+/// `.../compiler/pass/Cargo.toml` or `.../compiler/pass`).
+fn folder_of(path: &str) -> String {
+    let root = crate::repo_root();
+    let path = std::path::Path::new(path);
+    let path = if path.ends_with("Cargo.toml") {
+        path.parent().unwrap_or(path)
+    } else {
+        path
+    };
+    path.strip_prefix(&root)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| path.to_string_lossy().into_owned())
+}
+
+/// Why crate `name` in folder `from` may not use `target` in folder `to`,
+/// by [`WINGS`].
+fn wing_problem(name: &str, from: &str, target: &str, to: &str) -> Option<String> {
+    let wing = from.split('/').next().unwrap_or_default();
+    let Some((_, may_use)) = WINGS.iter().find(|(w, _)| *w == wing) else {
+        return Some(format!(
+            "{name} lives in {from}/, a folder test/src/layers.rs WINGS does not name"
+        ));
+    };
+    let inside = |folder: &str| to == folder || to.starts_with(&format!("{folder}/"));
+    (!may_use.iter().any(|folder| inside(folder))).then(|| {
+        format!("{name} ({from}/) depends on {target} ({to}/): the {wing}/ wing may not use that folder")
+    })
 }
 
 /// Crates of [`WITHOUT_MLIR`] that reach MLIR or LLVM through the resolved
@@ -221,9 +285,17 @@ fn mlir_problems(metadata: &Value) -> Vec<String> {
     problems
 }
 
-/// `metadata` with one more path dependency `from` → `to`: the check must
-/// reject an edge its table does not allow.
+/// `metadata` with one more path dependency `from` → `to` (at `to`'s real
+/// folder): the check must reject an edge its tables do not allow.
 pub fn with_edge(metadata: &Value, from: &str, to: &str) -> Value {
+    let path = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["name"] == to)
+        .and_then(|p| p["manifest_path"].as_str())
+        .map(|m| m.trim_end_matches("/Cargo.toml").to_string())
+        .unwrap_or_else(|| "/wrong/edge".into());
     let mut changed = metadata.clone();
     if let Some(packages) = changed["packages"].as_array_mut() {
         for package in packages {
@@ -231,7 +303,7 @@ pub fn with_edge(metadata: &Value, from: &str, to: &str) -> Value {
                 if let Some(deps) = package["dependencies"].as_array_mut() {
                     deps.push(serde_json::json!({
                         "name": to,
-                        "path": "/wrong/edge",
+                        "path": path,
                         "kind": null,
                     }));
                 }

@@ -14,6 +14,7 @@
 pub mod builders;
 pub mod compiled;
 pub mod differential;
+pub mod docs_drift;
 pub mod export_limits;
 pub mod export_names;
 pub mod fuzz;
@@ -136,7 +137,7 @@ pub fn docs_current() -> Result<(), String> {
         .collect();
     expected.push((
         docs.join("passes.md"),
-        coco_passes::registry::passes_markdown(),
+        coco_pass::docs::passes_markdown(&coco_tools::passes::REGISTRY),
     ));
     expected.push((docs.join("gpu-resources.md"), gpu_resources::markdown()?));
     let bless = std::env::var("COCO_BLESS").is_ok_and(|v| v == "1");

@@ -24,6 +24,7 @@ use clap::{Parser, Subcommand};
 use coco_bigtest::{
     bounds,
     coverage::{self, Summary},
+    enumerate::Limits,
     extract,
     generate::PathSpec,
     mutation::{self, Dataset},
@@ -32,6 +33,7 @@ use coco_bigtest::{
     results,
     testdata::{self, case_dirs, TestRecord},
 };
+use coco_bigtest_passes::{emit, jdu_paths, solve};
 use coco_dataflow::{
     interp,
     io::{load_inputs_within, DataLimit, DEFAULT_MAX_DATA_BYTES},
@@ -44,8 +46,7 @@ use coco_dialects::{
     diagnostics::DiagnosticCollector,
     ir::{as_op, str_attr},
 };
-use coco_passes::{driver, pipeline};
-use melior::{ir::Module, Context};
+use melior::{ir::Module, pass::PassManager, Context};
 
 use crate::{source, Output};
 
@@ -91,7 +92,8 @@ struct Bounds {
 }
 
 impl Bounds {
-    /// The same ranges the passes enforce (`coco_bigtest::bounds`).
+    /// The same ranges the passes enforce: the flags are the passes'
+    /// options (`coco_bigtest::bounds`).
     fn check(&self) -> Result<(), String> {
         bounds::K.check_flag(self.k)?;
         bounds::TIMEOUT_MS.check_flag(self.timeout_ms)?;
@@ -101,13 +103,52 @@ impl Bounds {
         Ok(())
     }
 
-    /// The options of `bigtest-jdu-paths`, as a pipeline writes them.
-    fn jdu_options(&self) -> String {
-        format!(
-            "k={} fuel={} max-index={} max-paths={}",
-            self.k, self.fuel, self.max_index, self.max_paths
-        )
+    /// The limits of `bigtest-jdu-paths` (after [`Bounds::check`]).
+    fn limits(&self) -> Limits {
+        Limits {
+            k: self.k as usize,
+            fuel: self.fuel as u64,
+            max_index: self.max_index as usize,
+            max_paths: self.max_paths as usize,
+        }
     }
+
+    /// The BigTest passes up to `last`, with these values.
+    fn pass_manager<'c>(&self, context: &'c Context, last: LastPass) -> PassManager<'c> {
+        let manager = PassManager::new(context);
+        manager.enable_verifier(true);
+        manager.add_pass(prepare());
+        manager.add_pass(jdu_paths::pass(self.limits()));
+        manager.add_pass(solve::pass(self.timeout_ms as u32));
+        if last == LastPass::Emit {
+            manager.add_pass(emit::pass(self.timeout_ms as u32));
+        }
+        manager
+    }
+}
+
+/// For each limit the diagnostics say to raise (as the analysis says it,
+/// with the pass option), the flag of this tool that sets it.
+fn flag_notes(diagnostics: &str) -> String {
+    [
+        bounds::K,
+        bounds::FUEL,
+        bounds::MAX_INDEX,
+        bounds::MAX_PATHS,
+    ]
+    .iter()
+    .filter(|limit| diagnostics.contains(&coco_bigtest::enumerate::raise(limit)))
+    .map(|limit| format!("note: coco-bigtest sets {0} with --{0} N\n", limit.name))
+    .collect()
+}
+
+/// The last BigTest pass a command needs.
+#[derive(Clone, Copy, PartialEq)]
+enum LastPass {
+    /// Paths and their feasibility (`coverage`).
+    Solve,
+    /// Test records too (`generate`).
+    Emit,
 }
 
 /// How much data `run`, `coverage` and `mutate` read.
@@ -281,41 +322,41 @@ struct Analysed {
     records: Vec<TestRecord>,
 }
 
-/// What runs before the analysis: a pure op computed twice (a UDF that
-/// splits the same line in two helpers) would otherwise be two symbolic
-/// values the solver must prove equal, which multiplies its work (7.5 s
-/// against 0.3 s for one such UDF, test/tools/coco-bigtest/cse.mlir).
+/// What runs before the analysis, `cse`: a pure op computed twice (a UDF
+/// that splits the same line in two helpers) would otherwise be two
+/// symbolic values the solver must prove equal, which multiplies its work
+/// (7.5 s against 0.3 s for one such UDF, test/tools/coco-bigtest/cse.mlir).
 /// Not `canonicalize`: it folds a UDF's `cf.cond_br` diamond into an
 /// `arith.select`, which the enumeration treats as data, so the two sides
 /// of the branch would no longer be JDU paths of their own.
-const PREPARE: &str = "cse";
+fn prepare() -> melior::pass::Pass {
+    melior::pass::transform::create_cse()
+}
 
-/// Parses the program at `path`, runs [`PREPARE`] and then `passes` (a
-/// comma-separated list of module passes), and reads the results per
-/// program; the pipeline's warnings (rendered with the source line) are
+/// Parses the program at `path`, runs [`prepare`] and the BigTest passes up
+/// to `last` with the values of `bounds`, and reads the results per
+/// program; the passes' warnings (rendered with the source line) are
 /// appended to `warnings`.
 fn analyse(
     context: &Context,
     path: &str,
-    passes: &str,
+    bounds: &Bounds,
+    last: LastPass,
     warnings: &mut String,
 ) -> Result<Vec<Analysed>, String> {
-    let pipeline_text = format!("builtin.module({PREPARE},{passes})");
-    let pipeline_text = pipeline_text.as_str();
     let text = source::read_input(path, None)?;
     let mut module: Module = source::load(context, &text, path)?;
     let collector = DiagnosticCollector::attach(context);
-    let elements = pipeline::parse(pipeline_text).map_err(|e| e.to_string())?;
-    let manager =
-        driver::pass_manager(context, &elements, pipeline_text).map_err(|e| e.to_string())?;
+    let manager = bounds.pass_manager(context, last);
     if manager.run(&mut module).is_err() {
         let diagnostics: String = collector
             .take()
             .iter()
             .map(|d| source::render(d, path, &text))
             .collect();
+        let notes = flag_notes(&diagnostics);
         return Err(format!(
-            "{path}: BigTest cannot analyse this program\n{diagnostics}"
+            "{path}: BigTest cannot analyse this program\n{diagnostics}{notes}"
         ));
     }
     for diagnostic in collector.take() {
@@ -381,23 +422,20 @@ fn generate_command(
     bounds.check()?;
     // `-` means standard output to the other tools; test data is a folder.
     if output == Path::new("-") {
-        return Err("-o -: test data is a folder of files and cannot go to standard output;                     name a folder"
-            .into());
+        return Err(
+            "-o -: test data is a folder of files and cannot go to standard output; name a folder"
+                .into(),
+        );
     }
     // Before any work: a folder it may not write into is refused at once.
-    let mut staged = OutputFolder::new(output)?;
+    let mut staged = OutputFolder::new(output).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let context = context();
     progress(&format!(
         "{path}: enumerating JDU paths (k={}), solving, emitting",
         bounds.k
     ));
-    let passes = format!(
-        "bigtest-jdu-paths{{{jdu}}},bigtest-solve{{timeout-ms={t}}},bigtest-emit{{timeout-ms={t}}}",
-        jdu = bounds.jdu_options(),
-        t = bounds.timeout_ms
-    );
-    let analysed = analyse(&context, path, &passes, warnings)?;
+    let analysed = analyse(&context, path, bounds, LastPass::Emit, warnings)?;
     let elapsed = start.elapsed();
     let several = analysed.len() > 1;
     let _ = writeln!(
@@ -423,9 +461,12 @@ fn generate_command(
         };
         let reports = [prefix.join("report.txt"), prefix.join("report.json")];
         for report in &reports {
-            staged.claim(report, &own_file(report))?;
+            staged
+                .claim(report, &own_file(report))
+                .map_err(|e| e.to_string())?;
         }
-        let cases = testdata::write(&a.program, &a.records, &prefix, &mut staged)?;
+        let cases = testdata::write(&a.program, &a.records, &prefix, &mut staged)
+            .map_err(|e| e.to_string())?;
         let dirs: Vec<Option<PathBuf>> = case_dirs(&staged.dir().join(&prefix))
             .into_iter()
             .map(Some)
@@ -433,12 +474,16 @@ fn generate_command(
         // The data it wrote itself: no limit.
         let datasets = load_datasets(&a.program, path, &dirs, &mut DataLimit::unlimited())?;
         let covered = coverage::measure(&a.program, &a.paths, &datasets)
-            .map_err(|e| shown(&e))?
+            .map_err(|e| shown(&e.to_string()))?
             .covered;
         let summary = Summary::new(&a.paths, &covered);
         let report = Report::new(&a.program.name, &a.paths, &a.records, summary);
-        staged.write(&reports[1], &own_file(&reports[1]), &report.to_json())?;
-        staged.write(&reports[0], &own_file(&reports[0]), &report_text(report))?;
+        staged
+            .write(&reports[1], &own_file(&reports[1]), &report.to_json())
+            .map_err(|e| e.to_string())?;
+        staged
+            .write(&reports[0], &own_file(&reports[0]), &report_text(report))
+            .map_err(|e| e.to_string())?;
         let _ = writeln!(
             out,
             "{:<22} {:>9} {:>8} {:>10} {:>7} {:>7} {:>5} {:>8.1}% {:>7.2}s",
@@ -467,7 +512,7 @@ fn generate_command(
         }
         problems.extend(summary.unknown_problem(&shown(&a.program.name), bounds.timeout_ms));
     }
-    let kept = staged.commit()?;
+    let kept = staged.commit().map_err(|e| e.to_string())?;
     for line in missed_lines {
         let _ = writeln!(out, "{line}");
     }
@@ -598,19 +643,15 @@ fn coverage_command(
 ) -> Result<Problems, String> {
     bounds.check()?;
     let context = context();
-    let passes = format!(
-        "bigtest-jdu-paths{{{}}},bigtest-solve{{timeout-ms={}}}",
-        bounds.jdu_options(),
-        bounds.timeout_ms
-    );
     let mut problems = Vec::new();
-    for a in analyse(&context, path, &passes, warnings)? {
+    for a in analyse(&context, path, bounds, LastPass::Solve, warnings)? {
         let dirs: Vec<Option<PathBuf>> = match data {
             Some(dir) => case_dirs(dir).into_iter().map(Some).collect(),
             None => vec![None],
         };
         let datasets = load_datasets(&a.program, path, &dirs, limit)?;
-        let measured = coverage::measure(&a.program, &a.paths, &datasets).map_err(|e| shown(&e))?;
+        let measured = coverage::measure(&a.program, &a.paths, &datasets)
+            .map_err(|e| shown(&e.to_string()))?;
         let summary = Summary::new(&a.paths, &measured.covered);
         let _ = writeln!(
             out,

@@ -13,22 +13,22 @@
 
 use std::{
     collections::HashMap,
-    ffi::OsString,
     fmt::Write as _,
     path::{Path, PathBuf},
 };
 
 use coco_dialects::context;
-use coco_interp::{input_specs, npy, seeded_inputs, HostValue, Spec};
+use coco_interp::{input_specs, seeded_inputs, HostValue, Spec};
 use coco_lowering::{
     compile, write_bundle, CudaToolkit, FusedCollectives, Options, ReductionOrder, PROGRAM_FILE,
 };
 use coco_runtime::{
     job::{self, TempDir},
-    launch, watchdog, Reductions,
+    launch, watchdog, BackendKind, Invocation, Reductions,
 };
+use melior::{ir::Module, Context};
 
-use crate::{check, source};
+use crate::{check, source, values};
 
 /// What `coco-run` asked for, for a compiled run.
 pub struct Request<'a> {
@@ -98,14 +98,80 @@ fn coco_exec() -> Result<PathBuf, String> {
     Err("cannot find coco-exec, the bundle executor (build it with `cargo build -p coco-runtime`, or set COCO_EXEC)".into())
 }
 
+/// A compiled run, step by step: [`prepare_bundle`], [`load_program`],
+/// [`prepare_inputs`], [`check_before_launch`], [`prepare_outputs`],
+/// [`run_ranks`], [`report_results`]. Each step refuses what it can before
+/// the next one makes anything: the plan's memory before inputs of its
+/// size are seeded, `--check`'s limits and the input files before the job
+/// starts. What the steps create lives until `run` returns: its scratch
+/// folders are removed then (or when a signal ends the job).
 pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
     job::guard(PROGRAM);
     watchdog::configure(request.watchdog_s)?;
     let context = context();
+    let (bundle, source) = prepare_bundle(request, &context)?;
+    let program = load_program(request, &context, source)?;
+    let inputs = prepare_inputs(request, &program)?;
+    check_before_launch(request, &bundle, &inputs.folder.path)?;
+    let outputs = prepare_outputs(request)?;
+    let invocation = invocation(request, &bundle, &inputs.folder.path, &outputs.path);
+    if !run_ranks(request, &invocation, out)? {
+        // Another rank of the user's MPI job: rank 0 reports.
+        return Ok(());
+    }
+    report_results(request, &program, &inputs, &outputs.path, out)
+}
+
+/// A folder the run uses: the user's, or a scratch folder that is removed
+/// when this is dropped.
+struct Folder {
+    path: PathBuf,
+    _scratch: Option<TempDir>,
+}
+
+impl Folder {
+    /// The user's folder, kept.
+    fn given(path: &Path) -> Folder {
+        Folder {
+            path: path.to_path_buf(),
+            _scratch: None,
+        }
+    }
+
+    /// A new scratch folder (see [`scratch`]).
+    fn scratch(what: &str) -> Result<Folder, String> {
+        let dir = scratch(what)?;
+        Ok(Folder {
+            path: dir.path().to_path_buf(),
+            _scratch: Some(dir),
+        })
+    }
+}
+
+/// The bundle to run.
+struct Bundle {
+    folder: Folder,
+    plan: coco_bundle::Plan,
+    /// Given by the user rather than compiled here: its kernels are
+    /// checked against the plan before the launch.
+    given: bool,
+}
+
+/// The coco program a bundle came from, as text (`None`: a given bundle
+/// without its `program.mlir`), and its name in diagnostics.
+struct Source {
+    text: Option<String>,
+    name: String,
+}
+
+/// Step 1, the bundle: a given bundle folder must have been compiled for
+/// `--ranks`; a program is compiled into a scratch folder with the
+/// request's backend options. Either way its plan is checked against the
+/// memory limit here, before inputs of the same size are made: a rank
+/// could not hold them.
+fn prepare_bundle(request: &Request, context: &Context) -> Result<(Bundle, Source), String> {
     let program_path = Path::new(request.program);
-    let bundle_scratch;
-    // The bundle, its plan, and the coco program it came from.
-    let (bundle, plan, text, text_name) = if program_path.is_dir() {
+    let (bundle, source) = if program_path.is_dir() {
         let plan = coco_bundle::Plan::load(program_path).map_err(|e| e.to_string())?;
         if plan.ranks != request.ranks {
             return Err(format!(
@@ -116,15 +182,20 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         let program_file = program_path.join(PROGRAM_FILE);
         let text = std::fs::read_to_string(&program_file).ok();
         (
-            program_path.to_path_buf(),
-            plan,
-            text,
-            program_file.display().to_string(),
+            Bundle {
+                folder: Folder::given(program_path),
+                plan,
+                given: true,
+            },
+            Source {
+                text,
+                name: program_file.display().to_string(),
+            },
         )
     } else {
         let text = source::read_input(request.program, None)?;
-        bundle_scratch = scratch("bundle")?;
-        let module = source::load(&context, &text, request.program)?;
+        let folder = Folder::scratch("bundle")?;
+        let module = source::load(context, &text, request.program)?;
         let options = Options {
             ranks: request.ranks,
             entry: request.entry.map(str::to_string),
@@ -144,22 +215,45 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
             .file_name()
             .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
         let compiled =
-            compile(&context, &module, &source_name, &options).map_err(|e| e.to_string())?;
-        write_bundle(&compiled, bundle_scratch.path()).map_err(|e| e.to_string())?;
+            compile(context, &module, &source_name, &options).map_err(|e| e.to_string())?;
+        write_bundle(&compiled, &folder.path).map_err(|e| e.to_string())?;
         (
-            bundle_scratch.path().to_path_buf(),
-            compiled.plan,
-            Some(text),
-            request.program.to_string(),
+            Bundle {
+                folder,
+                plan: compiled.plan,
+                given: false,
+            },
+            Source {
+                text: Some(text),
+                name: request.program.to_string(),
+            },
         )
     };
+    coco_runtime::limits::check_plan(&bundle.plan).map_err(|e| e.to_string())?;
+    Ok((bundle, source))
+}
 
-    // Before inputs of the same size are made: a rank could not hold them.
-    coco_runtime::limits::check_plan(&plan).map_err(|e| e.to_string())?;
+/// The coco program, parsed, with its inputs: for seeded inputs, the
+/// outputs' names and the reference run. All `None` for a given bundle
+/// without its program.
+struct Program<'c> {
+    text: Option<String>,
+    module: Option<Module<'c>>,
+    specs: Option<Vec<Spec>>,
+}
 
-    // The program, for input specs and the reference run.
-    let module = match &text {
-        Some(text) => Some(source::load(&context, text, &text_name)?),
+/// Step 2, the program: parsed again from its text (the bundle's
+/// `program.mlir` for a given bundle) for its input specs, and, with
+/// `--check`, checked against the reference interpreter's limits now,
+/// before the job runs: a check the interpreter cannot finish is refused
+/// before the compiled run, not after it.
+fn load_program<'c>(
+    request: &Request,
+    context: &'c Context,
+    source: Source,
+) -> Result<Program<'c>, String> {
+    let module = match &source.text {
+        Some(text) => Some(source::load(context, text, &source.name)?),
         None => None,
     };
     let specs = match &module {
@@ -168,8 +262,6 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         }
         None => None,
     };
-    // Before the job runs: a --check the interpreter cannot finish is
-    // refused now, not after the compiled run.
     if let (true, Some(module)) = (request.check, &module) {
         coco_interp::check_program(
             &module.as_operation(),
@@ -179,151 +271,193 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         )
         .map_err(|e| format!("--check: {e}"))?;
     }
+    Ok(Program {
+        text: source.text,
+        module,
+        specs,
+    })
+}
 
-    let inputs_scratch;
-    let mut host_inputs: Option<HashMap<String, HostValue>> = None;
-    let inputs: PathBuf = match request.inputs {
-        Some(dir) => dir.to_path_buf(),
-        None => {
-            let specs = specs.as_ref().ok_or_else(|| {
-                format!(
-                    "{} has no {PROGRAM_FILE} to derive inputs from; pass --inputs DIR",
-                    request.program
-                )
-            })?;
-            let chosen = match (&module, &text) {
-                (Some(module), Some(text)) => crate::run::chosen_inputs(
-                    &module.as_operation(),
-                    request.entry,
-                    text,
-                    specs,
-                    request.input_choices,
-                )?,
-                _ => Default::default(),
-            };
-            let values = seeded_inputs(specs, request.ranks, request.seed, &chosen);
-            let dir = match request.save_inputs {
-                Some(dir) => dir.to_path_buf(),
-                None => {
-                    inputs_scratch = scratch("inputs")?;
-                    inputs_scratch.path().to_path_buf()
-                }
-            };
-            crate::run::save_inputs(&dir, &values)?;
-            host_inputs = Some(values);
-            dir
-        }
-    };
-    launch::check_inputs(&plan, &inputs).map_err(|e| e.to_string())?;
-    if program_path.is_dir() {
-        // A bundle someone gave: its kernels must be the plan's (one
-        // compiled here just now has its digests in the plan on disk).
-        launch::check_kernels(&bundle, &plan, request.cuda).map_err(|e| e.to_string())?;
+/// The input files of the job.
+struct Inputs {
+    folder: Folder,
+    /// The seeded values, when they were made here (`--check` reads the
+    /// files of `--inputs` back instead).
+    values: Option<HashMap<String, HostValue>>,
+}
+
+/// Step 3, the inputs: `--inputs DIR` as given, or seeded values (with the
+/// `--input NAME=VALUE` choices) written as `.npy` files to `--save-inputs
+/// DIR` or a scratch folder, since the ranks read their inputs from files.
+/// Seeding needs the program's input specs: a given bundle without its
+/// program needs `--inputs`.
+fn prepare_inputs(request: &Request, program: &Program) -> Result<Inputs, String> {
+    if let Some(dir) = request.inputs {
+        return Ok(Inputs {
+            folder: Folder::given(dir),
+            values: None,
+        });
     }
-    let outputs_scratch;
-    let outputs: PathBuf = match request.outputs {
+    let specs = program.specs.as_ref().ok_or_else(|| {
+        format!(
+            "{} has no {PROGRAM_FILE} to derive inputs from; pass --inputs DIR",
+            request.program
+        )
+    })?;
+    let chosen = match (&program.module, &program.text) {
+        (Some(module), Some(text)) => values::chosen_inputs(
+            &module.as_operation(),
+            request.entry,
+            text,
+            specs,
+            request.input_choices,
+        )?,
+        _ => Default::default(),
+    };
+    let seeded = seeded_inputs(specs, request.ranks, request.seed, &chosen);
+    let folder = match request.save_inputs {
+        Some(dir) => Folder::given(dir),
+        None => Folder::scratch("inputs")?,
+    };
+    values::save_inputs(&folder.path, &seeded)?;
+    Ok(Inputs {
+        folder,
+        values: Some(seeded),
+    })
+}
+
+/// Step 4, the checks before a launch, here in one process rather than
+/// failing in every rank: every input file the plan reads is there, and
+/// a given bundle's kernels are the plan's (one compiled here just now has
+/// its digests in the plan on disk).
+fn check_before_launch(request: &Request, bundle: &Bundle, inputs: &Path) -> Result<(), String> {
+    launch::check_inputs(&bundle.plan, inputs).map_err(|e| e.to_string())?;
+    if bundle.given {
+        launch::check_kernels(&bundle.folder.path, &bundle.plan, request.cuda)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Step 5, the folder the ranks write their outputs to: `--outputs DIR`
+/// (created if needed, and kept), or a scratch folder, since the outputs
+/// come back as files either way.
+fn prepare_outputs(request: &Request) -> Result<Folder, String> {
+    match request.outputs {
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            dir.to_path_buf()
+            Ok(Folder::given(dir))
         }
-        None => {
-            outputs_scratch = scratch("outputs")?;
-            outputs_scratch.path().to_path_buf()
-        }
-    };
+        None => Folder::scratch("outputs"),
+    }
+}
 
-    let reductions = if request.exact_reductions {
-        Reductions::Exact
-    } else {
-        Reductions::Native
-    };
-    if launch::under_mpi() {
-        // One rank of the user's own job: run it here; rank 0 reports.
-        let options = coco_runtime::Options {
+/// What every rank runs, as one [`Invocation`]: this process runs it as
+/// is under the user's MPI job, and coco-exec's ranks parse it back from
+/// the command line [`Invocation::to_args`] writes, so the two ways to run
+/// cannot differ. The watchdog's limit is the one this process configured
+/// (`--watchdog-s` over the environment), passed on explicitly.
+fn invocation(request: &Request, bundle: &Bundle, inputs: &Path, outputs: &Path) -> Invocation {
+    Invocation {
+        bundle: bundle.folder.path.clone(),
+        inputs: inputs.to_path_buf(),
+        outputs: Some(outputs.to_path_buf()),
+        watchdog_s: Some(watchdog::limit_s()),
+        // The ranks are started by mpirun, not launched by coco-exec: the
+        // world size was checked against the limit by coco-run.
+        max_ranks: None,
+        options: coco_runtime::Options {
             ranks: Some(request.ranks),
-            reductions,
+            reductions: if request.exact_reductions {
+                Reductions::Exact
+            } else {
+                Reductions::Native
+            },
             timing: request.timing,
             repeat: request.repeat,
             backend: if request.cuda {
-                coco_runtime::BackendKind::Cuda
+                BackendKind::Cuda
             } else {
-                coco_runtime::BackendKind::Cpu
+                BackendKind::Cpu
             },
             ranks_per_node: request.ranks_per_node,
-        };
-        let report = coco_runtime::run_rank("coco-run", &bundle, &inputs, Some(&outputs), &options);
-        if report.rank != 0 {
-            return Ok(());
-        }
-    } else {
-        let mut args: Vec<OsString> = vec![
-            bundle.clone().into(),
-            "--inputs".into(),
-            inputs.clone().into(),
-            "--outputs".into(),
-            outputs.clone().into(),
-        ];
-        if request.exact_reductions {
-            args.push("--exact-reductions".into());
-        }
-        if request.timing {
-            args.push("--timing".into());
-        }
-        if request.cuda {
-            args.push("--backend".into());
-            args.push("cuda".into());
-        }
-        if let Some(n) = request.ranks_per_node {
-            args.push("--ranks-per-node".into());
-            args.push(n.to_string().into());
-        }
-        if request.repeat > 1 {
-            args.push("--repeat".into());
-            args.push(request.repeat.to_string().into());
-        }
-        args.push("--watchdog-s".into());
-        args.push(watchdog::limit_s().to_string().into());
-        let exec = coco_exec()?;
-        let mut command = launch::mpirun(request.ranks, &exec, &args).map_err(|e| e.to_string())?;
-        // Open MPI's session folder and shared-memory files, in folders
-        // this process owns: gone with the job however it ends.
-        let _mpi_folders = launch::mpi_folders(PROGRAM, &mut command).map_err(|e| e.to_string())?;
-        command
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let output = job::spawn(&mut command)
-            .and_then(job::wait_with_output)
-            .map_err(|e| format!("cannot start mpirun: {e}"))?;
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        if !output.status.success() {
-            let (code, why) = launch::exit_code(output.status);
-            // Ranks report concurrently: order their lines for a stable message.
-            let mut lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-            lines.sort_unstable();
-            lines.dedup();
-            let detail = lines.join("\n");
-            return Err(format!(
-                "the {}-rank job failed (exit status {code}){}{}",
-                request.ranks,
-                why.map(|w| format!(": {w}")).unwrap_or_default(),
-                if detail.is_empty() {
-                    String::new()
-                } else {
-                    format!("\n{detail}")
-                }
-            ));
-        }
-        out.push_str(&String::from_utf8_lossy(&output.stdout));
-        if !stderr.trim().is_empty() {
-            // Timing summaries and warnings from the ranks.
-            out.push_str(&stderr);
-        }
+        },
     }
+}
 
-    // Outputs as the user sees them, and the check against the reference.
-    let module = match (&module, request.check) {
+/// Step 6, the run. Inside the user's MPI job (`mpirun -n N coco-run`,
+/// `srun`) this process runs its own rank; outside one, coco-run starts
+/// `mpirun -n N coco-exec` ([`run_job`]) and waits, as torchrun does.
+/// Whether this process reports the results: the launcher does, and of
+/// the user's job only rank 0, so that they are printed once.
+fn run_ranks(request: &Request, invocation: &Invocation, out: &mut String) -> Result<bool, String> {
+    if launch::under_mpi() {
+        let report = invocation.run_rank(PROGRAM);
+        Ok(report.rank == 0)
+    } else {
+        run_job(request, invocation, out)?;
+        Ok(true)
+    }
+}
+
+/// `mpirun -n N coco-exec ...`, started and owned by this process
+/// (`job::spawn`: a signal ends it), with Open MPI's session folder and
+/// shared-memory files in folders this process owns, so that they are
+/// gone with the job however it ends. The ranks' stdout, and their stderr
+/// (timing summaries, warnings), go to `out`; a failed job is an error
+/// with the ranks' error lines, sorted (ranks report concurrently) for a
+/// stable message.
+fn run_job(request: &Request, invocation: &Invocation, out: &mut String) -> Result<(), String> {
+    let exec = coco_exec()?;
+    let mut command =
+        launch::mpirun(request.ranks, &exec, &invocation.to_args()).map_err(|e| e.to_string())?;
+    let _mpi_folders = launch::mpi_folders(PROGRAM, &mut command).map_err(|e| e.to_string())?;
+    command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let output = job::spawn(&mut command)
+        .and_then(job::wait_with_output)
+        .map_err(|e| format!("cannot start mpirun: {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        let (code, why) = launch::exit_code(output.status);
+        let mut lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let detail = lines.join("\n");
+        return Err(format!(
+            "the {}-rank job failed (exit status {code}){}{}",
+            request.ranks,
+            why.map(|w| format!(": {w}")).unwrap_or_default(),
+            if detail.is_empty() {
+                String::new()
+            } else {
+                format!("\n{detail}")
+            }
+        ));
+    }
+    out.push_str(&String::from_utf8_lossy(&output.stdout));
+    if !stderr.trim().is_empty() {
+        out.push_str(&stderr);
+    }
+    Ok(())
+}
+
+/// Step 7, the outputs as the user sees them: a summary line per output
+/// (which needs the program for the outputs' names and types; without it,
+/// only where they are), and with `--check` the comparison with the
+/// reference interpreter run on the same inputs, which fails the run
+/// beyond tolerance.
+fn report_results(
+    request: &Request,
+    program: &Program,
+    inputs: &Inputs,
+    outputs: &Path,
+    out: &mut String,
+) -> Result<(), String> {
+    let module = match (&program.module, request.check) {
         (Some(module), _) => module,
         (None, false) => {
             let _ = writeln!(out, "outputs written to {}", outputs.display());
@@ -341,24 +475,28 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
     let mut results = Vec::new();
     for spec in &output_specs {
         let path = outputs.join(format!("{}.npy", spec.name));
-        let value = read_value(&path, spec, request.ranks)?;
-        let _ = writeln!(out, "{}: {}", spec.name, crate::run::summary(&value));
+        let value = values::read_output(&path, spec, request.ranks)?;
+        let _ = writeln!(out, "{}: {}", spec.name, values::summary(&value));
         results.push((spec.clone(), value));
     }
     if request.check {
-        let host_inputs = match host_inputs {
-            Some(values) => values,
-            None => crate::run::read_inputs(
-                &inputs,
-                specs.as_deref().unwrap_or_default(),
-                request.ranks,
-            )?,
+        let read;
+        let host_inputs = match &inputs.values {
+            Some(seeded) => seeded,
+            None => {
+                read = values::read_inputs(
+                    &inputs.folder.path,
+                    program.specs.as_deref().unwrap_or_default(),
+                    request.ranks,
+                )?;
+                &read
+            }
         };
         let reference = coco_interp::run(
             &module.as_operation(),
             request.ranks,
             request.entry,
-            &host_inputs,
+            host_inputs,
             request.interp_limits,
         )
         .map_err(|e| format!("the reference interpreter failed: {e}"))?;
@@ -375,23 +513,4 @@ pub fn run(request: &Request, out: &mut String) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-/// An output file as a host value (local outputs are stacked per rank).
-fn read_value(path: &Path, spec: &Spec, ranks: usize) -> Result<HostValue, String> {
-    let tensor = npy::read(path, spec.dtype).map_err(|e| format!("output '{}': {e}", spec.name))?;
-    if spec.layout == Some(coco_dialects::coco::Layout::Local) {
-        let part = spec.global_shape.iter().product::<usize>().max(1);
-        if tensor.len() != part * ranks {
-            return Err(format!(
-                "output '{}': {} holds {} elements, expected {ranks} x {part}",
-                spec.name,
-                path.display(),
-                tensor.len()
-            ));
-        }
-        Ok(HostValue::PerRank(tensor.split_into(&spec.global_shape)))
-    } else {
-        Ok(HostValue::Global(tensor))
-    }
 }

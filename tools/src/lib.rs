@@ -7,9 +7,11 @@ pub mod check;
 pub mod execute;
 pub mod opt;
 pub mod output;
+pub mod passes;
 pub mod run;
 pub mod source;
 pub mod translate;
+mod values;
 
 pub use output::{main, write_output_atomically};
 

@@ -12,16 +12,20 @@
 //! (`--max-ranks`, `COCO_MAX_RANKS`; see `coco_runtime::launch`): seeded
 //! inputs are built per rank, and each rank is a process.
 
-use std::{collections::HashMap, fmt::Write as _, path::PathBuf};
+use std::{fmt::Write as _, path::PathBuf};
 
 use clap::{Parser, ValueEnum};
 use coco_dialects::context;
 use coco_interp::{
-    input_source_names, input_specs, npy, resolve_choices, seeded_inputs, Distribution, HostValue,
-    Limits, Scalar, Spec, Tensor, WorkLimit,
+    input_source_names, input_specs, seeded_inputs, Distribution, HostValue, Limits, Tensor,
+    WorkLimit,
 };
 
-use crate::{execute, source, Output};
+use crate::{
+    execute, source,
+    values::{chosen_inputs, describe, read_inputs, save_inputs, summary, write_value},
+    Output,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Backend {
@@ -167,27 +171,6 @@ fn parse_input_choice(text: &str) -> Result<(String, Distribution), String> {
     Ok((name.trim().to_string(), value.parse()?))
 }
 
-/// The distribution of each input `choices` names, by input name, for the
-/// program `module` parsed from `text`.
-pub(crate) fn chosen_inputs(
-    module: &melior::ir::Operation,
-    entry: Option<&str>,
-    text: &str,
-    specs: &[Spec],
-    choices: &[(String, Distribution)],
-) -> Result<HashMap<String, Distribution>, String> {
-    if choices.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let names = input_source_names(module, entry, text).map_err(|e| e.to_string())?;
-    resolve_choices(specs, &names, choices)
-}
-
-fn describe(spec: &Spec) -> String {
-    let layout = spec.layout.map_or("scalar".to_string(), |l| l.to_string());
-    format!("{} {:?} {layout}", spec.dtype, spec.global_shape)
-}
-
 /// The interpreter's limits: `--max-interp-work` over the environment.
 fn interp_limits(cli: &Cli) -> Result<Limits, String> {
     let mut limits = Limits::from_env().map_err(|e| e.to_string())?;
@@ -300,84 +283,6 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-pub(crate) fn read_inputs(
-    dir: &std::path::Path,
-    specs: &[Spec],
-    ranks: usize,
-) -> Result<HashMap<String, HostValue>, String> {
-    let mut inputs = HashMap::new();
-    for spec in specs {
-        let path = dir.join(format!("{}.npy", spec.name));
-        if !path.exists() {
-            return Err(format!(
-                "missing input '{}': expected {} ({})",
-                spec.name,
-                path.display(),
-                describe(spec)
-            ));
-        }
-        let tensor = npy::read(&path, spec.dtype).map_err(|e| e.to_string())?;
-        let value = if spec.layout == Some(coco_dialects::coco::Layout::Local) {
-            if tensor.shape.first() != Some(&ranks) || tensor.shape[1..] != spec.global_shape[..] {
-                return Err(format!(
-                    "input '{}' is #coco.local: {} must have shape [{ranks}, {}] (one tensor per rank), found {:?}",
-                    spec.name,
-                    path.display(),
-                    spec.global_shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
-                    tensor.shape
-                ));
-            }
-            HostValue::PerRank(tensor.split_into(&spec.global_shape))
-        } else {
-            if tensor.shape != spec.global_shape {
-                return Err(format!(
-                    "input '{}': {} has shape {:?}, the program expects {:?}",
-                    spec.name,
-                    path.display(),
-                    tensor.shape,
-                    spec.global_shape
-                ));
-            }
-            HostValue::Global(tensor)
-        };
-        inputs.insert(spec.name.clone(), value);
-    }
-    Ok(inputs)
-}
-
-/// Writes every input as `<dir>/<name>.npy`.
-pub(crate) fn save_inputs(
-    dir: &std::path::Path,
-    inputs: &HashMap<String, HostValue>,
-) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    for (name, value) in inputs {
-        write_value(&dir.join(format!("{name}.npy")), value)?;
-    }
-    Ok(())
-}
-
-/// Writes `value` to `path` whole or not at all (`.npy` files are written
-/// to a temporary sibling and renamed into place, replacing a link at
-/// `path` rather than writing through it), as the executor writes its
-/// outputs.
-pub(crate) fn write_value(path: &std::path::Path, value: &HostValue) -> Result<(), String> {
-    match value {
-        HostValue::Global(t) => npy::write_tensor(path, t),
-        HostValue::PerRank(parts) => npy::write_tensor(path, &Tensor::stack(parts)),
-    }
-    .map_err(|e| e.to_string())
-}
-
-/// `sum=... min=... max=...` over all elements (all ranks for local values).
-pub(crate) fn summary(value: &HostValue) -> String {
-    let data: Vec<f64> = value.scalars().into_iter().map(Scalar::to_f64).collect();
-    let sum: f64 = data.iter().sum();
-    let min = data.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = data.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    format!("sum={sum:.6e} min={min:.6e} max={max:.6e}")
 }
 
 /// `  [1, 2, 3]` (global) or `  rank 0: [1, 2]` lines (local), row-major.

@@ -101,7 +101,7 @@ pub fn measure(
     program: &Program,
     paths: &[(PathSpec, PathStatus)],
     datasets: &[Dataset],
-) -> Result<Coverage, String> {
+) -> crate::Result<Coverage> {
     let specs: Vec<PathSpec> = paths.iter().map(|(p, _)| p.clone()).collect();
     let enumerated: BTreeSet<String> = specs.iter().map(|s| path_key(&s.branches)).collect();
     let mut coverage = Coverage::default();

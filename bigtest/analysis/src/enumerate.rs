@@ -110,9 +110,11 @@ impl Limits {
     }
 }
 
-/// How to raise `bound`, a limit of the enumeration.
-pub fn raise(bound: &crate::bounds::Bound) -> String {
-    bound.raise("bigtest-jdu-paths")
+/// How to raise `limit`, a limit of the enumeration: its
+/// `bigtest-jdu-paths` option. (A tool that offers the option as a flag
+/// says so itself.)
+pub fn raise(limit: &coco_pass::options::IntOption) -> String {
+    format!("raise it with bigtest-jdu-paths{{{}=N}}", limit.name)
 }
 
 pub struct Enumerator<'p> {
@@ -517,12 +519,13 @@ impl<'p> Enumerator<'p> {
                     let (mut merged, fields) = self.merge(id, many, &tuple);
                     for f in &fields[1..] {
                         if grouping {
-                            let same =
-                                sym_eq(&fields[0][0], &f[0]).map_err(|m| self.error(id, m))?;
+                            let same = sym_eq(&fields[0][0], &f[0])
+                                .map_err(|e| self.error(id, e.to_string()))?;
                             merged.assume(same);
                         } else {
                             for (a, b) in fields[0].iter().zip(f) {
-                                let same = sym_eq(a, b).map_err(|m| self.error(id, m))?;
+                                let same =
+                                    sym_eq(a, b).map_err(|e| self.error(id, e.to_string()))?;
                                 merged.assume(same);
                             }
                         }
@@ -669,7 +672,8 @@ impl<'p> Enumerator<'p> {
         for l in left.iter() {
             for r in right.iter() {
                 let (mut merged, fields) = self.merge(id, "both", &[l.clone(), r.clone()]);
-                let same = sym_eq(&fields[0][0], &fields[1][0]).map_err(|m| self.error(id, m))?;
+                let same = sym_eq(&fields[0][0], &fields[1][0])
+                    .map_err(|e| self.error(id, e.to_string()))?;
                 if same == Term::Bool(false) {
                     continue;
                 }

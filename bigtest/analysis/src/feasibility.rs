@@ -14,13 +14,13 @@ pub fn status(outcome: &Outcome) -> PathStatus {
 
 /// Solves independent scripts on all cores; answers in the scripts' order.
 /// An `Err` is a script the solver cannot read.
-pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<Result<Outcome, String>> {
+pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<crate::Result<Outcome>> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .min(scripts.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut answers: Vec<Option<Result<Outcome, String>>> = vec![None; scripts.len()];
+    let mut answers: Vec<Option<crate::Result<Outcome>>> = scripts.iter().map(|_| None).collect();
     let done = std::sync::Mutex::new(&mut answers);
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -29,14 +29,14 @@ pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<Result<Outcome, 
                 let Some(script) = scripts.get(i) else {
                     break;
                 };
-                let answer = coco_smt::solve(script, timeout_ms);
+                let answer = coco_smt::solve(script, timeout_ms).map_err(crate::Error::from);
                 done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(answer);
             });
         }
     });
     answers
         .into_iter()
-        .map(|a| a.unwrap_or_else(|| Err("no answer".to_string())))
+        .map(|a| a.unwrap_or(Err(crate::Error::NoAnswer)))
         .collect()
 }
 
@@ -69,6 +69,13 @@ mod tests {
     fn an_unreadable_script_is_an_error() {
         let bad = vec!["(assert (> x".to_string()];
         let answers = solve_all(&[&bad], 1_000);
-        assert!(answers[0].is_err());
+        assert!(
+            matches!(
+                answers[0],
+                Err(crate::Error::Smt(coco_smt::Error::Rejected(_)))
+            ),
+            "{:?}",
+            answers[0]
+        );
     }
 }

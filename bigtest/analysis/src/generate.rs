@@ -143,8 +143,8 @@ fn measure(
     program: &Program,
     inputs: &BTreeMap<String, Vec<String>>,
     ids: &BTreeMap<String, i64>,
-) -> Result<(Run, Covers), String> {
-    let run = interp::run(program, inputs).map_err(|e| e.to_string())?;
+) -> crate::Result<(Run, Covers)> {
+    let run = interp::run(program, inputs)?;
     let mut covers: BTreeMap<i64, Vec<(String, usize)>> = BTreeMap::new();
     // What each path's list holds, so a path many records follow is not a
     // scan of its list per record.
@@ -234,7 +234,7 @@ fn extend(
     path: &PathSpec,
     ids: &BTreeMap<String, i64>,
     timeout_ms: u32,
-) -> Result<Option<Case>, String> {
+) -> crate::Result<Option<Case>> {
     let script = apart_script(case, path);
     // Second line of defence: pieces of one split differ, and no piece or
     // source field reuses a key the case already has (a token of the new
@@ -284,7 +284,7 @@ fn extend(
                 continue;
             }
             Outcome::Unsat => return Ok(None),
-            Outcome::Unknown(reason) => return Err(format!("solver gave up ({reason})")),
+            Outcome::Unknown(reason) => return Err(crate::Error::SolverGaveUp { reason }),
         };
         let mut inputs = case.inputs.clone();
         for (_, op) in program.sources() {
@@ -540,7 +540,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
                     break;
                 }
                 Ok(None) => {}
-                Err(message) => problem = message,
+                Err(e) => problem = e.to_string(),
             }
         }
         if !placed {
@@ -588,7 +588,7 @@ pub fn coverage(
     program: &Program,
     paths: &[PathSpec],
     inputs: &BTreeMap<String, Vec<String>>,
-) -> Result<(BTreeSet<i64>, Run), String> {
+) -> crate::Result<(BTreeSet<i64>, Run)> {
     let ids: BTreeMap<String, i64> = paths
         .iter()
         .map(|p| (path_key(&p.branches), p.id))

@@ -15,10 +15,15 @@
 //! * [`bounds`]: the analysis's options (k, solver timeout), defined once.
 //! * [`coverage`], [`mutation`], [`report`], [`testdata`] and [`output`]:
 //!   what `coco-bigtest` measures, writes and prints.
+//! * [`error`]: what goes wrong outside the IR (solver, interpreter runs,
+//!   the output folder).
+
+pub use error::{Error, Result};
 
 pub mod bounds;
 pub mod coverage;
 pub mod enumerate;
+pub mod error;
 pub mod extract;
 pub mod feasibility;
 pub mod generate;

@@ -13,6 +13,7 @@
 //! DIR commit one at a time (a lock on the folder DIR is in), each looking
 //! at DIR afresh, so overlapping runs leave the last one's output whole.
 
+use crate::error::{Error, Result};
 use coco_dataflow::text::escape;
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -44,12 +45,14 @@ pub struct OutputFolder {
 impl OutputFolder {
     /// Checks that `output` may be written (missing, empty, or a previous
     /// output) and creates the staging folder beside it.
-    pub fn new(output: &Path) -> Result<OutputFolder, String> {
-        let named = shown(output);
+    pub fn new(output: &Path) -> Result<OutputFolder> {
         let previous = current_output(output)?;
         let (parent, name) = split_output(output)?;
-        std::fs::create_dir_all(&parent)
-            .map_err(|e| format!("-o {named}: cannot create {}: {e}", shown(&parent)))?;
+        std::fs::create_dir_all(&parent).map_err(|source| Error::CreateParent {
+            output: shown(output),
+            folder: shown(&parent),
+            source,
+        })?;
         let staging = create_staging(&parent, &name)?;
         let mut staged = OutputFolder {
             output: output.to_path_buf(),
@@ -74,16 +77,20 @@ impl OutputFolder {
     /// Reserves `path` (relative to the output) for `owner`. Another owner
     /// of the same file, of a folder on its way or of a file inside it is
     /// an error naming both.
-    pub fn claim(&mut self, path: &Path, owner: &str) -> Result<(), String> {
+    pub fn claim(&mut self, path: &Path, owner: &str) -> Result<()> {
         let clash = |other: &str, at: &Path| {
-            Err(format!(
-                "{} and {} would both write {}; give one of them another name (a source's data file is the base name of its path, or <name>.txt for inline records)",
-                escape(owner),
-                escape(other),
-                shown(&self.output.join(at))
-            ))
+            Err(Error::SharedFile {
+                owner: escape(owner).into_owned(),
+                other: escape(other).into_owned(),
+                path: shown(&self.output.join(at)),
+            })
         };
-        check_relative(path).map_err(|e| format!("{}: {e}", escape(owner)))?;
+        if !is_relative(path) {
+            return Err(Error::ClaimOutside {
+                owner: escape(owner).into_owned(),
+                path: shown(path),
+            });
+        }
         if let Some(other) = self.files.get(path) {
             return if other == owner {
                 Ok(())
@@ -115,14 +122,19 @@ impl OutputFolder {
     }
 
     /// Claims `path` for `owner` and writes `contents` there.
-    pub fn write(&mut self, path: &Path, owner: &str, contents: &str) -> Result<(), String> {
+    pub fn write(&mut self, path: &Path, owner: &str, contents: &str) -> Result<()> {
         self.claim(path, owner)?;
         let file = self.staging.join(path);
         if let Some(folder) = file.parent() {
-            std::fs::create_dir_all(folder)
-                .map_err(|e| format!("cannot create {}: {e}", shown(folder)))?;
+            std::fs::create_dir_all(folder).map_err(|source| Error::CreateFolder {
+                folder: shown(folder),
+                source,
+            })?;
         }
-        std::fs::write(&file, contents).map_err(|e| format!("cannot write {}: {e}", shown(&file)))
+        std::fs::write(&file, contents).map_err(|source| Error::Write {
+            file: shown(&file),
+            source,
+        })
     }
 
     /// Puts the output in place. Returns warnings (folders of the previous
@@ -132,7 +144,7 @@ impl OutputFolder {
     /// again at what DIR holds now: runs into one DIR that overlap replace
     /// one another's output whole, the last to commit winning, and never
     /// leave files of one beside another's.
-    pub fn commit(mut self) -> Result<Vec<String>, String> {
+    pub fn commit(mut self) -> Result<Vec<String>> {
         let _lock = self.lock()?;
         self.previous = current_output(&self.output)?;
         let entries = self.entries();
@@ -140,12 +152,15 @@ impl OutputFolder {
         self.committed = true;
         let Some(previous) = self.previous.clone() else {
             std::fs::write(self.staging.join(MANIFEST), manifest)
-                .map_err(|e| format!("cannot write the manifest: {e}"))?;
+                .map_err(|source| Error::WriteManifest { source })?;
             return std::fs::rename(&self.staging, &self.output)
                 .map(|()| Vec::new())
-                .map_err(|e| {
+                .map_err(|source| {
                     self.committed = false;
-                    format!("cannot move the output into {}: {e}", shown(&self.output))
+                    Error::MoveOutput {
+                        output: shown(&self.output),
+                        source,
+                    }
                 });
         };
         let result = self.replace(&previous, &entries, &manifest);
@@ -157,26 +172,23 @@ impl OutputFolder {
     /// Takes the lock on the folder DIR is in (`flock` on the folder
     /// itself, so nothing is left behind, and a run that dies releases it),
     /// waiting up to [`LOCK_WAIT`] for another run's commit to end.
-    fn lock(&self) -> Result<std::fs::File, String> {
+    fn lock(&self) -> Result<std::fs::File> {
         let parent = self.staging.parent().unwrap_or(Path::new("."));
-        let failed = |e: std::io::Error| {
-            format!(
-                "cannot lock {} to put -o {} in place: {e}",
-                shown(parent),
-                shown(&self.output)
-            )
+        let failed = |source: std::io::Error| Error::Lock {
+            folder: shown(parent),
+            output: shown(&self.output),
+            source,
         };
         let parent = std::fs::canonicalize(parent).map_err(failed)?;
         let folder = coco_base::file::open_for_lock(&parent).map_err(failed)?;
         let start = std::time::Instant::now();
         while !coco_base::file::try_lock(&folder).map_err(failed)? {
             if start.elapsed() > LOCK_WAIT {
-                return Err(format!(
-                    "-o {}: another process has held the lock on {} for more than {} s (another coco-bigtest generate into it?); try again later",
-                    shown(&self.output),
-                    shown(&parent),
-                    LOCK_WAIT.as_secs()
-                ));
+                return Err(Error::LockHeld {
+                    output: shown(&self.output),
+                    folder: shown(&parent),
+                    seconds: LOCK_WAIT.as_secs(),
+                });
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
@@ -199,7 +211,7 @@ impl OutputFolder {
         previous: &BTreeSet<String>,
         entries: &BTreeSet<String>,
         manifest: &str,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>> {
         // Refuse before changing anything.
         for entry in entries.iter().chain(previous) {
             self.check_inside(entry)?;
@@ -207,10 +219,9 @@ impl OutputFolder {
         for entry in entries.iter().filter(|e| !e.ends_with('/')) {
             let target = self.output.join(entry);
             if !previous.contains(entry) && std::fs::symlink_metadata(&target).is_ok() {
-                return Err(format!(
-                    "{} exists and was not written by coco-bigtest (it is not in {MANIFEST}); move it away or choose another -o",
-                    shown(&target)
-                ));
+                return Err(Error::NotWrittenByUs {
+                    path: shown(&target),
+                });
             }
         }
         // The union first, so an interrupted replacement still lists every
@@ -219,21 +230,28 @@ impl OutputFolder {
         self.put_manifest(&manifest_text(&union), "union")?;
         for folder in entries.iter().filter(|e| e.ends_with('/')) {
             let folder = self.output.join(folder);
-            std::fs::create_dir_all(&folder)
-                .map_err(|e| format!("cannot create {}: {e}", shown(&folder)))?;
+            std::fs::create_dir_all(&folder).map_err(|source| Error::CreateFolder {
+                folder: shown(&folder),
+                source,
+            })?;
         }
         for entry in entries.iter().filter(|e| !e.ends_with('/')) {
             let (from, to) = (self.staging.join(entry), self.output.join(entry));
-            std::fs::rename(&from, &to)
-                .map_err(|e| format!("cannot move {} into place: {e}", shown(&to)))?;
+            std::fs::rename(&from, &to).map_err(|source| Error::MoveIntoPlace {
+                file: shown(&to),
+                source,
+            })?;
         }
         let mut warnings = Vec::new();
         let stale: Vec<&String> = previous.difference(entries).collect();
         for file in stale.iter().filter(|e| !e.ends_with('/')) {
             let file = self.output.join(file);
             match std::fs::remove_file(&file) {
-                Err(e) if e.kind() != ErrorKind::NotFound => {
-                    return Err(format!("cannot remove {}: {e}", shown(&file)))
+                Err(source) if source.kind() != ErrorKind::NotFound => {
+                    return Err(Error::Remove {
+                        file: shown(&file),
+                        source,
+                    })
                 }
                 _ => {}
             }
@@ -253,27 +271,29 @@ impl OutputFolder {
     }
 
     /// Writes the manifest in staging and renames it over the output's.
-    fn put_manifest(&self, text: &str, which: &str) -> Result<(), String> {
+    fn put_manifest(&self, text: &str, which: &str) -> Result<()> {
         let staged = self.staging.join(format!("{MANIFEST}.{which}"));
         let target = self.output.join(MANIFEST);
         std::fs::write(&staged, text)
             .and_then(|()| std::fs::rename(&staged, &target))
-            .map_err(|e| format!("cannot write {}: {e}", shown(&target)))
+            .map_err(|source| Error::Write {
+                file: shown(&target),
+                source,
+            })
     }
 
     /// Errors when a folder on the way to `entry` inside the output is a
     /// symbolic link: writing or removing through it would leave `-o`.
-    fn check_inside(&self, entry: &str) -> Result<(), String> {
+    fn check_inside(&self, entry: &str) -> Result<()> {
         let mut path = self.output.clone();
         let parts: Vec<&str> = entry.trim_end_matches('/').split('/').collect();
         for part in &parts[..parts.len().saturating_sub(1)] {
             path.push(part);
             if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-                return Err(format!(
-                    "{} is a symbolic link; coco-bigtest writes only inside -o {}",
-                    shown(&path),
-                    shown(&self.output)
-                ));
+                return Err(Error::SymbolicLink {
+                    path: shown(&path),
+                    output: shown(&self.output),
+                });
             }
         }
         Ok(())
@@ -294,67 +314,76 @@ const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// What `output` is now: `None` when it does not exist, else the entries
 /// of its manifest ([`previous_entries`]).
-fn current_output(output: &Path) -> Result<Option<BTreeSet<String>>, String> {
-    let named = shown(output);
+fn current_output(output: &Path) -> Result<Option<BTreeSet<String>>> {
     match std::fs::symlink_metadata(output) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("-o {named}: {e}")),
-        Ok(meta) if !meta.is_dir() => Err(format!("-o {named}: exists and is not a folder")),
+        Err(source) => Err(Error::OutputUnreadable {
+            output: shown(output),
+            source,
+        }),
+        Ok(meta) if !meta.is_dir() => Err(Error::OutputNotFolder {
+            output: shown(output),
+        }),
         Ok(_) => previous_entries(output).map(Some),
     }
 }
 
 /// The entries of the manifest in `output`; none for an empty folder. A
 /// non-empty folder without a manifest is not an output: refused.
-fn previous_entries(output: &Path) -> Result<BTreeSet<String>, String> {
-    let named = shown(output);
+fn previous_entries(output: &Path) -> Result<BTreeSet<String>> {
     let manifest = output.join(MANIFEST);
     let text = match std::fs::read_to_string(&manifest) {
         Ok(text) if text.starts_with(HEADER) => text,
         Ok(_) => {
-            return Err(format!(
-                "-o {named}: {} is not a coco-bigtest manifest; refusing to write into a folder coco-bigtest did not create",
-                shown(&manifest)
-            ))
+            return Err(Error::NotManifest {
+                output: shown(output),
+                manifest: shown(&manifest),
+            })
         }
         Err(e) if e.kind() == ErrorKind::NotFound => {
             let mut items =
-                std::fs::read_dir(output).map_err(|e| format!("-o {named}: {e}"))?;
+                std::fs::read_dir(output).map_err(|source| Error::OutputUnreadable {
+                    output: shown(output),
+                    source,
+                })?;
             if items.next().is_none() {
                 return Ok(BTreeSet::new());
             }
-            return Err(format!(
-                "-o {named}: the folder is not empty and holds no {MANIFEST}, so it is not an earlier coco-bigtest output; refusing to write into it (choose a new or empty folder)"
-            ));
+            return Err(Error::ForeignFolder {
+                output: shown(output),
+            });
         }
-        Err(e) => return Err(format!("cannot read {}: {e}", shown(&manifest))),
+        Err(source) => {
+            return Err(Error::ReadManifest {
+                manifest: shown(&manifest),
+                source,
+            })
+        }
     };
     let mut entries = BTreeSet::new();
     for (n, line) in text.lines().enumerate() {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        check_relative(Path::new(line.trim_end_matches('/')))
-            .map_err(|e| format!("{}:{}: {e}", shown(&manifest), n + 1))?;
+        let path = Path::new(line.trim_end_matches('/'));
+        if !is_relative(path) {
+            return Err(Error::ManifestOutside {
+                manifest: shown(&manifest),
+                line: n + 1,
+                path: shown(path),
+            });
+        }
         entries.insert(line.to_string());
     }
     Ok(entries)
 }
 
-/// `path` is relative, non-empty, and made of plain names only (no `..`,
-/// `.`, root or NUL), so joined to the output it stays inside.
-fn check_relative(path: &Path) -> Result<(), String> {
-    let plain = path.components().all(|c| matches!(c, Component::Normal(_)))
+/// Whether `path` is relative, non-empty, and made of plain names only (no
+/// `..`, `.`, root or NUL), so joined to the output it stays inside.
+fn is_relative(path: &Path) -> bool {
+    path.components().all(|c| matches!(c, Component::Normal(_)))
         && path.components().next().is_some()
-        && !path.to_string_lossy().contains('\0');
-    if plain {
-        Ok(())
-    } else {
-        Err(format!(
-            "\"{}\" is not a path inside the output folder",
-            shown(path)
-        ))
-    }
+        && !path.to_string_lossy().contains('\0')
 }
 
 /// A path as messages show it ([`escape`]d: a name holding a newline or an
@@ -384,7 +413,7 @@ fn manifest_text(entries: &BTreeSet<String>) -> String {
 
 /// The folder `output` is in and its own name, with `.` and `..` resolved
 /// where `output` exists.
-fn split_output(output: &Path) -> Result<(PathBuf, String), String> {
+fn split_output(output: &Path) -> Result<(PathBuf, String)> {
     let resolved = match std::fs::canonicalize(output) {
         Ok(path) => path,
         Err(_) => output.to_path_buf(),
@@ -392,7 +421,9 @@ fn split_output(output: &Path) -> Result<(PathBuf, String), String> {
     let name = resolved
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| format!("-o {}: not a folder name", shown(output)))?;
+        .ok_or_else(|| Error::NotFolderName {
+            output: shown(output),
+        })?;
     let parent = resolved
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -402,17 +433,17 @@ fn split_output(output: &Path) -> Result<(PathBuf, String), String> {
 }
 
 /// A new folder `.NAME.coco-bigtest-PID-N` in `parent`.
-fn create_staging(parent: &Path, name: &str) -> Result<PathBuf, String> {
+fn create_staging(parent: &Path, name: &str) -> Result<PathBuf> {
     for n in 0.. {
         let staging = parent.join(format!(".{name}.coco-bigtest-{}-{n}", std::process::id()));
         match std::fs::create_dir(&staging) {
             Ok(()) => return Ok(staging),
             Err(e) if e.kind() == ErrorKind::AlreadyExists && n < 100 => continue,
-            Err(e) => {
-                return Err(format!(
-                    "cannot create a staging folder beside the output, {}: {e}",
-                    shown(&staging)
-                ))
+            Err(source) => {
+                return Err(Error::CreateStaging {
+                    folder: shown(&staging),
+                    source,
+                })
             }
         }
     }
@@ -431,7 +462,7 @@ mod tests {
         dir
     }
 
-    fn generate(output: &Path, files: &[(&str, &str)]) -> Result<Vec<String>, String> {
+    fn generate(output: &Path, files: &[(&str, &str)]) -> Result<Vec<String>> {
         let mut staged = OutputFolder::new(output)?;
         for (path, text) in files {
             staged.write(Path::new(path), "test", text)?;
@@ -482,8 +513,10 @@ mod tests {
         std::fs::create_dir_all(dir.join("case-1")).unwrap();
         std::fs::write(dir.join("case-1/precious.txt"), "keep").unwrap();
         let err = generate(&dir, &[("a.txt", "1\n")]).unwrap_err();
+        assert!(matches!(err, Error::ForeignFolder { .. }), "{err}");
         assert!(
-            err.contains("not empty and holds no coco-bigtest-manifest.txt"),
+            err.to_string()
+                .contains("not empty and holds no coco-bigtest-manifest.txt"),
             "{err}"
         );
         assert_eq!(listing(&dir), ["case-1/precious.txt"]);
@@ -541,7 +574,12 @@ mod tests {
         std::fs::write(dir.join("b.txt"), "mine").unwrap();
         let err = generate(&dir, &[("a.txt", "2\n"), ("b.txt", "2\n")]).unwrap_err();
         assert!(
-            err.contains("b.txt exists and was not written by coco-bigtest"),
+            matches!(&err, Error::NotWrittenByUs { path } if path.ends_with("b.txt")),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .contains("b.txt exists and was not written by coco-bigtest"),
             "{err}"
         );
         assert_eq!(std::fs::read_to_string(dir.join("b.txt")).unwrap(), "mine");
@@ -555,7 +593,12 @@ mod tests {
         std::fs::write(dir.join(MANIFEST), format!("{HEADER}\n../victim.txt\n")).unwrap();
         let err = generate(&dir, &[("a.txt", "1\n")]).unwrap_err();
         assert!(
-            err.contains("is not a path inside the output folder"),
+            matches!(&err, Error::ManifestOutside { line: 2, path, .. } if path == "../victim.txt"),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .contains(":2: \"../victim.txt\" is not a path inside the output folder"),
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
@@ -574,7 +617,7 @@ mod tests {
         for round in 0..6 {
             let runs = 8;
             let barrier = std::sync::Barrier::new(runs);
-            let results: Vec<Result<Vec<String>, String>> = std::thread::scope(|scope| {
+            let results: Vec<Result<Vec<String>>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..runs)
                     .map(|run| {
                         let (out, barrier) = (&out, &barrier);
@@ -599,6 +642,7 @@ mod tests {
             });
             for result in &results {
                 if let Err(e) = result {
+                    let e = e.to_string();
                     assert!(e.starts_with("cannot ") || e.contains("-o"), "{e}");
                 }
             }
@@ -641,13 +685,16 @@ mod tests {
         let err = staged
             .write(Path::new("times.txt"), "source \"b\"", "")
             .unwrap_err();
+        assert!(matches!(err, Error::SharedFile { .. }), "{err}");
         assert!(
-            err.starts_with("source \"b\" and source \"a\" would both write"),
+            err.to_string()
+                .starts_with("source \"b\" and source \"a\" would both write"),
             "{err}"
         );
         let err = staged
             .claim(Path::new(MANIFEST), "source \"m\"")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("coco-bigtest's own coco-bigtest-manifest.txt"),
             "{err}"
@@ -657,10 +704,15 @@ mod tests {
             .unwrap();
         let err = staged
             .claim(Path::new("case-1"), "source \"c\"")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("source \"c\" and source \"a\""), "{err}");
         let err = staged.claim(Path::new("../x"), "source \"d\"").unwrap_err();
-        assert!(err.contains("not a path inside"), "{err}");
+        assert!(matches!(err, Error::ClaimOutside { .. }), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "source \"d\": \"../x\" is not a path inside the output folder"
+        );
         drop(staged);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -426,7 +426,7 @@ pub fn present(value: Sym, ty: &Ty) -> Sym {
 }
 
 /// "These two values are equal", for keys and distinct records.
-pub fn sym_eq(a: &Sym, b: &Sym) -> Result<Term, String> {
+pub fn sym_eq(a: &Sym, b: &Sym) -> crate::Result<Term> {
     Ok(match (a, b) {
         (Sym::Int(x), Sym::Int(y))
         | (Sym::Real(x), Sym::Real(y))
@@ -436,7 +436,7 @@ pub fn sym_eq(a: &Sym, b: &Sym) -> Result<Term, String> {
             if x.len() != y.len() {
                 return Ok(Term::Bool(false));
             }
-            let parts: Result<Vec<Term>, String> =
+            let parts: crate::Result<Vec<Term>> =
                 x.iter().zip(y).map(|(a, b)| sym_eq(a, b)).collect();
             and(parts?)
         }
@@ -453,7 +453,7 @@ pub fn sym_eq(a: &Sym, b: &Sym) -> Result<Term, String> {
             eq(p.clone(), q.clone()),
             or(vec![not(p.clone()), sym_eq(v, w)?]),
         ]),
-        _ => return Err("comparing lists split from input text is not modelled".into()),
+        _ => return Err(crate::Error::SplitListComparison),
     })
 }
 

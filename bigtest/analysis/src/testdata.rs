@@ -52,7 +52,7 @@ pub fn write(
     records: &[TestRecord],
     prefix: &Path,
     staged: &mut OutputFolder,
-) -> Result<usize, String> {
+) -> crate::Result<usize> {
     let cases = case_count(records);
     let mut texts: BTreeMap<(usize, &str), String> = BTreeMap::new();
     for record in records {
@@ -72,8 +72,12 @@ pub fn write(
             };
             let file_name = data_file_name(&op.kind).unwrap_or_default();
             let owner = format!("source \"{name}\" at {}", op.loc);
-            plain_file_name(&file_name, TEST_DATA)
-                .map_err(|e| format!("{owner}: data file {e}"))?;
+            plain_file_name(&file_name, TEST_DATA).map_err(|problem| {
+                crate::Error::DataFileName {
+                    owner: owner.clone(),
+                    problem,
+                }
+            })?;
             let text = texts.get(&(case, name.as_str())).map_or("", String::as_str);
             staged.write(&case_dir.join(file_name), &owner, text)?;
         }

@@ -179,8 +179,8 @@ fn literal(value: &ModelValue) -> String {
 pub(crate) fn solve_in_blocks(
     script: &[String],
     deadline: Instant,
-    solve_whole: impl Fn(&[String], Instant) -> Result<Outcome, String>,
-) -> Option<Result<Outcome, String>> {
+    solve_whole: impl Fn(&[String], Instant) -> crate::Result<Outcome>,
+) -> Option<crate::Result<Outcome>> {
     let blocks = blocks(script)?;
     let mut model: BTreeMap<String, ModelValue> = BTreeMap::new();
     for (block, asserts) in blocks.asserts.iter().enumerate() {

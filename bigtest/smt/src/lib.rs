@@ -13,6 +13,9 @@ use std::thread;
 use std::time::Duration;
 
 mod decompose;
+mod error;
+
+pub use error::{Error, Result};
 
 use std::time::Instant;
 
@@ -57,14 +60,14 @@ pub enum Outcome {
 ///
 /// A script Z3 cannot parse, a constant of a sort other than [`Sort`], or a
 /// model value that does not fit [`ModelValue`] (an integer beyond `i64`, an
-/// irrational real) is an `Err` carrying the reason.
+/// irrational real) is an [`Error`] saying which.
 ///
 /// Z3 runs on a thread of its own with a fresh context. Past the timeout
 /// the check is interrupted; should Z3 still not answer within
 /// [`GRACE`], the query is reported as `Unknown` and its thread abandoned,
 /// so a call returns within `timeout_ms` plus [`GRACE`] whatever Z3 does.
 /// A `timeout_ms` of 0 leaves no time at all, not unlimited time.
-pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
+pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome> {
     let deadline = Instant::now() + Duration::from_millis(timeout_ms.into());
     let whole = |script: &[String], deadline: Instant| {
         let left = deadline
@@ -79,10 +82,10 @@ pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
 }
 
 /// [`solve`] without splitting the script into independent blocks.
-fn solve_whole(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
+fn solve_whole(script: &[String], timeout_ms: u32) -> Result<Outcome> {
     let text = script.join("\n");
     if text.contains('\0') {
-        return Err("the script contains a NUL character".to_string());
+        return Err(Error::NulInScript);
     }
     let watch = Arc::new(Mutex::new(Watch::default()));
     let (tx, rx) = mpsc::channel();
@@ -95,11 +98,13 @@ fn solve_whole(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
             // The caller may have given up on this query already.
             let _ = tx.send(result);
         })
-        .map_err(|e| format!("cannot start a thread for Z3: {e}"))?;
+        .map_err(|e| Error::NoThread {
+            reason: e.to_string(),
+        })?;
 
     match rx.recv_timeout(Duration::from_millis(timeout_ms.into())) {
         Ok(result) => return result,
-        Err(RecvTimeoutError::Disconnected) => return Err(WORKER_DIED.to_string()),
+        Err(RecvTimeoutError::Disconnected) => return Err(Error::WorkerDied),
         Err(RecvTimeoutError::Timeout) => {}
     }
     {
@@ -114,7 +119,7 @@ fn solve_whole(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
     }
     match rx.recv_timeout(GRACE) {
         Ok(result) => result,
-        Err(RecvTimeoutError::Disconnected) => Err(WORKER_DIED.to_string()),
+        Err(RecvTimeoutError::Disconnected) => Err(Error::WorkerDied),
         Err(RecvTimeoutError::Timeout) => Ok(Outcome::Unknown(
             "timeout (Z3 did not stop when interrupted)".to_string(),
         )),
@@ -123,8 +128,6 @@ fn solve_whole(script: &[String], timeout_ms: u32) -> Result<Outcome, String> {
 
 /// How long [`solve`] waits, past the timeout, for an interrupted check.
 pub const GRACE: Duration = Duration::from_secs(2);
-
-const WORKER_DIED: &str = "the Z3 thread panicked";
 
 /// What [`solve`] and its Z3 thread tell each other about the deadline.
 #[derive(Default)]
@@ -147,7 +150,7 @@ fn lock(watch: &Mutex<Watch>) -> std::sync::MutexGuard<'_, Watch> {
     watch.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn solve_in_context(text: &str, watch: &Mutex<Watch>) -> Result<Outcome, String> {
+fn solve_in_context(text: &str, watch: &Mutex<Watch>) -> Result<Outcome> {
     let solver = Solver::new();
     solver.from_string(text);
     // The z3 crate installs no error handler, so a parse error only shows up
@@ -185,39 +188,41 @@ fn solve_in_context(text: &str, watch: &Mutex<Watch>) -> Result<Outcome, String>
                 .unwrap_or_else(|| "unknown".to_string()),
         )),
         SatResult::Sat => {
-            let model = solver
-                .get_model()
-                .ok_or_else(|| "Z3 reported sat but produced no model".to_string())?;
+            let model = solver.get_model().ok_or(Error::NoModel)?;
             let values = consts
                 .into_iter()
                 .map(|(name, sort)| {
                     let value = model_value(&model, &name, sort)?;
                     Ok((name, value))
                 })
-                .collect::<Result<_, String>>()?;
+                .collect::<Result<_>>()?;
             Ok(Outcome::Sat(values))
         }
     }
 }
 
-fn model_value(model: &Model, name: &str, sort: Sort) -> Result<ModelValue, String> {
-    let missing = || format!("Z3 could not evaluate `{name}` in the model");
+fn model_value(model: &Model, name: &str, sort: Sort) -> Result<ModelValue> {
+    let missing = || Error::Unevaluated {
+        name: name.to_string(),
+    };
     Ok(match sort {
         Sort::Int => {
             let v = model
                 .eval(&Int::new_const(name), true)
                 .ok_or_else(missing)?;
             let i = v.as_i64();
-            ModelValue::Int(
-                i.ok_or_else(|| format!("the value {v} of `{name}` does not fit in an i64"))?,
-            )
+            ModelValue::Int(i.ok_or_else(|| Error::IntOutOfRange {
+                name: name.to_string(),
+                value: v.to_string(),
+            })?)
         }
         Sort::Real => {
             let v = model
                 .eval(&Real::new_const(name), true)
                 .ok_or_else(missing)?;
-            let (numerator, denominator) = v.as_rational().ok_or_else(|| {
-                format!("the value {v} of `{name}` is not a rational with i64 numerator and denominator")
+            let (numerator, denominator) = v.as_rational().ok_or_else(|| Error::NotRational {
+                name: name.to_string(),
+                value: v.to_string(),
             })?;
             ModelValue::Real {
                 numerator,
@@ -229,9 +234,10 @@ fn model_value(model: &Model, name: &str, sort: Sort) -> Result<ModelValue, Stri
                 .eval(&Bool::new_const(name), true)
                 .ok_or_else(missing)?;
             let b = v.as_bool();
-            ModelValue::Bool(
-                b.ok_or_else(|| format!("the value {v} of `{name}` is not a Boolean"))?,
-            )
+            ModelValue::Bool(b.ok_or_else(|| Error::NotBoolean {
+                name: name.to_string(),
+                value: v.to_string(),
+            })?)
         }
         Sort::String => {
             let v = model
@@ -242,7 +248,7 @@ fn model_value(model: &Model, name: &str, sort: Sort) -> Result<ModelValue, Stri
     })
 }
 
-fn check_z3_error(solver: &Solver) -> Result<(), String> {
+fn check_z3_error(solver: &Solver) -> Result<()> {
     let ctx = solver.get_context().get_z3_context();
     // SAFETY: `ctx` is the live context that owns `solver`; the message is
     // copied before any further Z3 call can overwrite it.
@@ -263,7 +269,7 @@ fn check_z3_error(solver: &Solver) -> Result<(), String> {
                 .unwrap_or(msg)
                 .to_string()
         };
-        Err(msg)
+        Err(Error::Rejected(msg))
     }
 }
 
@@ -314,28 +320,35 @@ pub fn string_literal(s: &str) -> String {
 /// holding a backslash is ambiguous (`"\u{5c}u{41}"` prints as `\u{41}`, the
 /// same as `"A"`); `Z3_get_lstring` garbles characters above 0xFF. Printed
 /// one character at a time the text is unambiguous again.
-fn string_value(model: &Model, v: &z3::ast::String) -> Result<String, String> {
-    let printed = v
-        .as_string()
-        .ok_or_else(|| format!("the value {v} is not a string literal"))?;
+fn string_value(model: &Model, v: &z3::ast::String) -> Result<String> {
+    let printed = v.as_string().ok_or_else(|| Error::NotStringLiteral {
+        value: v.to_string(),
+    })?;
     if !printed.contains('\\') {
         return Ok(printed);
     }
     let len = model
         .eval(&v.length(), true)
         .and_then(|n| n.as_u64())
-        .ok_or_else(|| format!("Z3 could not compute the length of {v}"))?;
+        .ok_or_else(|| Error::NoStringLength {
+            value: v.to_string(),
+        })?;
     let mut out = String::with_capacity(len as usize);
     for i in 0..len {
         let one = model
             .eval(&v.at(Int::from_u64(i)), true)
             .and_then(|c| c.as_string())
-            .ok_or_else(|| format!("Z3 could not extract character {i} of {v}"))?;
+            .ok_or_else(|| Error::NoCharacter {
+                index: i,
+                value: v.to_string(),
+            })?;
         let mut chars = one.chars();
         let c = match (chars.next(), chars.next()) {
             (Some(c), None) => c,
-            _ => decode_escape(&one)
-                .ok_or_else(|| format!("Z3 printed a character of {v} as {one:?}"))?,
+            _ => decode_escape(&one).ok_or_else(|| Error::UnreadableCharacter {
+                value: v.to_string(),
+                printed: one.clone(),
+            })?,
         };
         out.push(c);
     }
@@ -360,7 +373,7 @@ fn decode_escape(text: &str) -> Option<char> {
 }
 
 /// The constants the script declares, in declaration order.
-fn declared_constants(text: &str) -> Result<Vec<(String, Sort)>, String> {
+fn declared_constants(text: &str) -> Result<Vec<(String, Sort)>> {
     let mut consts = Vec::new();
     for command in parse_sexprs(text)? {
         let SExpr::List(items) = command else {
@@ -384,7 +397,12 @@ fn declared_constants(text: &str) -> Result<Vec<(String, Sort)>, String> {
             SExpr::Atom(s) if s == "Real" => Sort::Real,
             SExpr::Atom(s) if s == "Bool" => Sort::Bool,
             SExpr::Atom(s) if s == "String" => Sort::String,
-            other => return Err(format!("constant `{name}` has unsupported sort {other}")),
+            other => {
+                return Err(Error::UnsupportedSort {
+                    name: name.to_string(),
+                    sort: other.to_string(),
+                })
+            }
         };
         consts.push((name.to_string(), sort));
     }
@@ -417,8 +435,8 @@ impl std::fmt::Display for SExpr {
 
 /// Just enough of an SMT-LIB reader to find declarations: Z3 has already
 /// accepted the script, so this need not diagnose errors well.
-fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, String> {
-    let unbalanced = || "unbalanced parentheses in the script".to_string();
+fn parse_sexprs(text: &str) -> Result<Vec<SExpr>> {
+    let unbalanced = || Error::UnbalancedParentheses;
     let mut stack: Vec<Vec<SExpr>> = vec![Vec::new()];
     let mut chars = text.char_indices().peekable();
     while let Some((start, c)) = chars.next() {
@@ -443,7 +461,7 @@ fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, String> {
                 let end = text[start + 1..]
                     .find('|')
                     .map(|i| start + 1 + i)
-                    .ok_or_else(|| "unterminated quoted symbol in the script".to_string())?;
+                    .ok_or(Error::UnterminatedSymbol)?;
                 while chars.next_if(|&(i, _)| i <= end).is_some() {}
                 stack
                     .last_mut()
@@ -461,8 +479,7 @@ fn parse_sexprs(text: &str) -> Result<Vec<SExpr>, String> {
                         }
                     }
                 }
-                let end =
-                    end.ok_or_else(|| "unterminated string literal in the script".to_string())?;
+                let end = end.ok_or(Error::UnterminatedString)?;
                 stack
                     .last_mut()
                     .ok_or_else(unbalanced)?
@@ -660,7 +677,7 @@ mod tests {
             &["(declare-const x Foo)"],
         ] {
             match solve(&lines(script), 10_000) {
-                Err(msg) => assert!(msg.contains("line "), "{msg}"),
+                Err(Error::Rejected(msg)) => assert!(msg.contains("line "), "{msg}"),
                 other => panic!("{script:?} gave {other:?}"),
             }
         }

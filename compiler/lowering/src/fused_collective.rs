@@ -30,7 +30,10 @@ use coco_dialects::{
 };
 use melior::ir::{operation::OperationRef, Value, ValueLike};
 
-use crate::partition::{key, local_type, operand, readers, results_of, Unit, Values};
+use crate::{
+    ir::{key, local_type, operand, results_of, Values},
+    units::{readers, Unit},
+};
 
 /// `units` with each kernel of a fused-collective region (`regions`, unit
 /// index ranges) merged with the reduce_scatters before it and the

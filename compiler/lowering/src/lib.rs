@@ -16,12 +16,14 @@
 pub mod cuda_toolkit;
 pub mod error;
 mod fused_collective;
+pub mod ir;
 pub mod kernel;
 pub mod native;
 pub mod partition;
 pub mod pipelines;
 pub mod ptx;
 pub mod ptxas;
+mod units;
 
 use std::{collections::HashMap, path::Path};
 
@@ -282,7 +284,7 @@ pub fn compile(
             &peers,
             options.fused_collectives,
         )?;
-        let values = partition::Values::new(function_op);
+        let values = ir::Values::new(function_op);
         let mut stage = stage_plan.stage;
         let mut texts = Vec::new();
         for unit in &stage_plan.kernels {

@@ -15,6 +15,10 @@
 //! buffer at the end of the function (the interpreter's semantics); when the
 //! producer of the new value is the last step touching the argument, the
 //! producer writes the argument's buffer directly instead of a copy.
+//!
+//! The IR questions this shares with the kernel emitter (free ops, values
+//! through regions, local types) are in `ir.rs`; the units it cuts a
+//! function into, in `units.rs`.
 
 use coco_dialects::lifetime;
 use std::{
@@ -24,7 +28,7 @@ use std::{
 
 use coco_bundle::{Buffer, DType, Io, IoLayout, Reduction as PlanReduction, Stage, Step, View};
 use coco_dialects::{
-    coco::{ops, DistTensor, Layout, LocalShapeError, Reduction},
+    coco::{ops, DistTensor, Layout, Reduction},
     ir::{
         as_op, body_ops, defining_op, element_dtype, function_signature, int_attr, location_text,
         op_name, str_attr, symbol_attr,
@@ -36,163 +40,14 @@ use melior::ir::{
 
 use crate::{
     error::{Error, Result},
-    fused_collective, FusedCollectives,
+    fused_collective,
+    ir::{
+        contiguous_slice, is_communication, is_elementwise, is_free, key, local_type, operand,
+        results_of, Values,
+    },
+    units::{readers, Readers, Unit},
+    FusedCollectives,
 };
-
-/// Identity of an SSA value across handles.
-pub fn key(value: Value) -> usize {
-    value.to_raw().ptr as usize
-}
-
-pub fn op_key(op: &OperationRef) -> usize {
-    op.to_raw().ptr as usize
-}
-
-/// Operand `index` of `op`, with the lifetime of the IR rather than of the
-/// handle (melior ties values to the borrow they came from).
-pub fn operand<'c, 'a>(op: &Operation<'c>, index: usize) -> Option<Value<'c, 'a>> {
-    // SAFETY: every caller keeps the module alive while it uses the value.
-    op.operand(index).ok().map(lifetime::value)
-}
-
-/// The identities of every result of `ops`.
-pub fn results_of(ops: &[OperationRef]) -> HashSet<usize> {
-    ops.iter()
-        .flat_map(|op| {
-            as_op(op)
-                .results()
-                .map(|r| key(r.into()))
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
-/// Ops that kernels rematerialise instead of reading from a buffer:
-/// constants, splats (and broadcasts or slices of one value, such as LAMB's
-/// trust ratio), and arithmetic on builtin scalars.
-pub fn is_free(op: &Operation) -> bool {
-    let name = op_name(op);
-    name == "arith.constant"
-        || name == "tensor.splat"
-        || is_scalar_arithmetic(op)
-        || splat_source(op).is_some()
-}
-
-/// For a `coco.expand` of a 0-d tensor, or a `coco.slice` of such a
-/// broadcast (every element the same value), the 0-d tensor or scalar
-/// whose value fills it: kernels splat it at their local shape instead of
-/// materialising the full-size broadcast and slicing it.
-pub fn splat_source<'c, 'a>(op: &Operation<'c>) -> Option<Value<'c, 'a>> {
-    let input = operand(op, 0)?;
-    match op_name(op).as_str() {
-        ops::EXPAND => DistTensor::from_type(input.r#type())
-            .is_some_and(|t| t.rank() == 0)
-            .then_some(input),
-        ops::SLICE => {
-            let def = defining_op(input)?;
-            let def_op = as_op(&def);
-            match op_name(def_op).as_str() {
-                "tensor.splat" => operand(def_op, 0),
-                _ => splat_source(def_op),
-            }
-        }
-        _ => None,
-    }
-}
-
-/// An arith or math op on builtin scalars (`math.powf %beta, %step : f32`
-/// for a bias correction). No step or buffer holds its result: every kernel
-/// that reads it recomputes it from its scalar inputs, once per launch, as
-/// it rematerialises splat constants.
-pub fn is_scalar_arithmetic(op: &Operation) -> bool {
-    let name = op_name(op);
-    (name.starts_with("arith.") || name.starts_with("math."))
-        && name != "arith.constant"
-        && op.result_count() == 1
-        && op
-            .operands()
-            .chain(op.results().map(Value::from))
-            .all(|v| element_dtype(v.r#type()).is_some())
-}
-
-/// A `coco.slice` whose part on each rank is contiguous in memory (every
-/// dimension before the sliced one has size 1): a view at a rank-dependent
-/// offset, `rank_stride` elements apart, rather than a computation.
-pub fn contiguous_slice<'c: 'a, 'a>(
-    op: &Operation<'c>,
-    group: usize,
-    values: &Values<'c, 'a>,
-) -> Option<usize> {
-    if op_name(op) != ops::SLICE {
-        return None;
-    }
-    // Only values that always live in buffers (arguments, communication
-    // results) can be viewed; a slice of a value computed in the same
-    // kernel is part of that kernel.
-    let base = values.resolve(operand(op, 0)?);
-    if let Some(producer) = defining_op(base) {
-        if !is_communication(&op_name(as_op(&producer))) {
-            return None;
-        }
-    }
-    let result = DistTensor::from_type(op.result(0).ok()?.r#type())?;
-    let Some(Layout::Sliced(dim)) = result.layout else {
-        return None;
-    };
-    let global = result.static_shape()?;
-    if global[..dim as usize].iter().any(|&d| d != 1) {
-        return None;
-    }
-    Some(result.local_shape(group).ok()?.iter().product())
-}
-
-fn is_communication(name: &str) -> bool {
-    ops::is_collective(name) || name == ops::SEND || name == ops::RECV
-}
-
-/// An element-wise op the kernel emitter fuses into one `linalg.generic`.
-pub fn is_elementwise(op: &Operation) -> bool {
-    let name = op_name(op);
-    if name == ops::CAST {
-        return true;
-    }
-    (name.starts_with("arith.") || name.starts_with("math."))
-        && !is_free(op)
-        && op
-            .result(0)
-            .ok()
-            .is_some_and(|r| DistTensor::from_type(r.r#type()).is_some())
-}
-
-/// Element type and local shape of a value of type `ty` on `group` ranks.
-pub fn local_type(ty: Type, group: usize, location: &str) -> Result<(DType, Vec<usize>)> {
-    match DistTensor::from_type(ty) {
-        Some(tensor) => {
-            let dtype = element_dtype(tensor.element).ok_or_else(|| {
-                Error::unsupported(
-                    location,
-                    format!("element type {} is not supported", tensor.element),
-                )
-            })?;
-            let shape = tensor.local_shape(group).map_err(|e| match e {
-                LocalShapeError::Dynamic => {
-                    Error::unsupported(location, format!("{ty} has a dynamic shape"))
-                }
-                LocalShapeError::NotDivisible { dim, size } => Error::unsupported(
-                    location,
-                    format!("dimension {dim} of size {size} is sliced over {group} ranks, which does not divide it"),
-                ),
-            })?;
-            Ok((dtype, shape))
-        }
-        None => Ok((
-            element_dtype(ty).ok_or_else(|| {
-                Error::unsupported(location, format!("type {ty} is not supported"))
-            })?,
-            Vec::new(),
-        )),
-    }
-}
 
 fn io_layout(ty: Type) -> IoLayout {
     match DistTensor::from_type(ty).and_then(|t| t.layout) {
@@ -228,28 +83,6 @@ pub struct KernelUnit<'c, 'a> {
 pub struct PeerRead<'c, 'a> {
     pub value: Value<'c, 'a>,
     pub reduction: Reduction,
-}
-
-pub(crate) enum Unit<'c, 'a> {
-    Kernel(Vec<OperationRef<'c, 'a>>),
-    Communication(OperationRef<'c, 'a>),
-    /// The one-kernel fused collective (`Step::PeerLaunch`, see
-    /// `fused_collective`): reduce_scatters whose results only `ops` read,
-    /// `ops`, and all_gathers of what `ops` compute, as one kernel that
-    /// reads and writes the peers' buffers.
-    Peer {
-        reduce_scatters: Vec<OperationRef<'c, 'a>>,
-        ops: Vec<OperationRef<'c, 'a>>,
-        all_gathers: Vec<OperationRef<'c, 'a>>,
-    },
-    /// `coco.overlap chunks N` around a 2-D matmul and the all_reduce of
-    /// its result: N row chunks, each a kernel on stream 0 and an
-    /// all_reduce on stream 1 once an event says the chunk is ready.
-    Overlap {
-        matmul: OperationRef<'c, 'a>,
-        all_reduce: OperationRef<'c, 'a>,
-        chunks: usize,
-    },
 }
 
 /// A matmul kernel on `rows` of the `m x k` by `k x n` product (one chunk
@@ -312,87 +145,6 @@ pub struct StagePlan<'c, 'a> {
     pub stage: Stage,
 }
 
-/// Value resolution through region results and free ops.
-pub struct Values<'c, 'a> {
-    /// Region result -> the value its `coco.yield` returns.
-    yields: HashMap<usize, Value<'c, 'a>>,
-    /// Results of free ops that a collective, an update or the return
-    /// reads: a kernel of their own stores them (see [`materialise`]).
-    stored_free: HashSet<usize>,
-}
-
-impl<'c: 'a, 'a> Values<'c, 'a> {
-    pub fn new(function: &'a Operation<'c>) -> Self {
-        let mut yields = HashMap::new();
-        collect_yields(function, &mut yields);
-        Values {
-            yields,
-            stored_free: HashSet::new(),
-        }
-    }
-
-    /// The value a use of `value` reads: region results are the values
-    /// their regions yield.
-    pub fn resolve(&self, mut value: Value<'c, 'a>) -> Value<'c, 'a> {
-        while let Some(yielded) = self.yields.get(&key(value)) {
-            value = *yielded;
-        }
-        value
-    }
-
-    /// The value a use of `value` reads from a buffer; `None` when it is a
-    /// constant (a free op, which only kernels can rematerialise).
-    pub(crate) fn stored(&self, value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
-        let sources = self.sources(value);
-        (sources.len() == 1 && key(sources[0]) == key(self.resolve(value))).then(|| sources[0])
-    }
-
-    /// The values a use of `value` needs from buffers: itself, or for a
-    /// free op, what that op is computed from.
-    pub fn sources(&self, value: Value<'c, 'a>) -> Vec<Value<'c, 'a>> {
-        let value = self.resolve(value);
-        match defining_op(value) {
-            Some(op) if is_free(as_op(&op)) && !self.stored_free.contains(&key(value)) => {
-                let op = as_op(&op);
-                let mut out = Vec::new();
-                for i in 0..op.operand_count() {
-                    if let Some(v) = operand(op, i) {
-                        out.extend(self.sources(v));
-                    }
-                }
-                out
-            }
-            _ => vec![value],
-        }
-    }
-}
-
-fn collect_yields<'c, 'a>(op: &'a Operation<'c>, yields: &mut HashMap<usize, Value<'c, 'a>>) {
-    for child in body_ops(op) {
-        let child_op = as_op(&child);
-        let name = op_name(child_op);
-        if [ops::FUSED_KERNEL, ops::FUSED_COLLECTIVE, ops::OVERLAP].contains(&name.as_str()) {
-            // SAFETY: `child` lives as long as `op`; the reference only
-            // re-borrows it for that lifetime.
-            let child_op: &'a Operation<'c> = unsafe { &*(child_op as *const Operation<'c>) };
-            let body = body_ops(child_op);
-            if let Some(terminator) = body.last() {
-                let terminator = as_op(terminator);
-                if op_name(terminator) == ops::YIELD {
-                    for i in 0..terminator.operand_count() {
-                        if let (Some(yielded), Ok(result)) =
-                            (operand(terminator, i), child_op.result(i))
-                        {
-                            yields.insert(key(result.into()), yielded);
-                        }
-                    }
-                }
-            }
-            collect_yields(child_op, yields);
-        }
-    }
-}
-
 /// Free values (constants, splats, scalar arithmetic) that kernels
 /// rematerialise but a collective, an update or the return reads (a
 /// gradient accumulator reset with `coco.update %acc, %zeros`, a returned
@@ -418,7 +170,7 @@ fn materialise<'c: 'a, 'a>(
             let Some(def) = defining_op(value) else {
                 continue;
             };
-            if is_free(as_op(&def)) && values.stored_free.insert(key(value)) {
+            if is_free(as_op(&def)) && values.store(value) {
                 stores.push(Unit::Kernel(vec![def]));
             }
         }
@@ -534,76 +286,6 @@ fn sliced_dim(ty: Type) -> Option<usize> {
         Layout::Sliced(d) => Some(d as usize),
         _ => None,
     }
-}
-
-/// Which units read each value, by value identity; the tail (updates and
-/// results) counts as unit `TAIL`.
-pub(crate) type Readers = HashMap<usize, HashSet<usize>>;
-
-const TAIL: usize = usize::MAX;
-
-impl<'c: 'a, 'a> Unit<'c, 'a> {
-    fn ops(&self) -> Vec<OperationRef<'c, 'a>> {
-        match self {
-            Unit::Kernel(ops) => ops.clone(),
-            Unit::Communication(op) => vec![*op],
-            Unit::Peer {
-                reduce_scatters,
-                ops,
-                all_gathers,
-            } => reduce_scatters
-                .iter()
-                .chain(ops)
-                .chain(all_gathers)
-                .copied()
-                .collect(),
-            Unit::Overlap {
-                matmul, all_reduce, ..
-            } => vec![*matmul, *all_reduce],
-        }
-    }
-}
-
-/// The readers of every value the units and the tail use. Reading a view
-/// reads the value it views too.
-pub(crate) fn readers<'c: 'a, 'a>(
-    units: &[Unit<'c, 'a>],
-    tail: &[OperationRef<'c, 'a>],
-    values: &Values<'c, 'a>,
-    group: usize,
-) -> Readers {
-    let mut readers = Readers::new();
-    let mut read = |value: Value<'c, 'a>, unit: usize| {
-        let mut value = value;
-        loop {
-            readers.entry(key(value)).or_default().insert(unit);
-            match defining_op(value) {
-                Some(op) if contiguous_slice(as_op(&op), group, values).is_some() => {
-                    match operand(as_op(&op), 0) {
-                        Some(base) => value = values.resolve(base),
-                        None => break,
-                    }
-                }
-                _ => break,
-            }
-        }
-    };
-    let readers_of = units
-        .iter()
-        .enumerate()
-        .flat_map(|(index, unit)| unit.ops().into_iter().map(move |op| (index, op)))
-        .chain(tail.iter().map(|op| (TAIL, *op)));
-    for (unit, op) in readers_of {
-        for i in 0..as_op(&op).operand_count() {
-            for source in operand(as_op(&op), i)
-                .map(|v| values.sources(v))
-                .unwrap_or_default()
-            {
-                read(source, unit);
-            }
-        }
-    }
-    readers
 }
 
 /// The stage being built: buffers and steps in program order, and the

@@ -7,11 +7,16 @@
 //! autotuner's choice in between ([`run`]). Tools call these; none expands
 //! `coco-optimize` itself.
 
-use melior::{ir::Module, pass::PassManager, Context};
+use coco_pass::{
+    manager::pass_manager,
+    pipeline::{self, Element},
+    Registry,
+};
+use melior::{ir::Module, Context};
 
 use crate::{
-    autotune::{self, machine::Machine, optimize, Candidate},
-    pipeline::{self, Element},
+    autotune::{self, machine::Machine, optimize},
+    registry::REGISTRY,
     Error, Result,
 };
 
@@ -52,29 +57,17 @@ pub fn plan(elements: &[Element]) -> Result<Vec<Step>> {
     Ok(steps)
 }
 
-/// A pass manager (verifier on) for `elements`; `pipeline_text` is what the
-/// user wrote, for messages.
-pub fn pass_manager<'c>(
-    context: &'c Context,
-    elements: &[Element],
-    pipeline_text: &str,
-) -> Result<PassManager<'c>> {
-    let manager = PassManager::new(context);
-    manager.enable_verifier(true);
-    pipeline::add_to(
-        &manager.as_operation_pass_manager(),
-        elements,
-        pipeline_text,
-    )?;
-    Ok(manager)
-}
-
 /// Builds every segment once, so a bad pipeline fails before any input is
 /// read, as in mlir-opt.
-pub fn check(context: &Context, steps: &[Step], pipeline_text: &str) -> Result<()> {
+pub fn check(
+    context: &Context,
+    registry: &Registry,
+    steps: &[Step],
+    pipeline_text: &str,
+) -> Result<()> {
     for step in steps {
         if let Step::Passes(elements) = step {
-            pass_manager(context, elements, pipeline_text)?;
+            pass_manager(context, registry, elements, pipeline_text)?;
         }
     }
     Ok(())
@@ -89,16 +82,17 @@ pub enum Event<'a> {
     Tuned {
         machine: &'a Machine,
         ranks: usize,
-        candidates: &'a [Candidate],
+        candidates: &'a [autotune::Candidate],
     },
 }
 
-/// Runs `steps` on `module`. With `one_pass_at_a_time`, every pass gets its
+/// Runs `steps` on `module`, creating Rust passes from `registry`. With `one_pass_at_a_time`, every pass gets its
 /// own pass manager and an [`Event::AfterPass`] (for
 /// `--mlir-print-ir-after-all`). A pass that fails has emitted diagnostics
-/// saying why: that is [`Error::Failed`].
+/// saying why: that is [`coco_pass::Error::Failed`].
 pub fn run(
     context: &Context,
+    registry: &Registry,
     module: &mut Module,
     steps: &[Step],
     pipeline_text: &str,
@@ -117,16 +111,16 @@ pub fn run(
                                 anchor: anchor.clone(),
                                 elements: vec![inner],
                             });
-                    pass_manager(context, &[nested], pipeline_text)?
+                    pass_manager(context, registry, &[nested], pipeline_text)?
                         .run(module)
-                        .map_err(|_| Error::Failed)?;
+                        .map_err(|_| coco_pass::Error::Failed)?;
                     observe(Event::AfterPass(pass.text()), module);
                 }
             }
             Step::Passes(elements) => {
-                pass_manager(context, elements, pipeline_text)?
+                pass_manager(context, registry, elements, pipeline_text)?
                     .run(module)
-                    .map_err(|_| Error::Failed)?;
+                    .map_err(|_| coco_pass::Error::Failed)?;
             }
             Step::Optimize { machine, ranks } => {
                 autotune_apply(context, module, machine, *ranks, observe)?;
@@ -165,7 +159,7 @@ pub fn autotune_apply(
             .find(|c| c.pipeline.is_empty())
             .or(candidates.first());
         return Err(Error::Autotune(match as_written {
-            Some(Candidate {
+            Some(autotune::Candidate {
                 rejected: Some(reason),
                 ..
             }) => format!(
@@ -178,7 +172,8 @@ pub fn autotune_apply(
         return Ok(());
     }
     let elements = pipeline::parse(&chosen.pipeline)?;
-    pass_manager(context, &elements, &chosen.pipeline)?
+    // The schedules are pipelines of this wing's passes.
+    pass_manager(context, &REGISTRY, &elements, &chosen.pipeline)?
         .run(module)
         .map_err(|_| {
             Error::Autotune(format!(

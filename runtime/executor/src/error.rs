@@ -56,6 +56,12 @@ pub enum Error {
     #[error("{0}")]
     Launch(String),
 
+    /// coco-exec's command line does not parse, or asks for `--help` or
+    /// `--version` (`Invocation::from_args`); `clap::Error::exit` prints it
+    /// and exits as clap does.
+    #[error("{0}")]
+    Usage(clap::Error),
+
     /// Too little room for shared memory (`/dev/shm`, or the folder Open
     /// MPI's shared-memory windows are backed by).
     #[error("{0}")]

@@ -23,15 +23,19 @@
 //! `coco-exec: rank R: error: ...`, and the whole job is aborted with exit
 //! status 1; no rank is left waiting in a collective.
 //!
-//! From Rust (what `coco-run` should do to run a bundle it compiled):
+//! From Rust (what `coco-run` does to run a bundle it compiled): one
+//! [`Invocation`], run in this process or written as coco-exec's command
+//! line (the same one coco-exec parses):
 //!
 //! ```ignore
-//! use coco_runtime::{launch, Options};
+//! use coco_runtime::{launch, Invocation, Options};
+//! let invocation = Invocation { bundle, inputs, outputs: Some(outputs), watchdog_s: None,
+//!                               max_ranks: None, options: Options::default() };
 //! if launch::under_mpi() {
 //!     // One rank: returns on success, aborts the job on error.
-//!     let report = coco_runtime::run_rank("coco-run", bundle, inputs, Some(outputs), &Options::default());
+//!     let report = invocation.run_rank("coco-run");
 //! } else {
-//!     let status = launch::mpirun(ranks, &std::env::current_exe()?, &launch::forwarded_args())?.status()?;
+//!     let status = launch::mpirun(ranks, &coco_exec, &invocation.to_args())?.status()?;
 //! }
 //! ```
 //!
@@ -49,6 +53,8 @@
 //!
 //! # Layout of the crate
 //!
+//! - [`Invocation`]: coco-exec's command line, parsed by coco-exec and
+//!   written by coco-run;
 //! - [`launch`]: launcher detection, the `mpirun` command line and the
 //!   checks before a launch (world-size limit, inputs); [`job`]: the
 //!   launcher's ownership of its job (signals, death of the launcher,
@@ -71,6 +77,7 @@ mod cpu;
 pub mod cuda;
 mod error;
 mod exec;
+mod invocation;
 pub mod io;
 pub mod job;
 pub mod launch;
@@ -89,13 +96,14 @@ use std::{
 pub use collective::Reductions;
 pub use cpu::MAX_BUFFERS;
 pub use error::{Error, Result};
+pub use invocation::Invocation;
 pub use report::{KindTime, Report, STEP_KINDS};
 
 /// The bundle format version this executor reads.
 pub const BUNDLE_FORMAT_VERSION: u32 = coco_bundle::FORMAT_VERSION;
 
 /// How to run.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// The world size the user asked for (`--ranks`): an error unless it is
     /// the plan's.
@@ -112,6 +120,21 @@ pub struct Options {
     /// one node (shared memory inside, MPI between), to exercise the
     /// multi-node path on one machine; `None`: the machine's real nodes.
     pub ranks_per_node: Option<usize>,
+}
+
+impl Default for Options {
+    /// Every flag at coco-exec's default: one run of the steps, native
+    /// reductions, the cpu backend.
+    fn default() -> Options {
+        Options {
+            ranks: None,
+            reductions: Reductions::default(),
+            timing: false,
+            repeat: 1,
+            backend: BackendKind::default(),
+            ranks_per_node: None,
+        }
+    }
 }
 
 /// Where kernels and collectives run.

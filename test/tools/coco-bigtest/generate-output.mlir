@@ -12,7 +12,9 @@
 // RUN: not coco-bigtest coverage tools/coco-bigtest/inputs/same-file.df --data %t 2>&1 | FileCheck %s --check-prefix=NOTHING
 // RUN: not coco-bigtest generate tools/coco-bigtest/inputs/report-name.df -o %t 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not coco-bigtest generate %s -o tools/coco-bigtest/inputs/foreign 2>&1 | FileCheck %s --check-prefix=FOREIGN
-// RUN: not coco-bigtest generate %s -o - 2>&1 | FileCheck %s --check-prefix=DASH
+// -o - is refused; --strict-whitespace because FileCheck would otherwise
+// match a run of spaces in the message as one.
+// RUN: not coco-bigtest generate %s -o - 2>&1 | FileCheck %s --check-prefix=DASH --strict-whitespace
 // RUN: coco-bigtest run %s --data tools/coco-bigtest/inputs/foreign/case-1 | FileCheck %s --check-prefix=KEPT
 // RUN: coco-bigtest generate %s -o %t --k 2 | FileCheck %s --check-prefix=FIRST
 // RUN: coco-bigtest generate %s -o %t --k 1 | FileCheck %s --check-prefix=AGAIN
@@ -42,4 +44,4 @@ func.func @precious() {
   return
 }
 
-// DASH: coco-bigtest: error: -o -: test data is a folder of files and cannot go to standard output; name a folder
+// DASH: coco-bigtest: error: -o -: test data is a folder of files and cannot go to standard output; name a folder{{$}}

@@ -18,14 +18,13 @@ use coco_dialects::{
     diagnostics::{DiagnosticCollector, Severity},
     load_module, verify_module,
 };
+use coco_pass::pipeline::{self, Element};
 use coco_passes::{
     autotune::{
         self,
         optimize::{self, DEFAULT_MACHINE},
     },
     driver::{self, Event, Step},
-    pipeline::{self, Element},
-    registry,
 };
 use melior::{
     ir::{operation::OperationPrintingFlags, Module},
@@ -33,6 +32,7 @@ use melior::{
 };
 
 use crate::{
+    passes::REGISTRY,
     source::{self, Chunk},
     Output,
 };
@@ -151,7 +151,7 @@ fn split_pass_flags(args: &[String]) -> (Vec<String>, Vec<Element>) {
             ),
             None => (body, None),
         };
-        if long.starts_with("--") && registry::is_pass(name) {
+        if long.starts_with("--") && REGISTRY.is_pass(name) {
             passes.push(Element::Pass {
                 name: name.to_string(),
                 options: value,
@@ -182,21 +182,14 @@ fn run_cli(
             text.clone(),
             pipeline::parse(text).map_err(|e| e.to_string())?,
         ),
-        (None, _) => {
-            let text = pass_flags
-                .iter()
-                .map(Element::text)
-                .collect::<Vec<_>>()
-                .join(",");
-            (format!("builtin.module({text})"), pass_flags.to_vec())
-        }
+        (None, _) => (pipeline::module_text(pass_flags), pass_flags.to_vec()),
     };
 
     let context = context();
     context.set_allow_unregistered_dialects(cli.allow_unregistered_dialect);
     // Fail on a bad pipeline before reading any input, as mlir-opt does.
     let steps = driver::plan(&elements).map_err(|e| e.to_string())?;
-    driver::check(&context, &steps, &pipeline_text).map_err(|e| e.to_string())?;
+    driver::check(&context, &REGISTRY, &steps, &pipeline_text).map_err(|e| e.to_string())?;
 
     let filename = if cli.input == "-" {
         "<stdin>".to_string()
@@ -282,6 +275,7 @@ fn process_chunk(
     if result.is_ok() && !steps.is_empty() {
         result = driver::run(
             context,
+            &REGISTRY,
             &mut module,
             steps,
             pipeline_text,
@@ -292,7 +286,7 @@ fn process_chunk(
     match result {
         Ok(()) => {}
         // The pass's diagnostics say why.
-        Err(coco_passes::Error::Failed) => return None,
+        Err(e) if e.is_failed_pass() => return None,
         Err(e) => {
             let _ = writeln!(err, "coco-opt: error: {e}");
             return None;
@@ -331,20 +325,20 @@ fn print_module(module: &Module, cli: &Cli) -> String {
 
 fn list_passes() -> String {
     let mut out = String::from("coco passes:\n");
-    for info in registry::coco_passes() {
+    for info in REGISTRY.passes() {
         let _ = writeln!(out, "  --{:<40} {}", info.argument, info.summary);
         for option in info.options {
             let _ = writeln!(
                 out,
                 "      {:<36} {} (default: {})",
-                format!("{}=", option.name),
-                option.summary,
-                option.default
+                format!("{}=", option.name()),
+                option.summary(),
+                option.default_text()
             );
         }
     }
     out.push_str("\nupstream passes and pipelines:\n");
-    for (name, summary) in registry::upstream_passes() {
+    for (name, summary) in REGISTRY.upstream() {
         let _ = writeln!(out, "  --{name:<40} {summary}");
     }
     out

@@ -1,6 +1,8 @@
-//! The `coco` dialect: layouts, semantic verifier and op names.
+//! The `coco` dialect: layouts, semantic verifier, op names and the op facts
+//! table.
 
 pub mod build;
+pub mod facts;
 pub mod layout;
 pub mod ops;
 pub mod rules;
@@ -8,6 +10,7 @@ pub mod verify;
 pub mod world;
 
 pub use build::CocoBuilder;
+pub use facts::{facts, OpFacts};
 pub use layout::{DistTensor, Layout, LocalShapeError};
 pub use ops::Reduction;
 pub use rules::{infer_result_layout, LayoutPattern};

@@ -1,5 +1,8 @@
-//! Names and classes of coco ops, shared by the verifier, passes and the
-//! interpreter so that "which ops are collectives" is decided in one place.
+//! Names of coco ops, shared by the verifier, passes, the lowering and the
+//! interpreter. What each op is (collective, computation, ...) is decided
+//! once, in the op facts table (`facts.rs`).
+
+use super::facts::{facts, Class};
 
 pub const ALL_REDUCE: &str = "coco.all_reduce";
 pub const REDUCE_SCATTER: &str = "coco.reduce_scatter";
@@ -34,48 +37,16 @@ pub const PROCESS_GROUP: &str = "coco.process_group";
 /// The discardable attribute naming the process group a function runs on.
 pub const GROUP_ATTR: &str = "coco.group";
 
-/// Ops that communicate between ranks.
-pub const COLLECTIVES: &[&str] = &[
-    ALL_REDUCE,
-    REDUCE_SCATTER,
-    ALL_GATHER,
-    BROADCAST,
-    REDUCE,
-    ALL_TO_ALL,
-    SEND,
-    RECV,
-];
-
-/// coco ops that compute without communicating.
-pub const COMPUTATIONS: &[&str] = &[
-    MATMUL,
-    DROPOUT,
-    LAYER_NORM,
-    NORM,
-    REDUCE_ELEMENTS,
-    ARGMAX,
-    GATHER,
-    SCATTER_ADD,
-    CAST,
-    SLICE,
-    EXPAND,
-    TRANSPOSE,
-    SOFTMAX,
-    SPLIT_HEADS,
-    MERGE_HEADS,
-];
-
+/// Ops that communicate between ranks: a row of class `Communication` in
+/// the op facts table ([`super::facts`]).
 pub fn is_collective(name: &str) -> bool {
-    COLLECTIVES.contains(&name)
+    facts(name).class == Class::Communication
 }
 
-/// A computation: a coco compute op, or an upstream element-wise op
-/// (`arith`, `math`) or tensor construction (`tensor.splat`).
+/// A computation: a coco compute op, an upstream element-wise op (`arith`,
+/// `math`) or a constant or splat (`tensor.splat`), by the op facts table.
 pub fn is_computation(name: &str) -> bool {
-    COMPUTATIONS.contains(&name)
-        || name.starts_with("arith.")
-        || name.starts_with("math.")
-        || name == "tensor.splat"
+    matches!(facts(name).class, Class::Computation | Class::Constant)
 }
 
 /// The reduction operator of a collective or `coco.reduce_elements` (the

@@ -37,7 +37,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    partition::{is_scalar_arithmetic, key, operand, results_of, splat_source},
+    ir::{is_scalar_arithmetic, key, operand, results_of, splat_source},
 };
 
 /// How a cluster's values map onto its one loop. The loop is
@@ -488,7 +488,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 // A splat is a scalar in the body; other constants are inputs.
                 "arith.constant" if super::splat_text(def_op).is_some() => return Ok(()),
                 "tensor.splat" => {
-                    let source = crate::partition::operand(def_op, 0).ok_or_else(|| {
+                    let source = crate::ir::operand(def_op, 0).ok_or_else(|| {
                         Error::unsupported(location, "tensor.splat without operand")
                     })?;
                     return self.collect_cluster_input(source, produced, location, inputs);
@@ -501,7 +501,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 // Recomputed in the body from its own scalar inputs.
                 _ if is_scalar_arithmetic(def_op) => {
                     for i in 0..def_op.operand_count() {
-                        if let Some(v) = crate::partition::operand(def_op, i) {
+                        if let Some(v) = crate::ir::operand(def_op, i) {
                             self.collect_cluster_input(v, produced, location, inputs)?;
                         }
                     }
@@ -549,7 +549,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 name
             }
             "tensor.splat" => {
-                let source = crate::partition::operand(def_op, 0)
+                let source = crate::ir::operand(def_op, 0)
                     .ok_or_else(|| Error::unsupported(location, "tensor.splat without operand"))?;
                 self.scalar_in_body(source, scalars, body, counter, location)?
             }
@@ -562,7 +562,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 let mut names = Vec::new();
                 let mut types = Vec::new();
                 for i in 0..def_op.operand_count() {
-                    let Some(v) = crate::partition::operand(def_op, i) else {
+                    let Some(v) = crate::ir::operand(def_op, i) else {
                         continue;
                     };
                     names.push(self.scalar_in_body(v, scalars, body, counter, &loc)?);

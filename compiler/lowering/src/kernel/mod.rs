@@ -57,10 +57,11 @@ use melior::ir::{
 
 use crate::{
     error::{Error, Result},
-    partition::{
+    ir::{
         is_elementwise, is_free, is_scalar_arithmetic, key, local_type, operand, splat_source,
-        KernelUnit, Values,
+        Values,
     },
+    partition::KernelUnit,
 };
 pub use matmul::matmul_chunk;
 use types::{memref_type, tensor_type};

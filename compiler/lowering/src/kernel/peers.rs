@@ -27,7 +27,8 @@ use melior::ir::Value;
 use super::{identity_map, parallel, types::memref_type, Emitter, Tensor};
 use crate::{
     error::{Error, Result},
-    partition::{key, KernelUnit},
+    ir::key,
+    partition::KernelUnit,
 };
 
 /// A reduce_scatter result the kernel folds from the peers' parts.

@@ -22,7 +22,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    partition::{key, operand},
+    ir::{key, operand},
 };
 
 /// For a whole-tensor `coco.reduce_elements sum` of `arith.mulf %a, %a`

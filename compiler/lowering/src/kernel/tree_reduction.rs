@@ -39,7 +39,7 @@ use super::{
     types::{convert, memref_type, tensor_type, widen, KernelType},
     Computed, Emitter, Target, Tensor,
 };
-use crate::{error::Result, partition::key};
+use crate::{error::Result, ir::key};
 
 /// The most partial results (first-stage threads).
 const MAX_PARTIALS: usize = 65536;

@@ -6,7 +6,10 @@
 //! plus fill and drain.
 
 use coco_dialects::{
-    coco::{ops, DistTensor, Layout},
+    coco::{
+        facts::{facts, Cost, Traffic},
+        ops, DistTensor, Layout,
+    },
     ir::{as_op, body_ops, int_attr, op_name},
 };
 use std::collections::HashSet;
@@ -107,8 +110,11 @@ impl CostModel<'_> {
         let p = self.ranks as f64;
         let log_p = p.log2().ceil();
         let (alpha, beta) = Self::alpha_beta(self.machine.link(self.ranks));
-        match name {
-            ops::ALL_REDUCE => {
+        let Cost::Collective(traffic) = facts(name).cost else {
+            return (0.0, 0.0);
+        };
+        match traffic {
+            Traffic::AllReduce => {
                 // Ring (= reduce_scatter + all_gather) or NCCL's double
                 // binary tree: logarithmic latency, still bandwidth-optimal.
                 let half = self.scatter_like(bytes);
@@ -120,10 +126,9 @@ impl CostModel<'_> {
                     tree
                 }
             }
-            ops::REDUCE_SCATTER | ops::ALL_GATHER | ops::ALL_TO_ALL => self.scatter_like(bytes),
-            ops::BROADCAST | ops::REDUCE => (log_p * alpha, bytes * beta),
-            ops::SEND | ops::RECV => (alpha, bytes * beta),
-            _ => (0.0, 0.0),
+            Traffic::ScatterLike => self.scatter_like(bytes),
+            Traffic::Rooted => (log_p * alpha, bytes * beta),
+            Traffic::PointToPoint => (alpha, bytes * beta),
         }
     }
 
@@ -147,8 +152,8 @@ impl CostModel<'_> {
             .ok()
             .and_then(|r| tensor_size(r.r#type(), self.ranks))
             .map_or(0.0, |s| s.2);
-        let flops = match name.as_str() {
-            ops::MATMUL => {
+        let flops = match facts(&name).cost {
+            Cost::Matmul => {
                 let k = op
                     .operand(0)
                     .ok()
@@ -163,8 +168,8 @@ impl CostModel<'_> {
                     });
                 2.0 * out_elements * k
             }
-            ops::LAYER_NORM => 8.0 * out_elements,
-            ops::NORM | ops::REDUCE_ELEMENTS => {
+            Cost::LayerNorm => 8.0 * out_elements,
+            Cost::Reduction => {
                 2.0 * op
                     .operand(0)
                     .ok()
@@ -188,18 +193,11 @@ impl CostModel<'_> {
         device.kernel_launch_us + memory.max(compute)
     }
 
-    /// Ops that cost nothing at run time: constants are materialised at
-    /// compile time, slicing a replicated tensor is an offset view.
+    /// Ops that cost nothing at run time (the op facts table): constants are
+    /// materialised at compile time, slicing a replicated tensor is an
+    /// offset view.
     fn is_free(name: &str) -> bool {
-        matches!(
-            name,
-            "arith.constant"
-                | ops::SLICE
-                | ops::UPDATE
-                | ops::YIELD
-                | "func.return"
-                | ops::PROCESS_GROUP
-        )
+        facts(name).cost == Cost::Free
     }
 
     fn collective(&self, op: &Operation) -> Estimate {

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::{Error, Result};
+use crate::Result;
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct Link {
@@ -69,15 +69,16 @@ pub const PRESETS: &[(&str, &str)] = &[
 
 impl Machine {
     pub fn parse(text: &str, origin: &str) -> Result<Machine> {
-        let machine: Machine = toml::from_str(text).map_err(|e| Error::PassOption {
+        let machine: Machine = toml::from_str(text).map_err(|e| coco_pass::Error::PassOption {
             pass: "coco-autotune".into(),
             message: format!("bad machine description {origin}: {e}"),
         })?;
         if machine.world_size == 0 || machine.devices_per_node == 0 {
-            return Err(Error::PassOption {
+            return Err(coco_pass::Error::PassOption {
                 pass: "coco-autotune".into(),
                 message: format!("{origin}: world_size and devices_per_node must be positive"),
-            });
+            }
+            .into());
         }
         Ok(machine)
     }
@@ -87,7 +88,7 @@ impl Machine {
         if let Some((_, text)) = PRESETS.iter().find(|(name, _)| *name == name_or_path) {
             return Machine::parse(text, name_or_path);
         }
-        let text = read_description(name_or_path).map_err(|e| Error::PassOption {
+        let text = read_description(name_or_path).map_err(|e| coco_pass::Error::PassOption {
             pass: "coco-autotune".into(),
             message: format!(
                 "'{name_or_path}' is neither a preset ({}) nor a readable file: {e}",

@@ -21,7 +21,9 @@ use self::{
     cost::{CostModel, Estimate},
     machine::Machine,
 };
-use crate::{pipeline, Result};
+use coco_pass::{manager, pipeline};
+
+use crate::{registry::REGISTRY, Result};
 
 /// One point of the schedule space.
 #[derive(Clone, Debug)]
@@ -205,7 +207,7 @@ fn evaluate(
     let copy = unsafe {
         Operation::from_raw(mlir_sys::mlirOperationClone(module.as_operation().to_raw()))
     };
-    let mut copy = Module::from_operation(copy).ok_or_else(|| crate::Error::Pipeline {
+    let mut copy = Module::from_operation(copy).ok_or_else(|| coco_pass::Error::Pipeline {
         pipeline: pipeline_text.into(),
         message: "cannot copy the module".into(),
     })?;
@@ -213,7 +215,7 @@ fn evaluate(
         // Remarks about candidates are not the user's concern; errors are.
         let diagnostics = DiagnosticCollector::attach(context);
         let elements = pipeline::parse(pipeline_text)?;
-        let manager = crate::driver::pass_manager(context, &elements, pipeline_text)?;
+        let manager = manager::pass_manager(context, &REGISTRY, &elements, pipeline_text)?;
         if manager.run(&mut copy).is_err() {
             let errors: Vec<String> = diagnostics
                 .take()
@@ -221,10 +223,11 @@ fn evaluate(
                 .filter(|d| d.severity == Severity::Error)
                 .map(|d| d.to_string())
                 .collect();
-            return Err(crate::Error::Pipeline {
+            return Err(coco_pass::Error::Pipeline {
                 pipeline: pipeline_text.into(),
                 message: errors.join("; "),
-            });
+            }
+            .into());
         }
     }
     let copy_op = copy.as_operation();

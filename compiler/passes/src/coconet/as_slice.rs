@@ -48,11 +48,10 @@ use melior::{
     pass::Pass,
 };
 
-use crate::{
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
-    options::{OptionDefault, Options, PassOption},
-    registry::PassInfo,
-    Error, Result,
+    options::{Options, PassOption, TextOption},
+    PassInfo, Result,
 };
 
 pub const INFO: PassInfo = PassInfo {
@@ -72,12 +71,14 @@ pub const INFO: PassInfo = PassInfo {
                   %new = arith.mulf %m, %m : tensor<1024xf32, #coco.sliced<0>>\n\
                   coco.update %m, %new : tensor<1024xf32, #coco.sliced<0>>\n\
                   ```",
-    options: &[PassOption {
-        name: "keep",
-        summary: "comma-separated argument positions to leave replicated (besides arguments marked {coco.keep_replicated})",
-        default: OptionDefault::Text(""),
-    }],
+    options: &[PassOption::Text(KEEP)],
     create,
+};
+
+const KEEP: TextOption = TextOption {
+    name: "keep",
+    summary: "comma-separated argument positions to leave replicated (besides arguments marked {coco.keep_replicated})",
+    default: "",
 };
 
 static PASS_ID: PassId = PassId;
@@ -89,15 +90,15 @@ struct AsSlicePass {
 
 fn create(options: &Options) -> Result<Pass> {
     let keep = options
-        .string("keep")
-        .unwrap_or("")
+        .text(&KEEP)
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|s| {
-            s.parse::<usize>().map_err(|_| Error::PassOption {
-                pass: INFO.argument.into(),
-                message: format!("option 'keep' expects argument positions like 1,3, found '{s}'"),
+            s.parse::<usize>().map_err(|_| {
+                options.error(format!(
+                    "option 'keep' expects argument positions like 1,3, found '{s}'"
+                ))
             })
         })
         .collect::<Result<Vec<_>>>()?;

@@ -39,9 +39,12 @@ use melior::Context;
 use std::collections::HashSet;
 
 use coco_dialects::{
-    coco::{ops, DistTensor, Layout},
+    coco::{
+        facts::{facts, Fusion},
+        ops, DistTensor, Layout,
+    },
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, body_ops, dialect_of, functions, location_text, op_name},
+    ir::{as_op, body_ops, functions, location_text, op_name},
     rewrite::{users, wrap_in_region},
 };
 use melior::{
@@ -49,11 +52,10 @@ use melior::{
     pass::Pass,
 };
 
-use crate::{
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
-    options::{OptionDefault, Options, PassOption},
-    registry::PassInfo,
-    Result,
+    options::{BoolOption, Options, PassOption},
+    PassInfo, Result,
 };
 
 pub const INFO: PassInfo = PassInfo {
@@ -75,10 +77,22 @@ pub const INFO: PassInfo = PassInfo {
                   }\n\
                   ```",
     options: &[
-        PassOption { name: "collectives", summary: "form fused collectives (RS + C + AG)", default: OptionDefault::Bool(true) },
-        PassOption { name: "kernels", summary: "form fused kernels from runs of computations", default: OptionDefault::Bool(true) },
+        PassOption::Bool(COLLECTIVES),
+        PassOption::Bool(KERNELS),
     ],
     create,
+};
+
+const COLLECTIVES: BoolOption = BoolOption {
+    name: "collectives",
+    summary: "form fused collectives (RS + C + AG)",
+    default: true,
+};
+
+const KERNELS: BoolOption = BoolOption {
+    name: "kernels",
+    summary: "form fused kernels from runs of computations",
+    default: true,
 };
 
 static PASS_ID: PassId = PassId;
@@ -91,35 +105,17 @@ struct FusePass {
 
 fn create(options: &Options) -> Result<Pass> {
     let pass = FusePass {
-        collectives: options.bool(INFO.argument, "collectives", true)?,
-        kernels: options.bool(INFO.argument, "kernels", true)?,
+        collectives: options.bool(&COLLECTIVES)?,
+        kernels: options.bool(&KERNELS)?,
     };
     Ok(create_module_pass(&INFO, &PASS_ID, "CocoFuse", pass))
 }
 
-/// A computation that may join a fused region: element-wise upstream ops,
-/// tensor construction and coco computations (not regions, not effects).
-fn is_fusable_computation(name: &str) -> bool {
-    matches!(dialect_of(name), "arith" | "math")
-        || name == "tensor.splat"
-        || matches!(
-            name,
-            ops::MATMUL
-                | ops::DROPOUT
-                | ops::LAYER_NORM
-                | ops::SOFTMAX
-                | ops::TRANSPOSE
-                | ops::SPLIT_HEADS
-                | ops::MERGE_HEADS
-                | ops::NORM
-                | ops::REDUCE_ELEMENTS
-                | ops::ARGMAX
-                | ops::GATHER
-                | ops::SCATTER_ADD
-                | ops::CAST
-                | ops::SLICE
-                | ops::EXPAND
-        )
+/// Which groups the op called `name` may join: its row in the op facts
+/// table (`coco_dialects::coco::facts`): element-wise upstream ops, tensor
+/// construction and coco computations, never regions or effects.
+fn fusion(name: &str) -> Fusion {
+    facts(name).fusion
 }
 
 /// A `coco.all_reduce` of one value: it combines the partial reductions of
@@ -185,7 +181,7 @@ impl FusePass {
                 .operands()
                 .any(|v| produced.contains(&(v.to_raw().ptr as usize)));
             let joins = depends
-                && ((is_fusable_computation(&name) && is_sliced(op)) || name == ops::ALL_GATHER);
+                && ((fusion(&name).on_slices() && is_sliced(op)) || name == ops::ALL_GATHER);
             if joins {
                 members.push(*op_ref);
                 produced.extend(op.results().map(|r| r.to_raw().ptr as usize));
@@ -214,8 +210,7 @@ impl FusePass {
             for op_ref in block[..last].iter().rev() {
                 let op = as_op(op_ref);
                 let name = op_name(op);
-                let joins = (is_fusable_computation(&name) && name != ops::MATMUL)
-                    || is_scalar_all_reduce(op);
+                let joins = fusion(&name).feeding_collective() || is_scalar_all_reduce(op);
                 if set.contains(&key(op_ref)) || !joins {
                     continue;
                 }
@@ -301,8 +296,8 @@ impl FusePass {
         for op_ref in &block {
             let name = op_name(as_op(op_ref));
             // A matmul is a GEMM library call of its own, and stays visible
-            // to coco-overlap.
-            if is_fusable_computation(&name) && name != "arith.constant" && name != ops::MATMUL {
+            // to coco-overlap; constants are rematerialised by every kernel.
+            if fusion(&name).in_kernels() {
                 runs.last_mut().expect("non-empty").push(*op_ref);
             } else if !runs.last().expect("non-empty").is_empty() {
                 runs.push(Vec::new());

@@ -25,7 +25,6 @@
 //! }
 //! ```
 
-use coco_bigtest::bounds::Bound;
 use coco_dialects::lifetime;
 use coco_dialects::{
     coco::{ops, DistTensor},
@@ -42,11 +41,10 @@ use melior::{
     pass::Pass,
 };
 
-use crate::{
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
-    options::{Options, PassOption},
-    registry::PassInfo,
-    Result,
+    options::{IntOption, Options, PassOption},
+    PassInfo, Result,
 };
 
 pub const INFO: PassInfo = PassInfo {
@@ -66,12 +64,12 @@ pub const INFO: PassInfo = PassInfo {
                     coco.yield %0 : tensor<16x1024xf16, #coco.replicated>\n\
                   }\n\
                   ```",
-    options: &[PassOption::bounded(&CHUNKS)],
+    options: &[PassOption::Int(CHUNKS)],
     create,
 };
 
 /// Each chunk becomes its own kernels and collective.
-const CHUNKS: Bound = Bound {
+const CHUNKS: IntOption = IntOption {
     name: "chunks",
     summary: "number of pipeline chunks (rows of the matmul)",
     default: 4,
@@ -87,7 +85,7 @@ struct OverlapPass {
 }
 
 fn create(options: &Options) -> Result<Pass> {
-    let chunks = options.bounded(INFO.argument, &CHUNKS)?;
+    let chunks = options.int(&CHUNKS)?;
     Ok(create_module_pass(
         &INFO,
         &PASS_ID,

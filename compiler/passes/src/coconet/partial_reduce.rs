@@ -71,11 +71,10 @@ use melior::{
     Context,
 };
 
-use crate::{
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
     options::Options,
-    registry::PassInfo,
-    Result,
+    PassInfo, Result,
 };
 
 pub const INFO: PassInfo = PassInfo {

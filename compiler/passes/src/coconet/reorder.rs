@@ -33,9 +33,9 @@ use melior::Context;
 use std::collections::{HashMap, HashSet};
 
 use coco_dialects::{
-    coco::{layout::with_layout, ops, CocoBuilder, DistTensor, Layout},
+    coco::{facts, layout::with_layout, ops, CocoBuilder, DistTensor, Layout},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, body_ops, defining_op, dialect_of, functions, op_name},
+    ir::{as_op, body_ops, defining_op, functions, op_name},
     rewrite::{clone_with, erase, insert_after, insert_before, replace_all_uses, users},
 };
 use melior::{
@@ -43,11 +43,10 @@ use melior::{
     pass::Pass,
 };
 
-use crate::{
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
     options::Options,
-    registry::PassInfo,
-    Result,
+    PassInfo, Result,
 };
 
 pub const INFO: PassInfo = PassInfo {
@@ -90,12 +89,9 @@ fn key(value: Value) -> usize {
 }
 
 /// Element-wise ops the reorder may move: they compute each element from the
-/// same element of their operands.
+/// same element of their operands (the op facts table).
 fn is_elementwise(name: &str) -> bool {
-    (dialect_of(name) == "arith" && name != "arith.constant")
-        || dialect_of(name) == "math"
-        || name == ops::DROPOUT
-        || name == ops::CAST
+    facts(name).elementwise.is_elementwise()
 }
 
 fn is_replicated_like(ty: Type, shape: &[Option<i64>]) -> bool {

@@ -24,7 +24,6 @@
 //! %r = coco.all_gather %s : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>
 //! ```
 
-use coco_bigtest::bounds::Bound;
 use coco_dialects::lifetime;
 use coco_dialects::{
     coco::{ops, CocoBuilder, DistTensor, Reduction},
@@ -38,11 +37,10 @@ use melior::{
     pass::Pass,
 };
 
-use crate::{
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
-    options::{OptionDefault, Options, PassOption},
-    registry::PassInfo,
-    Error, Result,
+    options::{BoolOption, ChoiceOption, IntOption, Options, PassOption},
+    PassInfo, Result,
 };
 
 pub const INFO: PassInfo = PassInfo {
@@ -58,24 +56,33 @@ pub const INFO: PassInfo = PassInfo {
                   %r = coco.all_gather %s : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>\n\
                   ```",
     options: &[
-        PassOption::bounded(&DIM),
-        PassOption {
-            name: "via",
-            summary: "`reduce-scatter` (reduce_scatter + all_gather) or `reduce-broadcast` (reduce to rank 0 + broadcast)",
-            default: OptionDefault::Text("reduce-scatter"),
-        },
-        PassOption { name: "strict", summary: "fail instead of remarking when an all_reduce cannot be split", default: OptionDefault::Bool(false) },
+        PassOption::Int(DIM),
+        PassOption::Choice(VIA),
+        PassOption::Bool(STRICT),
     ],
     create,
 };
 
 /// Beyond the rank of any tensor a program has.
-const DIM: Bound = Bound {
+const DIM: IntOption = IntOption {
     name: "dim",
     summary: "dimension the intermediate is sliced along",
     default: 0,
     min: 0,
     max: 63,
+};
+
+const VIA: ChoiceOption = ChoiceOption {
+    name: "via",
+    summary: "`reduce-scatter` (reduce_scatter + all_gather) or `reduce-broadcast` (reduce to rank 0 + broadcast)",
+    default: "reduce-scatter",
+    choices: &["reduce-scatter", "reduce-broadcast"],
+};
+
+const STRICT: BoolOption = BoolOption {
+    name: "strict",
+    summary: "fail instead of remarking when an all_reduce cannot be split",
+    default: false,
 };
 
 static PASS_ID: PassId = PassId;
@@ -94,22 +101,14 @@ struct SplitPass {
 }
 
 fn create(options: &Options) -> Result<Pass> {
-    let via = match options.string("via").unwrap_or("reduce-scatter") {
-        "reduce-scatter" => Via::ReduceScatter,
+    let via = match options.choice(&VIA)? {
         "reduce-broadcast" => Via::ReduceBroadcast,
-        other => {
-            return Err(Error::PassOption {
-                pass: INFO.argument.into(),
-                message: format!(
-                    "option 'via' expects reduce-scatter or reduce-broadcast, found '{other}'"
-                ),
-            })
-        }
+        _ => Via::ReduceScatter,
     };
     let pass = SplitPass {
-        dim: options.bounded(INFO.argument, &DIM)?,
+        dim: options.int(&DIM)?,
         via,
-        strict: options.bool(INFO.argument, "strict", false)?,
+        strict: options.bool(&STRICT)?,
     };
     Ok(create_module_pass(&INFO, &PASS_ID, "CocoSplit", pass))
 }

@@ -23,12 +23,14 @@
 //! %y = coco.matmul %x, %w {coco.tile = array<i64: 128, 128>} : ...
 //! ```
 
-use coco_bigtest::bounds::Bound;
 use coco_dialects::lifetime;
 use coco_dialects::{
-    coco::{ops, DistTensor},
+    coco::{
+        facts::{facts, Tile},
+        ops, DistTensor,
+    },
     diagnostics::emit_error,
-    ir::{as_op, dialect_of, functions, nested_ops, op_name},
+    ir::{as_op, functions, nested_ops, op_name},
 };
 use melior::Context;
 use melior::{
@@ -36,11 +38,10 @@ use melior::{
     pass::Pass,
 };
 
-use crate::{
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
-    options::{OptionDefault, Options, PassOption},
-    registry::PassInfo,
-    Error, Result,
+    options::{ChoiceOption, IntOption, Options, PassOption},
+    PassInfo, Result,
 };
 
 /// The attribute carrying tile sizes.
@@ -59,18 +60,25 @@ pub const INFO: PassInfo = PassInfo {
                   %y = coco.matmul %x, %w {coco.tile = array<i64: 128, 128>} : ...\n\
                   ```",
     options: &[
-        PassOption { name: "target", summary: "`gpu` or `cpu`: chooses the default tile sizes", default: OptionDefault::Text("gpu") },
-        PassOption::bounded(&MATMUL_ROWS),
-        PassOption::bounded(&MATMUL_COLS),
-        PassOption::bounded(&BLOCK),
+        PassOption::Choice(TARGET),
+        PassOption::Int(MATMUL_ROWS),
+        PassOption::Int(MATMUL_COLS),
+        PassOption::Int(BLOCK),
     ],
     create,
 };
 
+const TARGET: ChoiceOption = ChoiceOption {
+    name: "target",
+    summary: "`gpu` or `cpu`: chooses the default tile sizes",
+    default: "gpu",
+    choices: &["gpu", "cpu"],
+};
+
 /// A tile size: 0 is the target's default; larger than any kernel needs is
 /// a typo.
-const fn tile_size(name: &'static str, summary: &'static str) -> Bound {
-    Bound {
+const fn tile_size(name: &'static str, summary: &'static str) -> IntOption {
+    IntOption {
         name,
         summary,
         default: 0,
@@ -79,12 +87,13 @@ const fn tile_size(name: &'static str, summary: &'static str) -> Bound {
     }
 }
 
-const MATMUL_ROWS: Bound = tile_size("matmul-rows", "matmul output tile rows (0: target default)");
-const MATMUL_COLS: Bound = tile_size(
+const MATMUL_ROWS: IntOption =
+    tile_size("matmul-rows", "matmul output tile rows (0: target default)");
+const MATMUL_COLS: IntOption = tile_size(
     "matmul-cols",
     "matmul output tile columns (0: target default)",
 );
-const BLOCK: Bound = tile_size(
+const BLOCK: IntOption = tile_size(
     "block",
     "elements per block of element-wise kernels (0: target default)",
 );
@@ -99,18 +108,12 @@ struct TilePass {
 }
 
 fn create(options: &Options) -> Result<Pass> {
-    let (rows, cols, block) = match options.string("target").unwrap_or("gpu") {
-        "gpu" => (128, 128, 1024),
+    let (rows, cols, block) = match options.choice(&TARGET)? {
         "cpu" => (64, 64, 4096),
-        other => {
-            return Err(Error::PassOption {
-                pass: INFO.argument.into(),
-                message: format!("option 'target' expects gpu or cpu, found '{other}'"),
-            })
-        }
+        _ => (128, 128, 1024),
     };
-    let pick = |bound: &Bound, default: i64| -> Result<i64> {
-        match options.bounded(INFO.argument, bound)? {
+    let pick = |bound: &IntOption, default: i64| -> Result<i64> {
+        match options.int(bound)? {
             0 => Ok(default),
             v => Ok(v),
         }
@@ -130,29 +133,18 @@ impl TilePass {
         let result = DistTensor::from_type(op.result(0).ok()?.r#type())?;
         let shape = result.static_shape()?;
         let elements: i64 = shape.iter().product();
-        if name == ops::MATMUL {
-            let n = shape.len();
-            return Some(vec![
-                self.rows.min(shape[n - 2]),
-                self.cols.min(shape[n - 1]),
-            ]);
+        // Which ops become kernels with a tile: the op facts table.
+        match facts(&name).tile {
+            Tile::Matmul => {
+                let n = shape.len();
+                Some(vec![
+                    self.rows.min(shape[n - 2]),
+                    self.cols.min(shape[n - 1]),
+                ])
+            }
+            Tile::Block => Some(vec![self.block.min(elements.max(1))]),
+            Tile::None => None,
         }
-        let kernel = matches!(dialect_of(&name), "arith" | "math") && name != "arith.constant"
-            || matches!(
-                name.as_str(),
-                ops::DROPOUT
-                    | ops::LAYER_NORM
-                    | ops::CAST
-                    | ops::EXPAND
-                    | ops::SOFTMAX
-                    | ops::TRANSPOSE
-                    | ops::SPLIT_HEADS
-                    | ops::MERGE_HEADS
-                    | ops::FUSED_KERNEL
-                    | ops::FUSED_COLLECTIVE
-                    | "tensor.splat"
-            );
-        kernel.then(|| vec![self.block.min(elements.max(1))])
     }
 }
 

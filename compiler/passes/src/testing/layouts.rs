@@ -17,11 +17,10 @@ use coco_dialects::{
 use melior::Context;
 use melior::{ir::Operation, pass::Pass};
 
-use crate::{
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
     options::Options,
-    registry::PassInfo,
-    Result,
+    PassInfo, Result,
 };
 
 pub const INFO: PassInfo = PassInfo {

@@ -12,13 +12,12 @@ use melior::{
     pass::Pass,
 };
 
-use crate::{
+use coco_bigtest::{bounds, extract, feasibility, results};
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
     options::{Options, PassOption},
-    registry::PassInfo,
-    Result,
+    PassInfo, Result,
 };
-use coco_bigtest::{bounds, extract, feasibility, results};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "bigtest-solve",
@@ -26,7 +25,7 @@ pub const INFO: PassInfo = PassInfo {
     description: "Sends every `bigtest.jdu_path`'s constraint script to Z3 with a timeout and records the answer as \
 the op's status: `sat`, `unsat`, or `unknown` when Z3 times out or gives up. Never hangs. A script Z3 cannot parse \
 is an error on the op.",
-    options: &[PassOption::bounded(&bounds::TIMEOUT_MS)],
+    options: &[PassOption::Int(bounds::TIMEOUT_MS)],
     create,
 };
 
@@ -38,10 +37,13 @@ struct SolvePass {
 }
 
 fn create(options: &Options) -> Result<Pass> {
-    let pass = SolvePass {
-        timeout_ms: options.bounded(INFO.argument, &bounds::TIMEOUT_MS)? as u32,
-    };
-    Ok(create_module_pass(&INFO, &PASS_ID, "BigtestSolve", pass))
+    Ok(pass(options.int(&bounds::TIMEOUT_MS)? as u32))
+}
+
+/// The pass with a Z3 time limit per query of `timeout_ms` (in the range
+/// of [`bounds::TIMEOUT_MS`]).
+pub fn pass(timeout_ms: u32) -> Pass {
+    create_module_pass(&INFO, &PASS_ID, "BigtestSolve", SolvePass { timeout_ms })
 }
 
 impl ModulePass for SolvePass {
@@ -56,10 +58,10 @@ impl ModulePass for SolvePass {
             for (path, outcome) in paths.iter().zip(outcomes) {
                 let status = match outcome {
                     Ok(outcome) => feasibility::status(&outcome),
-                    Err(message) => {
+                    Err(error) => {
                         emit_error(
                             as_op(&path.op).location(),
-                            &format!("Z3 cannot read the constraints: {message}"),
+                            &format!("Z3 cannot read the constraints: {error}"),
                         );
                         ok = false;
                         continue;

@@ -1,6 +1,6 @@
 //! `bigtest-emit`: concrete test data for the satisfiable JDU paths.
 //!
-//! Runs the generator ([`super::generate`]): records per path, merged where
+//! Runs the generator ([`coco_bigtest::generate`]): records per path, merged where
 //! one record already serves a path, kept apart from earlier records on join
 //! and group keys, and every addition verified by running the program in
 //! the reference interpreter. Appends one `bigtest.test_record` per record
@@ -21,13 +21,12 @@ use melior::{
     pass::Pass,
 };
 
-use crate::{
+use coco_bigtest::{bounds, extract, generate, results};
+use coco_pass::{
     module_pass::{create_module_pass, ModulePass, PassId},
     options::{Options, PassOption},
-    registry::PassInfo,
-    Result,
+    PassInfo, Result,
 };
-use coco_bigtest::{bounds, extract, generate, results};
 
 pub const INFO: PassInfo = PassInfo {
     argument: "bigtest-emit",
@@ -38,7 +37,7 @@ covered before). One record serves several paths where it can; paths that cannot
 test case (`case N`). Appends one `bigtest.test_record` per record, listing the paths it covers; a satisfiable path \
 that no data makes the program follow is a warning on its `bigtest.jdu_path`. `coco-bigtest generate` writes the \
 records as files, one per source, in the source's own text format.",
-    options: &[PassOption::bounded(&bounds::TIMEOUT_MS)],
+    options: &[PassOption::Int(bounds::TIMEOUT_MS)],
     create,
 };
 
@@ -50,10 +49,13 @@ struct EmitPass {
 }
 
 fn create(options: &Options) -> Result<Pass> {
-    let pass = EmitPass {
-        timeout_ms: options.bounded(INFO.argument, &bounds::TIMEOUT_MS)? as u32,
-    };
-    Ok(create_module_pass(&INFO, &PASS_ID, "BigtestEmit", pass))
+    Ok(pass(options.int(&bounds::TIMEOUT_MS)? as u32))
+}
+
+/// The pass with a Z3 time limit per query of `timeout_ms` (in the range
+/// of [`bounds::TIMEOUT_MS`]).
+pub fn pass(timeout_ms: u32) -> Pass {
+    create_module_pass(&INFO, &PASS_ID, "BigtestEmit", EmitPass { timeout_ms })
 }
 
 impl ModulePass for EmitPass {

@@ -41,16 +41,15 @@ use melior::{
     pass::Pass,
 };
 
-use crate::{
-    module_pass::{create_module_pass, ModulePass, PassId},
-    options::{Options, PassOption},
-    registry::PassInfo,
-    Result,
-};
 use coco_bigtest::{
     bounds,
     enumerate::{enumerate, Limits},
     extract, results,
+};
+use coco_pass::{
+    module_pass::{create_module_pass, ModulePass, PassId},
+    options::{Options, PassOption},
+    PassInfo, Result,
 };
 
 pub const INFO: PassInfo = PassInfo {
@@ -65,10 +64,10 @@ All work is bounded: `fuel` (operations per UDF path; constant loops run to the 
 largest `df.get` index into a split of input text) and `max-paths` (JDU paths per program, UDF paths and record \
 combinations per op); going past one is an error on the dataset op naming the limit.",
     options: &[
-        PassOption::bounded(&bounds::K),
-        PassOption::bounded(&bounds::FUEL),
-        PassOption::bounded(&bounds::MAX_INDEX),
-        PassOption::bounded(&bounds::MAX_PATHS),
+        PassOption::Int(bounds::K),
+        PassOption::Int(bounds::FUEL),
+        PassOption::Int(bounds::MAX_INDEX),
+        PassOption::Int(bounds::MAX_PATHS),
     ],
     create,
 };
@@ -81,16 +80,17 @@ struct JduPathsPass {
 }
 
 fn create(options: &Options) -> Result<Pass> {
-    let bounded = |bound| options.bounded(INFO.argument, bound);
-    let pass = JduPathsPass {
-        limits: Limits {
-            k: bounded(&bounds::K)? as usize,
-            fuel: bounded(&bounds::FUEL)? as u64,
-            max_index: bounded(&bounds::MAX_INDEX)? as usize,
-            max_paths: bounded(&bounds::MAX_PATHS)? as usize,
-        },
-    };
-    Ok(create_module_pass(&INFO, &PASS_ID, "BigtestJduPaths", pass))
+    Ok(pass(Limits {
+        k: options.int(&bounds::K)? as usize,
+        fuel: options.int(&bounds::FUEL)? as u64,
+        max_index: options.int(&bounds::MAX_INDEX)? as usize,
+        max_paths: options.int(&bounds::MAX_PATHS)? as usize,
+    }))
+}
+
+/// The pass with `limits` (each in the range of its [`bounds`] option).
+pub fn pass(limits: Limits) -> Pass {
+    create_module_pass(&INFO, &PASS_ID, "BigtestJduPaths", JduPathsPass { limits })
 }
 
 impl ModulePass for JduPathsPass {

@@ -1,28 +1,7 @@
-//! Textual pass pipelines, `builtin.module(coco-verify, func.func(cse))`.
-//!
-//! The MLIR 19 C API cannot register passes written in Rust under a name, so
-//! MLIR's own parser would not know `coco-*` arguments. We parse the pipeline
-//! here, create coco passes from the registry and hand every other element
-//! (`canonicalize{max-iterations=2}`) to `mlirOpPassManagerAddPipeline`, which
-//! reports unknown passes and bad options with MLIR's own messages.
-//!
-//! MLIR stops the process when a pass is added under an op it does not run
-//! on (`func.func(coco-split)`), so every pass's anchor is checked first.
+//! Textual pass pipelines, `builtin.module(coco-verify, func.func(cse))`,
+//! parsed into [`Element`]s; [`crate::manager`] turns them into passes.
 
-use std::ffi::c_void;
-
-use melior::pass::OperationPassManager;
-use mlir_sys::{mlirOpPassManagerAddPipeline, MlirStringRef};
-
-use coco_dialects::upstream::pass_anchors;
-
-use crate::{options::Options, registry::find_coco_pass, Error, Result};
-
-/// The op the pass manager of [`add_to`] runs on, and every coco pass.
-const MODULE: &str = "builtin.module";
-
-/// The anchor of a pass manager that runs on every op.
-const ANY: &str = "any";
+use crate::{Error, Result};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Element {
@@ -58,6 +37,16 @@ impl Element {
     }
 }
 
+/// `builtin.module(elements)`: the text of a pipeline on the module, for
+/// messages (`coco-opt --cse --coco-verify` shows as this).
+pub fn module_text(elements: &[Element]) -> String {
+    Element::Nest {
+        anchor: "builtin.module".into(),
+        elements: elements.to_vec(),
+    }
+    .text()
+}
+
 /// Parses a pipeline. A top-level `builtin.module(...)` is unwrapped: the
 /// elements returned run on the module.
 pub fn parse(text: &str) -> Result<Vec<Element>> {
@@ -74,114 +63,6 @@ pub fn parse(text: &str) -> Result<Vec<Element>> {
     match elements.as_slice() {
         [Element::Nest { anchor, elements }] if anchor == "builtin.module" => Ok(elements.clone()),
         _ => Ok(elements),
-    }
-}
-
-/// Adds `elements` to `manager` (which runs on the module).
-pub fn add_to(manager: &OperationPassManager, elements: &[Element], pipeline: &str) -> Result<()> {
-    add_under(manager, MODULE, elements, pipeline)
-}
-
-/// Adds `elements` to `manager`, which runs on `anchor` ops.
-fn add_under(
-    manager: &OperationPassManager,
-    anchor: &str,
-    elements: &[Element],
-    pipeline: &str,
-) -> Result<()> {
-    for element in elements {
-        match element {
-            Element::Nest {
-                anchor: inner,
-                elements,
-            } => {
-                add_under(&manager.nested_under(inner), inner, elements, pipeline)?;
-            }
-            Element::Pass { name, options } => match find_coco_pass(name) {
-                Some(info) => {
-                    let options =
-                        Options::parse(name, options.as_deref().unwrap_or(""), info.options)?;
-                    let pass = (info.create)(&options)?;
-                    check_anchor(name, Some(MODULE), anchor, pipeline)?;
-                    manager.add_pass(pass);
-                }
-                None => {
-                    let text = element.text();
-                    // A pipeline MLIR cannot parse fails below, with its message.
-                    for pass in pass_anchors(&text).unwrap_or_default() {
-                        check_anchor(&pass.argument, pass.op.as_deref(), anchor, pipeline)?;
-                    }
-                    add_upstream(manager, &text, pipeline)?;
-                }
-            },
-        }
-    }
-    Ok(())
-}
-
-/// Whether a pass that runs on `op` ops (`None`: any op) may be added to a
-/// pass manager on `anchor` ops.
-fn check_anchor(pass: &str, op: Option<&str>, anchor: &str, pipeline: &str) -> Result<()> {
-    match op {
-        Some(op) if op != anchor && anchor != ANY => Err(Error::Pipeline {
-            pipeline: pipeline.to_string(),
-            message: format!(
-                "pass '{pass}' runs on '{op}' ops, not on '{anchor}'; nest it as {op}({pass})"
-            ),
-        }),
-        _ => Ok(()),
-    }
-}
-
-fn add_upstream(manager: &OperationPassManager, element: &str, pipeline: &str) -> Result<()> {
-    unsafe extern "C" fn append(message: MlirStringRef, user_data: *mut c_void) {
-        let buffer = &mut *(user_data as *mut String);
-        let bytes = std::slice::from_raw_parts(message.data.cast::<u8>(), message.length);
-        buffer.push_str(&String::from_utf8_lossy(bytes));
-    }
-    let mut message = String::new();
-    let text = MlirStringRef {
-        data: element.as_ptr().cast(),
-        length: element.len(),
-    };
-    // SAFETY: `element` and `message` outlive the call; the callback only
-    // appends to `message`.
-    let result = unsafe {
-        mlirOpPassManagerAddPipeline(
-            manager.to_raw(),
-            text,
-            Some(append),
-            &mut message as *mut String as *mut c_void,
-        )
-    };
-    if result.value == 0 {
-        return Err(Error::Pipeline {
-            pipeline: pipeline.to_string(),
-            message: tidy(&message, element),
-        });
-    }
-    Ok(())
-}
-
-/// MLIR's parser reports errors with a caret line; keep the message line.
-fn tidy(message: &str, element: &str) -> String {
-    let first = message
-        .lines()
-        .map(|l| l.trim())
-        .find(|l| !l.is_empty())
-        .unwrap_or("could not parse")
-        .trim_start_matches("MLIR Textual PassPipeline Parser:")
-        .trim();
-    // Drop the `1:1: error:` position, which refers to the element text.
-    let first = match first.split_once(" error: ") {
-        Some((position, rest)) if position.chars().all(|c| c.is_ascii_digit() || c == ':') => rest,
-        _ => first.trim_start_matches("error:").trim(),
-    }
-    .to_string();
-    if first.contains(element) {
-        first
-    } else {
-        format!("{first} (in '{element}')")
     }
 }
 
