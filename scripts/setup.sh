@@ -62,6 +62,10 @@ if "$VENV/bin/python" -c "import sys, pyspark; sys.exit(pyspark.__version__ != '
 else
   echo "setup: installing pyspark $PYSPARK_VERSION into .venv"
   /usr/bin/python3 -m venv "$VENV"
+  # pyspark is a source distribution: with `wheel` present pip builds it
+  # once into its cache and later fresh set-ups (a clean CI checkout)
+  # install that wheel instead of running setup.py install each time.
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check wheel
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "pyspark==$PYSPARK_VERSION"
 fi
 

@@ -199,9 +199,19 @@ fn main() {
                 continue;
             }
             let file = path.clone();
-            trials.push(timed(format!("compiled::{path}::{name}"), move || {
-                compiled::check(&file, schedule, sizes).map_err(Failed::from)
-            }));
+            let schedule_sizes = compiled::schedule_world_sizes(name, sizes);
+            let slow = !slow_enabled && compiled::heavy_in_ci(&path, name);
+            let trial_name = if slow {
+                format!("compiled::{path}::{name} (slow: set COCO_SLOW_TESTS=1)")
+            } else {
+                format!("compiled::{path}::{name}")
+            };
+            trials.push(
+                timed(trial_name, move || {
+                    compiled::check(&file, schedule, &schedule_sizes).map_err(Failed::from)
+                })
+                .with_ignored_flag(slow),
+            );
         }
     }
     // The autotuner's choice runs at the world size it planned for.

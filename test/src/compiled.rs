@@ -20,10 +20,15 @@ use crate::{coco_opt, coco_run};
 /// The world sizes every schedule runs on with `COCO_SLOW_TESTS=1`.
 pub const WORLD_SIZES: &[usize] = &[1, 2, 4];
 
-/// The world sizes of CI's variant: one rank and a multi-rank world that
-/// splits every sliced dimension (2 ranks run in the interpreter's
-/// differential trials and the runtime filetests on every push).
+/// The world sizes of CI's variant for the program as written: one rank
+/// and a multi-rank world that splits every sliced dimension (2 ranks run
+/// in the interpreter's differential trials and the runtime filetests on
+/// every push).
 pub const CI_WORLD_SIZES: &[usize] = &[1, 4];
+
+/// CI's variant for the transformed schedules: the multi-rank world, where
+/// the collectives they rewrite move data.
+pub const CI_SCHEDULE_WORLD_SIZES: &[usize] = &[4];
 
 /// [`WORLD_SIZES`] or, by default, [`CI_WORLD_SIZES`].
 pub fn world_sizes() -> &'static [usize] {
@@ -31,6 +36,37 @@ pub fn world_sizes() -> &'static [usize] {
         WORLD_SIZES
     } else {
         CI_WORLD_SIZES
+    }
+}
+
+/// Examples whose every compiled schedule takes about a minute on the
+/// 2-core CI machine: CI compiles them as written and under the paper's
+/// `fused-rs-c-ag`, and the other schedules with `COCO_SLOW_TESTS=1`.
+const HEAVY: &[&str] = &["megatron_attention.mlir"];
+
+/// Whether schedule `name` of example `path` waits for `COCO_SLOW_TESTS=1`.
+pub fn heavy_in_ci(path: &str, name: &str) -> bool {
+    HEAVY.iter().any(|heavy| path.ends_with(heavy))
+        && !matches!(name, "as-written" | "fused-rs-c-ag")
+}
+
+/// The world sizes schedule `name` runs on out of `sizes` (the program's
+/// own): all of them for the program as written and with
+/// `COCO_SLOW_TESTS=1`; otherwise those of [`CI_SCHEDULE_WORLD_SIZES`] it
+/// allows.
+pub fn schedule_world_sizes(name: &str, sizes: &'static [usize]) -> Vec<usize> {
+    if crate::slow_tests() || name == "as-written" {
+        return sizes.to_vec();
+    }
+    let chosen: Vec<usize> = sizes
+        .iter()
+        .copied()
+        .filter(|n| CI_SCHEDULE_WORLD_SIZES.contains(n))
+        .collect();
+    if chosen.is_empty() {
+        sizes.iter().copied().max().into_iter().collect()
+    } else {
+        chosen
     }
 }
 
