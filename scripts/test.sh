@@ -34,7 +34,10 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo test"
 # The compiled-run tests start coco-exec (the bundle executor) under mpirun.
-cargo build --workspace --bins --quiet
+# Every target at once: with resolver 2 a build of the binaries alone leaves
+# out the dev-dependencies' features, so `cargo test` would then build the
+# whole MLIR stack a second time with other features (minutes on 2 cores).
+cargo build --workspace --all-targets --quiet
 # stderr goes to the terminal and, through tee, to $TIMES (each filetest
 # trial prints `time: N.NNs NAME` there).
 { COCO_TEST_TIMES=1 cargo test --workspace 2>&1 1>&3 | tee "$TIMES" >&2; } 3>&1
