@@ -192,6 +192,12 @@ fn main() {
                 move || compiled::check_tree_reductions(&file, sizes).map_err(Failed::from),
             ));
         }
+        if text.contains("coco.matmul") {
+            let file = path.clone();
+            trials.push(timed(format!("compiled::{path}::fused-gemms"), move || {
+                compiled::check_fused_gemms(&file, sizes).map_err(Failed::from)
+            }));
+        }
         for (name, schedule) in compiled::SCHEDULES {
             if (*name == compiled::PARTIAL_REDUCE || *name == compiled::PARTIAL_REDUCE_UNFUSED)
                 && !reduces

@@ -3,8 +3,9 @@
 //! the bundle executor on 1, 2 and 4 MPI ranks (1 and 4 in CI's variant,
 //! [`world_sizes`]) must give the reference
 //! interpreter's outputs bit for bit (`coco-run --check
-//! --exact-reductions`, which folds collectives in rank order as the
-//! interpreter does), or within tolerance for programs with exp or tanh.
+//! --exact-reductions --gemm-arithmetic ordered`, which fold collectives in
+//! rank order and round GEMM products as the interpreter does), or within
+//! tolerance for programs with exp or tanh.
 
 use std::{
     collections::HashMap,
@@ -181,8 +182,8 @@ pub fn check(path: &str, schedule: &[&str], world_sizes: &[usize]) -> Result<(),
 }
 
 /// `coco-run FILE --backend cpu --check --exact-reductions` with the test
-/// suite's seed on `ranks` ranks, plus `extra`: its standard output, or
-/// why it failed.
+/// suite's seed on `ranks` ranks, plus `extra` (and `--gemm-arithmetic
+/// ordered` unless `extra` chooses): its standard output, or why it failed.
 fn checked_run(file: &str, ranks: usize, extra: &[&str]) -> Result<String, String> {
     let ranks_text = ranks.to_string();
     let mut args = vec![
@@ -196,6 +197,9 @@ fn checked_run(file: &str, ranks: usize, extra: &[&str]) -> Result<String, Strin
         "--check",
         "--exact-reductions",
     ];
+    if !extra.contains(&"--gemm-arithmetic") {
+        args.extend(["--gemm-arithmetic", "ordered"]);
+    }
     args.extend(extra);
     let run = coco_run(&args);
     let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
@@ -235,6 +239,22 @@ pub fn check_tree_reductions(path: &str, world_sizes: &[usize]) -> Result<(), St
         if !agrees(&stdout, true) {
             return Err(format!(
                 "{ranks} ranks: --cpu-reductions tree: outputs are not within tolerance:\n{stdout}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `path` as written with its GEMMs in fused multiply-adds (coco-run's
+/// default, docs/gemm.md), on each of `world_sizes`: within `--check`'s
+/// tolerance of the interpreter (one rounding per product instead of two,
+/// so not bitwise).
+pub fn check_fused_gemms(path: &str, world_sizes: &[usize]) -> Result<(), String> {
+    for &ranks in world_sizes {
+        let stdout = checked_run(path, ranks, &["--gemm-arithmetic", "fused"])?;
+        if !agrees(&stdout, true) {
+            return Err(format!(
+                "{ranks} ranks: --gemm-arithmetic fused: outputs are not within tolerance:\n{stdout}"
             ));
         }
     }

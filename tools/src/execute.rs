@@ -20,7 +20,8 @@ use std::{
 use coco_dialects::context;
 use coco_interp::{input_specs, seeded_inputs, HostValue, Spec};
 use coco_lowering::{
-    compile, write_bundle, CudaToolkit, FusedCollectives, Options, ReductionOrder, PROGRAM_FILE,
+    compile, gemm, write_bundle, CudaToolkit, FusedCollectives, Options, ReductionOrder,
+    PROGRAM_FILE,
 };
 use coco_runtime::{
     job::{self, TempDir},
@@ -57,6 +58,10 @@ pub struct Request<'a> {
     pub cuda_path: Option<&'a Path>,
     /// `--cpu-reductions`: the native kernels' reduction order.
     pub cpu_reductions: ReductionOrder,
+    /// `--gemm` and `--gemm-arithmetic`: how the native kernels compute
+    /// float matmuls.
+    pub gemm: gemm::Route,
+    pub gemm_arithmetic: gemm::Arithmetic,
     /// What the reference interpreter of `--check` may spend.
     pub interp_limits: &'a coco_interp::Limits,
 }
@@ -204,6 +209,8 @@ fn prepare_bundle(request: &Request, context: &Context) -> Result<(Bundle, Sourc
             // IPC, on one node).
             fused_collectives: request.fused_collectives.unwrap_or_default(),
             cpu_reductions: request.cpu_reductions,
+            gemm: request.gemm,
+            gemm_arithmetic: request.gemm_arithmetic,
             cuda_toolkit: if request.cuda {
                 CudaToolkit::find(request.cuda_path).map_err(|e| e.to_string())?
             } else {

@@ -142,6 +142,14 @@ struct Cli {
     /// (the GPU's) [default: index-order].
     #[arg(long, value_enum)]
     cpu_reductions: Option<crate::translate::ReductionOrderArg>,
+    /// cpu: how the kernels compute float matmuls, as coco-translate's
+    /// flag: `generated` or `loops` [default: generated].
+    #[arg(long, value_enum)]
+    gemm: Option<crate::translate::GemmArg>,
+    /// cpu: how generated GEMMs accumulate, as coco-translate's flag:
+    /// `fused` or `ordered` (bitwise the interpreter's) [default: fused].
+    #[arg(long, value_enum)]
+    gemm_arithmetic: Option<crate::translate::GemmArithmeticArg>,
 }
 
 pub fn run(args: &[String]) -> Output {
@@ -231,6 +239,8 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 cuda: cli.backend == Backend::Cuda,
                 cuda_path: cli.cuda_path.as_deref(),
                 cpu_reductions: cli.cpu_reductions.map(Into::into).unwrap_or_default(),
+                gemm: cli.gemm.map(Into::into).unwrap_or_default(),
+                gemm_arithmetic: cli.gemm_arithmetic.map(Into::into).unwrap_or_default(),
                 interp_limits: &limits,
             };
             return execute::run(&request, out);

@@ -24,8 +24,8 @@ use coco_dialects::{
     ir::{as_op, str_attr},
 };
 use coco_lowering::{
-    compile, ptxas, write_bundle, Compiled, CudaToolkit, FusedCollectives, Options, ReductionOrder,
-    PROGRAM_FILE,
+    compile, gemm, ptxas, write_bundle, Compiled, CudaToolkit, FusedCollectives, Options,
+    ReductionOrder, PROGRAM_FILE,
 };
 use melior::ir::Module;
 
@@ -107,6 +107,48 @@ struct Cli {
     /// sums round less).
     #[arg(long, value_enum, default_value_t = ReductionOrderArg::IndexOrder)]
     cpu_reductions: ReductionOrderArg,
+    /// How the native kernels compute float matmuls: `generated` (blocked,
+    /// packed and vectorised GEMMs, tiled by `coco.tile`; docs/gemm.md) or
+    /// `loops` (linalg.matmul as plain loops, a baseline).
+    #[arg(long, value_enum, default_value_t = GemmArg::Generated)]
+    gemm: GemmArg,
+    /// How generated GEMMs accumulate: `fused` (fused multiply-adds, within
+    /// --check's tolerance of the interpreter) or `ordered` (a rounded
+    /// multiply, then a rounded add: the interpreter's, bit for bit).
+    #[arg(long, value_enum, default_value_t = GemmArithmeticArg::Fused)]
+    gemm_arithmetic: GemmArithmeticArg,
+}
+
+/// `--gemm` (see `coco_lowering::gemm::Route`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum GemmArg {
+    Generated,
+    Loops,
+}
+
+impl From<GemmArg> for gemm::Route {
+    fn from(arg: GemmArg) -> Self {
+        match arg {
+            GemmArg::Generated => gemm::Route::Generated,
+            GemmArg::Loops => gemm::Route::Loops,
+        }
+    }
+}
+
+/// `--gemm-arithmetic` (see `coco_lowering::gemm::Arithmetic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum GemmArithmeticArg {
+    Fused,
+    Ordered,
+}
+
+impl From<GemmArithmeticArg> for gemm::Arithmetic {
+    fn from(arg: GemmArithmeticArg) -> Self {
+        match arg {
+            GemmArithmeticArg::Fused => gemm::Arithmetic::Fused,
+            GemmArithmeticArg::Ordered => gemm::Arithmetic::Ordered,
+        }
+    }
 }
 
 /// `--cpu-reductions` (see `coco_lowering::ReductionOrder`).
@@ -212,6 +254,8 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u
         fused_collectives: cli.fused_collectives.into(),
         cuda_toolkit,
         cpu_reductions: cli.cpu_reductions.into(),
+        gemm: cli.gemm.into(),
+        gemm_arithmetic: cli.gemm_arithmetic.into(),
     };
     let source_name = std::path::Path::new(&cli.program)
         .file_name()

@@ -16,6 +16,7 @@
 pub mod cuda_toolkit;
 pub mod error;
 mod fused_collective;
+pub mod gemm;
 pub mod ir;
 pub mod kernel;
 pub mod native;
@@ -25,7 +26,10 @@ pub mod ptx;
 pub mod ptxas;
 mod units;
 
-use std::{collections::HashMap, path::Path};
+use std::{
+    collections::{HashMap, HashSet},
+    path::Path,
+};
 
 use coco_bundle::{plan::PtxTarget, Kernel, Plan, PLAN_FILE};
 use coco_dialects::{
@@ -65,6 +69,10 @@ pub struct Options {
     pub cuda_toolkit: Option<CudaToolkit>,
     /// The order of the native kernels' reductions (`--cpu-reductions`).
     pub cpu_reductions: ReductionOrder,
+    /// How the native kernels compute float matmuls (`--gemm`).
+    pub gemm: gemm::Route,
+    /// How their products are accumulated (`--gemm-arithmetic`).
+    pub gemm_arithmetic: gemm::Arithmetic,
 }
 
 /// How native (CPU) kernels order a whole-tensor or row reduction.
@@ -105,6 +113,8 @@ impl Default for Options {
             fused_collectives: FusedCollectives::default(),
             cuda_toolkit: None,
             cpu_reductions: ReductionOrder::default(),
+            gemm: gemm::Route::default(),
+            gemm_arithmetic: gemm::Arithmetic::default(),
         }
     }
 }
@@ -264,6 +274,15 @@ pub fn compile(
     // Identical kernels (the same layer repeated, with the same shapes) are
     // compiled once: launches of a copy use the first one's name.
     let mut canonical: HashMap<String, String> = HashMap::new();
+    // GEMM helpers, each written once whatever the kernels that call it.
+    let mut helpers: HashSet<String> = HashSet::new();
+    let cpu_target = Target::Cpu {
+        tree: options.cpu_reductions == ReductionOrder::Tree,
+        gemm: (options.gemm == gemm::Route::Generated).then(|| gemm::CpuGemm {
+            vector_bits: native::vector_bits(&options.cpu),
+            arithmetic: options.gemm_arithmetic,
+        }),
+    };
     let mut renamed: HashMap<String, String> = HashMap::new();
     for (index, entry) in entries.iter().enumerate() {
         let function_op = as_op(&entry.function);
@@ -289,15 +308,7 @@ pub fn compile(
         let mut texts = Vec::new();
         for unit in &stage_plan.kernels {
             let binding = bind(&mut stage, &unit.name);
-            let text = kernel::emit(
-                unit,
-                &values,
-                group_size,
-                &binding,
-                Target::Cpu {
-                    tree: options.cpu_reductions == ReductionOrder::Tree,
-                },
-            )?;
+            let text = kernel::emit(unit, &values, group_size, &binding, cpu_target)?;
             let gpu = if options.ptx {
                 kernel::emit(unit, &values, group_size, &binding, Target::Gpu)?.text
             } else {
@@ -307,11 +318,20 @@ pub fn compile(
         }
         for chunk in &stage_plan.matmul_chunks {
             let binding = bind(&mut stage, &chunk.name);
-            let text = kernel::matmul_chunk(chunk, &binding);
-            let gpu = text.text.clone();
+            let text = kernel::matmul_chunk(chunk, &binding, cpu_target);
+            let gpu = if options.ptx {
+                kernel::matmul_chunk(chunk, &binding, Target::Gpu).text
+            } else {
+                String::new()
+            };
             texts.push((text, gpu));
         }
         for (text, gpu) in texts {
+            for (symbol, helper) in &text.helpers {
+                if helpers.insert(symbol.clone()) {
+                    kernels_mlir.push_str(helper);
+                }
+            }
             let body = text.text.replacen(&format!("@{}(", text.name), "@(", 1);
             if let Some(first) = canonical.get(&body) {
                 renamed.insert(text.name.clone(), first.clone());
@@ -353,7 +373,9 @@ pub fn compile(
     };
     if plan_has_kernels(&compiled.plan) && options.native {
         let mut cpu = pipelines::parse(context, &compiled.kernels_mlir, "CPU")?;
-        pipelines::run(context, &mut cpu, &pipelines::cpu(), "CPU")?;
+        pipelines::run(context, &mut cpu, &pipelines::cpu_bufferize(), "CPU")?;
+        gemm::calls::outline(context, &cpu)?;
+        pipelines::run(context, &mut cpu, &pipelines::cpu_to_llvm(), "CPU")?;
         let native = native::compile(&cpu, &options.cpu)?;
         compiled.llvm_ir = Some(native.llvm_ir);
         compiled.object = Some(native.object);

@@ -80,6 +80,17 @@ pub fn compile(module: &Module, cpu: &str) -> Result<Native> {
     Ok(Native { llvm_ir, object })
 }
 
+/// The vector width the GEMM helpers are written for when compiling for
+/// `cpu` (see [`crate::gemm::vector_bits`]).
+pub fn vector_bits(cpu: &str) -> usize {
+    let features = if cpu == "native" {
+        TargetMachine::get_host_cpu_features().to_string()
+    } else {
+        String::new()
+    };
+    crate::gemm::vector_bits(cpu, &features)
+}
+
 /// What LLVM's x86 backend calls to round f32 to bf16 (every bf16
 /// `fmul`/`fadd` is computed in f32 and rounded by it). compiler-rt and
 /// libgcc from GCC 13 have it, older libgcc does not, and `kernels.so`

@@ -28,10 +28,10 @@ use std::{
 
 use coco_bundle::{Buffer, DType, Io, IoLayout, Reduction as PlanReduction, Stage, Step, View};
 use coco_dialects::{
-    coco::{ops, DistTensor, Layout, Reduction},
+    coco::{ops, verify::TILE_ATTR, DistTensor, Layout, Reduction},
     ir::{
-        as_op, body_ops, defining_op, element_dtype, function_signature, int_attr, location_text,
-        op_name, str_attr, symbol_attr,
+        as_op, body_ops, defining_op, element_dtype, function_signature, i64_array_attr, int_attr,
+        location_text, op_name, str_attr, symbol_attr,
     },
 };
 use melior::ir::{
@@ -93,6 +93,8 @@ pub struct MatmulChunk {
     pub k: usize,
     pub n: usize,
     pub element: DType,
+    /// The matmul's `coco.tile`, if it has one.
+    pub tile: Option<Vec<i64>>,
 }
 
 /// The overlap region `op` as chunks, when it is a 2-D matmul feeding an
@@ -546,6 +548,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
             k,
             n,
             element: dtype,
+            tile: i64_array_attr(mm, TILE_ATTR),
         });
         let kind = reduction_of(as_op(all_reduce));
         for c in 0..chunks {

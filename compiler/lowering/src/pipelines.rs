@@ -17,20 +17,29 @@ use crate::error::{Error, Result};
 /// Destination-passing tensors to memrefs, writing into the output buffers.
 const BUFFERIZE: &str = "eliminate-empty-tensors,one-shot-bufferize,canonicalize";
 
-/// Kernels as loops in the LLVM dialect with bare-pointer arguments (the
-/// bundle's native ABI: `void k(void *b0, ..., int64_t rank)`).
-/// `buffer-deallocation-pipeline` frees each kernel's temporaries before it
-/// returns (bufferization alone would leak them at every launch).
-/// `expand-strided-metadata` emits `affine.apply` for dynamic slice
-/// offsets, so `lower-affine` comes after it.
-pub fn cpu() -> String {
-    format!(
-        "builtin.module({BUFFERIZE},buffer-deallocation-pipeline,func.func(convert-linalg-to-loops),expand-strided-metadata,\
-         lower-affine,convert-scf-to-cf,finalize-memref-to-llvm,\
-         convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,\
-         convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1}},convert-cf-to-llvm,\
-         reconcile-unrealized-casts)"
-    )
+/// Kernels on memrefs, writing into the output buffers. The CPU GEMMs'
+/// `linalg.matmul`s become helper calls after this (`gemm::calls`).
+pub fn cpu_bufferize() -> String {
+    format!("builtin.module({BUFFERIZE})")
+}
+
+/// Bufferized kernels as loops in the LLVM dialect with bare-pointer
+/// arguments (the bundle's native ABI: `void k(void *b0, ..., int64_t
+/// rank)`). `buffer-deallocation-pipeline` frees each kernel's (and GEMM
+/// helper's) temporaries before it returns (bufferization alone would leak
+/// them at every launch). `expand-strided-metadata` emits `affine.apply`
+/// for dynamic slice offsets, so `lower-affine` comes after it. The
+/// helpers' vector ops: masked transfers become `scf` first, the rest LLVM
+/// vector intrinsics. The helpers are inlined into their callers first:
+/// bare-pointer arguments need static layouts, and the helpers take any
+/// row-major view.
+pub fn cpu_to_llvm() -> String {
+    "builtin.module(inline,symbol-dce,buffer-deallocation-pipeline,func.func(convert-linalg-to-loops),convert-vector-to-scf,\
+     expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,finalize-memref-to-llvm,\
+     convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,\
+     convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,\
+     reconcile-unrealized-casts)"
+        .to_string()
 }
 
 /// Kernels as outlined `gpu.func`s: parallel loops tiled into blocks of

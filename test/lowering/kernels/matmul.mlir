@@ -4,18 +4,27 @@
 // f32 with nothing after it, f32 for bf16 and f16 followed by one parallel
 // linalg.generic that rounds with arith.truncf. Under coco-overlap each row
 // chunk is a kernel of its own (matmul_chunk), the same for every chunk,
-// rounding straight into the output buffer.
+// rounding straight into the output buffer. Float matmuls name the GEMM
+// helper that replaces them after bufferization (docs/gemm.md), written
+// once before the kernels; integer ones stay loops. coco-tile's sizes
+// block the helper: the TILED runs differ only in the tile and so in the
+// helper's blocks (42 rows x 16 deep of A packed, 64 columns of B), which
+// a 6- and a 14-row register tile both divide.
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_f32 | FileCheck %s --check-prefix=F32
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_bf16 | FileCheck %s --check-prefix=BF16
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry batch_f16 | FileCheck %s --check-prefix=BATCH
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_i32 | FileCheck %s --check-prefix=I32
 // RUN: coco-opt %s --coco-overlap="chunks=2" | coco-translate - --emit=kernels --ranks 2 --entry overlapped | FileCheck %s --check-prefix=CHUNK
+// RUN: coco-opt %s --coco-tile="target=cpu matmul-rows=42 matmul-cols=64 matmul-depth=16" | coco-translate - --emit=kernels --entry tiled | FileCheck %s --check-prefix=TILED
+// RUN: coco-opt %s --coco-tile="target=cpu" | coco-translate - --emit=kernels --entry tiled | FileCheck %s --check-prefix=DEFAULT
 
 // The weight is sliced by columns: each of 2 ranks multiplies by 16 of 32.
+// F32: func.func private @[[GEMM:coco_gemm_8x16x16_f32_f32_.*_fused]](%a: memref<8x16xf32, strided<[?, 1], offset: ?>>, %b: memref<16x16xf32, strided<[?, 1], offset: ?>>, %c: memref<8x16xf32, strided<[?, 1], offset: ?>>)
+// F32: vector.fma
 // F32: func.func @matmul_f32_k0(%p0: memref<8x16xf32> {{.*}}, %p1: memref<16x16xf32> {{.*}}, %p2: memref<8x16xf32> {{.*}}, %rank: index)
 // F32: %[[ZERO:.*]] = arith.constant 0.0 : f32
 // F32-NEXT: %[[ACC:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<8x16xf32>)
-// F32-NEXT: %[[C:.*]] = linalg.matmul ins(%in0, %in1 : tensor<8x16xf32>, tensor<16x16xf32>) outs(%[[ACC]] : tensor<8x16xf32>) -> tensor<8x16xf32>
+// F32-NEXT: %[[C:.*]] = linalg.matmul {coco.gemm = @[[GEMM]]} ins(%in0, %in1 : tensor<8x16xf32>, tensor<16x16xf32>) outs(%[[ACC]] : tensor<8x16xf32>) -> tensor<8x16xf32>
 // F32-NEXT: bufferization.materialize_in_destination %[[C]] in restrict writable %p2
 // F32-NOT: linalg.generic
 func.func @matmul_f32(%a: tensor<8x16xf32, #coco.replicated>, %b: tensor<16x32xf32, #coco.sliced<1>>) -> tensor<8x32xf32, #coco.sliced<1>> {
@@ -24,7 +33,7 @@ func.func @matmul_f32(%a: tensor<8x16xf32, #coco.replicated>, %b: tensor<16x32xf
 }
 
 // BF16: arith.constant 0.0 : f32
-// BF16: %[[M:.*]] = linalg.matmul ins(%in0, %in1 : tensor<8x16xbf16>, tensor<16x32xbf16>) outs(%{{.*}} : tensor<8x32xf32>) -> tensor<8x32xf32>
+// BF16: %[[M:.*]] = linalg.matmul {coco.gemm = @coco_gemm_8x32x16_bf16_f32_{{.*}}} ins(%in0, %in1 : tensor<8x16xbf16>, tensor<16x32xbf16>) outs(%{{.*}} : tensor<8x32xf32>) -> tensor<8x32xf32>
 // BF16: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[M]] : tensor<8x32xf32>) outs(%{{.*}} : tensor<8x32xbf16>)
 // BF16-NEXT: ^bb0(%a: f32, %b: bf16):
 // BF16-NEXT: %r = arith.truncf %a : f32 to bf16
@@ -35,7 +44,12 @@ func.func @matmul_bf16(%a: tensor<8x16xbf16, #coco.replicated>, %b: tensor<16x32
 }
 
 // Two of the four batches on each rank.
-// BATCH: %[[M:.*]] = linalg.batch_matmul ins(%in0, %in1 : tensor<2x8x16xf16>, tensor<2x16x8xf16>) outs(%{{.*}} : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+// BATCH: func.func private @coco_gemm_8x8x16_f16_f32_
+// BATCH: arith.extf %{{.*}} : vector<{{[0-9]+}}xf16> to vector<{{[0-9]+}}xf32>
+// BATCH: func.func private @[[BATCHED:coco_gemm_2x8x8x16_f16_f32_.*]](
+// BATCH: memref.subview %a[%t, 0, 0] [1, 8, 16] [1, 1, 1]
+// BATCH: func.call @coco_gemm_8x8x16_f16_f32_
+// BATCH: %[[M:.*]] = linalg.batch_matmul {coco.gemm = @[[BATCHED]]} ins(%in0, %in1 : tensor<2x8x16xf16>, tensor<2x16x8xf16>) outs(%{{.*}} : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
 // BATCH: ins(%[[M]] : tensor<2x8x8xf32>) outs(%{{.*}} : tensor<2x8x8xf16>)
 // BATCH: %r = arith.truncf %a : f32 to f16
 func.func @batch_f16(%a: tensor<4x8x16xf16, #coco.sliced<0>>, %b: tensor<4x16x8xf16, #coco.sliced<0>>) -> tensor<4x8x8xf16, #coco.sliced<0>> {
@@ -44,9 +58,10 @@ func.func @batch_f16(%a: tensor<4x8x16xf16, #coco.sliced<0>>, %b: tensor<4x16x8x
 }
 
 // Rows 8 / 2 chunks, k 64 / 2 ranks; both chunks launch one kernel.
+// CHUNK: func.func private @coco_gemm_4x16x32_bf16_f32_
 // CHUNK: func.func @overlapped_k0(%p0: memref<4x32xbf16> {{.*}}, %p1: memref<32x16xbf16> {{.*}}, %p2: memref<4x16xbf16> {{.*}}, %rank: index)
 // CHUNK: %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>)
-// CHUNK-NEXT: %m = linalg.matmul ins(%lhs, %rhs : tensor<4x32xbf16>, tensor<32x16xbf16>) outs(%f : tensor<4x16xf32>)
+// CHUNK-NEXT: %m = linalg.matmul {coco.gemm = @coco_gemm_4x16x32_bf16_f32_{{.*}}} ins(%lhs, %rhs : tensor<4x32xbf16>, tensor<32x16xbf16>) outs(%f : tensor<4x16xf32>)
 // CHUNK-NEXT: %d = bufferization.to_tensor %p2 restrict writable
 // CHUNK-NEXT: %r = linalg.generic {{.*}} ins(%m : tensor<4x16xf32>) outs(%d : tensor<4x16xbf16>)
 // CHUNK: arith.truncf %a : f32 to bf16
@@ -61,8 +76,25 @@ func.func @overlapped(%x: tensor<8x64xbf16, #coco.sliced<1>>, %w: tensor<64x16xb
 // (through f32, an i32 sum would round): no narrowing generic.
 // I32: %[[C:.*]] = arith.constant 0 : i32
 // I32: linalg.fill ins(%[[C]] : i32) outs(%{{.*}} : tensor<8x8xi32>)
-// I32-NEXT: linalg.matmul ins({{.*}} : tensor<8x16xi32>, tensor<16x8xi32>) outs(%{{.*}} : tensor<8x8xi32>)
+// I32-NOT: coco.gemm
+// I32: linalg.matmul ins({{.*}} : tensor<8x16xi32>, tensor<16x8xi32>) outs(%{{.*}} : tensor<8x8xi32>)
 // I32-NOT: linalg.generic
+
+// TILED: func.func private @coco_gemm_84x128x64_f32_f32_b42x64x16_r{{[0-9]+}}x{{[0-9]+}}_fused(
+// TILED: %ap = memref.alloc() : memref<672xf32>
+// TILED: %bp = memref.alloc() : memref<1024xf32>
+// TILED: scf.for %jc = %c0 to %c128 step %c64 {
+// TILED: scf.for %pc = %c0 to %c64 step %c16 {
+// TILED: scf.for %ic = %c0 to %c84 step %c42 {
+// TILED: linalg.matmul {coco.gemm = @coco_gemm_84x128x64_f32_f32_b42x64x16_
+// The default blocking, clamped to the matrix: one block of each.
+// DEFAULT: func.func private @coco_gemm_84x128x64_f32_f32_b{{[0-9]+}}x128x64_
+// DEFAULT: scf.for %jc = %c0 to %c128 step %c128 {
+// DEFAULT: scf.for %pc = %c0 to %c64 step %c64 {
+func.func @tiled(%a: tensor<84x64xf32, #coco.replicated>, %b: tensor<64x128xf32, #coco.replicated>) -> tensor<84x128xf32, #coco.replicated> {
+  %c = coco.matmul %a, %b : tensor<84x64xf32, #coco.replicated>, tensor<64x128xf32, #coco.replicated> -> tensor<84x128xf32, #coco.replicated>
+  return %c : tensor<84x128xf32, #coco.replicated>
+}
 func.func @matmul_i32(%a: tensor<8x16xi32, #coco.replicated>, %b: tensor<16x8xi32, #coco.replicated>) -> tensor<8x8xi32, #coco.replicated> {
   %c = coco.matmul %a, %b : tensor<8x16xi32, #coco.replicated>, tensor<16x8xi32, #coco.replicated> -> tensor<8x8xi32, #coco.replicated>
   return %c : tensor<8x8xi32, #coco.replicated>

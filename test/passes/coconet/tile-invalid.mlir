@@ -8,7 +8,7 @@
 // ROWS: coco-opt: error: coco-tile: option 'matmul-rows' must be between 0 and 65536, found 65537
 
 func.func @bad_matmul_tile(%x: tensor<8x16xf32, #coco.replicated>, %w: tensor<16x4xf32, #coco.replicated>) -> tensor<8x4xf32, #coco.replicated> {
-  // expected-error@+1 {{'coco.tile' must hold 2 positive size(s), found [128]}}
+  // expected-error@+1 {{'coco.tile' must hold 2 or 3 positive size(s), found [128]}}
   %y = coco.matmul %x, %w {coco.tile = array<i64: 128>} : tensor<8x16xf32, #coco.replicated>, tensor<16x4xf32, #coco.replicated> -> tensor<8x4xf32, #coco.replicated>
   return %y : tensor<8x4xf32, #coco.replicated>
 }

@@ -152,7 +152,8 @@ fn find_deadlock(
 /// The discardable attribute with kernel tile sizes (set by `coco-tile`).
 pub const TILE_ATTR: &str = "coco.tile";
 
-/// `coco.tile`: positive sizes, two for a matmul's output, one otherwise.
+/// `coco.tile`: positive sizes, two for a matmul's output (three with the
+/// depth of its blocks), one otherwise.
 fn verify_tile(op: &Operation, reporter: &mut Reporter) {
     let Some(tile) = crate::ir::i64_array_attr(op, TILE_ATTR) else {
         reporter.op_error(
@@ -161,8 +162,12 @@ fn verify_tile(op: &Operation, reporter: &mut Reporter) {
         );
         return;
     };
-    let expected = if op_name(op) == ops::MATMUL { 2 } else { 1 };
-    if tile.len() != expected || tile.iter().any(|&t| t <= 0) {
+    let (expected, counts): (&str, &[usize]) = if op_name(op) == ops::MATMUL {
+        ("2 or 3", &[2, 3])
+    } else {
+        ("1", &[1])
+    };
+    if !counts.contains(&tile.len()) || tile.iter().any(|&t| t <= 0) {
         reporter.op_error(
             op,
             format!("'{TILE_ATTR}' must hold {expected} positive size(s), found {tile:?}"),

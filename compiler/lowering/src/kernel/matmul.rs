@@ -3,19 +3,81 @@
 //! accumulation type; for 16-bit floats a parallel `linalg.generic` then
 //! rounds the f32 sums to the element type. [`matmul_chunk`] is the same
 //! product on one row chunk of an overlap region, as its own kernel.
+//!
+//! On the CPU a float matmul also names its GEMM helper
+//! (`{coco.gemm = @coco_gemm_...}`, see `crate::gemm`), blocked as the op's
+//! `coco.tile` says, which replaces it after bufferization.
 
 use std::fmt::Write as _;
 
 use coco_bundle::{BufferType, DType};
-use coco_dialects::coco::ops;
+use coco_dialects::{
+    coco::{ops, verify::TILE_ATTR},
+    ir::i64_array_attr,
+};
 use melior::ir::Operation;
 
 use super::{
     identity_map, parallel,
     types::{convert, memref_type, tensor_type, KernelType},
-    Binding, Computed, Emitter, KernelText,
+    Binding, Computed, Emitter, KernelText, Target,
 };
-use crate::{error::Result, partition::MatmulChunk};
+use crate::{
+    error::Result,
+    gemm::{self, Blocking, Gemm, RegisterTile, DEFAULT_BLOCKING, GEMM_ATTR},
+    partition::MatmulChunk,
+};
+
+/// The helper of a float `[batch x] m x k` by `k x n` product on `target`,
+/// blocked by `tile` (`coco.tile`: rows, cols and optionally depth), if
+/// the target generates GEMMs.
+fn helper(
+    target: Target,
+    batch: Option<usize>,
+    (m, n, k): (usize, usize, usize),
+    element: DType,
+    tile: Option<&[i64]>,
+) -> Option<Gemm> {
+    let cpu = target.gemm()?;
+    if !Gemm::supports(element) {
+        return None;
+    }
+    let size = |i: usize, default: usize| {
+        tile.and_then(|t| t.get(i))
+            .and_then(|&v| usize::try_from(v).ok())
+            .filter(|&v| v > 0)
+            .unwrap_or(default)
+    };
+    let acc = element.accumulator();
+    Some(Gemm {
+        batch,
+        m,
+        n,
+        k,
+        element,
+        acc,
+        blocking: Blocking {
+            rows: size(0, DEFAULT_BLOCKING.rows),
+            cols: size(1, DEFAULT_BLOCKING.cols),
+            depth: size(2, DEFAULT_BLOCKING.depth),
+        },
+        register: RegisterTile::for_host(cpu.vector_bits, acc),
+        arithmetic: cpu.arithmetic,
+    })
+}
+
+/// ` {coco.gemm = @symbol}` for `gemm`, with its helpers added to `helpers`.
+fn mark(gemm: Option<Gemm>, helpers: &mut Vec<(String, String)>) -> String {
+    let Some(gemm) = gemm else {
+        return String::new();
+    };
+    for helper in gemm::helper_text(&gemm) {
+        if !helpers.iter().any(|(s, _)| *s == helper.0) {
+            helpers.push(helper);
+        }
+    }
+    format!(" {{{GEMM_ATTR} = @{}}}", gemm.symbol())
+}
 
 impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     pub(super) fn matmul(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
@@ -34,8 +96,17 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         } else {
             self.fresh("m")
         };
+        let rank = shape.len();
+        let gemm = helper(
+            self.target,
+            (rank == 3).then(|| shape[0]),
+            (shape[rank - 2], shape[rank - 1], a.shape[rank - 1]),
+            element,
+            i64_array_attr(op, TILE_ATTR).as_deref(),
+        );
+        let attr = mark(gemm, &mut self.helpers);
         self.line(&format!(
-            "{m} = {named} ins({}, {} : {}, {}) outs({f} : {}) -> {}",
+            "{m} = {named}{attr} ins({}, {} : {}, {}) outs({f} : {}) -> {}",
             a.name,
             b.name,
             a.ty(),
@@ -57,8 +128,13 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
 
 /// The kernel of one row chunk of an overlap region's matmul:
 /// `rows x k` by `k x n`, accumulated as `coco.matmul` is.
-pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding) -> KernelText {
+pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding, target: Target) -> KernelText {
     let (rows, k, n, element) = (chunk.rows, chunk.k, chunk.n, chunk.element);
+    let mut helpers = Vec::new();
+    let attr = mark(
+        helper(target, None, (rows, n, k), element, chunk.tile.as_deref()),
+        &mut helpers,
+    );
     let acc = element.accumulator();
     let noalias = |i: usize| {
         if binding.noalias.get(i).copied().unwrap_or(false) {
@@ -78,7 +154,7 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding) -> KernelText {
     );
     let zero = acc.zero();
     let mut body = format!(
-        "    %lhs = bufferization.to_tensor %p0 restrict : {a}\n    %rhs = bufferization.to_tensor %p1 restrict : {b}\n    %zero = arith.constant {zero} : {acc}\n    %e = tensor.empty() : {tacc}\n    %f = linalg.fill ins(%zero : {acc}) outs(%e : {tacc}) -> {tacc}\n    %m = linalg.matmul ins(%lhs, %rhs : {ta}, {tb}) outs(%f : {tacc}) -> {tacc}\n"
+        "    %lhs = bufferization.to_tensor %p0 restrict : {a}\n    %rhs = bufferization.to_tensor %p1 restrict : {b}\n    %zero = arith.constant {zero} : {acc}\n    %e = tensor.empty() : {tacc}\n    %f = linalg.fill ins(%zero : {acc}) outs(%e : {tacc}) -> {tacc}\n    %m = linalg.matmul{attr} ins(%lhs, %rhs : {ta}, {tb}) outs(%f : {tacc}) -> {tacc}\n"
     );
     let result = if acc == element {
         "%m".to_string()
@@ -111,6 +187,7 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding) -> KernelText {
             })
             .to_vec(),
         computes: vec![format!("{} (rows {}..)", ops::MATMUL, rows)],
+        helpers,
     }
 }
 

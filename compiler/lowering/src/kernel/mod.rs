@@ -57,6 +57,7 @@ use melior::ir::{
 
 use crate::{
     error::{Error, Result},
+    gemm::CpuGemm,
     ir::{
         is_elementwise, is_free, is_scalar_arithmetic, key, local_type, operand, splat_source,
         Values,
@@ -98,6 +99,9 @@ pub struct KernelText {
     pub text: String,
     pub buffers: Vec<BufferType>,
     pub computes: Vec<String>,
+    /// The GEMM helpers the kernel calls, `(symbol, text)`: the module
+    /// holds each once (`crate::gemm`).
+    pub helpers: Vec<(String, String)>,
 }
 
 /// How the plan passes buffers to a kernel: for each of its values
@@ -114,15 +118,24 @@ pub struct Binding {
 /// are trees (`tree_reduction`); the CPU's keep the interpreter's index
 /// order, unless `tree` asks for the GPU's order (its stage 2 as a loop):
 /// to run the trees' indexing on a CPU, and for sums with less rounding.
+/// With `gemm`, the CPU's float matmuls call generated GEMM helpers
+/// (`crate::gemm`); without, they are `linalg.matmul` loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    Cpu { tree: bool },
+    Cpu { tree: bool, gemm: Option<CpuGemm> },
     Gpu,
 }
 
 impl Target {
     fn trees(self) -> bool {
-        matches!(self, Target::Gpu | Target::Cpu { tree: true })
+        matches!(self, Target::Gpu | Target::Cpu { tree: true, .. })
+    }
+
+    fn gemm(self) -> Option<CpuGemm> {
+        match self {
+            Target::Cpu { gemm, .. } => gemm,
+            Target::Gpu => None,
+        }
     }
 }
 
@@ -144,6 +157,8 @@ struct Emitter<'v, 'c, 'a> {
     cluster_folds: Vec<(usize, Vec<usize>)>,
     /// Outputs already stored into their parameter (no materialisation).
     written: HashSet<usize>,
+    /// GEMM helpers the kernel calls.
+    helpers: Vec<(String, String)>,
     counter: usize,
 }
 
@@ -166,6 +181,7 @@ pub fn emit(
         peer_destinations: HashMap::new(),
         cluster_folds: Vec::new(),
         written: HashSet::new(),
+        helpers: Vec::new(),
         counter: 0,
     };
     reject_empty_buffers(unit, group)?;
@@ -185,6 +201,7 @@ pub fn emit(
         text,
         buffers,
         computes,
+        helpers: emitter.helpers,
     })
 }
 

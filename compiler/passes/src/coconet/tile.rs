@@ -2,15 +2,17 @@
 //!
 //! Every computation that becomes a kernel gets a `coco.tile` attribute with
 //! one tile size per dimension of its (local) result: matmuls get
-//! `[rows, cols]` output tiles, element-wise ops, fused kernels and fused
-//! collectives get a 1-D block over the flattened elements. The lowering maps
-//! tiles to GPU thread blocks (or CPU loop tiles); the semantics do not
-//! change. Defaults depend on `target`:
+//! `[rows, cols]` output tiles (`[rows, cols, depth]` with a depth, the
+//! k-extent of a block), element-wise ops, fused kernels and fused
+//! collectives get a 1-D block over the flattened elements. The CPU's GEMM
+//! helpers block A and B by a matmul's tile (`coco_lowering::gemm`: rows
+//! of A and columns of B per cache block, and their depth); the semantics
+//! do not change. Defaults depend on `target`:
 //!
 //! | target | matmul tile | element-wise block |
 //! |---|---|---|
 //! | `gpu` (default) | 128 x 128 | 1024 |
-//! | `cpu` | 64 x 64 | 4096 |
+//! | `cpu` | 192 x 2048 x 256 | 4096 |
 //!
 //! **Preconditions**: none; tile sizes larger than a dimension are clamped to
 //! it, so every tile is valid.
@@ -52,8 +54,9 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Attach kernel tile sizes (coco.tile) to matmuls, element-wise ops and fused regions",
     description: "**Preconditions**: none; tiles larger than a dimension are clamped to it.\n\n\
                   **Guarantees**: only `coco.tile` attributes are added: `[rows, cols]` output tiles on \
-                  matmuls, a 1-D block over the flattened elements on element-wise ops and fused regions. \
-                  Defaults: `gpu` 128x128 and 1024, `cpu` 64x64 and 4096.\n\n\
+                  matmuls (`[rows, cols, depth]` with a depth: the CPU's GEMMs block A and B by them), \
+                  a 1-D block over the flattened elements on element-wise ops and fused regions. \
+                  Defaults: `gpu` 128x128 and 1024, `cpu` 192x2048x256 and 4096.\n\n\
                   ```mlir\n\
                   %y = coco.matmul %x, %w : ... -> tensor<512x256xf16, #coco.sliced<1>>\n\
                   // becomes\n\
@@ -63,6 +66,7 @@ pub const INFO: PassInfo = PassInfo {
         PassOption::Choice(TARGET),
         PassOption::Int(MATMUL_ROWS),
         PassOption::Int(MATMUL_COLS),
+        PassOption::Int(MATMUL_DEPTH),
         PassOption::Int(BLOCK),
     ],
     create,
@@ -93,6 +97,10 @@ const MATMUL_COLS: IntOption = tile_size(
     "matmul-cols",
     "matmul output tile columns (0: target default)",
 );
+const MATMUL_DEPTH: IntOption = tile_size(
+    "matmul-depth",
+    "matmul k-extent of a block (0: target default; none on gpu)",
+);
 const BLOCK: IntOption = tile_size(
     "block",
     "elements per block of element-wise kernels (0: target default)",
@@ -104,13 +112,15 @@ static PASS_ID: PassId = PassId;
 struct TilePass {
     rows: i64,
     cols: i64,
+    /// 0: no depth in the tile.
+    depth: i64,
     block: i64,
 }
 
 fn create(options: &Options) -> Result<Pass> {
-    let (rows, cols, block) = match options.choice(&TARGET)? {
-        "cpu" => (64, 64, 4096),
-        _ => (128, 128, 1024),
+    let (rows, cols, depth, block) = match options.choice(&TARGET)? {
+        "cpu" => (192, 2048, 256, 4096),
+        _ => (128, 128, 0, 1024),
     };
     let pick = |bound: &IntOption, default: i64| -> Result<i64> {
         match options.int(bound)? {
@@ -121,6 +131,7 @@ fn create(options: &Options) -> Result<Pass> {
     let pass = TilePass {
         rows: pick(&MATMUL_ROWS, rows)?,
         cols: pick(&MATMUL_COLS, cols)?,
+        depth: pick(&MATMUL_DEPTH, depth)?,
         block: pick(&BLOCK, block)?,
     };
     Ok(create_module_pass(&INFO, &PASS_ID, "CocoTile", pass))
@@ -137,10 +148,13 @@ impl TilePass {
         match facts(&name).tile {
             Tile::Matmul => {
                 let n = shape.len();
-                Some(vec![
-                    self.rows.min(shape[n - 2]),
-                    self.cols.min(shape[n - 1]),
-                ])
+                let mut tile = vec![self.rows.min(shape[n - 2]), self.cols.min(shape[n - 1])];
+                if self.depth > 0 {
+                    let lhs = DistTensor::from_type(op.operand(0).ok()?.r#type())?;
+                    let k = *lhs.static_shape()?.last()?;
+                    tile.push(self.depth.min(k.max(1)));
+                }
+                Some(tile)
             }
             Tile::Block => Some(vec![self.block.min(elements.max(1))]),
             Tile::None => None,

@@ -1,0 +1,430 @@
+//! The helper functions' MLIR text (see the module docs for the loops).
+
+use std::{collections::BTreeSet, fmt::Write as _};
+
+use coco_bundle::DType;
+
+use super::{Arithmetic, Gemm};
+
+/// The helper functions `gemm` needs, as `(symbol, text)`: the 2-D one,
+/// and for a batched GEMM the loop over the batch that calls it. Kernels
+/// that share a helper share its symbol, so a module holds each once.
+pub fn helper_text(gemm: &Gemm) -> Vec<(String, String)> {
+    let plain = Gemm {
+        batch: None,
+        ..*gemm
+    };
+    let mut helpers = vec![(plain.symbol(), two_dimensional(&plain))];
+    if let Some(batch) = gemm.batch {
+        helpers.push((gemm.symbol(), batched(gemm, batch, &plain.symbol())));
+    }
+    helpers
+}
+
+/// A memref of `shape` with a dynamic offset and outer strides and a unit
+/// inner stride: what any row-major view the kernels bufferize to casts to.
+pub fn strided_memref(shape: &[usize], element: DType) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let mut strides = vec!["?"; shape.len()];
+    if let Some(last) = strides.last_mut() {
+        *last = "1";
+    }
+    format!(
+        "memref<{}x{}, strided<[{}], offset: ?>>",
+        dims.join("x"),
+        element.name(),
+        strides.join(", ")
+    )
+}
+
+/// The parameter types of `gemm`'s helper: A, B and C.
+pub fn parameter_types(gemm: &Gemm) -> [String; 3] {
+    let lead: Vec<usize> = gemm.batch.into_iter().collect();
+    let shape = |rows: usize, cols: usize| [lead.clone(), vec![rows, cols]].concat();
+    [
+        strided_memref(&shape(gemm.m, gemm.k), gemm.element),
+        strided_memref(&shape(gemm.k, gemm.n), gemm.element),
+        strided_memref(&shape(gemm.m, gemm.n), gemm.acc),
+    ]
+}
+
+fn batched(gemm: &Gemm, batch: usize, plain: &str) -> String {
+    let [ta, tb, tc] = parameter_types(gemm);
+    let [pa, pb, pc] = parameter_types(&Gemm {
+        batch: None,
+        ..*gemm
+    });
+    let (m, n, k) = (gemm.m, gemm.n, gemm.k);
+    format!(
+        "  func.func private @{sym}(%a: {ta}, %b: {tb}, %c: {tc}) {{\n\
+         \x20   %c0 = arith.constant 0 : index\n\
+         \x20   %c1 = arith.constant 1 : index\n\
+         \x20   %batch = arith.constant {batch} : index\n\
+         \x20   scf.for %t = %c0 to %batch step %c1 {{\n\
+         \x20     %at = memref.subview %a[%t, 0, 0] [1, {m}, {k}] [1, 1, 1] : {ta} to {pa}\n\
+         \x20     %bt = memref.subview %b[%t, 0, 0] [1, {k}, {n}] [1, 1, 1] : {tb} to {pb}\n\
+         \x20     %ct = memref.subview %c[%t, 0, 0] [1, {m}, {n}] [1, 1, 1] : {tc} to {pc}\n\
+         \x20     func.call @{plain}(%at, %bt, %ct) : ({pa}, {pb}, {pc}) -> ()\n\
+         \x20   }}\n\
+         \x20   return\n\
+         \x20 }}\n",
+        sym = gemm.symbol(),
+    )
+}
+
+/// SSA names, index constants and indentation for one function body.
+struct Writer {
+    body: String,
+    depth: usize,
+    constants: BTreeSet<usize>,
+    counter: usize,
+}
+
+impl Writer {
+    fn line(&mut self, text: &str) {
+        let _ = writeln!(self.body, "{}{text}", "  ".repeat(self.depth + 2));
+    }
+
+    fn open(&mut self, text: &str) {
+        self.line(&format!("{text} {{"));
+        self.depth += 1;
+    }
+
+    fn close(&mut self, text: &str) {
+        self.depth -= 1;
+        self.line(&format!("}}{text}"));
+    }
+
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.counter += 1;
+        format!("%{prefix}{}", self.counter)
+    }
+
+    fn index(&mut self, n: usize) -> String {
+        self.constants.insert(n);
+        format!("%c{n}")
+    }
+
+    fn op(&mut self, prefix: &str, op: &str, a: &str, b: &str) -> String {
+        let r = self.fresh(prefix);
+        self.line(&format!("{r} = arith.{op} {a}, {b} : index"));
+        r
+    }
+
+    fn add(&mut self, a: &str, b: &str) -> String {
+        self.op("i", "addi", a, b)
+    }
+
+    fn add_const(&mut self, a: &str, n: usize) -> String {
+        if n == 0 {
+            return a.to_string();
+        }
+        let c = self.index(n);
+        self.add(a, &c)
+    }
+
+    fn mul_const(&mut self, a: &str, n: usize) -> String {
+        let c = self.index(n);
+        self.op("i", "muli", a, &c)
+    }
+
+    /// `min(n, bound - start)`: the extent of a block starting at `start`.
+    fn extent(&mut self, bound: usize, start: &str, block: usize) -> String {
+        let bound = self.index(bound);
+        let left = self.op("i", "subi", &bound, start);
+        let block = self.index(block);
+        self.op("n", "minsi", &block, &left)
+    }
+}
+
+/// Lists `names` as a tuple of results or yields.
+fn list(names: &[String]) -> String {
+    names.join(", ")
+}
+
+fn two_dimensional(gemm: &Gemm) -> String {
+    let [ta, tb, tc] = parameter_types(gemm);
+    let blocking = gemm.effective_blocking();
+    let r = gemm.register;
+    let (mr, nr, lanes) = (r.rows, r.cols(), r.lanes);
+    let (mc, nc, kc) = (blocking.rows, blocking.cols, blocking.depth);
+    let (element, acc) = (gemm.element.name(), gemm.acc.name());
+    let vector = format!("vector<{lanes}x{acc}>");
+    let packed_a = format!("memref<{}x{acc}>", mc * kc);
+    let packed_b = format!("memref<{}x{acc}>", kc * nc);
+    let widen = |w: &mut Writer, x: &str, ty: &str| -> String {
+        if gemm.element == gemm.acc {
+            return x.to_string();
+        }
+        let y = w.fresh("w");
+        w.line(&format!("{y} = arith.extf {x} : {ty}"));
+        y
+    };
+    let mut w = Writer {
+        body: String::new(),
+        depth: 0,
+        constants: BTreeSet::from([0, 1]),
+        counter: 0,
+    };
+    w.line(&format!("%ap = memref.alloc() : {packed_a}"));
+    w.line(&format!("%bp = memref.alloc() : {packed_b}"));
+    w.line(&format!("%zero = arith.constant 0.0 : {acc}"));
+    w.line(&format!("%pad = arith.constant 0.0 : {element}"));
+    w.line(&format!("%zv = arith.constant dense<0.0> : {vector}"));
+    let (n_, k_, m_) = (w.index(gemm.n), w.index(gemm.k), w.index(gemm.m));
+    let (nc_, kc_, mc_) = (w.index(nc), w.index(kc), w.index(mc));
+    let (mr_, nr_) = (w.index(mr), w.index(nr));
+
+    w.open(&format!("scf.for %jc = %c0 to {n_} step {nc_}"));
+    let ncur = w.extent(gemm.n, "%jc", nc);
+    w.open(&format!("scf.for %pc = %c0 to {k_} step {kc_}"));
+    let kcur = w.extent(gemm.k, "%pc", kc);
+
+    // B[pc.., jc..] into strips of NR columns, k-major: strip s holds
+    // kc rows of NR; columns past n read as zeros.
+    w.open(&format!("scf.for %jr = %c0 to {ncur} step {nr_}"));
+    let strip = w.mul_const("%jr", kc);
+    let col = w.add("%jc", "%jr");
+    w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
+    let row = w.add("%pc", "%p");
+    let p_nr = w.mul_const("%p", nr);
+    let at = w.add(&strip, &p_nr);
+    for v in 0..r.vectors {
+        let c = w.add_const(&col, v * lanes);
+        let x = w.fresh("x");
+        w.line(&format!(
+            "{x} = vector.transfer_read %b[{row}, {c}], %pad : {tb}, vector<{lanes}x{element}>"
+        ));
+        let x = widen(
+            &mut w,
+            &x,
+            &format!("vector<{lanes}x{element}> to {vector}"),
+        );
+        let o = w.add_const(&at, v * lanes);
+        w.line(&format!(
+            "vector.store {x}, %bp[{o}] : {packed_b}, {vector}"
+        ));
+    }
+    w.close("");
+    w.close("");
+
+    w.open(&format!("scf.for %ic = %c0 to {m_} step {mc_}"));
+    let mcur = w.extent(gemm.m, "%ic", mc);
+
+    // A[ic.., pc..] into strips of MR rows, k-major; rows past the block
+    // are zeros (they belong to the next block or to no row at all).
+    w.open(&format!("scf.for %ir = %c0 to {mcur} step {mr_}"));
+    let strip = w.mul_const("%ir", kc);
+    w.open(&format!("scf.for %i = %c0 to {mr_} step %c1"));
+    let ri = w.add("%ir", "%i");
+    let valid = w.fresh("v");
+    w.line(&format!("{valid} = arith.cmpi slt, {ri}, {mcur} : index"));
+    let row = w.add("%ic", &ri);
+    let base = w.add(&strip, "%i");
+    w.open(&format!("scf.if {valid}"));
+    w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
+    let k_at = w.add("%pc", "%p");
+    let x = w.fresh("x");
+    w.line(&format!("{x} = memref.load %a[{row}, {k_at}] : {ta}"));
+    let x = widen(&mut w, &x, &format!("{element} to {acc}"));
+    let p_mr = w.mul_const("%p", mr);
+    let o = w.add(&base, &p_mr);
+    w.line(&format!("memref.store {x}, %ap[{o}] : {packed_a}"));
+    w.close("");
+    w.close(" else {");
+    w.depth += 1;
+    w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
+    let p_mr = w.mul_const("%p", mr);
+    let o = w.add(&base, &p_mr);
+    w.line(&format!("memref.store %zero, %ap[{o}] : {packed_a}"));
+    w.close("");
+    w.close("");
+    w.close("");
+    w.close("");
+
+    // The micro-kernel over every MR x NR tile of the block.
+    let tile = r.rows * r.vectors;
+    let types = vec![vector.clone(); tile].join(", ");
+    w.open(&format!("scf.for %jr = %c0 to {ncur} step {nr_}"));
+    let b_strip = w.mul_const("%jr", kc);
+    let col0 = w.add("%jc", "%jr");
+    let cols_left = w.op("i", "subi", &ncur, "%jr");
+    let full_cols = w.fresh("f");
+    w.line(&format!(
+        "{full_cols} = arith.cmpi sge, {cols_left}, {nr_} : index"
+    ));
+    w.open(&format!("scf.for %ir = %c0 to {mcur} step {mr_}"));
+    let a_strip = w.mul_const("%ir", kc);
+    let row0 = w.add("%ic", "%ir");
+    let rows_left = w.op("i", "subi", &mcur, "%ir");
+    let full_rows = w.fresh("f");
+    w.line(&format!(
+        "{full_rows} = arith.cmpi sge, {rows_left}, {mr_} : index"
+    ));
+    let full = w.fresh("full");
+    w.line(&format!(
+        "{full} = arith.andi {full_rows}, {full_cols} : i1"
+    ));
+    let rows: Vec<String> = (0..mr).map(|i| w.add_const(&row0, i)).collect();
+    let cols: Vec<String> = (0..r.vectors)
+        .map(|v| w.add_const(&col0, v * lanes))
+        .collect();
+
+    // Accumulators start from C: blocks over k continue each sum in order.
+    let init = w.fresh("init");
+    w.open(&format!("{init}:{tile} = scf.if {full} -> ({types})"));
+    let mut loaded = Vec::new();
+    for row in &rows {
+        for col in &cols {
+            let x = w.fresh("x");
+            w.line(&format!(
+                "{x} = vector.load %c[{row}, {col}] : {tc}, {vector}"
+            ));
+            loaded.push(x);
+        }
+    }
+    w.line(&format!("scf.yield {} : {types}", list(&loaded)));
+    w.close(" else {");
+    w.depth += 1;
+    let lane_masks = masks(&mut w, &cols_left, r.vectors, lanes);
+    let mut loaded = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let valid = row_valid(&mut w, &rows_left, i);
+        for (col, mask) in cols.iter().zip(&lane_masks) {
+            let x = w.fresh("x");
+            w.open(&format!("{x} = scf.if {valid} -> ({vector})"));
+            let y = w.fresh("x");
+            w.line(&format!(
+                "{y} = vector.maskedload %c[{row}, {col}], {mask}, %zv : {tc}, vector<{lanes}xi1>, {vector} into {vector}"
+            ));
+            w.line(&format!("scf.yield {y} : {vector}"));
+            w.close(" else {");
+            w.depth += 1;
+            w.line(&format!("scf.yield %zv : {vector}"));
+            w.close("");
+            loaded.push(x);
+        }
+    }
+    w.line(&format!("scf.yield {} : {types}", list(&loaded)));
+    w.close("");
+
+    let sums = w.fresh("acc");
+    let carried: Vec<String> = (0..tile).map(|t| format!("%s{t}")).collect();
+    let iter_args: Vec<String> = carried
+        .iter()
+        .enumerate()
+        .map(|(t, s)| format!("{s} = {init}#{t}"))
+        .collect();
+    w.open(&format!(
+        "{sums}:{tile} = scf.for %p = %c0 to {kcur} step %c1 iter_args({}) -> ({types})",
+        list(&iter_args)
+    ));
+    let p_nr = w.mul_const("%p", nr);
+    let b_at = w.add(&b_strip, &p_nr);
+    let bs: Vec<String> = (0..r.vectors)
+        .map(|v| {
+            let o = w.add_const(&b_at, v * lanes);
+            let x = w.fresh("b");
+            w.line(&format!(
+                "{x} = vector.load %bp[{o}] : {packed_b}, {vector}"
+            ));
+            x
+        })
+        .collect();
+    let p_mr = w.mul_const("%p", mr);
+    let a_at = w.add(&a_strip, &p_mr);
+    let mut next = Vec::new();
+    for i in 0..mr {
+        let o = w.add_const(&a_at, i);
+        let s = w.fresh("a");
+        w.line(&format!("{s} = memref.load %ap[{o}] : {packed_a}"));
+        let sv = w.fresh("a");
+        w.line(&format!("{sv} = vector.broadcast {s} : {acc} to {vector}"));
+        for (v, b) in bs.iter().enumerate() {
+            let x = &carried[i * r.vectors + v];
+            let y = w.fresh("y");
+            match gemm.arithmetic {
+                Arithmetic::Fused => {
+                    w.line(&format!("{y} = vector.fma {sv}, {b}, {x} : {vector}"));
+                }
+                Arithmetic::Ordered => {
+                    let t = w.fresh("t");
+                    w.line(&format!("{t} = arith.mulf {sv}, {b} : {vector}"));
+                    w.line(&format!("{y} = arith.addf {x}, {t} : {vector}"));
+                }
+            }
+            next.push(y);
+        }
+    }
+    w.line(&format!("scf.yield {} : {types}", list(&next)));
+    w.close("");
+
+    w.open(&format!("scf.if {full}"));
+    for (i, row) in rows.iter().enumerate() {
+        for (v, col) in cols.iter().enumerate() {
+            w.line(&format!(
+                "vector.store {sums}#{}, %c[{row}, {col}] : {tc}, {vector}",
+                i * r.vectors + v
+            ));
+        }
+    }
+    w.close(" else {");
+    w.depth += 1;
+    let lane_masks = masks(&mut w, &cols_left, r.vectors, lanes);
+    for (i, row) in rows.iter().enumerate() {
+        let valid = row_valid(&mut w, &rows_left, i);
+        w.open(&format!("scf.if {valid}"));
+        for (v, (col, mask)) in cols.iter().zip(&lane_masks).enumerate() {
+            w.line(&format!(
+                "vector.maskedstore %c[{row}, {col}], {mask}, {sums}#{} : {tc}, vector<{lanes}xi1>, {vector}",
+                i * r.vectors + v
+            ));
+        }
+        w.close("");
+    }
+    w.close("");
+    w.close("");
+    w.close("");
+    w.close("");
+    w.close("");
+    w.close("");
+
+    let constants: String = w
+        .constants
+        .iter()
+        .map(|n| format!("    %c{n} = arith.constant {n} : index\n"))
+        .collect();
+    format!(
+        "  func.func private @{}(%a: {ta}, %b: {tb}, %c: {tc}) {{\n{constants}{}    return\n  }}\n",
+        gemm.symbol(),
+        w.body
+    )
+}
+
+/// Lane masks of the tile's column vectors: `cols_left - v * lanes` lanes
+/// of vector `v` (`vector.create_mask` clamps to `0..=lanes`).
+fn masks(w: &mut Writer, cols_left: &str, vectors: usize, lanes: usize) -> Vec<String> {
+    (0..vectors)
+        .map(|v| {
+            let left = if v == 0 {
+                cols_left.to_string()
+            } else {
+                let c = w.index(v * lanes);
+                w.op("i", "subi", cols_left, &c)
+            };
+            let m = w.fresh("mask");
+            w.line(&format!(
+                "{m} = vector.create_mask {left} : vector<{lanes}xi1>"
+            ));
+            m
+        })
+        .collect()
+}
+
+/// Whether row `i` of the tile lies in the block.
+fn row_valid(w: &mut Writer, rows_left: &str, i: usize) -> String {
+    let c = w.index(i);
+    let v = w.fresh("v");
+    w.line(&format!("{v} = arith.cmpi slt, {c}, {rows_left} : index"));
+    v
+}
