@@ -1,9 +1,10 @@
 // Arithmetic on builtin scalars and non-splat constants on the compiled
-// route, bitwise against the interpreter. Scalar ops are recomputed by every
+// route, bitwise against the interpreter (GEMMs with --gemm-arithmetic
+// ordered, the interpreter's rounding). Scalar ops are recomputed by every
 // kernel that reads them (as splat constants are), and a free value that a
 // collective, an update or the return reads gets a kernel that stores it.
-// RUN: coco-run %s --backend cpu --ranks 2 --seed 5 --check --exact-reductions | FileCheck %s
-// RUN: coco-run %s --backend cpu --ranks 1 --seed 6 --check | FileCheck %s
+// RUN: coco-run %s --backend cpu --ranks 2 --seed 5 --check --exact-reductions --gemm-arithmetic ordered | FileCheck %s
+// RUN: coco-run %s --backend cpu --ranks 1 --seed 6 --check --gemm-arithmetic ordered | FileCheck %s
 
 // CHECK: scalars.result0: {{.*}}bitwise equal
 // CHECK: scalars.result1: {{.*}}bitwise equal

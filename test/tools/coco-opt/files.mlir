@@ -28,6 +28,7 @@
 // LIST-NEXT: target= {{.*}} (default: gpu)
 // LIST-NEXT: matmul-rows=
 // LIST-NEXT: matmul-cols=
+// LIST-NEXT: matmul-depth=
 // LIST-NEXT: block=
 // LIST-NEXT: --coco-optimize
 // LIST-NEXT: machine= {{.*}} (default: v100-cluster)
