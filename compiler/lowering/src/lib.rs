@@ -281,6 +281,7 @@ pub fn compile(
         gemm: (options.gemm == gemm::Route::Generated).then(|| gemm::CpuGemm {
             vector_bits: native::vector_bits(&options.cpu),
             arithmetic: options.gemm_arithmetic,
+            bf16_dot: native::has_bf16_dot(&options.cpu),
         }),
     };
     let mut renamed: HashMap<String, String> = HashMap::new();

@@ -91,6 +91,16 @@ pub fn vector_bits(cpu: &str) -> usize {
     crate::gemm::vector_bits(cpu, &features)
 }
 
+/// Whether `cpu` has AVX512-BF16 (see [`crate::gemm::has_bf16_dot`]).
+pub fn has_bf16_dot(cpu: &str) -> bool {
+    let features = if cpu == "native" {
+        TargetMachine::get_host_cpu_features().to_string()
+    } else {
+        String::new()
+    };
+    crate::gemm::has_bf16_dot(cpu, &features)
+}
+
 /// What LLVM's x86 backend calls to round f32 to bf16 (every bf16
 /// `fmul`/`fadd` is computed in f32 and rounded by it). compiler-rt and
 /// libgcc from GCC 13 have it, older libgcc does not, and `kernels.so`
@@ -116,9 +126,25 @@ define hidden bfloat @__truncsfbf2(float %x) {
 }
 "#;
 
-/// Adds [`BF16_HELPERS`] to `module`.
+/// The definition of the GEMM helpers' `vdpbf16ps` ([`crate::gemm::BF16_DOT`]),
+/// linked only into modules that call it: compiled for a CPU without
+/// AVX512-BF16 the intrinsic would not select.
+const BF16_DOT_DEFINITION: &str = r#"
+define hidden <16 x float> @coco_dpbf16ps(<16 x float> %acc, <32 x bfloat> %a, <32 x bfloat> %b) alwaysinline {
+  %r = call <16 x float> @llvm.x86.avx512bf16.dpbf16ps.512(<16 x float> %acc, <32 x bfloat> %a, <32 x bfloat> %b)
+  ret <16 x float> %r
+}
+declare <16 x float> @llvm.x86.avx512bf16.dpbf16ps.512(<16 x float>, <32 x bfloat>, <32 x bfloat>)
+"#;
+
+/// Adds [`BF16_HELPERS`] to `module`, and [`BF16_DOT_DEFINITION`] when it
+/// calls it.
 fn link_runtime_helpers<'c>(context: &'c LlvmContext, module: &LlvmModule<'c>) -> Result<()> {
-    let buffer = MemoryBuffer::create_from_memory_range_copy(BF16_HELPERS.as_bytes(), "helpers");
+    let mut text = BF16_HELPERS.to_string();
+    if module.get_function(crate::gemm::BF16_DOT).is_some() {
+        text.push_str(BF16_DOT_DEFINITION);
+    }
+    let buffer = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "helpers");
     let helpers = context
         .create_module_from_ir(buffer)
         .map_err(|e| Error::Codegen(format!("internal error: the bf16 helpers: {e}")))?;

@@ -12,6 +12,9 @@
 // a 6- and a 14-row register tile both divide.
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_f32 | FileCheck %s --check-prefix=F32
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_bf16 | FileCheck %s --check-prefix=BF16
+// RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_bf16 --mcpu znver4 | FileCheck %s --check-prefix=DOT
+// RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_bf16 --mcpu znver4 --gemm-arithmetic ordered | FileCheck %s --check-prefix=NODOT
+// RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_bf16 --mcpu x86-64-v3 | FileCheck %s --check-prefix=AVX2
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry batch_f16 | FileCheck %s --check-prefix=BATCH
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry matmul_i32 | FileCheck %s --check-prefix=I32
 // RUN: coco-opt %s --coco-overlap="chunks=2" | coco-translate - --emit=kernels --ranks 2 --entry overlapped | FileCheck %s --check-prefix=CHUNK
@@ -38,6 +41,21 @@ func.func @matmul_f32(%a: tensor<8x16xf32, #coco.replicated>, %b: tensor<16x32xf
 // BF16-NEXT: ^bb0(%a: f32, %b: bf16):
 // BF16-NEXT: %r = arith.truncf %a : f32 to bf16
 // BF16-NEXT: linalg.yield %r : bf16
+// With AVX512-BF16 (znver4) and fused arithmetic, bf16 GEMMs multiply in
+// pairs with vdpbf16ps: A and B packed as bf16, two rows of B interleaved,
+// k rounded up to even; ordered arithmetic, or a CPU without it (AVX2
+// there, 6 x 16 register tiles), widens to f32 and uses FMAs.
+// DOT: func.func private @coco_dpbf16ps(vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>
+// DOT: func.func private @coco_gemm_8x32x16_bf16_f32_b14x32x16_r14x32_fused_dot(
+// DOT: %ap = memref.alloc() : memref<224xbf16>
+// DOT: vector.shuffle %{{.*}}, %{{.*}} [0, 16, 1, 17, 2, 18,
+// DOT: func.call @coco_dpbf16ps(%s0, %{{.*}}, %{{.*}}) : (vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>
+// NODOT-NOT: coco_dpbf16ps
+// NODOT: func.func private @coco_gemm_8x32x16_bf16_f32_b14x32x16_r14x32_ordered(
+// NODOT: arith.extf %{{.*}} : vector<16xbf16> to vector<16xf32>
+// AVX2-NOT: coco_dpbf16ps
+// AVX2: func.func private @coco_gemm_8x32x16_bf16_f32_b12x32x16_r6x16_fused(
+// AVX2: vector.fma %{{.*}} : vector<8xf32>
 func.func @matmul_bf16(%a: tensor<8x16xbf16, #coco.replicated>, %b: tensor<16x32xbf16, #coco.replicated>) -> tensor<8x32xbf16, #coco.replicated> {
   %c = coco.matmul %a, %b : tensor<8x16xbf16, #coco.replicated>, tensor<16x32xbf16, #coco.replicated> -> tensor<8x32xbf16, #coco.replicated>
   return %c : tensor<8x32xbf16, #coco.replicated>

@@ -31,7 +31,7 @@ mod text;
 
 use coco_bundle::DType;
 
-pub use text::helper_text;
+pub use text::{helper_text, BF16_DOT};
 
 /// The attribute on `linalg.matmul` naming its helper.
 pub const GEMM_ATTR: &str = "coco.gemm";
@@ -120,6 +120,8 @@ pub enum Route {
 pub struct CpuGemm {
     pub vector_bits: usize,
     pub arithmetic: Arithmetic,
+    /// The CPU has AVX512-BF16's `vdpbf16ps` (see [`Gemm::bf16_dot`]).
+    pub bf16_dot: bool,
 }
 
 /// The vector width of LLVM CPU `cpu` (`native`: this machine, from its
@@ -178,6 +180,24 @@ pub fn vector_bits(cpu: &str, host_features: &str) -> usize {
     }
 }
 
+/// Whether LLVM CPU `cpu` has AVX512-BF16 (`native`: from this machine's
+/// features), as [`vector_bits`] decides.
+pub fn has_bf16_dot(cpu: &str, host_features: &str) -> bool {
+    const BF16: &[&str] = &[
+        "cooperlake",
+        "sapphirerapids",
+        "emeraldrapids",
+        "graniterapids",
+        "znver4",
+        "znver5",
+    ];
+    if cpu == "native" {
+        host_features.split(',').any(|f| f == "+avx512bf16")
+    } else {
+        BF16.contains(&cpu)
+    }
+}
+
 /// One GEMM helper: `batch` products (2-D when `None`) of `m x k` and
 /// `k x n` matrices of `element`, accumulated in `acc` into C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -191,6 +211,12 @@ pub struct Gemm {
     pub blocking: Blocking,
     pub register: RegisterTile,
     pub arithmetic: Arithmetic,
+    /// bf16 products in pairs by `vdpbf16ps` (AVX512-BF16): A and B stay
+    /// bf16 when packed, two k steps interleaved, and each instruction
+    /// adds two products per lane, the odd k first, with one rounding per
+    /// product and denormals flushed (docs/gemm.md). Only for bf16 inputs,
+    /// fused arithmetic and 512-bit vectors.
+    pub bf16_dot: bool,
 }
 
 impl Gemm {
@@ -203,7 +229,10 @@ impl Gemm {
         Blocking {
             rows: round_up(self.blocking.rows.clamp(1, self.m.max(1)), r.rows),
             cols: round_up(self.blocking.cols.clamp(1, self.n.max(1)), r.cols()),
-            depth: self.blocking.depth.clamp(1, self.k.max(1)),
+            depth: round_up(
+                self.blocking.depth.clamp(1, self.k.max(1)),
+                if self.bf16_dot { 2 } else { 1 },
+            ),
         }
     }
 
@@ -213,7 +242,7 @@ impl Gemm {
         let r = self.register;
         let batch = self.batch.map_or(String::new(), |t| format!("{t}x"));
         format!(
-            "coco_gemm_{batch}{}x{}x{}_{}_{}_b{}x{}x{}_r{}x{}_{}",
+            "coco_gemm_{batch}{}x{}x{}_{}_{}_b{}x{}x{}_r{}x{}_{}{}",
             self.m,
             self.n,
             self.k,
@@ -224,7 +253,8 @@ impl Gemm {
             b.depth,
             r.rows,
             r.cols(),
-            self.arithmetic.name()
+            self.arithmetic.name(),
+            if self.bf16_dot { "_dot" } else { "" }
         )
     }
 

@@ -15,11 +15,23 @@ pub fn helper_text(gemm: &Gemm) -> Vec<(String, String)> {
         ..*gemm
     };
     let mut helpers = vec![(plain.symbol(), two_dimensional(&plain))];
+    if gemm.bf16_dot {
+        helpers.insert(0, (BF16_DOT.to_string(), BF16_DOT_DECLARATION.to_string()));
+    }
     if let Some(batch) = gemm.batch {
         helpers.push((gemm.symbol(), batched(gemm, batch, &plain.symbol())));
     }
     helpers
 }
+
+/// `vdpbf16ps` (`llvm.x86.avx512bf16.dpbf16ps.512`) as a function the
+/// helpers call: MLIR 19 has no op for it, and an `llvm.call_intrinsic`
+/// would stop buffer deallocation (its memory effects are unknown), so the
+/// kernels declare it and `native` links in its LLVM IR definition, which
+/// LLVM inlines.
+pub const BF16_DOT: &str = "coco_dpbf16ps";
+
+const BF16_DOT_DECLARATION: &str = "  func.func private @coco_dpbf16ps(vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>\n";
 
 /// A memref of `shape` with a dynamic offset and outer strides and a unit
 /// inner stride: what any row-major view the kernels bufferize to casts to.
@@ -150,8 +162,11 @@ fn two_dimensional(gemm: &Gemm) -> String {
     let (mc, nc, kc) = (blocking.rows, blocking.cols, blocking.depth);
     let (element, acc) = (gemm.element.name(), gemm.acc.name());
     let vector = format!("vector<{lanes}x{acc}>");
-    let packed_a = format!("memref<{}x{acc}>", mc * kc);
-    let packed_b = format!("memref<{}x{acc}>", kc * nc);
+    // Packed panels hold the accumulation type (16-bit inputs widened
+    // once, while packing), or bf16 pairs for `vdpbf16ps`.
+    let packed = if gemm.bf16_dot { element } else { acc };
+    let packed_a = format!("memref<{}x{packed}>", mc * kc);
+    let packed_b = format!("memref<{}x{packed}>", kc * nc);
     let widen = |w: &mut Writer, x: &str, ty: &str| -> String {
         if gemm.element == gemm.acc {
             return x.to_string();
@@ -180,67 +195,75 @@ fn two_dimensional(gemm: &Gemm) -> String {
     w.open(&format!("scf.for %pc = %c0 to {k_} step {kc_}"));
     let kcur = w.extent(gemm.k, "%pc", kc);
 
-    // B[pc.., jc..] into strips of NR columns, k-major: strip s holds
-    // kc rows of NR; columns past n read as zeros.
-    w.open(&format!("scf.for %jr = %c0 to {ncur} step {nr_}"));
-    let strip = w.mul_const("%jr", kc);
-    let col = w.add("%jc", "%jr");
-    w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
-    let row = w.add("%pc", "%p");
-    let p_nr = w.mul_const("%p", nr);
-    let at = w.add(&strip, &p_nr);
-    for v in 0..r.vectors {
-        let c = w.add_const(&col, v * lanes);
-        let x = w.fresh("x");
-        w.line(&format!(
-            "{x} = vector.transfer_read %b[{row}, {c}], %pad : {tb}, vector<{lanes}x{element}>"
-        ));
-        let x = widen(
-            &mut w,
-            &x,
-            &format!("vector<{lanes}x{element}> to {vector}"),
-        );
-        let o = w.add_const(&at, v * lanes);
-        w.line(&format!(
-            "vector.store {x}, %bp[{o}] : {packed_b}, {vector}"
-        ));
+    if gemm.bf16_dot {
+        pack_b_pairs(&mut w, gemm, &kcur, &ncur, &tb, &packed_b);
+    } else {
+        // B[pc.., jc..] into strips of NR columns, k-major: strip s holds
+        // kc rows of NR; columns past n read as zeros.
+        w.open(&format!("scf.for %jr = %c0 to {ncur} step {nr_}"));
+        let strip = w.mul_const("%jr", kc);
+        let col = w.add("%jc", "%jr");
+        w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
+        let row = w.add("%pc", "%p");
+        let p_nr = w.mul_const("%p", nr);
+        let at = w.add(&strip, &p_nr);
+        for v in 0..r.vectors {
+            let c = w.add_const(&col, v * lanes);
+            let x = w.fresh("x");
+            w.line(&format!(
+                "{x} = vector.transfer_read %b[{row}, {c}], %pad : {tb}, vector<{lanes}x{element}>"
+            ));
+            let x = widen(
+                &mut w,
+                &x,
+                &format!("vector<{lanes}x{element}> to {vector}"),
+            );
+            let o = w.add_const(&at, v * lanes);
+            w.line(&format!(
+                "vector.store {x}, %bp[{o}] : {packed_b}, {vector}"
+            ));
+        }
+        w.close("");
+        w.close("");
     }
-    w.close("");
-    w.close("");
 
     w.open(&format!("scf.for %ic = %c0 to {m_} step {mc_}"));
     let mcur = w.extent(gemm.m, "%ic", mc);
 
-    // A[ic.., pc..] into strips of MR rows, k-major; rows past the block
-    // are zeros (they belong to the next block or to no row at all).
-    w.open(&format!("scf.for %ir = %c0 to {mcur} step {mr_}"));
-    let strip = w.mul_const("%ir", kc);
-    w.open(&format!("scf.for %i = %c0 to {mr_} step %c1"));
-    let ri = w.add("%ir", "%i");
-    let valid = w.fresh("v");
-    w.line(&format!("{valid} = arith.cmpi slt, {ri}, {mcur} : index"));
-    let row = w.add("%ic", &ri);
-    let base = w.add(&strip, "%i");
-    w.open(&format!("scf.if {valid}"));
-    w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
-    let k_at = w.add("%pc", "%p");
-    let x = w.fresh("x");
-    w.line(&format!("{x} = memref.load %a[{row}, {k_at}] : {ta}"));
-    let x = widen(&mut w, &x, &format!("{element} to {acc}"));
-    let p_mr = w.mul_const("%p", mr);
-    let o = w.add(&base, &p_mr);
-    w.line(&format!("memref.store {x}, %ap[{o}] : {packed_a}"));
-    w.close("");
-    w.close(" else {");
-    w.depth += 1;
-    w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
-    let p_mr = w.mul_const("%p", mr);
-    let o = w.add(&base, &p_mr);
-    w.line(&format!("memref.store %zero, %ap[{o}] : {packed_a}"));
-    w.close("");
-    w.close("");
-    w.close("");
-    w.close("");
+    if gemm.bf16_dot {
+        pack_a_pairs(&mut w, gemm, &kcur, &mcur, &ta, &packed_a);
+    } else {
+        // A[ic.., pc..] into strips of MR rows, k-major; rows past the block
+        // are zeros (they belong to the next block or to no row at all).
+        w.open(&format!("scf.for %ir = %c0 to {mcur} step {mr_}"));
+        let strip = w.mul_const("%ir", kc);
+        w.open(&format!("scf.for %i = %c0 to {mr_} step %c1"));
+        let ri = w.add("%ir", "%i");
+        let valid = w.fresh("v");
+        w.line(&format!("{valid} = arith.cmpi slt, {ri}, {mcur} : index"));
+        let row = w.add("%ic", &ri);
+        let base = w.add(&strip, "%i");
+        w.open(&format!("scf.if {valid}"));
+        w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
+        let k_at = w.add("%pc", "%p");
+        let x = w.fresh("x");
+        w.line(&format!("{x} = memref.load %a[{row}, {k_at}] : {ta}"));
+        let x = widen(&mut w, &x, &format!("{element} to {acc}"));
+        let p_mr = w.mul_const("%p", mr);
+        let o = w.add(&base, &p_mr);
+        w.line(&format!("memref.store {x}, %ap[{o}] : {packed_a}"));
+        w.close("");
+        w.close(" else {");
+        w.depth += 1;
+        w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
+        let p_mr = w.mul_const("%p", mr);
+        let o = w.add(&base, &p_mr);
+        w.line(&format!("memref.store %zero, %ap[{o}] : {packed_a}"));
+        w.close("");
+        w.close("");
+        w.close("");
+        w.close("");
+    }
 
     // The micro-kernel over every MR x NR tile of the block.
     let tile = r.rows * r.vectors;
@@ -315,47 +338,27 @@ fn two_dimensional(gemm: &Gemm) -> String {
         .enumerate()
         .map(|(t, s)| format!("{s} = {init}#{t}"))
         .collect();
-    w.open(&format!(
-        "{sums}:{tile} = scf.for %p = %c0 to {kcur} step %c1 iter_args({}) -> ({types})",
-        list(&iter_args)
-    ));
-    let p_nr = w.mul_const("%p", nr);
-    let b_at = w.add(&b_strip, &p_nr);
-    let bs: Vec<String> = (0..r.vectors)
-        .map(|v| {
-            let o = w.add_const(&b_at, v * lanes);
-            let x = w.fresh("b");
-            w.line(&format!(
-                "{x} = vector.load %bp[{o}] : {packed_b}, {vector}"
-            ));
-            x
-        })
-        .collect();
-    let p_mr = w.mul_const("%p", mr);
-    let a_at = w.add(&a_strip, &p_mr);
-    let mut next = Vec::new();
-    for i in 0..mr {
-        let o = w.add_const(&a_at, i);
-        let s = w.fresh("a");
-        w.line(&format!("{s} = memref.load %ap[{o}] : {packed_a}"));
-        let sv = w.fresh("a");
-        w.line(&format!("{sv} = vector.broadcast {s} : {acc} to {vector}"));
-        for (v, b) in bs.iter().enumerate() {
-            let x = &carried[i * r.vectors + v];
-            let y = w.fresh("y");
-            match gemm.arithmetic {
-                Arithmetic::Fused => {
-                    w.line(&format!("{y} = vector.fma {sv}, {b}, {x} : {vector}"));
-                }
-                Arithmetic::Ordered => {
-                    let t = w.fresh("t");
-                    w.line(&format!("{t} = arith.mulf {sv}, {b} : {vector}"));
-                    w.line(&format!("{y} = arith.addf {x}, {t} : {vector}"));
-                }
-            }
-            next.push(y);
-        }
+    if gemm.bf16_dot {
+        let pairs = pair_count(&mut w, &kcur);
+        w.open(&format!(
+            "{sums}:{tile} = scf.for %q = %c0 to {pairs} step %c1 iter_args({}) -> ({types})",
+            list(&iter_args)
+        ));
+    } else {
+        w.open(&format!(
+            "{sums}:{tile} = scf.for %p = %c0 to {kcur} step %c1 iter_args({}) -> ({types})",
+            list(&iter_args)
+        ));
     }
+    let next = if gemm.bf16_dot {
+        dot_steps(
+            &mut w, gemm, &a_strip, &b_strip, &carried, &packed_a, &packed_b,
+        )
+    } else {
+        fma_steps(
+            &mut w, gemm, &a_strip, &b_strip, &carried, &packed_a, &packed_b,
+        )
+    };
     w.line(&format!("scf.yield {} : {types}", list(&next)));
     w.close("");
 
@@ -427,4 +430,242 @@ fn row_valid(w: &mut Writer, rows_left: &str, i: usize) -> String {
     let v = w.fresh("v");
     w.line(&format!("{v} = arith.cmpi slt, {c}, {rows_left} : index"));
     v
+}
+
+/// One k step of the micro-kernel: a row of B's strip (`vectors` loads)
+/// times each of the MR elements of A's strip (broadcast), into the
+/// accumulators `carried`; the new accumulators.
+fn fma_steps(
+    w: &mut Writer,
+    gemm: &Gemm,
+    a_strip: &str,
+    b_strip: &str,
+    carried: &[String],
+    packed_a: &str,
+    packed_b: &str,
+) -> Vec<String> {
+    let r = gemm.register;
+    let (mr, nr, lanes) = (r.rows, r.cols(), r.lanes);
+    let acc = gemm.acc.name();
+    let vector = format!("vector<{lanes}x{acc}>");
+    let p_nr = w.mul_const("%p", nr);
+    let b_at = w.add(b_strip, &p_nr);
+    let bs: Vec<String> = (0..r.vectors)
+        .map(|v| {
+            let o = w.add_const(&b_at, v * lanes);
+            let x = w.fresh("b");
+            w.line(&format!(
+                "{x} = vector.load %bp[{o}] : {packed_b}, {vector}"
+            ));
+            x
+        })
+        .collect();
+    let p_mr = w.mul_const("%p", mr);
+    let a_at = w.add(a_strip, &p_mr);
+    let mut next = Vec::new();
+    for i in 0..mr {
+        let o = w.add_const(&a_at, i);
+        let s = w.fresh("a");
+        w.line(&format!("{s} = memref.load %ap[{o}] : {packed_a}"));
+        let sv = w.fresh("a");
+        w.line(&format!("{sv} = vector.broadcast {s} : {acc} to {vector}"));
+        for (v, b) in bs.iter().enumerate() {
+            let x = &carried[i * r.vectors + v];
+            let y = w.fresh("y");
+            match gemm.arithmetic {
+                Arithmetic::Fused => {
+                    w.line(&format!("{y} = vector.fma {sv}, {b}, {x} : {vector}"));
+                }
+                Arithmetic::Ordered => {
+                    let t = w.fresh("t");
+                    w.line(&format!("{t} = arith.mulf {sv}, {b} : {vector}"));
+                    w.line(&format!("{y} = arith.addf {x}, {t} : {vector}"));
+                }
+            }
+            next.push(y);
+        }
+    }
+    next
+}
+
+/// `ceil(kcur / 2)`: the k pairs of a block.
+fn pair_count(w: &mut Writer, kcur: &str) -> String {
+    let odd = w.add_const(kcur, 1);
+    let two = w.index(2);
+    w.op("i", "divui", &odd, &two)
+}
+
+/// One pair step `%q` of the bf16 micro-kernel: each of the `vectors`
+/// loads of B's strip holds `lanes` columns of rows 2q and 2q+1
+/// interleaved; each row of A's strip broadcasts its pair (a 32-bit
+/// element) to every lane; `vdpbf16ps` adds both products to each f32
+/// lane.
+fn dot_steps(
+    w: &mut Writer,
+    gemm: &Gemm,
+    a_strip: &str,
+    b_strip: &str,
+    carried: &[String],
+    packed_a: &str,
+    packed_b: &str,
+) -> Vec<String> {
+    let r = gemm.register;
+    let (mr, nr, lanes) = (r.rows, r.cols(), r.lanes);
+    let pair_vector = format!("vector<{}xbf16>", 2 * lanes);
+    let vector = format!("vector<{lanes}xf32>");
+    let q_b = w.mul_const("%q", 2 * nr);
+    let b_at = w.add(b_strip, &q_b);
+    let bs: Vec<String> = (0..r.vectors)
+        .map(|v| {
+            let o = w.add_const(&b_at, 2 * v * lanes);
+            let x = w.fresh("b");
+            w.line(&format!(
+                "{x} = vector.load %bp[{o}] : {packed_b}, {pair_vector}"
+            ));
+            x
+        })
+        .collect();
+    let q_a = w.mul_const("%q", 2 * mr);
+    let a_at = w.add(a_strip, &q_a);
+    let mut next = Vec::new();
+    for i in 0..mr {
+        let o = w.add_const(&a_at, 2 * i);
+        let pair = w.fresh("a");
+        w.line(&format!(
+            "{pair} = vector.load %ap[{o}] : {packed_a}, vector<2xbf16>"
+        ));
+        let word = w.fresh("a");
+        w.line(&format!(
+            "{word} = vector.bitcast {pair} : vector<2xbf16> to vector<1xi32>"
+        ));
+        let scalar = w.fresh("a");
+        w.line(&format!(
+            "{scalar} = vector.extract {word}[0] : i32 from vector<1xi32>"
+        ));
+        let splat = w.fresh("a");
+        w.line(&format!(
+            "{splat} = vector.broadcast {scalar} : i32 to vector<{lanes}xi32>"
+        ));
+        let pairs = w.fresh("a");
+        w.line(&format!(
+            "{pairs} = vector.bitcast {splat} : vector<{lanes}xi32> to {pair_vector}"
+        ));
+        for (v, b) in bs.iter().enumerate() {
+            let x = &carried[i * r.vectors + v];
+            let y = w.fresh("y");
+            w.line(&format!(
+                "{y} = func.call @{BF16_DOT}({x}, {pairs}, {b}) : ({vector}, {pair_vector}, {pair_vector}) -> {vector}"
+            ));
+            next.push(y);
+        }
+    }
+    next
+}
+
+/// B[pc.., jc..] as bf16 pairs: strip s holds, for each pair q of its kc
+/// rows, NR columns of (row 2q, row 2q+1); a row past the block is zeros.
+fn pack_b_pairs(w: &mut Writer, gemm: &Gemm, kcur: &str, ncur: &str, tb: &str, packed_b: &str) {
+    let r = gemm.register;
+    let (nr, lanes) = (r.cols(), r.lanes);
+    let kc = gemm.effective_blocking().depth;
+    let nr_ = w.index(nr);
+    let half = format!("vector<{lanes}xbf16>");
+    let pairs = pair_count(w, kcur);
+    w.open(&format!("scf.for %jr = %c0 to {ncur} step {nr_}"));
+    let strip = w.mul_const("%jr", kc);
+    let col = w.add("%jc", "%jr");
+    w.open(&format!("scf.for %q = %c0 to {pairs} step %c1"));
+    let two_q = w.mul_const("%q", 2);
+    let row0 = w.add("%pc", &two_q);
+    let row1 = w.add_const(&row0, 1);
+    let second = w.add_const(&two_q, 1);
+    let valid = w.fresh("v");
+    w.line(&format!(
+        "{valid} = arith.cmpi slt, {second}, {kcur} : index"
+    ));
+    let q_b = w.mul_const("%q", 2 * nr);
+    let at = w.add(&strip, &q_b);
+    let interleave: Vec<String> = (0..lanes)
+        .flat_map(|j| [j.to_string(), (j + lanes).to_string()])
+        .collect();
+    for v in 0..r.vectors {
+        let c = w.add_const(&col, v * lanes);
+        let x0 = w.fresh("x");
+        w.line(&format!(
+            "{x0} = vector.transfer_read %b[{row0}, {c}], %pad : {tb}, {half}"
+        ));
+        let x1 = w.fresh("x");
+        w.open(&format!("{x1} = scf.if {valid} -> ({half})"));
+        let y = w.fresh("x");
+        w.line(&format!(
+            "{y} = vector.transfer_read %b[{row1}, {c}], %pad : {tb}, {half}"
+        ));
+        w.line(&format!("scf.yield {y} : {half}"));
+        w.close(" else {");
+        w.depth += 1;
+        let z = w.fresh("x");
+        w.line(&format!("{z} = arith.constant dense<0.0> : {half}"));
+        w.line(&format!("scf.yield {z} : {half}"));
+        w.close("");
+        let both = w.fresh("x");
+        w.line(&format!(
+            "{both} = vector.shuffle {x0}, {x1} [{}] : {half}, {half}",
+            interleave.join(", ")
+        ));
+        let o = w.add_const(&at, 2 * v * lanes);
+        w.line(&format!(
+            "vector.store {both}, %bp[{o}] : {packed_b}, vector<{}xbf16>",
+            2 * lanes
+        ));
+    }
+    w.close("");
+    w.close("");
+}
+
+/// A[ic.., pc..] as bf16 pairs: strip s holds, for each pair q, MR rows of
+/// (a[row, 2q], a[row, 2q+1]); rows past the block and an odd block's
+/// last k are zeros.
+fn pack_a_pairs(w: &mut Writer, gemm: &Gemm, kcur: &str, mcur: &str, ta: &str, packed_a: &str) {
+    let mr = gemm.register.rows;
+    let kc = gemm.effective_blocking().depth;
+    let mr_ = w.index(mr);
+    let pairs = pair_count(w, kcur);
+    let even = w.mul_const(&pairs, 2);
+    w.open(&format!("scf.for %ir = %c0 to {mcur} step {mr_}"));
+    let strip = w.mul_const("%ir", kc);
+    w.open(&format!("scf.for %i = %c0 to {mr_} step %c1"));
+    let ri = w.add("%ir", "%i");
+    let row_valid = w.fresh("v");
+    w.line(&format!(
+        "{row_valid} = arith.cmpi slt, {ri}, {mcur} : index"
+    ));
+    let row = w.add("%ic", &ri);
+    let two_i = w.mul_const("%i", 2);
+    let base = w.add(&strip, &two_i);
+    w.open(&format!("scf.for %p = %c0 to {even} step %c1"));
+    let in_k = w.fresh("v");
+    w.line(&format!("{in_k} = arith.cmpi slt, %p, {kcur} : index"));
+    let valid = w.fresh("v");
+    w.line(&format!("{valid} = arith.andi {row_valid}, {in_k} : i1"));
+    let x = w.fresh("x");
+    w.open(&format!("{x} = scf.if {valid} -> (bf16)"));
+    let k_at = w.add("%pc", "%p");
+    let y = w.fresh("x");
+    w.line(&format!("{y} = memref.load %a[{row}, {k_at}] : {ta}"));
+    w.line(&format!("scf.yield {y} : bf16"));
+    w.close(" else {");
+    w.depth += 1;
+    w.line("scf.yield %pad : bf16");
+    w.close("");
+    // (p / 2) * 2MR + p % 2
+    let two = w.index(2);
+    let q = w.op("i", "divui", "%p", &two);
+    let q_a = w.mul_const(&q, 2 * mr);
+    let odd = w.op("i", "remui", "%p", &two);
+    let o = w.add(&base, &q_a);
+    let o = w.add(&o, &odd);
+    w.line(&format!("memref.store {x}, %ap[{o}] : {packed_a}"));
+    w.close("");
+    w.close("");
+    w.close("");
 }

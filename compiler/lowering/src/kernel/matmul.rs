@@ -63,6 +63,10 @@ fn helper(
         },
         register: RegisterTile::for_host(cpu.vector_bits, acc),
         arithmetic: cpu.arithmetic,
+        bf16_dot: cpu.bf16_dot
+            && element == DType::BF16
+            && cpu.arithmetic == gemm::Arithmetic::Fused
+            && cpu.vector_bits >= 512,
     })
 }
 
