@@ -490,8 +490,15 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     types.push(element);
                 }
                 let a = self.fresh("a");
-                let (lines, result) =
-                    elementwise::scalar_op_text(op, &a, &names, &types, element, &op_location)?;
+                let (lines, result) = elementwise::scalar_op_text(
+                    self.target,
+                    op,
+                    &a,
+                    &names,
+                    &types,
+                    element,
+                    &op_location,
+                )?;
                 for line in lines.lines() {
                     self.line(line.trim_start());
                 }

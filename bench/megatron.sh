@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Megatron-LM's tensor-parallel MLP block (forward), coco against PyTorch on
+# the same CPU ranks, one thread each, in one run: examples/coco/megatron_mlp.mlir
+# at hidden sizes 1024 and 2048 (GPT-2 medium and XL), 512 and 2048 tokens,
+# f32 and bf16, on 2 and 4 ranks.
+#   coco AR_C       the example as written: GEMMs, all_reduce, kernels
+#   coco tuned      --coco-autotune (the cost model's schedule for the machine
+#                   and the ranks; docs/autotune.md)
+#   torch TP        bench/host/pytorch_megatron.py: the same block with
+#                   torch's matmul (oneDNN/MKL) and dist.all_reduce over gloo
+# Each line: ms per forward (mean of --repeat for coco, median for torch)
+# and torch over the faster coco schedule (above 1: coco is faster).
+# With CHECK=1 each coco schedule also runs once under --check against the
+# reference interpreter (slow at these sizes: minutes per program).
+#
+# torch comes from the environment pytorch_peer.sh --install creates
+# (.venv-torch, or $TORCH_VENV). Never in CI.
+# Usage: [RANKS="2 4"] [TOKENS="512 2048"] [HIDDEN="1024 2048"]
+#        [DTYPES="f32 bf16"] [CHECK=1] bench/megatron.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=./target/debug
+venv=${TORCH_VENV:-.venv-torch}
+if ! "$venv/bin/python" -c 'import torch' 2>/dev/null; then
+  echo "megatron.sh: no torch in $venv; run bench/pytorch_peer.sh --install first" >&2
+  exit 1
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export OMP_NUM_THREADS=1
+
+# The example with its shapes as parameters: 16 tokens, hidden 1024, f16.
+sed -e 's/tensor<16x/tensor<@T@x/g' -e 's/4096/@F@/g' -e 's/1024/@H@/g' -e 's/f16/@D@/g' \
+  examples/coco/megatron_mlp.mlir > "$work/template.mlir"
+per_iteration() { sed -n 's/.*per iteration *\([0-9.]*\) ms.*/\1/p'; }
+coco_ms() { # program ranks repeat
+  ( $bin/coco-run "$1" --ranks "$2" --repeat "$3" --timing 2>&1 || true ) | per_iteration | grep . || echo failed
+}
+checked() { # program ranks
+  if [ "${CHECK:-0}" = 1 ]; then
+    $bin/coco-run "$1" --ranks "$2" --check 2>&1 | grep -q "result0: \(bitwise equal\|largest\)" && echo ok || echo FAILED
+  else
+    echo -
+  fi
+}
+
+printf "%-5s %5s %6s %6s %5s %12s %12s %10s %8s %8s\n" block ranks tokens hidden dtype "coco AR_C" "coco tuned" "torch TP" "check" "torch/coco"
+for ranks in ${RANKS:-2 4}; do
+  for dtype in ${DTYPES:-f32 bf16}; do
+    for hidden in ${HIDDEN:-1024 2048}; do
+      for tokens in ${TOKENS:-512 2048}; do
+        p="$work/mlp-$tokens-$hidden-$dtype.mlir"
+        sed -e "s/@T@/$tokens/g; s/@F@/$((4 * hidden))/g; s/@H@/$hidden/g; s/@D@/$dtype/g" "$work/template.mlir" > "$p"
+        $bin/coco-opt "$p" --coco-autotune=cpu-host --autotune-ranks="$ranks" -o "$p.tuned.mlir" 2>/dev/null || cp "$p" "$p.tuned.mlir"
+        repeat=$(( tokens * hidden >= 2048 * 2048 ? 2 : 5 ))
+        arc=$(coco_ms "$p" "$ranks" $repeat)
+        tuned=$(coco_ms "$p.tuned.mlir" "$ranks" $repeat)
+        torch=$("$venv/bin/python" -m torch.distributed.run --standalone --nproc_per_node "$ranks" \
+          bench/host/pytorch_megatron.py --tokens "$tokens" --hidden "$hidden" --dtype "$dtype" --steps $repeat 2>/dev/null |
+          awk '{print $6}' | tail -1)
+        check="$(checked "$p" "$ranks")/$(checked "$p.tuned.mlir" "$ranks")"
+        awk -v r=$ranks -v t=$tokens -v h=$hidden -v d=$dtype -v a="$arc" -v u="$tuned" -v th="${torch:-nan}" -v c="$check" 'BEGIN {
+          best = a; if (u != "failed" && (best == "failed" || u + 0 < best + 0)) best = u
+          ratio = (best == "failed" || th == "nan") ? "n/a" : sprintf("%.2fx", th / best)
+          printf "%-5s %5d %6d %6d %5s %12s %12s %10s %8s %8s\n", "mlp", r, t, h, d, a, u, th, c, ratio
+        }'
+      done
+    done
+  done
+done
