@@ -31,7 +31,7 @@ use melior::ir::{
 };
 
 use super::{
-    identity_map, map, parallel, splat_text,
+    identity_map, map, math, parallel, splat_text,
     types::{convert, element, float_literal, tensor_type},
     Emitter, Target, Tensor,
 };
@@ -612,11 +612,8 @@ pub(super) fn scalar_op_text(
         // A cast to the same type is its operand.
         return Ok(convert(operand_types[0], result_type, &operands[0], name));
     }
-    if op_name(op) == "math.tanh" && target != Target::Gpu && result_type != DType::F64 {
-        return Ok((
-            rational_tanh(&operands[0], result_type, name),
-            name.to_string(),
-        ));
+    if let Some(lines) = math::vectorised(target, &op_name(op), &operands[0], result_type, name) {
+        return Ok((lines, name.to_string()));
     }
     let guarded = match op_name(op).as_str() {
         "arith.fptosi" => {
@@ -638,96 +635,6 @@ pub(super) fn scalar_op_text(
         )
     });
     Ok((lines, name.to_string()))
-}
-
-/// `tanh(x)` for f32 and 16-bit floats on the CPU as a rational function
-/// in f32 (Eigen's and XLA's fast tanh: odd degree-13 numerator, even
-/// degree-6 denominator, the input clamped to ±7.905, where tanh rounds to
-/// ±1 in f32, and tiny inputs returned as they are), within a few ulp of
-/// libm's and, unlike libm's `tanhf`, vectorised by LLVM: the GeLU of a
-/// Megatron MLP spent more time in `tanhf` than in either GEMM. The GPU
-/// keeps libdevice's `__nv_tanhf`.
-fn rational_tanh(x: &str, ty: DType, name: &str) -> String {
-    const ALPHA: [&str; 7] = [
-        "4.89352455891786e-03",
-        "6.37261928875436e-04",
-        "1.48572235717979e-05",
-        "5.12229709037114e-08",
-        "-8.60467152213735e-11",
-        "2.00018790482477e-13",
-        "-2.76076847742355e-16",
-    ];
-    const BETA: [&str; 4] = [
-        "4.89352518554385e-03",
-        "2.26843463243900e-03",
-        "1.18534705686654e-04",
-        "1.19825839466702e-06",
-    ];
-    let mut text = String::new();
-    let mut line = |l: String| {
-        let _ = writeln!(text, "      {l}");
-    };
-    let f = if ty == DType::F32 {
-        x.to_string()
-    } else {
-        line(format!("{name}_f = arith.extf {x} : {ty} to f32"));
-        format!("{name}_f")
-    };
-    line(format!(
-        "{name}_c = arith.constant 7.90531110763549805 : f32"
-    ));
-    line(format!(
-        "{name}_nc = arith.constant -7.90531110763549805 : f32"
-    ));
-    line(format!("{name}_lo = arith.minimumf {f}, {name}_c : f32"));
-    line(format!(
-        "{name}_v = arith.maximumf {name}_lo, {name}_nc : f32"
-    ));
-    line(format!("{name}_x2 = arith.mulf {name}_v, {name}_v : f32"));
-    let mut horner = |prefix: &str, coefficients: &[&str]| -> String {
-        let last = coefficients.len() - 1;
-        let mut acc = format!("{name}_{prefix}{last}");
-        line(format!(
-            "{acc} = arith.constant {} : f32",
-            coefficients[last]
-        ));
-        for i in (0..last).rev() {
-            line(format!(
-                "{name}_{prefix}k{i} = arith.constant {} : f32",
-                coefficients[i]
-            ));
-            line(format!(
-                "{name}_{prefix}m{i} = arith.mulf {name}_x2, {acc} : f32"
-            ));
-            line(format!(
-                "{name}_{prefix}{i} = arith.addf {name}_{prefix}m{i}, {name}_{prefix}k{i} : f32"
-            ));
-            acc = format!("{name}_{prefix}{i}");
-        }
-        acc
-    };
-    let p = horner("p", &ALPHA);
-    let q = horner("q", &BETA);
-    line(format!("{name}_px = arith.mulf {name}_v, {p} : f32"));
-    line(format!("{name}_r = arith.divf {name}_px, {q} : f32"));
-    line(format!("{name}_a = math.absf {f} : f32"));
-    line(format!("{name}_t = arith.constant 4.0e-04 : f32"));
-    line(format!(
-        "{name}_tiny = arith.cmpf olt, {name}_a, {name}_t : f32"
-    ));
-    let out = if ty == DType::F32 {
-        name.to_string()
-    } else {
-        format!("{name}_s")
-    };
-    line(format!(
-        "{out} = arith.select {name}_tiny, {f}, {name}_r : f32"
-    ));
-    if ty != DType::F32 {
-        let (lines, _) = convert(DType::F32, ty, &out, name);
-        text.push_str(&lines);
-    }
-    text
 }
 
 /// Integer division and remainder made total, as the reference interpreter

@@ -34,6 +34,7 @@
 //! transposes, head reshapes); `types` holds the element types.
 
 mod elementwise;
+mod math;
 mod matmul;
 mod movement;
 mod nn;

@@ -8,6 +8,8 @@
 
 use std::fmt::Write as _;
 
+use coco_bundle::DType;
+
 use coco_dialects::{
     coco::{DistTensor, Layout, Reduction},
     ir::{float_attr, int_attr},
@@ -32,6 +34,13 @@ const SPREAD: u64 = 0xd6e8_feb8_6659_fd93;
 const KEY_BASIS: u64 = 0x636f_636f;
 
 impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
+    /// `out = exp(x)` in `acc` as generic-body lines: arithmetic on the
+    /// CPU (`math::vectorised`), `math.exp` elsewhere.
+    fn exp_lines(&self, x: &str, acc: DType, out: &str) -> String {
+        super::math::vectorised(self.target, "math.exp", x, acc, out)
+            .unwrap_or_else(|| format!("      {out} = math.exp {x} : {acc}\n"))
+    }
+
     /// Per row: `exp(x - max) / sum(exp(x - max))` in the accumulation type.
     pub(super) fn softmax(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
         let x = self.operand(op, 0, &out.location)?;
@@ -56,14 +65,18 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             &[(&x, false), (&m_t, true)],
             acc,
             "0.0",
-            &format!("{wa}      %d = arith.subf {xa}, %b : {acc}\n      %e = math.exp %d : {acc}\n      %n = arith.addf %acc, %e : {acc}\n"),
+            &format!(
+                "{wa}      %d = arith.subf {xa}, %b : {acc}\n{}      %n = arith.addf %acc, %e : {acc}\n",
+                self.exp_lines("%d", acc, "%e")
+            ),
             Reduction::Sum,
         );
         let row_map = map(rank, &(0..rank - 1).collect::<Vec<_>>());
         let e = self.empty(&x.shape, element);
         let (round, r) = convert(acc, element, "%q", "%r");
+        let exp = self.exp_lines("%d", acc, "%ex");
         self.line(&format!(
-            "{} = linalg.generic {{indexing_maps = [{id}, {row_map}, {row_map}, {id}], iterator_types = {}}} ins({}, {}, {sum} : {}, {}, {}) outs({e} : {}) {{\n    ^bb0(%a: {}, %b: {acc}, %c: {acc}, %o: {element}):\n{wa}      %d = arith.subf {xa}, %b : {acc}\n      %ex = math.exp %d : {acc}\n      %q = arith.divf %ex, %c : {acc}\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
+            "{} = linalg.generic {{indexing_maps = [{id}, {row_map}, {row_map}, {id}], iterator_types = {}}} ins({}, {}, {sum} : {}, {}, {}) outs({e} : {}) {{\n    ^bb0(%a: {}, %b: {acc}, %c: {acc}, %o: {element}):\n{wa}      %d = arith.subf {xa}, %b : {acc}\n{exp}      %q = arith.divf %ex, %c : {acc}\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
             out.name,
             parallel(rank),
             x.name,
