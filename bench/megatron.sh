@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Megatron-LM's tensor-parallel MLP block (forward), coco against PyTorch on
-# the same CPU ranks, one thread each, in one run: examples/coco/megatron_mlp.mlir
-# at hidden sizes 1024 and 2048 (GPT-2 medium and XL), 512 and 2048 tokens,
-# f32 and bf16, on 2 and 4 ranks.
+# Megatron-LM's tensor-parallel blocks (forward), coco against PyTorch on
+# the same CPU ranks, one thread each, in one run: the MLP block
+# (examples/coco/megatron_mlp.mlir) and the attention block
+# (examples/coco/megatron_attention.mlir, heads of 64) at hidden sizes 1024
+# and 2048 (GPT-2 medium and XL), 512 and 2048 tokens, f32 and bf16, on 2
+# and 4 ranks.
 #   coco AR_C       the example as written: GEMMs, all_reduce, kernels
 #   coco tuned      --coco-autotune (the cost model's schedule for the machine
 #                   and the ranks; docs/autotune.md)
-#   torch TP        bench/host/pytorch_megatron.py: the same block with
+#   torch TP        bench/host/pytorch_megatron.py: the same blocks with
 #                   torch's matmul (oneDNN/MKL) and dist.all_reduce over gloo
 # Each line: ms per forward (mean of --repeat for coco, median for torch)
 # and torch over the faster coco schedule (above 1: coco is faster).
@@ -15,8 +17,8 @@
 #
 # torch comes from the environment pytorch_peer.sh --install creates
 # (.venv-torch, or $TORCH_VENV). Never in CI.
-# Usage: [RANKS="2 4"] [TOKENS="512 2048"] [HIDDEN="1024 2048"]
-#        [DTYPES="f32 bf16"] [CHECK=1] bench/megatron.sh
+# Usage: [BLOCKS="mlp attention"] [RANKS="2 4"] [TOKENS="512 2048"]
+#        [HIDDEN="1024 2048"] [DTYPES="f32 bf16"] [CHECK=1] bench/megatron.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=./target/debug
@@ -29,9 +31,15 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1
 
-# The example with its shapes as parameters: 16 tokens, hidden 1024, f16.
+# The examples with their shapes as parameters. MLP: 16 tokens, hidden
+# 1024, f16. Attention: 64 tokens, hidden 256, 8 heads of 32, f32.
 sed -e 's/tensor<16x/tensor<@T@x/g' -e 's/4096/@F@/g' -e 's/1024/@H@/g' -e 's/f16/@D@/g' \
-  examples/coco/megatron_mlp.mlir > "$work/template.mlir"
+  examples/coco/megatron_mlp.mlir > "$work/mlp.template"
+sed -e 's/tensor<64x256x/tensor<@T@x@H@x/g' -e 's/tensor<256x256x/tensor<@H@x@H@x/g' \
+  -e 's/tensor<256x/tensor<@H@x/g' -e 's/tensor<8x64x32x/tensor<@NH@x@T@x64x/g' \
+  -e 's/tensor<8x32x64x/tensor<@NH@x64x@T@x/g' -e 's/tensor<8x64x64x/tensor<@NH@x@T@x@T@x/g' \
+  -e 's/dense<0.17677669>/dense<0.125>/g' -e 's/f32/@D@/g' \
+  examples/coco/megatron_attention.mlir > "$work/attention.template"
 per_iteration() { sed -n 's/.*per iteration *\([0-9.]*\) ms.*/\1/p'; }
 coco_ms() { # program ranks repeat
   ( $bin/coco-run "$1" --ranks "$2" --repeat "$3" --timing 2>&1 || true ) | per_iteration | grep . || echo failed
@@ -44,27 +52,30 @@ checked() { # program ranks
   fi
 }
 
-printf "%-5s %5s %6s %6s %5s %12s %12s %10s %8s %8s\n" block ranks tokens hidden dtype "coco AR_C" "coco tuned" "torch TP" "check" "torch/coco"
+printf "%-9s %5s %6s %6s %5s %12s %12s %10s %8s %8s\n" block ranks tokens hidden dtype "coco AR_C" "coco tuned" "torch TP" "check" "torch/coco"
+for block in ${BLOCKS:-mlp attention}; do
 for ranks in ${RANKS:-2 4}; do
   for dtype in ${DTYPES:-f32 bf16}; do
     for hidden in ${HIDDEN:-1024 2048}; do
       for tokens in ${TOKENS:-512 2048}; do
-        p="$work/mlp-$tokens-$hidden-$dtype.mlir"
-        sed -e "s/@T@/$tokens/g; s/@F@/$((4 * hidden))/g; s/@H@/$hidden/g; s/@D@/$dtype/g" "$work/template.mlir" > "$p"
+        p="$work/$block-$tokens-$hidden-$dtype.mlir"
+        sed -e "s/@T@/$tokens/g; s/@F@/$((4 * hidden))/g; s/@H@/$hidden/g; s/@NH@/$((hidden / 64))/g; s/@D@/$dtype/g" \
+          "$work/$block.template" > "$p"
         $bin/coco-opt "$p" --coco-autotune=cpu-host --autotune-ranks="$ranks" -o "$p.tuned.mlir" 2>/dev/null || cp "$p" "$p.tuned.mlir"
         repeat=$(( tokens * hidden >= 2048 * 2048 ? 2 : 5 ))
         arc=$(coco_ms "$p" "$ranks" $repeat)
         tuned=$(coco_ms "$p.tuned.mlir" "$ranks" $repeat)
         torch=$("$venv/bin/python" -m torch.distributed.run --standalone --nproc_per_node "$ranks" \
-          bench/host/pytorch_megatron.py --tokens "$tokens" --hidden "$hidden" --dtype "$dtype" --steps $repeat 2>/dev/null |
+          bench/host/pytorch_megatron.py --block "$block" --tokens "$tokens" --hidden "$hidden" --dtype "$dtype" --steps $repeat 2>/dev/null |
           awk '{print $6}' | tail -1)
         check="$(checked "$p" "$ranks")/$(checked "$p.tuned.mlir" "$ranks")"
-        awk -v r=$ranks -v t=$tokens -v h=$hidden -v d=$dtype -v a="$arc" -v u="$tuned" -v th="${torch:-nan}" -v c="$check" 'BEGIN {
+        awk -v b=$block -v r=$ranks -v t=$tokens -v h=$hidden -v d=$dtype -v a="$arc" -v u="$tuned" -v th="${torch:-nan}" -v c="$check" 'BEGIN {
           best = a; if (u != "failed" && (best == "failed" || u + 0 < best + 0)) best = u
           ratio = (best == "failed" || th == "nan") ? "n/a" : sprintf("%.2fx", th / best)
-          printf "%-5s %5d %6d %6d %5s %12s %12s %10s %8s %8s\n", "mlp", r, t, h, d, a, u, th, c, ratio
+          printf "%-9s %5d %6d %6d %5s %12s %12s %10s %8s %8s\n", b, r, t, h, d, a, u, th, c, ratio
         }'
       done
     done
   done
+done
 done

@@ -1,15 +1,22 @@
-"""Megatron-LM's tensor-parallel MLP block (forward) in PyTorch on CPU
-ranks (gloo), as a user writes it: the peer side of bench/megatron.sh.
+"""Megatron-LM's tensor-parallel blocks (forward) in PyTorch on CPU ranks
+(gloo), as a user writes them: the peer side of bench/megatron.sh, one
+thread per rank.
 
-Each rank holds its column slice of W1 and b1 and its row slice of W2;
+mlp (examples/coco/megatron_mlp.mlir): each rank holds its column slice of
+W1 and b1 and its row slice of W2;
     h = gelu_tanh(x @ W1_r + b1_r)        column-parallel linear
     p = h @ W2_r                          row-parallel linear (partial sums)
     all_reduce(p)                         dist.all_reduce over gloo
     y = layer_norm(dropout(p + b2) + x)   bias, dropout, residual, norm
-the operations of examples/coco/megatron_mlp.mlir, one thread per rank.
+
+attention (examples/coco/megatron_attention.mlir): each rank holds whole
+heads (heads of 64): column slices of Wq, Wk, Wv, a row slice of Wo;
+    q, k, v = x @ Wq_r, x @ Wk_r, x @ Wv_r, split into the rank's heads
+    a = dropout(softmax(q k^T / 8)) v, heads merged
+    p = a @ Wo_r; all_reduce(p); y = layer_norm(dropout(p + bo) + x)
 
 Run under torch.distributed.run; prints one line on rank 0:
-  mlp TOKENS HIDDEN DTYPE WORLD median_ms
+  BLOCK TOKENS HIDDEN DTYPE WORLD median_ms
 """
 
 import argparse
@@ -23,6 +30,7 @@ import torch.nn.functional as F
 
 def main():
     parser = argparse.ArgumentParser()
+    parser.add_argument("--block", choices=["mlp", "attention"], default="mlp")
     parser.add_argument("--tokens", type=int, required=True)
     parser.add_argument("--hidden", type=int, required=True)
     parser.add_argument("--dtype", choices=["f32", "bf16"], required=True)
@@ -33,29 +41,44 @@ def main():
     world, rank = dist.get_world_size(), dist.get_rank()
     kind = {"f32": torch.float32, "bf16": torch.bfloat16}[args.dtype]
     t, h = args.tokens, args.hidden
-    f = 4 * h // world
     gen = torch.Generator().manual_seed(rank)
+
+    def weight(*shape):
+        return (torch.randn(*shape, generator=gen) * 0.02).to(kind)
+
     x = torch.randn(t, h, generator=torch.Generator().manual_seed(7)).to(kind)
-    w1 = (torch.randn(h, f, generator=gen) * 0.02).to(kind)
-    b1 = (torch.randn(f, generator=gen) * 0.02).to(kind)
-    w2 = (torch.randn(f, h, generator=gen) * 0.02).to(kind)
     b2 = (torch.randn(h, generator=torch.Generator().manual_seed(8)) * 0.02).to(kind)
     gamma = torch.ones(h, dtype=kind)
     beta = torch.zeros(h, dtype=kind)
+    if args.block == "mlp":
+        f = 4 * h // world
+        w1, b1, w2 = weight(h, f), weight(f), weight(f, h)
+
+        def partial():
+            return F.gelu(x @ w1 + b1, approximate="tanh") @ w2
+    else:
+        heads = h // 64 // world
+        wq, wk, wv, wo = weight(h, heads * 64), weight(h, heads * 64), weight(h, heads * 64), weight(heads * 64, h)
+
+        def partial():
+            def split(m):
+                return m.view(t, heads, 64).transpose(0, 1)
+            q, k, v = split(x @ wq), split(x @ wk), split(x @ wv)
+            w = F.dropout(torch.softmax(q @ k.transpose(1, 2) / 8.0, dim=-1), 0.1, training=True)
+            return (w @ v).transpose(0, 1).reshape(t, heads * 64) @ wo
     times = []
     with torch.no_grad():
         for _ in range(args.steps + 1):
             dist.barrier()
             start = time.perf_counter()
-            a = F.gelu(x @ w1 + b1, approximate="tanh")
-            p = a @ w2
+            p = partial()
             dist.all_reduce(p)
             y = F.layer_norm(F.dropout(p + b2, 0.1, training=True) + x, (h,), gamma, beta, 1e-5)
             times.append(time.perf_counter() - start)
     # The first step warms up (allocation, gloo's first connection).
     median = statistics.median(times[1:]) * 1e3
     if rank == 0:
-        print(f"mlp {t} {h} {args.dtype} {world} {median:.2f}")
+        print(f"{args.block} {t} {h} {args.dtype} {world} {median:.2f}")
     dist.destroy_process_group()
     del y
 
