@@ -1,4 +1,4 @@
-//! CPU GEMMs as generated code: `C += A·B` for one float matmul shape,
+//! CPU GEMMs as generated code: `C = A·B` for one float matmul shape,
 //! blocked for the caches, packed, and computed by a register-tiled
 //! micro-kernel of the host's vector width (the Goto/BLIS algorithm).
 //!
@@ -20,9 +20,10 @@
 //! ```
 //!
 //! Numerics: every output element still sums its products in order
-//! p = 0, 1, ..., k - 1 from its value in C (blocks over k load and store
-//! the accumulators), so [`Arithmetic::Ordered`] (a rounded multiply, then
-//! a rounded add) is bitwise the reference interpreter's. [`Arithmetic::Fused`]
+//! p = 0, 1, ..., k - 1 from zero (the first block over k starts the
+//! accumulators at zero, later ones load and store them through C), so
+//! [`Arithmetic::Ordered`] (a rounded multiply, then a rounded add) is
+//! bitwise the reference interpreter's. [`Arithmetic::Fused`]
 //! uses fused multiply-adds: one rounding per product instead of two (see
 //! docs/gemm.md for the bound).
 

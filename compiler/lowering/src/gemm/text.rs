@@ -293,9 +293,19 @@ fn two_dimensional(gemm: &Gemm) -> String {
         .map(|v| w.add_const(&col0, v * lanes))
         .collect();
 
-    // Accumulators start from C: blocks over k continue each sum in order.
+    // Accumulators start from zero in the first block over k (the helper
+    // writes C = A B, so C needs no zero fill first) and from C in the
+    // others: each sum continues in order.
     let init = w.fresh("init");
-    w.open(&format!("{init}:{tile} = scf.if {full} -> ({types})"));
+    let first = w.fresh("first");
+    w.line(&format!("{first} = arith.cmpi eq, %pc, %c0 : index"));
+    w.open(&format!("{init}:{tile} = scf.if {first} -> ({types})"));
+    let zeros = vec!["%zv".to_string(); tile];
+    w.line(&format!("scf.yield {} : {types}", list(&zeros)));
+    w.close(" else {");
+    w.depth += 1;
+    let loaded_c = w.fresh("c");
+    w.open(&format!("{loaded_c}:{tile} = scf.if {full} -> ({types})"));
     let mut loaded = Vec::new();
     for row in &rows {
         for col in &cols {
@@ -329,6 +339,9 @@ fn two_dimensional(gemm: &Gemm) -> String {
         }
     }
     w.line(&format!("scf.yield {} : {types}", list(&loaded)));
+    w.close("");
+    let from_c: Vec<String> = (0..tile).map(|t| format!("{loaded_c}#{t}")).collect();
+    w.line(&format!("scf.yield {} : {types}", list(&from_c)));
     w.close("");
 
     let sums = w.fresh("acc");
@@ -623,14 +636,14 @@ fn pack_b_pairs(w: &mut Writer, gemm: &Gemm, kcur: &str, ncur: &str, tb: &str, p
 }
 
 /// A[ic.., pc..] as bf16 pairs: strip s holds, for each pair q, MR rows of
-/// (a[row, 2q], a[row, 2q+1]); rows past the block and an odd block's
-/// last k are zeros.
+/// (a[row, 2q], a[row, 2q+1]), each pair one 2-element load; rows past
+/// the block are zeros, and so is the k past the matrix in an odd last
+/// block (the load's padding: only the matrix's last block can be odd).
 fn pack_a_pairs(w: &mut Writer, gemm: &Gemm, kcur: &str, mcur: &str, ta: &str, packed_a: &str) {
     let mr = gemm.register.rows;
     let kc = gemm.effective_blocking().depth;
     let mr_ = w.index(mr);
     let pairs = pair_count(w, kcur);
-    let even = w.mul_const(&pairs, 2);
     w.open(&format!("scf.for %ir = %c0 to {mcur} step {mr_}"));
     let strip = w.mul_const("%ir", kc);
     w.open(&format!("scf.for %i = %c0 to {mr_} step %c1"));
@@ -642,29 +655,33 @@ fn pack_a_pairs(w: &mut Writer, gemm: &Gemm, kcur: &str, mcur: &str, ta: &str, p
     let row = w.add("%ic", &ri);
     let two_i = w.mul_const("%i", 2);
     let base = w.add(&strip, &two_i);
-    w.open(&format!("scf.for %p = %c0 to {even} step %c1"));
-    let in_k = w.fresh("v");
-    w.line(&format!("{in_k} = arith.cmpi slt, %p, {kcur} : index"));
-    let valid = w.fresh("v");
-    w.line(&format!("{valid} = arith.andi {row_valid}, {in_k} : i1"));
+    w.open(&format!("scf.if {row_valid}"));
+    w.open(&format!("scf.for %q = %c0 to {pairs} step %c1"));
+    let two_q = w.mul_const("%q", 2);
+    let k_at = w.add("%pc", &two_q);
     let x = w.fresh("x");
-    w.open(&format!("{x} = scf.if {valid} -> (bf16)"));
-    let k_at = w.add("%pc", "%p");
-    let y = w.fresh("x");
-    w.line(&format!("{y} = memref.load %a[{row}, {k_at}] : {ta}"));
-    w.line(&format!("scf.yield {y} : bf16"));
+    w.line(&format!(
+        "{x} = vector.transfer_read %a[{row}, {k_at}], %pad : {ta}, vector<2xbf16>"
+    ));
+    let q_a = w.mul_const("%q", 2 * mr);
+    let o = w.add(&base, &q_a);
+    w.line(&format!(
+        "vector.store {x}, %ap[{o}] : {packed_a}, vector<2xbf16>"
+    ));
+    w.close("");
     w.close(" else {");
     w.depth += 1;
-    w.line("scf.yield %pad : bf16");
-    w.close("");
-    // (p / 2) * 2MR + p % 2
-    let two = w.index(2);
-    let q = w.op("i", "divui", "%p", &two);
-    let q_a = w.mul_const(&q, 2 * mr);
-    let odd = w.op("i", "remui", "%p", &two);
+    w.open(&format!("scf.for %q = %c0 to {pairs} step %c1"));
+    let zero = w.fresh("z");
+    w.line(&format!(
+        "{zero} = arith.constant dense<0.0> : vector<2xbf16>"
+    ));
+    let q_a = w.mul_const("%q", 2 * mr);
     let o = w.add(&base, &q_a);
-    let o = w.add(&o, &odd);
-    w.line(&format!("memref.store {x}, %ap[{o}] : {packed_a}"));
+    w.line(&format!(
+        "vector.store {zero}, %ap[{o}] : {packed_a}, vector<2xbf16>"
+    ));
+    w.close("");
     w.close("");
     w.close("");
     w.close("");

@@ -94,7 +94,6 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         } else {
             "linalg.matmul"
         };
-        let f = self.filled(shape, acc, acc.zero());
         let m = if acc == element {
             out.name.clone()
         } else {
@@ -108,6 +107,13 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             element,
             i64_array_attr(op, TILE_ATTR).as_deref(),
         );
+        // A helper writes C = A B; linalg.matmul's loops accumulate into
+        // a zero fill.
+        let f = if gemm.is_some() {
+            self.empty(shape, acc)
+        } else {
+            self.filled(shape, acc, acc.zero())
+        };
         let attr = mark(gemm, &mut self.helpers);
         self.line(&format!(
             "{m} = {named}{attr} ins({}, {} : {}, {}) outs({f} : {}) -> {}",
@@ -135,10 +141,9 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
 pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding, target: Target) -> KernelText {
     let (rows, k, n, element) = (chunk.rows, chunk.k, chunk.n, chunk.element);
     let mut helpers = Vec::new();
-    let attr = mark(
-        helper(target, None, (rows, n, k), element, chunk.tile.as_deref()),
-        &mut helpers,
-    );
+    let gemm = helper(target, None, (rows, n, k), element, chunk.tile.as_deref());
+    let writes_c = gemm.is_some();
+    let attr = mark(gemm, &mut helpers);
     let acc = element.accumulator();
     let noalias = |i: usize| {
         if binding.noalias.get(i).copied().unwrap_or(false) {
@@ -157,8 +162,17 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding, target: Target) -> K
         tensor_type(&[rows, n], element),
     );
     let zero = acc.zero();
+    // As in `matmul`: a helper writes C, loops accumulate into a zero fill.
+    let (fill, init) = if writes_c {
+        (String::new(), "%e")
+    } else {
+        (
+            format!("    %zero = arith.constant {zero} : {acc}\n    %f = linalg.fill ins(%zero : {acc}) outs(%e : {tacc}) -> {tacc}\n"),
+            "%f",
+        )
+    };
     let mut body = format!(
-        "    %lhs = bufferization.to_tensor %p0 restrict : {a}\n    %rhs = bufferization.to_tensor %p1 restrict : {b}\n    %zero = arith.constant {zero} : {acc}\n    %e = tensor.empty() : {tacc}\n    %f = linalg.fill ins(%zero : {acc}) outs(%e : {tacc}) -> {tacc}\n    %m = linalg.matmul{attr} ins(%lhs, %rhs : {ta}, {tb}) outs(%f : {tacc}) -> {tacc}\n"
+        "    %lhs = bufferization.to_tensor %p0 restrict : {a}\n    %rhs = bufferization.to_tensor %p1 restrict : {b}\n    %e = tensor.empty() : {tacc}\n{fill}    %m = linalg.matmul{attr} ins(%lhs, %rhs : {ta}, {tb}) outs({init} : {tacc}) -> {tacc}\n"
     );
     let result = if acc == element {
         "%m".to_string()
