@@ -13,7 +13,10 @@
 # Each line: ms per forward (mean of --repeat for coco, median for torch)
 # and torch over the faster coco schedule (above 1: coco is faster).
 # With CHECK=1 each coco schedule also runs once under --check against the
-# reference interpreter (slow at these sizes: minutes per program).
+# reference interpreter (slow at these sizes: minutes per program): "ok"
+# as compiled, "ordered" when only --gemm-arithmetic ordered is within
+# tolerance (bf16 intermediates can widen fused GEMMs' rounding
+# differences; docs/gemm.md), else FAILED.
 #
 # torch comes from the environment pytorch_peer.sh --install creates
 # (.venv-torch, or $TORCH_VENV). Never in CI.
@@ -45,14 +48,19 @@ coco_ms() { # program ranks repeat
   ( $bin/coco-run "$1" --ranks "$2" --repeat "$3" --timing 2>&1 || true ) | per_iteration | grep . || echo failed
 }
 checked() { # program ranks
-  if [ "${CHECK:-0}" = 1 ]; then
-    $bin/coco-run "$1" --ranks "$2" --check 2>&1 | grep -q "result0: \(bitwise equal\|largest\)" && echo ok || echo FAILED
-  else
+  local within="result0: \(bitwise equal\|largest\)"
+  if [ "${CHECK:-0}" != 1 ]; then
     echo -
+  elif $bin/coco-run "$1" --ranks "$2" --check 2>&1 | grep -q "$within"; then
+    echo ok
+  elif $bin/coco-run "$1" --ranks "$2" --check --gemm-arithmetic ordered 2>&1 | grep -q "$within"; then
+    echo ordered
+  else
+    echo FAILED
   fi
 }
 
-printf "%-9s %5s %6s %6s %5s %12s %12s %10s %8s %8s\n" block ranks tokens hidden dtype "coco AR_C" "coco tuned" "torch TP" "check" "torch/coco"
+printf "%-9s %5s %6s %6s %5s %12s %12s %10s %16s %8s\n" block ranks tokens hidden dtype "coco AR_C" "coco tuned" "torch TP" "check" "torch/coco"
 for block in ${BLOCKS:-mlp attention}; do
 for ranks in ${RANKS:-2 4}; do
   for dtype in ${DTYPES:-f32 bf16}; do
@@ -72,7 +80,7 @@ for ranks in ${RANKS:-2 4}; do
         awk -v b=$block -v r=$ranks -v t=$tokens -v h=$hidden -v d=$dtype -v a="$arc" -v u="$tuned" -v th="${torch:-nan}" -v c="$check" 'BEGIN {
           best = a; if (u != "failed" && (best == "failed" || u + 0 < best + 0)) best = u
           ratio = (best == "failed" || th == "nan") ? "n/a" : sprintf("%.2fx", th / best)
-          printf "%-9s %5d %6d %6d %5s %12s %12s %10s %8s %8s\n", b, r, t, h, d, a, u, th, c, ratio
+          printf "%-9s %5d %6d %6d %5s %12s %12s %10s %16s %8s\n", b, r, t, h, d, a, u, th, c, ratio
         }'
       done
     done

@@ -452,6 +452,22 @@ fn run_job(request: &Request, invocation: &Invocation, out: &mut String) -> Resu
     Ok(())
 }
 
+/// Whether the run compiled `module` with fused GEMMs: float matmuls on the
+/// CPU under `--gemm-arithmetic fused` (a given bundle records no
+/// arithmetic, so only a program compiled here says).
+fn fused_gemms(request: &Request, module: &melior::ir::Module) -> bool {
+    !request.cuda
+        && !Path::new(request.program).is_dir()
+        && request.gemm == gemm::Route::Generated
+        && request.gemm_arithmetic == gemm::Arithmetic::Fused
+        && coco_dialects::ir::nested_ops(&module.as_operation())
+            .iter()
+            .any(|op| {
+                coco_dialects::ir::op_name(coco_dialects::ir::as_op(op))
+                    == coco_dialects::coco::ops::MATMUL
+            })
+}
+
 /// Step 7, the outputs as the user sees them: a summary line per output
 /// (which needs the program for the outputs' names and types; without it,
 /// only where they are), and with `--check` the comparison with the
@@ -510,7 +526,17 @@ fn report_results(
         let report = check::compare(&reference, &results)?;
         out.push_str(&report.text);
         if !report.passed {
-            return Err("outputs differ from the reference interpreter beyond tolerance".into());
+            let mut message =
+                String::from("outputs differ from the reference interpreter beyond tolerance");
+            if fused_gemms(request, module) {
+                message.push_str(
+                    "\nnote: the program's GEMMs use fused multiply-adds, which round differently \
+                     from the interpreter, and 16-bit intermediates can widen that (a bf16 rounding \
+                     that flips before a softmax or a layer norm); --gemm-arithmetic ordered \
+                     compares with the interpreter's rounding (docs/gemm.md)",
+                );
+            }
+            return Err(message);
         }
     }
     if request.outputs.is_none() {
