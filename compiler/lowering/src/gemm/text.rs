@@ -112,6 +112,19 @@ impl Writer {
         format!("%{prefix}{}", self.counter)
     }
 
+    /// A fresh name defined as `value` (the text after `=`).
+    fn def(&mut self, prefix: &str, value: &str) -> String {
+        let name = self.fresh(prefix);
+        self.line(&format!("{name} = {value}"));
+        name
+    }
+
+    /// Closes a `scf.if`'s then-region and opens its else-region.
+    fn otherwise(&mut self) {
+        self.close(" else {");
+        self.depth += 1;
+    }
+
     fn index(&mut self, n: usize) -> String {
         self.constants.insert(n);
         format!("%c{n}")
@@ -167,14 +180,6 @@ fn two_dimensional(gemm: &Gemm) -> String {
     let packed = if gemm.bf16_dot { element } else { acc };
     let packed_a = format!("memref<{}x{packed}>", mc * kc);
     let packed_b = format!("memref<{}x{packed}>", kc * nc);
-    let widen = |w: &mut Writer, x: &str, ty: &str| -> String {
-        if gemm.element == gemm.acc {
-            return x.to_string();
-        }
-        let y = w.fresh("w");
-        w.line(&format!("{y} = arith.extf {x} : {ty}"));
-        y
-    };
     let mut w = Writer {
         body: String::new(),
         depth: 0,
@@ -198,33 +203,7 @@ fn two_dimensional(gemm: &Gemm) -> String {
     if gemm.bf16_dot {
         pack_b_pairs(&mut w, gemm, &kcur, &ncur, &tb, &packed_b);
     } else {
-        // B[pc.., jc..] into strips of NR columns, k-major: strip s holds
-        // kc rows of NR; columns past n read as zeros.
-        w.open(&format!("scf.for %jr = %c0 to {ncur} step {nr_}"));
-        let strip = w.mul_const("%jr", kc);
-        let col = w.add("%jc", "%jr");
-        w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
-        let row = w.add("%pc", "%p");
-        let p_nr = w.mul_const("%p", nr);
-        let at = w.add(&strip, &p_nr);
-        for v in 0..r.vectors {
-            let c = w.add_const(&col, v * lanes);
-            let x = w.fresh("x");
-            w.line(&format!(
-                "{x} = vector.transfer_read %b[{row}, {c}], %pad : {tb}, vector<{lanes}x{element}>"
-            ));
-            let x = widen(
-                &mut w,
-                &x,
-                &format!("vector<{lanes}x{element}> to {vector}"),
-            );
-            let o = w.add_const(&at, v * lanes);
-            w.line(&format!(
-                "vector.store {x}, %bp[{o}] : {packed_b}, {vector}"
-            ));
-        }
-        w.close("");
-        w.close("");
+        pack_b(&mut w, gemm, &kcur, &ncur, &tb, &packed_b);
     }
 
     w.open(&format!("scf.for %ic = %c0 to {m_} step {mc_}"));
@@ -233,36 +212,7 @@ fn two_dimensional(gemm: &Gemm) -> String {
     if gemm.bf16_dot {
         pack_a_pairs(&mut w, gemm, &kcur, &mcur, &ta, &packed_a);
     } else {
-        // A[ic.., pc..] into strips of MR rows, k-major; rows past the block
-        // are zeros (they belong to the next block or to no row at all).
-        w.open(&format!("scf.for %ir = %c0 to {mcur} step {mr_}"));
-        let strip = w.mul_const("%ir", kc);
-        w.open(&format!("scf.for %i = %c0 to {mr_} step %c1"));
-        let ri = w.add("%ir", "%i");
-        let valid = w.fresh("v");
-        w.line(&format!("{valid} = arith.cmpi slt, {ri}, {mcur} : index"));
-        let row = w.add("%ic", &ri);
-        let base = w.add(&strip, "%i");
-        w.open(&format!("scf.if {valid}"));
-        w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
-        let k_at = w.add("%pc", "%p");
-        let x = w.fresh("x");
-        w.line(&format!("{x} = memref.load %a[{row}, {k_at}] : {ta}"));
-        let x = widen(&mut w, &x, &format!("{element} to {acc}"));
-        let p_mr = w.mul_const("%p", mr);
-        let o = w.add(&base, &p_mr);
-        w.line(&format!("memref.store {x}, %ap[{o}] : {packed_a}"));
-        w.close("");
-        w.close(" else {");
-        w.depth += 1;
-        w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
-        let p_mr = w.mul_const("%p", mr);
-        let o = w.add(&base, &p_mr);
-        w.line(&format!("memref.store %zero, %ap[{o}] : {packed_a}"));
-        w.close("");
-        w.close("");
-        w.close("");
-        w.close("");
+        pack_a(&mut w, gemm, &kcur, &mcur, &ta, &packed_a);
     }
 
     // The micro-kernel over every MR x NR tile of the block.
@@ -272,22 +222,13 @@ fn two_dimensional(gemm: &Gemm) -> String {
     let b_strip = w.mul_const("%jr", kc);
     let col0 = w.add("%jc", "%jr");
     let cols_left = w.op("i", "subi", &ncur, "%jr");
-    let full_cols = w.fresh("f");
-    w.line(&format!(
-        "{full_cols} = arith.cmpi sge, {cols_left}, {nr_} : index"
-    ));
+    let full_cols = w.def("f", &format!("arith.cmpi sge, {cols_left}, {nr_} : index"));
     w.open(&format!("scf.for %ir = %c0 to {mcur} step {mr_}"));
     let a_strip = w.mul_const("%ir", kc);
     let row0 = w.add("%ic", "%ir");
     let rows_left = w.op("i", "subi", &mcur, "%ir");
-    let full_rows = w.fresh("f");
-    w.line(&format!(
-        "{full_rows} = arith.cmpi sge, {rows_left}, {mr_} : index"
-    ));
-    let full = w.fresh("full");
-    w.line(&format!(
-        "{full} = arith.andi {full_rows}, {full_cols} : i1"
-    ));
+    let full_rows = w.def("f", &format!("arith.cmpi sge, {rows_left}, {mr_} : index"));
+    let full = w.def("full", &format!("arith.andi {full_rows}, {full_cols} : i1"));
     let rows: Vec<String> = (0..mr).map(|i| w.add_const(&row0, i)).collect();
     let cols: Vec<String> = (0..r.vectors)
         .map(|v| w.add_const(&col0, v * lanes))
@@ -297,28 +238,25 @@ fn two_dimensional(gemm: &Gemm) -> String {
     // writes C = A B, so C needs no zero fill first) and from C in the
     // others: each sum continues in order.
     let init = w.fresh("init");
-    let first = w.fresh("first");
-    w.line(&format!("{first} = arith.cmpi eq, %pc, %c0 : index"));
+    let first = w.def("first", "arith.cmpi eq, %pc, %c0 : index");
     w.open(&format!("{init}:{tile} = scf.if {first} -> ({types})"));
     let zeros = vec!["%zv".to_string(); tile];
     w.line(&format!("scf.yield {} : {types}", list(&zeros)));
-    w.close(" else {");
-    w.depth += 1;
+    w.otherwise();
     let loaded_c = w.fresh("c");
     w.open(&format!("{loaded_c}:{tile} = scf.if {full} -> ({types})"));
     let mut loaded = Vec::new();
     for row in &rows {
         for col in &cols {
-            let x = w.fresh("x");
-            w.line(&format!(
-                "{x} = vector.load %c[{row}, {col}] : {tc}, {vector}"
-            ));
+            let x = w.def(
+                "x",
+                &format!("vector.load %c[{row}, {col}] : {tc}, {vector}"),
+            );
             loaded.push(x);
         }
     }
     w.line(&format!("scf.yield {} : {types}", list(&loaded)));
-    w.close(" else {");
-    w.depth += 1;
+    w.otherwise();
     let lane_masks = masks(&mut w, &cols_left, r.vectors, lanes);
     let mut loaded = Vec::new();
     for (i, row) in rows.iter().enumerate() {
@@ -326,13 +264,9 @@ fn two_dimensional(gemm: &Gemm) -> String {
         for (col, mask) in cols.iter().zip(&lane_masks) {
             let x = w.fresh("x");
             w.open(&format!("{x} = scf.if {valid} -> ({vector})"));
-            let y = w.fresh("x");
-            w.line(&format!(
-                "{y} = vector.maskedload %c[{row}, {col}], {mask}, %zv : {tc}, vector<{lanes}xi1>, {vector} into {vector}"
-            ));
+            let y = w.def("x", &format!("vector.maskedload %c[{row}, {col}], {mask}, %zv : {tc}, vector<{lanes}xi1>, {vector} into {vector}"));
             w.line(&format!("scf.yield {y} : {vector}"));
-            w.close(" else {");
-            w.depth += 1;
+            w.otherwise();
             w.line(&format!("scf.yield %zv : {vector}"));
             w.close("");
             loaded.push(x);
@@ -384,8 +318,7 @@ fn two_dimensional(gemm: &Gemm) -> String {
             ));
         }
     }
-    w.close(" else {");
-    w.depth += 1;
+    w.otherwise();
     let lane_masks = masks(&mut w, &cols_left, r.vectors, lanes);
     for (i, row) in rows.iter().enumerate() {
         let valid = row_valid(&mut w, &rows_left, i);
@@ -417,6 +350,87 @@ fn two_dimensional(gemm: &Gemm) -> String {
     )
 }
 
+/// `x` of type `ty` (`from to to`) widened to the accumulation type, if
+/// the element type is narrower.
+fn widen(w: &mut Writer, gemm: &Gemm, x: &str, ty: &str) -> String {
+    if gemm.element == gemm.acc {
+        return x.to_string();
+    }
+    w.def("w", &format!("arith.extf {x} : {ty}"))
+}
+
+/// B[pc.., jc..] in the accumulation type, in strips of NR columns,
+/// k-major: strip s holds kc rows of NR; columns past n read as zeros.
+fn pack_b(w: &mut Writer, gemm: &Gemm, kcur: &str, ncur: &str, tb: &str, packed_b: &str) {
+    let r = gemm.register;
+    let (nr, lanes) = (r.cols(), r.lanes);
+    let kc = gemm.effective_blocking().depth;
+    let element = gemm.element.name();
+    let vector = format!("vector<{lanes}x{}>", gemm.acc.name());
+    let nr_ = w.index(nr);
+    w.open(&format!("scf.for %jr = %c0 to {ncur} step {nr_}"));
+    let strip = w.mul_const("%jr", kc);
+    let col = w.add("%jc", "%jr");
+    w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
+    let row = w.add("%pc", "%p");
+    let p_nr = w.mul_const("%p", nr);
+    let at = w.add(&strip, &p_nr);
+    for v in 0..r.vectors {
+        let c = w.add_const(&col, v * lanes);
+        let x = w.def(
+            "x",
+            &format!("vector.transfer_read %b[{row}, {c}], %pad : {tb}, vector<{lanes}x{element}>"),
+        );
+        let x = widen(
+            w,
+            gemm,
+            &x,
+            &format!("vector<{lanes}x{element}> to {vector}"),
+        );
+        let o = w.add_const(&at, v * lanes);
+        w.line(&format!(
+            "vector.store {x}, %bp[{o}] : {packed_b}, {vector}"
+        ));
+    }
+    w.close("");
+    w.close("");
+}
+
+/// A[ic.., pc..] in the accumulation type, in strips of MR rows, k-major;
+/// rows past the block are zeros (they belong to the next block or to no
+/// row at all).
+fn pack_a(w: &mut Writer, gemm: &Gemm, kcur: &str, mcur: &str, ta: &str, packed_a: &str) {
+    let mr = gemm.register.rows;
+    let kc = gemm.effective_blocking().depth;
+    let (element, acc) = (gemm.element.name(), gemm.acc.name());
+    let mr_ = w.index(mr);
+    w.open(&format!("scf.for %ir = %c0 to {mcur} step {mr_}"));
+    let strip = w.mul_const("%ir", kc);
+    w.open(&format!("scf.for %i = %c0 to {mr_} step %c1"));
+    let ri = w.add("%ir", "%i");
+    let valid = w.def("v", &format!("arith.cmpi slt, {ri}, {mcur} : index"));
+    let row = w.add("%ic", &ri);
+    let base = w.add(&strip, "%i");
+    w.open(&format!("scf.if {valid}"));
+    w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
+    let k_at = w.add("%pc", "%p");
+    let x = w.def("x", &format!("memref.load %a[{row}, {k_at}] : {ta}"));
+    let x = widen(w, gemm, &x, &format!("{element} to {acc}"));
+    let p_mr = w.mul_const("%p", mr);
+    let o = w.add(&base, &p_mr);
+    w.line(&format!("memref.store {x}, %ap[{o}] : {packed_a}"));
+    w.close("");
+    w.otherwise();
+    w.open(&format!("scf.for %p = %c0 to {kcur} step %c1"));
+    let p_mr = w.mul_const("%p", mr);
+    let o = w.add(&base, &p_mr);
+    w.line(&format!("memref.store %zero, %ap[{o}] : {packed_a}"));
+    w.close("");
+    w.close("");
+    w.close("");
+    w.close("");
+}
+
 /// Lane masks of the tile's column vectors: `cols_left - v * lanes` lanes
 /// of vector `v` (`vector.create_mask` clamps to `0..=lanes`).
 fn masks(w: &mut Writer, cols_left: &str, vectors: usize, lanes: usize) -> Vec<String> {
@@ -428,10 +442,10 @@ fn masks(w: &mut Writer, cols_left: &str, vectors: usize, lanes: usize) -> Vec<S
                 let c = w.index(v * lanes);
                 w.op("i", "subi", cols_left, &c)
             };
-            let m = w.fresh("mask");
-            w.line(&format!(
-                "{m} = vector.create_mask {left} : vector<{lanes}xi1>"
-            ));
+            let m = w.def(
+                "mask",
+                &format!("vector.create_mask {left} : vector<{lanes}xi1>"),
+            );
             m
         })
         .collect()
@@ -440,8 +454,7 @@ fn masks(w: &mut Writer, cols_left: &str, vectors: usize, lanes: usize) -> Vec<S
 /// Whether row `i` of the tile lies in the block.
 fn row_valid(w: &mut Writer, rows_left: &str, i: usize) -> String {
     let c = w.index(i);
-    let v = w.fresh("v");
-    w.line(&format!("{v} = arith.cmpi slt, {c}, {rows_left} : index"));
+    let v = w.def("v", &format!("arith.cmpi slt, {c}, {rows_left} : index"));
     v
 }
 
@@ -466,10 +479,7 @@ fn fma_steps(
     let bs: Vec<String> = (0..r.vectors)
         .map(|v| {
             let o = w.add_const(&b_at, v * lanes);
-            let x = w.fresh("b");
-            w.line(&format!(
-                "{x} = vector.load %bp[{o}] : {packed_b}, {vector}"
-            ));
+            let x = w.def("b", &format!("vector.load %bp[{o}] : {packed_b}, {vector}"));
             x
         })
         .collect();
@@ -478,10 +488,8 @@ fn fma_steps(
     let mut next = Vec::new();
     for i in 0..mr {
         let o = w.add_const(&a_at, i);
-        let s = w.fresh("a");
-        w.line(&format!("{s} = memref.load %ap[{o}] : {packed_a}"));
-        let sv = w.fresh("a");
-        w.line(&format!("{sv} = vector.broadcast {s} : {acc} to {vector}"));
+        let s = w.def("a", &format!("memref.load %ap[{o}] : {packed_a}"));
+        let sv = w.def("a", &format!("vector.broadcast {s} : {acc} to {vector}"));
         for (v, b) in bs.iter().enumerate() {
             let x = &carried[i * r.vectors + v];
             let y = w.fresh("y");
@@ -490,8 +498,7 @@ fn fma_steps(
                     w.line(&format!("{y} = vector.fma {sv}, {b}, {x} : {vector}"));
                 }
                 Arithmetic::Ordered => {
-                    let t = w.fresh("t");
-                    w.line(&format!("{t} = arith.mulf {sv}, {b} : {vector}"));
+                    let t = w.def("t", &format!("arith.mulf {sv}, {b} : {vector}"));
                     w.line(&format!("{y} = arith.addf {x}, {t} : {vector}"));
                 }
             }
@@ -531,10 +538,10 @@ fn dot_steps(
     let bs: Vec<String> = (0..r.vectors)
         .map(|v| {
             let o = w.add_const(&b_at, 2 * v * lanes);
-            let x = w.fresh("b");
-            w.line(&format!(
-                "{x} = vector.load %bp[{o}] : {packed_b}, {pair_vector}"
-            ));
+            let x = w.def(
+                "b",
+                &format!("vector.load %bp[{o}] : {packed_b}, {pair_vector}"),
+            );
             x
         })
         .collect();
@@ -543,32 +550,29 @@ fn dot_steps(
     let mut next = Vec::new();
     for i in 0..mr {
         let o = w.add_const(&a_at, 2 * i);
-        let pair = w.fresh("a");
-        w.line(&format!(
-            "{pair} = vector.load %ap[{o}] : {packed_a}, vector<2xbf16>"
-        ));
-        let word = w.fresh("a");
-        w.line(&format!(
-            "{word} = vector.bitcast {pair} : vector<2xbf16> to vector<1xi32>"
-        ));
-        let scalar = w.fresh("a");
-        w.line(&format!(
-            "{scalar} = vector.extract {word}[0] : i32 from vector<1xi32>"
-        ));
-        let splat = w.fresh("a");
-        w.line(&format!(
-            "{splat} = vector.broadcast {scalar} : i32 to vector<{lanes}xi32>"
-        ));
-        let pairs = w.fresh("a");
-        w.line(&format!(
-            "{pairs} = vector.bitcast {splat} : vector<{lanes}xi32> to {pair_vector}"
-        ));
+        let pair = w.def(
+            "a",
+            &format!("vector.load %ap[{o}] : {packed_a}, vector<2xbf16>"),
+        );
+        let word = w.def(
+            "a",
+            &format!("vector.bitcast {pair} : vector<2xbf16> to vector<1xi32>"),
+        );
+        let scalar = w.def(
+            "a",
+            &format!("vector.extract {word}[0] : i32 from vector<1xi32>"),
+        );
+        let splat = w.def(
+            "a",
+            &format!("vector.broadcast {scalar} : i32 to vector<{lanes}xi32>"),
+        );
+        let pairs = w.def(
+            "a",
+            &format!("vector.bitcast {splat} : vector<{lanes}xi32> to {pair_vector}"),
+        );
         for (v, b) in bs.iter().enumerate() {
             let x = &carried[i * r.vectors + v];
-            let y = w.fresh("y");
-            w.line(&format!(
-                "{y} = func.call @{BF16_DOT}({x}, {pairs}, {b}) : ({vector}, {pair_vector}, {pair_vector}) -> {vector}"
-            ));
+            let y = w.def("y", &format!("func.call @{BF16_DOT}({x}, {pairs}, {b}) : ({vector}, {pair_vector}, {pair_vector}) -> {vector}"));
             next.push(y);
         }
     }
@@ -592,10 +596,7 @@ fn pack_b_pairs(w: &mut Writer, gemm: &Gemm, kcur: &str, ncur: &str, tb: &str, p
     let row0 = w.add("%pc", &two_q);
     let row1 = w.add_const(&row0, 1);
     let second = w.add_const(&two_q, 1);
-    let valid = w.fresh("v");
-    w.line(&format!(
-        "{valid} = arith.cmpi slt, {second}, {kcur} : index"
-    ));
+    let valid = w.def("v", &format!("arith.cmpi slt, {second}, {kcur} : index"));
     let q_b = w.mul_const("%q", 2 * nr);
     let at = w.add(&strip, &q_b);
     let interleave: Vec<String> = (0..lanes)
@@ -603,21 +604,19 @@ fn pack_b_pairs(w: &mut Writer, gemm: &Gemm, kcur: &str, ncur: &str, tb: &str, p
         .collect();
     for v in 0..r.vectors {
         let c = w.add_const(&col, v * lanes);
-        let x0 = w.fresh("x");
-        w.line(&format!(
-            "{x0} = vector.transfer_read %b[{row0}, {c}], %pad : {tb}, {half}"
-        ));
+        let x0 = w.def(
+            "x",
+            &format!("vector.transfer_read %b[{row0}, {c}], %pad : {tb}, {half}"),
+        );
         let x1 = w.fresh("x");
         w.open(&format!("{x1} = scf.if {valid} -> ({half})"));
-        let y = w.fresh("x");
-        w.line(&format!(
-            "{y} = vector.transfer_read %b[{row1}, {c}], %pad : {tb}, {half}"
-        ));
+        let y = w.def(
+            "x",
+            &format!("vector.transfer_read %b[{row1}, {c}], %pad : {tb}, {half}"),
+        );
         w.line(&format!("scf.yield {y} : {half}"));
-        w.close(" else {");
-        w.depth += 1;
-        let z = w.fresh("x");
-        w.line(&format!("{z} = arith.constant dense<0.0> : {half}"));
+        w.otherwise();
+        let z = w.def("x", &format!("arith.constant dense<0.0> : {half}"));
         w.line(&format!("scf.yield {z} : {half}"));
         w.close("");
         let both = w.fresh("x");
@@ -648,10 +647,7 @@ fn pack_a_pairs(w: &mut Writer, gemm: &Gemm, kcur: &str, mcur: &str, ta: &str, p
     let strip = w.mul_const("%ir", kc);
     w.open(&format!("scf.for %i = %c0 to {mr_} step %c1"));
     let ri = w.add("%ir", "%i");
-    let row_valid = w.fresh("v");
-    w.line(&format!(
-        "{row_valid} = arith.cmpi slt, {ri}, {mcur} : index"
-    ));
+    let row_valid = w.def("v", &format!("arith.cmpi slt, {ri}, {mcur} : index"));
     let row = w.add("%ic", &ri);
     let two_i = w.mul_const("%i", 2);
     let base = w.add(&strip, &two_i);
@@ -659,23 +655,19 @@ fn pack_a_pairs(w: &mut Writer, gemm: &Gemm, kcur: &str, mcur: &str, ta: &str, p
     w.open(&format!("scf.for %q = %c0 to {pairs} step %c1"));
     let two_q = w.mul_const("%q", 2);
     let k_at = w.add("%pc", &two_q);
-    let x = w.fresh("x");
-    w.line(&format!(
-        "{x} = vector.transfer_read %a[{row}, {k_at}], %pad : {ta}, vector<2xbf16>"
-    ));
+    let x = w.def(
+        "x",
+        &format!("vector.transfer_read %a[{row}, {k_at}], %pad : {ta}, vector<2xbf16>"),
+    );
     let q_a = w.mul_const("%q", 2 * mr);
     let o = w.add(&base, &q_a);
     w.line(&format!(
         "vector.store {x}, %ap[{o}] : {packed_a}, vector<2xbf16>"
     ));
     w.close("");
-    w.close(" else {");
-    w.depth += 1;
+    w.otherwise();
     w.open(&format!("scf.for %q = %c0 to {pairs} step %c1"));
-    let zero = w.fresh("z");
-    w.line(&format!(
-        "{zero} = arith.constant dense<0.0> : vector<2xbf16>"
-    ));
+    let zero = w.def("z", "arith.constant dense<0.0> : vector<2xbf16>");
     let q_a = w.mul_const("%q", 2 * mr);
     let o = w.add(&base, &q_a);
     w.line(&format!(
