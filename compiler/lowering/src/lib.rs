@@ -376,7 +376,12 @@ pub fn compile(
         let mut cpu = pipelines::parse(context, &compiled.kernels_mlir, "CPU")?;
         pipelines::run(context, &mut cpu, &pipelines::cpu_bufferize(), "CPU")?;
         gemm::calls::outline(context, &cpu)?;
-        pipelines::run(context, &mut cpu, &pipelines::cpu_to_llvm(), "CPU")?;
+        pipelines::run(
+            context,
+            &mut cpu,
+            &pipelines::cpu_to_llvm(native::vector_bits(&options.cpu) / 32),
+            "CPU",
+        )?;
         let native = native::compile(&cpu, &options.cpu)?;
         compiled.llvm_ir = Some(native.llvm_ir);
         compiled.object = Some(native.object);

@@ -27,19 +27,29 @@ pub fn cpu_bufferize() -> String {
 /// arguments (the bundle's native ABI: `void k(void *b0, ..., int64_t
 /// rank)`). `buffer-deallocation-pipeline` frees each kernel's (and GEMM
 /// helper's) temporaries before it returns (bufferization alone would leak
-/// them at every launch). `expand-strided-metadata` emits `affine.apply`
-/// for dynamic slice offsets, so `lower-affine` comes after it. The
-/// helpers' vector ops: masked transfers become `scf` first, the rest LLVM
-/// vector intrinsics. The helpers are inlined into their callers first:
-/// bare-pointer arguments need static layouts, and the helpers take any
-/// row-major view.
-pub fn cpu_to_llvm() -> String {
-    "builtin.module(inline,symbol-dce,buffer-deallocation-pipeline,func.func(convert-linalg-to-loops),convert-vector-to-scf,\
-     expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,finalize-memref-to-llvm,\
-     convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,\
-     convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},convert-cf-to-llvm,\
-     reconcile-unrealized-casts)"
-        .to_string()
+/// them at every launch). Element-wise linalg ops become affine loops whose
+/// innermost parallel loop `affine-super-vectorize` turns into `lanes`-wide
+/// vector ops (LLVM's own loop vectorizer leaves many of them scalar, bf16
+/// conversions for one); loops that carry a reduction stay scalar, so sums
+/// keep the interpreter's order. Math ops become LLVM intrinsics or libm
+/// calls before the vector lowering: libm's are scalar, so a vector op
+/// becomes one call per lane through `vector.extract`s that
+/// `convert-vector-to-llvm` must still see. `expand-strided-metadata` emits
+/// `affine.apply` for dynamic slice offsets, so `lower-affine` comes after
+/// it. Vector transfers that run past a dimension's end become masked or
+/// `scf` code first, the rest LLVM vector intrinsics. The GEMM helpers are
+/// inlined into their callers first: bare-pointer arguments need static
+/// layouts, and the helpers take any row-major view.
+pub fn cpu_to_llvm(lanes: usize) -> String {
+    format!(
+        "builtin.module(inline,symbol-dce,buffer-deallocation-pipeline,\
+         func.func(convert-linalg-to-affine-loops,affine-super-vectorize{{virtual-vector-size={lanes}}}),\
+         convert-math-to-llvm,convert-math-to-libm,\
+         convert-vector-to-scf,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,\
+         finalize-memref-to-llvm,convert-arith-to-llvm,\
+         convert-index-to-llvm,convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1}},convert-cf-to-llvm,\
+         reconcile-unrealized-casts)"
+    )
 }
 
 /// Kernels as outlined `gpu.func`s: parallel loops tiled into blocks of

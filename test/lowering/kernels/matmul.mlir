@@ -3,7 +3,9 @@
 // into a tensor of the accumulation type (zero-filled for loops; a GEMM
 // helper writes C = A B, so none for it): f32 for
 // f32 with nothing after it, f32 for bf16 and f16 followed by one parallel
-// linalg.generic that rounds with arith.truncf. Under coco-overlap each row
+// linalg.generic that rounds with arith.truncf; with a helper that op is
+// marked coco.gemm_rounding, and the helper, which also takes the rounded
+// output, replaces both (it rounds as it stores the last block over k). Under coco-overlap each row
 // chunk is a kernel of its own (matmul_chunk), the same for every chunk,
 // rounding straight into the output buffer. Float matmuls name the GEMM
 // helper that replaces them after bufferization (docs/gemm.md), written
@@ -37,24 +39,29 @@ func.func @matmul_f32(%a: tensor<8x16xf32, #coco.replicated>, %b: tensor<16x32xf
 
 // BF16-NOT: linalg.fill
 // BF16: %[[M:.*]] = linalg.matmul {coco.gemm = @coco_gemm_8x32x16_bf16_f32_{{.*}}} ins(%in0, %in1 : tensor<8x16xbf16>, tensor<16x32xbf16>) outs(%{{.*}} : tensor<8x32xf32>) -> tensor<8x32xf32>
-// BF16: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[M]] : tensor<8x32xf32>) outs(%{{.*}} : tensor<8x32xbf16>)
+// BF16: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"], coco.gemm_rounding} ins(%[[M]] : tensor<8x32xf32>) outs(%{{.*}} : tensor<8x32xbf16>)
 // BF16-NEXT: ^bb0(%a: f32, %b: bf16):
 // BF16-NEXT: %r = arith.truncf %a : f32 to bf16
 // BF16-NEXT: linalg.yield %r : bf16
 // With AVX512-BF16 (znver4) and fused arithmetic, bf16 GEMMs multiply in
-// pairs with vdpbf16ps: A and B packed as bf16, two rows of B interleaved,
-// k rounded up to even; ordered arithmetic, or a CPU without it (AVX2
-// there, 6 x 16 register tiles), widens to f32 and uses FMAs.
+// pairs with vdpbf16ps: B packed as bf16, two rows interleaved, k rounded
+// up to even; A's pairs read in place (k is even here, so no A packing; the
+// runtime test has odd k); ordered arithmetic, or a CPU without it (AVX2
+// there, 6 x 16 register tiles), widens to f32 and uses FMAs. Every helper
+// here rounds its sums to bf16 as it stores them into %d.
 // DOT: func.func private @coco_dpbf16ps(vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>
-// DOT: func.func private @coco_gemm_8x32x16_bf16_f32_b14x32x16_r14x32_fused_dot(
-// DOT: %ap = memref.alloc() : memref<224xbf16>
+// DOT: func.func private @coco_gemm_8x32x16_bf16_f32_b14x32x16_r14x32_fused_dot_to_bf16({{.*}}, %d: memref<8x32xbf16, strided<[?, 1], offset: ?>>)
+// DOT-NOT: %ap = memref.alloc()
 // DOT: vector.shuffle %{{.*}}, %{{.*}} [0, 16, 1, 17, 2, 18,
+// DOT: vector.load %a[%{{.*}}, %{{.*}}] : memref<8x16xbf16, strided<[?, 1], offset: ?>>, vector<2xbf16>
 // DOT: func.call @coco_dpbf16ps(%s0, %{{.*}}, %{{.*}}) : (vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>
+// DOT: arith.truncf %{{.*}} : vector<16xf32> to vector<16xbf16>
+// DOT: vector.store %{{.*}}, %d[
 // NODOT-NOT: coco_dpbf16ps
-// NODOT: func.func private @coco_gemm_8x32x16_bf16_f32_b14x32x16_r14x32_ordered(
+// NODOT: func.func private @coco_gemm_8x32x16_bf16_f32_b14x32x16_r14x32_ordered_to_bf16(
 // NODOT: arith.extf %{{.*}} : vector<16xbf16> to vector<16xf32>
 // AVX2-NOT: coco_dpbf16ps
-// AVX2: func.func private @coco_gemm_8x32x16_bf16_f32_b12x32x16_r6x16_fused(
+// AVX2: func.func private @coco_gemm_8x32x16_bf16_f32_b12x32x16_r6x16_fused_to_bf16(
 // AVX2: vector.fma %{{.*}} : vector<8xf32>
 func.func @matmul_bf16(%a: tensor<8x16xbf16, #coco.replicated>, %b: tensor<16x32xbf16, #coco.replicated>) -> tensor<8x32xbf16, #coco.replicated> {
   %c = coco.matmul %a, %b : tensor<8x16xbf16, #coco.replicated>, tensor<16x32xbf16, #coco.replicated> -> tensor<8x32xbf16, #coco.replicated>

@@ -1,7 +1,10 @@
 //! After bufferization: every `linalg.matmul` / `linalg.batch_matmul` on
 //! memrefs that carries `coco.gemm = @helper` becomes `func.call @helper`,
 //! its operands cast to the helper's strided memref types. Bufferized
-//! linalg ops have no results, so nothing else changes.
+//! linalg ops have no results, so nothing else changes. A helper that
+//! rounds its result (four parameters, [`super::Gemm::rounds_to`]) also
+//! takes the output of the narrowing `linalg.generic` reading the
+//! matmul's C, and that op goes: the call takes its place.
 
 use std::collections::HashMap;
 
@@ -17,7 +20,7 @@ use melior::{
     Context,
 };
 
-use super::GEMM_ATTR;
+use super::{GEMM_ATTR, ROUNDING_ATTR};
 use crate::error::{Error, Result};
 
 /// Replaces the marked matmuls of `module` by calls to their helpers.
@@ -53,22 +56,52 @@ pub fn outline(context: &Context, module: &Module) -> Result<()> {
             let types = helpers
                 .get(&helper)
                 .ok_or_else(|| internal(format!("no helper @{helper} in the module")))?;
-            if op.operand_count() != 3 || op.result_count() != 0 || types.len() != 3 {
+            if op.operand_count() != 3 || op.result_count() != 0 || !(3..=4).contains(&types.len())
+            {
                 return Err(internal(format!(
                     "a marked matmul that is not bufferized (3 memref operands, no results): {op}"
                 )));
             }
             let location = op.location();
+            let mut values: Vec<Value> = (0..3)
+                .map(|i| op.operand(i))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|e| internal(e.to_string()))?;
+            // Where the call goes: the matmul's place, or the rounding op's.
+            let mut place = op_ref;
+            let mut rounding = None;
+            if types.len() == 4 {
+                let c = values[2];
+                let user = rewrite::users(c)
+                    .into_iter()
+                    // SAFETY: users of a value in this module are live ops of it.
+                    .map(|raw| unsafe { melior::ir::OperationRef::from_raw(raw) })
+                    .find(|user| {
+                        op_name(as_op(user)) == "linalg.generic"
+                            && as_op(user).attribute(ROUNDING_ATTR).is_ok()
+                            && as_op(user)
+                                .operand(0)
+                                .is_ok_and(|v| v.to_raw().ptr == c.to_raw().ptr)
+                    })
+                    .ok_or_else(|| internal(format!("no rounding op reads the result of {op}")))?;
+                let d = as_op(&user)
+                    .operand(1)
+                    .map_err(|e| internal(e.to_string()))?;
+                // SAFETY: D is an operand of an op of this function, which
+                // outlives the call.
+                values.push(unsafe { Value::from_raw(d.to_raw()) });
+                place = user;
+                rounding = Some(user);
+            }
             let mut operands: Vec<Value> = Vec::new();
-            for (i, ty) in types.iter().enumerate() {
-                let value = op.operand(i).map_err(|e| internal(e.to_string()))?;
+            for (ty, value) in types.iter().zip(values) {
                 let cast = OperationBuilder::new("memref.cast", location)
                     .add_operands(&[value])
                     .add_results(&[*ty])
                     .build()
                     .map_err(|e| internal(e.to_string()))?;
                 let cast =
-                    rewrite::insert_before(op_ref, cast).map_err(|e| internal(e.to_string()))?;
+                    rewrite::insert_before(place, cast).map_err(|e| internal(e.to_string()))?;
                 let result = as_op(&cast)
                     .result(0)
                     .map_err(|e| internal(e.to_string()))?;
@@ -83,7 +116,10 @@ pub fn outline(context: &Context, module: &Module) -> Result<()> {
                 )])
                 .build()
                 .map_err(|e| internal(e.to_string()))?;
-            rewrite::insert_before(op_ref, call).map_err(|e| internal(e.to_string()))?;
+            rewrite::insert_before(place, call).map_err(|e| internal(e.to_string()))?;
+            if let Some(rounding) = rounding {
+                rewrite::erase(rounding).map_err(|e| internal(e.to_string()))?;
+            }
             rewrite::erase(op_ref).map_err(|e| internal(e.to_string()))?;
         }
     }

@@ -37,6 +37,10 @@ pub use text::{helper_text, BF16_DOT};
 /// The attribute on `linalg.matmul` naming its helper.
 pub const GEMM_ATTR: &str = "coco.gemm";
 
+/// The unit attribute on the `linalg.generic` that rounds a marked
+/// matmul's f32 sums to its 16-bit result (see [`Gemm::rounds_to`]).
+pub const ROUNDING_ATTR: &str = "coco.gemm_rounding";
+
 /// How products are accumulated (`--gemm-arithmetic`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Arithmetic {
@@ -218,6 +222,13 @@ pub struct Gemm {
     /// product and denormals flushed (docs/gemm.md). Only for bf16 inputs,
     /// fused arithmetic and 512-bit vectors.
     pub bf16_dot: bool,
+    /// The helper also takes D, C's shape in this (narrower) type, and
+    /// writes the sums there rounded once, in the last block over k: a
+    /// 16-bit matmul's result without a pass over C. C then only holds
+    /// the sums between blocks over k. [`calls::outline`] passes the
+    /// output of the narrowing `linalg.generic` (marked [`ROUNDING_ATTR`])
+    /// that follows the matmul as D and drops that op.
+    pub rounds_to: Option<DType>,
 }
 
 impl Gemm {
@@ -243,7 +254,7 @@ impl Gemm {
         let r = self.register;
         let batch = self.batch.map_or(String::new(), |t| format!("{t}x"));
         format!(
-            "coco_gemm_{batch}{}x{}x{}_{}_{}_b{}x{}x{}_r{}x{}_{}{}",
+            "coco_gemm_{batch}{}x{}x{}_{}_{}_b{}x{}x{}_r{}x{}_{}{}{}",
             self.m,
             self.n,
             self.k,
@@ -255,7 +266,9 @@ impl Gemm {
             r.rows,
             r.cols(),
             self.arithmetic.name(),
-            if self.bf16_dot { "_dot" } else { "" }
+            if self.bf16_dot { "_dot" } else { "" },
+            self.rounds_to
+                .map_or(String::new(), |t| format!("_to_{}", t.name()))
         )
     }
 

@@ -49,6 +49,14 @@ pub fn strided_memref(shape: &[usize], element: DType) -> String {
     )
 }
 
+/// The type of the helper's fourth parameter, D, when it also writes its
+/// result rounded to `rounds_to`.
+pub fn rounded_type(gemm: &Gemm) -> Option<String> {
+    let out = gemm.rounds_to?;
+    let lead: Vec<usize> = gemm.batch.into_iter().collect();
+    Some(strided_memref(&[lead, vec![gemm.m, gemm.n]].concat(), out))
+}
+
 /// The parameter types of `gemm`'s helper: A, B and C.
 pub fn parameter_types(gemm: &Gemm) -> [String; 3] {
     let lead: Vec<usize> = gemm.batch.into_iter().collect();
@@ -62,21 +70,33 @@ pub fn parameter_types(gemm: &Gemm) -> [String; 3] {
 
 fn batched(gemm: &Gemm, batch: usize, plain: &str) -> String {
     let [ta, tb, tc] = parameter_types(gemm);
-    let [pa, pb, pc] = parameter_types(&Gemm {
+    let one = Gemm {
         batch: None,
         ..*gemm
-    });
+    };
+    let [pa, pb, pc] = parameter_types(&one);
     let (m, n, k) = (gemm.m, gemm.n, gemm.k);
+    let (d, dt, dd, td_call) = match (rounded_type(gemm), rounded_type(&one)) {
+        (Some(td), Some(pd)) => (
+            format!(", %d: {td}"),
+            format!(
+                "\n      %dt = memref.subview %d[%t, 0, 0] [1, {m}, {n}] [1, 1, 1] : {td} to {pd}"
+            ),
+            ", %dt".to_string(),
+            format!(", {pd}"),
+        ),
+        _ => Default::default(),
+    };
     format!(
-        "  func.func private @{sym}(%a: {ta}, %b: {tb}, %c: {tc}) {{\n\
+        "  func.func private @{sym}(%a: {ta}, %b: {tb}, %c: {tc}{d}) {{\n\
          \x20   %c0 = arith.constant 0 : index\n\
          \x20   %c1 = arith.constant 1 : index\n\
          \x20   %batch = arith.constant {batch} : index\n\
          \x20   scf.for %t = %c0 to %batch step %c1 {{\n\
          \x20     %at = memref.subview %a[%t, 0, 0] [1, {m}, {k}] [1, 1, 1] : {ta} to {pa}\n\
          \x20     %bt = memref.subview %b[%t, 0, 0] [1, {k}, {n}] [1, 1, 1] : {tb} to {pb}\n\
-         \x20     %ct = memref.subview %c[%t, 0, 0] [1, {m}, {n}] [1, 1, 1] : {tc} to {pc}\n\
-         \x20     func.call @{plain}(%at, %bt, %ct) : ({pa}, {pb}, {pc}) -> ()\n\
+         \x20     %ct = memref.subview %c[%t, 0, 0] [1, {m}, {n}] [1, 1, 1] : {tc} to {pc}{dt}\n\
+         \x20     func.call @{plain}(%at, %bt, %ct{dd}) : ({pa}, {pb}, {pc}{td_call}) -> ()\n\
          \x20   }}\n\
          \x20   return\n\
          \x20 }}\n",
@@ -186,7 +206,10 @@ fn two_dimensional(gemm: &Gemm) -> String {
         constants: BTreeSet::from([0, 1]),
         counter: 0,
     };
-    w.line(&format!("%ap = memref.alloc() : {packed_a}"));
+    let direct_a = reads_a_directly(gemm);
+    if !direct_a {
+        w.line(&format!("%ap = memref.alloc() : {packed_a}"));
+    }
     w.line(&format!("%bp = memref.alloc() : {packed_b}"));
     w.line(&format!("%zero = arith.constant 0.0 : {acc}"));
     w.line(&format!("%pad = arith.constant 0.0 : {element}"));
@@ -209,7 +232,9 @@ fn two_dimensional(gemm: &Gemm) -> String {
     w.open(&format!("scf.for %ic = %c0 to {m_} step {mc_}"));
     let mcur = w.extent(gemm.m, "%ic", mc);
 
-    if gemm.bf16_dot {
+    if direct_a {
+        // The micro-kernel reads A's pairs where they are.
+    } else if gemm.bf16_dot {
         pack_a_pairs(&mut w, gemm, &kcur, &mcur, &ta, &packed_a);
     } else {
         pack_a(&mut w, gemm, &kcur, &mcur, &ta, &packed_a);
@@ -278,6 +303,25 @@ fn two_dimensional(gemm: &Gemm) -> String {
     w.line(&format!("scf.yield {} : {types}", list(&from_c)));
     w.close("");
 
+    // A's pairs for the bf16 micro-kernel.
+    let a_source = if direct_a {
+        // Rows past the matrix read its last row instead: their sums
+        // are never stored.
+        let last = w.index(gemm.m - 1);
+        let rows = rows
+            .iter()
+            .map(|row| w.op("i", "minsi", row, &last))
+            .collect();
+        PairSource::Matrix {
+            rows,
+            ta: ta.clone(),
+        }
+    } else {
+        PairSource::Packed {
+            strip: a_strip.clone(),
+            packed_a: packed_a.clone(),
+        }
+    };
     let sums = w.fresh("acc");
     let carried: Vec<String> = (0..tile).map(|t| format!("%s{t}")).collect();
     let iter_args: Vec<String> = carried
@@ -298,9 +342,7 @@ fn two_dimensional(gemm: &Gemm) -> String {
         ));
     }
     let next = if gemm.bf16_dot {
-        dot_steps(
-            &mut w, gemm, &a_strip, &b_strip, &carried, &packed_a, &packed_b,
-        )
+        dot_steps(&mut w, gemm, &a_source, &b_strip, &carried, &packed_b)
     } else {
         fma_steps(
             &mut w, gemm, &a_strip, &b_strip, &carried, &packed_a, &packed_b,
@@ -309,29 +351,28 @@ fn two_dimensional(gemm: &Gemm) -> String {
     w.line(&format!("scf.yield {} : {types}", list(&next)));
     w.close("");
 
-    w.open(&format!("scf.if {full}"));
-    for (i, row) in rows.iter().enumerate() {
-        for (v, col) in cols.iter().enumerate() {
-            w.line(&format!(
-                "vector.store {sums}#{}, %c[{row}, {col}] : {tc}, {vector}",
-                i * r.vectors + v
-            ));
+    let tile_at = TileAt {
+        rows: &rows,
+        cols: &cols,
+        full: &full,
+        rows_left: &rows_left,
+        cols_left: &cols_left,
+    };
+    match gemm.rounds_to {
+        None => store_tile(&mut w, gemm, &tile_at, &sums, ("%c", &tc), None),
+        Some(out) => {
+            // The last block over k writes the sums rounded to D; earlier
+            // ones keep them in C for the next.
+            let end = w.add(&kcur, "%pc");
+            let last = w.def("last", &format!("arith.cmpi sge, {end}, {k_} : index"));
+            w.open(&format!("scf.if {last}"));
+            let td = rounded_type(gemm).unwrap_or_default();
+            store_tile(&mut w, gemm, &tile_at, &sums, ("%d", &td), Some(out));
+            w.otherwise();
+            store_tile(&mut w, gemm, &tile_at, &sums, ("%c", &tc), None);
+            w.close("");
         }
     }
-    w.otherwise();
-    let lane_masks = masks(&mut w, &cols_left, r.vectors, lanes);
-    for (i, row) in rows.iter().enumerate() {
-        let valid = row_valid(&mut w, &rows_left, i);
-        w.open(&format!("scf.if {valid}"));
-        for (v, (col, mask)) in cols.iter().zip(&lane_masks).enumerate() {
-            w.line(&format!(
-                "vector.maskedstore %c[{row}, {col}], {mask}, {sums}#{} : {tc}, vector<{lanes}xi1>, {vector}",
-                i * r.vectors + v
-            ));
-        }
-        w.close("");
-    }
-    w.close("");
     w.close("");
     w.close("");
     w.close("");
@@ -343,11 +384,66 @@ fn two_dimensional(gemm: &Gemm) -> String {
         .iter()
         .map(|n| format!("    %c{n} = arith.constant {n} : index\n"))
         .collect();
+    let d = rounded_type(gemm).map_or(String::new(), |td| format!(", %d: {td}"));
     format!(
-        "  func.func private @{}(%a: {ta}, %b: {tb}, %c: {tc}) {{\n{constants}{}    return\n  }}\n",
+        "  func.func private @{}(%a: {ta}, %b: {tb}, %c: {tc}{d}) {{\n{constants}{}    return\n  }}\n",
         gemm.symbol(),
         w.body
     )
+}
+
+/// Where a micro-tile lies: its row and column indices (one per vector),
+/// whether it is whole, and how many rows and columns of the block are
+/// left from its corner.
+struct TileAt<'t> {
+    rows: &'t [String],
+    cols: &'t [String],
+    full: &'t str,
+    rows_left: &'t str,
+    cols_left: &'t str,
+}
+
+/// Stores the tile's accumulators `sums` into `dest` (a name and its
+/// type), rounded to `round` if given; masked where the tile is not whole.
+fn store_tile(
+    w: &mut Writer,
+    gemm: &Gemm,
+    at: &TileAt,
+    sums: &str,
+    (dest, ty): (&str, &str),
+    round: Option<DType>,
+) {
+    let r = gemm.register;
+    let lanes = r.lanes;
+    let acc = format!("vector<{lanes}x{}>", gemm.acc.name());
+    let stored = format!("vector<{lanes}x{}>", round.unwrap_or(gemm.acc).name());
+    let value = |w: &mut Writer, t: usize| match round {
+        None => format!("{sums}#{t}"),
+        Some(_) => w.def("r", &format!("arith.truncf {sums}#{t} : {acc} to {stored}")),
+    };
+    w.open(&format!("scf.if {}", at.full));
+    for (i, row) in at.rows.iter().enumerate() {
+        for (v, col) in at.cols.iter().enumerate() {
+            let x = value(w, i * r.vectors + v);
+            w.line(&format!(
+                "vector.store {x}, {dest}[{row}, {col}] : {ty}, {stored}"
+            ));
+        }
+    }
+    w.otherwise();
+    let lane_masks = masks(w, at.cols_left, r.vectors, lanes);
+    for (i, row) in at.rows.iter().enumerate() {
+        let valid = row_valid(w, at.rows_left, i);
+        w.open(&format!("scf.if {valid}"));
+        for (v, (col, mask)) in at.cols.iter().zip(&lane_masks).enumerate() {
+            let x = value(w, i * r.vectors + v);
+            w.line(&format!(
+                "vector.maskedstore {dest}[{row}, {col}], {mask}, {x} : {ty}, vector<{lanes}xi1>, {stored}"
+            ));
+        }
+        w.close("");
+    }
+    w.close("");
 }
 
 /// `x` of type `ty` (`from to to`) widened to the accumulation type, if
@@ -515,6 +611,23 @@ fn pair_count(w: &mut Writer, kcur: &str) -> String {
     w.op("i", "divui", &odd, &two)
 }
 
+/// Whether the bf16 micro-kernel broadcasts A's pairs straight from A:
+/// in a row-major A each pair (a[i, 2q], a[i, 2q + 1]) is already one
+/// 32-bit word, so packing A would only copy it (and costs as much as the
+/// products when n is small, as in attention's context GEMM). With k odd
+/// the last pair would read past the row, so A is packed then.
+fn reads_a_directly(gemm: &Gemm) -> bool {
+    gemm.bf16_dot && gemm.k.is_multiple_of(2)
+}
+
+/// Where the bf16 micro-kernel reads A's pairs.
+enum PairSource {
+    /// A packed by [`pack_a_pairs`]: this tile's strip of `%ap`.
+    Packed { strip: String, packed_a: String },
+    /// A itself (of type `ta`): the tile's row indices.
+    Matrix { rows: Vec<String>, ta: String },
+}
+
 /// One pair step `%q` of the bf16 micro-kernel: each of the `vectors`
 /// loads of B's strip holds `lanes` columns of rows 2q and 2q+1
 /// interleaved; each row of A's strip broadcasts its pair (a 32-bit
@@ -523,10 +636,9 @@ fn pair_count(w: &mut Writer, kcur: &str) -> String {
 fn dot_steps(
     w: &mut Writer,
     gemm: &Gemm,
-    a_strip: &str,
+    a_source: &PairSource,
     b_strip: &str,
     carried: &[String],
-    packed_a: &str,
     packed_b: &str,
 ) -> Vec<String> {
     let r = gemm.register;
@@ -545,15 +657,28 @@ fn dot_steps(
             x
         })
         .collect();
-    let q_a = w.mul_const("%q", 2 * mr);
-    let a_at = w.add(a_strip, &q_a);
+    let loads: Vec<String> = match a_source {
+        PairSource::Packed { strip, packed_a } => {
+            let q_a = w.mul_const("%q", 2 * mr);
+            let a_at = w.add(strip, &q_a);
+            (0..mr)
+                .map(|i| {
+                    let o = w.add_const(&a_at, 2 * i);
+                    format!("%ap[{o}] : {packed_a}")
+                })
+                .collect()
+        }
+        PairSource::Matrix { rows, ta } => {
+            let two_q = w.mul_const("%q", 2);
+            let k_at = w.add("%pc", &two_q);
+            rows.iter()
+                .map(|row| format!("%a[{row}, {k_at}] : {ta}"))
+                .collect()
+        }
+    };
     let mut next = Vec::new();
-    for i in 0..mr {
-        let o = w.add_const(&a_at, 2 * i);
-        let pair = w.def(
-            "a",
-            &format!("vector.load %ap[{o}] : {packed_a}, vector<2xbf16>"),
-        );
+    for (i, at) in loads.iter().enumerate() {
+        let pair = w.def("a", &format!("vector.load {at}, vector<2xbf16>"));
         let word = w.def(
             "a",
             &format!("vector.bitcast {pair} : vector<2xbf16> to vector<1xi32>"),

@@ -24,7 +24,7 @@ use super::{
 };
 use crate::{
     error::Result,
-    gemm::{self, Blocking, Gemm, RegisterTile, DEFAULT_BLOCKING, GEMM_ATTR},
+    gemm::{self, Blocking, Gemm, RegisterTile, DEFAULT_BLOCKING, GEMM_ATTR, ROUNDING_ATTR},
     partition::MatmulChunk,
 };
 
@@ -67,6 +67,7 @@ fn helper(
             && element == DType::BF16
             && cpu.arithmetic == gemm::Arithmetic::Fused
             && cpu.vector_bits >= 512,
+        rounds_to: (acc != element).then_some(element),
     })
 }
 
@@ -114,6 +115,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         } else {
             self.filled(shape, acc, acc.zero())
         };
+        let helper = gemm.is_some();
         let attr = mark(gemm, &mut self.helpers);
         self.line(&format!(
             "{m} = {named}{attr} ins({}, {} : {}, {}) outs({f} : {}) -> {}",
@@ -129,7 +131,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             self.line(&format!(
                 "{} = {}",
                 out.name,
-                narrowing(&m, &e, shape, acc, element)
+                narrowing(&m, &e, shape, (acc, element), helper)
             ));
         }
         Ok(())
@@ -180,7 +182,7 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding, target: Target) -> K
         let _ = writeln!(
             body,
             "    %d = bufferization.to_tensor %p2 restrict writable : {out}\n    %r = {}",
-            narrowing("%m", "%d", &[rows, n], acc, element)
+            narrowing("%m", "%d", &[rows, n], (acc, element), writes_c)
         );
         "%r".to_string()
     };
@@ -211,11 +213,24 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding, target: Target) -> K
 
 /// A `linalg.generic` (without its result name) rounding `input`, a
 /// `shape` tensor of `acc`, to `element` into `outs`: how matmuls finish.
-fn narrowing(input: &str, outs: &str, shape: &[usize], acc: DType, element: DType) -> String {
+/// With `helper`, the op carries [`ROUNDING_ATTR`]: the helper then
+/// rounds as it writes, and this op goes.
+fn narrowing(
+    input: &str,
+    outs: &str,
+    shape: &[usize],
+    (acc, element): (DType, DType),
+    helper: bool,
+) -> String {
     let rank = shape.len();
     let (round, r) = convert(acc, element, "%a", "%r");
+    let attr = if helper {
+        format!(", {ROUNDING_ATTR}")
+    } else {
+        String::new()
+    };
     format!(
-        "linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = {}}} ins({input} : {}) outs({outs} : {}) {{\n    ^bb0(%a: {acc}, %b: {element}):\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
+        "linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = {}{attr}}} ins({input} : {}) outs({outs} : {}) {{\n    ^bb0(%a: {acc}, %b: {element}):\n{round}      linalg.yield {r} : {element}\n    }} -> {}",
         parallel(rank),
         tensor_type(shape, acc),
         tensor_type(shape, element),
