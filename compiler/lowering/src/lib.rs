@@ -283,6 +283,7 @@ pub fn compile(
             arithmetic: options.gemm_arithmetic,
             bf16_dot: native::has_bf16_dot(&options.cpu),
         }),
+        lanes: native::vector_bits(&options.cpu) / 32,
     };
     let mut renamed: HashMap<String, String> = HashMap::new();
     for (index, entry) in entries.iter().enumerate() {
@@ -373,15 +374,12 @@ pub fn compile(
         ptx: None,
     };
     if plan_has_kernels(&compiled.plan) && options.native {
-        let mut cpu = pipelines::parse(context, &compiled.kernels_mlir, "CPU")?;
+        let lanes = native::vector_bits(&options.cpu) / 32;
+        let text = pipelines::with_row_reductions(&compiled.kernels_mlir, lanes);
+        let mut cpu = pipelines::parse(context, &text, "CPU")?;
         pipelines::run(context, &mut cpu, &pipelines::cpu_bufferize(), "CPU")?;
         gemm::calls::outline(context, &cpu)?;
-        pipelines::run(
-            context,
-            &mut cpu,
-            &pipelines::cpu_to_llvm(native::vector_bits(&options.cpu) / 32),
-            "CPU",
-        )?;
+        pipelines::run(context, &mut cpu, &pipelines::cpu_to_llvm(lanes), "CPU")?;
         let native = native::compile(&cpu, &options.cpu)?;
         compiled.llvm_ir = Some(native.llvm_ir);
         compiled.object = Some(native.object);

@@ -12,15 +12,47 @@ use melior::{
     Context,
 };
 
-use crate::error::{Error, Result};
+use crate::{
+    error::{Error, Result},
+    kernel::ROW_REDUCTION_ATTR,
+};
 
 /// Destination-passing tensors to memrefs, writing into the output buffers.
 const BUFFERIZE: &str = "eliminate-empty-tensors,one-shot-bufferize,canonicalize";
 
+/// `kernels` (a module's text) with the transform script that vectorises
+/// the row reductions marked `coco.row_reduction` across rows, for
+/// [`cpu_bufferize`]'s `transform-interpreter`: each `lanes x lanes`
+/// tile of a reduction becomes vector ops, and its `vector.multi_reduction`
+/// is lowered "inner-reduction": one `vector.reduction` per row starting
+/// from the row's sum so far, which LLVM keeps ordered (no `reassoc`), so
+/// sums keep the interpreter's order. The element-wise work, the
+/// bulk of a softmax, runs on whole vectors. The script is private, and
+/// `symbol-dce` drops it after it has run.
+pub fn with_row_reductions(kernels: &str, lanes: usize) -> String {
+    let script = format!(
+        "  transform.named_sequence private @__transform_main(%root: !transform.any_op {{transform.readonly}}) {{\n\
+         \x20   %g = transform.structured.match ops{{[\"linalg.generic\"]}} attributes {{{ROW_REDUCTION_ATTR}}} in %root : (!transform.any_op) -> !transform.any_op\n\
+         \x20   %t, %l:2 = transform.structured.tile_using_for %g tile_sizes [{lanes}, {lanes}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)\n\
+         \x20   transform.structured.vectorize %t : !transform.any_op\n\
+         \x20   %f = transform.structured.match ops{{[\"func.func\"]}} in %root : (!transform.any_op) -> !transform.any_op\n\
+         \x20   transform.apply_patterns to %f {{\n\
+         \x20     transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = \"innerreduction\"\n\
+         \x20   }} : !transform.any_op\n\
+         \x20   transform.yield\n\
+         \x20 }}\n"
+    );
+    let body = kernels
+        .strip_prefix("module {\n")
+        .and_then(|rest| rest.strip_suffix("}\n"))
+        .unwrap_or(kernels);
+    format!("module attributes {{transform.with_named_sequence}} {{\n{body}{script}}}\n")
+}
+
 /// Kernels on memrefs, writing into the output buffers. The CPU GEMMs'
 /// `linalg.matmul`s become helper calls after this (`gemm::calls`).
 pub fn cpu_bufferize() -> String {
-    format!("builtin.module({BUFFERIZE})")
+    format!("builtin.module(transform-interpreter,symbol-dce,{BUFFERIZE})")
 }
 
 /// Bufferized kernels as loops in the LLVM dialect with bare-pointer

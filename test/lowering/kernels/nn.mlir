@@ -10,6 +10,8 @@
 // result was.
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry softmax | FileCheck %s --check-prefix=SOFTMAX
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry softmax_bf16 | FileCheck %s --check-prefix=SOFTBF16
+// RUN: coco-translate %s --emit=kernels --ranks 2 --entry softmax_rows --mcpu znver4 | FileCheck %s --check-prefix=ROWS
+// RUN: coco-translate %s --emit=kernels --ranks 2 --entry softmax_rows --mcpu x86-64-v3 | FileCheck %s --check-prefix=ROWS8
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry layer_norm | FileCheck %s --check-prefix=LN
 // RUN: coco-translate %s --emit=kernels --ranks 2 --entry dropout | FileCheck %s --check-prefix=DROP2
 // RUN: coco-translate %s --emit=kernels --ranks 4 --entry dropout | FileCheck %s --check-prefix=DROP4
@@ -40,6 +42,25 @@ func.func @softmax(%x: tensor<4x16xf32, #coco.replicated>) -> tensor<4x16xf32, #
 func.func @softmax_bf16(%x: tensor<4x16xbf16, #coco.replicated>) -> tensor<4x16xbf16, #coco.replicated> {
   %y = coco.softmax %x : tensor<4x16xbf16, #coco.replicated>
   return %y : tensor<4x16xbf16, #coco.replicated>
+}
+
+// Rows that fill whole tiles of the CPU's f32 lanes (16 with AVX-512, 8
+// with AVX2) are 2-D reductions over the rows collapsed into one dimension,
+// marked coco.row_reduction, which the CPU pipeline vectorises across rows
+// (pipelines::with_row_reductions); the maximum is maximumf there (MLIR 19
+// vectorises no maxnumf; the softmax is the same, nn.rs). 4 rows above stay
+// scalar loops; 2 x 20 rows are whole tiles with 8 lanes, not with 16.
+// ROWS-NOT: coco.row_reduction
+// ROWS: arith.maxnumf
+// ROWS8: %[[X:.*]] = tensor.collapse_shape %in0 {{\[\[}}0, 1], [2]] : tensor<2x20x16xf32> into tensor<40x16xf32>
+// ROWS8: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], coco.row_reduction} ins(%[[X]] : tensor<40x16xf32>) outs(%{{.*}} : tensor<40xf32>)
+// ROWS8: %n = arith.maximumf %acc, %a : f32
+// ROWS8: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [2, 20] : tensor<40xf32> into tensor<2x20xf32>
+// ROWS8: iterator_types = ["parallel", "reduction"], coco.row_reduction}
+// ROWS8: %n = arith.addf %acc, %e : f32
+func.func @softmax_rows(%x: tensor<2x20x16xf32, #coco.replicated>) -> tensor<2x20x16xf32, #coco.replicated> {
+  %y = coco.softmax %x : tensor<2x20x16xf32, #coco.replicated>
+  return %y : tensor<2x20x16xf32, #coco.replicated>
 }
 
 // gamma and beta are read per column; epsilon is rounded to f32.

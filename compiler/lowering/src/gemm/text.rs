@@ -615,9 +615,12 @@ fn pair_count(w: &mut Writer, kcur: &str) -> String {
 /// in a row-major A each pair (a[i, 2q], a[i, 2q + 1]) is already one
 /// 32-bit word, so packing A would only copy it (and costs as much as the
 /// products when n is small, as in attention's context GEMM). With k odd
-/// the last pair would read past the row, so A is packed then.
+/// the last pair would read past the row, so A is packed then. Rows of
+/// more than 2 KB are packed too: the tile's 14 rows, 4 KB or more apart,
+/// would share one set of an 8-way L1 and evict each other (512 x 4096 x
+/// 1024 ran 1.25x slower in place).
 fn reads_a_directly(gemm: &Gemm) -> bool {
-    gemm.bf16_dot && gemm.k.is_multiple_of(2)
+    gemm.bf16_dot && gemm.k.is_multiple_of(2) && gemm.k * gemm.element.size() <= 2048
 }
 
 /// Where the bf16 micro-kernel reads A's pairs.

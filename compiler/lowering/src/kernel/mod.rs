@@ -123,13 +123,29 @@ pub struct Binding {
 /// (`crate::gemm`); without, they are `linalg.matmul` loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    Cpu { tree: bool, gemm: Option<CpuGemm> },
+    /// `lanes`: f32 elements per vector register of the host CPU.
+    Cpu {
+        tree: bool,
+        gemm: Option<CpuGemm>,
+        lanes: usize,
+    },
     Gpu,
 }
 
 impl Target {
     fn trees(self) -> bool {
         matches!(self, Target::Gpu | Target::Cpu { tree: true, .. })
+    }
+
+    /// The tile of a row reduction vectorised across rows (see
+    /// [`ROW_REDUCTION_ATTR`]): `lanes` rows by `lanes` columns.
+    fn row_tile(self) -> Option<usize> {
+        match self {
+            Target::Cpu {
+                tree: false, lanes, ..
+            } if lanes > 1 => Some(lanes),
+            _ => None,
+        }
     }
 
     fn gemm(self) -> Option<CpuGemm> {
@@ -139,6 +155,14 @@ impl Target {
         }
     }
 }
+
+/// The unit attribute on a CPU row reduction (a 2-D `linalg.generic`
+/// reducing its last dimension, both dimensions multiples of the lanes)
+/// that [`crate::pipelines::ROW_REDUCTIONS`] vectorises across rows: each
+/// lane sums its own row in order, so the result stays the interpreter's
+/// bit for bit (LLVM and `affine-super-vectorize` would leave the loop
+/// scalar, or reassociate it).
+pub const ROW_REDUCTION_ATTR: &str = "coco.row_reduction";
 
 struct Emitter<'v, 'c, 'a> {
     target: Target,

@@ -48,11 +48,21 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let acc = x.element.accumulator();
         let rank = x.shape.len();
         let (wa, xa) = widen(x.element, acc, "%a", "%x");
+        // The row maximum: `maximumf` where rows are vectorised (MLIR 19's
+        // linalg vectorizer has no `maxnumf` combiner). The softmax is the
+        // same either way: a NaN in a row makes the row's sum, and so every
+        // output of the row, NaN under both, and a maximum of +0 or -0
+        // subtracts the same.
+        let max = if self.vectorises_rows(&x.shape) {
+            "maximumf"
+        } else {
+            "maxnumf"
+        };
         let m = self.reduce_rows(
             &[(&x, false)],
             acc,
             acc.infinity(true),
-            &format!("{wa}      %n = arith.maxnumf %acc, {xa} : {acc}\n"),
+            &format!("{wa}      %n = arith.{max} %acc, {xa} : {acc}\n"),
             Reduction::Max,
         );
         let rows = x.shape[..rank - 1].to_vec();

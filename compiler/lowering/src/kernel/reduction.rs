@@ -18,7 +18,7 @@ use super::{
     identity_map, iterators, map,
     tree_reduction::fold_kind,
     types::{convert, tensor_type, widen, KernelType},
-    Computed, Emitter, Tensor,
+    Computed, Emitter, Tensor, ROW_REDUCTION_ATTR,
 };
 use crate::{
     error::{Error, Result},
@@ -372,6 +372,11 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let x = inputs[0].0;
         let rank = x.shape.len();
         let rows = &x.shape[..rank - 1];
+        if self.vectorises_rows(&x.shape) {
+            let count: usize = rows.iter().product();
+            let width = x.shape[rank - 1];
+            return self.row_reduction(inputs, acc, init, body, (count, width));
+        }
         let f = self.filled(rows, acc, init);
         let row_map = map(rank, &(0..rank - 1).collect::<Vec<_>>());
         let mut maps = Vec::new();
@@ -398,6 +403,104 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             args.join(", "),
             tensor_type(rows, acc)
         ));
+        r
+    }
+
+    /// Whether [`Self::reduce_rows`] over the last dimension of `shape`
+    /// becomes a [`Self::row_reduction`]: on the CPU, with at least two
+    /// dimensions, the row count and the width multiples of the lanes.
+    pub(super) fn vectorises_rows(&self, shape: &[usize]) -> bool {
+        let Some(tile) = self.target.row_tile() else {
+            return false;
+        };
+        let Some((&width, rows)) = shape.split_last() else {
+            return false;
+        };
+        !rows.is_empty()
+            && rows.iter().product::<usize>().is_multiple_of(tile)
+            && width.is_multiple_of(tile)
+    }
+
+    /// [`Self::reduce_rows`] as a 2-D `count x width` reduction marked
+    /// [`ROW_REDUCTION_ATTR`]: the inputs collapsed to `count` rows (views,
+    /// no copies), the result expanded back to the rows' shape.
+    fn row_reduction(
+        &mut self,
+        inputs: &[(&Tensor, bool)],
+        acc: DType,
+        init: &str,
+        body: &str,
+        (count, width): (usize, usize),
+    ) -> String {
+        let x = inputs[0].0;
+        let rank = x.shape.len();
+        let rows = &x.shape[..rank - 1];
+        let collapse = |dims: usize| -> String {
+            let all: Vec<String> = (0..dims).map(|d| d.to_string()).collect();
+            format!("[[{}]]", all.join(", "))
+        };
+        let mut names = Vec::new();
+        let mut types = Vec::new();
+        let mut maps = Vec::new();
+        let mut args = Vec::new();
+        for (i, (t, per_row)) in inputs.iter().enumerate() {
+            let (shape, reassociation, map2) = if *per_row {
+                (
+                    vec![count],
+                    collapse(rank - 1),
+                    "affine_map<(d0, d1) -> (d0)>",
+                )
+            } else {
+                let mut groups = collapse(rank - 1);
+                groups.truncate(groups.len() - 1);
+                (
+                    vec![count, width],
+                    format!("{groups}, [{}]]", rank - 1),
+                    "affine_map<(d0, d1) -> (d0, d1)>",
+                )
+            };
+            let flat_ty = tensor_type(&shape, t.element);
+            if t.shape == shape {
+                names.push(t.name.clone());
+            } else {
+                let flat = self.fresh("x");
+                self.line(&format!(
+                    "{flat} = tensor.collapse_shape {} {reassociation} : {} into {flat_ty}",
+                    t.name,
+                    t.ty()
+                ));
+                names.push(flat);
+            }
+            types.push(flat_ty);
+            maps.push(map2.to_string());
+            args.push(format!("%{}: {}", (b'a' + i as u8) as char, t.element));
+        }
+        maps.push("affine_map<(d0, d1) -> (d0)>".into());
+        let f = self.filled(&[count], acc, init);
+        let flat = self.fresh("s");
+        self.line(&format!(
+            "{flat} = linalg.generic {{indexing_maps = [{}], iterator_types = [\"parallel\", \"reduction\"], {ROW_REDUCTION_ATTR}}} ins({} : {}) outs({f} : {}) {{\n    ^bb0({}, %acc: {acc}):\n{body}      linalg.yield %n : {acc}\n    }} -> {}",
+            maps.join(", "),
+            names.join(", "),
+            types.join(", "),
+            tensor_type(&[count], acc),
+            args.join(", "),
+            tensor_type(&[count], acc)
+        ));
+        if rows.len() == 1 {
+            return flat;
+        }
+        let r = self.fresh("s");
+        {
+            let dims: Vec<String> = rows.iter().map(|d| d.to_string()).collect();
+            self.line(&format!(
+                "{r} = tensor.expand_shape {flat} {} output_shape [{}] : {} into {}",
+                collapse(rank - 1),
+                dims.join(", "),
+                tensor_type(&[count], acc),
+                tensor_type(rows, acc)
+            ));
+        }
         r
     }
 }
