@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One-thread GEMM microbenchmark, every library in the same run: coco's
 # generated GEMMs (fused multiply-adds, the default; and --gemm-arithmetic
-# ordered, the interpreter's rounding), numpy (OpenBLAS) and torch
+# ordered, the interpreter's rounding), coco's library route (--gemm
+# library: Debian's OpenBLAS called from the kernel; f32 only, bf16 stays
+# generated so the column reads n/a), numpy (OpenBLAS) and torch
 # (oneDNN/MKL), at the GEMM shapes of examples/coco/megatron_{mlp,attention}
 # at GPT-2-medium sizes (hidden 1024, 16 heads of 64, 512 tokens) on 1 and
 # 2 ranks. Each line: ms per GEMM (coco: mean of --repeat launches of a
@@ -55,7 +57,7 @@ coco_ms() { # file repeat [flags...]: ms per launch
     awk -v r="$r" '/^ *0 launch / { printf "%.3f", $(NF-3) / r; found = 1 } END { if (!found) print "failed" }'
 }
 
-printf "%-5s %-22s %10s %12s %10s %10s %8s %12s\n" dtype "batch m k n" "coco ms" "ordered ms" "numpy ms" "torch ms" "GFLOP/s" "coco/best"
+printf "%-5s %-22s %10s %12s %12s %10s %10s %8s %12s\n" dtype "batch m k n" "coco ms" "ordered ms" "library ms" "numpy ms" "torch ms" "GFLOP/s" "coco/best"
 for t in f32 bf16; do
   for s in "${shapes[@]}"; do
     read -r b m k n <<< "$s"
@@ -64,16 +66,18 @@ for t in f32 bf16; do
     repeat=$(awk -v f="$flops" 'BEGIN { r = int(2e10 / f); print r < 3 ? 3 : (r > 50 ? 50 : r) }')
     fused=$(coco_ms "$f" "$repeat")
     ordered=$(coco_ms "$f" "$repeat" --gemm-arithmetic ordered)
+    library=n/a
+    [ "$t" = f32 ] && library=$(coco_ms "$f" "$repeat" --gemm library)
     libs=$("$python" bench/host/gemm_peer.py "$t" $b $m $k $n "$repeat" 2>/dev/null || true)
     np=$(awk '$1 == "numpy" { print $2 }' <<< "$libs"); np=${np:-n/a}
     th=$(awk '$1 == "torch" { print $2 }' <<< "$libs"); th=${th:-n/a}
-    awk -v t=$t -v s="$s" -v f="$fused" -v o="$ordered" -v np="$np" -v th="$th" -v flops="$flops" 'BEGIN {
+    awk -v t=$t -v s="$s" -v f="$fused" -v o="$ordered" -v l="$library" -v np="$np" -v th="$th" -v flops="$flops" 'BEGIN {
       best = "n/a"
       if (np != "n/a") best = np
       if (th != "n/a" && (best == "n/a" || th + 0 < best + 0)) best = th
       gf = (f == "failed") ? "n/a" : sprintf("%.1f", flops / f / 1e6)
       ratio = (best == "n/a" || f == "failed") ? "n/a" : sprintf("%.2fx", f / best)
-      printf "%-5s %-22s %10s %12s %10s %10s %8s %12s\n", t, s, f, o, np, th, gf, ratio
+      printf "%-5s %-22s %10s %12s %12s %10s %10s %8s %12s\n", t, s, f, o, l, np, th, gf, ratio
     }'
   done
 done

@@ -17,6 +17,8 @@ PACKAGES=(
   libz3-dev
   # CPU runtime
   libopenmpi-dev openmpi-bin
+  # the CPU's library GEMM route (--gemm library)
+  libopenblas-dev
   # C++ compiler for the ODS-generated dialect code
   g++ pkg-config
   # Apache Spark for the df Spark check and exported jobs (pyspark runs on a

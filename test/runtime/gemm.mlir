@@ -7,12 +7,16 @@
 // rows past the matrix clamped), a batched product, and a matrix sliced by
 // columns across ranks (a strided view). With --gemm-arithmetic ordered
 // every output is the interpreter's bit for bit; fused multiply-adds are
-// within --check's tolerance; --gemm loops is the plain linalg route.
+// within --check's tolerance; --gemm loops is the plain linalg route;
+// --gemm library calls OpenBLAS for f32 and f64 (within tolerance) and
+// keeps generated GEMMs for bf16 and f16, loops for i32.
 // RUN: coco-run %s --backend cpu --ranks 1 --seed 3 --check --gemm-arithmetic ordered | FileCheck %s --check-prefix=ORDERED
 // RUN: coco-run %s --backend cpu --ranks 2 --seed 4 --check --gemm-arithmetic ordered | FileCheck %s --check-prefix=ORDERED
 // RUN: coco-run %s --backend cpu --ranks 2 --seed 4 --check | FileCheck %s --check-prefix=FUSED
 // RUN: coco-run %s --backend cpu --ranks 1 --seed 3 --check --gemm loops | FileCheck %s --check-prefix=ORDERED
+// RUN: coco-run %s --backend cpu --ranks 2 --seed 4 --check --gemm library | FileCheck %s --check-prefix=FUSED
 // RUN: coco-translate %s --emit=kernels --ranks 2 | FileCheck %s --check-prefix=KERNELS
+// RUN: coco-translate %s --emit=kernels --ranks 2 --gemm library | FileCheck %s --check-prefix=LIBRARY
 
 // ORDERED:      check against the reference interpreter:
 // ORDERED-NEXT:   gemm.result0: bitwise equal
@@ -37,6 +41,13 @@
 // KERNELS-DAG: linalg.matmul {coco.gemm = @coco_gemm_37x45x29_f32_f32_
 // KERNELS-DAG: vector.fma
 // KERNELS-NOT: coco_gemm_{{.*}}_i32_
+// LIBRARY-DAG: func.func private @cblas_sgemm(i32, i32, i32, i32, i32, i32, f32, !llvm.ptr, i32, !llvm.ptr, i32, f32, !llvm.ptr, i32)
+// LIBRARY-DAG: func.func private @cblas_dgemm(
+// LIBRARY-DAG: func.func private @openblas_set_num_threads(i32)
+// LIBRARY-DAG: func.func private @coco_blas_37x45x29_f32(
+// LIBRARY-DAG: func.call @cblas_dgemm(
+// LIBRARY-DAG: func.func private @coco_gemm_2x9x7x5_bf16_f32_
+// LIBRARY-DAG: linalg.matmul {coco.gemm = @coco_blas_37x45x29_f32}
 func.func @gemm(%a: tensor<37x29xf32, #coco.replicated>, %b: tensor<29x45xf32, #coco.replicated>,
                 %c: tensor<1x1xf32, #coco.replicated>,
                 %d: tensor<3x8xf64, #coco.replicated>, %e: tensor<8x32xf64, #coco.sliced<1>>,

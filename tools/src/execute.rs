@@ -453,13 +453,15 @@ fn run_job(request: &Request, invocation: &Invocation, out: &mut String) -> Resu
 }
 
 /// Whether the run compiled `module` with fused GEMMs: float matmuls on the
-/// CPU under `--gemm-arithmetic fused` (a given bundle records no
-/// arithmetic, so only a program compiled here says).
+/// CPU under `--gemm-arithmetic fused`, or calling OpenBLAS under `--gemm
+/// library` (a given bundle records neither, so only a program compiled
+/// here says).
 fn fused_gemms(request: &Request, module: &melior::ir::Module) -> bool {
     !request.cuda
         && !Path::new(request.program).is_dir()
-        && request.gemm == gemm::Route::Generated
-        && request.gemm_arithmetic == gemm::Arithmetic::Fused
+        && request.gemm != gemm::Route::Loops
+        && (request.gemm == gemm::Route::Library
+            || request.gemm_arithmetic == gemm::Arithmetic::Fused)
         && coco_dialects::ir::nested_ops(&module.as_operation())
             .iter()
             .any(|op| {
@@ -532,8 +534,9 @@ fn report_results(
                 message.push_str(
                     "\nnote: the program's GEMMs use fused multiply-adds, which round differently \
                      from the interpreter, and 16-bit intermediates can widen that (a bf16 rounding \
-                     that flips before a softmax or a layer norm); --gemm-arithmetic ordered \
-                     compares with the interpreter's rounding (docs/gemm.md)",
+                     that flips before a softmax or a layer norm); --gemm generated \
+                     --gemm-arithmetic ordered compares with the interpreter's rounding \
+                     (docs/gemm.md)",
                 );
             }
             return Err(message);

@@ -143,7 +143,8 @@ struct Cli {
     #[arg(long, value_enum)]
     cpu_reductions: Option<crate::translate::ReductionOrderArg>,
     /// cpu: how the kernels compute float matmuls, as coco-translate's
-    /// flag: `generated` or `loops` [default: generated].
+    /// flag: `generated`, `loops` or `library` (OpenBLAS for f32 and f64)
+    /// [default: generated].
     #[arg(long, value_enum)]
     gemm: Option<crate::translate::GemmArg>,
     /// cpu: how generated GEMMs accumulate, as coco-translate's flag:

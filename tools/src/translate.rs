@@ -108,8 +108,10 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = ReductionOrderArg::IndexOrder)]
     cpu_reductions: ReductionOrderArg,
     /// How the native kernels compute float matmuls: `generated` (blocked,
-    /// packed and vectorised GEMMs, tiled by `coco.tile`; docs/gemm.md) or
-    /// `loops` (linalg.matmul as plain loops, a baseline).
+    /// packed and vectorised GEMMs, tiled by `coco.tile`; docs/gemm.md),
+    /// `loops` (linalg.matmul as plain loops, a baseline) or `library`
+    /// (f32 and f64 GEMMs call OpenBLAS's CBLAS on one thread; kernels.so
+    /// then needs libopenblas where it runs).
     #[arg(long, value_enum, default_value_t = GemmArg::Generated)]
     gemm: GemmArg,
     /// How generated GEMMs accumulate: `fused` (fused multiply-adds, within
@@ -124,6 +126,7 @@ struct Cli {
 pub(crate) enum GemmArg {
     Generated,
     Loops,
+    Library,
 }
 
 impl From<GemmArg> for gemm::Route {
@@ -131,6 +134,7 @@ impl From<GemmArg> for gemm::Route {
         match arg {
             GemmArg::Generated => gemm::Route::Generated,
             GemmArg::Loops => gemm::Route::Loops,
+            GemmArg::Library => gemm::Route::Library,
         }
     }
 }

@@ -135,6 +135,9 @@ pub struct Compiled {
     pub llvm_ir: Option<String>,
     pub object: Option<Vec<u8>>,
     pub ptx: Option<String>,
+    /// Shared libraries `kernels.so` links (`openblas` under `--gemm
+    /// library`).
+    pub libraries: Vec<&'static str>,
 }
 
 /// A function the program runs and the ranks it runs on.
@@ -278,7 +281,8 @@ pub fn compile(
     let mut helpers: HashSet<String> = HashSet::new();
     let cpu_target = Target::Cpu {
         tree: options.cpu_reductions == ReductionOrder::Tree,
-        gemm: (options.gemm == gemm::Route::Generated).then(|| gemm::CpuGemm {
+        gemm: (options.gemm != gemm::Route::Loops).then(|| gemm::CpuGemm {
+            library: options.gemm == gemm::Route::Library,
             vector_bits: native::vector_bits(&options.cpu),
             arithmetic: options.gemm_arithmetic,
             bf16_dot: native::has_bf16_dot(&options.cpu),
@@ -372,6 +376,11 @@ pub fn compile(
         llvm_ir: None,
         object: None,
         ptx: None,
+        libraries: if helpers.contains(gemm::blas::THREADS) {
+            vec![gemm::blas::LIBRARY]
+        } else {
+            Vec::new()
+        },
     };
     if plan_has_kernels(&compiled.plan) && options.native {
         let lanes = native::vector_bits(&options.cpu) / 32;
@@ -505,7 +514,11 @@ pub fn write_bundle(compiled: &Compiled, dir: &Path) -> Result<()> {
     }
     if let Some(object) = &compiled.object {
         write("kernels.o", object)?;
-        native::link_shared(&dir.join("kernels.o"), &dir.join("kernels.so"))?;
+        native::link_shared(
+            &dir.join("kernels.o"),
+            &dir.join("kernels.so"),
+            &compiled.libraries,
+        )?;
     }
     if let Some(ptx) = &compiled.ptx {
         write("kernels.ptx", ptx.as_bytes())?;

@@ -154,21 +154,37 @@ fn link_runtime_helpers<'c>(context: &'c LlvmContext, module: &LlvmModule<'c>) -
 }
 
 /// Links `object` into a shared library the executor can `dlopen`, with the
-/// system C compiler driver (libm for the math functions kernels call).
-pub fn link_shared(object: &Path, library: &Path) -> Result<()> {
+/// system C compiler driver (libm for the math functions kernels call, and
+/// `libraries`, e.g. OpenBLAS for `--gemm library`).
+pub fn link_shared(object: &Path, library: &Path, libraries: &[&str]) -> Result<()> {
     let output = std::process::Command::new("cc")
         .arg("-shared")
         .arg("-o")
         .arg(library)
         .arg(object)
         .arg("-lm")
+        .args(libraries.iter().map(|l| format!("-l{l}")))
         .output()
         .map_err(|e| Error::Codegen(format!("cannot run the system linker `cc`: {e}")))?;
     if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let missing: Vec<&&str> = libraries
+            .iter()
+            .filter(|l| stderr.contains(&format!("-l{l}")))
+            .collect();
+        let hint = if missing.is_empty() {
+            String::new()
+        } else {
+            // Debian names the development package after the library.
+            format!(
+                "\nnote: kernels.so links {}; install lib{}-dev (scripts/setup.sh does), or compile with --gemm generated",
+                missing.iter().map(|l| format!("lib{l}")).collect::<Vec<_>>().join(", "),
+                missing[0]
+            )
+        };
         return Err(Error::Codegen(format!(
-            "linking {} failed:\n{}",
+            "linking {} failed:\n{stderr}{hint}",
             library.display(),
-            String::from_utf8_lossy(&output.stderr)
         )));
     }
     Ok(())

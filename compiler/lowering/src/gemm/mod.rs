@@ -27,6 +27,7 @@
 //! uses fused multiply-adds: one rounding per product instead of two (see
 //! docs/gemm.md for the bound).
 
+pub mod blas;
 pub mod calls;
 mod text;
 
@@ -118,11 +119,17 @@ pub enum Route {
     /// `linalg.matmul` lowered to plain loops (what coco did before the
     /// helpers: a baseline for benchmarks).
     Loops,
+    /// f32 and f64 GEMMs call the system's CBLAS (`cblas_sgemm`,
+    /// `cblas_dgemm` from Debian's OpenBLAS) on one thread; 16-bit ones
+    /// stay generated (docs/gemm.md, "The library route").
+    Library,
 }
 
 /// What the kernel emitter needs to write a GEMM for the CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CpuGemm {
+    /// f32 and f64 GEMMs call CBLAS ([`Route::Library`]).
+    pub library: bool,
     pub vector_bits: usize,
     pub arithmetic: Arithmetic,
     /// The CPU has AVX512-BF16's `vdpbf16ps` (see [`Gemm::bf16_dot`]).
@@ -229,6 +236,9 @@ pub struct Gemm {
     /// output of the narrowing `linalg.generic` (marked [`ROUNDING_ATTR`])
     /// that follows the matmul as D and drops that op.
     pub rounds_to: Option<DType>,
+    /// The helper calls CBLAS instead ([`blas`]): f32 and f64 only, so
+    /// `rounds_to` is `None`; the blocking and register fields are unused.
+    pub library: bool,
 }
 
 impl Gemm {
@@ -250,6 +260,9 @@ impl Gemm {
 
     /// The helper's symbol: every parameter its text depends on.
     pub fn symbol(&self) -> String {
+        if self.library {
+            return blas::symbol(self);
+        }
         let b = self.effective_blocking();
         let r = self.register;
         let batch = self.batch.map_or(String::new(), |t| format!("{t}x"));

@@ -14,7 +14,11 @@ pub fn helper_text(gemm: &Gemm) -> Vec<(String, String)> {
         batch: None,
         ..*gemm
     };
-    let mut helpers = vec![(plain.symbol(), two_dimensional(&plain))];
+    let mut helpers = if gemm.library {
+        super::blas::helper_text(&plain)
+    } else {
+        vec![(plain.symbol(), two_dimensional(&plain))]
+    };
     if gemm.bf16_dot {
         helpers.insert(0, (BF16_DOT.to_string(), BF16_DOT_DECLARATION.to_string()));
     }
@@ -68,6 +72,8 @@ pub fn parameter_types(gemm: &Gemm) -> [String; 3] {
     ]
 }
 
+/// The helper of a batched `gemm`: a loop over the batch calling the 2-D
+/// helper `plain` on each matrix's view.
 fn batched(gemm: &Gemm, batch: usize, plain: &str) -> String {
     let [ta, tb, tc] = parameter_types(gemm);
     let one = Gemm {

@@ -42,6 +42,7 @@ fn helper(
     if !Gemm::supports(element) {
         return None;
     }
+    let library = cpu.library && gemm::blas::supports(element);
     let size = |i: usize, default: usize| {
         tile.and_then(|t| t.get(i))
             .and_then(|&v| usize::try_from(v).ok())
@@ -63,11 +64,13 @@ fn helper(
         },
         register: RegisterTile::for_host(cpu.vector_bits, acc),
         arithmetic: cpu.arithmetic,
-        bf16_dot: cpu.bf16_dot
+        bf16_dot: !library
+            && cpu.bf16_dot
             && element == DType::BF16
             && cpu.arithmetic == gemm::Arithmetic::Fused
             && cpu.vector_bits >= 512,
         rounds_to: (acc != element).then_some(element),
+        library,
     })
 }
 
