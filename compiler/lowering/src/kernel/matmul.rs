@@ -50,6 +50,16 @@ fn helper(
             .unwrap_or(default)
     };
     let acc = element.accumulator();
+    let bf16_dot = !library
+        && cpu.bf16_dot
+        && element == DType::BF16
+        && cpu.arithmetic == gemm::Arithmetic::Fused
+        && cpu.vector_bits >= 512;
+    let default_depth = if bf16_dot {
+        gemm::BF16_DOT_DEPTH
+    } else {
+        DEFAULT_BLOCKING.depth
+    };
     Some(Gemm {
         batch,
         m,
@@ -60,15 +70,11 @@ fn helper(
         blocking: Blocking {
             rows: size(0, DEFAULT_BLOCKING.rows),
             cols: size(1, DEFAULT_BLOCKING.cols),
-            depth: size(2, DEFAULT_BLOCKING.depth),
+            depth: size(2, default_depth),
         },
         register: RegisterTile::for_host(cpu.vector_bits, acc),
         arithmetic: cpu.arithmetic,
-        bf16_dot: !library
-            && cpu.bf16_dot
-            && element == DType::BF16
-            && cpu.arithmetic == gemm::Arithmetic::Fused
-            && cpu.vector_bits >= 512,
+        bf16_dot,
         rounds_to: (acc != element).then_some(element),
         library,
     })
