@@ -279,15 +279,18 @@ pub fn compile(
     let mut canonical: HashMap<String, String> = HashMap::new();
     // GEMM helpers, each written once whatever the kernels that call it.
     let mut helpers: HashSet<String> = HashSet::new();
+    let vector_bits = native::vector_bits(&options.cpu);
+    // f32 elements per vector register: element-wise and row vectorisation.
+    let lanes = vector_bits / 32;
     let cpu_target = Target::Cpu {
         tree: options.cpu_reductions == ReductionOrder::Tree,
         gemm: (options.gemm != gemm::Route::Loops).then(|| gemm::CpuGemm {
             library: options.gemm == gemm::Route::Library,
-            vector_bits: native::vector_bits(&options.cpu),
+            vector_bits,
             arithmetic: options.gemm_arithmetic,
             bf16_dot: native::has_bf16_dot(&options.cpu),
         }),
-        lanes: native::vector_bits(&options.cpu) / 32,
+        lanes,
     };
     let mut renamed: HashMap<String, String> = HashMap::new();
     for (index, entry) in entries.iter().enumerate() {
@@ -383,7 +386,6 @@ pub fn compile(
         },
     };
     if plan_has_kernels(&compiled.plan) && options.native {
-        let lanes = native::vector_bits(&options.cpu) / 32;
         let text = pipelines::with_row_reductions(&compiled.kernels_mlir, lanes);
         let mut cpu = pipelines::parse(context, &text, "CPU")?;
         pipelines::run(context, &mut cpu, &pipelines::cpu_bufferize(), "CPU")?;

@@ -158,7 +158,7 @@ impl Target {
 
 /// The unit attribute on a CPU row reduction (a 2-D `linalg.generic`
 /// reducing its last dimension, both dimensions multiples of the lanes)
-/// that [`crate::pipelines::ROW_REDUCTIONS`] vectorises across rows: each
+/// that [`crate::pipelines::with_row_reductions`] vectorises across rows: each
 /// lane sums its own row in order, so the result stays the interpreter's
 /// bit for bit (LLVM and `affine-super-vectorize` would leave the loop
 /// scalar, or reassociate it).
