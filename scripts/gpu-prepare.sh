@@ -7,6 +7,8 @@
 #                        seeded inputs (inputs/) and the reference
 #                        interpreter's outputs (reference/) as .npy
 #   bench/adam-<N>/      the fused Adam step for N parameters (timing only)
+#   bench/gemm-*/        GEMMs at the Megatron layers' shapes (checked
+#                        against and timed with torch.matmul)
 #   gpu-check.sh, gpu/check.py, gpu/gpu_check.py
 # Usage: scripts/gpu-prepare.sh [out-dir]     then copy the folder and run
 #        bash <out-dir>/gpu-check.sh there.
@@ -33,8 +35,10 @@ to_json() {
 }
 compile() { # name program
   local name=$1 program=$2 dir="$out/bundles/$1"
-  # Collective steps, as the cuda backend runs fused collectives.
-  $bin/coco-translate "$program" --emit=bundle --ranks 1 --fused-collectives=steps -o "$dir"
+  # Collective steps, as the cuda backend runs fused collectives; GEMMs
+  # in the interpreter's rounding (ordered), as the compiled trials.
+  $bin/coco-translate "$program" --emit=bundle --ranks 1 --fused-collectives=steps \
+    --gemm-arithmetic ordered -o "$dir"
   # The GPU machine needs the plan, the PTX and the program, not host code.
   rm -f "$dir/kernels.so" "$dir/kernels.o" "$dir/kernels.ll"
   to_json "$dir"
@@ -56,6 +60,9 @@ compile adam-autotuned "$work/adam-autotuned.mlir"
 n=16777216
 bash scripts/gpu/adam-bench.sh "$bin" "$out/bench/adam-$n" "$n"
 to_json "$out/bench/adam-$n"
+# The GEMMs at the Megatron layers' GPT-2-medium shapes, timed against torch.matmul.
+bash scripts/gpu/gemm-bench.sh "$bin" "$out/bench"
+for bundle in "$out"/bench/gemm-*; do to_json "$bundle"; done
 
 mkdir -p "$out/gpu"
 cp scripts/gpu/check.py scripts/gpu/gpu_check.py "$out/gpu/"

@@ -197,6 +197,10 @@ fn main() {
             trials.push(timed(format!("compiled::{path}::fused-gemms"), move || {
                 compiled::check_fused_gemms(&file, sizes).map_err(Failed::from)
             }));
+            let file = path.clone();
+            trials.push(timed(format!("compiled::{path}::gpu-tiles"), move || {
+                compiled::check_gpu_tiles(&file, sizes).map_err(Failed::from)
+            }));
         }
         for (name, schedule) in compiled::SCHEDULES {
             if (*name == compiled::PARTIAL_REDUCE || *name == compiled::PARTIAL_REDUCE_UNFUSED)

@@ -5,9 +5,10 @@ The executor's CUDA backend has not run on a GPU yet, so this script checks
 the PTX on its own, on one GPU: it loads each bundle's PTX with the CUDA
 driver API (ctypes, no toolkit), follows the plan (kernel launches from `gpu_launches`; on one rank
 every collective is a copy), and compares every output with the reference
-interpreter's. It also runs an NCCL all_reduce on a single rank and times
+interpreter's. It also runs an NCCL all_reduce on a single rank, times
 the fused Adam kernel against a device-to-device copy of the same bytes and
-torch.optim.Adam(fused=True). Needs PyTorch (for device memory and timing)
+torch.optim.Adam(fused=True), and checks and times the GEMM kernels
+(ROOT/bench/gemm-*) against torch.matmul. Needs PyTorch (for device memory and timing)
 and a CUDA driver; plans are read from plan.json (written by gpu-prepare.sh),
 else from plan.toml (Python 3.11's tomllib, or tomli).
 
@@ -368,6 +369,9 @@ def measure(label, fn):
 def benchmark(root):
     bench = os.path.join(root, "bench")
     for name in sorted(os.listdir(bench)):
+        if name.startswith("gemm-"):
+            bench_gemm(os.path.join(bench, name), name)
+            continue
         print(f"== timing: {name}")
         n = int(name.split("-")[-1])
         size = f"{n >> 20}M" if n % (1 << 20) == 0 else str(n)
@@ -420,6 +424,65 @@ def benchmark(root):
             record(rows[key], result, None, notes[key] if t is None else "",
                    ms=t, gbps=gbps(t) if t is not None else None,
                    vs_copy=ratio(t, ms["copy"]), vs_torch=ratio(t, ms["torch"]))
+
+
+def gemm_bound(k, dtype):
+    """The largest relative error of a length-k sum of positive products in
+    f32 (fused or not: gamma_k, docs/gemm.md), plus the final rounding of a
+    16-bit result: against an f64 reference."""
+    return 1.01 * (k * 2.0 ** -24 + {"bf16": 2.0 ** -8, "f16": 2.0 ** -11}.get(dtype, 0.0))
+
+
+def bench_gemm(bundle, name):
+    """One GEMM bundle (gpu/gemm-bench.sh's): its kernel's result against
+    torch.matmul in f64, then its time against torch.matmul's on the same
+    operands (f32 without TF32, as coco's: both on the f32 units; bf16 as
+    torch runs it, on tensor cores, which coco's kernels do not use)."""
+    print(f"== timing: {name}")
+    what = name[len("gemm-"):]
+    coco_row, torch_row = f"time: GEMM {what}, coco", f"time: GEMM {what}, torch.matmul"
+    try:
+        run = Run(bundle)
+        run.fill_inputs(None)
+        launches = [s for s in run.stage["steps"] if s["op"] == "launch"]
+        if len(launches) != 1:
+            raise RuntimeError(f"expected one GEMM kernel, the plan has {len(launches)}")
+        step = launches[0]
+
+        def tensor(buffer_name):
+            memory, b = run.buffers[buffer_name]
+            return memory.view(TORCH_DTYPE[b["dtype"]]).reshape(b["shape"]), b["dtype"]
+
+        (a, dtype), (b, _), (c, _) = (tensor(n) for n in step["buffers"])
+        run.launch_kernel(step["kernel"], step["buffers"])
+        torch.cuda.synchronize()
+        expected = torch.matmul(a.double(), b.double())
+        error = ((c.double() - expected).abs() / expected.abs().clamp(min=1.0)).max().item()
+        k = a.shape[-1]
+        bound = gemm_bound(k, dtype)
+        flops = 2.0 * c.numel() * k
+        if not error <= bound:
+            fail(f"{name}: largest relative error {error:.3e} against torch.matmul in f64, bound {bound:.3e}")
+            record(coco_row, "FAIL", note=f"largest relative error {error:.3e}, bound {bound:.3e}")
+            return
+        ms_coco = time_cuda(lambda: run.launch_kernel(step["kernel"], step["buffers"]))
+    except Exception as error:
+        fail(f"{name}: {error}")
+        record(coco_row, "FAIL", note=str(error))
+        return
+    torch.backends.cuda.matmul.allow_tf32 = False
+    out = torch.empty_like(c)
+    ms_torch, note = measure("torch.matmul", lambda: torch.matmul(a, b, out=out))
+    tflops = lambda ms: flops / (ms * 1e9)
+    ratio = ms_coco / ms_torch if ms_torch is not None else None
+    print(f"  coco:         {ms_coco:8.3f} ms  {tflops(ms_coco):7.2f} TFLOP/s  (largest relative error {error:.1e})")
+    if ms_torch is not None:
+        print(f"  torch.matmul: {ms_torch:8.3f} ms  {tflops(ms_torch):7.2f} TFLOP/s  (coco {ratio:.2f}x its time)")
+    record(coco_row, "PASS", ms=ms_coco, vs_torch=ratio,
+           note=f"{tflops(ms_coco):.2f} TFLOP/s; largest relative error {error:.1e} (bound {bound:.1e})")
+    record(torch_row, "PASS" if ms_torch is not None else "SKIP", ms=ms_torch,
+           vs_torch=1.0 if ms_torch is not None else None,
+           note=f"{tflops(ms_torch):.2f} TFLOP/s" if ms_torch is not None else note)
 
 
 def main():

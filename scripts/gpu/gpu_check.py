@@ -233,8 +233,10 @@ def check_examples(args, budget, logs, gpus, reserve):
                 print(f"== {name}, {count} GPU(s): SKIP ({note})")
                 rows.append(row(name, count, "SKIP", note=note))
                 continue
+            # Ordered GEMM arithmetic: the interpreter's rounding, as the
+            # compiled trials compare (fused multiply-adds are timed below).
             command = [coco_run, example, "--backend", "cuda", "--check", "--ranks", str(ranks),
-                       "--seed", str(args.seed)]
+                       "--seed", str(args.seed), "--gemm-arithmetic", "ordered"]
             print(f"== {name}, {ranks} GPU(s): {' '.join(shown(c) for c in command)}", flush=True)
             if args.dry_run:
                 rows.append(row(name, ranks, "PLAN", note=note))
@@ -312,6 +314,7 @@ def timing(args, budget, logs):
     what = f"time: Adam {BENCH_PARAMETERS >> 20}M f32 (kernel, D2D copy, torch fused)"
     if args.dry_run:
         print(f"== {what}: adam-bench.sh, then check.py --bench-only")
+        print("== time: GEMMs vs torch.matmul: gemm-bench.sh, then check.py --bench-only")
         return [row(what, 1, "PLAN")]
     python = torch_python(args)
     if python is None:
@@ -326,6 +329,12 @@ def timing(args, budget, logs):
             log_name(logs, "adam-bench"), budget.timeout(120))
         if code != 0 or timed_out:
             return [row(what, 1, "FAIL", note="adam-bench.sh: " + (output.strip().splitlines() or ["timed out"])[-1])]
+        code, output, timed_out = run_logged(
+            ["bash", os.path.join(HERE, "gemm-bench.sh"), args.bin, os.path.join(root, "bench")],
+            log_name(logs, "gemm-bench"), budget.timeout(120))
+        if code != 0 or timed_out:
+            return [row("time: GEMMs vs torch.matmul", 1, "FAIL",
+                        note="gemm-bench.sh: " + (output.strip().splitlines() or ["timed out"])[-1])]
         return run_check_py(args, python, root, ["--bench-only"], budget, logs, "timing")
     finally:
         shutil.rmtree(root, ignore_errors=True)

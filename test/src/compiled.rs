@@ -261,6 +261,23 @@ pub fn check_fused_gemms(path: &str, world_sizes: &[usize]) -> Result<(), String
     Ok(())
 }
 
+/// `path` as written with its GEMMs as the GPU's tiled kernels run on the
+/// CPU (`--gemm gpu-tiles`, ordered arithmetic), on each of `world_sizes`:
+/// the tiles' indexing (blocks, shared tiles, each thread's rows and
+/// columns, vector loads) at the example's shapes, within `--check`'s
+/// tolerance (bitwise where the program's other kernels are).
+pub fn check_gpu_tiles(path: &str, world_sizes: &[usize]) -> Result<(), String> {
+    for &ranks in world_sizes {
+        let stdout = checked_run(path, ranks, &["--gemm", "gpu-tiles"])?;
+        if !agrees(&stdout, true) {
+            return Err(format!(
+                "{ranks} ranks: --gemm gpu-tiles: outputs are not within tolerance:\n{stdout}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The chips every PTX is assembled for: the A100's and the H100's.
 pub const PTXAS_CHIPS: &[&str] = &["sm_80", "sm_90"];
 

@@ -452,15 +452,14 @@ fn run_job(request: &Request, invocation: &Invocation, out: &mut String) -> Resu
     Ok(())
 }
 
-/// Whether the run compiled `module` with fused GEMMs: float matmuls on the
-/// CPU under `--gemm-arithmetic fused`, or calling OpenBLAS under `--gemm
-/// library` (a given bundle records neither, so only a program compiled
-/// here says).
+/// Whether the run compiled `module` with fused GEMMs: float matmuls
+/// (CPU or GPU) under `--gemm-arithmetic fused`, or calling OpenBLAS under
+/// `--gemm library` on the CPU (a given bundle records neither, so only a
+/// program compiled here says).
 fn fused_gemms(request: &Request, module: &melior::ir::Module) -> bool {
-    !request.cuda
-        && !Path::new(request.program).is_dir()
+    !Path::new(request.program).is_dir()
         && request.gemm != gemm::Route::Loops
-        && (request.gemm == gemm::Route::Library
+        && ((request.gemm == gemm::Route::Library && !request.cuda)
             || request.gemm_arithmetic == gemm::Arithmetic::Fused)
         && coco_dialects::ir::nested_ops(&module.as_operation())
             .iter()

@@ -142,12 +142,13 @@ struct Cli {
     /// (the GPU's) [default: index-order].
     #[arg(long, value_enum)]
     cpu_reductions: Option<crate::translate::ReductionOrderArg>,
-    /// cpu: how the kernels compute float matmuls, as coco-translate's
-    /// flag: `generated`, `loops` or `library` (OpenBLAS for f32 and f64)
-    /// [default: generated].
+    /// How the kernels compute float matmuls, as coco-translate's flag:
+    /// `generated`, `loops`, `library` (cpu: OpenBLAS for f32 and f64) or
+    /// `gpu-tiles` (cpu: the GPU's tiled kernels as loops) [default:
+    /// generated].
     #[arg(long, value_enum)]
     gemm: Option<crate::translate::GemmArg>,
-    /// cpu: how generated GEMMs accumulate, as coco-translate's flag:
+    /// How generated GEMMs accumulate, as coco-translate's flag:
     /// `fused` or `ordered` (bitwise the interpreter's) [default: fused].
     #[arg(long, value_enum)]
     gemm_arithmetic: Option<crate::translate::GemmArithmeticArg>,

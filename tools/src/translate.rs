@@ -107,14 +107,16 @@ struct Cli {
     /// sums round less).
     #[arg(long, value_enum, default_value_t = ReductionOrderArg::IndexOrder)]
     cpu_reductions: ReductionOrderArg,
-    /// How the native kernels compute float matmuls: `generated` (blocked,
-    /// packed and vectorised GEMMs, tiled by `coco.tile`; docs/gemm.md),
-    /// `loops` (linalg.matmul as plain loops, a baseline) or `library`
-    /// (f32 and f64 GEMMs call OpenBLAS's CBLAS on one thread; kernels.so
-    /// then needs libopenblas where it runs).
+    /// How the kernels compute float matmuls: `generated` (CPU: blocked,
+    /// packed and vectorised GEMMs; GPU: shared-memory tiles; both tiled by
+    /// `coco.tile`; docs/gemm.md), `loops` (linalg.matmul as plain loops,
+    /// a baseline), `library` (CPU: f32 and f64 GEMMs call OpenBLAS's CBLAS
+    /// on one thread, and kernels.so then needs libopenblas where it runs;
+    /// GPU: as generated) or `gpu-tiles` (the CPU runs the GPU's tiled
+    /// kernels as loops: slow, checks their indexing without a GPU).
     #[arg(long, value_enum, default_value_t = GemmArg::Generated)]
     gemm: GemmArg,
-    /// How generated GEMMs accumulate: `fused` (fused multiply-adds, within
+    /// How generated GEMMs (CPU and GPU) accumulate: `fused` (fused multiply-adds, within
     /// --check's tolerance of the interpreter) or `ordered` (a rounded
     /// multiply, then a rounded add: the interpreter's, bit for bit).
     #[arg(long, value_enum, default_value_t = GemmArithmeticArg::Fused)]
@@ -127,6 +129,7 @@ pub(crate) enum GemmArg {
     Generated,
     Loops,
     Library,
+    GpuTiles,
 }
 
 impl From<GemmArg> for gemm::Route {
@@ -135,6 +138,7 @@ impl From<GemmArg> for gemm::Route {
             GemmArg::Generated => gemm::Route::Generated,
             GemmArg::Loops => gemm::Route::Loops,
             GemmArg::Library => gemm::Route::Library,
+            GemmArg::GpuTiles => gemm::Route::GpuTiles,
         }
     }
 }

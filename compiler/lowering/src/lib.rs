@@ -286,11 +286,17 @@ pub fn compile(
         tree: options.cpu_reductions == ReductionOrder::Tree,
         gemm: (options.gemm != gemm::Route::Loops).then(|| gemm::CpuGemm {
             library: options.gemm == gemm::Route::Library,
+            gpu_tiles: options.gemm == gemm::Route::GpuTiles,
             vector_bits,
             arithmetic: options.gemm_arithmetic,
             bf16_dot: native::has_bf16_dot(&options.cpu),
         }),
         lanes,
+    };
+    // cuBLAS is not a route yet: under `--gemm library` the GPU's GEMMs
+    // are the generated tiles too.
+    let gpu_target = Target::Gpu {
+        gemm: (options.gemm != gemm::Route::Loops).then_some(options.gemm_arithmetic),
     };
     let mut renamed: HashMap<String, String> = HashMap::new();
     for (index, entry) in entries.iter().enumerate() {
@@ -319,7 +325,7 @@ pub fn compile(
             let binding = bind(&mut stage, &unit.name);
             let text = kernel::emit(unit, &values, group_size, &binding, cpu_target)?;
             let gpu = if options.ptx {
-                kernel::emit(unit, &values, group_size, &binding, Target::Gpu)?.text
+                kernel::emit(unit, &values, group_size, &binding, gpu_target)?.text
             } else {
                 String::new()
             };
@@ -329,7 +335,7 @@ pub fn compile(
             let binding = bind(&mut stage, &chunk.name);
             let text = kernel::matmul_chunk(chunk, &binding, cpu_target);
             let gpu = if options.ptx {
-                kernel::matmul_chunk(chunk, &binding, Target::Gpu).text
+                kernel::matmul_chunk(chunk, &binding, gpu_target).text
             } else {
                 String::new()
             };

@@ -29,7 +29,9 @@
 
 pub mod blas;
 pub mod calls;
+pub mod gpu;
 mod text;
+mod writer;
 
 use coco_bundle::DType;
 
@@ -129,6 +131,10 @@ pub enum Route {
     /// `cblas_dgemm` from Debian's OpenBLAS) on one thread; 16-bit ones
     /// stay generated (docs/gemm.md, "The library route").
     Library,
+    /// The GPU's tiled GEMM kernels ([`gpu::GpuGemm`]) run on the CPU as
+    /// loops, block by block and thread by thread: slow, for checking the
+    /// GPU kernels' indexing against the interpreter without a GPU.
+    GpuTiles,
 }
 
 /// What the kernel emitter needs to write a GEMM for the CPU.
@@ -140,6 +146,8 @@ pub struct CpuGemm {
     pub arithmetic: Arithmetic,
     /// The CPU has AVX512-BF16's `vdpbf16ps` (see [`Gemm::bf16_dot`]).
     pub bf16_dot: bool,
+    /// Float GEMMs run the GPU's kernels as loops ([`Route::GpuTiles`]).
+    pub gpu_tiles: bool,
 }
 
 /// The vector width of LLVM CPU `cpu` (`native`: this machine, from its

@@ -1,10 +1,8 @@
 //! The helper functions' MLIR text (see the module docs for the loops).
 
-use std::{collections::BTreeSet, fmt::Write as _};
-
 use coco_bundle::DType;
 
-use super::{Arithmetic, Gemm};
+use super::{writer::Writer, Arithmetic, Gemm};
 
 /// The helper functions `gemm` needs, as `(symbol, text)`: the 2-D one,
 /// and for a batched GEMM the loop over the batch that calls it. Kernels
@@ -110,84 +108,6 @@ fn batched(gemm: &Gemm, batch: usize, plain: &str) -> String {
     )
 }
 
-/// SSA names, index constants and indentation for one function body.
-struct Writer {
-    body: String,
-    depth: usize,
-    constants: BTreeSet<usize>,
-    counter: usize,
-}
-
-impl Writer {
-    fn line(&mut self, text: &str) {
-        let _ = writeln!(self.body, "{}{text}", "  ".repeat(self.depth + 2));
-    }
-
-    fn open(&mut self, text: &str) {
-        self.line(&format!("{text} {{"));
-        self.depth += 1;
-    }
-
-    fn close(&mut self, text: &str) {
-        self.depth -= 1;
-        self.line(&format!("}}{text}"));
-    }
-
-    fn fresh(&mut self, prefix: &str) -> String {
-        self.counter += 1;
-        format!("%{prefix}{}", self.counter)
-    }
-
-    /// A fresh name defined as `value` (the text after `=`).
-    fn def(&mut self, prefix: &str, value: &str) -> String {
-        let name = self.fresh(prefix);
-        self.line(&format!("{name} = {value}"));
-        name
-    }
-
-    /// Closes a `scf.if`'s then-region and opens its else-region.
-    fn otherwise(&mut self) {
-        self.close(" else {");
-        self.depth += 1;
-    }
-
-    fn index(&mut self, n: usize) -> String {
-        self.constants.insert(n);
-        format!("%c{n}")
-    }
-
-    fn op(&mut self, prefix: &str, op: &str, a: &str, b: &str) -> String {
-        let r = self.fresh(prefix);
-        self.line(&format!("{r} = arith.{op} {a}, {b} : index"));
-        r
-    }
-
-    fn add(&mut self, a: &str, b: &str) -> String {
-        self.op("i", "addi", a, b)
-    }
-
-    fn add_const(&mut self, a: &str, n: usize) -> String {
-        if n == 0 {
-            return a.to_string();
-        }
-        let c = self.index(n);
-        self.add(a, &c)
-    }
-
-    fn mul_const(&mut self, a: &str, n: usize) -> String {
-        let c = self.index(n);
-        self.op("i", "muli", a, &c)
-    }
-
-    /// `min(n, bound - start)`: the extent of a block starting at `start`.
-    fn extent(&mut self, bound: usize, start: &str, block: usize) -> String {
-        let bound = self.index(bound);
-        let left = self.op("i", "subi", &bound, start);
-        let block = self.index(block);
-        self.op("n", "minsi", &block, &left)
-    }
-}
-
 /// Lists `names` as a tuple of results or yields.
 fn list(names: &[String]) -> String {
     names.join(", ")
@@ -206,12 +126,7 @@ fn two_dimensional(gemm: &Gemm) -> String {
     let packed = if gemm.bf16_dot { element } else { acc };
     let packed_a = format!("memref<{}x{packed}>", mc * kc);
     let packed_b = format!("memref<{}x{packed}>", kc * nc);
-    let mut w = Writer {
-        body: String::new(),
-        depth: 0,
-        constants: BTreeSet::from([0, 1]),
-        counter: 0,
-    };
+    let mut w = Writer::new("", 0, &[0, 1]);
     let direct_a = reads_a_directly(gemm);
     if !direct_a {
         w.line(&format!("%ap = memref.alloc() : {packed_a}"));
@@ -274,7 +189,7 @@ fn two_dimensional(gemm: &Gemm) -> String {
     let zeros = vec!["%zv".to_string(); tile];
     w.line(&format!("scf.yield {} : {types}", list(&zeros)));
     w.otherwise();
-    let loaded_c = w.fresh("c");
+    let loaded_c = w.fresh("cl");
     w.open(&format!("{loaded_c}:{tile} = scf.if {full} -> ({types})"));
     let mut loaded = Vec::new();
     for row in &rows {
@@ -385,11 +300,7 @@ fn two_dimensional(gemm: &Gemm) -> String {
     w.close("");
     w.close("");
 
-    let constants: String = w
-        .constants
-        .iter()
-        .map(|n| format!("    %c{n} = arith.constant {n} : index\n"))
-        .collect();
+    let constants = w.constant_lines(2);
     let d = rounded_type(gemm).map_or(String::new(), |td| format!(", %d: {td}"));
     format!(
         "  func.func private @{}(%a: {ta}, %b: {tb}, %c: {tc}{d}) {{\n{constants}{}    return\n  }}\n",

@@ -23,7 +23,7 @@ pub(super) fn vectorised(
     ty: DType,
     name: &str,
 ) -> Option<String> {
-    if target == Target::Gpu || !matches!(ty, DType::F32 | DType::F16 | DType::BF16) {
+    if target.is_gpu() || !matches!(ty, DType::F32 | DType::F16 | DType::BF16) {
         return None;
     }
     let body: fn(&mut Lines, &str, &str, &str) = match op {

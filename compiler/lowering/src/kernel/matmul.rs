@@ -18,13 +18,17 @@ use coco_dialects::{
 use melior::ir::Operation;
 
 use super::{
-    identity_map, parallel,
+    identity_map, key, parallel,
     types::{convert, memref_type, tensor_type, KernelType},
-    Binding, Computed, Emitter, KernelText, Target,
+    Binding, Computed, Emitter, KernelText, Target, Tensor,
 };
 use crate::{
     error::Result,
-    gemm::{self, Blocking, Gemm, RegisterTile, DEFAULT_BLOCKING, GEMM_ATTR, ROUNDING_ATTR},
+    gemm::{
+        self,
+        gpu::{GpuGemm, GpuTile, Operands},
+        Blocking, Gemm, RegisterTile, DEFAULT_BLOCKING, GEMM_ATTR, ROUNDING_ATTR,
+    },
     partition::MatmulChunk,
 };
 
@@ -39,7 +43,7 @@ fn helper(
     tile: Option<&[i64]>,
 ) -> Option<Gemm> {
     let cpu = target.gemm()?;
-    if !Gemm::supports(element) {
+    if !Gemm::supports(element) || cpu.gpu_tiles {
         return None;
     }
     let library = cpu.library && gemm::blas::supports(element);
@@ -99,6 +103,16 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let a = self.operand(op, 0, &out.location)?;
         let b = self.operand(op, 1, &out.location)?;
         let acc = element.accumulator();
+        let rank = shape.len();
+        if let Some(gemm) = gpu_gemm(
+            self.target,
+            (rank == 3).then(|| shape[0]),
+            (shape[rank - 2], shape[rank - 1], a.shape[rank - 1]),
+            element,
+            i64_array_attr(op, TILE_ATTR).as_deref(),
+        ) {
+            return self.tiled_matmul(&gemm, (&a, &b), out);
+        }
         let named = if shape.len() == 3 {
             "linalg.batch_matmul"
         } else {
@@ -109,7 +123,6 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         } else {
             self.fresh("m")
         };
-        let rank = shape.len();
         let gemm = helper(
             self.target,
             (rank == 3).then(|| shape[0]),
@@ -147,10 +160,94 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     }
 }
 
+/// The GPU's tiled kernel of a float `[batch x] m x k` by `k x n`
+/// product on `target` (or its emulation on a CPU), tiled by `tile`, if
+/// the target uses them (`crate::gemm::gpu`).
+fn gpu_gemm(
+    target: Target,
+    batch: Option<usize>,
+    (m, n, k): (usize, usize, usize),
+    element: DType,
+    tile: Option<&[i64]>,
+) -> Option<GpuGemm> {
+    let arithmetic = target.gpu_gemm()?;
+    if !Gemm::supports(element) || m == 0 || n == 0 || k == 0 {
+        return None;
+    }
+    Some(GpuGemm {
+        batch,
+        m,
+        n,
+        k,
+        element,
+        acc: element.accumulator(),
+        tile: GpuTile::from_coco_tile(tile),
+        arithmetic,
+    })
+}
+
+impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
+    /// `out = a b` by `gemm`'s tiled kernel: a `gpu.launch` on the GPU,
+    /// loops on the CPU, reading the operands' buffers and writing the
+    /// output's (or a temporary's) in place.
+    fn tiled_matmul(
+        &mut self,
+        gemm: &GpuGemm,
+        (a, b): (&Tensor, &Tensor),
+        out: &Computed<'c, 'a>,
+    ) -> Result<()> {
+        let [ta, tb, tc] = gemm.memref_types();
+        let am = self.fresh("a");
+        self.line(&format!(
+            "{am} = bufferization.to_memref {} read_only : {ta}",
+            a.name
+        ));
+        let bm = self.fresh("b");
+        self.line(&format!(
+            "{bm} = bufferization.to_memref {} read_only : {tb}",
+            b.name
+        ));
+        let (cm, in_place) = match self.destinations.remove(&key(out.value)) {
+            Some((param, memref)) if memref == tc => (param, true),
+            other => {
+                if let Some(destination) = other {
+                    self.destinations.insert(key(out.value), destination);
+                }
+                let m = self.fresh("c");
+                self.line(&format!("{m} = memref.alloc() : {tc}"));
+                (m, false)
+            }
+        };
+        let prefix = format!("{}_", self.fresh("gemm").trim_start_matches('%'));
+        let operands = Operands {
+            a: &am,
+            b: &bm,
+            c: &cm,
+        };
+        let text = if self.target.is_gpu() {
+            gemm.launch(&prefix, &operands)
+        } else {
+            gemm.emulation(&prefix, &operands)
+        };
+        self.body.push_str(&text);
+        self.line(&format!(
+            "{} = bufferization.to_tensor {cm} restrict : {tc}",
+            out.name
+        ));
+        if in_place {
+            self.written.insert(key(out.value));
+        }
+        Ok(())
+    }
+}
+
 /// The kernel of one row chunk of an overlap region's matmul:
 /// `rows x k` by `k x n`, accumulated as `coco.matmul` is.
 pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding, target: Target) -> KernelText {
     let (rows, k, n, element) = (chunk.rows, chunk.k, chunk.n, chunk.element);
+    if let Some(gemm) = gpu_gemm(target, None, (rows, n, k), element, chunk.tile.as_deref()) {
+        return tiled_chunk(chunk, binding, &gemm, target);
+    }
     let mut helpers = Vec::new();
     let gemm = helper(target, None, (rows, n, k), element, chunk.tile.as_deref());
     let writes_c = gemm.is_some();
@@ -217,6 +314,52 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding, target: Target) -> K
             .to_vec(),
         computes: vec![format!("{} (rows {}..)", ops::MATMUL, rows)],
         helpers,
+    }
+}
+
+/// [`matmul_chunk`] by the tiled kernel `gemm` (a `gpu.launch` on the
+/// GPU, loops on the CPU), on the parameters.
+fn tiled_chunk(
+    chunk: &MatmulChunk,
+    binding: &Binding,
+    gemm: &GpuGemm,
+    target: Target,
+) -> KernelText {
+    let [ta, tb, tc] = gemm.memref_types();
+    let noalias = |i: usize| {
+        if binding.noalias.get(i).copied().unwrap_or(false) {
+            " {llvm.noalias}"
+        } else {
+            ""
+        }
+    };
+    let operands = Operands {
+        a: "%p0",
+        b: "%p1",
+        c: "%p2",
+    };
+    let body = if target.is_gpu() {
+        gemm.launch("gemm_", &operands)
+    } else {
+        gemm.emulation("gemm_", &operands)
+    };
+    KernelText {
+        name: chunk.name.clone(),
+        text: format!(
+            "  func.func @{}(%p0: {ta}{}, %p1: {tb}{}, %p2: {tc}{}, %rank: index) {{\n{body}    return\n  }}\n",
+            chunk.name,
+            noalias(0),
+            noalias(1),
+            noalias(2)
+        ),
+        buffers: [[gemm.m, gemm.k], [gemm.k, gemm.n], [gemm.m, gemm.n]]
+            .map(|shape| BufferType {
+                dtype: gemm.element,
+                shape: shape.to_vec(),
+            })
+            .to_vec(),
+        computes: vec![format!("{} (rows {}..)", ops::MATMUL, gemm.m)],
+        helpers: Vec::new(),
     }
 }
 

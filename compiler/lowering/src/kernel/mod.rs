@@ -58,7 +58,7 @@ use melior::ir::{
 
 use crate::{
     error::{Error, Result},
-    gemm::CpuGemm,
+    gemm::{Arithmetic, CpuGemm},
     ir::{
         is_elementwise, is_free, is_scalar_arithmetic, key, local_type, operand, splat_source,
         Values,
@@ -120,7 +120,9 @@ pub struct Binding {
 /// order, unless `tree` asks for the GPU's order (its stage 2 as a loop):
 /// to run the trees' indexing on a CPU, and for sums with less rounding.
 /// With `gemm`, the CPU's float matmuls call generated GEMM helpers
-/// (`crate::gemm`); without, they are `linalg.matmul` loops.
+/// (`crate::gemm`), and the GPU's are tiled kernels accumulating with
+/// that arithmetic (`crate::gemm::gpu`); without, they are `linalg.matmul`
+/// loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     /// `lanes`: f32 elements per vector register of the host CPU.
@@ -129,12 +131,18 @@ pub enum Target {
         gemm: Option<CpuGemm>,
         lanes: usize,
     },
-    Gpu,
+    Gpu {
+        gemm: Option<Arithmetic>,
+    },
 }
 
 impl Target {
+    fn is_gpu(self) -> bool {
+        matches!(self, Target::Gpu { .. })
+    }
+
     fn trees(self) -> bool {
-        matches!(self, Target::Gpu | Target::Cpu { tree: true, .. })
+        matches!(self, Target::Gpu { .. } | Target::Cpu { tree: true, .. })
     }
 
     /// The tile of a row reduction vectorised across rows (see
@@ -151,7 +159,16 @@ impl Target {
     fn gemm(self) -> Option<CpuGemm> {
         match self {
             Target::Cpu { gemm, .. } => gemm,
-            Target::Gpu => None,
+            Target::Gpu { .. } => None,
+        }
+    }
+
+    /// The arithmetic of the GPU's tiled GEMM kernels, where they run: on
+    /// the GPU, or on the CPU as loops (`--gemm gpu-tiles`).
+    fn gpu_gemm(self) -> Option<Arithmetic> {
+        match self {
+            Target::Gpu { gemm } => gemm,
+            Target::Cpu { gemm, .. } => gemm.filter(|g| g.gpu_tiles).map(|g| g.arithmetic),
         }
     }
 }

@@ -37,7 +37,7 @@ use coco_dialects::coco::Reduction;
 use super::{
     reduction::{combine, finish},
     types::{convert, memref_type, tensor_type, widen, KernelType},
-    Computed, Emitter, Target, Tensor,
+    Computed, Emitter, Tensor,
 };
 use crate::{error::Result, ir::key};
 
@@ -79,7 +79,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let block = partials.min(MAX_BLOCK).next_multiple_of(32);
 
         // Stage 1: partials[p] over x[p + c P], c < per_partial.
-        let gpu = self.target == Target::Gpu;
+        let gpu = self.target.is_gpu();
         let (pm, f) = self.partials(&[partials], acc, init);
         let partial_memref = memref_type(&[partials], acc);
         let partial_tensor = tensor_type(&[partials], acc);
@@ -207,7 +207,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     /// filled tensor). On the CPU the tensor is an ordinary temporary and
     /// the memref's name is unused.
     fn partials(&mut self, shape: &[usize], acc: DType, init: &str) -> (String, String) {
-        if self.target != Target::Gpu {
+        if !self.target.is_gpu() {
             return (String::new(), self.filled(shape, acc, init));
         }
         let pm = self.fresh("partials");
@@ -311,7 +311,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         self.line(&format!(
             "{s} = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d1, d0)>], iterator_types = [\"parallel\", \"parallel\", \"reduction\"]}} ins({bound} : {bound_type}) outs({f} : {partial_tensor}) {{\n    ^bb0(%unused: i1, %acc: {acc}):\n{lines}{body}      %tr_m = arith.select %tr_in, %n, %acc : {acc}\n      linalg.yield %tr_m : {acc}\n    }} -> {partial_tensor}"
         ));
-        if self.target != Target::Gpu {
+        if !self.target.is_gpu() {
             return self.fold_rows(&s, rows, threads, acc, init, fold);
         }
         self.line(&format!(
