@@ -10,8 +10,13 @@
 #                   and the ranks; docs/autotune.md)
 #   torch TP        bench/host/pytorch_megatron.py: the same blocks with
 #                   torch's matmul (oneDNN/MKL) and dist.all_reduce over gloo
+#   torch DS        the same with DeepSpeed's shared-memory all-reduce
+#                   (inference_all_reduce, what its AutoTP uses on CPUs), when
+#                   deepspeed is in the environment (pip install deepspeed;
+#                   its op is JIT-built with ninja on first use), else n/a
 # Each line: ms per forward (mean of --repeat for coco, median for torch)
-# and torch over the faster coco schedule (above 1: coco is faster).
+# and the faster torch over the faster coco schedule (above 1: coco is
+# faster).
 # With CHECK=1 each coco schedule also runs once under --check against the
 # reference interpreter (slow at these sizes: minutes per program): "ok"
 # as compiled, "ordered" when only --gemm-arithmetic ordered is within
@@ -60,7 +65,16 @@ checked() { # program ranks
   fi
 }
 
-printf "%-9s %5s %6s %6s %5s %12s %12s %10s %16s %8s\n" block ranks tokens hidden dtype "coco AR_C" "coco tuned" "torch TP" "check" "torch/coco"
+deepspeed=0
+"$venv/bin/python" -c 'import deepspeed' 2>/dev/null && deepspeed=1
+# DeepSpeed's CPU accelerator, and ninja (a wheel in the venv) for its op.
+export DS_ACCELERATOR=cpu PATH="$PWD/$venv/bin:$PATH"
+torch_ms() { # block tokens hidden dtype ranks steps all-reduce
+  "$venv/bin/python" -m torch.distributed.run --standalone --nproc_per_node "$5" \
+    bench/host/pytorch_megatron.py --block "$1" --tokens "$2" --hidden "$3" --dtype "$4" \
+    --steps "$6" --all-reduce "$7" 2>/dev/null | awk '{print $6}' | tail -1
+}
+printf "%-9s %5s %6s %6s %5s %12s %12s %10s %10s %16s %8s\n" block ranks tokens hidden dtype "coco AR_C" "coco tuned" "torch TP" "torch DS" "check" "torch/coco"
 for block in ${BLOCKS:-mlp attention}; do
 for ranks in ${RANKS:-2 4}; do
   for dtype in ${DTYPES:-f32 bf16}; do
@@ -73,14 +87,15 @@ for ranks in ${RANKS:-2 4}; do
         repeat=$(( tokens * hidden >= 2048 * 2048 ? 2 : 5 ))
         arc=$(coco_ms "$p" "$ranks" $repeat)
         tuned=$(coco_ms "$p.tuned.mlir" "$ranks" $repeat)
-        torch=$("$venv/bin/python" -m torch.distributed.run --standalone --nproc_per_node "$ranks" \
-          bench/host/pytorch_megatron.py --block "$block" --tokens "$tokens" --hidden "$hidden" --dtype "$dtype" --steps $repeat 2>/dev/null |
-          awk '{print $6}' | tail -1)
+        torch=$(torch_ms "$block" "$tokens" "$hidden" "$dtype" "$ranks" $repeat gloo)
+        ds=n/a
+        [ "$deepspeed" = 1 ] && ds=$(torch_ms "$block" "$tokens" "$hidden" "$dtype" "$ranks" $repeat deepspeed)
         check="$(checked "$p" "$ranks")/$(checked "$p.tuned.mlir" "$ranks")"
-        awk -v b=$block -v r=$ranks -v t=$tokens -v h=$hidden -v d=$dtype -v a="$arc" -v u="$tuned" -v th="${torch:-nan}" -v c="$check" 'BEGIN {
+        awk -v b=$block -v r=$ranks -v t=$tokens -v h=$hidden -v d=$dtype -v a="$arc" -v u="$tuned" -v th="${torch:-nan}" -v ds="${ds:-nan}" -v c="$check" 'BEGIN {
           best = a; if (u != "failed" && (best == "failed" || u + 0 < best + 0)) best = u
-          ratio = (best == "failed" || th == "nan") ? "n/a" : sprintf("%.2fx", th / best)
-          printf "%-9s %5d %6d %6d %5s %12s %12s %10s %16s %8s\n", b, r, t, h, d, a, u, th, c, ratio
+          tb = th; if (ds != "n/a" && ds != "nan" && (tb == "nan" || ds + 0 < tb + 0)) tb = ds
+          ratio = (best == "failed" || tb == "nan") ? "n/a" : sprintf("%.2fx", tb / best)
+          printf "%-9s %5d %6d %6d %5s %12s %12s %10s %10s %16s %8s\n", b, r, t, h, d, a, u, th, ds, c, ratio
         }'
       done
     done

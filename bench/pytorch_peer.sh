@@ -31,7 +31,7 @@ venv=${TORCH_VENV:-.venv-torch}
 if [ "${1:-}" = "--install" ]; then
   shift
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet torch numpy
+  "$venv/bin/pip" install --quiet torch numpy deepspeed
 fi
 if ! "$venv/bin/python" -c 'import torch' 2>/dev/null; then
   echo "pytorch_peer.sh: no torch in $venv; run with --install (downloads several GB from PyPI)" >&2

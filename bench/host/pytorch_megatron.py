@@ -15,11 +15,17 @@ heads (heads of 64): column slices of Wq, Wk, Wv, a row slice of Wo;
     a = dropout(softmax(q k^T / 8)) v, heads merged
     p = a @ Wo_r; all_reduce(p); y = layer_norm(dropout(p + bo) + x)
 
+--all-reduce deepspeed replaces dist.all_reduce by DeepSpeed's
+inference_all_reduce: its shared-memory all-reduce for CPU ranks
+(deepspeed/ops/csrc/cpu/comm/shm.cpp, JIT-built with ninja on first use;
+DS_ACCELERATOR=cpu), what DeepSpeed's AutoTP inference uses on CPUs.
+
 Run under torch.distributed.run; prints one line on rank 0:
   BLOCK TOKENS HIDDEN DTYPE WORLD median_ms
 """
 
 import argparse
+import os
 import statistics
 import time
 
@@ -35,9 +41,25 @@ def main():
     parser.add_argument("--hidden", type=int, required=True)
     parser.add_argument("--dtype", choices=["f32", "bf16"], required=True)
     parser.add_argument("--steps", type=int, default=5)
+    parser.add_argument("--all-reduce", choices=["gloo", "deepspeed"], default="gloo")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    dist.init_process_group("gloo")
+    if args.all_reduce == "deepspeed":
+        # DeepSpeed's launcher sets LOCAL_SIZE; without it the shm op is
+        # never set up and its all-reduce faults (DeepSpeed 0.19.8).
+        os.environ.setdefault("LOCAL_SIZE", os.environ.get("LOCAL_WORLD_SIZE", "1"))
+        import deepspeed
+        import deepspeed.comm
+
+        deepspeed.init_distributed(dist_backend="gloo")
+
+        def all_reduce(p):
+            deepspeed.comm.inference_all_reduce(p)
+    else:
+        dist.init_process_group("gloo")
+
+        def all_reduce(p):
+            dist.all_reduce(p)
     world, rank = dist.get_world_size(), dist.get_rank()
     kind = {"f32": torch.float32, "bf16": torch.bfloat16}[args.dtype]
     t, h = args.tokens, args.hidden
@@ -72,7 +94,7 @@ def main():
             dist.barrier()
             start = time.perf_counter()
             p = partial()
-            dist.all_reduce(p)
+            all_reduce(p)
             y = F.layer_norm(F.dropout(p + b2, 0.1, training=True) + x, (h,), gamma, beta, 1e-5)
             times.append(time.perf_counter() - start)
     # The first step warms up (allocation, gloo's first connection).
