@@ -9,7 +9,8 @@
 # 2 ranks. Each line: ms per GEMM (coco: mean of --repeat launches of a
 # one-matmul program, which includes zeroing C; libraries: best of the
 # calls), GFLOP/s of coco fused, and coco fused over the fastest library
-# (below 1 is faster).
+# (below 1 is faster). `tuned ms` is coco fused with the cache blocking
+# --tune-gemms measured for the shape in this run (--gemm-tiles).
 #
 # numpy and torch come from the bench environment that pytorch_peer.sh
 # --install creates (.venv-torch, or $TORCH_VENV); without it those
@@ -57,7 +58,7 @@ coco_ms() { # file repeat [flags...]: ms per launch
     awk -v r="$r" '/^ *0 launch / { printf "%.3f", $(NF-3) / r; found = 1 } END { if (!found) print "failed" }'
 }
 
-printf "%-5s %-22s %10s %12s %12s %10s %10s %8s %12s\n" dtype "batch m k n" "coco ms" "ordered ms" "library ms" "numpy ms" "torch ms" "GFLOP/s" "coco/best"
+printf "%-5s %-22s %10s %10s %12s %12s %10s %10s %8s %12s\n" dtype "batch m k n" "coco ms" "tuned ms" "ordered ms" "library ms" "numpy ms" "torch ms" "GFLOP/s" "coco/best"
 for t in f32 bf16; do
   for s in "${shapes[@]}"; do
     read -r b m k n <<< "$s"
@@ -65,19 +66,24 @@ for t in f32 bf16; do
     flops=$(awk -v b=$b -v m=$m -v k=$k -v n=$n 'BEGIN { print 2 * (b > 0 ? b : 1) * m * k * n }')
     repeat=$(awk -v f="$flops" 'BEGIN { r = int(2e10 / f); print r < 3 ? 3 : (r > 50 ? 50 : r) }')
     fused=$(coco_ms "$f" "$repeat")
+    # Blockings measured for this shape here (--tune-gemms), then applied.
+    tuned=failed
+    if $bin/coco-translate "$f" --tune-gemms "$work/tiles.toml" >/dev/null 2>&1; then
+      tuned=$(coco_ms "$f" "$repeat" --gemm-tiles "$work/tiles.toml")
+    fi
     ordered=$(coco_ms "$f" "$repeat" --gemm-arithmetic ordered)
     library=n/a
     [ "$t" = f32 ] && library=$(coco_ms "$f" "$repeat" --gemm library)
     libs=$("$python" bench/host/gemm_peer.py "$t" $b $m $k $n "$repeat" 2>/dev/null || true)
     np=$(awk '$1 == "numpy" { print $2 }' <<< "$libs"); np=${np:-n/a}
     th=$(awk '$1 == "torch" { print $2 }' <<< "$libs"); th=${th:-n/a}
-    awk -v t=$t -v s="$s" -v f="$fused" -v o="$ordered" -v l="$library" -v np="$np" -v th="$th" -v flops="$flops" 'BEGIN {
+    awk -v t=$t -v s="$s" -v f="$fused" -v u="$tuned" -v o="$ordered" -v l="$library" -v np="$np" -v th="$th" -v flops="$flops" 'BEGIN {
       best = "n/a"
       if (np != "n/a") best = np
       if (th != "n/a" && (best == "n/a" || th + 0 < best + 0)) best = th
       gf = (f == "failed") ? "n/a" : sprintf("%.1f", flops / f / 1e6)
       ratio = (best == "n/a" || f == "failed") ? "n/a" : sprintf("%.2fx", f / best)
-      printf "%-5s %-22s %10s %12s %12s %10s %10s %8s %12s\n", t, s, f, o, l, np, th, gf, ratio
+      printf "%-5s %-22s %10s %10s %12s %12s %10s %10s %8s %12s\n", t, s, f, u, o, l, np, th, gf, ratio
     }'
   done
 done

@@ -66,7 +66,7 @@ checked() { # program ranks
 }
 
 deepspeed=0
-"$venv/bin/python" -c 'import deepspeed' 2>/dev/null && deepspeed=1
+"$venv/bin/python" -c 'import deepspeed' >/dev/null 2>&1 && deepspeed=1
 # DeepSpeed's CPU accelerator, and ninja (a wheel in the venv) for its op.
 export DS_ACCELERATOR=cpu PATH="$PWD/$venv/bin:$PATH"
 torch_ms() { # block tokens hidden dtype ranks steps all-reduce

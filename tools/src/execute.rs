@@ -62,6 +62,8 @@ pub struct Request<'a> {
     /// float matmuls.
     pub gemm: gemm::Route,
     pub gemm_arithmetic: gemm::Arithmetic,
+    /// `--gemm-tiles`: a measured tile table (`coco-translate --tune-gemms`).
+    pub gemm_tiles: Option<&'a Path>,
     /// What the reference interpreter of `--check` may spend.
     pub interp_limits: &'a coco_interp::Limits,
 }
@@ -211,6 +213,12 @@ fn prepare_bundle(request: &Request, context: &Context) -> Result<(Bundle, Sourc
             cpu_reductions: request.cpu_reductions,
             gemm: request.gemm,
             gemm_arithmetic: request.gemm_arithmetic,
+            gemm_tiles: match request.gemm_tiles {
+                Some(path) => {
+                    gemm::tuned::TileTable::load(path).map_err(|e| format!("--gemm-tiles: {e}"))?
+                }
+                None => Default::default(),
+            },
             cuda_toolkit: if request.cuda {
                 CudaToolkit::find(request.cuda_path).map_err(|e| e.to_string())?
             } else {

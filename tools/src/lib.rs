@@ -11,6 +11,7 @@ pub mod passes;
 pub mod run;
 pub mod source;
 pub mod translate;
+mod tune;
 mod values;
 
 pub use output::{main, write_output_atomically};

@@ -152,6 +152,10 @@ struct Cli {
     /// `fused` or `ordered` (bitwise the interpreter's) [default: fused].
     #[arg(long, value_enum)]
     gemm_arithmetic: Option<crate::translate::GemmArithmeticArg>,
+    /// cpu: cache blockings measured by `coco-translate --tune-gemms FILE`,
+    /// for GEMMs without a coco.tile.
+    #[arg(long, value_name = "FILE")]
+    gemm_tiles: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: &[String]) -> Output {
@@ -243,6 +247,7 @@ fn run_cli(cli: &Cli, out: &mut String) -> Result<(), String> {
                 cpu_reductions: cli.cpu_reductions.map(Into::into).unwrap_or_default(),
                 gemm: cli.gemm.map(Into::into).unwrap_or_default(),
                 gemm_arithmetic: cli.gemm_arithmetic.map(Into::into).unwrap_or_default(),
+                gemm_tiles: cli.gemm_tiles.as_deref(),
                 interp_limits: &limits,
             };
             return execute::run(&request, out);

@@ -58,9 +58,14 @@ enum Emit {
 struct Cli {
     /// The program (.mlir, `-` for stdin), usually the output of coco-opt.
     program: String,
-    /// What to produce.
-    #[arg(long, value_enum)]
-    emit: Emit,
+    /// What to produce (not with --tune-gemms, which writes its table).
+    #[arg(
+        long,
+        value_enum,
+        required_unless_present = "tune_gemms",
+        conflicts_with = "tune_gemms"
+    )]
+    emit: Option<Emit>,
     /// Output file (directory for --emit=bundle, replaced only if it is a
     /// bundle or empty; `-` or absent: stdout for text, `-` for --emit=obj).
     #[arg(short = 'o', value_name = "PATH")]
@@ -121,6 +126,16 @@ struct Cli {
     /// multiply, then a rounded add: the interpreter's, bit for bit).
     #[arg(long, value_enum, default_value_t = GemmArithmeticArg::Fused)]
     gemm_arithmetic: GemmArithmeticArg,
+    /// Cache blockings measured on this machine by --tune-gemms, for the
+    /// CPU's GEMMs without a coco.tile (docs/gemm.md, "Tuned tiles").
+    #[arg(long, value_name = "FILE")]
+    gemm_tiles: Option<PathBuf>,
+    /// Measure cache blockings for the program's CPU GEMMs (as compiled for
+    /// --ranks, with --gemm-arithmetic) on this machine, one thread, and
+    /// record the fastest of each in FILE (created, or updated), instead
+    /// of emitting; prints what it measured.
+    #[arg(long, value_name = "FILE")]
+    tune_gemms: Option<PathBuf>,
 }
 
 /// `--gemm` (see `coco_lowering::gemm::Route`).
@@ -216,6 +231,8 @@ pub fn run(args: &[String], stdin: Option<&[u8]>) -> Output {
 /// `report` collects what goes to stderr on success (`--resource-usage`).
 fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u8>, String> {
     check_mcpu(&cli.mcpu)?;
+    // Without --emit, --tune-gemms only compiles the kernels' text.
+    let emit = cli.emit.unwrap_or(Emit::Kernels);
     // plan.toml holds integers as TOML does, in an i64.
     if i64::try_from(cli.ranks).is_err() {
         return Err(format!(
@@ -224,7 +241,7 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u
             i64::MAX
         ));
     }
-    if cli.resource_usage && !matches!(cli.emit, Emit::Ptx | Emit::Bundle) {
+    if cli.resource_usage && !matches!(emit, Emit::Ptx | Emit::Bundle) {
         return Err(
             "--resource-usage reports on PTX: use it with --emit=ptx or --emit=bundle".into(),
         );
@@ -247,7 +264,7 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u
     let text = source::read_input(&cli.program, stdin)?;
     let context = context();
     let module = source::load(&context, &text, &cli.program)?;
-    if cli.emit == Emit::Pyspark {
+    if emit == Emit::Pyspark {
         let job = pyspark_job(&module, &cli.program, cli.entry.as_deref())?;
         return write_text(cli, job);
     }
@@ -257,17 +274,35 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u
         chip: cli.chip.clone(),
         features: format!("+ptx{}", cli.ptx_version),
         cpu: cli.mcpu.clone(),
-        native: matches!(cli.emit, Emit::Bundle | Emit::LlvmIr | Emit::Obj),
-        ptx: matches!(cli.emit, Emit::Bundle | Emit::Ptx | Emit::Plan),
+        native: matches!(emit, Emit::Bundle | Emit::LlvmIr | Emit::Obj),
+        ptx: matches!(emit, Emit::Bundle | Emit::Ptx | Emit::Plan),
         fused_collectives: cli.fused_collectives.into(),
         cuda_toolkit,
         cpu_reductions: cli.cpu_reductions.into(),
         gemm: cli.gemm.into(),
         gemm_arithmetic: cli.gemm_arithmetic.into(),
+        gemm_tiles: match &cli.gemm_tiles {
+            Some(path) => {
+                gemm::tuned::TileTable::load(path).map_err(|e| format!("--gemm-tiles: {e}"))?
+            }
+            None => Default::default(),
+        },
     };
     let source_name = std::path::Path::new(&cli.program)
         .file_name()
         .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
+    if let Some(table) = &cli.tune_gemms {
+        let untuned = Options {
+            native: false,
+            ptx: false,
+            gemm_tiles: Default::default(),
+            ..options
+        };
+        let compiled =
+            compile(&context, &module, &source_name, &untuned).map_err(|e| e.to_string())?;
+        let report = crate::tune::tune_gemms(&compiled.gemms, &untuned, table)?;
+        return Ok(report.into_bytes());
+    }
     let compiled = compile(&context, &module, &source_name, &options).map_err(|e| e.to_string())?;
     match (&ptxas, &compiled.ptx) {
         (Some(ptxas), Some(ptx)) => {
@@ -277,7 +312,7 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u
         (Some(_), None) => report.push_str("resource usage: the program has no GPU kernels\n"),
         _ => {}
     }
-    let text = match cli.emit {
+    let text = match emit {
         Emit::Bundle => {
             let dir = cli
                 .output

@@ -73,6 +73,8 @@ pub struct Options {
     pub gemm: gemm::Route,
     /// How their products are accumulated (`--gemm-arithmetic`).
     pub gemm_arithmetic: gemm::Arithmetic,
+    /// Measured blockings for GEMMs without `coco.tile` (`--gemm-tiles`).
+    pub gemm_tiles: gemm::tuned::TileTable,
 }
 
 /// How native (CPU) kernels order a whole-tensor or row reduction.
@@ -115,6 +117,7 @@ impl Default for Options {
             cpu_reductions: ReductionOrder::default(),
             gemm: gemm::Route::default(),
             gemm_arithmetic: gemm::Arithmetic::default(),
+            gemm_tiles: gemm::tuned::TileTable::default(),
         }
     }
 }
@@ -138,6 +141,9 @@ pub struct Compiled {
     /// Shared libraries `kernels.so` links (`openblas` under `--gemm
     /// library`).
     pub libraries: Vec<&'static str>,
+    /// The distinct CPU GEMMs the native kernels compute (what
+    /// `--tune-gemms` measures).
+    pub gemms: Vec<gemm::Gemm>,
 }
 
 /// A function the program runs and the ranks it runs on.
@@ -298,6 +304,12 @@ pub fn compile(
     let gpu_target = Target::Gpu {
         gemm: (options.gemm != gemm::Route::Loops).then_some(options.gemm_arithmetic),
     };
+    let cpu_name = native::cpu_name(&options.cpu);
+    let tuning = gemm::tuned::Tuning {
+        table: &options.gemm_tiles,
+        cpu: &cpu_name,
+    };
+    let mut gemms: Vec<gemm::Gemm> = Vec::new();
     let mut renamed: HashMap<String, String> = HashMap::new();
     for (index, entry) in entries.iter().enumerate() {
         let function_op = as_op(&entry.function);
@@ -323,9 +335,9 @@ pub fn compile(
         let mut texts = Vec::new();
         for unit in &stage_plan.kernels {
             let binding = bind(&mut stage, &unit.name);
-            let text = kernel::emit(unit, &values, group_size, &binding, cpu_target)?;
+            let text = kernel::emit(unit, &values, group_size, &binding, cpu_target, tuning)?;
             let gpu = if options.ptx {
-                kernel::emit(unit, &values, group_size, &binding, gpu_target)?.text
+                kernel::emit(unit, &values, group_size, &binding, gpu_target, tuning)?.text
             } else {
                 String::new()
             };
@@ -333,15 +345,20 @@ pub fn compile(
         }
         for chunk in &stage_plan.matmul_chunks {
             let binding = bind(&mut stage, &chunk.name);
-            let text = kernel::matmul_chunk(chunk, &binding, cpu_target);
+            let text = kernel::matmul_chunk(chunk, &binding, cpu_target, tuning);
             let gpu = if options.ptx {
-                kernel::matmul_chunk(chunk, &binding, gpu_target).text
+                kernel::matmul_chunk(chunk, &binding, gpu_target, tuning).text
             } else {
                 String::new()
             };
             texts.push((text, gpu));
         }
         for (text, gpu) in texts {
+            for gemm in &text.gemms {
+                if !gemms.contains(gemm) {
+                    gemms.push(*gemm);
+                }
+            }
             for (symbol, helper) in &text.helpers {
                 if helpers.insert(symbol.clone()) {
                     kernels_mlir.push_str(helper);
@@ -390,6 +407,7 @@ pub fn compile(
         } else {
             Vec::new()
         },
+        gemms,
     };
     if plan_has_kernels(&compiled.plan) && options.native {
         let text = pipelines::with_row_reductions(&compiled.kernels_mlir, lanes);

@@ -91,6 +91,16 @@ pub fn vector_bits(cpu: &str) -> usize {
     crate::gemm::vector_bits(cpu, &features)
 }
 
+/// The LLVM name of CPU `cpu`: this machine's (`znver4`, `skylake-avx512`)
+/// for `native`, else `cpu` itself.
+pub fn cpu_name(cpu: &str) -> String {
+    if cpu == "native" {
+        TargetMachine::get_host_cpu_name().to_string()
+    } else {
+        cpu.to_string()
+    }
+}
+
 /// Whether `cpu` has AVX512-BF16 (see [`crate::gemm::has_bf16_dot`]).
 pub fn has_bf16_dot(cpu: &str) -> bool {
     let features = if cpu == "native" {

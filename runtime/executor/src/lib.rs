@@ -94,7 +94,7 @@ use std::{
 };
 
 pub use collective::Reductions;
-pub use cpu::MAX_BUFFERS;
+pub use cpu::{time_kernels, MAX_BUFFERS};
 pub use error::{Error, Result};
 pub use invocation::Invocation;
 pub use report::{KindTime, Report, STEP_KINDS};

@@ -31,6 +31,7 @@ pub mod blas;
 pub mod calls;
 pub mod gpu;
 mod text;
+pub mod tuned;
 mod writer;
 
 use coco_bundle::DType;
@@ -45,7 +46,10 @@ pub const GEMM_ATTR: &str = "coco.gemm";
 pub const ROUNDING_ATTR: &str = "coco.gemm_rounding";
 
 /// How products are accumulated (`--gemm-arithmetic`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Arithmetic {
     /// `acc + round(a * b)`, rounded: the interpreter's, bit for bit.
     Ordered,

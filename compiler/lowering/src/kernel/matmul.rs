@@ -27,6 +27,7 @@ use crate::{
     gemm::{
         self,
         gpu::{GpuGemm, GpuTile, Operands},
+        tuned::Tuning,
         Blocking, Gemm, RegisterTile, DEFAULT_BLOCKING, GEMM_ATTR, ROUNDING_ATTR,
     },
     partition::MatmulChunk,
@@ -41,6 +42,7 @@ fn helper(
     (m, n, k): (usize, usize, usize),
     element: DType,
     tile: Option<&[i64]>,
+    tuning: Tuning,
 ) -> Option<Gemm> {
     let cpu = target.gemm()?;
     if !Gemm::supports(element) || cpu.gpu_tiles {
@@ -59,11 +61,20 @@ fn helper(
         && element == DType::BF16
         && cpu.arithmetic == gemm::Arithmetic::Fused
         && cpu.vector_bits >= 512;
-    let default_depth = if bf16_dot {
-        gemm::BF16_DOT_DEPTH
-    } else {
-        DEFAULT_BLOCKING.depth
-    };
+    // Without a tile: the blocking measured for this GEMM on this CPU,
+    // else the defaults.
+    let measured = tile
+        .is_none()
+        .then(|| tuning.blocking((m, n, k), element, cpu.arithmetic))
+        .flatten();
+    let default = measured.unwrap_or(Blocking {
+        depth: if bf16_dot {
+            gemm::BF16_DOT_DEPTH
+        } else {
+            DEFAULT_BLOCKING.depth
+        },
+        ..DEFAULT_BLOCKING
+    });
     Some(Gemm {
         batch,
         m,
@@ -72,9 +83,9 @@ fn helper(
         element,
         acc,
         blocking: Blocking {
-            rows: size(0, DEFAULT_BLOCKING.rows),
-            cols: size(1, DEFAULT_BLOCKING.cols),
-            depth: size(2, default_depth),
+            rows: size(0, default.rows),
+            cols: size(1, default.cols),
+            depth: size(2, default.depth),
         },
         register: RegisterTile::for_host(cpu.vector_bits, acc),
         arithmetic: cpu.arithmetic,
@@ -84,11 +95,13 @@ fn helper(
     })
 }
 
-/// ` {coco.gemm = @symbol}` for `gemm`, with its helpers added to `helpers`.
-fn mark(gemm: Option<Gemm>, helpers: &mut Vec<(String, String)>) -> String {
+/// ` {coco.gemm = @symbol}` for `gemm`, with its helpers added to `helpers`
+/// and it to `gemms`.
+fn mark(gemm: Option<Gemm>, helpers: &mut Vec<(String, String)>, gemms: &mut Vec<Gemm>) -> String {
     let Some(gemm) = gemm else {
         return String::new();
     };
+    gemms.push(gemm);
     for helper in gemm::helper_text(&gemm) {
         if !helpers.iter().any(|(s, _)| *s == helper.0) {
             helpers.push(helper);
@@ -129,6 +142,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             (shape[rank - 2], shape[rank - 1], a.shape[rank - 1]),
             element,
             i64_array_attr(op, TILE_ATTR).as_deref(),
+            self.tuning,
         );
         // A helper writes C = A B; linalg.matmul's loops accumulate into
         // a zero fill.
@@ -138,7 +152,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             self.filled(shape, acc, acc.zero())
         };
         let helper = gemm.is_some();
-        let attr = mark(gemm, &mut self.helpers);
+        let attr = mark(gemm, &mut self.helpers, &mut self.gemms);
         self.line(&format!(
             "{m} = {named}{attr} ins({}, {} : {}, {}) outs({f} : {}) -> {}",
             a.name,
@@ -243,15 +257,27 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
 
 /// The kernel of one row chunk of an overlap region's matmul:
 /// `rows x k` by `k x n`, accumulated as `coco.matmul` is.
-pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding, target: Target) -> KernelText {
+pub fn matmul_chunk(
+    chunk: &MatmulChunk,
+    binding: &Binding,
+    target: Target,
+    tuning: Tuning,
+) -> KernelText {
     let (rows, k, n, element) = (chunk.rows, chunk.k, chunk.n, chunk.element);
     if let Some(gemm) = gpu_gemm(target, None, (rows, n, k), element, chunk.tile.as_deref()) {
         return tiled_chunk(chunk, binding, &gemm, target);
     }
-    let mut helpers = Vec::new();
-    let gemm = helper(target, None, (rows, n, k), element, chunk.tile.as_deref());
+    let (mut helpers, mut gemms) = (Vec::new(), Vec::new());
+    let gemm = helper(
+        target,
+        None,
+        (rows, n, k),
+        element,
+        chunk.tile.as_deref(),
+        tuning,
+    );
     let writes_c = gemm.is_some();
-    let attr = mark(gemm, &mut helpers);
+    let attr = mark(gemm, &mut helpers, &mut gemms);
     let acc = element.accumulator();
     let noalias = |i: usize| {
         if binding.noalias.get(i).copied().unwrap_or(false) {
@@ -314,6 +340,7 @@ pub fn matmul_chunk(chunk: &MatmulChunk, binding: &Binding, target: Target) -> K
             .to_vec(),
         computes: vec![format!("{} (rows {}..)", ops::MATMUL, rows)],
         helpers,
+        gemms,
     }
 }
 
@@ -360,6 +387,7 @@ fn tiled_chunk(
             .to_vec(),
         computes: vec![format!("{} (rows {}..)", ops::MATMUL, gemm.m)],
         helpers: Vec::new(),
+        gemms: Vec::new(),
     }
 }
 

@@ -58,7 +58,7 @@ use melior::ir::{
 
 use crate::{
     error::{Error, Result},
-    gemm::{Arithmetic, CpuGemm},
+    gemm::{tuned::Tuning, Arithmetic, CpuGemm, Gemm},
     ir::{
         is_elementwise, is_free, is_scalar_arithmetic, key, local_type, operand, splat_source,
         Values,
@@ -103,6 +103,8 @@ pub struct KernelText {
     /// The GEMM helpers the kernel calls, `(symbol, text)`: the module
     /// holds each once (`crate::gemm`).
     pub helpers: Vec<(String, String)>,
+    /// The CPU GEMMs those helpers compute.
+    pub gemms: Vec<Gemm>,
 }
 
 /// How the plan passes buffers to a kernel: for each of its values
@@ -199,8 +201,11 @@ struct Emitter<'v, 'c, 'a> {
     cluster_folds: Vec<(usize, Vec<usize>)>,
     /// Outputs already stored into their parameter (no materialisation).
     written: HashSet<usize>,
-    /// GEMM helpers the kernel calls.
+    /// GEMM helpers the kernel calls, and the GEMMs they compute.
     helpers: Vec<(String, String)>,
+    gemms: Vec<Gemm>,
+    /// Measured blockings for the CPU's GEMM helpers.
+    tuning: Tuning<'v>,
     counter: usize,
 }
 
@@ -211,9 +216,11 @@ pub fn emit(
     group: usize,
     binding: &Binding,
     target: Target,
+    tuning: Tuning,
 ) -> Result<KernelText> {
     let mut emitter = Emitter {
         target,
+        tuning,
         values,
         group,
         body: String::new(),
@@ -224,6 +231,7 @@ pub fn emit(
         cluster_folds: Vec::new(),
         written: HashSet::new(),
         helpers: Vec::new(),
+        gemms: Vec::new(),
         counter: 0,
     };
     reject_empty_buffers(unit, group)?;
@@ -244,6 +252,7 @@ pub fn emit(
         buffers,
         computes,
         helpers: emitter.helpers,
+        gemms: emitter.gemms,
     })
 }
 

@@ -14,6 +14,7 @@ mod elf;
 mod kernels;
 mod memory;
 mod peers;
+mod timing;
 
 use std::{borrow::Cow, ffi::c_void, path::Path};
 
@@ -28,6 +29,7 @@ use crate::{
 pub use kernels::MAX_BUFFERS;
 use memory::Memory;
 use peers::Peers;
+pub use timing::time_kernels;
 
 /// Tag of point-to-point messages (on a communicator of their own).
 const P2P_TAG: i32 = 1;
