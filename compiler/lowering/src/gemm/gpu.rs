@@ -655,25 +655,20 @@ impl GpuGemm {
     ) {
         let [_, _, tc] = self.memref_types();
         let lead = batch.map_or(String::new(), |b| format!("{b}, "));
-        let (m, n) = (w.index(self.m), w.index(self.n));
-        let rows: Vec<(String, String)> = thread
-            .rows
-            .iter()
-            .map(|row| {
-                let r = w.add(bm0, row);
-                let inside = w.def("in", &format!("arith.cmpi ult, {r}, {m} : index"));
-                (r, inside)
-            })
-            .collect();
-        let cols: Vec<(String, String)> = thread
-            .cols
-            .iter()
-            .map(|col| {
-                let c = w.add(bn0, col);
-                let inside = w.def("in", &format!("arith.cmpi ult, {c}, {n} : index"));
-                (c, inside)
-            })
-            .collect();
+        // Each of the thread's rows (columns) of C, and whether it is inside.
+        let within = |w: &mut Writer, first: &str, offsets: &[String], bound: usize| {
+            let bound = w.index(bound);
+            offsets
+                .iter()
+                .map(|offset| {
+                    let at = w.add(first, offset);
+                    let inside = w.def("in", &format!("arith.cmpi ult, {at}, {bound} : index"));
+                    (at, inside)
+                })
+                .collect::<Vec<(String, String)>>()
+        };
+        let rows = within(w, bm0, &thread.rows, self.m);
+        let cols = within(w, bn0, &thread.cols, self.n);
         for (i, (r, row_in)) in rows.iter().enumerate() {
             for (j, (col, col_in)) in cols.iter().enumerate() {
                 let inside = w.def("in", &format!("arith.andi {row_in}, {col_in} : i1"));
