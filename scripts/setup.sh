@@ -71,6 +71,16 @@ else
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "pyspark==$PYSPARK_VERSION"
 fi
 
+# pytest, which runs the test modules `coco-bigtest generate job.py --pytest`
+# writes for PySpark jobs (the test suite runs every example's module).
+PYTEST_VERSION=8.3.4
+if "$VENV/bin/python" -c "import sys, importlib.metadata as m; sys.exit(m.version('pytest') != '$PYTEST_VERSION')" 2>/dev/null; then
+  echo "setup: pytest $PYTEST_VERSION present in .venv"
+else
+  echo "setup: installing pytest $PYTEST_VERSION into .venv"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "pytest==$PYTEST_VERSION"
+fi
+
 # NVIDIA's PTX assembler and libdevice (the nvidia-cuda-nvcc-cu12 wheel: no
 # GPU or driver needed). The test suite assembles every PTX coco emits with
 # this ptxas, and coco-translate links this libdevice into GPU modules

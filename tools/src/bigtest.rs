@@ -168,19 +168,62 @@ impl DataArgs {
     }
 }
 
+/// How a PySpark job (a `.py` program) is read.
+#[derive(clap::Args, Debug)]
+struct PythonArgs {
+    /// For a PySpark job (.py): the function under test. Default: the only
+    /// function of the file that applies RDD operators to its parameters,
+    /// else the file's `__main__` script.
+    #[arg(long, value_name = "NAME")]
+    entry: Option<String>,
+    /// For a PySpark job: the Python whose `ast` module parses the file
+    /// (no code of the file runs). Default: $COCO_PYTHON, else python3.
+    #[arg(long, value_name = "PATH")]
+    python: Option<String>,
+}
+
+impl PythonArgs {
+    fn options(&self) -> coco_pyspark::Options {
+        coco_pyspark::Options {
+            python: self
+                .python
+                .clone()
+                .unwrap_or_else(coco_pyspark::default_python),
+            entry: self.entry.clone(),
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Generate test data covering every feasible JDU path.
     Generate {
-        /// The df program (.mlir).
+        /// The df program (.mlir) or PySpark job (.py).
         program: String,
         /// Directory for the test data and reports: new, empty, or an earlier
         /// output (it has a coco-bigtest-manifest.txt), whose files are
         /// replaced; anything else in it is left alone.
         #[arg(short = 'o', long = "output", value_name = "DIR")]
         output: PathBuf,
+        /// For a PySpark job: also write a pytest module of the generated
+        /// cases (one test per case, run on a local SparkContext).
+        #[arg(long, value_name = "FILE")]
+        pytest: Option<PathBuf>,
         #[command(flatten)]
         bounds: Bounds,
+        #[command(flatten)]
+        python: PythonArgs,
+    },
+    /// Print the df program of a PySpark job (.py), for coco-opt and the
+    /// other tools.
+    Import {
+        /// The PySpark job.
+        program: String,
+        /// Where to write the df program (default: standard output).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        python: PythonArgs,
     },
     /// Report which JDU paths a dataset covers and which feasible ones it
     /// misses.
@@ -194,6 +237,8 @@ enum Command {
         bounds: Bounds,
         #[command(flatten)]
         data_args: DataArgs,
+        #[command(flatten)]
+        python: PythonArgs,
     },
     /// Run faulty variants of the program on test data; report the mutation
     /// score.
@@ -205,6 +250,8 @@ enum Command {
         data: PathBuf,
         #[command(flatten)]
         data_args: DataArgs,
+        #[command(flatten)]
+        python: PythonArgs,
     },
     /// Run the program in the reference interpreter and print its sinks;
     /// exit 1 when a job fails, as it would on Spark.
@@ -222,6 +269,8 @@ enum Command {
         json: bool,
         #[command(flatten)]
         data_args: DataArgs,
+        #[command(flatten)]
+        python: PythonArgs,
     },
 }
 
@@ -238,15 +287,33 @@ pub fn run(args: &[String]) -> Output {
         Command::Generate {
             program,
             output,
+            pytest,
             bounds,
-        } => generate_command(program, output, bounds, &mut out, &mut warnings),
+            python,
+        } => generate_command(
+            program,
+            &python.options(),
+            output,
+            pytest.as_deref(),
+            bounds,
+            &mut out,
+            &mut warnings,
+        ),
+        Command::Import {
+            program,
+            output,
+            python,
+        } => import_command(program, &python.options(), output.as_deref(), &mut out)
+            .map(|()| Vec::new()),
         Command::Coverage {
             program,
             data,
             bounds,
             data_args,
+            python,
         } => coverage_command(
             program,
+            &python.options(),
             data.as_deref(),
             bounds,
             &mut data_args.limit(),
@@ -257,14 +324,24 @@ pub fn run(args: &[String]) -> Output {
             program,
             data,
             data_args,
-        } => mutate_command(program, data, &mut data_args.limit(), &mut out).map(|()| Vec::new()),
+            python,
+        } => mutate_command(
+            program,
+            &python.options(),
+            data,
+            &mut data_args.limit(),
+            &mut out,
+        )
+        .map(|()| Vec::new()),
         Command::Run {
             program,
             data,
             json,
             data_args,
+            python,
         } => run_command(
             program,
+            &python.options(),
             data.as_deref(),
             *json,
             &mut data_args.limit(),
@@ -340,12 +417,14 @@ fn prepare() -> melior::pass::Pass {
 fn analyse(
     context: &Context,
     path: &str,
+    python: &coco_pyspark::Options,
     bounds: &Bounds,
     last: LastPass,
     warnings: &mut String,
-) -> Result<Vec<Analysed>, String> {
-    let text = source::read_input(path, None)?;
-    let mut module: Module = source::load(context, &text, path)?;
+) -> Result<(Vec<Analysed>, Option<coco_pyspark::Imported>), String> {
+    let program = source::read_program(path, python)?;
+    let text = program.shown;
+    let mut module: Module = source::load_shown(context, &program.mlir, path, &text)?;
     let collector = DiagnosticCollector::attach(context);
     let manager = bounds.pass_manager(context, last);
     if manager.run(&mut module).is_err() {
@@ -385,7 +464,7 @@ fn analyse(
             "{path}: no df program (a func.func with df.source ops)"
         ));
     }
-    Ok(analysed)
+    Ok((analysed, program.imported))
 }
 
 fn base_dir(path: &str) -> PathBuf {
@@ -414,7 +493,9 @@ type Problems = Vec<String>;
 
 fn generate_command(
     path: &str,
+    python: &coco_pyspark::Options,
     output: &Path,
+    pytest: Option<&Path>,
     bounds: &Bounds,
     out: &mut String,
     warnings: &mut String,
@@ -435,7 +516,10 @@ fn generate_command(
         "{path}: enumerating JDU paths (k={}), solving, emitting",
         bounds.k
     ));
-    let analysed = analyse(&context, path, bounds, LastPass::Emit, warnings)?;
+    let (analysed, imported) = analyse(&context, path, python, bounds, LastPass::Emit, warnings)?;
+    if pytest.is_some() && imported.is_none() {
+        return Err("--pytest: the program is not a PySpark job (.py)".into());
+    }
     let elapsed = start.elapsed();
     let several = analysed.len() > 1;
     let _ = writeln!(
@@ -453,6 +537,7 @@ fn generate_command(
     );
     let mut problems = Vec::new();
     let mut missed_lines = Vec::new();
+    let mut pytest_module = None;
     for a in &analysed {
         let prefix = if several {
             PathBuf::from(&a.program.name)
@@ -476,6 +561,10 @@ fn generate_command(
         let covered = coverage::measure(&a.program, &a.paths, &datasets)
             .map_err(|e| shown(&e.to_string()))?
             .covered;
+        if let (Some(file), Some(imported)) = (pytest, &imported) {
+            let cases = pytest_cases(&a.program, &a.paths, &datasets, imported)?;
+            pytest_module = Some((file, imported, cases));
+        }
         let summary = Summary::new(&a.paths, &covered);
         let report = Report::new(&a.program.name, &a.paths, &a.records, summary);
         staged
@@ -513,6 +602,10 @@ fn generate_command(
         problems.extend(summary.unknown_problem(&shown(&a.program.name), bounds.timeout_ms));
     }
     let kept = staged.commit().map_err(|e| e.to_string())?;
+    if let Some((file, imported, cases)) = pytest_module {
+        write_pytest(file, path, imported, &cases)?;
+        let _ = writeln!(out, "pytest module written to {}", shown_path(file));
+    }
     for line in missed_lines {
         let _ = writeln!(out, "{line}");
     }
@@ -521,6 +614,131 @@ fn generate_command(
     }
     let _ = writeln!(out, "test data written to {}", shown_path(output));
     Ok(problems)
+}
+
+/// The generated cases of a PySpark job as the pytest module states them:
+/// each case's records, the paths it covers and the interpreter's outcome.
+fn pytest_cases(
+    program: &Program,
+    paths: &[(PathSpec, PathStatus)],
+    datasets: &[Dataset],
+    imported: &coco_pyspark::Imported,
+) -> Result<Vec<coco_pyspark::pytest::Case>, String> {
+    use coco_pyspark::pytest::{Case, Outcome};
+    let specs: Vec<PathSpec> = paths.iter().map(|(p, _)| p.clone()).collect();
+    let mut cases = Vec::new();
+    for (i, inputs) in datasets.iter().enumerate() {
+        let (ids, run) = coco_bigtest::generate::coverage(program, &specs, inputs)
+            .map_err(|e| shown(&e.to_string()))?;
+        let described: Vec<String> = specs
+            .iter()
+            .filter(|s| ids.contains(&s.id))
+            .map(|s| format!("{}: {}", s.id, s.branches.join(" ")))
+            .collect();
+        let outcome = match run.failures.first() {
+            Some(failure) => Outcome::Failure {
+                class: coco_pyspark::pytest::exception_class(&failure.reason),
+                reason: failure.reason.clone(),
+            },
+            None => Outcome::Output(
+                imported
+                    .job
+                    .outputs
+                    .iter()
+                    .map(|output| {
+                        run.sinks
+                            .iter()
+                            .find(|(name, _)| *name == output.name)
+                            .map(|(_, records)| records.clone())
+                            .unwrap_or_default()
+                    })
+                    .collect(),
+            ),
+        };
+        cases.push(Case {
+            folder: if i == 0 { ".".into() } else { format!("case-{i}") },
+            inputs: inputs.clone(),
+            paths: described,
+            outcome,
+        });
+    }
+    Ok(cases)
+}
+
+/// Writes the pytest module `file` (replacing only a module coco-bigtest
+/// wrote), naming the job by its path relative to the module's folder.
+fn write_pytest(
+    file: &Path,
+    job: &str,
+    imported: &coco_pyspark::Imported,
+    cases: &[coco_pyspark::pytest::Case],
+) -> Result<(), String> {
+    let shown_file = shown_path(file);
+    if file.is_dir() {
+        return Err(format!("--pytest {shown_file}: is a folder; name a .py file"));
+    }
+    if let Ok(existing) = std::fs::read(file) {
+        let first = existing.split(|&b| b == b'\n').next().unwrap_or_default();
+        if !String::from_utf8_lossy(first).contains(coco_pyspark::pytest::MARK) {
+            return Err(format!(
+                "--pytest {shown_file}: the file exists and coco-bigtest did not write it; it is left alone"
+            ));
+        }
+    }
+    let folder = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("--pytest {shown_file}: cannot make its folder: {}", crate::output::reason(&e)))?;
+    let job_abs = std::fs::canonicalize(job)
+        .map_err(|e| format!("{job}: {}", crate::output::reason(&e)))?;
+    let folder_abs = std::fs::canonicalize(&folder)
+        .map_err(|e| format!("--pytest {shown_file}: {}", crate::output::reason(&e)))?;
+    let relative = relative_path(&folder_abs, &job_abs);
+    let text = coco_pyspark::pytest::module(&imported.job, &relative, job, cases)?;
+    let temporary = folder.join(format!(
+        ".{}.coco-tmp",
+        file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    ));
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, file))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&temporary);
+            format!("--pytest {shown_file}: {}", crate::output::reason(&e))
+        })
+}
+
+/// `to` relative to folder `from` (both absolute): `../jobs/job.py`.
+fn relative_path(from: &Path, to: &Path) -> String {
+    let from: Vec<_> = from.components().collect();
+    let to: Vec<_> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); from.len() - common];
+    parts.extend(to[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    parts.join("/")
+}
+
+/// `import`: the df program of a PySpark job.
+fn import_command(
+    path: &str,
+    python: &coco_pyspark::Options,
+    output: Option<&Path>,
+    out: &mut String,
+) -> Result<(), String> {
+    if !source::is_pyspark(path) {
+        return Err(format!("{path}: import reads a PySpark job (a .py file)"));
+    }
+    let program = source::read_program(path, python)?;
+    // What the other tools will read must parse and verify.
+    let context = context();
+    source::load_shown(&context, &program.mlir, path, &program.shown)?;
+    match output {
+        None => out.push_str(&program.mlir),
+        Some(file) => std::fs::write(file, &program.mlir)
+            .map_err(|e| format!("-o {}: {}", shown_path(file), crate::output::reason(&e)))?,
+    }
+    Ok(())
 }
 
 /// `report.txt`: every name in it (the program's, UDFs' in the branches,
@@ -635,6 +853,7 @@ fn own_file(path: &Path) -> String {
 
 fn coverage_command(
     path: &str,
+    python: &coco_pyspark::Options,
     data: Option<&Path>,
     bounds: &Bounds,
     limit: &mut DataLimit,
@@ -644,7 +863,7 @@ fn coverage_command(
     bounds.check()?;
     let context = context();
     let mut problems = Vec::new();
-    for a in analyse(&context, path, bounds, LastPass::Solve, warnings)? {
+    for a in analyse(&context, path, python, bounds, LastPass::Solve, warnings)?.0 {
         let dirs: Vec<Option<PathBuf>> = match data {
             Some(dir) => case_dirs(dir).into_iter().map(Some).collect(),
             None => vec![None],
@@ -704,6 +923,7 @@ fn coverage_command(
 
 fn mutate_command(
     path: &str,
+    python: &coco_pyspark::Options,
     data: &Path,
     limit: &mut DataLimit,
     out: &mut String,
@@ -712,8 +932,8 @@ fn mutate_command(
         return Err(format!("--data {}: no such directory", shown_path(data)));
     }
     let context = context();
-    let text = source::read_input(path, None)?;
-    let module = source::load(&context, &text, path)?;
+    let program = source::read_program(path, python)?;
+    let module = source::load_shown(&context, &program.mlir, path, &program.shown)?;
     let module_ref = module.as_operation();
     let module_op = as_op(&module_ref);
     for func in extract::program_functions(module_op) {
@@ -758,14 +978,15 @@ fn mutate_command(
 
 fn run_command(
     path: &str,
+    python: &coco_pyspark::Options,
     data: Option<&Path>,
     json: bool,
     limit: &mut DataLimit,
     out: &mut String,
 ) -> Result<(), String> {
     let context = context();
-    let text = source::read_input(path, None)?;
-    let module = source::load(&context, &text, path)?;
+    let program = source::read_program(path, python)?;
+    let module = source::load_shown(&context, &program.mlir, path, &program.shown)?;
     let module_ref = module.as_operation();
     let module_op = as_op(&module_ref);
     // Each case folder is a job of its own, as on Spark.

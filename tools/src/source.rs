@@ -12,15 +12,83 @@ pub fn load<'c>(
     text: &str,
     name: &str,
 ) -> Result<melior::ir::Module<'c>, String> {
+    load_shown(context, text, name, text)
+}
+
+/// [`load`], with diagnostics quoting `shown`: the file the user wrote,
+/// where `text` was made from it (a PySpark job's df program).
+pub fn load_shown<'c>(
+    context: &'c melior::Context,
+    text: &str,
+    name: &str,
+    shown: &str,
+) -> Result<melior::ir::Module<'c>, String> {
     let collector = coco_dialects::diagnostics::DiagnosticCollector::attach(context);
     coco_dialects::load_module(context, text, name).map_err(|e| {
         let diagnostics: String = collector
             .take()
             .iter()
-            .map(|d| render(d, name, text))
+            .map(|d| render(d, name, shown))
             .collect();
         format!("{e}\n{diagnostics}")
     })
+}
+
+/// A program as the tools read it: df MLIR, or a PySpark job (a `.py`
+/// file) through the front end (`coco_pyspark`).
+pub struct ProgramSource {
+    /// The df module.
+    pub mlir: String,
+    /// The file's own text, which diagnostics quote.
+    pub shown: String,
+    /// What the front end read, for a PySpark job.
+    pub imported: Option<coco_pyspark::Imported>,
+}
+
+/// Whether `path` names a PySpark job rather than df MLIR.
+pub fn is_pyspark(path: &str) -> bool {
+    path.ends_with(".py")
+}
+
+/// Reads the program at `path`: a `.py` file is a PySpark job, read with
+/// `python` (`coco_pyspark::Options`); anything else is df MLIR.
+pub fn read_program(path: &str, python: &coco_pyspark::Options) -> Result<ProgramSource, String> {
+    let text = read_input(path, None)?;
+    if !is_pyspark(path) {
+        return Ok(ProgramSource {
+            mlir: text.clone(),
+            shown: text,
+            imported: None,
+        });
+    }
+    match coco_pyspark::import(path, &text, python) {
+        Ok(imported) => Ok(ProgramSource {
+            mlir: imported.mlir.clone(),
+            shown: text,
+            imported: Some(imported),
+        }),
+        Err(e) => {
+            let mut message = e.to_string();
+            if let Some(loc) = e.loc() {
+                message.push_str(&quote(&text, loc.line, loc.column));
+            }
+            Err(message)
+        }
+    }
+}
+
+/// Line `line` of `source` with a caret under column `column`, as
+/// diagnostics show it (empty when there is no such line).
+fn quote(source: &str, line: usize, column: usize) -> String {
+    let Some(text) = source.lines().nth(line.saturating_sub(1)) else {
+        return String::new();
+    };
+    let pad: String = text
+        .chars()
+        .take(column.saturating_sub(1))
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    format!("\n{text}\n{pad}^")
 }
 
 /// The input size limit when `COCO_MAX_INPUT_BYTES` is not set (256 MiB).

@@ -1,0 +1,752 @@
+//! The RDD level of a job: the function under test (parameters are RDDs,
+//! the result an RDD or a tuple of them) or the `__main__` script, read
+//! statement by statement into df dataset ops. Each RDD operator with a
+//! UDF becomes a df op and a function lowered by [`crate::udf`].
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::{
+    error::{unsupported, Loc, Result},
+    ir::{string_literal, Ty},
+    shape::Shape,
+    syntax::{Constant, Node},
+    udf::{self, describe, Apply, Scope},
+};
+
+/// A source of the program: a parameter of the function under test, or a
+/// file the script reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Input {
+    /// The df source's name (the parameter or variable name).
+    pub name: String,
+    pub shape: Shape,
+}
+
+/// A sink: an RDD the function returns, or one the script saves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    pub name: String,
+    pub shape: Shape,
+}
+
+/// What the job is, for the pytest module and the reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// The function under test; `None` for a `__main__` script.
+    pub entry: Option<String>,
+    pub inputs: Vec<Input>,
+    pub outputs: Vec<Output>,
+    /// Whether the function returns a tuple of RDDs (even of one).
+    pub returns_tuple: bool,
+}
+
+/// An RDD while the job is read: the df dataset and its records' shape.
+#[derive(Clone, Debug)]
+struct Rdd {
+    value: String,
+    shape: Shape,
+}
+
+/// What a name of the job's code holds.
+#[derive(Clone, Debug)]
+enum Binding {
+    Rdd(Rdd),
+    Rdds(Vec<Rdd>),
+    /// The SparkContext, a SparkSession, `sys.argv`: used only to read.
+    Context,
+}
+
+/// RDD operators, to tell the function under test from UDF helpers.
+pub const RDD_OPERATORS: [&str; 24] = [
+    "map",
+    "flatMap",
+    "filter",
+    "mapValues",
+    "flatMapValues",
+    "keys",
+    "values",
+    "reduce",
+    "reduceByKey",
+    "groupByKey",
+    "join",
+    "leftOuterJoin",
+    "rightOuterJoin",
+    "fullOuterJoin",
+    "union",
+    "distinct",
+    "collect",
+    "count",
+    "saveAsTextFile",
+    "cache",
+    "persist",
+    "repartition",
+    "coalesce",
+    "textFile",
+];
+
+pub struct Builder<'s> {
+    scope: &'s Scope,
+    /// UDF functions written so far.
+    pub udfs: Vec<String>,
+    udf_names: HashMap<String, usize>,
+    /// The program function's lines.
+    pub lines: Vec<String>,
+    next: usize,
+    pub inputs: Vec<Input>,
+    pub outputs: Vec<Output>,
+    /// Inline entry calls in a script, to refuse recursion.
+    calls: Vec<String>,
+}
+
+/// The `!df.dataset<...>` type of records of `shape`.
+pub fn dataset_type(shape: &Shape) -> String {
+    let fields: Vec<String> = shape.fields().iter().map(Ty::mlir).collect();
+    if fields.len() == 1 {
+        format!("!df.dataset<{}>", fields[0])
+    } else {
+        format!("!df.dataset<tuple<{}>>", fields.join(", "))
+    }
+}
+
+impl<'s> Builder<'s> {
+    pub fn new(scope: &'s Scope) -> Builder<'s> {
+        Builder {
+            scope,
+            udfs: Vec::new(),
+            udf_names: HashMap::new(),
+            lines: Vec::new(),
+            next: 0,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            calls: Vec::new(),
+        }
+    }
+
+    fn dataset(&mut self, text: String, shape: Shape, loc: &Loc) -> Rdd {
+        let value = format!("%d{}", self.next);
+        self.next += 1;
+        self.lines.push(format!("  {value} = {text} {}", loc.mlir()));
+        Rdd { value, shape }
+    }
+
+    /// A fresh UDF name from `base` (`parse`, `parse_1`).
+    fn udf_name(&mut self, base: &str) -> String {
+        let count = self.udf_names.entry(base.to_string()).or_insert(0);
+        *count += 1;
+        if *count == 1 {
+            base.to_string()
+        } else {
+            format!("{base}_{}", *count - 1)
+        }
+    }
+
+    /// A source of text lines named `name`.
+    fn source(&mut self, name: &str, path: Option<&str>, loc: &Loc) -> Result<Rdd> {
+        if self.inputs.iter().any(|i| i.name == name) {
+            return unsupported(loc, format!("two inputs named {name}"));
+        }
+        let shape = Shape::Field(Ty::Str);
+        self.inputs.push(Input {
+            name: name.to_string(),
+            shape: shape.clone(),
+        });
+        let origin = match path {
+            Some(path) => format!("path {}", string_literal(path)),
+            None => "inline []".to_string(),
+        };
+        let text = format!(
+            "df.source {} {origin} delimiter \"\\t\" : {}",
+            string_literal(name),
+            dataset_type(&shape)
+        );
+        Ok(self.dataset(text, shape, loc))
+    }
+
+    fn sink(&mut self, name: &str, rdd: &Rdd, loc: &Loc) -> Result<()> {
+        if self.outputs.iter().any(|o| o.name == name) {
+            return unsupported(loc, format!("two outputs named {name}"));
+        }
+        self.outputs.push(Output {
+            name: name.to_string(),
+            shape: rdd.shape.clone(),
+        });
+        self.lines.push(format!(
+            "  df.sink {} {} : {} {}",
+            string_literal(name),
+            rdd.value,
+            dataset_type(&rdd.shape),
+            loc.mlir()
+        ));
+        Ok(())
+    }
+
+    // ----- statements of the function under test or the script ----------
+
+    /// Reads `body` with `env` bound; returns what it `return`s.
+    fn body(&mut self, body: &[Node], env: &mut BTreeMap<String, Binding>) -> Result<Option<(Binding, Loc)>> {
+        for s in body {
+            match s.kind.as_str() {
+                "Return" => {
+                    let Some(value) = s.child("value") else {
+                        return unsupported(&s.loc, "the function under test returns its RDDs");
+                    };
+                    return Ok(Some((self.binding(&value, env)?, s.loc.clone())));
+                }
+                "Assign" => {
+                    let value = s.expect("value");
+                    let binding = self.binding(&value, env)?;
+                    for target in s.list("targets") {
+                        bind(&target, binding.clone(), env)?;
+                    }
+                }
+                "Expr" => {
+                    let value = s.expect("value");
+                    if value.str_constant().is_some() {
+                        continue;
+                    }
+                    self.effect(&value, env)?;
+                }
+                "If" if is_main_guard(&s.expect("test")) => {
+                    // Read only as the script (see `script`).
+                }
+                "Pass" | "Import" | "ImportFrom" => {}
+                other => {
+                    return unsupported(
+                        &s.loc,
+                        format!("{} are not supported in the job's RDD code (assignments, calls and return are)", other.to_lowercase()),
+                    )
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// A statement run for its effect: `rdd.saveAsTextFile(path)`,
+    /// `sc.stop()`.
+    fn effect(&mut self, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<()> {
+        if call.is("Call") {
+            let func = call.expect("func");
+            if func.is("Attribute") {
+                let method = func.str("attr").unwrap_or_default();
+                let receiver = func.expect("value");
+                if method == "saveAsTextFile" {
+                    let Binding::Rdd(rdd) = self.binding(&receiver, env)? else {
+                        return unsupported(&receiver.loc, "saveAsTextFile of something that is not an RDD");
+                    };
+                    let name = receiver.name().unwrap_or_else(|| format!("output_{}", self.outputs.len()));
+                    return self.sink(&name, &rdd, &call.loc);
+                }
+                if let Ok(Binding::Context) = self.binding(&receiver, env) {
+                    return Ok(()); // sc.stop(), sc.setLogLevel(...)
+                }
+            }
+            if func.name().as_deref() == Some("print") {
+                return unsupported(&call.loc, "print() in the job: save the RDD with saveAsTextFile, or return it from the function under test");
+            }
+        }
+        unsupported(&call.loc, format!("{} as a statement is not supported in the job's RDD code", describe(call)))
+    }
+
+    /// What an expression of the RDD code holds.
+    fn binding(&mut self, e: &Node, env: &mut BTreeMap<String, Binding>) -> Result<Binding> {
+        if let Some(name) = e.name() {
+            return match env.get(&name) {
+                Some(b) => Ok(b.clone()),
+                None if name == "sys" || name == "SparkContext" || name == "SparkSession" => Ok(Binding::Context),
+                None => unsupported(&e.loc, format!("{name} is not an RDD or the SparkContext here")),
+            };
+        }
+        if e.is("Tuple") {
+            let items = e
+                .list("elts")
+                .iter()
+                .map(|item| match self.binding(item, env)? {
+                    Binding::Rdd(rdd) => Ok(rdd),
+                    _ => unsupported(&item.loc, "a tuple of the RDD code holds RDDs only"),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            return Ok(Binding::Rdds(items));
+        }
+        if e.is("Subscript") || e.is("Attribute") {
+            // sys.argv[1], spark.sparkContext
+            return match self.binding(&e.expect("value"), env)? {
+                Binding::Context => Ok(Binding::Context),
+                _ => unsupported(&e.loc, format!("{} of an RDD is not supported", describe(e))),
+            };
+        }
+        if !e.is("Call") {
+            return unsupported(&e.loc, format!("{} are not supported in the job's RDD code", describe(e)));
+        }
+        let func = e.expect("func");
+        if let Some(name) = func.name() {
+            return self.call_function(&name, e, env);
+        }
+        if !func.is("Attribute") {
+            return unsupported(&func.loc, format!("calling {}", describe(&func)));
+        }
+        let method = func.str("attr").unwrap_or_default();
+        let receiver = self.binding(&func.expect("value"), env)?;
+        match receiver {
+            Binding::Context => self.context_method(&method, e, env),
+            Binding::Rdd(rdd) => self.operator(&method, rdd, e, env).map(Binding::Rdd),
+            Binding::Rdds(_) => unsupported(&e.loc, format!(".{method}() of a tuple of RDDs")),
+        }
+    }
+
+    /// `SparkContext(...)`, `SparkSession.builder...`, or a function of the
+    /// file that takes RDDs (inlined).
+    fn call_function(&mut self, name: &str, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<Binding> {
+        if matches!(name, "SparkContext" | "SparkConf") {
+            return Ok(Binding::Context);
+        }
+        let Some(def) = self.scope.defs.get(name).cloned() else {
+            return unsupported(&call.loc, format!("{name}() is not supported in the job's RDD code"));
+        };
+        if self.calls.iter().any(|c| c == name) {
+            return unsupported(&call.loc, format!("{name} calls itself"));
+        }
+        let params: Vec<String> = def
+            .expect("args")
+            .list("args")
+            .iter()
+            .filter_map(|a| a.str("arg"))
+            .collect();
+        let args = call.list("args");
+        if params.len() != args.len() || !call.list("keywords").is_empty() {
+            return unsupported(&call.loc, format!("{name} takes {} positional argument(s)", params.len()));
+        }
+        let mut inner = BTreeMap::new();
+        for (param, arg) in params.iter().zip(&args) {
+            inner.insert(param.clone(), self.binding(arg, env)?);
+        }
+        self.calls.push(name.to_string());
+        let result = self.body(&def.list("body"), &mut inner);
+        self.calls.pop();
+        match result? {
+            Some((binding, _)) => Ok(binding),
+            None => unsupported(&call.loc, format!("{name} returns no RDD")),
+        }
+    }
+
+    fn context_method(&mut self, method: &str, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<Binding> {
+        let args = call.list("args");
+        match method {
+            "textFile" => {
+                let path = args.first().and_then(Node::str_constant);
+                let name = format!("input_{}", self.inputs.len());
+                let _ = env;
+                Ok(Binding::Rdd(self.source(&name, path.as_deref(), &call.loc)?))
+            }
+            "parallelize" => unsupported(&call.loc, "sc.parallelize in the job: make the data a parameter of the function under test"),
+            "getOrCreate" | "builder" | "appName" | "master" | "config" | "setAppName" | "setMaster" | "set" => Ok(Binding::Context),
+            other => unsupported(&call.loc, format!("SparkContext.{other}() is not supported in the job")),
+        }
+    }
+
+    /// One RDD operator applied to `rdd`.
+    fn operator(&mut self, method: &str, rdd: Rdd, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<Rdd> {
+        let loc = &call.loc;
+        let args = call.list("args");
+        if !call.list("keywords").is_empty() {
+            return unsupported(loc, format!("keyword arguments of {method}() are not supported"));
+        }
+        let udf_arg = |n: usize| -> Result<Node> {
+            if args.len() == n {
+                Ok(args.first().cloned().unwrap_or_else(|| call.clone()))
+            } else {
+                unsupported(loc, format!("{method}() takes {n} argument(s) here (numPartitions and other options are not supported)"))
+            }
+        };
+        let key_value = |rdd: &Rdd| -> Result<(Ty, Shape)> {
+            match rdd.shape.key_value() {
+                Some((k, v)) => Ok((k.clone(), v.clone())),
+                None => unsupported(
+                    loc,
+                    format!("{method}() needs (key, value) pairs with a single key, found records of type {}", rdd.shape.python()),
+                ),
+            }
+        };
+        match method {
+            "map" | "flatMap" | "filter" | "mapValues" => {
+                let f = udf_arg(1)?;
+                let apply = match method {
+                    "filter" => Apply::Predicate,
+                    "mapValues" => {
+                        key_value(&rdd)?;
+                        Apply::Values
+                    }
+                    _ => Apply::Record,
+                };
+                let name = self.name_for(&f, method);
+                let (text, shape) = udf::lower(self.scope, &name, &f, apply, &rdd.shape, &f.loc)?;
+                self.udfs.push(text);
+                let input_type = dataset_type(&rdd.shape);
+                match (method, shape) {
+                    ("filter", _) => {
+                        let kept = self.dataset(
+                            format!("df.filter {} @{name} : {input_type}", rdd.value),
+                            rdd.shape.clone(),
+                            loc,
+                        );
+                        match &rdd.shape {
+                            // `.filter(lambda r: r is not None)`: the records
+                            // left are never None; drop the flag.
+                            Shape::Nullable(inner) if drops_none(&f) => {
+                                let name = self.udf_name(&format!("{name}_not_none"));
+                                let fields = rdd.shape.fields();
+                                self.udfs.push(projection(&name, &fields, 1..fields.len(), loc));
+                                let shape = (**inner).clone();
+                                Ok(self.dataset(
+                                    format!("df.map {} @{name} : {input_type} -> {}", kept.value, dataset_type(&shape)),
+                                    shape,
+                                    loc,
+                                ))
+                            }
+                            _ => Ok(kept),
+                        }
+                    }
+                    ("flatMap", Some(Shape::Field(Ty::StrList))) => {
+                        let shape = Shape::Field(Ty::Str);
+                        Ok(self.dataset(
+                            format!("df.flat_map {} @{name} : {input_type} -> {}", rdd.value, dataset_type(&shape)),
+                            shape,
+                            loc,
+                        ))
+                    }
+                    ("flatMap", other) => unsupported(
+                        &f.loc,
+                        format!(
+                            "a flatMap UDF returns a split (list of str) here; this one returns a {}",
+                            other.map(|s| s.python()).unwrap_or_default()
+                        ),
+                    ),
+                    (_, Some(shape)) => {
+                        if matches!(shape, Shape::Field(Ty::StrList)) || shape.fields().contains(&Ty::StrList) {
+                            return unsupported(&f.loc, "a record holding a list is not supported; use flatMap to make a record of each piece");
+                        }
+                        Ok(self.dataset(
+                            format!("df.map {} @{name} : {input_type} -> {}", rdd.value, dataset_type(&shape)),
+                            shape,
+                            loc,
+                        ))
+                    }
+                    (_, None) => unreachable!("map UDFs have a shape"),
+                }
+            }
+            "keys" | "values" => {
+                udf_arg(0)?;
+                let (key, value) = key_value(&rdd)?;
+                let name = self.udf_name(method);
+                let fields = rdd.shape.fields();
+                let (keep, shape) = if method == "keys" {
+                    (0..1, Shape::Field(key))
+                } else {
+                    (1..fields.len(), value)
+                };
+                self.udfs.push(projection(&name, &fields, keep, loc));
+                Ok(self.dataset(
+                    format!("df.map {} @{name} : {} -> {}", rdd.value, dataset_type(&rdd.shape), dataset_type(&shape)),
+                    shape,
+                    loc,
+                ))
+            }
+            "reduceByKey" => {
+                let f = udf_arg(1)?;
+                let (_, value) = key_value(&rdd)?;
+                if !matches!(value, Shape::Field(_)) {
+                    return unsupported(loc, format!("reduceByKey over values of type {} is not supported yet (single values are)", value.python()));
+                }
+                let name = self.name_for(&f, method);
+                let (text, shape) = udf::lower(self.scope, &name, &f, Apply::Pair, &value, &f.loc)?;
+                if shape.as_ref() != Some(&value) {
+                    return unsupported(
+                        &f.loc,
+                        format!(
+                            "reduceByKey's function must return a {} like its values; this one returns a {}",
+                            value.python(),
+                            shape.map(|s| s.python()).unwrap_or_default()
+                        ),
+                    );
+                }
+                self.udfs.push(text);
+                Ok(self.dataset(
+                    format!("df.reduce_by_key {} @{name} : {}", rdd.value, dataset_type(&rdd.shape)),
+                    rdd.shape.clone(),
+                    loc,
+                ))
+            }
+            "join" | "leftOuterJoin" | "rightOuterJoin" => {
+                let other_node = udf_arg(1)?;
+                let Binding::Rdd(other) = self.binding(&other_node, env)? else {
+                    return unsupported(&other_node.loc, format!("{method}() joins with an RDD"));
+                };
+                let (left_key, left_value) = key_value(&rdd)?;
+                let (right_key, right_value) = key_value(&other)?;
+                if left_key != right_key {
+                    return unsupported(
+                        loc,
+                        format!("{method}() of keys of type {} and {}: they never match", left_key.python(), right_key.python()),
+                    );
+                }
+                let plain = |shape: &Shape| shape.fields().iter().all(|t| !matches!(t, Ty::Option(_)));
+                let (kind, left_side, right_side) = match method {
+                    "join" => ("inner", left_value.clone(), right_value.clone()),
+                    "leftOuterJoin" => ("left_outer", left_value.clone(), Shape::Absent(Box::new(right_value.clone()))),
+                    _ => ("right_outer", Shape::Absent(Box::new(left_value.clone())), right_value.clone()),
+                };
+                if kind != "inner" && !(plain(&left_value) && plain(&right_value)) {
+                    return unsupported(loc, "an outer join of the result of another outer join is not supported yet");
+                }
+                let shape = Shape::Tuple(vec![Shape::Field(left_key), Shape::Tuple(vec![left_side, right_side])]);
+                Ok(self.dataset(
+                    format!(
+                        "df.join {kind} {}, {} : {}, {} -> {}",
+                        rdd.value,
+                        other.value,
+                        dataset_type(&rdd.shape),
+                        dataset_type(&other.shape),
+                        dataset_type(&shape)
+                    ),
+                    shape,
+                    loc,
+                ))
+            }
+            "union" => {
+                let other_node = udf_arg(1)?;
+                let Binding::Rdd(other) = self.binding(&other_node, env)? else {
+                    return unsupported(&other_node.loc, "union() with an RDD");
+                };
+                if other.shape != rdd.shape {
+                    return unsupported(
+                        loc,
+                        format!("union() of records of type {} and {} is not supported", rdd.shape.python(), other.shape.python()),
+                    );
+                }
+                Ok(self.dataset(
+                    format!("df.union {}, {} : {}", rdd.value, other.value, dataset_type(&rdd.shape)),
+                    rdd.shape.clone(),
+                    loc,
+                ))
+            }
+            "distinct" => {
+                udf_arg(0)?;
+                Ok(self.dataset(
+                    format!("df.distinct {} : {}", rdd.value, dataset_type(&rdd.shape)),
+                    rdd.shape.clone(),
+                    loc,
+                ))
+            }
+            // Partitioning and caching do not change the records.
+            "cache" | "persist" | "repartition" | "coalesce" => Ok(rdd),
+            "groupByKey" | "flatMapValues" | "fullOuterJoin" | "reduce" | "count" | "collect" | "sortBy" | "sortByKey" => {
+                unsupported(loc, format!("{method}() is not supported yet by the PySpark front end"))
+            }
+            other => unsupported(loc, format!("RDD.{other}() is not supported (see docs/pyspark.md for the operators)")),
+        }
+    }
+
+    /// The df name of an operator's UDF: the def's name, or the operator
+    /// and line for a lambda (`map_12`).
+    fn name_for(&mut self, f: &Node, method: &str) -> String {
+        let base = match f.name() {
+            Some(name) => name,
+            None => format!("{}_{}", snake(method), f.loc.line),
+        };
+        self.udf_name(&base)
+    }
+}
+
+/// Whether predicate `f` is false for None: a lambda `r: r is not None`,
+/// `r is not None and ...`, or `r` itself.
+fn drops_none(f: &Node) -> bool {
+    if !f.is("Lambda") {
+        return false;
+    }
+    let params = f.expect("args").list("args");
+    let [param] = &params[..] else {
+        return false;
+    };
+    let param = param.str("arg").unwrap_or_default();
+    let tests_param = |test: &Node| -> bool {
+        if test.name().as_deref() == Some(param.as_str()) {
+            return true;
+        }
+        test.is("Compare")
+            && test.expect("left").name().as_deref() == Some(param.as_str())
+            && test.compare_ops() == ["IsNot"]
+            && test.list("comparators").first().and_then(Node::constant) == Some(Constant::None)
+    };
+    let body = f.expect("body");
+    if body.is("BoolOp") && body.op_kind("op").as_deref() == Some("And") {
+        return body.list("values").first().is_some_and(tests_param);
+    }
+    tests_param(&body)
+}
+
+/// A UDF that keeps the fields in `keep` (`keys()`, `values()`).
+fn projection(name: &str, fields: &[Ty], keep: std::ops::Range<usize>, loc: &Loc) -> String {
+    let mut f = crate::ir::Function::new(name, fields, loc);
+    let kept: Vec<_> = f.params()[keep].to_vec();
+    f.set_results(kept.iter().map(|v| v.ty.clone()).collect());
+    f.ret(&kept, loc);
+    f.finish()
+}
+
+fn snake(method: &str) -> String {
+    let mut out = String::new();
+    for c in method.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn bind(target: &Node, binding: Binding, env: &mut BTreeMap<String, Binding>) -> Result<()> {
+    if let Some(name) = target.name() {
+        env.insert(name, binding);
+        return Ok(());
+    }
+    if target.is("Tuple") || target.is("List") {
+        let targets = target.list("elts");
+        let Binding::Rdds(items) = binding else {
+            return unsupported(&target.loc, "unpacking something that is not a tuple of RDDs");
+        };
+        if items.len() != targets.len() {
+            return unsupported(&target.loc, format!("unpacks {} RDDs into {} names", items.len(), targets.len()));
+        }
+        for (t, rdd) in targets.iter().zip(items) {
+            bind(t, Binding::Rdd(rdd), env)?;
+        }
+        return Ok(());
+    }
+    unsupported(&target.loc, format!("assignment to {}", describe(target)))
+}
+
+/// `if __name__ == "__main__":`
+pub fn is_main_guard(test: &Node) -> bool {
+    test.is("Compare")
+        && test.expect("left").name().as_deref() == Some("__name__")
+        && test.list("comparators").first().and_then(Node::str_constant).as_deref() == Some("__main__")
+}
+
+/// Whether `def` looks like a function under test: it applies an RDD
+/// operator to one of its parameters.
+pub fn takes_rdds(def: &Node) -> bool {
+    let params: Vec<String> = def
+        .expect("args")
+        .list("args")
+        .iter()
+        .filter_map(|a| a.str("arg"))
+        .collect();
+    !params.is_empty() && applies_operator(&def.list("body"), &params)
+}
+
+fn applies_operator(body: &[Node], params: &[String]) -> bool {
+    body.iter().any(|s| mentions_operator(s, params))
+}
+
+fn mentions_operator(node: &Node, params: &[String]) -> bool {
+    if node.is("Attribute") {
+        let method = node.str("attr").unwrap_or_default();
+        if RDD_OPERATORS.contains(&method.as_str()) {
+            if let Some(name) = node.expect("value").name() {
+                if params.contains(&name) {
+                    return true;
+                }
+            }
+        }
+    }
+    node.children().iter().any(|child| mentions_operator(child, params))
+}
+
+/// Builds the program of the function under test `entry`.
+pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
+    let mut env = BTreeMap::new();
+    for param in def.expect("args").list("args") {
+        let name = param.str("arg").unwrap_or_default();
+        if param.child("annotation").is_some_and(|a| !is_rdd_annotation(&a)) {
+            return unsupported(&param.loc, "parameters of the function under test are RDDs of text lines (annotations other than RDD/RDD[str] are not supported yet)");
+        }
+        let rdd = builder.source(&name, None, &param.loc)?;
+        env.insert(name, Binding::Rdd(rdd));
+    }
+    let name = def.str("name").unwrap_or_default();
+    builder.calls.push(name.clone());
+    let result = builder.body(&def.list("body"), &mut env)?;
+    let Some((binding, loc)) = result else {
+        return unsupported(&def.loc, format!("{name} returns no RDD; the function under test returns its results"));
+    };
+    match binding {
+        Binding::Rdd(rdd) => {
+            builder.sink(&name, &rdd, &loc)?;
+            Ok(false)
+        }
+        Binding::Rdds(rdds) => {
+            for (i, rdd) in rdds.iter().enumerate() {
+                builder.sink(&format!("{name}_{i}"), rdd, &loc)?;
+            }
+            Ok(true)
+        }
+        Binding::Context => unsupported(&loc, format!("{name} returns no RDD")),
+    }
+}
+
+fn is_rdd_annotation(annotation: &Node) -> bool {
+    let base = if annotation.is("Subscript") {
+        annotation.expect("value")
+    } else {
+        annotation.clone()
+    };
+    base.name().as_deref() == Some("RDD")
+        || (base.is("Attribute") && base.str("attr").as_deref() == Some("RDD"))
+        || annotation.str_constant().is_some()
+}
+
+/// Builds the program of a `__main__` script.
+pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
+    let mut env = BTreeMap::new();
+    for s in guard.list("body") {
+        if s.is("Assign") {
+            // `x = sc.textFile(...)` names its source after x.
+            let value = s.expect("value");
+            let targets = s.list("targets");
+            if let (Some(name), true) = (targets.first().and_then(Node::name), is_text_file(&value)) {
+                let path = value.list("args").first().and_then(Node::str_constant);
+                let rdd = builder.source(&name, path.as_deref(), &value.loc)?;
+                env.insert(name, Binding::Rdd(rdd));
+                continue;
+            }
+        }
+        if let Some((_, loc)) = builder.body(std::slice::from_ref(&s), &mut env)? {
+            return unsupported(&loc, "return in the __main__ block");
+        }
+    }
+    if builder.outputs.is_empty() {
+        return unsupported(&guard.loc, "the script saves no RDD (saveAsTextFile)");
+    }
+    Ok(())
+}
+
+fn is_text_file(value: &Node) -> bool {
+    value.is("Call") && value.expect("func").str("attr").as_deref() == Some("textFile")
+}
+
+/// Module constants: `NAME = literal` (also negative numbers).
+pub fn constant_of(value: &Node) -> Option<Constant> {
+    if value.is("UnaryOp") && value.op_kind("op").as_deref() == Some("USub") {
+        return match constant_of(&value.expect("operand"))? {
+            Constant::Int(digits) => Some(Constant::Int(format!("-{digits}"))),
+            Constant::Float(x) => Some(Constant::Float(-x)),
+            _ => None,
+        };
+    }
+    if value.is("Constant") {
+        value.constant()
+    } else {
+        None
+    }
+}

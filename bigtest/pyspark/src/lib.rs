@@ -1,0 +1,163 @@
+//! The PySpark front end: a Python file holding an RDD job becomes a df
+//! program (`df.host = "python"`) that coco's BigTest passes, interpreter
+//! and tools take like any other, with every op located in the Python
+//! source (`loc("job.py":12:9)`).
+//!
+//! The file is parsed by CPython's own `ast` module (`ast_dump.py`, run by
+//! the Python the caller names); everything else is here. Layers:
+//! [`syntax`] (the tree), [`job`] (RDD operators), [`udf`] (Python UDFs),
+//! [`ir`] (the df text), [`pytest`] (the test module of generated cases).
+
+pub mod error;
+pub mod ir;
+pub mod job;
+pub mod pytest;
+pub mod shape;
+pub mod syntax;
+pub mod udf;
+
+use std::collections::HashMap;
+
+pub use error::{ImportError, Loc, Result};
+pub use job::Job;
+
+use crate::{
+    error::unsupported,
+    job::{constant_of, entry_program, is_main_guard, script_program, takes_rdds, Builder},
+    udf::Scope,
+};
+
+/// How to read the file.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The Python interpreter whose `ast` module parses the file.
+    pub python: String,
+    /// The function under test; by default the only function of the file
+    /// that applies RDD operators to its parameters.
+    pub entry: Option<String>,
+}
+
+/// The Python the front end runs when none is named: `COCO_PYTHON`, else
+/// `python3`.
+pub fn default_python() -> String {
+    std::env::var("COCO_PYTHON").unwrap_or_else(|_| "python3".to_string())
+}
+
+/// A job read from Python.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The df module's text.
+    pub mlir: String,
+    pub job: Job,
+    /// The df program's name (the function under test, or the file's stem).
+    pub program: String,
+}
+
+/// Reads the PySpark job in `source` (named `file` in locations).
+pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
+    let module = syntax::parse(&options.python, file, source)?;
+    let mut scope = Scope {
+        defs: HashMap::new(),
+        constants: HashMap::new(),
+    };
+    let mut guard = None;
+    let mut order = Vec::new();
+    for statement in module.list("body") {
+        match statement.kind.as_str() {
+            "FunctionDef" => {
+                let name = statement.str("name").unwrap_or_default();
+                order.push(name.clone());
+                scope.defs.insert(name, statement);
+            }
+            "Assign" => {
+                let targets = statement.list("targets");
+                if let ([target], Some(value)) = (&targets[..], constant_of(&statement.expect("value"))) {
+                    if let Some(name) = target.name() {
+                        scope.constants.insert(name, value);
+                    }
+                }
+            }
+            "If" if is_main_guard(&statement.expect("test")) => guard = Some(statement),
+            _ => {}
+        }
+    }
+    let entry = match &options.entry {
+        Some(name) => match scope.defs.get(name) {
+            Some(def) => Some(def.clone()),
+            None => {
+                return unsupported(
+                    &module.loc,
+                    format!("--entry {name}: the file defines no function {name} at module level"),
+                )
+            }
+        },
+        None => {
+            let candidates: Vec<&String> = order.iter().filter(|n| takes_rdds(&scope.defs[*n])).collect();
+            match candidates[..] {
+                [one] => Some(scope.defs[one].clone()),
+                [] => None,
+                _ => {
+                    let names: Vec<&str> = candidates.iter().map(|s| s.as_str()).collect();
+                    return unsupported(
+                        &scope.defs[candidates[1]].loc,
+                        format!("several functions apply RDD operators to their parameters ({}); name the one under test with --entry", names.join(", ")),
+                    );
+                }
+            }
+        }
+    };
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "job".into());
+    let mut builder = Builder::new(&scope);
+    let (program, returns_tuple, entry_name) = match (&entry, &guard) {
+        (Some(def), _) => {
+            let name = def.str("name").unwrap_or_default();
+            let tuple = entry_program(&mut builder, def)?;
+            (name.clone(), tuple, Some(name))
+        }
+        (None, Some(guard)) => {
+            script_program(&mut builder, guard)?;
+            (program_name(&stem), false, None)
+        }
+        (None, None) => {
+            return unsupported(
+                &module.loc,
+                "no function under test (a function whose parameters are RDDs and that applies RDD operators to them) and no `if __name__ == \"__main__\":` script",
+            )
+        }
+    };
+    let mut mlir = String::from("module attributes {df.host = \"python\"} {\n");
+    for udf in &builder.udfs {
+        mlir.push_str(udf);
+    }
+    mlir.push_str(&format!("func.func @{program}() {{\n"));
+    for line in &builder.lines {
+        mlir.push_str(line);
+        mlir.push('\n');
+    }
+    mlir.push_str("  func.return\n}\n}\n");
+    Ok(Imported {
+        mlir,
+        job: Job {
+            entry: entry_name,
+            inputs: builder.inputs.clone(),
+            outputs: builder.outputs.clone(),
+            returns_tuple,
+        },
+        program,
+    })
+}
+
+/// A df symbol made from a file's stem (`web-log` -> `web_log`).
+fn program_name(stem: &str) -> String {
+    let mut name: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    name
+}

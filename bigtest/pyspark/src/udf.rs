@@ -1,0 +1,1587 @@
+//! Python UDFs (lambdas and `def`s of the job's file) lowered to df
+//! functions: one `func.func` per RDD operator, the callables it reaches
+//! inlined, Python's control flow as `cf` blocks, so every branch the UDF
+//! takes is a decision BigTest names (`@map_12:cond_br#7=true`).
+//!
+//! The subset and its semantics are the table in docs/pyspark.md.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::{
+    error::{unsupported, Loc, Result},
+    ir::{BlockId, Function, Ty, Value},
+    shape::{PyVal, Shape},
+    syntax::{Constant, Node},
+};
+
+/// What the UDFs of a file can refer to besides their parameters.
+pub struct Scope {
+    /// Module-level `def`s, by name.
+    pub defs: HashMap<String, Node>,
+    /// Module-level constants (`THRESHOLD = 400`).
+    pub constants: HashMap<String, Constant>,
+}
+
+/// Variables of the code being lowered.
+type Env = BTreeMap<String, PyVal>;
+
+/// An enclosing `try:` whose handler catches `classes`.
+struct Handler {
+    classes: Vec<String>,
+    block: BlockId,
+}
+
+/// How an RDD operator calls its UDF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Apply {
+    /// `map`, `flatMap`: on the record.
+    Record,
+    /// `filter`: on the record; its truth decides.
+    Predicate,
+    /// `mapValues`: on the value of a key-value record; the key stays.
+    Values,
+    /// `reduceByKey`, `reduce`: on two values.
+    Pair,
+}
+
+/// Lowers the UDF of one RDD operator: `callable` (a `Lambda`, a
+/// `FunctionDef`, or a `Name` of one) applied as `apply` says to records of
+/// `record`'s shape, written as df function `name`. Returns the function
+/// and the shape of what it produces (`None` for a predicate).
+pub fn lower(
+    scope: &Scope,
+    name: &str,
+    callable: &Node,
+    apply: Apply,
+    record: &Shape,
+    loc: &Loc,
+) -> Result<(String, Option<Shape>)> {
+    let params: Vec<Shape> = match apply {
+        Apply::Pair => vec![record.clone(), record.clone()],
+        _ => vec![record.clone()],
+    };
+    let types: Vec<Ty> = params.iter().flat_map(Shape::fields).collect();
+    let mut lowering = Lowering {
+        scope,
+        f: Function::new(name, &types, loc),
+        env: Env::new(),
+        handlers: Vec::new(),
+        returns: Vec::new(),
+        calls: Vec::new(),
+    };
+    let mut values = lowering.f.params().to_vec().into_iter();
+    let args: Vec<PyVal> = params
+        .iter()
+        .map(|shape| lowering.from_shape(shape, &mut values, loc))
+        .collect();
+    let result = match apply {
+        Apply::Values => {
+            let PyVal::Tuple(pair) = &args[0] else {
+                return unsupported(loc, "mapValues needs key-value records");
+            };
+            let value = lowering.invoke(callable, vec![pair[1].clone()], loc)?;
+            PyVal::Tuple(vec![pair[0].clone(), value])
+        }
+        _ => lowering.invoke(callable, args, loc)?,
+    };
+    let f = &mut lowering.f;
+    if f.terminated() {
+        // Every path fails: the UDF still needs a type.
+        return unsupported(loc, "this UDF raises on every path; it has no result type");
+    }
+    if apply == Apply::Predicate {
+        let truth = lowering.truth(&result, loc)?;
+        lowering.f.set_results(vec![Ty::Bool]);
+        lowering.f.ret(&[truth], loc);
+        return Ok((lowering.f.finish(), None));
+    }
+    let Some(shape) = lowering.unify(&[(result.clone(), loc.clone())], "the UDF's result")? else {
+        return unsupported(loc, "this UDF always returns None");
+    };
+    let leaves = lowering.coerce(&result, &shape, loc);
+    lowering.f.set_results(shape.fields());
+    lowering.f.ret(&leaves, loc);
+    Ok((lowering.f.finish(), Some(shape)))
+}
+
+struct Lowering<'s> {
+    scope: &'s Scope,
+    f: Function,
+    env: Env,
+    handlers: Vec<Handler>,
+    /// Per `def` being inlined: the blocks that return and their values.
+    returns: Vec<Vec<(BlockId, PyVal, Loc)>>,
+    /// The `def`s being inlined, to refuse recursion.
+    calls: Vec<String>,
+}
+
+const CATCHABLE: [&str; 6] = [
+    "ValueError",
+    "IndexError",
+    "ZeroDivisionError",
+    "TypeError",
+    "ArithmeticError",
+    "LookupError",
+];
+
+/// Whether `handler` (a class an `except` names) catches `class`.
+fn catches(handler: &str, class: &str) -> bool {
+    handler == class
+        || handler == "Exception"
+        || (handler == "ArithmeticError" && class == "ZeroDivisionError")
+        || (handler == "LookupError" && class == "IndexError")
+}
+
+impl<'s> Lowering<'s> {
+    // ----- values and shapes -------------------------------------------
+
+    /// The Python value of record fields of `shape`.
+    fn from_shape(
+        &mut self,
+        shape: &Shape,
+        values: &mut impl Iterator<Item = Value>,
+        loc: &Loc,
+    ) -> PyVal {
+        match shape {
+            Shape::Field(_) => PyVal::Scalar(values.next().expect("a value per field")),
+            Shape::Tuple(items) => PyVal::Tuple(
+                items
+                    .iter()
+                    .map(|item| self.from_shape(item, values, loc))
+                    .collect(),
+            ),
+            Shape::Nullable(inner) => {
+                let present = values.next().expect("a flag");
+                PyVal::Maybe {
+                    present,
+                    value: Box::new(self.from_shape(inner, values, loc)),
+                }
+            }
+            Shape::Absent(inner) => {
+                let options: Vec<Value> = inner.fields().iter().map(|_| values.next().expect("a field")).collect();
+                let present = self.f.op(
+                    format!("df.is_present {} : {}", options[0].name, options[0].ty.mlir()),
+                    Ty::Bool,
+                    loc,
+                );
+                let mut unwrapped = Vec::new();
+                for option in &options {
+                    let Ty::Option(inner_ty) = &option.ty else {
+                        unreachable!("an outer join's fields are options")
+                    };
+                    let default = self.default(inner_ty, loc);
+                    unwrapped.push(self.f.op(
+                        format!(
+                            "df.value_or {}, {} : {}, {}",
+                            option.name,
+                            default.name,
+                            option.ty.mlir(),
+                            inner_ty.mlir()
+                        ),
+                        (**inner_ty).clone(),
+                        loc,
+                    ));
+                }
+                let mut unwrapped = unwrapped.into_iter();
+                PyVal::Maybe {
+                    present,
+                    value: Box::new(self.from_shape(inner, &mut unwrapped, loc)),
+                }
+            }
+        }
+    }
+
+    /// A placeholder of type `ty` where a value is absent.
+    fn default(&mut self, ty: &Ty, loc: &Loc) -> Value {
+        match ty {
+            Ty::Int => self.f.int(0, loc),
+            Ty::Float => self.f.float(0.0, loc),
+            Ty::Bool => self.f.bool(false, loc),
+            Ty::Str => self.f.str("", loc),
+            Ty::StrList => {
+                let empty = self.f.str("", loc);
+                self.f.op(
+                    format!("df.split {} \",\" : !df.list<!df.str>", empty.name),
+                    Ty::StrList,
+                    loc,
+                )
+            }
+            Ty::Option(inner) => self.default(inner, loc),
+        }
+    }
+
+    /// The common shape of values that meet at one point (the returns of a
+    /// function, the arms of an `if`); `None` alone has none.
+    fn unify(&self, values: &[(PyVal, Loc)], what: &str) -> Result<Option<Shape>> {
+        let mut shape: Option<Shape> = None;
+        let mut nullable = false;
+        for (value, loc) in values {
+            let Some(next) = value.shape() else {
+                nullable = true;
+                continue;
+            };
+            shape = Some(match shape {
+                None => next,
+                Some(current) => merge_shapes(&current, &next).ok_or_else(|| {
+                    crate::error::ImportError::Unsupported {
+                        loc: loc.clone(),
+                        message: format!(
+                            "{what} is a {} here and a {} elsewhere; a value must keep one type",
+                            next.python(),
+                            current.python()
+                        ),
+                    }
+                })?,
+            });
+        }
+        Ok(match shape {
+            Some(Shape::Nullable(inner)) => Some(Shape::Nullable(inner)),
+            Some(shape) if nullable => Some(Shape::Nullable(Box::new(shape))),
+            other => other,
+        })
+    }
+
+    /// The fields of `value` as a record of `shape` (written in the
+    /// current block).
+    fn coerce(&mut self, value: &PyVal, shape: &Shape, loc: &Loc) -> Vec<Value> {
+        match (shape, value) {
+            (Shape::Nullable(inner), PyVal::None) => {
+                let mut out = vec![self.f.bool(false, loc)];
+                for ty in inner.fields() {
+                    out.push(self.default(&ty, loc));
+                }
+                out
+            }
+            (Shape::Nullable(inner), PyVal::Maybe { present, value }) => {
+                let mut out = vec![present.clone()];
+                out.extend(self.coerce(value, inner, loc));
+                out
+            }
+            (Shape::Nullable(inner), value) => {
+                let mut out = vec![self.f.bool(true, loc)];
+                out.extend(self.coerce(value, inner, loc));
+                out
+            }
+            (Shape::Tuple(shapes), PyVal::Tuple(items)) => shapes
+                .iter()
+                .zip(items)
+                .flat_map(|(s, v)| self.coerce(v, s, loc))
+                .collect(),
+            (_, value) => value.leaves(),
+        }
+    }
+
+    /// Joins control flow: each arm (a block, sealed, with the values it
+    /// carries) branches to one new block, whose arguments are the values.
+    fn join(&mut self, arms: Vec<(BlockId, Vec<PyVal>, Loc)>, what: &[String]) -> Result<Vec<PyVal>> {
+        let width = what.len();
+        if arms.is_empty() {
+            // No arm falls through: what follows is unreachable.
+            let (block, _) = self.f.block(&[]);
+            self.f.switch_to(block);
+            self.f.seal();
+            return Ok(vec![PyVal::None; width]);
+        }
+        // A value every arm shares was made before they split, so it
+        // reaches the join as it is; the others become block arguments.
+        let mut shapes = Vec::with_capacity(width);
+        let mut shared = Vec::with_capacity(width);
+        for (position, name) in what.iter().enumerate() {
+            let values: Vec<(PyVal, Loc)> = arms
+                .iter()
+                .map(|(_, values, loc)| (values[position].clone(), loc.clone()))
+                .collect();
+            if values.iter().all(|(v, _)| *v == values[0].0) {
+                shared.push(Some(values[0].0.clone()));
+                shapes.push(None);
+            } else {
+                shared.push(None);
+                shapes.push(self.unify(&values, name)?);
+            }
+        }
+        let types: Vec<Ty> = shapes.iter().flatten().flat_map(Shape::fields).collect();
+        let (block, args) = self.f.block(&types);
+        for (arm, values, loc) in &arms {
+            self.f.reopen(*arm);
+            let mut leaves = Vec::new();
+            for (value, shape) in values.iter().zip(&shapes) {
+                if let Some(shape) = shape {
+                    leaves.extend(self.coerce(value, shape, loc));
+                }
+            }
+            self.f.br(block, &leaves, loc);
+        }
+        self.f.switch_to(block);
+        let loc = arms[0].2.clone();
+        let mut args = args.into_iter();
+        Ok(shapes
+            .iter()
+            .zip(shared)
+            .map(|(shape, shared)| match (shape, shared) {
+                (_, Some(value)) => value,
+                (Some(shape), None) => self.from_shape(shape, &mut args, &loc),
+                (None, None) => PyVal::None,
+            })
+            .collect())
+    }
+
+    /// Joins arms that carry variable environments: variables every arm
+    /// has survive, with their values merged.
+    fn join_envs(&mut self, arms: Vec<(BlockId, Env, Loc)>) -> Result<Env> {
+        let Some((_, first, _)) = arms.first() else {
+            self.join(Vec::new(), &[])?;
+            return Ok(Env::new());
+        };
+        let names: Vec<String> = first
+            .keys()
+            .filter(|name| arms.iter().all(|(_, env, _)| env.contains_key(*name)))
+            .cloned()
+            .collect();
+        let arms = arms
+            .into_iter()
+            .map(|(block, env, loc)| (block, names.iter().map(|n| env[n].clone()).collect(), loc))
+            .collect();
+        let values = self.join(arms, &names)?;
+        Ok(names.into_iter().zip(values).collect())
+    }
+
+    // ----- calls -------------------------------------------------------
+
+    /// Calls a lambda or `def` (inlined) on `args`.
+    fn invoke(&mut self, callable: &Node, args: Vec<PyVal>, loc: &Loc) -> Result<PyVal> {
+        let callable = match callable.name() {
+            Some(name) => match self.scope.defs.get(&name) {
+                Some(def) => def.clone(),
+                None => {
+                    return unsupported(
+                        &callable.loc,
+                        format!("{name} is not a function defined in this file; a UDF is a lambda or a def of the job's file"),
+                    )
+                }
+            },
+            None => callable.clone(),
+        };
+        if !callable.is("Lambda") && !callable.is("FunctionDef") {
+            return unsupported(
+                &callable.loc,
+                format!("a UDF must be a lambda or a def of the job's file, found {}", describe(&callable)),
+            );
+        }
+        let params = parameters(&callable)?;
+        if params.len() != args.len() {
+            return unsupported(
+                loc,
+                format!(
+                    "{} takes {} argument(s) but is called with {}",
+                    callable.str("name").unwrap_or_else(|| "the lambda".into()),
+                    params.len(),
+                    args.len()
+                ),
+            );
+        }
+        let saved_env = std::mem::take(&mut self.env);
+        let saved_handlers = std::mem::take(&mut self.handlers);
+        for (param, arg) in params.iter().zip(args) {
+            self.env.insert(param.clone(), arg);
+        }
+        let result = if callable.is("Lambda") {
+            self.expr(&callable.expect("body"))
+        } else {
+            let name = callable.str("name").unwrap_or_default();
+            if self.calls.contains(&name) {
+                return unsupported(loc, format!("{name} calls itself; recursion is not supported in a UDF"));
+            }
+            self.calls.push(name);
+            self.returns.push(Vec::new());
+            let body = self.block(&callable.list("body"));
+            let mut returns = self.returns.pop().unwrap_or_default();
+            self.calls.pop();
+            body?;
+            if !self.f.terminated() {
+                // Falling off the end returns None.
+                returns.push((self.f.seal(), PyVal::None, callable.loc.clone()));
+            }
+            let arms = returns
+                .into_iter()
+                .map(|(block, value, loc)| (block, vec![value], loc))
+                .collect();
+            self.join(arms, &["the returned value".to_string()])
+                .map(|mut values| values.remove(0))
+        };
+        self.env = saved_env;
+        self.handlers = saved_handlers;
+        result
+    }
+
+    // ----- statements --------------------------------------------------
+
+    fn block(&mut self, statements: &[Node]) -> Result<()> {
+        for statement in statements {
+            if self.f.terminated() {
+                break;
+            }
+            self.statement(statement)?;
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self, s: &Node) -> Result<()> {
+        match s.kind.as_str() {
+            "Return" => {
+                let value = match s.child("value") {
+                    Some(value) => self.expr(&value)?,
+                    None => PyVal::None,
+                };
+                if self.f.terminated() {
+                    return Ok(());
+                }
+                let block = self.f.seal();
+                match self.returns.last_mut() {
+                    Some(returns) => returns.push((block, value, s.loc.clone())),
+                    None => return unsupported(&s.loc, "return outside a function"),
+                }
+                Ok(())
+            }
+            "Assign" => {
+                let value = self.expr(&s.expect("value"))?;
+                for target in s.list("targets") {
+                    self.assign(&target, value.clone())?;
+                }
+                Ok(())
+            }
+            "AnnAssign" => match s.child("value") {
+                Some(value) => {
+                    let value = self.expr(&value)?;
+                    self.assign(&s.expect("target"), value)
+                }
+                None => Ok(()),
+            },
+            "AugAssign" => {
+                let target = s.expect("target");
+                let Some(name) = target.name() else {
+                    return unsupported(&target.loc, "augmented assignment to anything but a variable is not supported in a UDF");
+                };
+                let current = self.variable(&name, &target.loc)?;
+                let operand = self.expr(&s.expect("value"))?;
+                let op = s.op_kind("op").unwrap_or_default();
+                let value = self.binary(&op, current, operand, &s.loc)?;
+                self.env.insert(name, value);
+                Ok(())
+            }
+            "If" => {
+                let (then_block, else_block) = self.condition(&s.expect("test"))?;
+                let before = self.env.clone();
+                let mut arms = Vec::new();
+                for (block, body, narrowed) in [
+                    (then_block.0, s.list("body"), then_block.1),
+                    (else_block.0, s.list("orelse"), else_block.1),
+                ] {
+                    self.f.switch_to(block);
+                    self.env = narrowed.unwrap_or_else(|| before.clone());
+                    self.block(&body)?;
+                    if !self.f.terminated() {
+                        arms.push((self.f.seal(), std::mem::take(&mut self.env), s.loc.clone()));
+                    }
+                }
+                self.env = self.join_envs(arms)?;
+                Ok(())
+            }
+            "Try" => self.try_statement(s),
+            "Raise" => {
+                let class = match s.child("exc") {
+                    Some(exc) => exception_class(&exc)?,
+                    None => return unsupported(&s.loc, "a bare raise (re-raise) is not supported in a UDF"),
+                };
+                self.fail(&class, &s.loc);
+                Ok(())
+            }
+            "Assert" => {
+                let (ok, failed) = self.condition(&s.expect("test"))?;
+                self.f.switch_to(failed.0);
+                self.fail("AssertionError", &s.loc);
+                self.f.switch_to(ok.0);
+                if let Some(env) = ok.1 {
+                    self.env = env;
+                }
+                Ok(())
+            }
+            "For" => self.for_statement(s),
+            "Pass" => Ok(()),
+            "Expr" => {
+                let value = s.expect("value");
+                if value.str_constant().is_some() {
+                    return Ok(()); // a docstring
+                }
+                unsupported(&s.loc, "an expression statement does nothing in a UDF (its value is dropped); assign or return it")
+            }
+            other => unsupported(&s.loc, format!("{} are not supported in a UDF", statement_name(other))),
+        }
+    }
+
+    fn assign(&mut self, target: &Node, value: PyVal) -> Result<()> {
+        if let Some(name) = target.name() {
+            self.env.insert(name, value);
+            return Ok(());
+        }
+        if target.is("Tuple") || target.is("List") {
+            let targets = target.list("elts");
+            let items = match value {
+                PyVal::Tuple(items) => items,
+                PyVal::Scalar(Value { ty: Ty::StrList, .. }) => {
+                    return unsupported(&target.loc, "unpacking a split into variables is not supported yet; index it (fields[0], fields[1])")
+                }
+                other => {
+                    return unsupported(&target.loc, format!("cannot unpack a {} into {} variables", other.python(), targets.len()))
+                }
+            };
+            if items.len() != targets.len() {
+                return unsupported(
+                    &target.loc,
+                    format!("unpacks a tuple of {} values into {} variables (ValueError in Python)", items.len(), targets.len()),
+                );
+            }
+            for (t, v) in targets.iter().zip(items) {
+                self.assign(t, v)?;
+            }
+            return Ok(());
+        }
+        unsupported(&target.loc, format!("assignment to {} is not supported in a UDF", describe(target)))
+    }
+
+    fn try_statement(&mut self, s: &Node) -> Result<()> {
+        if !s.list("orelse").is_empty() || !s.list("finalbody").is_empty() {
+            return unsupported(&s.loc, "try ... else and finally are not supported in a UDF");
+        }
+        let handlers = s.list("handlers");
+        if handlers.len() != 1 {
+            return unsupported(&s.loc, "a try in a UDF has exactly one except clause");
+        }
+        let handler = &handlers[0];
+        if handler.str("name").is_some() {
+            return unsupported(&handler.loc, "except ... as NAME is not supported in a UDF");
+        }
+        let classes = match handler.child("type") {
+            None => return unsupported(&handler.loc, "a bare except is not supported in a UDF; name the exceptions (except ValueError)"),
+            Some(t) if t.is("Tuple") => t.list("elts").iter().map(exception_name).collect::<Result<Vec<_>>>()?,
+            Some(t) => vec![exception_name(&t)?],
+        };
+        for (class, node) in classes.iter().zip(handler.list("type")) {
+            let _ = node;
+            if class != "Exception" && !CATCHABLE.contains(&class.as_str()) {
+                return unsupported(&handler.loc, format!("except {class}: a UDF's code raises only {}", CATCHABLE.join(", ")));
+            }
+        }
+        let before = self.env.clone();
+        let (handler_block, _) = self.f.block(&[]);
+        self.handlers.push(Handler {
+            classes,
+            block: handler_block,
+        });
+        let body = self.block(&s.list("body"));
+        self.handlers.pop();
+        body?;
+        let mut arms = Vec::new();
+        if !self.f.terminated() {
+            arms.push((self.f.seal(), std::mem::take(&mut self.env), s.loc.clone()));
+        }
+        // The handler sees the variables as they were before the try: what
+        // the body assigned before failing is not known there.
+        self.f.switch_to(handler_block);
+        self.env = before;
+        self.block(&handler.list("body"))?;
+        if !self.f.terminated() {
+            arms.push((self.f.seal(), std::mem::take(&mut self.env), handler.loc.clone()));
+        }
+        self.env = self.join_envs(arms)?;
+        Ok(())
+    }
+
+    fn for_statement(&mut self, s: &Node) -> Result<()> {
+        if !s.list("orelse").is_empty() {
+            return unsupported(&s.loc, "for ... else is not supported in a UDF");
+        }
+        let iter = s.expect("iter");
+        let items: Vec<PyVal> = if iter.is("Call") && iter.expect("func").name().as_deref() == Some("range") {
+            let bounds: Vec<i64> = iter
+                .list("args")
+                .iter()
+                .map(|a| match int_constant(a) {
+                    Some(n) => Ok(n),
+                    None => unsupported(&a.loc, "range() in a UDF takes constant bounds (the loop is unrolled)"),
+                })
+                .collect::<Result<_>>()?;
+            let (start, stop, step) = match bounds[..] {
+                [stop] => (0, stop, 1),
+                [start, stop] => (start, stop, 1),
+                [start, stop, step] if step != 0 => (start, stop, step),
+                _ => return unsupported(&iter.loc, "range() takes 1 to 3 arguments and a non-zero step"),
+            };
+            let mut items = Vec::new();
+            let mut i = start;
+            while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                if items.len() >= 1000 {
+                    return unsupported(&iter.loc, "a range of more than 1000 steps in a UDF");
+                }
+                items.push(PyVal::Scalar(self.f.int(i, &iter.loc)));
+                i += step;
+            }
+            items
+        } else {
+            match self.expr(&iter)? {
+                PyVal::Tuple(items) => items,
+                PyVal::Scalar(Value { ty: Ty::StrList, .. }) => {
+                    return unsupported(&iter.loc, "for loops over a split are not supported yet (the pieces are indexed by constants); use flatMap to handle each piece")
+                }
+                other => return unsupported(&iter.loc, format!("cannot loop over a {}", other.python())),
+            }
+        };
+        let target = s.expect("target");
+        for item in items {
+            if self.f.terminated() {
+                break;
+            }
+            self.assign(&target, item)?;
+            for statement in s.list("body") {
+                if self.f.terminated() {
+                    break;
+                }
+                if statement.is("Break") || statement.is("Continue") {
+                    return unsupported(&statement.loc, "break and continue are not supported in a UDF");
+                }
+                self.statement(&statement)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails with Python exception `class`: to the innermost handler that
+    /// catches it, or out of the UDF (the Spark task, and the job, fail).
+    fn fail(&mut self, class: &str, loc: &Loc) {
+        match self.handler(class) {
+            Some(block) => self.f.br(block, &[], loc),
+            None => self.f.raise(class, loc),
+        }
+    }
+
+    fn handler(&self, class: &str) -> Option<BlockId> {
+        self.handlers
+            .iter()
+            .rev()
+            .find(|h| h.classes.iter().any(|c| catches(c, class)))
+            .map(|h| h.block)
+    }
+
+    // ----- conditions --------------------------------------------------
+
+    /// Branches on `test`'s truth: returns the two new blocks (true, false),
+    /// each with the environment narrowed there, if `test` narrows a
+    /// variable (`x is not None`).
+    #[allow(clippy::type_complexity)]
+    fn condition(&mut self, test: &Node) -> Result<((BlockId, Option<Env>), (BlockId, Option<Env>))> {
+        let value = self.expr(test)?;
+        let cond = self.truth(&value, &test.loc)?;
+        let (then_block, _) = self.f.block(&[]);
+        let (else_block, _) = self.f.block(&[]);
+        self.f.cond_br(&cond, (then_block, &[]), (else_block, &[]), &test.loc);
+        let (on_true, on_false) = self.narrowing(test);
+        Ok(((then_block, on_true), (else_block, on_false)))
+    }
+
+    /// The environments where `test` is true and false, when it tests a
+    /// variable against None (`x is None`, `x is not None`, `x`).
+    fn narrowing(&self, test: &Node) -> (Option<Env>, Option<Env>) {
+        let narrowed = |name: &str| -> Option<Env> {
+            let PyVal::Maybe { value, .. } = self.env.get(name)? else {
+                return None;
+            };
+            let mut env = self.env.clone();
+            env.insert(name.to_string(), (**value).clone());
+            Some(env)
+        };
+        let cleared = |name: &str| -> Option<Env> {
+            let mut env = self.env.clone();
+            env.insert(name.to_string(), PyVal::None);
+            Some(env)
+        };
+        if test.is("Compare") && test.list("comparators").len() == 1 {
+            let left = test.expect("left");
+            let right = &test.list("comparators")[0];
+            if let (Some(name), Some(Constant::None)) = (left.name(), right.constant()) {
+                if matches!(self.env.get(&name), Some(PyVal::Maybe { .. })) {
+                    match test.compare_ops()[0].as_str() {
+                        "IsNot" => return (narrowed(&name), cleared(&name)),
+                        "Is" => return (cleared(&name), narrowed(&name)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        (None, None)
+    }
+
+    /// Python's truth value of `value`, as an `i1`.
+    fn truth(&mut self, value: &PyVal, loc: &Loc) -> Result<Value> {
+        Ok(match value {
+            PyVal::None => self.f.bool(false, loc),
+            PyVal::Tuple(items) => self.f.bool(!items.is_empty(), loc),
+            PyVal::Maybe { present, value } => {
+                let inner = self.truth(value, loc)?;
+                self.f.binary("andi", present, &inner, Ty::Bool, loc)
+            }
+            PyVal::Scalar(v) => match v.ty {
+                Ty::Bool => v.clone(),
+                Ty::Int => {
+                    let zero = self.f.int(0, loc);
+                    self.f.op(format!("arith.cmpi ne, {}, {} : i64", v.name, zero.name), Ty::Bool, loc)
+                }
+                Ty::Float => {
+                    let zero = self.f.float(0.0, loc);
+                    // NaN is true in Python: unordered-or-not-equal.
+                    self.f.op(format!("arith.cmpf une, {}, {} : f64", v.name, zero.name), Ty::Bool, loc)
+                }
+                Ty::Str => {
+                    let n = self.f.op(format!("df.length {}", v.name), Ty::Int, loc);
+                    let zero = self.f.int(0, loc);
+                    self.f.op(format!("arith.cmpi ne, {}, {} : i64", n.name, zero.name), Ty::Bool, loc)
+                }
+                Ty::StrList => {
+                    let n = self.f.op(format!("df.size {} : !df.list<!df.str>", v.name), Ty::Int, loc);
+                    let zero = self.f.int(0, loc);
+                    self.f.op(format!("arith.cmpi ne, {}, {} : i64", n.name, zero.name), Ty::Bool, loc)
+                }
+                Ty::Option(_) => return unsupported(loc, "an optional value's truth"),
+            },
+        })
+    }
+
+    // ----- expressions -------------------------------------------------
+
+    fn variable(&mut self, name: &str, loc: &Loc) -> Result<PyVal> {
+        if let Some(value) = self.env.get(name) {
+            return Ok(value.clone());
+        }
+        if let Some(constant) = self.scope.constants.get(name).cloned() {
+            return self.constant(&constant, loc);
+        }
+        if self.scope.defs.contains_key(name) {
+            return unsupported(loc, format!("{name} is a function; a UDF may call it but not use it as a value"));
+        }
+        unsupported(
+            loc,
+            format!("{name} is not defined here (a UDF sees its parameters, its variables and the file's constants)"),
+        )
+    }
+
+    fn constant(&mut self, constant: &Constant, loc: &Loc) -> Result<PyVal> {
+        Ok(match constant {
+            Constant::Int(digits) => match digits.parse::<i64>() {
+                Ok(n) => PyVal::Scalar(self.f.int(n, loc)),
+                Err(_) => return unsupported(loc, format!("the integer {digits} is beyond 64 bits, which coco's df programs hold")),
+            },
+            Constant::Float(x) => PyVal::Scalar(self.f.float(*x, loc)),
+            Constant::Str(s) => PyVal::Scalar(self.f.str(s, loc)),
+            Constant::Bool(b) => PyVal::Scalar(self.f.bool(*b, loc)),
+            Constant::None => PyVal::None,
+            Constant::Other(kind) => return unsupported(loc, format!("{kind} constants are not supported in a UDF")),
+        })
+    }
+
+    /// A value that must not be None here: Python raises TypeError when it
+    /// is.
+    fn unwrap(&mut self, value: PyVal, loc: &Loc) -> Result<PyVal> {
+        match value {
+            PyVal::Maybe { present, value } => {
+                let (ok, _) = self.f.block(&[]);
+                let (none, _) = self.f.block(&[]);
+                self.f.cond_br(&present, (ok, &[]), (none, &[]), loc);
+                self.f.switch_to(none);
+                self.fail("TypeError", loc);
+                self.f.switch_to(ok);
+                self.unwrap(*value, loc)
+            }
+            PyVal::None => {
+                self.fail("TypeError", loc);
+                Ok(PyVal::None)
+            }
+            other => Ok(other),
+        }
+    }
+
+    /// `node`'s value, which must be a scalar of one of `types`.
+    fn scalar(&mut self, node: &Node, what: &str) -> Result<Value> {
+        let value = self.expr(node)?;
+        self.as_scalar(value, &node.loc, what)
+    }
+
+    fn as_scalar(&mut self, value: PyVal, loc: &Loc, what: &str) -> Result<Value> {
+        match self.unwrap(value, loc)? {
+            PyVal::Scalar(v) => Ok(v),
+            PyVal::None if self.f.terminated() => Ok(self.f.bool(false, loc)),
+            other => unsupported(loc, format!("{what} needs a single value, found a {}", other.python())),
+        }
+    }
+
+    fn expr(&mut self, e: &Node) -> Result<PyVal> {
+        let loc = &e.loc;
+        match e.kind.as_str() {
+            "Constant" => self.constant(&e.constant().unwrap_or(Constant::None), loc),
+            "Name" => self.variable(&e.name().unwrap_or_default(), loc),
+            "Tuple" => {
+                let items = e.list("elts").iter().map(|x| self.expr(x)).collect::<Result<Vec<_>>>()?;
+                Ok(PyVal::Tuple(items))
+            }
+            "BinOp" => {
+                let left = self.expr(&e.expect("left"))?;
+                let right = self.expr(&e.expect("right"))?;
+                self.binary(&e.op_kind("op").unwrap_or_default(), left, right, loc)
+            }
+            "UnaryOp" => {
+                let operand = self.expr(&e.expect("operand"))?;
+                match e.op_kind("op").as_deref() {
+                    Some("Not") => {
+                        let truth = self.truth(&operand, loc)?;
+                        let one = self.f.bool(true, loc);
+                        Ok(PyVal::Scalar(self.f.binary("xori", &truth, &one, Ty::Bool, loc)))
+                    }
+                    Some("USub") => {
+                        let v = self.as_scalar(operand, loc, "-")?;
+                        match v.ty {
+                            Ty::Int => {
+                                let zero = self.f.int(0, loc);
+                                Ok(PyVal::Scalar(self.f.binary("subi", &zero, &v, Ty::Int, loc)))
+                            }
+                            Ty::Float => Ok(PyVal::Scalar(self.f.op(format!("arith.negf {} : f64", v.name), Ty::Float, loc))),
+                            _ => unsupported(loc, format!("unary - of a {} (TypeError in Python)", v.ty.python())),
+                        }
+                    }
+                    Some("UAdd") => Ok(operand),
+                    _ => unsupported(loc, "the ~ operator is not supported in a UDF"),
+                }
+            }
+            "BoolOp" => self.bool_op(e),
+            "Compare" => self.compare(e),
+            "IfExp" => {
+                let (then_block, else_block) = self.condition(&e.expect("test"))?;
+                let before = self.env.clone();
+                let mut arms = Vec::new();
+                for (block, branch, narrowed) in [
+                    (then_block.0, e.expect("body"), then_block.1),
+                    (else_block.0, e.expect("orelse"), else_block.1),
+                ] {
+                    self.f.switch_to(block);
+                    self.env = narrowed.unwrap_or_else(|| before.clone());
+                    let value = self.expr(&branch)?;
+                    if !self.f.terminated() {
+                        arms.push((self.f.seal(), vec![value], branch.loc.clone()));
+                    }
+                }
+                self.env = before;
+                Ok(self.join(arms, &["the conditional expression".to_string()])?.remove(0))
+            }
+            "Subscript" => self.subscript(e),
+            "Call" => self.call(e),
+            "JoinedStr" => {
+                let mut text = self.f.str("", loc);
+                for part in e.list("values") {
+                    let piece = if let Some(s) = part.str_constant() {
+                        self.f.str(&s, &part.loc)
+                    } else if part.is("FormattedValue") {
+                        if part.child("format_spec").is_some() {
+                            return unsupported(&part.loc, "format specifications in f-strings ({x:.2f}) are not supported yet");
+                        }
+                        if part.json_int("conversion").unwrap_or(-1) != -1 {
+                            return unsupported(&part.loc, "conversions in f-strings ({x!r}) are not supported in a UDF");
+                        }
+                        let value = self.expr(&part.expect("value"))?;
+                        self.to_str(value, &part.loc)?
+                    } else {
+                        return unsupported(&part.loc, "this f-string part is not supported");
+                    };
+                    text = self.f.df2("concat", &text, &piece, Ty::Str, loc);
+                }
+                Ok(PyVal::Scalar(text))
+            }
+            "Attribute" => unsupported(loc, format!("attribute .{} is not supported in a UDF (only str methods, called)", e.str("attr").unwrap_or_default())),
+            other => unsupported(loc, format!("{} are not supported in a UDF", expression_name(other))),
+        }
+    }
+
+    fn to_str(&mut self, value: PyVal, loc: &Loc) -> Result<Value> {
+        let v = self.as_scalar(value, loc, "str()")?;
+        Ok(match v.ty {
+            Ty::Str => v,
+            Ty::Int | Ty::Float | Ty::Bool => self.f.op(format!("df.to_str {} : {}", v.name, v.ty.mlir()), Ty::Str, loc),
+            _ => return unsupported(loc, format!("str() of a {} is not supported in a UDF", v.ty.python())),
+        })
+    }
+
+    fn bool_op(&mut self, e: &Node) -> Result<PyVal> {
+        let is_and = e.op_kind("op").as_deref() == Some("And");
+        let operands = e.list("values");
+        let before = self.env.clone();
+        let mut arms = Vec::new();
+        let mut value = self.expr(&operands[0])?;
+        for next in &operands[1..] {
+            // `a and b` is a when a is false, else b; `or` the other way.
+            let truth = self.truth(&value, &e.loc)?;
+            let (rest, _) = self.f.block(&[]);
+            let (done, _) = self.f.block(&[]);
+            let (on_true, on_false) = if is_and { (rest, done) } else { (done, rest) };
+            self.f.cond_br(&truth, (on_true, &[]), (on_false, &[]), &e.loc);
+            self.f.switch_to(done);
+            arms.push((self.f.seal(), vec![value], e.loc.clone()));
+            self.f.switch_to(rest);
+            value = self.expr(next)?;
+        }
+        if !self.f.terminated() {
+            arms.push((self.f.seal(), vec![value], e.loc.clone()));
+        }
+        self.env = before;
+        Ok(self.join(arms, &["the and/or expression".to_string()])?.remove(0))
+    }
+
+    fn compare(&mut self, e: &Node) -> Result<PyVal> {
+        let ops = e.compare_ops();
+        let comparators = e.list("comparators");
+        let mut left = self.expr(&e.expect("left"))?;
+        if ops.len() == 1 {
+            let right = self.expr(&comparators[0])?;
+            return Ok(PyVal::Scalar(self.compare_pair(&ops[0], left, right, &e.loc)?));
+        }
+        // `a < b < c`: b once, and c only when a < b.
+        let mut arms = Vec::new();
+        for (i, (op, node)) in ops.iter().zip(&comparators).enumerate() {
+            let right = self.expr(node)?;
+            let holds = self.compare_pair(op, left, right.clone(), &e.loc)?;
+            if i + 1 == ops.len() {
+                arms.push((self.f.seal(), vec![PyVal::Scalar(holds)], e.loc.clone()));
+                break;
+            }
+            let (rest, _) = self.f.block(&[]);
+            let (done, _) = self.f.block(&[]);
+            self.f.cond_br(&holds, (rest, &[]), (done, &[]), &e.loc);
+            self.f.switch_to(done);
+            let no = self.f.bool(false, &e.loc);
+            arms.push((self.f.seal(), vec![PyVal::Scalar(no)], e.loc.clone()));
+            self.f.switch_to(rest);
+            left = right;
+        }
+        Ok(self.join(arms, &["the comparison".to_string()])?.remove(0))
+    }
+
+    fn compare_pair(&mut self, op: &str, left: PyVal, right: PyVal, loc: &Loc) -> Result<Value> {
+        if op == "Is" || op == "IsNot" {
+            let is_none = |v: &PyVal| matches!(v, PyVal::None);
+            let present = match (&left, &right) {
+                (PyVal::Maybe { present, .. }, r) if is_none(r) => Some(present.clone()),
+                (l, PyVal::Maybe { present, .. }) if is_none(l) => Some(present.clone()),
+                (l, r) if is_none(l) || is_none(r) => None,
+                _ => return unsupported(loc, "`is` compares with None only in a UDF"),
+            };
+            let is = match present {
+                Some(present) => {
+                    let one = self.f.bool(true, loc);
+                    self.f.binary("xori", &present, &one, Ty::Bool, loc)
+                }
+                // A value that is never None, or None itself.
+                None => self.f.bool(is_none(&left) && is_none(&right), loc),
+            };
+            return Ok(if op == "Is" {
+                is
+            } else {
+                let one = self.f.bool(true, loc);
+                self.f.binary("xori", &is, &one, Ty::Bool, loc)
+            });
+        }
+        if op == "In" || op == "NotIn" {
+            let needle = self.as_scalar(left, loc, "in")?;
+            let haystack = self.as_scalar(right, loc, "in")?;
+            if needle.ty != Ty::Str || haystack.ty != Ty::Str {
+                return unsupported(loc, format!("`in` of a {} in a {} is not supported (str in str is)", needle.ty.python(), haystack.ty.python()));
+            }
+            let found = self.f.df2("contains", &haystack, &needle, Ty::Bool, loc);
+            return Ok(if op == "In" {
+                found
+            } else {
+                let one = self.f.bool(true, loc);
+                self.f.binary("xori", &found, &one, Ty::Bool, loc)
+            });
+        }
+        let (a, b) = self.numeric_pair(left, right, loc, op)?;
+        let predicate = match op {
+            "Eq" => ("eq", "oeq"),
+            "NotEq" => ("ne", "une"),
+            "Lt" => ("slt", "olt"),
+            "LtE" => ("sle", "ole"),
+            "Gt" => ("sgt", "ogt"),
+            "GtE" => ("sge", "oge"),
+            _ => return unsupported(loc, format!("the comparison {op} is not supported in a UDF")),
+        };
+        Ok(match a.ty {
+            Ty::Str => {
+                let equal = self.f.df2("str_eq", &a, &b, Ty::Bool, loc);
+                match op {
+                    "Eq" => equal,
+                    "NotEq" => {
+                        let one = self.f.bool(true, loc);
+                        self.f.binary("xori", &equal, &one, Ty::Bool, loc)
+                    }
+                    _ => return unsupported(loc, "ordering strings (<, >) is not supported in a UDF; == and != are"),
+                }
+            }
+            Ty::Float => self.f.op(format!("arith.cmpf {}, {}, {} : f64", predicate.1, a.name, b.name), Ty::Bool, loc),
+            Ty::Int | Ty::Bool => {
+                let pred = if a.ty == Ty::Bool && !matches!(op, "Eq" | "NotEq") {
+                    return unsupported(loc, "ordering booleans is not supported in a UDF");
+                } else {
+                    predicate.0
+                };
+                self.f.op(format!("arith.cmpi {pred}, {}, {} : {}", a.name, b.name, a.ty.mlir()), Ty::Bool, loc)
+            }
+            _ => return unsupported(loc, format!("comparing a {} is not supported in a UDF", a.ty.python())),
+        })
+    }
+
+    /// Two operands of one type: an int and a float meet as floats.
+    fn numeric_pair(&mut self, left: PyVal, right: PyVal, loc: &Loc, what: &str) -> Result<(Value, Value)> {
+        let a = self.as_scalar(left, loc, what)?;
+        let b = self.as_scalar(right, loc, what)?;
+        Ok(match (&a.ty, &b.ty) {
+            (x, y) if x == y => (a, b),
+            (Ty::Int, Ty::Float) => (self.int_to_float(&a, loc), b),
+            (Ty::Float, Ty::Int) => {
+                let b = self.int_to_float(&b, loc);
+                (a, b)
+            }
+            (Ty::Bool, Ty::Int) => (self.bool_to_int(&a, loc), b),
+            (Ty::Int, Ty::Bool) => {
+                let b = self.bool_to_int(&b, loc);
+                (a, b)
+            }
+            (x, y) => {
+                return unsupported(
+                    loc,
+                    format!("an operation on a {} and a {} (TypeError in Python, or not supported in a UDF)", x.python(), y.python()),
+                )
+            }
+        })
+    }
+
+    fn int_to_float(&mut self, v: &Value, loc: &Loc) -> Value {
+        self.f.op(format!("arith.sitofp {} : i64 to f64", v.name), Ty::Float, loc)
+    }
+
+    fn bool_to_int(&mut self, v: &Value, loc: &Loc) -> Value {
+        self.f.op(format!("arith.extui {} : i1 to i64", v.name), Ty::Int, loc)
+    }
+
+    fn binary(&mut self, op: &str, left: PyVal, right: PyVal, loc: &Loc) -> Result<PyVal> {
+        let (a, b) = self.numeric_pair(left, right, loc, op)?;
+        let value = match (op, &a.ty) {
+            ("Add", Ty::Str) => self.f.df2("concat", &a, &b, Ty::Str, loc),
+            ("Add", Ty::Int) => self.f.binary("addi", &a, &b, Ty::Int, loc),
+            ("Sub", Ty::Int) => self.f.binary("subi", &a, &b, Ty::Int, loc),
+            ("Mult", Ty::Int) => self.f.binary("muli", &a, &b, Ty::Int, loc),
+            ("Add", Ty::Float) => self.f.binary("addf", &a, &b, Ty::Float, loc),
+            ("Sub", Ty::Float) => self.f.binary("subf", &a, &b, Ty::Float, loc),
+            ("Mult", Ty::Float) => self.f.binary("mulf", &a, &b, Ty::Float, loc),
+            ("FloorDiv" | "Mod", Ty::Int) => {
+                self.zero_check(&b, loc);
+                let name = if op == "FloorDiv" { "floordiv" } else { "mod" };
+                self.f.df2(name, &a, &b, Ty::Int, loc)
+            }
+            ("Div", Ty::Int | Ty::Float) => {
+                let a = if a.ty == Ty::Int { self.int_to_float(&a, loc) } else { a };
+                let b = if b.ty == Ty::Int { self.int_to_float(&b, loc) } else { b };
+                self.zero_check(&b, loc);
+                self.f.df2("truediv", &a, &b, Ty::Float, loc)
+            }
+            ("FloorDiv" | "Mod", Ty::Float) => {
+                return unsupported(loc, "// and % of floats are not supported in a UDF yet")
+            }
+            ("Mod", Ty::Str) => return unsupported(loc, "%-formatting of strings is not supported yet; use an f-string"),
+            (op, ty) => {
+                return unsupported(loc, format!("the operator {op} on {} values is not supported in a UDF", ty.python()))
+            }
+        };
+        Ok(PyVal::Scalar(value))
+    }
+
+    /// Inside a `try` that catches ZeroDivisionError, a zero divisor goes
+    /// to the handler; elsewhere the division op fails the UDF itself.
+    fn zero_check(&mut self, divisor: &Value, loc: &Loc) {
+        let Some(handler) = self.handler("ZeroDivisionError") else {
+            return;
+        };
+        let is_zero = match divisor.ty {
+            Ty::Float => {
+                let zero = self.f.float(0.0, loc);
+                self.f.op(format!("arith.cmpf oeq, {}, {} : f64", divisor.name, zero.name), Ty::Bool, loc)
+            }
+            _ => {
+                let zero = self.f.int(0, loc);
+                self.f.op(format!("arith.cmpi eq, {}, {} : i64", divisor.name, zero.name), Ty::Bool, loc)
+            }
+        };
+        let (ok, _) = self.f.block(&[]);
+        self.f.cond_br(&is_zero, (handler, &[]), (ok, &[]), loc);
+        self.f.switch_to(ok);
+    }
+
+    fn subscript(&mut self, e: &Node) -> Result<PyVal> {
+        let loc = &e.loc;
+        let value = self.expr(&e.expect("value"))?;
+        let value = self.unwrap(value, loc)?;
+        let index = e.expect("slice");
+        if index.is("Slice") {
+            if index.child("step").is_some() {
+                return unsupported(&index.loc, "slices with a step are not supported in a UDF");
+            }
+            return match value {
+                PyVal::Scalar(s) if s.ty == Ty::Str => Ok(PyVal::Scalar(self.str_slice(&s, &index, loc)?)),
+                PyVal::Tuple(items) => {
+                    let bound = |n: Option<Node>| n.map(|n| int_constant(&n).ok_or(n.loc.clone())).transpose();
+                    let (Ok(lower), Ok(upper)) = (bound(index.child("lower")), bound(index.child("upper"))) else {
+                        return unsupported(&index.loc, "a tuple is sliced by constants only in a UDF");
+                    };
+                    let len = items.len() as i64;
+                    let clamp = |i: i64| if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
+                    let (lo, hi) = (clamp(lower.unwrap_or(0)), clamp(upper.unwrap_or(len)));
+                    Ok(PyVal::Tuple(if lo < hi { items[lo..hi].to_vec() } else { Vec::new() }))
+                }
+                other => unsupported(loc, format!("slicing a {} is not supported in a UDF", other.python())),
+            };
+        }
+        match value {
+            PyVal::Tuple(items) => match int_constant(&index) {
+                Some(i) => {
+                    let len = items.len() as i64;
+                    let at = if i < 0 { i + len } else { i };
+                    if at < 0 || at >= len {
+                        return unsupported(&index.loc, format!("tuple index {i} is out of range for a tuple of {len} (IndexError in Python)"));
+                    }
+                    Ok(items[at as usize].clone())
+                }
+                None => unsupported(&index.loc, "a tuple is indexed by a constant in a UDF"),
+            },
+            PyVal::Scalar(list) if list.ty == Ty::StrList => {
+                let Some(i) = int_constant(&index) else {
+                    return unsupported(&index.loc, "a split is indexed by a constant in a UDF (fields[2])");
+                };
+                if i < 0 {
+                    return unsupported(&index.loc, "negative indices into a split are not supported yet");
+                }
+                let list_ty = list.ty.mlir();
+                if let Some(handler) = self.handler("IndexError") {
+                    let option = self.f.op(
+                        format!("df.get {}[{i}] : {list_ty} -> !df.option<!df.str>", list.name),
+                        Ty::Option(Box::new(Ty::Str)),
+                        loc,
+                    );
+                    Ok(PyVal::Scalar(self.present_or(&option, handler, Ty::Str, loc)))
+                } else {
+                    Ok(PyVal::Scalar(self.f.op(
+                        format!("df.get {}[{i}] : {list_ty} -> !df.str", list.name),
+                        Ty::Str,
+                        loc,
+                    )))
+                }
+            }
+            PyVal::Scalar(s) if s.ty == Ty::Str => {
+                // s[i]: one character, IndexError outside [-len, len).
+                let i = self.scalar(&index, "a string index")?;
+                if i.ty != Ty::Int {
+                    return unsupported(&index.loc, format!("a string index must be an int, found {}", i.ty.python()));
+                }
+                let len = self.f.op(format!("df.length {}", s.name), Ty::Int, loc);
+                let zero = self.f.int(0, loc);
+                let negative = self.f.op(format!("arith.cmpi slt, {}, {} : i64", i.name, zero.name), Ty::Bool, loc);
+                let shifted = self.f.binary("addi", &i, &len, Ty::Int, loc);
+                let at = self.f.select(&negative, &shifted, &i, loc);
+                let low = self.f.op(format!("arith.cmpi sge, {}, {} : i64", at.name, zero.name), Ty::Bool, loc);
+                let high = self.f.op(format!("arith.cmpi slt, {}, {} : i64", at.name, len.name), Ty::Bool, loc);
+                let inside = self.f.binary("andi", &low, &high, Ty::Bool, loc);
+                let (ok, _) = self.f.block(&[]);
+                let (out, _) = self.f.block(&[]);
+                self.f.cond_br(&inside, (ok, &[]), (out, &[]), loc);
+                self.f.switch_to(out);
+                self.fail("IndexError", loc);
+                self.f.switch_to(ok);
+                let one = self.f.int(1, loc);
+                Ok(PyVal::Scalar(self.f.op(format!("df.substr {}, {}, {}", s.name, at.name, one.name), Ty::Str, loc)))
+            }
+            other => unsupported(loc, format!("indexing a {} is not supported in a UDF", other.python())),
+        }
+    }
+
+    /// `s[lower:upper]` with Python's clamping, as a `df.substr` of
+    /// non-negative bounds.
+    fn str_slice(&mut self, s: &Value, slice: &Node, loc: &Loc) -> Result<Value> {
+        let len = self.f.op(format!("df.length {}", s.name), Ty::Int, loc);
+        let zero = self.f.int(0, loc);
+        let bound = |this: &mut Self, node: Option<Node>, default: &Value| -> Result<Value> {
+            let Some(node) = node else {
+                return Ok(default.clone());
+            };
+            let i = this.scalar(&node, "a slice bound")?;
+            if i.ty != Ty::Int {
+                return unsupported(&node.loc, "slice bounds must be ints");
+            }
+            // Negative counts from the end; both clamp to [0, len].
+            let negative = this.f.op(format!("arith.cmpi slt, {}, {} : i64", i.name, zero.name), Ty::Bool, loc);
+            let shifted = this.f.binary("addi", &i, &len, Ty::Int, loc);
+            let from_end = this.f.binary("maxsi", &shifted, &zero, Ty::Int, loc);
+            let capped = this.f.binary("minsi", &i, &len, Ty::Int, loc);
+            Ok(this.f.select(&negative, &from_end, &capped, loc))
+        };
+        let lower = bound(self, slice.child("lower"), &zero)?;
+        let upper = bound(self, slice.child("upper"), &len)?;
+        let span = self.f.binary("subi", &upper, &lower, Ty::Int, loc);
+        let length = self.f.binary("maxsi", &span, &zero, Ty::Int, loc);
+        Ok(self.f.op(format!("df.substr {}, {}, {}", s.name, lower.name, length.name), Ty::Str, loc))
+    }
+
+    /// The value of a total op's option result, going to `handler` where it
+    /// is absent.
+    fn present_or(&mut self, option: &Value, handler: BlockId, ty: Ty, loc: &Loc) -> Value {
+        let present = self.f.op(format!("df.is_present {} : {}", option.name, option.ty.mlir()), Ty::Bool, loc);
+        let (ok, _) = self.f.block(&[]);
+        self.f.cond_br(&present, (ok, &[]), (handler, &[]), loc);
+        self.f.switch_to(ok);
+        let default = self.default(&ty, loc);
+        self.f.op(
+            format!("df.value_or {}, {} : {}, {}", option.name, default.name, option.ty.mlir(), ty.mlir()),
+            ty,
+            loc,
+        )
+    }
+
+    fn call(&mut self, e: &Node) -> Result<PyVal> {
+        let loc = &e.loc;
+        if !e.list("keywords").is_empty() {
+            return unsupported(loc, "keyword arguments are not supported in a UDF call");
+        }
+        let args = e.list("args");
+        if args.iter().any(|a| a.is("Starred")) {
+            return unsupported(loc, "*args in a call are not supported in a UDF");
+        }
+        let func = e.expect("func");
+        if func.is("Attribute") {
+            return self.method(e, &func, &args);
+        }
+        let Some(name) = func.name() else {
+            return unsupported(&func.loc, format!("calling {} is not supported in a UDF", describe(&func)));
+        };
+        if self.env.contains_key(&name) {
+            return unsupported(&func.loc, format!("{name} is a variable; a UDF calls defs of the file and builtins"));
+        }
+        if self.scope.defs.contains_key(&name) {
+            let values = args.iter().map(|a| self.expr(a)).collect::<Result<Vec<_>>>()?;
+            return self.invoke(&func, values, loc);
+        }
+        let one = |this: &mut Self| -> Result<PyVal> {
+            if args.len() != 1 {
+                return unsupported(loc, format!("{name}() takes one argument in a UDF"));
+            }
+            this.expr(&args[0])
+        };
+        match name.as_str() {
+            "int" => {
+                let v = one(self)?;
+                let v = self.as_scalar(v, loc, "int()")?;
+                Ok(PyVal::Scalar(match v.ty {
+                    Ty::Int => v,
+                    Ty::Bool => self.bool_to_int(&v, loc),
+                    Ty::Float => self.f.op(format!("arith.fptosi {} : f64 to i64", v.name), Ty::Int, loc),
+                    Ty::Str => self.parse(&v, "to_int", Ty::Int, loc),
+                    _ => return unsupported(loc, format!("int() of a {}", v.ty.python())),
+                }))
+            }
+            "float" => {
+                let v = one(self)?;
+                let v = self.as_scalar(v, loc, "float()")?;
+                Ok(PyVal::Scalar(match v.ty {
+                    Ty::Float => v,
+                    Ty::Int => self.int_to_float(&v, loc),
+                    Ty::Bool => {
+                        let i = self.bool_to_int(&v, loc);
+                        self.int_to_float(&i, loc)
+                    }
+                    Ty::Str => self.parse(&v, "to_float", Ty::Float, loc),
+                    _ => return unsupported(loc, format!("float() of a {}", v.ty.python())),
+                }))
+            }
+            "str" => {
+                let v = one(self)?;
+                Ok(PyVal::Scalar(self.to_str(v, loc)?))
+            }
+            "bool" => {
+                let v = one(self)?;
+                Ok(PyVal::Scalar(self.truth(&v, loc)?))
+            }
+            "len" => {
+                let v = one(self)?;
+                match v {
+                    PyVal::Tuple(items) => Ok(PyVal::Scalar(self.f.int(items.len() as i64, loc))),
+                    other => {
+                        let v = self.as_scalar(other, loc, "len()")?;
+                        Ok(PyVal::Scalar(match v.ty {
+                            Ty::Str => self.f.op(format!("df.length {}", v.name), Ty::Int, loc),
+                            Ty::StrList => self.f.op(format!("df.size {} : !df.list<!df.str>", v.name), Ty::Int, loc),
+                            _ => return unsupported(loc, format!("len() of a {} (TypeError in Python)", v.ty.python())),
+                        }))
+                    }
+                }
+            }
+            "abs" => {
+                let v = one(self)?;
+                let v = self.as_scalar(v, loc, "abs()")?;
+                Ok(PyVal::Scalar(match v.ty {
+                    Ty::Int => {
+                        let zero = self.f.int(0, loc);
+                        let negative = self.f.op(format!("arith.cmpi slt, {}, {} : i64", v.name, zero.name), Ty::Bool, loc);
+                        let negated = self.f.binary("subi", &zero, &v, Ty::Int, loc);
+                        self.f.select(&negative, &negated, &v, loc)
+                    }
+                    Ty::Float => {
+                        let zero = self.f.float(0.0, loc);
+                        let negative = self.f.op(format!("arith.cmpf olt, {}, {} : f64", v.name, zero.name), Ty::Bool, loc);
+                        let negated = self.f.op(format!("arith.negf {} : f64", v.name), Ty::Float, loc);
+                        self.f.select(&negative, &negated, &v, loc)
+                    }
+                    _ => return unsupported(loc, format!("abs() of a {}", v.ty.python())),
+                }))
+            }
+            "min" | "max" => {
+                if args.len() != 2 {
+                    return unsupported(loc, format!("{name}() takes two values in a UDF"));
+                }
+                let a = self.expr(&args[0])?;
+                let b = self.expr(&args[1])?;
+                let (a, b) = self.numeric_pair(a, b, loc, &name)?;
+                // Python keeps the first of equal values: min(a, b) is b
+                // only when b < a.
+                let op = if name == "min" { "Lt" } else { "Gt" };
+                let pick_b = self.compare_pair(op, PyVal::Scalar(b.clone()), PyVal::Scalar(a.clone()), loc)?;
+                Ok(PyVal::Scalar(self.f.select(&pick_b, &b, &a, loc)))
+            }
+            _ => unsupported(
+                &func.loc,
+                format!("{name}() is not supported in a UDF (builtins: int, float, str, bool, len, abs, min, max; and defs of this file)"),
+            ),
+        }
+    }
+
+    /// `int(s)` / `float(s)`: a total parse going to the handler inside a
+    /// `try` that catches ValueError; otherwise one that fails the UDF.
+    fn parse(&mut self, s: &Value, op: &str, ty: Ty, loc: &Loc) -> Value {
+        match self.handler("ValueError") {
+            Some(handler) => {
+                let option_ty = Ty::Option(Box::new(ty.clone()));
+                let option = self.f.op(format!("df.{op} {} : {}", s.name, option_ty.mlir()), option_ty, loc);
+                self.present_or(&option, handler, ty, loc)
+            }
+            None => self.f.op(format!("df.{op} {}", s.name), ty, loc),
+        }
+    }
+
+    fn method(&mut self, e: &Node, func: &Node, args: &[Node]) -> Result<PyVal> {
+        let loc = &e.loc;
+        let method = func.str("attr").unwrap_or_default();
+        let receiver = self.expr(&func.expect("value"))?;
+        let s = self.as_scalar(receiver, loc, &format!(".{method}()"))?;
+        if s.ty != Ty::Str {
+            return unsupported(loc, format!(".{method}() of a {} is not supported in a UDF (str methods are)", s.ty.python()));
+        }
+        let mut strings = Vec::new();
+        for arg in args {
+            let v = self.scalar(arg, &format!(".{method}()"))?;
+            strings.push(v);
+        }
+        let arity = |n: usize| -> Result<()> {
+            if strings.len() == n {
+                Ok(())
+            } else {
+                unsupported(loc, format!(".{method}() takes {n} argument(s) in a UDF"))
+            }
+        };
+        let constant_arg = |i: usize| args.get(i).and_then(Node::str_constant);
+        Ok(PyVal::Scalar(match method.as_str() {
+            "split" => match args.len() {
+                0 => self.f.op(format!("df.split {} : !df.list<!df.str>", s.name), Ty::StrList, loc),
+                1 => match constant_arg(0) {
+                    Some(sep) if !sep.is_empty() => self.f.op(
+                        format!("df.split {} {} : !df.list<!df.str>", s.name, crate::ir::string_literal(&sep)),
+                        Ty::StrList,
+                        loc,
+                    ),
+                    Some(_) => return unsupported(loc, "split(\"\") raises ValueError: empty separator"),
+                    None => return unsupported(&args[0].loc, "split() takes a constant separator in a UDF"),
+                },
+                _ => return unsupported(loc, "split() with maxsplit is not supported in a UDF"),
+            },
+            "strip" | "lstrip" | "rstrip" => {
+                if !args.is_empty() {
+                    return unsupported(loc, format!(".{method}(chars) is not supported yet; .{method}() is"));
+                }
+                let side = match method.as_str() {
+                    "strip" => "both",
+                    "lstrip" => "left",
+                    _ => "right",
+                };
+                self.f.op(format!("df.strip {} {side}", s.name), Ty::Str, loc)
+            }
+            "lower" | "upper" => {
+                arity(0)?;
+                self.f.op(format!("df.{method} {}", s.name), Ty::Str, loc)
+            }
+            "startswith" | "endswith" => {
+                arity(1)?;
+                self.check_str(&strings[0], &args[0])?;
+                let op = if method == "startswith" { "starts_with" } else { "ends_with" };
+                self.f.df2(op, &s, &strings[0], Ty::Bool, loc)
+            }
+            "find" => {
+                arity(1)?;
+                self.check_str(&strings[0], &args[0])?;
+                self.f.df2("find", &s, &strings[0], Ty::Int, loc)
+            }
+            "replace" => {
+                arity(2)?;
+                self.check_str(&strings[0], &args[0])?;
+                self.check_str(&strings[1], &args[1])?;
+                if constant_arg(0).as_deref() == Some("") {
+                    return unsupported(&args[0].loc, "replace(\"\", ...) is not supported in a UDF");
+                }
+                self.f.op(format!("df.replace {}, {}, {}", s.name, strings[0].name, strings[1].name), Ty::Str, loc)
+            }
+            _ => {
+                return unsupported(
+                    &func.loc,
+                    format!("str.{method}() is not supported in a UDF (split, strip, lstrip, rstrip, lower, upper, startswith, endswith, find, replace are)"),
+                )
+            }
+        }))
+    }
+
+    fn check_str(&self, v: &Value, node: &Node) -> Result<()> {
+        if v.ty == Ty::Str {
+            Ok(())
+        } else {
+            unsupported(&node.loc, format!("expected a str argument, found a {}", v.ty.python()))
+        }
+    }
+}
+
+/// The common shape of two, when there is one (`x` and `x | None` meet as
+/// `x | None`).
+fn merge_shapes(a: &Shape, b: &Shape) -> Option<Shape> {
+    match (a, b) {
+        _ if a == b => Some(a.clone()),
+        (Shape::Nullable(x), y) | (y, Shape::Nullable(x)) => {
+            merge_shapes(x, y).map(|s| match s {
+                Shape::Nullable(_) => s,
+                s => Shape::Nullable(Box::new(s)),
+            })
+        }
+        (Shape::Tuple(xs), Shape::Tuple(ys)) if xs.len() == ys.len() => xs
+            .iter()
+            .zip(ys)
+            .map(|(x, y)| merge_shapes(x, y))
+            .collect::<Option<Vec<_>>>()
+            .map(Shape::Tuple),
+        _ => None,
+    }
+}
+
+/// The parameter names of a lambda or def; defaults, `*args` and keyword
+/// parameters are refused.
+fn parameters(callable: &Node) -> Result<Vec<String>> {
+    let args = callable.expect("args");
+    if args.child("vararg").is_some() || args.child("kwarg").is_some() || !args.list("kwonlyargs").is_empty() {
+        return unsupported(&callable.loc, "*args, **kwargs and keyword-only parameters are not supported in a UDF");
+    }
+    if !args.list("defaults").is_empty() {
+        return unsupported(&callable.loc, "parameter defaults are not supported in a UDF");
+    }
+    if callable.is("FunctionDef") && !callable.list("decorator_list").is_empty() {
+        return unsupported(&callable.loc, "decorated functions are not supported as UDFs");
+    }
+    Ok(args
+        .list("posonlyargs")
+        .into_iter()
+        .chain(args.list("args"))
+        .filter_map(|a| a.str("arg"))
+        .collect())
+}
+
+/// An int constant, also negated (`-1`).
+pub fn int_constant(node: &Node) -> Option<i64> {
+    if node.is("UnaryOp") && node.op_kind("op").as_deref() == Some("USub") {
+        return int_constant(&node.expect("operand")).map(|n| -n);
+    }
+    match node.constant()? {
+        Constant::Int(digits) if node.is("Constant") => digits.parse().ok(),
+        _ => None,
+    }
+}
+
+/// The class a `raise` raises: `ValueError` or `ValueError("...")`.
+fn exception_class(exc: &Node) -> Result<String> {
+    let class = if exc.is("Call") { exc.expect("func") } else { exc.clone() };
+    exception_name(&class)
+}
+
+fn exception_name(node: &Node) -> Result<String> {
+    match node.name() {
+        Some(name) if name.ends_with("Error") || name == "Exception" => Ok(name),
+        _ => unsupported(&node.loc, format!("{} is not a built-in exception class", describe(node))),
+    }
+}
+
+/// How a diagnostic names a node.
+pub fn describe(node: &Node) -> String {
+    match node.name() {
+        Some(name) => format!("`{name}`"),
+        None => expression_name(&node.kind).trim_end_matches('s').to_string(),
+    }
+}
+
+/// Python's name for an expression class, plural.
+fn expression_name(kind: &str) -> String {
+    match kind {
+        "Dict" => "dict literals",
+        "Set" => "set literals",
+        "List" => "list literals",
+        "ListComp" => "list comprehensions",
+        "SetComp" => "set comprehensions",
+        "DictComp" => "dict comprehensions",
+        "GeneratorExp" => "generator expressions",
+        "Lambda" => "lambdas inside a UDF",
+        "Await" => "await expressions",
+        "Yield" | "YieldFrom" => "yield expressions",
+        "NamedExpr" => "assignment expressions (:=)",
+        "Starred" => "starred expressions",
+        "Attribute" => "attributes",
+        other => return format!("{other} expressions"),
+    }
+    .to_string()
+}
+
+fn statement_name(kind: &str) -> String {
+    match kind {
+        "While" => "while loops (their trip count cannot be bounded)",
+        "With" | "AsyncWith" => "with statements",
+        "FunctionDef" | "AsyncFunctionDef" => "nested function definitions",
+        "ClassDef" => "class definitions",
+        "Import" | "ImportFrom" => "imports",
+        "Global" => "global statements",
+        "Nonlocal" => "nonlocal statements",
+        "Delete" => "del statements",
+        "Break" | "Continue" => "break and continue",
+        "Match" => "match statements",
+        "AsyncFor" => "async for loops",
+        other => return format!("{other} statements"),
+    }
+    .to_string()
+}
