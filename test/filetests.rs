@@ -84,6 +84,17 @@ fn main() {
         eprint!("{summary}");
         Ok(())
     }));
+    // The PySpark check: every example job's own function, on Spark, on
+    // every case generated for it, through the pytest module coco writes.
+    trials.push(timed("pyspark::examples", || {
+        let summary = coco_filetests::pyspark_jobs::check(
+            &repo_root().join("examples/pyspark"),
+            &test_dir().join("pyspark/jobs"),
+        )
+        .map_err(Failed::from)?;
+        eprint!("{summary}");
+        Ok(())
+    }));
     // The export treats names as data and refuses what Python or PySpark
     // cannot run.
     trials.push(timed("export::hostile-names", || {

@@ -32,10 +32,10 @@ impl fmt::Display for Loc {
 pub enum ImportError {
     /// Python the front end does not translate: `construct` names it
     /// ("dict literals are not supported in a UDF").
-    #[error("{loc}: error: {message}")]
+    #[error("{loc}: {message}")]
     Unsupported { loc: Loc, message: String },
     /// The file is not Python (CPython's own parser rejects it).
-    #[error("{loc}: error: invalid Python: {message}")]
+    #[error("{loc}: invalid Python: {message}")]
     Syntax { loc: Loc, message: String },
     /// Python itself could not be run.
     #[error("cannot run the Python parser ({python}): {reason}")]

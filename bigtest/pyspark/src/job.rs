@@ -140,8 +140,12 @@ impl<'s> Builder<'s> {
         }
     }
 
-    /// A source of text lines named `name`.
+    /// A source of text lines named `name`: a file, or `inline` records.
     fn source(&mut self, name: &str, path: Option<&str>, loc: &Loc) -> Result<Rdd> {
+        self.source_of(name, path, &[], loc)
+    }
+
+    fn source_of(&mut self, name: &str, path: Option<&str>, records: &[String], loc: &Loc) -> Result<Rdd> {
         if self.inputs.iter().any(|i| i.name == name) {
             return unsupported(loc, format!("two inputs named {name}"));
         }
@@ -152,7 +156,10 @@ impl<'s> Builder<'s> {
         });
         let origin = match path {
             Some(path) => format!("path {}", string_literal(path)),
-            None => "inline []".to_string(),
+            None => {
+                let items: Vec<String> = records.iter().map(|r| string_literal(r)).collect();
+                format!("inline [{}]", items.join(", "))
+            }
         };
         let text = format!(
             "df.source {} {origin} delimiter \"\\t\" : {}",
@@ -213,7 +220,10 @@ impl<'s> Builder<'s> {
                 other => {
                     return unsupported(
                         &s.loc,
-                        format!("{} are not supported in the job's RDD code (assignments, calls and return are)", other.to_lowercase()),
+                        format!(
+                            "{} are not supported in the job's RDD code (assignments, calls and return are)",
+                            udf::statement_name(other)
+                        ),
                     )
                 }
             }
@@ -244,7 +254,10 @@ impl<'s> Builder<'s> {
                 return unsupported(&call.loc, "print() in the job: save the RDD with saveAsTextFile, or return it from the function under test");
             }
         }
-        unsupported(&call.loc, format!("{} as a statement is not supported in the job's RDD code", describe(call)))
+        unsupported(
+            &call.loc,
+            format!("{} whose result is dropped: the job's RDD code assigns, returns or saves its RDDs", describe(call)),
+        )
     }
 
     /// What an expression of the RDD code holds.
@@ -271,7 +284,7 @@ impl<'s> Builder<'s> {
             // sys.argv[1], spark.sparkContext
             return match self.binding(&e.expect("value"), env)? {
                 Binding::Context => Ok(Binding::Context),
-                _ => unsupported(&e.loc, format!("{} of an RDD is not supported", describe(e))),
+                _ => unsupported(&e.loc, format!("{} of an RDD is not supported in the job's RDD code", describe(e))),
             };
         }
         if !e.is("Call") {
@@ -337,7 +350,11 @@ impl<'s> Builder<'s> {
                 let _ = env;
                 Ok(Binding::Rdd(self.source(&name, path.as_deref(), &call.loc)?))
             }
-            "parallelize" => unsupported(&call.loc, "sc.parallelize in the job: make the data a parameter of the function under test"),
+            "parallelize" => {
+                let name = format!("input_{}", self.inputs.len());
+                let records = parallelized(call)?;
+                Ok(Binding::Rdd(self.source_of(&name, None, &records, &call.loc)?))
+            }
             "getOrCreate" | "builder" | "appName" | "master" | "config" | "setAppName" | "setMaster" | "set" => Ok(Binding::Context),
             other => unsupported(&call.loc, format!("SparkContext.{other}() is not supported in the job")),
         }
@@ -714,9 +731,14 @@ pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
             // `x = sc.textFile(...)` names its source after x.
             let value = s.expect("value");
             let targets = s.list("targets");
-            if let (Some(name), true) = (targets.first().and_then(Node::name), is_text_file(&value)) {
-                let path = value.list("args").first().and_then(Node::str_constant);
-                let rdd = builder.source(&name, path.as_deref(), &value.loc)?;
+            if let (Some(name), Some(method)) = (targets.first().and_then(Node::name), source_call(&value)) {
+                let rdd = if method == "textFile" {
+                    let path = value.list("args").first().and_then(Node::str_constant);
+                    builder.source(&name, path.as_deref(), &value.loc)?
+                } else {
+                    let records = parallelized(&value)?;
+                    builder.source_of(&name, None, &records, &value.loc)?
+                };
                 env.insert(name, Binding::Rdd(rdd));
                 continue;
             }
@@ -731,8 +753,30 @@ pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
     Ok(())
 }
 
-fn is_text_file(value: &Node) -> bool {
-    value.is("Call") && value.expect("func").str("attr").as_deref() == Some("textFile")
+/// `sc.textFile(...)` or `sc.parallelize(...)`: the method's name.
+fn source_call(value: &Node) -> Option<String> {
+    if !value.is("Call") {
+        return None;
+    }
+    let method = value.expect("func").str("attr")?;
+    matches!(method.as_str(), "textFile" | "parallelize").then_some(method)
+}
+
+/// The records of `sc.parallelize([...])`: a literal list of strings.
+fn parallelized(call: &Node) -> Result<Vec<String>> {
+    let args = call.list("args");
+    let Some(items) = args.first().filter(|a| a.is("List") || a.is("Tuple")) else {
+        return unsupported(&call.loc, "sc.parallelize takes a list of string literals in the job");
+    };
+    items
+        .list("elts")
+        .iter()
+        .map(|item| match item.str_constant() {
+            Some(text) if !text.contains(['\n', '\r']) => Ok(text),
+            Some(_) => unsupported(&item.loc, "a parallelized line holds a line break; records are lines of text"),
+            None => unsupported(&item.loc, "sc.parallelize takes string literals (lines of text) in the job"),
+        })
+        .collect()
 }
 
 /// Module constants: `NAME = literal` (also negative numbers).

@@ -831,7 +831,15 @@ impl<'s> Lowering<'s> {
                 Ok(PyVal::Tuple(items))
             }
             "BinOp" => {
-                let left = self.expr(&e.expect("left"))?;
+                let left_node = e.expect("left");
+                if let (Some(format), Some("Mod")) = (left_node.str_constant(), e.op_kind("op").as_deref()) {
+                    let args = match self.expr(&e.expect("right"))? {
+                        PyVal::Tuple(items) => items,
+                        single => vec![single],
+                    };
+                    return Ok(PyVal::Scalar(self.percent_format(&format, args, loc)?));
+                }
+                let left = self.expr(&left_node)?;
                 let right = self.expr(&e.expect("right"))?;
                 self.binary(&e.op_kind("op").unwrap_or_default(), left, right, loc)
             }
@@ -881,10 +889,10 @@ impl<'s> Lowering<'s> {
             "Subscript" => self.subscript(e),
             "Call" => self.call(e),
             "JoinedStr" => {
-                let mut text = self.f.str("", loc);
+                let mut pieces = Vec::new();
                 for part in e.list("values") {
-                    let piece = if let Some(s) = part.str_constant() {
-                        self.f.str(&s, &part.loc)
+                    if let Some(s) = part.str_constant() {
+                        pieces.push(self.f.str(&s, &part.loc));
                     } else if part.is("FormattedValue") {
                         if part.child("format_spec").is_some() {
                             return unsupported(&part.loc, "format specifications in f-strings ({x:.2f}) are not supported yet");
@@ -893,13 +901,15 @@ impl<'s> Lowering<'s> {
                             return unsupported(&part.loc, "conversions in f-strings ({x!r}) are not supported in a UDF");
                         }
                         let value = self.expr(&part.expect("value"))?;
-                        self.to_str(value, &part.loc)?
+                        pieces.push(self.to_str(value, &part.loc)?);
                     } else {
                         return unsupported(&part.loc, "this f-string part is not supported");
-                    };
-                    text = self.f.df2("concat", &text, &piece, Ty::Str, loc);
+                    }
                 }
-                Ok(PyVal::Scalar(text))
+                if pieces.is_empty() {
+                    pieces.push(self.f.str("", loc));
+                }
+                Ok(PyVal::Scalar(self.concat_all(pieces, loc)))
             }
             "Attribute" => unsupported(loc, format!("attribute .{} is not supported in a UDF (only str methods, called)", e.str("attr").unwrap_or_default())),
             other => unsupported(loc, format!("{} are not supported in a UDF", expression_name(other))),
@@ -1061,7 +1071,7 @@ impl<'s> Lowering<'s> {
             (x, y) => {
                 return unsupported(
                     loc,
-                    format!("an operation on a {} and a {} (TypeError in Python, or not supported in a UDF)", x.python(), y.python()),
+                    format!("an operation on {} and {} (TypeError in Python, or not supported in a UDF)", article(x.python()), article(y.python())),
                 )
             }
         })
@@ -1099,7 +1109,9 @@ impl<'s> Lowering<'s> {
             ("FloorDiv" | "Mod", Ty::Float) => {
                 return unsupported(loc, "// and % of floats are not supported in a UDF yet")
             }
-            ("Mod", Ty::Str) => return unsupported(loc, "%-formatting of strings is not supported yet; use an f-string"),
+            ("Mod", Ty::Str) => {
+                return unsupported(loc, "%-formatting takes a constant format string in a UDF (\"%s: %d\" % (a, b))")
+            }
             (op, ty) => {
                 return unsupported(loc, format!("the operator {op} on {} values is not supported in a UDF", ty.python()))
             }
@@ -1385,9 +1397,138 @@ impl<'s> Lowering<'s> {
         }
     }
 
+    /// `"%s: %d" % (a, b)`: the format is a constant, so it becomes
+    /// concatenations of the pieces and the arguments' texts.
+    fn percent_format(&mut self, format: &str, args: Vec<PyVal>, loc: &Loc) -> Result<Value> {
+        let mut pieces: Vec<Value> = Vec::new();
+        let mut literal = String::new();
+        let mut args = args.into_iter();
+        let mut chars = format.chars();
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                literal.push(c);
+                continue;
+            }
+            let spec = chars.next();
+            if spec == Some('%') {
+                literal.push('%');
+                continue;
+            }
+            if !literal.is_empty() {
+                pieces.push(self.f.str(&std::mem::take(&mut literal), loc));
+            }
+            let Some(arg) = args.next() else {
+                return unsupported(loc, "not enough arguments for format string (TypeError in Python)");
+            };
+            let text = match spec {
+                Some('s') => self.to_str(arg, loc)?,
+                Some('d') | Some('i') => {
+                    let v = self.as_scalar(arg, loc, "%d")?;
+                    let n = match v.ty {
+                        Ty::Int => v,
+                        Ty::Bool => self.bool_to_int(&v, loc),
+                        Ty::Float => self.f.op(format!("arith.fptosi {} : f64 to i64", v.name), Ty::Int, loc),
+                        _ => return unsupported(loc, format!("%d of a {} (TypeError in Python)", v.ty.python())),
+                    };
+                    self.to_str(PyVal::Scalar(n), loc)?
+                }
+                other => {
+                    return unsupported(
+                        loc,
+                        format!(
+                            "the conversion %{} is not supported in a UDF (%s, %d, %i and %% are; no flags or widths)",
+                            other.map(String::from).unwrap_or_default()
+                        ),
+                    )
+                }
+            };
+            pieces.push(text);
+        }
+        if args.next().is_some() {
+            return unsupported(loc, "not all arguments converted during string formatting (TypeError in Python)");
+        }
+        if !literal.is_empty() || pieces.is_empty() {
+            pieces.push(self.f.str(&literal, loc));
+        }
+        Ok(self.concat_all(pieces, loc))
+    }
+
+    /// `"{} and {0}".format(a, b)`: positional fields without format specs.
+    fn brace_format(&mut self, format: &str, args: &[Node], loc: &Loc) -> Result<Value> {
+        let mut values = Vec::new();
+        for arg in args {
+            let v = self.expr(arg)?;
+            values.push(v);
+        }
+        let mut pieces = Vec::new();
+        let mut literal = String::new();
+        let mut next_auto = 0usize;
+        let mut chars = format.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    literal.push('{');
+                }
+                '}' if chars.peek() == Some(&'}') => {
+                    chars.next();
+                    literal.push('}');
+                }
+                '{' => {
+                    let mut field = String::new();
+                    loop {
+                        match chars.next() {
+                            Some('}') => break,
+                            Some(c) => field.push(c),
+                            None => return unsupported(loc, "a format string with an unclosed '{' (ValueError in Python)"),
+                        }
+                    }
+                    let index = if field.is_empty() {
+                        next_auto += 1;
+                        next_auto - 1
+                    } else {
+                        match field.parse::<usize>() {
+                            Ok(i) => i,
+                            Err(_) => {
+                                return unsupported(
+                                    loc,
+                                    format!("the format field {{{field}}} is not supported in a UDF ({{}} and {{0}} are; no names or specs)"),
+                                )
+                            }
+                        }
+                    };
+                    let Some(value) = values.get(index).cloned() else {
+                        return unsupported(loc, format!("format field {index} has no argument (IndexError in Python)"));
+                    };
+                    if !literal.is_empty() {
+                        pieces.push(self.f.str(&std::mem::take(&mut literal), loc));
+                    }
+                    pieces.push(self.to_str(value, loc)?);
+                }
+                '}' => return unsupported(loc, "a single '}' in a format string (ValueError in Python)"),
+                c => literal.push(c),
+            }
+        }
+        if !literal.is_empty() || pieces.is_empty() {
+            pieces.push(self.f.str(&literal, loc));
+        }
+        Ok(self.concat_all(pieces, loc))
+    }
+
+    fn concat_all(&mut self, pieces: Vec<Value>, loc: &Loc) -> Value {
+        let mut pieces = pieces.into_iter();
+        let first = pieces.next().expect("at least one piece");
+        pieces.fold(first, |text, piece| self.f.df2("concat", &text, &piece, Ty::Str, loc))
+    }
+
     fn method(&mut self, e: &Node, func: &Node, args: &[Node]) -> Result<PyVal> {
         let loc = &e.loc;
         let method = func.str("attr").unwrap_or_default();
+        if method == "format" {
+            if let Some(format) = func.expect("value").str_constant() {
+                return Ok(PyVal::Scalar(self.brace_format(&format, args, loc)?));
+            }
+        }
         let receiver = self.expr(&func.expect("value"))?;
         let s = self.as_scalar(receiver, loc, &format!(".{method}()"))?;
         if s.ty != Ty::Str {
@@ -1515,6 +1656,15 @@ fn parameters(callable: &Node) -> Result<Vec<String>> {
         .collect())
 }
 
+/// "an int", "a str".
+fn article(noun: &str) -> String {
+    if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {noun}")
+    } else {
+        format!("a {noun}")
+    }
+}
+
 /// An int constant, also negated (`-1`).
 pub fn int_constant(node: &Node) -> Option<i64> {
     if node.is("UnaryOp") && node.op_kind("op").as_deref() == Some("USub") {
@@ -1539,11 +1689,21 @@ fn exception_name(node: &Node) -> Result<String> {
     }
 }
 
-/// How a diagnostic names a node.
+/// How a diagnostic names a node: `x`, "a call", "a dict literal".
 pub fn describe(node: &Node) -> String {
-    match node.name() {
-        Some(name) => format!("`{name}`"),
-        None => expression_name(&node.kind).trim_end_matches('s').to_string(),
+    if let Some(name) = node.name() {
+        return format!("`{name}`");
+    }
+    match node.kind.as_str() {
+        "Call" => "a call".into(),
+        "Attribute" => format!("the attribute .{}", node.str("attr").unwrap_or_default()),
+        "Lambda" => "a lambda".into(),
+        "Subscript" => "an index or slice".into(),
+        "Constant" => "a constant".into(),
+        "Tuple" => "a tuple".into(),
+        "List" => "a list literal".into(),
+        "Dict" => "a dict literal".into(),
+        other => format!("a {other} expression"),
     }
 }
 
@@ -1568,7 +1728,7 @@ fn expression_name(kind: &str) -> String {
     .to_string()
 }
 
-fn statement_name(kind: &str) -> String {
+pub fn statement_name(kind: &str) -> String {
     match kind {
         "While" => "while loops (their trip count cannot be bounded)",
         "With" | "AsyncWith" => "with statements",

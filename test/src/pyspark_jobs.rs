@@ -1,0 +1,274 @@
+//! The PySpark check: the user's own job is the judge. For every job of
+//! examples/pyspark, `coco-bigtest generate JOB.py --pytest` writes test
+//! data and a pytest module; the module runs the job's own function on
+//! Apache Spark (local mode) on every generated case and must pass: each
+//! case ends as coco's interpreter predicts (the same output records, or a
+//! failure with the predicted Python exception). A failing test is a bug
+//! in the front end, the interpreter or the generator, never a case to skip.
+//!
+//! Seeded faults (examples/pyspark/faults.json, edits of a job's text) are
+//! then run against the original's module: a fault is detected when some
+//! case's test fails. CI seeds each job's first fault; COCO_SLOW_TESTS=1
+//! seeds them all (the table in docs/pyspark.md).
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    process::Command,
+    time::Instant,
+};
+
+use serde_json::Value;
+
+use crate::{repo_root, spark::venv_python};
+
+/// One job prepared: its module and what `generate` reported.
+struct Prepared {
+    job: String,
+    module: PathBuf,
+    report: Value,
+    seconds: f64,
+}
+
+/// A seeded fault, written as a faulty copy of the job with a copy of the
+/// original's module pointing at it.
+struct Seeded {
+    job: String,
+    class: String,
+    fault: String,
+    module: PathBuf,
+}
+
+fn prepare(job: &Path, scratch: &Path) -> Result<Prepared, String> {
+    let name = job
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let dir = scratch.join(&name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let data = dir.join("data");
+    let module = dir.join(format!("test_{name}.py"));
+    let start = Instant::now();
+    let output = coco_tools::bigtest::run(&[
+        "coco-bigtest".to_string(),
+        "generate".into(),
+        job.to_string_lossy().into_owned(),
+        "-o".into(),
+        data.to_string_lossy().into_owned(),
+        "--pytest".into(),
+        module.to_string_lossy().into_owned(),
+    ]);
+    let seconds = start.elapsed().as_secs_f64();
+    if output.code != 0 {
+        return Err(format!(
+            "coco-bigtest generate {} exited {}:\n{}{}",
+            job.display(),
+            output.code,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let report_path = data.join("report.json");
+    let report: Value = std::fs::read_to_string(&report_path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .ok_or_else(|| format!("{}: no report", report_path.display()))?;
+    Ok(Prepared {
+        job: name,
+        module,
+        report,
+        seconds,
+    })
+}
+
+fn seed(fault: &Value, index: usize, examples: &Path, prepared: &[Prepared], scratch: &Path) -> Result<Seeded, String> {
+    let program = fault["program"].as_str().unwrap_or_default();
+    let name = program.trim_end_matches(".py").to_string();
+    let original = prepared
+        .iter()
+        .find(|p| p.job == name)
+        .ok_or_else(|| format!("faults.json: {program} is not among the examples"))?;
+    let mut text = std::fs::read_to_string(examples.join(program)).map_err(|e| format!("{program}: {e}"))?;
+    for edit in fault["edits"].as_array().into_iter().flatten() {
+        let (Some(from), Some(to)) = (edit[0].as_str(), edit[1].as_str()) else {
+            return Err(format!("faults.json: fault {index} has a malformed edit"));
+        };
+        let count = text.matches(from).count();
+        if count != 1 {
+            return Err(format!("faults.json: fault {index} of {program}: `{from}` occurs {count} times, not once"));
+        }
+        text = text.replacen(from, to, 1);
+    }
+    let dir = scratch.join(format!("fault-{index}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let faulty = dir.join(program);
+    std::fs::write(&faulty, text).map_err(|e| format!("{}: {e}", faulty.display()))?;
+    // The original's expectations, run on the faulty job.
+    let module_text = std::fs::read_to_string(&original.module).map_err(|e| e.to_string())?;
+    let job_line = module_text
+        .lines()
+        .find(|l| l.starts_with("JOB_FILE = "))
+        .ok_or("the generated module has no JOB_FILE line")?;
+    let module_text = module_text.replacen(
+        job_line,
+        &format!("JOB_FILE = pathlib.Path(__file__).resolve().parent / \"{program}\""),
+        1,
+    );
+    let module = dir.join(format!("test_{name}_fault_{index}.py"));
+    std::fs::write(&module, module_text).map_err(|e| format!("{}: {e}", module.display()))?;
+    Ok(Seeded {
+        job: name,
+        class: fault["class"].as_str().unwrap_or_default().to_string(),
+        fault: fault["fault"].as_str().unwrap_or_default().to_string(),
+        module,
+    })
+}
+
+/// Runs every module in one pytest process (one JVM); returns the failed
+/// tests' node ids per module file name.
+fn pytest(modules: &[&Path], scratch: &Path) -> Result<BTreeMap<String, Vec<String>>, String> {
+    let python = venv_python()?;
+    let report = scratch.join("pytest-report.txt");
+    let output = Command::new(&python)
+        .args(["-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", "--import-mode=importlib"])
+        .args(modules)
+        .current_dir(scratch)
+        .output()
+        .map_err(|e| format!("cannot start {}: {e}", python.display()))?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let _ = std::fs::write(&report, &text);
+    // Exit 0: all passed; 1: some tests failed; anything else: pytest
+    // itself could not run them.
+    if !matches!(output.status.code(), Some(0) | Some(1)) {
+        return Err(format!(
+            "pytest exited {}:\n{text}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let mut failed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("FAILED ") else {
+            continue;
+        };
+        let node = rest.split(" - ").next().unwrap_or(rest).to_string();
+        let file = node.split("::").next().unwrap_or_default();
+        let file = Path::new(file)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        failed.entry(file).or_default().push(node);
+    }
+    if failed.is_empty() && output.status.code() == Some(1) {
+        return Err(format!("pytest reported failures it did not list:\n{text}"));
+    }
+    Ok(failed)
+}
+
+/// The jobs (`.py` files) of `dir`, sorted.
+fn jobs_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut jobs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    jobs.sort();
+    Ok(jobs)
+}
+
+/// The check over the jobs of `examples` (with its faults.json) and of
+/// `subset` (one job per part of the supported Python); returns the
+/// summary table.
+pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
+    let scratch = std::env::temp_dir().join("coco-pyspark-check");
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    let mut jobs = jobs_in(examples)?;
+    jobs.extend(jobs_in(subset)?);
+    let prepared: Vec<Prepared> = jobs.iter().map(|j| prepare(j, &scratch)).collect::<Result<_, _>>()?;
+    let faults: Value = std::fs::read_to_string(examples.join("faults.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .ok_or("examples/pyspark/faults.json is missing or not JSON")?;
+    let faults = faults["faults"].as_array().cloned().unwrap_or_default();
+    let mut seeded = Vec::new();
+    for (i, fault) in faults.iter().enumerate() {
+        let program = fault["program"].as_str().unwrap_or_default();
+        let first = faults.iter().position(|f| f["program"].as_str() == Some(program)) == Some(i);
+        if crate::slow_tests() || first {
+            seeded.push(seed(fault, i + 1, examples, &prepared, &scratch)?);
+        }
+    }
+    let modules: Vec<&Path> = prepared
+        .iter()
+        .map(|p| p.module.as_path())
+        .chain(seeded.iter().map(|s| s.module.as_path()))
+        .collect();
+    let failed = pytest(&modules, &scratch)?;
+    let file_of = |path: &Path| {
+        path.file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let mut disagreements = Vec::new();
+    for p in &prepared {
+        if let Some(tests) = failed.get(&file_of(&p.module)) {
+            disagreements.push(format!(
+                "{}: Spark disagrees with the interpreter on {}",
+                p.job,
+                tests.join(", ")
+            ));
+        }
+    }
+    if !disagreements.is_empty() {
+        return Err(format!(
+            "{}\n(pytest's output: {})",
+            disagreements.join("\n"),
+            scratch.join("pytest-report.txt").display()
+        ));
+    }
+    let mut summary = String::from(
+        "job | JDU paths | feasible | records | cases | coverage | generate s | seeded faults detected on Spark\n",
+    );
+    for p in &prepared {
+        let s = &p.report["summary"];
+        let mine: Vec<&Seeded> = seeded.iter().filter(|f| f.job == p.job).collect();
+        let detected = mine.iter().filter(|f| failed.contains_key(&file_of(&f.module))).count();
+        summary.push_str(&format!(
+            "{} | {} | {} | {} | {} | {:.1}% | {:.2} | {} of {}\n",
+            p.job,
+            s["paths"],
+            s["feasible"],
+            p.report["records"].as_array().map(Vec::len).unwrap_or(0),
+            p.report["records"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|r| r["case"].as_u64())
+                .max()
+                .map_or(1, |c| c + 1),
+            if s["coverable"].as_f64().unwrap_or(0.0) > 0.0 {
+                100.0 * s["covered"].as_f64().unwrap_or(0.0) / s["coverable"].as_f64().unwrap_or(1.0)
+            } else {
+                100.0
+            },
+            p.seconds,
+            detected,
+            mine.len()
+        ));
+    }
+    summary.push_str("\nfault | class | job | detected\n");
+    for f in &seeded {
+        let detected = failed.contains_key(&file_of(&f.module));
+        summary.push_str(&format!(
+            "{} | {} | {} | {}\n",
+            f.fault,
+            f.class,
+            f.job,
+            if detected { "yes" } else { "no" }
+        ));
+    }
+    Ok(summary)
+}
