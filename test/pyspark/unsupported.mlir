@@ -1,97 +1,128 @@
 // Python outside the PySpark front end's subset: each construct is an error
 // that names it, at its line and column in the Python file, with the line
-// quoted (docs/pyspark.md lists the subset). One function of
+// quoted under it (docs/pyspark.md lists the subset). One function of
 // inputs/unsupported.py per construct, chosen with --entry.
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry dict_literal 2>&1 | FileCheck %s --check-prefix=DICT-LITERAL
-// DICT-LITERAL: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: dict literals are not supported in a UDF
+// DICT-LITERAL: coco-bigtest: error: pyspark/inputs/unsupported.py:8:35: dict literals are not supported in a UDF
+// DICT-LITERAL-NEXT: return lines.map(lambda line: {"line": line})
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry list_comprehension 2>&1 | FileCheck %s --check-prefix=LIST-COMPREHENSION
-// LIST-COMPREHENSION: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: list comprehensions are not supported in a UDF
+// LIST-COMPREHENSION: coco-bigtest: error: pyspark/inputs/unsupported.py:12:35: list comprehensions are not supported in a UDF
+// LIST-COMPREHENSION-NEXT: return lines.map(lambda line: [w for w in line.split(",")])
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry set_literal 2>&1 | FileCheck %s --check-prefix=SET-LITERAL
-// SET-LITERAL: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: set literals are not supported in a UDF
+// SET-LITERAL: coco-bigtest: error: pyspark/inputs/unsupported.py:16:35: set literals are not supported in a UDF
+// SET-LITERAL-NEXT: return lines.map(lambda line: {line})
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry while_loop 2>&1 | FileCheck %s --check-prefix=WHILE-LOOP
-// WHILE-LOOP: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: nested function definitions are not supported in the job
+// WHILE-LOOP: coco-bigtest: error: pyspark/inputs/unsupported.py:20:5: nested function definitions are not supported in the job's RDD code (assignments, calls and return are)
+// WHILE-LOOP-NEXT: def count(line):
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry while_in_udf 2>&1 | FileCheck %s --check-prefix=WHILE-IN-UDF
-// WHILE-IN-UDF: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: while loops (their trip count cannot be bounded) are not supported in a UDF
+// WHILE-IN-UDF: coco-bigtest: error: pyspark/inputs/unsupported.py:30:5: while loops (their trip count cannot be bounded) are not supported in a UDF
+// WHILE-IN-UDF-NEXT: while n < 3:
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry global_statement 2>&1 | FileCheck %s --check-prefix=GLOBAL-STATEMENT
-// GLOBAL-STATEMENT: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: global statements are not supported in a UDF
+// GLOBAL-STATEMENT: coco-bigtest: error: pyspark/inputs/unsupported.py:40:5: global statements are not supported in a UDF
+// GLOBAL-STATEMENT-NEXT: global counter
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry import_in_udf 2>&1 | FileCheck %s --check-prefix=IMPORT-IN-UDF
-// IMPORT-IN-UDF: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: imports are not supported in a UDF
+// IMPORT-IN-UDF: coco-bigtest: error: pyspark/inputs/unsupported.py:49:5: imports are not supported in a UDF
+// IMPORT-IN-UDF-NEXT: import re
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry unknown_method 2>&1 | FileCheck %s --check-prefix=UNKNOWN-METHOD
-// UNKNOWN-METHOD: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: str.title() is not supported in a UDF
+// UNKNOWN-METHOD: coco-bigtest: error: pyspark/inputs/unsupported.py:58:40: str.title() is not supported in a UDF (split, strip, lstrip, rstrip, lower, upper, startswith, endswith, find, replace are)
+// UNKNOWN-METHOD-NEXT: return lines.map(lambda line: line.title())
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry unknown_builtin 2>&1 | FileCheck %s --check-prefix=UNKNOWN-BUILTIN
-// UNKNOWN-BUILTIN: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: sorted() is not supported in a UDF
+// UNKNOWN-BUILTIN: coco-bigtest: error: pyspark/inputs/unsupported.py:62:35: sorted() is not supported in a UDF (builtins: int, float, str, bool, len, abs, min, max; and defs of this file)
+// UNKNOWN-BUILTIN-NEXT: return lines.map(lambda line: sorted(line))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry unknown_name 2>&1 | FileCheck %s --check-prefix=UNKNOWN-NAME
-// UNKNOWN-NAME: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: suffix is not defined here
+// UNKNOWN-NAME: coco-bigtest: error: pyspark/inputs/unsupported.py:66:42: suffix is not defined here (a UDF sees its parameters, its variables and the file's constants)
+// UNKNOWN-NAME-NEXT: return lines.map(lambda line: line + suffix)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry string_ordering 2>&1 | FileCheck %s --check-prefix=STRING-ORDERING
-// STRING-ORDERING: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: ordering strings (<, >) is not supported in a UDF
+// STRING-ORDERING: coco-bigtest: error: pyspark/inputs/unsupported.py:70:38: ordering strings (<, >) is not supported in a UDF; == and != are
+// STRING-ORDERING-NEXT: return lines.filter(lambda line: line < "m")
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry mixed_types 2>&1 | FileCheck %s --check-prefix=MIXED-TYPES
-// MIXED-TYPES: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: an operation on a str and an int (TypeError in Python
+// MIXED-TYPES: coco-bigtest: error: pyspark/inputs/unsupported.py:74:35: an operation on a str and an int (TypeError in Python, or not supported in a UDF)
+// MIXED-TYPES-NEXT: return lines.map(lambda line: line + 1)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry bare_except 2>&1 | FileCheck %s --check-prefix=BARE-EXCEPT
-// BARE-EXCEPT: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: a bare except is not supported in a UDF
+// BARE-EXCEPT: coco-bigtest: error: pyspark/inputs/unsupported.py:80:5: a bare except is not supported in a UDF; name the exceptions (except ValueError)
+// BARE-EXCEPT-NEXT: except:
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry try_finally 2>&1 | FileCheck %s --check-prefix=TRY-FINALLY
-// TRY-FINALLY: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: try ... else and finally are not supported in a UDF
+// TRY-FINALLY: coco-bigtest: error: pyspark/inputs/unsupported.py:89:5: try ... else and finally are not supported in a UDF
+// TRY-FINALLY-NEXT: try:
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry recursion 2>&1 | FileCheck %s --check-prefix=RECURSION
-// RECURSION: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: udf_recursive calls itself; recursion is not supported in a UDF
+// RECURSION: coco-bigtest: error: pyspark/inputs/unsupported.py:102:12: udf_recursive calls itself; recursion is not supported in a UDF
+// RECURSION-NEXT: return udf_recursive(line)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry keyword_arguments 2>&1 | FileCheck %s --check-prefix=KEYWORD-ARGUMENTS
-// KEYWORD-ARGUMENTS: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: keyword arguments are not supported in a UDF call
+// KEYWORD-ARGUMENTS: coco-bigtest: error: pyspark/inputs/unsupported.py:110:35: keyword arguments are not supported in a UDF call
+// KEYWORD-ARGUMENTS-NEXT: return lines.map(lambda line: line.split(",", maxsplit=1))
 
-// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry for_over_split 2>&1 | FileCheck %s --check-prefix=FOR-OVER-SPLIT
-// FOR-OVER-SPLIT: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: for loops over a split are not supported yet
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry string_repetition 2>&1 | FileCheck %s --check-prefix=STRING-REPETITION
+// STRING-REPETITION: coco-bigtest: error: pyspark/inputs/unsupported.py:114:35: string repetition (str * int) is not supported in a UDF
+// STRING-REPETITION-NEXT: return lines.map(lambda line: line * 2)
 
-// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry group_by_key 2>&1 | FileCheck %s --check-prefix=GROUP-BY-KEY
-// GROUP-BY-KEY: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: groupByKey() is not supported yet
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry flat_map_values 2>&1 | FileCheck %s --check-prefix=FLAT-MAP-VALUES
+// FLAT-MAP-VALUES: coco-bigtest: error: pyspark/inputs/unsupported.py:118:49: flatMapValues() is not supported yet by the PySpark front end
+// FLAT-MAP-VALUES-NEXT: return lines.map(lambda line: (line, line)).flatMapValues(lambda v: v.split())
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry sort_by 2>&1 | FileCheck %s --check-prefix=SORT-BY
-// SORT-BY: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: sortBy() is not supported yet
+// SORT-BY: coco-bigtest: error: pyspark/inputs/unsupported.py:122:18: sortBy() is not supported yet by the PySpark front end
+// SORT-BY-NEXT: return lines.sortBy(lambda line: line)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry parallelize_in_job 2>&1 | FileCheck %s --check-prefix=PARALLELIZE-IN-JOB
-// PARALLELIZE-IN-JOB: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: the attribute .context of an RDD is not supported
+// PARALLELIZE-IN-JOB: coco-bigtest: error: pyspark/inputs/unsupported.py:126:24: the attribute .context of an RDD is not supported in the job's RDD code
+// PARALLELIZE-IN-JOB-NEXT: return lines.union(lines.context.parallelize(["x"]))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry tuple_values_reduce 2>&1 | FileCheck %s --check-prefix=TUPLE-VALUES-REDUCE
-// TUPLE-VALUES-REDUCE: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: reduceByKey over values of type tuple[int, int] is not supported yet
+// TUPLE-VALUES-REDUCE: coco-bigtest: error: pyspark/inputs/unsupported.py:131:18: reduceByKey over values of type tuple[int, int] is not supported yet (single values are)
+// TUPLE-VALUES-REDUCE-NEXT: return pairs.reduceByKey(lambda a, b: (a[0] + b[0], a[1] + b[1]))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry big_int 2>&1 | FileCheck %s --check-prefix=BIG-INT
-// BIG-INT: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: the integer 123456789012345678901234567890 is beyond 64 bits
+// BIG-INT: coco-bigtest: error: pyspark/inputs/unsupported.py:135:35: the integer 123456789012345678901234567890 is beyond 64 bits, which coco's df programs hold
+// BIG-INT-NEXT: return lines.map(lambda line: 123456789012345678901234567890)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry negative_split_index 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SPLIT-INDEX
-// NEGATIVE-SPLIT-INDEX: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: negative indices into a split are not supported yet
+// NEGATIVE-SPLIT-INDEX: coco-bigtest: error: pyspark/inputs/unsupported.py:139:51: negative indices into a list are not supported yet
+// NEGATIVE-SPLIT-INDEX-NEXT: return lines.map(lambda line: line.split(",")[-1])
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry class_method 2>&1 | FileCheck %s --check-prefix=CLASS-METHOD
-// CLASS-METHOD: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: str.encode() is not supported in a UDF
+// CLASS-METHOD: coco-bigtest: error: pyspark/inputs/unsupported.py:143:40: str.encode() is not supported in a UDF (split, strip, lstrip, rstrip, lower, upper, startswith, endswith, find, replace are)
+// CLASS-METHOD-NEXT: return lines.map(lambda line: line.encode())
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry walrus 2>&1 | FileCheck %s --check-prefix=WALRUS
-// WALRUS: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: assignment expressions (:=) are not supported in a UDF
+// WALRUS: coco-bigtest: error: pyspark/inputs/unsupported.py:147:39: assignment expressions (:=) are not supported in a UDF
+// WALRUS-NEXT: return lines.filter(lambda line: (n := len(line)) > 3)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry lambda_in_udf 2>&1 | FileCheck %s --check-prefix=LAMBDA-IN-UDF
-// LAMBDA-IN-UDF: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: calling a lambda is not supported in a UDF
+// LAMBDA-IN-UDF: coco-bigtest: error: pyspark/inputs/unsupported.py:151:36: calling a lambda is not supported in a UDF
+// LAMBDA-IN-UDF-NEXT: return lines.map(lambda line: (lambda x: x)(line))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry flat_map_pairs 2>&1 | FileCheck %s --check-prefix=FLAT-MAP-PAIRS
-// FLAT-MAP-PAIRS: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: a flatMap UDF returns a split (list of str) here; this one returns a tuple[str, int]
+// FLAT-MAP-PAIRS: coco-bigtest: error: pyspark/inputs/unsupported.py:155:26: a flatMap UDF returns a split (list of str) here; this one returns a tuple[str, int]
+// FLAT-MAP-PAIRS-NEXT: return lines.flatMap(lambda line: (line, 1))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry unpack_a_split 2>&1 | FileCheck %s --check-prefix=UNPACK-A-SPLIT
-// UNPACK-A-SPLIT: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: unpacking a split into variables is not supported yet
+// UNPACK-A-SPLIT: coco-bigtest: error: pyspark/inputs/unsupported.py:159:5: unpacking a split into variables is not supported yet; index it (fields[0], fields[1])
+// UNPACK-A-SPLIT-NEXT: a, b = line.split(",")
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry always_raises 2>&1 | FileCheck %s --check-prefix=ALWAYS-RAISES
-// ALWAYS-RAISES: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: this UDF raises on every path; it has no result type
+// ALWAYS-RAISES: coco-bigtest: error: pyspark/inputs/unsupported.py:168:22: this UDF raises on every path; it has no result type
+// ALWAYS-RAISES-NEXT: return lines.map(udf_raise)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry print_in_job 2>&1 | FileCheck %s --check-prefix=PRINT-IN-JOB
-// PRINT-IN-JOB: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: print() in the job
+// PRINT-IN-JOB: coco-bigtest: error: pyspark/inputs/unsupported.py:176:5: print() in the job: save the RDD with saveAsTextFile, or return it from the function under test
+// PRINT-IN-JOB-NEXT: print(lines.count())
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry returns_nothing 2>&1 | FileCheck %s --check-prefix=RETURNS-NOTHING
-// RETURNS-NOTHING: coco-bigtest: error: pyspark/inputs/unsupported.py:[[LINE:[0-9]+]]:[[COL:[0-9]+]]: a call whose result is dropped
+// RETURNS-NOTHING: coco-bigtest: error: pyspark/inputs/unsupported.py:181:5: a call whose result is dropped: the job's RDD code assigns, returns or saves its RDDs
+// RETURNS-NOTHING-NEXT: lines.map(lambda line: line)

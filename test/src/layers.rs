@@ -39,6 +39,9 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ),
     // df programs exported as PySpark jobs (from the model, no MLIR)
     ("coco-spark", &["coco-dataflow"]),
+    // PySpark jobs read as df programs (text out, no MLIR); the pytest
+    // module writes the model's values
+    ("coco-pyspark", &["coco-dataflow"]),
     // the runtime's format, then the compiler's lowering that writes it
     ("coco-bundle", &["coco-base"]),
     (
@@ -60,6 +63,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
             "coco-bigtest",
             "coco-bigtest-passes",
             "coco-spark",
+            "coco-pyspark",
             "coco-pass",
             "coco-passes",
             "coco-bundle",
@@ -113,6 +117,7 @@ pub const WITHOUT_MLIR: &[&str] = &[
     "coco-runtime",
     "coco-dataflow",
     "coco-spark",
+    "coco-pyspark",
     "coco-smt",
     "coco-fault",
 ];

@@ -20,7 +20,7 @@ use std::{
 
 use serde_json::Value;
 
-use crate::{repo_root, spark::venv_python};
+use crate::spark::venv_python;
 
 /// One job prepared: its module and what `generate` reported.
 struct Prepared {
@@ -126,6 +126,36 @@ fn seed(fault: &Value, index: usize, examples: &Path, prepared: &[Prepared], scr
     })
 }
 
+/// Generating again gives the same module, byte for byte.
+fn stable(job: &Path, first: &Prepared, scratch: &Path) -> Result<(), String> {
+    let dir = scratch.join(format!("{}-again", first.job));
+    let _ = std::fs::remove_dir_all(&dir);
+    let module = first.module.with_file_name(format!("again_{}.py", first.job));
+    let output = coco_tools::bigtest::run(&[
+        "coco-bigtest".to_string(),
+        "generate".into(),
+        job.to_string_lossy().into_owned(),
+        "-o".into(),
+        dir.to_string_lossy().into_owned(),
+        "--pytest".into(),
+        module.to_string_lossy().into_owned(),
+    ]);
+    if output.code != 0 {
+        return Err(format!("generating {} again failed: {}", job.display(), String::from_utf8_lossy(&output.stderr)));
+    }
+    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    if read(&module)? != read(&first.module)? {
+        return Err(format!(
+            "two runs of generate on {} wrote different pytest modules ({} and {})",
+            job.display(),
+            first.module.display(),
+            module.display()
+        ));
+    }
+    let _ = std::fs::remove_file(&module);
+    Ok(())
+}
+
 /// Runs every module in one pytest process (one JVM); returns the failed
 /// tests' node ids per module file name.
 fn pytest(modules: &[&Path], scratch: &Path) -> Result<BTreeMap<String, Vec<String>>, String> {
@@ -188,6 +218,7 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
     let mut jobs = jobs_in(examples)?;
     jobs.extend(jobs_in(subset)?);
     let prepared: Vec<Prepared> = jobs.iter().map(|j| prepare(j, &scratch)).collect::<Result<_, _>>()?;
+    stable(&jobs[0], &prepared[0], &scratch)?;
     let faults: Value = std::fs::read_to_string(examples.join("faults.json"))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())

@@ -3,7 +3,8 @@
 Reads Python source on stdin, parses it with `ast.parse` (no code of the
 file runs), and prints its syntax tree as JSON on stdout: each node is
 {"_": class name, "l": line, "c": column (1-based, in characters), field:
-value, ...}; constants are {"k": "int"|"float"|"str"|"bool"|"none"|"other",
+value, ...}; an attribute also has "al"/"ac", where its name starts;
+constants are {"k": "int"|"float"|"str"|"bool"|"none"|"other",
 "v": text}. A syntax error prints {"error": message, "l": line, "c": column}.
 Everything the front end does with the tree is in Rust (bigtest/pyspark).
 """
@@ -51,6 +52,12 @@ def main():
             if hasattr(node, "lineno"):
                 out["l"] = node.lineno
                 out["c"] = column(node.lineno, node.col_offset)
+            if isinstance(node, ast.Attribute) and node.end_lineno is not None:
+                # Where the attribute's name starts (`.map` in a chain), for
+                # diagnostics about the method called.
+                end = node.end_col_offset - len(node.attr.encode("utf-8"))
+                out["al"] = node.end_lineno
+                out["ac"] = column(node.end_lineno, end)
             for name, value in ast.iter_fields(node):
                 if isinstance(node, ast.Constant) and name == "value":
                     out["value"] = constant(value)

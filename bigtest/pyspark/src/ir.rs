@@ -13,20 +13,29 @@ pub enum Ty {
     Float,
     Bool,
     Str,
-    /// A split's pieces.
-    StrList,
+    /// A split's pieces, a group's values.
+    List(Box<Ty>),
     /// A total parse or index (`try:`): absent where it would fail.
     Option(Box<Ty>),
 }
 
 impl Ty {
+    /// A split's type.
+    pub fn str_list() -> Ty {
+        Ty::List(Box::new(Ty::Str))
+    }
+
+    pub fn is_list(&self) -> bool {
+        matches!(self, Ty::List(_))
+    }
+
     pub fn mlir(&self) -> String {
         match self {
             Ty::Int => "i64".into(),
             Ty::Float => "f64".into(),
             Ty::Bool => "i1".into(),
             Ty::Str => "!df.str".into(),
-            Ty::StrList => "!df.list<!df.str>".into(),
+            Ty::List(element) => format!("!df.list<{}>", element.mlir()),
             Ty::Option(inner) => format!("!df.option<{}>", inner.mlir()),
         }
     }
@@ -38,7 +47,7 @@ impl Ty {
             Ty::Float => "float",
             Ty::Bool => "bool",
             Ty::Str => "str",
-            Ty::StrList => "list of str",
+            Ty::List(_) => "list",
             Ty::Option(_) => "optional value",
         }
     }

@@ -142,14 +142,26 @@ impl<'s> Builder<'s> {
 
     /// A source of text lines named `name`: a file, or `inline` records.
     fn source(&mut self, name: &str, path: Option<&str>, loc: &Loc) -> Result<Rdd> {
-        self.source_of(name, path, &[], loc)
+        self.source_of(name, path, &[], Shape::Field(Ty::Str), loc)
     }
 
-    fn source_of(&mut self, name: &str, path: Option<&str>, records: &[String], loc: &Loc) -> Result<Rdd> {
+    /// A parameter's source: records of `shape`, their fields separated by
+    /// tabs in the test data.
+    fn source_shaped(&mut self, name: &str, shape: Shape, loc: &Loc) -> Result<Rdd> {
+        self.source_of(name, None, &[], shape, loc)
+    }
+
+    fn source_of(
+        &mut self,
+        name: &str,
+        path: Option<&str>,
+        records: &[String],
+        shape: Shape,
+        loc: &Loc,
+    ) -> Result<Rdd> {
         if self.inputs.iter().any(|i| i.name == name) {
             return unsupported(loc, format!("two inputs named {name}"));
         }
-        let shape = Shape::Field(Ty::Str);
         self.inputs.push(Input {
             name: name.to_string(),
             shape: shape.clone(),
@@ -353,7 +365,7 @@ impl<'s> Builder<'s> {
             "parallelize" => {
                 let name = format!("input_{}", self.inputs.len());
                 let records = parallelized(call)?;
-                Ok(Binding::Rdd(self.source_of(&name, None, &records, &call.loc)?))
+                Ok(Binding::Rdd(self.source_of(&name, None, &records, Shape::Field(Ty::Str), &call.loc)?))
             }
             "getOrCreate" | "builder" | "appName" | "master" | "config" | "setAppName" | "setMaster" | "set" => Ok(Binding::Context),
             other => unsupported(&call.loc, format!("SparkContext.{other}() is not supported in the job")),
@@ -362,7 +374,7 @@ impl<'s> Builder<'s> {
 
     /// One RDD operator applied to `rdd`.
     fn operator(&mut self, method: &str, rdd: Rdd, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<Rdd> {
-        let loc = &call.loc;
+        let loc = &call.expect("func").attr_loc();
         let args = call.list("args");
         if !call.list("keywords").is_empty() {
             return unsupported(loc, format!("keyword arguments of {method}() are not supported"));
@@ -422,7 +434,7 @@ impl<'s> Builder<'s> {
                             _ => Ok(kept),
                         }
                     }
-                    ("flatMap", Some(Shape::Field(Ty::StrList))) => {
+                    ("flatMap", Some(Shape::Field(Ty::List(element)))) if *element == Ty::Str => {
                         let shape = Shape::Field(Ty::Str);
                         Ok(self.dataset(
                             format!("df.flat_map {} @{name} : {input_type} -> {}", rdd.value, dataset_type(&shape)),
@@ -438,8 +450,8 @@ impl<'s> Builder<'s> {
                         ),
                     ),
                     (_, Some(shape)) => {
-                        if matches!(shape, Shape::Field(Ty::StrList)) || shape.fields().contains(&Ty::StrList) {
-                            return unsupported(&f.loc, "a record holding a list is not supported; use flatMap to make a record of each piece");
+                        if shape.fields().iter().any(|t| *t == Ty::str_list()) && method == "map" {
+                            return unsupported(&f.loc, "a record holding a split is not supported; use flatMap to make a record of each piece");
                         }
                         Ok(self.dataset(
                             format!("df.map {} @{name} : {input_type} -> {}", rdd.value, dataset_type(&shape)),
@@ -555,7 +567,23 @@ impl<'s> Builder<'s> {
             }
             // Partitioning and caching do not change the records.
             "cache" | "persist" | "repartition" | "coalesce" => Ok(rdd),
-            "groupByKey" | "flatMapValues" | "fullOuterJoin" | "reduce" | "count" | "collect" | "sortBy" | "sortByKey" => {
+            "groupByKey" => {
+                udf_arg(0)?;
+                let (key, value) = key_value(&rdd)?;
+                let Shape::Field(value) = value else {
+                    return unsupported(loc, format!("groupByKey over values of type {} is not supported yet (single values are)", value.python()));
+                };
+                if matches!(value, Ty::List(_) | Ty::Option(_)) {
+                    return unsupported(loc, "groupByKey over lists or optional values is not supported");
+                }
+                let shape = Shape::Tuple(vec![Shape::Field(key), Shape::Field(Ty::List(Box::new(value)))]);
+                Ok(self.dataset(
+                    format!("df.group_by_key {} : {} -> {}", rdd.value, dataset_type(&rdd.shape), dataset_type(&shape)),
+                    shape,
+                    loc,
+                ))
+            }
+            "flatMapValues" | "fullOuterJoin" | "reduce" | "count" | "collect" | "sortBy" | "sortByKey" => {
                 unsupported(loc, format!("{method}() is not supported yet by the PySpark front end"))
             }
             other => unsupported(loc, format!("RDD.{other}() is not supported (see docs/pyspark.md for the operators)")),
@@ -685,10 +713,11 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
     let mut env = BTreeMap::new();
     for param in def.expect("args").list("args") {
         let name = param.str("arg").unwrap_or_default();
-        if param.child("annotation").is_some_and(|a| !is_rdd_annotation(&a)) {
-            return unsupported(&param.loc, "parameters of the function under test are RDDs of text lines (annotations other than RDD/RDD[str] are not supported yet)");
-        }
-        let rdd = builder.source(&name, None, &param.loc)?;
+        let shape = match param.child("annotation") {
+            Some(annotation) => element_shape(&annotation)?,
+            None => Shape::Field(Ty::Str),
+        };
+        let rdd = builder.source_shaped(&name, shape, &param.loc)?;
         env.insert(name, Binding::Rdd(rdd));
     }
     let name = def.str("name").unwrap_or_default();
@@ -712,15 +741,45 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
     }
 }
 
-fn is_rdd_annotation(annotation: &Node) -> bool {
-    let base = if annotation.is("Subscript") {
-        annotation.expect("value")
-    } else {
-        annotation.clone()
+/// The records of a parameter annotated `RDD[T]`: `str` (lines, the
+/// default), `int`, `float`, or tuples of them (`Tuple[str, int]`,
+/// `tuple[str, tuple[int, float]]`).
+fn element_shape(annotation: &Node) -> Result<Shape> {
+    let is_rdd = |base: &Node| {
+        base.name().as_deref() == Some("RDD") || (base.is("Attribute") && base.str("attr").as_deref() == Some("RDD"))
     };
-    base.name().as_deref() == Some("RDD")
-        || (base.is("Attribute") && base.str("attr").as_deref() == Some("RDD"))
-        || annotation.str_constant().is_some()
+    if is_rdd(annotation) {
+        return Ok(Shape::Field(Ty::Str));
+    }
+    if annotation.is("Subscript") && is_rdd(&annotation.expect("value")) {
+        return record_shape(&annotation.expect("slice"));
+    }
+    unsupported(&annotation.loc, "a parameter of the function under test is annotated RDD or RDD[T] (T: str, int, float or a tuple of them)")
+}
+
+fn record_shape(t: &Node) -> Result<Shape> {
+    match t.name().as_deref() {
+        Some("str") => return Ok(Shape::Field(Ty::Str)),
+        Some("int") => return Ok(Shape::Field(Ty::Int)),
+        Some("float") => return Ok(Shape::Field(Ty::Float)),
+        _ => {}
+    }
+    if t.is("Subscript") {
+        let base = t.expect("value");
+        let tuple = match base.name() {
+            Some(name) => name == "tuple" || name == "Tuple",
+            None => base.str("attr").as_deref() == Some("Tuple"),
+        };
+        if tuple {
+            let inner = t.expect("slice");
+            let items = if inner.is("Tuple") { inner.list("elts") } else { vec![inner] };
+            if items.iter().any(|i| i.is("Constant")) {
+                return unsupported(&t.loc, "variable-length tuples (tuple[int, ...]) are not record types");
+            }
+            return Ok(Shape::Tuple(items.iter().map(record_shape).collect::<Result<_>>()?));
+        }
+    }
+    unsupported(&t.loc, format!("{} is not a record type the front end reads (str, int, float, or tuples of them)", describe(t)))
 }
 
 /// Builds the program of a `__main__` script.
@@ -737,7 +796,7 @@ pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
                     builder.source(&name, path.as_deref(), &value.loc)?
                 } else {
                     let records = parallelized(&value)?;
-                    builder.source_of(&name, None, &records, &value.loc)?
+                    builder.source_of(&name, None, &records, Shape::Field(Ty::Str), &value.loc)?
                 };
                 env.insert(name, Binding::Rdd(rdd));
                 continue;

@@ -100,9 +100,21 @@ pub fn module(job: &Job, job_path: &str, shown_job: &str, cases: &[Case]) -> Res
          \x20   context.stop()\n\
          \n\
          \n\
+         def comparable(value):\n\
+         \x20   \"\"\"A record with its groups (lists, groupByKey's iterables) as sorted\n\
+         \x20   tuples: Spark orders a group's values as its partitions arrive.\"\"\"\n\
+         \x20   if isinstance(value, tuple):\n\
+         \x20       return tuple(comparable(v) for v in value)\n\
+         \x20   if isinstance(value, (str, int, float, bool)) or value is None:\n\
+         \x20       return value\n\
+         \x20   return tuple(sorted(comparable(v) for v in value))\n\
+         \n\
+         \n\
          def same_records(actual, expected):\n\
          \x20   \"\"\"Spark does not order keyed results: compare as multisets.\"\"\"\n\
-         \x20   assert collections.Counter(actual) == collections.Counter(expected)\n",
+         \x20   assert collections.Counter(map(comparable, actual)) == collections.Counter(\n\
+         \x20       map(comparable, expected)\n\
+         \x20   )\n",
     );
     let params: Vec<&str> = job.inputs.iter().map(|i| i.name.as_str()).collect();
     for (i, case) in cases.iter().enumerate() {
@@ -123,7 +135,7 @@ pub fn module(job: &Job, job_path: &str, shown_job: &str, cases: &[Case]) -> Res
         out.push_str("    \"\"\"\n");
         for input in &job.inputs {
             let lines = case.inputs.get(&input.name).cloned().unwrap_or_default();
-            let items: Vec<String> = lines.iter().map(|l| python_str(l)).collect();
+            let items: Vec<String> = lines.iter().map(|l| input_literal(&input.shape, l)).collect();
             let _ = writeln!(
                 out,
                 "    {} = sc.parallelize({}, 2)",
@@ -159,6 +171,24 @@ pub fn module(job: &Job, job_path: &str, shown_job: &str, cases: &[Case]) -> Res
         }
     }
     Ok(out)
+}
+
+/// The Python value of one input line: the line itself for lines of text,
+/// else its tab-separated fields made into the annotated record.
+fn input_literal(shape: &Shape, line: &str) -> String {
+    if matches!(shape, Shape::Field(crate::ir::Ty::Str)) {
+        return python_str(line);
+    }
+    let fields: Vec<Value> = line
+        .split('\t')
+        .zip(shape.fields())
+        .map(|(text, ty)| match ty {
+            crate::ir::Ty::Int => text.parse().map(Value::Int).unwrap_or(Value::Str(text.into())),
+            crate::ir::Ty::Float => text.parse().map(Value::Float).unwrap_or(Value::Str(text.into())),
+            _ => Value::Str(text.into()),
+        })
+        .collect();
+    python_value(shape, &mut fields.iter())
 }
 
 /// A list literal, one item per line when long.

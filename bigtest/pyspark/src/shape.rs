@@ -43,7 +43,7 @@ impl Shape {
     pub fn key_value(&self) -> Option<(&Ty, &Shape)> {
         match self {
             Shape::Tuple(items) if items.len() == 2 => match &items[0] {
-                Shape::Field(key) if !matches!(key, Ty::Option(_) | Ty::StrList) => {
+                Shape::Field(key) if !matches!(key, Ty::Option(_) | Ty::List(_)) => {
                     Some((key, &items[1]))
                 }
                 _ => None,

@@ -143,6 +143,20 @@ impl Node {
         self.json.get(field)?.as_str().map(String::from)
     }
 
+    /// Where an `Attribute`'s name starts (`map` of `rdd.map`); its own
+    /// location is where the whole expression starts.
+    pub fn attr_loc(&self) -> Loc {
+        let number = |key: &str| self.json.get(key).and_then(Json::as_u64).map(|n| n as usize);
+        match (number("al"), number("ac")) {
+            (Some(line), Some(column)) => Loc {
+                file: self.loc.file.clone(),
+                line,
+                column,
+            },
+            _ => self.loc.clone(),
+        }
+    }
+
     /// An integer field (`conversion` of a `FormattedValue`).
     pub fn json_int(&self, field: &str) -> Option<i64> {
         self.json.get(field)?.as_i64()

@@ -73,7 +73,7 @@ pub fn lower(
     let args: Vec<PyVal> = params
         .iter()
         .map(|shape| lowering.from_shape(shape, &mut values, loc))
-        .collect();
+        .collect::<Result<_>>()?;
     let result = match apply {
         Apply::Values => {
             let PyVal::Tuple(pair) = &args[0] else {
@@ -98,7 +98,7 @@ pub fn lower(
     let Some(shape) = lowering.unify(&[(result.clone(), loc.clone())], "the UDF's result")? else {
         return unsupported(loc, "this UDF always returns None");
     };
-    let leaves = lowering.coerce(&result, &shape, loc);
+    let leaves = lowering.coerce(&result, &shape, loc)?;
     lowering.f.set_results(shape.fields());
     lowering.f.ret(&leaves, loc);
     Ok((lowering.f.finish(), Some(shape)))
@@ -141,20 +141,20 @@ impl<'s> Lowering<'s> {
         shape: &Shape,
         values: &mut impl Iterator<Item = Value>,
         loc: &Loc,
-    ) -> PyVal {
-        match shape {
+    ) -> Result<PyVal> {
+        Ok(match shape {
             Shape::Field(_) => PyVal::Scalar(values.next().expect("a value per field")),
             Shape::Tuple(items) => PyVal::Tuple(
                 items
                     .iter()
                     .map(|item| self.from_shape(item, values, loc))
-                    .collect(),
+                    .collect::<Result<_>>()?,
             ),
             Shape::Nullable(inner) => {
                 let present = values.next().expect("a flag");
                 PyVal::Maybe {
                     present,
-                    value: Box::new(self.from_shape(inner, values, loc)),
+                    value: Box::new(self.from_shape(inner, values, loc)?),
                 }
             }
             Shape::Absent(inner) => {
@@ -169,7 +169,7 @@ impl<'s> Lowering<'s> {
                     let Ty::Option(inner_ty) = &option.ty else {
                         unreachable!("an outer join's fields are options")
                     };
-                    let default = self.default(inner_ty, loc);
+                    let default = self.default(inner_ty, loc)?;
                     unwrapped.push(self.f.op(
                         format!(
                             "df.value_or {}, {} : {}, {}",
@@ -185,29 +185,31 @@ impl<'s> Lowering<'s> {
                 let mut unwrapped = unwrapped.into_iter();
                 PyVal::Maybe {
                     present,
-                    value: Box::new(self.from_shape(inner, &mut unwrapped, loc)),
+                    value: Box::new(self.from_shape(inner, &mut unwrapped, loc)?),
                 }
             }
-        }
+        })
     }
 
     /// A placeholder of type `ty` where a value is absent.
-    fn default(&mut self, ty: &Ty, loc: &Loc) -> Value {
-        match ty {
+    fn default(&mut self, ty: &Ty, loc: &Loc) -> Result<Value> {
+        Ok(match ty {
             Ty::Int => self.f.int(0, loc),
             Ty::Float => self.f.float(0.0, loc),
             Ty::Bool => self.f.bool(false, loc),
             Ty::Str => self.f.str("", loc),
-            Ty::StrList => {
+            // A split that may be None: a placeholder, never read.
+            Ty::List(element) if **element == Ty::Str => {
                 let empty = self.f.str("", loc);
                 self.f.op(
                     format!("df.split {} \",\" : !df.list<!df.str>", empty.name),
-                    Ty::StrList,
+                    Ty::str_list(),
                     loc,
                 )
             }
-            Ty::Option(inner) => self.default(inner, loc),
-        }
+            Ty::List(_) => return unsupported(loc, "a list that may be None is not supported in a UDF"),
+            Ty::Option(inner) => self.default(inner, loc)?,
+        })
     }
 
     /// The common shape of values that meet at one point (the returns of a
@@ -243,32 +245,33 @@ impl<'s> Lowering<'s> {
 
     /// The fields of `value` as a record of `shape` (written in the
     /// current block).
-    fn coerce(&mut self, value: &PyVal, shape: &Shape, loc: &Loc) -> Vec<Value> {
-        match (shape, value) {
+    fn coerce(&mut self, value: &PyVal, shape: &Shape, loc: &Loc) -> Result<Vec<Value>> {
+        Ok(match (shape, value) {
             (Shape::Nullable(inner), PyVal::None) => {
                 let mut out = vec![self.f.bool(false, loc)];
                 for ty in inner.fields() {
-                    out.push(self.default(&ty, loc));
+                    out.push(self.default(&ty, loc)?);
                 }
                 out
             }
             (Shape::Nullable(inner), PyVal::Maybe { present, value }) => {
                 let mut out = vec![present.clone()];
-                out.extend(self.coerce(value, inner, loc));
+                out.extend(self.coerce(value, inner, loc)?);
                 out
             }
             (Shape::Nullable(inner), value) => {
                 let mut out = vec![self.f.bool(true, loc)];
-                out.extend(self.coerce(value, inner, loc));
+                out.extend(self.coerce(value, inner, loc)?);
                 out
             }
             (Shape::Tuple(shapes), PyVal::Tuple(items)) => shapes
                 .iter()
                 .zip(items)
-                .flat_map(|(s, v)| self.coerce(v, s, loc))
-                .collect(),
+                .map(|(s, v)| self.coerce(v, s, loc))
+                .collect::<Result<Vec<_>>>()?
+                .concat(),
             (_, value) => value.leaves(),
-        }
+        })
     }
 
     /// Joins control flow: each arm (a block, sealed, with the values it
@@ -306,7 +309,7 @@ impl<'s> Lowering<'s> {
             let mut leaves = Vec::new();
             for (value, shape) in values.iter().zip(&shapes) {
                 if let Some(shape) = shape {
-                    leaves.extend(self.coerce(value, shape, loc));
+                    leaves.extend(self.coerce(value, shape, loc)?);
                 }
             }
             self.f.br(block, &leaves, loc);
@@ -318,11 +321,11 @@ impl<'s> Lowering<'s> {
             .iter()
             .zip(shared)
             .map(|(shape, shared)| match (shape, shared) {
-                (_, Some(value)) => value,
+                (_, Some(value)) => Ok(value),
                 (Some(shape), None) => self.from_shape(shape, &mut args, &loc),
-                (None, None) => PyVal::None,
+                (None, None) => Ok(PyVal::None),
             })
-            .collect())
+            .collect::<Result<_>>()?)
     }
 
     /// Joins arms that carry variable environments: variables every arm
@@ -527,7 +530,7 @@ impl<'s> Lowering<'s> {
             let targets = target.list("elts");
             let items = match value {
                 PyVal::Tuple(items) => items,
-                PyVal::Scalar(Value { ty: Ty::StrList, .. }) => {
+                PyVal::Scalar(Value { ty: Ty::List(_), .. }) => {
                     return unsupported(&target.loc, "unpacking a split into variables is not supported yet; index it (fields[0], fields[1])")
                 }
                 other => {
@@ -629,8 +632,12 @@ impl<'s> Lowering<'s> {
         } else {
             match self.expr(&iter)? {
                 PyVal::Tuple(items) => items,
-                PyVal::Scalar(Value { ty: Ty::StrList, .. }) => {
-                    return unsupported(&iter.loc, "for loops over a split are not supported yet (the pieces are indexed by constants); use flatMap to handle each piece")
+                PyVal::Scalar(list) if list.ty.is_list() => {
+                    let _ = list;
+                    return unsupported(
+                        &iter.loc,
+                        "for loops over a list (a split, a group's values) are not supported yet; use flatMap for the pieces of a split",
+                    );
                 }
                 other => return unsupported(&iter.loc, format!("cannot loop over a {}", other.python())),
             }
@@ -744,8 +751,8 @@ impl<'s> Lowering<'s> {
                     let zero = self.f.int(0, loc);
                     self.f.op(format!("arith.cmpi ne, {}, {} : i64", n.name, zero.name), Ty::Bool, loc)
                 }
-                Ty::StrList => {
-                    let n = self.f.op(format!("df.size {} : !df.list<!df.str>", v.name), Ty::Int, loc);
+                Ty::List(_) => {
+                    let n = self.f.op(format!("df.size {} : {}", v.name, v.ty.mlir()), Ty::Int, loc);
                     let zero = self.f.int(0, loc);
                     self.f.op(format!("arith.cmpi ne, {}, {} : i64", n.name, zero.name), Ty::Bool, loc)
                 }
@@ -1086,6 +1093,10 @@ impl<'s> Lowering<'s> {
     }
 
     fn binary(&mut self, op: &str, left: PyVal, right: PyVal, loc: &Loc) -> Result<PyVal> {
+        let is_str = |v: &PyVal| matches!(v, PyVal::Scalar(Value { ty: Ty::Str, .. }));
+        if op == "Mult" && (is_str(&left) || is_str(&right)) {
+            return unsupported(loc, "string repetition (str * int) is not supported in a UDF");
+        }
         let (a, b) = self.numeric_pair(left, right, loc, op)?;
         let value = match (op, &a.ty) {
             ("Add", Ty::Str) => self.f.df2("concat", &a, &b, Ty::Str, loc),
@@ -1176,27 +1187,14 @@ impl<'s> Lowering<'s> {
                 }
                 None => unsupported(&index.loc, "a tuple is indexed by a constant in a UDF"),
             },
-            PyVal::Scalar(list) if list.ty == Ty::StrList => {
-                let Some(i) = int_constant(&index) else {
-                    return unsupported(&index.loc, "a split is indexed by a constant in a UDF (fields[2])");
+            PyVal::Scalar(list) if list.ty.is_list() => {
+                let Ty::List(element) = list.ty.clone() else {
+                    unreachable!("a list type")
                 };
-                if i < 0 {
-                    return unsupported(&index.loc, "negative indices into a split are not supported yet");
-                }
-                let list_ty = list.ty.mlir();
-                if let Some(handler) = self.handler("IndexError") {
-                    let option = self.f.op(
-                        format!("df.get {}[{i}] : {list_ty} -> !df.option<!df.str>", list.name),
-                        Ty::Option(Box::new(Ty::Str)),
-                        loc,
-                    );
-                    Ok(PyVal::Scalar(self.present_or(&option, handler, Ty::Str, loc)))
-                } else {
-                    Ok(PyVal::Scalar(self.f.op(
-                        format!("df.get {}[{i}] : {list_ty} -> !df.str", list.name),
-                        Ty::Str,
-                        loc,
-                    )))
+                match int_constant(&index) {
+                    Some(i) if i >= 0 => Ok(PyVal::Scalar(self.list_get(&list, i, *element, loc)?)),
+                    Some(_) => unsupported(&index.loc, "negative indices into a list are not supported yet"),
+                    None => unsupported(&index.loc, "a list is indexed by a constant in a UDF (fields[2])"),
                 }
             }
             PyVal::Scalar(s) if s.ty == Ty::Str => {
@@ -1224,6 +1222,28 @@ impl<'s> Lowering<'s> {
             }
             other => unsupported(loc, format!("indexing a {} is not supported in a UDF", other.python())),
         }
+    }
+
+    /// Element `i` (a constant, at least 0) of a list: `df.get`; past the
+    /// end an IndexError, to the handler inside a `try` that catches it.
+    fn list_get(&mut self, list: &Value, i: i64, element: Ty, loc: &Loc) -> Result<Value> {
+        let list_ty = list.ty.mlir();
+        Ok(match self.handler("IndexError") {
+            Some(handler) => {
+                let option_ty = Ty::Option(Box::new(element.clone()));
+                let option = self.f.op(
+                    format!("df.get {}[{i}] : {list_ty} -> {}", list.name, option_ty.mlir()),
+                    option_ty,
+                    loc,
+                );
+                self.present_or(&option, handler, element, loc)?
+            }
+            None => self.f.op(
+                format!("df.get {}[{i}] : {list_ty} -> {}", list.name, element.mlir()),
+                element,
+                loc,
+            ),
+        })
     }
 
     /// `s[lower:upper]` with Python's clamping, as a `df.substr` of
@@ -1255,17 +1275,17 @@ impl<'s> Lowering<'s> {
 
     /// The value of a total op's option result, going to `handler` where it
     /// is absent.
-    fn present_or(&mut self, option: &Value, handler: BlockId, ty: Ty, loc: &Loc) -> Value {
+    fn present_or(&mut self, option: &Value, handler: BlockId, ty: Ty, loc: &Loc) -> Result<Value> {
         let present = self.f.op(format!("df.is_present {} : {}", option.name, option.ty.mlir()), Ty::Bool, loc);
         let (ok, _) = self.f.block(&[]);
         self.f.cond_br(&present, (ok, &[]), (handler, &[]), loc);
         self.f.switch_to(ok);
-        let default = self.default(&ty, loc);
-        self.f.op(
+        let default = self.default(&ty, loc)?;
+        Ok(self.f.op(
             format!("df.value_or {}, {} : {}, {}", option.name, default.name, option.ty.mlir(), ty.mlir()),
             ty,
             loc,
-        )
+        ))
     }
 
     fn call(&mut self, e: &Node) -> Result<PyVal> {
@@ -1279,7 +1299,7 @@ impl<'s> Lowering<'s> {
         }
         let func = e.expect("func");
         if func.is("Attribute") {
-            return self.method(e, &func, &args);
+            return self.method(&func, &args);
         }
         let Some(name) = func.name() else {
             return unsupported(&func.loc, format!("calling {} is not supported in a UDF", describe(&func)));
@@ -1305,7 +1325,7 @@ impl<'s> Lowering<'s> {
                     Ty::Int => v,
                     Ty::Bool => self.bool_to_int(&v, loc),
                     Ty::Float => self.f.op(format!("arith.fptosi {} : f64 to i64", v.name), Ty::Int, loc),
-                    Ty::Str => self.parse(&v, "to_int", Ty::Int, loc),
+                    Ty::Str => self.parse(&v, "to_int", Ty::Int, loc)?,
                     _ => return unsupported(loc, format!("int() of a {}", v.ty.python())),
                 }))
             }
@@ -1319,7 +1339,7 @@ impl<'s> Lowering<'s> {
                         let i = self.bool_to_int(&v, loc);
                         self.int_to_float(&i, loc)
                     }
-                    Ty::Str => self.parse(&v, "to_float", Ty::Float, loc),
+                    Ty::Str => self.parse(&v, "to_float", Ty::Float, loc)?,
                     _ => return unsupported(loc, format!("float() of a {}", v.ty.python())),
                 }))
             }
@@ -1339,7 +1359,7 @@ impl<'s> Lowering<'s> {
                         let v = self.as_scalar(other, loc, "len()")?;
                         Ok(PyVal::Scalar(match v.ty {
                             Ty::Str => self.f.op(format!("df.length {}", v.name), Ty::Int, loc),
-                            Ty::StrList => self.f.op(format!("df.size {} : !df.list<!df.str>", v.name), Ty::Int, loc),
+                            Ty::List(_) => self.f.op(format!("df.size {} : {}", v.name, v.ty.mlir()), Ty::Int, loc),
                             _ => return unsupported(loc, format!("len() of a {} (TypeError in Python)", v.ty.python())),
                         }))
                     }
@@ -1364,9 +1384,24 @@ impl<'s> Lowering<'s> {
                     _ => return unsupported(loc, format!("abs() of a {}", v.ty.python())),
                 }))
             }
+            "sum" | "min" | "max" | "list" if args.len() == 1 => {
+                let v = one(self)?;
+                let v = self.as_scalar(v, loc, &format!("{name}()"))?;
+                let Ty::List(element) = v.ty.clone() else {
+                    return unsupported(loc, format!("{name}() of a {} is not supported in a UDF", v.ty.python()));
+                };
+                if name == "list" {
+                    return Ok(PyVal::Scalar(v));
+                }
+                let _ = element;
+                unsupported(
+                    loc,
+                    format!("{name}() of a list (a group's values) is not supported yet; reduceByKey folds a key's values"),
+                )
+            }
             "min" | "max" => {
                 if args.len() != 2 {
-                    return unsupported(loc, format!("{name}() takes two values in a UDF"));
+                    return unsupported(loc, format!("{name}() takes two values or one list in a UDF"));
                 }
                 let a = self.expr(&args[0])?;
                 let b = self.expr(&args[1])?;
@@ -1386,14 +1421,14 @@ impl<'s> Lowering<'s> {
 
     /// `int(s)` / `float(s)`: a total parse going to the handler inside a
     /// `try` that catches ValueError; otherwise one that fails the UDF.
-    fn parse(&mut self, s: &Value, op: &str, ty: Ty, loc: &Loc) -> Value {
+    fn parse(&mut self, s: &Value, op: &str, ty: Ty, loc: &Loc) -> Result<Value> {
         match self.handler("ValueError") {
             Some(handler) => {
                 let option_ty = Ty::Option(Box::new(ty.clone()));
                 let option = self.f.op(format!("df.{op} {} : {}", s.name, option_ty.mlir()), option_ty, loc);
                 self.present_or(&option, handler, ty, loc)
             }
-            None => self.f.op(format!("df.{op} {}", s.name), ty, loc),
+            None => Ok(self.f.op(format!("df.{op} {}", s.name), ty, loc)),
         }
     }
 
@@ -1521,8 +1556,8 @@ impl<'s> Lowering<'s> {
         pieces.fold(first, |text, piece| self.f.df2("concat", &text, &piece, Ty::Str, loc))
     }
 
-    fn method(&mut self, e: &Node, func: &Node, args: &[Node]) -> Result<PyVal> {
-        let loc = &e.loc;
+    fn method(&mut self, func: &Node, args: &[Node]) -> Result<PyVal> {
+        let loc = &func.attr_loc();
         let method = func.str("attr").unwrap_or_default();
         if method == "format" {
             if let Some(format) = func.expect("value").str_constant() {
@@ -1549,11 +1584,11 @@ impl<'s> Lowering<'s> {
         let constant_arg = |i: usize| args.get(i).and_then(Node::str_constant);
         Ok(PyVal::Scalar(match method.as_str() {
             "split" => match args.len() {
-                0 => self.f.op(format!("df.split {} : !df.list<!df.str>", s.name), Ty::StrList, loc),
+                0 => self.f.op(format!("df.split {} : !df.list<!df.str>", s.name), Ty::str_list(), loc),
                 1 => match constant_arg(0) {
                     Some(sep) if !sep.is_empty() => self.f.op(
                         format!("df.split {} {} : !df.list<!df.str>", s.name, crate::ir::string_literal(&sep)),
-                        Ty::StrList,
+                        Ty::str_list(),
                         loc,
                     ),
                     Some(_) => return unsupported(loc, "split(\"\") raises ValueError: empty separator"),
@@ -1598,7 +1633,7 @@ impl<'s> Lowering<'s> {
             }
             _ => {
                 return unsupported(
-                    &func.loc,
+                    loc,
                     format!("str.{method}() is not supported in a UDF (split, strip, lstrip, rstrip, lower, upper, startswith, endswith, find, replace are)"),
                 )
             }

@@ -110,19 +110,12 @@ def keyword_arguments(lines):
     return lines.map(lambda line: line.split(",", maxsplit=1))
 
 
-def udf_split_loop(line):
-    n = 0
-    for part in line.split(","):
-        n += int(part)
-    return n
+def string_repetition(lines):
+    return lines.map(lambda line: line * 2)
 
 
-def for_over_split(lines):
-    return lines.map(udf_split_loop)
-
-
-def group_by_key(lines):
-    return lines.map(lambda line: (line, 1)).groupByKey()
+def flat_map_values(lines):
+    return lines.map(lambda line: (line, line)).flatMapValues(lambda v: v.split())
 
 
 def sort_by(lines):
