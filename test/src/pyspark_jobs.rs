@@ -22,6 +22,18 @@ use serde_json::Value;
 
 use crate::spark::venv_python;
 
+/// Examples whose generation takes minutes on the 2-core CI machine (debug
+/// build; measured 2026-12-04): Z3 4.8.12 on their string constraints
+/// (chained `replace`, `strip`, `lower` on every token; 51 to 242 JDU
+/// paths) is issue 29's work. They run with COCO_SLOW_TESTS=1.
+const SLOW_EXAMPLES: &[&str] = &[
+    "dedup_union",
+    "orders_customers",
+    "sessions",
+    "weblog_errors",
+    "word_count",
+];
+
 /// One job prepared: its module and what `generate` reported.
 struct Prepared {
     job: String,
@@ -60,7 +72,9 @@ fn prepare(job: &Path, scratch: &Path) -> Result<Prepared, String> {
         module.to_string_lossy().into_owned(),
     ]);
     let seconds = start.elapsed().as_secs_f64();
-    if output.code != 0 {
+    // Exit 2: some paths unknown; the data and module are written and
+    // must still pass on Spark.
+    if output.code != 0 && output.code != coco_tools::bigtest::INCOMPLETE {
         return Err(format!(
             "coco-bigtest generate {} exited {}:\n{}{}",
             job.display(),
@@ -215,7 +229,15 @@ fn jobs_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
 pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
     let scratch = std::env::temp_dir().join("coco-pyspark-check");
     std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
-    let mut jobs = jobs_in(examples)?;
+    let mut jobs: Vec<PathBuf> = jobs_in(examples)?
+        .into_iter()
+        .filter(|job| {
+            crate::slow_tests()
+                || !job
+                    .file_stem()
+                    .is_some_and(|stem| SLOW_EXAMPLES.iter().any(|slow| stem == *slow))
+        })
+        .collect();
     jobs.extend(jobs_in(subset)?);
     let prepared: Vec<Prepared> = jobs.iter().map(|j| prepare(j, &scratch)).collect::<Result<_, _>>()?;
     stable(&jobs[0], &prepared[0], &scratch)?;
@@ -228,7 +250,8 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
     for (i, fault) in faults.iter().enumerate() {
         let program = fault["program"].as_str().unwrap_or_default();
         let first = faults.iter().position(|f| f["program"].as_str() == Some(program)) == Some(i);
-        if crate::slow_tests() || first {
+        let prepared_job = prepared.iter().any(|p| format!("{}.py", p.job) == program);
+        if prepared_job && (crate::slow_tests() || first) {
             seeded.push(seed(fault, i + 1, examples, &prepared, &scratch)?);
         }
     }
@@ -261,17 +284,18 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
         ));
     }
     let mut summary = String::from(
-        "job | JDU paths | feasible | records | cases | coverage | generate s | seeded faults detected on Spark\n",
+        "job | JDU paths | feasible | unknown | records | cases | coverage | generate s | seeded faults detected on Spark\n",
     );
     for p in &prepared {
         let s = &p.report["summary"];
         let mine: Vec<&Seeded> = seeded.iter().filter(|f| f.job == p.job).collect();
         let detected = mine.iter().filter(|f| failed.contains_key(&file_of(&f.module))).count();
         summary.push_str(&format!(
-            "{} | {} | {} | {} | {} | {:.1}% | {:.2} | {} of {}\n",
+            "{} | {} | {} | {} | {} | {} | {:.1}% | {:.2} | {} of {}\n",
             p.job,
             s["paths"],
             s["feasible"],
+            s["unknown"],
             p.report["records"].as_array().map(Vec::len).unwrap_or(0),
             p.report["records"]
                 .as_array()

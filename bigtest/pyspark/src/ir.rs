@@ -222,7 +222,12 @@ impl Function {
 
     pub fn call(&mut self, callee: &str, args: &[Value], results: &[Ty], loc: &Loc) -> Vec<Value> {
         let values: Vec<Value> = results.iter().map(|ty| self.fresh(ty.clone())).collect();
-        let names = |vs: &[Value]| vs.iter().map(|v| v.name.clone()).collect::<Vec<_>>().join(", ");
+        let names = |vs: &[Value]| {
+            vs.iter()
+                .map(|v| v.name.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let types = |ts: Vec<String>| ts.join(", ");
         let call = format!(
             "func.call @{callee}({}) : ({}) -> ({})",
@@ -338,12 +343,7 @@ impl Function {
             .iter()
             .map(|p| format!("{}: {}", p.name, p.ty.mlir()))
             .collect();
-        let results: Vec<String> = self
-            .results
-            .iter()
-            .flatten()
-            .map(Ty::mlir)
-            .collect();
+        let results: Vec<String> = self.results.iter().flatten().map(Ty::mlir).collect();
         let mut out = format!(
             "func.func @{}({}) -> ({}) {{\n",
             self.name,

@@ -125,7 +125,8 @@ impl<'s> Builder<'s> {
     fn dataset(&mut self, text: String, shape: Shape, loc: &Loc) -> Rdd {
         let value = format!("%d{}", self.next);
         self.next += 1;
-        self.lines.push(format!("  {value} = {text} {}", loc.mlir()));
+        self.lines
+            .push(format!("  {value} = {text} {}", loc.mlir()));
         Rdd { value, shape }
     }
 
@@ -202,7 +203,11 @@ impl<'s> Builder<'s> {
     // ----- statements of the function under test or the script ----------
 
     /// Reads `body` with `env` bound; returns what it `return`s.
-    fn body(&mut self, body: &[Node], env: &mut BTreeMap<String, Binding>) -> Result<Option<(Binding, Loc)>> {
+    fn body(
+        &mut self,
+        body: &[Node],
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<Option<(Binding, Loc)>> {
         for s in body {
             match s.kind.as_str() {
                 "Return" => {
@@ -253,9 +258,14 @@ impl<'s> Builder<'s> {
                 let receiver = func.expect("value");
                 if method == "saveAsTextFile" {
                     let Binding::Rdd(rdd) = self.binding(&receiver, env)? else {
-                        return unsupported(&receiver.loc, "saveAsTextFile of something that is not an RDD");
+                        return unsupported(
+                            &receiver.loc,
+                            "saveAsTextFile of something that is not an RDD",
+                        );
                     };
-                    let name = receiver.name().unwrap_or_else(|| format!("output_{}", self.outputs.len()));
+                    let name = receiver
+                        .name()
+                        .unwrap_or_else(|| format!("output_{}", self.outputs.len()));
                     return self.sink(&name, &rdd, &call.loc);
                 }
                 if let Ok(Binding::Context) = self.binding(&receiver, env) {
@@ -268,7 +278,10 @@ impl<'s> Builder<'s> {
         }
         unsupported(
             &call.loc,
-            format!("{} whose result is dropped: the job's RDD code assigns, returns or saves its RDDs", describe(call)),
+            format!(
+                "{} whose result is dropped: the job's RDD code assigns, returns or saves its RDDs",
+                describe(call)
+            ),
         )
     }
 
@@ -277,8 +290,13 @@ impl<'s> Builder<'s> {
         if let Some(name) = e.name() {
             return match env.get(&name) {
                 Some(b) => Ok(b.clone()),
-                None if name == "sys" || name == "SparkContext" || name == "SparkSession" => Ok(Binding::Context),
-                None => unsupported(&e.loc, format!("{name} is not an RDD or the SparkContext here")),
+                None if name == "sys" || name == "SparkContext" || name == "SparkSession" => {
+                    Ok(Binding::Context)
+                }
+                None => unsupported(
+                    &e.loc,
+                    format!("{name} is not an RDD or the SparkContext here"),
+                ),
             };
         }
         if e.is("Tuple") {
@@ -296,11 +314,20 @@ impl<'s> Builder<'s> {
             // sys.argv[1], spark.sparkContext
             return match self.binding(&e.expect("value"), env)? {
                 Binding::Context => Ok(Binding::Context),
-                _ => unsupported(&e.loc, format!("{} of an RDD is not supported in the job's RDD code", describe(e))),
+                _ => unsupported(
+                    &e.loc,
+                    format!(
+                        "{} of an RDD is not supported in the job's RDD code",
+                        describe(e)
+                    ),
+                ),
             };
         }
         if !e.is("Call") {
-            return unsupported(&e.loc, format!("{} are not supported in the job's RDD code", describe(e)));
+            return unsupported(
+                &e.loc,
+                format!("{} are not supported in the job's RDD code", describe(e)),
+            );
         }
         let func = e.expect("func");
         if let Some(name) = func.name() {
@@ -320,12 +347,20 @@ impl<'s> Builder<'s> {
 
     /// `SparkContext(...)`, `SparkSession.builder...`, or a function of the
     /// file that takes RDDs (inlined).
-    fn call_function(&mut self, name: &str, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<Binding> {
+    fn call_function(
+        &mut self,
+        name: &str,
+        call: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<Binding> {
         if matches!(name, "SparkContext" | "SparkConf") {
             return Ok(Binding::Context);
         }
         let Some(def) = self.scope.defs.get(name).cloned() else {
-            return unsupported(&call.loc, format!("{name}() is not supported in the job's RDD code"));
+            return unsupported(
+                &call.loc,
+                format!("{name}() is not supported in the job's RDD code"),
+            );
         };
         if self.calls.iter().any(|c| c == name) {
             return unsupported(&call.loc, format!("{name} calls itself"));
@@ -338,7 +373,10 @@ impl<'s> Builder<'s> {
             .collect();
         let args = call.list("args");
         if params.len() != args.len() || !call.list("keywords").is_empty() {
-            return unsupported(&call.loc, format!("{name} takes {} positional argument(s)", params.len()));
+            return unsupported(
+                &call.loc,
+                format!("{name} takes {} positional argument(s)", params.len()),
+            );
         }
         let mut inner = BTreeMap::new();
         for (param, arg) in params.iter().zip(&args) {
@@ -353,31 +391,59 @@ impl<'s> Builder<'s> {
         }
     }
 
-    fn context_method(&mut self, method: &str, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<Binding> {
+    fn context_method(
+        &mut self,
+        method: &str,
+        call: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<Binding> {
         let args = call.list("args");
         match method {
             "textFile" => {
                 let path = args.first().and_then(Node::str_constant);
                 let name = format!("input_{}", self.inputs.len());
                 let _ = env;
-                Ok(Binding::Rdd(self.source(&name, path.as_deref(), &call.loc)?))
+                Ok(Binding::Rdd(self.source(
+                    &name,
+                    path.as_deref(),
+                    &call.loc,
+                )?))
             }
             "parallelize" => {
                 let name = format!("input_{}", self.inputs.len());
                 let records = parallelized(call)?;
-                Ok(Binding::Rdd(self.source_of(&name, None, &records, Shape::Field(Ty::Str), &call.loc)?))
+                Ok(Binding::Rdd(self.source_of(
+                    &name,
+                    None,
+                    &records,
+                    Shape::Field(Ty::Str),
+                    &call.loc,
+                )?))
             }
-            "getOrCreate" | "builder" | "appName" | "master" | "config" | "setAppName" | "setMaster" | "set" => Ok(Binding::Context),
-            other => unsupported(&call.loc, format!("SparkContext.{other}() is not supported in the job")),
+            "getOrCreate" | "builder" | "appName" | "master" | "config" | "setAppName"
+            | "setMaster" | "set" => Ok(Binding::Context),
+            other => unsupported(
+                &call.loc,
+                format!("SparkContext.{other}() is not supported in the job"),
+            ),
         }
     }
 
     /// One RDD operator applied to `rdd`.
-    fn operator(&mut self, method: &str, rdd: Rdd, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<Rdd> {
+    fn operator(
+        &mut self,
+        method: &str,
+        rdd: Rdd,
+        call: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<Rdd> {
         let loc = &call.expect("func").attr_loc();
         let args = call.list("args");
         if !call.list("keywords").is_empty() {
-            return unsupported(loc, format!("keyword arguments of {method}() are not supported"));
+            return unsupported(
+                loc,
+                format!("keyword arguments of {method}() are not supported"),
+            );
         }
         let udf_arg = |n: usize| -> Result<Node> {
             if args.len() == n {
@@ -474,7 +540,12 @@ impl<'s> Builder<'s> {
                 };
                 self.udfs.push(projection(&name, &fields, keep, loc));
                 Ok(self.dataset(
-                    format!("df.map {} @{name} : {} -> {}", rdd.value, dataset_type(&rdd.shape), dataset_type(&shape)),
+                    format!(
+                        "df.map {} @{name} : {} -> {}",
+                        rdd.value,
+                        dataset_type(&rdd.shape),
+                        dataset_type(&shape)
+                    ),
                     shape,
                     loc,
                 ))
@@ -499,7 +570,11 @@ impl<'s> Builder<'s> {
                 }
                 self.udfs.push(text);
                 Ok(self.dataset(
-                    format!("df.reduce_by_key {} @{name} : {}", rdd.value, dataset_type(&rdd.shape)),
+                    format!(
+                        "df.reduce_by_key {} @{name} : {}",
+                        rdd.value,
+                        dataset_type(&rdd.shape)
+                    ),
                     rdd.shape.clone(),
                     loc,
                 ))
@@ -514,19 +589,38 @@ impl<'s> Builder<'s> {
                 if left_key != right_key {
                     return unsupported(
                         loc,
-                        format!("{method}() of keys of type {} and {}: they never match", left_key.python(), right_key.python()),
+                        format!(
+                            "{method}() of keys of type {} and {}: they never match",
+                            left_key.python(),
+                            right_key.python()
+                        ),
                     );
                 }
-                let plain = |shape: &Shape| shape.fields().iter().all(|t| !matches!(t, Ty::Option(_)));
+                let plain =
+                    |shape: &Shape| shape.fields().iter().all(|t| !matches!(t, Ty::Option(_)));
                 let (kind, left_side, right_side) = match method {
                     "join" => ("inner", left_value.clone(), right_value.clone()),
-                    "leftOuterJoin" => ("left_outer", left_value.clone(), Shape::Absent(Box::new(right_value.clone()))),
-                    _ => ("right_outer", Shape::Absent(Box::new(left_value.clone())), right_value.clone()),
+                    "leftOuterJoin" => (
+                        "left_outer",
+                        left_value.clone(),
+                        Shape::Absent(Box::new(right_value.clone())),
+                    ),
+                    _ => (
+                        "right_outer",
+                        Shape::Absent(Box::new(left_value.clone())),
+                        right_value.clone(),
+                    ),
                 };
                 if kind != "inner" && !(plain(&left_value) && plain(&right_value)) {
-                    return unsupported(loc, "an outer join of the result of another outer join is not supported yet");
+                    return unsupported(
+                        loc,
+                        "an outer join of the result of another outer join is not supported yet",
+                    );
                 }
-                let shape = Shape::Tuple(vec![Shape::Field(left_key), Shape::Tuple(vec![left_side, right_side])]);
+                let shape = Shape::Tuple(vec![
+                    Shape::Field(left_key),
+                    Shape::Tuple(vec![left_side, right_side]),
+                ]);
                 Ok(self.dataset(
                     format!(
                         "df.join {kind} {}, {} : {}, {} -> {}",
@@ -548,11 +642,20 @@ impl<'s> Builder<'s> {
                 if other.shape != rdd.shape {
                     return unsupported(
                         loc,
-                        format!("union() of records of type {} and {} is not supported", rdd.shape.python(), other.shape.python()),
+                        format!(
+                            "union() of records of type {} and {} is not supported",
+                            rdd.shape.python(),
+                            other.shape.python()
+                        ),
                     );
                 }
                 Ok(self.dataset(
-                    format!("df.union {}, {} : {}", rdd.value, other.value, dataset_type(&rdd.shape)),
+                    format!(
+                        "df.union {}, {} : {}",
+                        rdd.value,
+                        other.value,
+                        dataset_type(&rdd.shape)
+                    ),
                     rdd.shape.clone(),
                     loc,
                 ))
@@ -574,19 +677,35 @@ impl<'s> Builder<'s> {
                     return unsupported(loc, format!("groupByKey over values of type {} is not supported yet (single values are)", value.python()));
                 };
                 if matches!(value, Ty::List(_) | Ty::Option(_)) {
-                    return unsupported(loc, "groupByKey over lists or optional values is not supported");
+                    return unsupported(
+                        loc,
+                        "groupByKey over lists or optional values is not supported",
+                    );
                 }
-                let shape = Shape::Tuple(vec![Shape::Field(key), Shape::Field(Ty::List(Box::new(value)))]);
+                let shape = Shape::Tuple(vec![
+                    Shape::Field(key),
+                    Shape::Field(Ty::List(Box::new(value))),
+                ]);
                 Ok(self.dataset(
-                    format!("df.group_by_key {} : {} -> {}", rdd.value, dataset_type(&rdd.shape), dataset_type(&shape)),
+                    format!(
+                        "df.group_by_key {} : {} -> {}",
+                        rdd.value,
+                        dataset_type(&rdd.shape),
+                        dataset_type(&shape)
+                    ),
                     shape,
                     loc,
                 ))
             }
-            "flatMapValues" | "fullOuterJoin" | "reduce" | "count" | "collect" | "sortBy" | "sortByKey" => {
-                unsupported(loc, format!("{method}() is not supported yet by the PySpark front end"))
-            }
-            other => unsupported(loc, format!("RDD.{other}() is not supported (see docs/pyspark.md for the operators)")),
+            "flatMapValues" | "fullOuterJoin" | "reduce" | "count" | "collect" | "sortBy"
+            | "sortByKey" => unsupported(
+                loc,
+                format!("{method}() is not supported yet by the PySpark front end"),
+            ),
+            other => unsupported(
+                loc,
+                format!("RDD.{other}() is not supported (see docs/pyspark.md for the operators)"),
+            ),
         }
     }
 
@@ -658,10 +777,16 @@ fn bind(target: &Node, binding: Binding, env: &mut BTreeMap<String, Binding>) ->
     if target.is("Tuple") || target.is("List") {
         let targets = target.list("elts");
         let Binding::Rdds(items) = binding else {
-            return unsupported(&target.loc, "unpacking something that is not a tuple of RDDs");
+            return unsupported(
+                &target.loc,
+                "unpacking something that is not a tuple of RDDs",
+            );
         };
         if items.len() != targets.len() {
-            return unsupported(&target.loc, format!("unpacks {} RDDs into {} names", items.len(), targets.len()));
+            return unsupported(
+                &target.loc,
+                format!("unpacks {} RDDs into {} names", items.len(), targets.len()),
+            );
         }
         for (t, rdd) in targets.iter().zip(items) {
             bind(t, Binding::Rdd(rdd), env)?;
@@ -675,7 +800,12 @@ fn bind(target: &Node, binding: Binding, env: &mut BTreeMap<String, Binding>) ->
 pub fn is_main_guard(test: &Node) -> bool {
     test.is("Compare")
         && test.expect("left").name().as_deref() == Some("__name__")
-        && test.list("comparators").first().and_then(Node::str_constant).as_deref() == Some("__main__")
+        && test
+            .list("comparators")
+            .first()
+            .and_then(Node::str_constant)
+            .as_deref()
+            == Some("__main__")
 }
 
 /// Whether `def` looks like a function under test: it applies an RDD
@@ -705,7 +835,9 @@ fn mentions_operator(node: &Node, params: &[String]) -> bool {
             }
         }
     }
-    node.children().iter().any(|child| mentions_operator(child, params))
+    node.children()
+        .iter()
+        .any(|child| mentions_operator(child, params))
 }
 
 /// Builds the program of the function under test `entry`.
@@ -724,7 +856,10 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
     builder.calls.push(name.clone());
     let result = builder.body(&def.list("body"), &mut env)?;
     let Some((binding, loc)) = result else {
-        return unsupported(&def.loc, format!("{name} returns no RDD; the function under test returns its results"));
+        return unsupported(
+            &def.loc,
+            format!("{name} returns no RDD; the function under test returns its results"),
+        );
     };
     match binding {
         Binding::Rdd(rdd) => {
@@ -746,7 +881,8 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
 /// `tuple[str, tuple[int, float]]`).
 fn element_shape(annotation: &Node) -> Result<Shape> {
     let is_rdd = |base: &Node| {
-        base.name().as_deref() == Some("RDD") || (base.is("Attribute") && base.str("attr").as_deref() == Some("RDD"))
+        base.name().as_deref() == Some("RDD")
+            || (base.is("Attribute") && base.str("attr").as_deref() == Some("RDD"))
     };
     if is_rdd(annotation) {
         return Ok(Shape::Field(Ty::Str));
@@ -772,14 +908,29 @@ fn record_shape(t: &Node) -> Result<Shape> {
         };
         if tuple {
             let inner = t.expect("slice");
-            let items = if inner.is("Tuple") { inner.list("elts") } else { vec![inner] };
+            let items = if inner.is("Tuple") {
+                inner.list("elts")
+            } else {
+                vec![inner]
+            };
             if items.iter().any(|i| i.is("Constant")) {
-                return unsupported(&t.loc, "variable-length tuples (tuple[int, ...]) are not record types");
+                return unsupported(
+                    &t.loc,
+                    "variable-length tuples (tuple[int, ...]) are not record types",
+                );
             }
-            return Ok(Shape::Tuple(items.iter().map(record_shape).collect::<Result<_>>()?));
+            return Ok(Shape::Tuple(
+                items.iter().map(record_shape).collect::<Result<_>>()?,
+            ));
         }
     }
-    unsupported(&t.loc, format!("{} is not a record type the front end reads (str, int, float, or tuples of them)", describe(t)))
+    unsupported(
+        &t.loc,
+        format!(
+            "{} is not a record type the front end reads (str, int, float, or tuples of them)",
+            describe(t)
+        ),
+    )
 }
 
 /// Builds the program of a `__main__` script.
@@ -790,7 +941,9 @@ pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
             // `x = sc.textFile(...)` names its source after x.
             let value = s.expect("value");
             let targets = s.list("targets");
-            if let (Some(name), Some(method)) = (targets.first().and_then(Node::name), source_call(&value)) {
+            if let (Some(name), Some(method)) =
+                (targets.first().and_then(Node::name), source_call(&value))
+            {
                 let rdd = if method == "textFile" {
                     let path = value.list("args").first().and_then(Node::str_constant);
                     builder.source(&name, path.as_deref(), &value.loc)?
@@ -825,15 +978,24 @@ fn source_call(value: &Node) -> Option<String> {
 fn parallelized(call: &Node) -> Result<Vec<String>> {
     let args = call.list("args");
     let Some(items) = args.first().filter(|a| a.is("List") || a.is("Tuple")) else {
-        return unsupported(&call.loc, "sc.parallelize takes a list of string literals in the job");
+        return unsupported(
+            &call.loc,
+            "sc.parallelize takes a list of string literals in the job",
+        );
     };
     items
         .list("elts")
         .iter()
         .map(|item| match item.str_constant() {
             Some(text) if !text.contains(['\n', '\r']) => Ok(text),
-            Some(_) => unsupported(&item.loc, "a parallelized line holds a line break; records are lines of text"),
-            None => unsupported(&item.loc, "sc.parallelize takes string literals (lines of text) in the job"),
+            Some(_) => unsupported(
+                &item.loc,
+                "a parallelized line holds a line break; records are lines of text",
+            ),
+            None => unsupported(
+                &item.loc,
+                "sc.parallelize takes string literals (lines of text) in the job",
+            ),
         })
         .collect()
 }

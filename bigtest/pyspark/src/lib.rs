@@ -71,7 +71,9 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
             }
             "Assign" => {
                 let targets = statement.list("targets");
-                if let ([target], Some(value)) = (&targets[..], constant_of(&statement.expect("value"))) {
+                if let ([target], Some(value)) =
+                    (&targets[..], constant_of(&statement.expect("value")))
+                {
                     if let Some(name) = target.name() {
                         scope.constants.insert(name, value);
                     }
@@ -92,7 +94,10 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
             }
         },
         None => {
-            let candidates: Vec<&String> = order.iter().filter(|n| takes_rdds(&scope.defs[*n])).collect();
+            let candidates: Vec<&String> = order
+                .iter()
+                .filter(|n| takes_rdds(&scope.defs[*n]))
+                .collect();
             match candidates[..] {
                 [one] => Some(scope.defs[one].clone()),
                 [] => None,

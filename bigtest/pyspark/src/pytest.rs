@@ -28,7 +28,10 @@ pub enum Outcome {
     Output(Vec<Vec<Vec<Value>>>),
     /// The job fails; `class` is the Python exception that fails it when
     /// known (`ValueError`).
-    Failure { class: Option<String>, reason: String },
+    Failure {
+        class: Option<String>,
+        reason: String,
+    },
 }
 
 /// One generated case.
@@ -45,7 +48,12 @@ pub struct Case {
 
 /// Writes the module. `job_path` is the job's file relative to the
 /// module's folder; `shown_job` how the docstring names it.
-pub fn module(job: &Job, job_path: &str, shown_job: &str, cases: &[Case]) -> Result<String, String> {
+pub fn module(
+    job: &Job,
+    job_path: &str,
+    shown_job: &str,
+    cases: &[Case],
+) -> Result<String, String> {
     let Some(entry) = &job.entry else {
         return Err(
             "--pytest needs a function under test (a function whose parameters are RDDs); this job is a __main__ script"
@@ -125,7 +133,10 @@ pub fn module(job: &Job, job_path: &str, shown_job: &str, cases: &[Case]) -> Res
                 "Case {} ({}): the job fails{}.",
                 i,
                 case.folder,
-                class.as_ref().map(|c| format!(" with {c}")).unwrap_or_default()
+                class
+                    .as_ref()
+                    .map(|c| format!(" with {c}"))
+                    .unwrap_or_default()
             ),
         };
         let _ = writeln!(out, "{heading}\n\n    JDU paths covered:");
@@ -135,7 +146,10 @@ pub fn module(job: &Job, job_path: &str, shown_job: &str, cases: &[Case]) -> Res
         out.push_str("    \"\"\"\n");
         for input in &job.inputs {
             let lines = case.inputs.get(&input.name).cloned().unwrap_or_default();
-            let items: Vec<String> = lines.iter().map(|l| input_literal(&input.shape, l)).collect();
+            let items: Vec<String> = lines
+                .iter()
+                .map(|l| input_literal(&input.shape, l))
+                .collect();
             let _ = writeln!(
                 out,
                 "    {} = sc.parallelize({}, 2)",
@@ -147,25 +161,40 @@ pub fn module(job: &Job, job_path: &str, shown_job: &str, cases: &[Case]) -> Res
         match &case.outcome {
             Outcome::Failure { class, .. } => {
                 let pattern = class.clone().unwrap_or_default();
-                let _ = writeln!(out, "    with pytest.raises(Exception, match={}):", python_str(&pattern));
+                let _ = writeln!(
+                    out,
+                    "    with pytest.raises(Exception, match={}):",
+                    python_str(&pattern)
+                );
                 if job.returns_tuple {
-                    let _ = writeln!(out, "        for output in {call}:\n            output.collect()");
+                    let _ = writeln!(
+                        out,
+                        "        for output in {call}:\n            output.collect()"
+                    );
                 } else {
                     let _ = writeln!(out, "        {call}.collect()");
                 }
             }
             Outcome::Output(outputs) => {
-                let names: Vec<String> = (0..job.outputs.len()).map(|k| format!("output_{k}")).collect();
+                let names: Vec<String> = (0..job.outputs.len())
+                    .map(|k| format!("output_{k}"))
+                    .collect();
                 if job.returns_tuple {
                     let _ = writeln!(out, "    {}, = {call}", names.join(", "));
                 } else {
                     let _ = writeln!(out, "    output_0 = {call}");
                 }
                 for ((name, output), records) in names.iter().zip(&job.outputs).zip(outputs) {
-                    let mut values: Vec<String> =
-                        records.iter().map(|r| python_value(&output.shape, &mut r.iter())).collect();
+                    let mut values: Vec<String> = records
+                        .iter()
+                        .map(|r| python_value(&output.shape, &mut r.iter()))
+                        .collect();
                     values.sort();
-                    let _ = writeln!(out, "    same_records({name}.collect(), {})", python_list(&values, 4));
+                    let _ = writeln!(
+                        out,
+                        "    same_records({name}.collect(), {})",
+                        python_list(&values, 4)
+                    );
                 }
             }
         }
@@ -183,8 +212,14 @@ fn input_literal(shape: &Shape, line: &str) -> String {
         .split('\t')
         .zip(shape.fields())
         .map(|(text, ty)| match ty {
-            crate::ir::Ty::Int => text.parse().map(Value::Int).unwrap_or(Value::Str(text.into())),
-            crate::ir::Ty::Float => text.parse().map(Value::Float).unwrap_or(Value::Str(text.into())),
+            crate::ir::Ty::Int => text
+                .parse()
+                .map(Value::Int)
+                .unwrap_or(Value::Str(text.into())),
+            crate::ir::Ty::Float => text
+                .parse()
+                .map(Value::Float)
+                .unwrap_or(Value::Str(text.into())),
             _ => Value::Str(text.into()),
         })
         .collect();
@@ -210,7 +245,10 @@ fn python_list(items: &[String], indent: usize) -> String {
 /// The Python literal of the record fields `fields` make as `shape` says.
 fn python_value<'v>(shape: &Shape, fields: &mut impl Iterator<Item = &'v Value>) -> String {
     match shape {
-        Shape::Field(_) => fields.next().map(python_scalar).unwrap_or_else(|| "None".into()),
+        Shape::Field(_) => fields
+            .next()
+            .map(python_scalar)
+            .unwrap_or_else(|| "None".into()),
         Shape::Tuple(items) => {
             let parts: Vec<String> = items.iter().map(|s| python_value(s, fields)).collect();
             if parts.len() == 1 {
@@ -229,7 +267,9 @@ fn python_value<'v>(shape: &Shape, fields: &mut impl Iterator<Item = &'v Value>)
             }
         }
         Shape::Absent(inner) => {
-            let taken: Vec<&Value> = (0..inner.fields().len()).filter_map(|_| fields.next()).collect();
+            let taken: Vec<&Value> = (0..inner.fields().len())
+                .filter_map(|_| fields.next())
+                .collect();
             let present = matches!(taken.first(), Some(Value::Option(Some(_))));
             if !present {
                 return "None".into();
@@ -256,7 +296,14 @@ fn python_scalar(value: &Value) -> String {
         Value::Float(x) => host::format_float(host::Host::Python, *x),
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
         Value::Str(s) => python_str(s),
-        Value::List(items) => format!("[{}]", items.iter().map(python_scalar).collect::<Vec<_>>().join(", ")),
+        Value::List(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(python_scalar)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Value::Option(None) => "None".into(),
         Value::Option(Some(v)) => python_scalar(v),
     }

@@ -74,7 +74,10 @@ pub enum PyVal {
     /// The constant `None`.
     None,
     /// `value` when `present` holds, otherwise `None`.
-    Maybe { present: Value, value: Box<PyVal> },
+    Maybe {
+        present: Value,
+        value: Box<PyVal>,
+    },
 }
 
 impl PyVal {

@@ -146,7 +146,12 @@ impl Node {
     /// Where an `Attribute`'s name starts (`map` of `rdd.map`); its own
     /// location is where the whole expression starts.
     pub fn attr_loc(&self) -> Loc {
-        let number = |key: &str| self.json.get(key).and_then(Json::as_u64).map(|n| n as usize);
+        let number = |key: &str| {
+            self.json
+                .get(key)
+                .and_then(Json::as_u64)
+                .map(|n| n as usize)
+        };
         match (number("al"), number("ac")) {
             (Some(line), Some(column)) => Loc {
                 file: self.loc.file.clone(),

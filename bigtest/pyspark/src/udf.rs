@@ -72,7 +72,7 @@ pub fn lower(
     let mut values = lowering.f.params().to_vec().into_iter();
     let args: Vec<PyVal> = params
         .iter()
-        .map(|shape| lowering.from_shape(shape, &mut values, loc))
+        .map(|shape| lowering.value_of_fields(shape, &mut values, loc))
         .collect::<Result<_>>()?;
     let result = match apply {
         Apply::Values => {
@@ -136,7 +136,7 @@ impl<'s> Lowering<'s> {
     // ----- values and shapes -------------------------------------------
 
     /// The Python value of record fields of `shape`.
-    fn from_shape(
+    fn value_of_fields(
         &mut self,
         shape: &Shape,
         values: &mut impl Iterator<Item = Value>,
@@ -147,20 +147,28 @@ impl<'s> Lowering<'s> {
             Shape::Tuple(items) => PyVal::Tuple(
                 items
                     .iter()
-                    .map(|item| self.from_shape(item, values, loc))
+                    .map(|item| self.value_of_fields(item, values, loc))
                     .collect::<Result<_>>()?,
             ),
             Shape::Nullable(inner) => {
                 let present = values.next().expect("a flag");
                 PyVal::Maybe {
                     present,
-                    value: Box::new(self.from_shape(inner, values, loc)?),
+                    value: Box::new(self.value_of_fields(inner, values, loc)?),
                 }
             }
             Shape::Absent(inner) => {
-                let options: Vec<Value> = inner.fields().iter().map(|_| values.next().expect("a field")).collect();
+                let options: Vec<Value> = inner
+                    .fields()
+                    .iter()
+                    .map(|_| values.next().expect("a field"))
+                    .collect();
                 let present = self.f.op(
-                    format!("df.is_present {} : {}", options[0].name, options[0].ty.mlir()),
+                    format!(
+                        "df.is_present {} : {}",
+                        options[0].name,
+                        options[0].ty.mlir()
+                    ),
                     Ty::Bool,
                     loc,
                 );
@@ -185,7 +193,7 @@ impl<'s> Lowering<'s> {
                 let mut unwrapped = unwrapped.into_iter();
                 PyVal::Maybe {
                     present,
-                    value: Box::new(self.from_shape(inner, &mut unwrapped, loc)?),
+                    value: Box::new(self.value_of_fields(inner, &mut unwrapped, loc)?),
                 }
             }
         })
@@ -207,7 +215,9 @@ impl<'s> Lowering<'s> {
                     loc,
                 )
             }
-            Ty::List(_) => return unsupported(loc, "a list that may be None is not supported in a UDF"),
+            Ty::List(_) => {
+                return unsupported(loc, "a list that may be None is not supported in a UDF")
+            }
             Ty::Option(inner) => self.default(inner, loc)?,
         })
     }
@@ -276,7 +286,11 @@ impl<'s> Lowering<'s> {
 
     /// Joins control flow: each arm (a block, sealed, with the values it
     /// carries) branches to one new block, whose arguments are the values.
-    fn join(&mut self, arms: Vec<(BlockId, Vec<PyVal>, Loc)>, what: &[String]) -> Result<Vec<PyVal>> {
+    fn join(
+        &mut self,
+        arms: Vec<(BlockId, Vec<PyVal>, Loc)>,
+        what: &[String],
+    ) -> Result<Vec<PyVal>> {
         let width = what.len();
         if arms.is_empty() {
             // No arm falls through: what follows is unreachable.
@@ -317,15 +331,15 @@ impl<'s> Lowering<'s> {
         self.f.switch_to(block);
         let loc = arms[0].2.clone();
         let mut args = args.into_iter();
-        Ok(shapes
+        shapes
             .iter()
             .zip(shared)
             .map(|(shape, shared)| match (shape, shared) {
                 (_, Some(value)) => Ok(value),
-                (Some(shape), None) => self.from_shape(shape, &mut args, &loc),
+                (Some(shape), None) => self.value_of_fields(shape, &mut args, &loc),
                 (None, None) => Ok(PyVal::None),
             })
-            .collect::<Result<_>>()?)
+            .collect::<Result<_>>()
     }
 
     /// Joins arms that carry variable environments: variables every arm
@@ -367,7 +381,10 @@ impl<'s> Lowering<'s> {
         if !callable.is("Lambda") && !callable.is("FunctionDef") {
             return unsupported(
                 &callable.loc,
-                format!("a UDF must be a lambda or a def of the job's file, found {}", describe(&callable)),
+                format!(
+                    "a UDF must be a lambda or a def of the job's file, found {}",
+                    describe(&callable)
+                ),
             );
         }
         let params = parameters(&callable)?;
@@ -392,7 +409,10 @@ impl<'s> Lowering<'s> {
         } else {
             let name = callable.str("name").unwrap_or_default();
             if self.calls.contains(&name) {
-                return unsupported(loc, format!("{name} calls itself; recursion is not supported in a UDF"));
+                return unsupported(
+                    loc,
+                    format!("{name} calls itself; recursion is not supported in a UDF"),
+                );
             }
             self.calls.push(name);
             self.returns.push(Vec::new());
@@ -462,7 +482,10 @@ impl<'s> Lowering<'s> {
             "AugAssign" => {
                 let target = s.expect("target");
                 let Some(name) = target.name() else {
-                    return unsupported(&target.loc, "augmented assignment to anything but a variable is not supported in a UDF");
+                    return unsupported(
+                        &target.loc,
+                        "augmented assignment to anything but a variable is not supported in a UDF",
+                    );
                 };
                 let current = self.variable(&name, &target.loc)?;
                 let operand = self.expr(&s.expect("value"))?;
@@ -493,7 +516,12 @@ impl<'s> Lowering<'s> {
             "Raise" => {
                 let class = match s.child("exc") {
                     Some(exc) => exception_class(&exc)?,
-                    None => return unsupported(&s.loc, "a bare raise (re-raise) is not supported in a UDF"),
+                    None => {
+                        return unsupported(
+                            &s.loc,
+                            "a bare raise (re-raise) is not supported in a UDF",
+                        )
+                    }
                 };
                 self.fail(&class, &s.loc);
                 Ok(())
@@ -517,7 +545,10 @@ impl<'s> Lowering<'s> {
                 }
                 unsupported(&s.loc, "an expression statement does nothing in a UDF (its value is dropped); assign or return it")
             }
-            other => unsupported(&s.loc, format!("{} are not supported in a UDF", statement_name(other))),
+            other => unsupported(
+                &s.loc,
+                format!("{} are not supported in a UDF", statement_name(other)),
+            ),
         }
     }
 
@@ -540,7 +571,11 @@ impl<'s> Lowering<'s> {
             if items.len() != targets.len() {
                 return unsupported(
                     &target.loc,
-                    format!("unpacks a tuple of {} values into {} variables (ValueError in Python)", items.len(), targets.len()),
+                    format!(
+                        "unpacks a tuple of {} values into {} variables (ValueError in Python)",
+                        items.len(),
+                        targets.len()
+                    ),
                 );
             }
             for (t, v) in targets.iter().zip(items) {
@@ -548,12 +583,21 @@ impl<'s> Lowering<'s> {
             }
             return Ok(());
         }
-        unsupported(&target.loc, format!("assignment to {} is not supported in a UDF", describe(target)))
+        unsupported(
+            &target.loc,
+            format!(
+                "assignment to {} is not supported in a UDF",
+                describe(target)
+            ),
+        )
     }
 
     fn try_statement(&mut self, s: &Node) -> Result<()> {
         if !s.list("orelse").is_empty() || !s.list("finalbody").is_empty() {
-            return unsupported(&s.loc, "try ... else and finally are not supported in a UDF");
+            return unsupported(
+                &s.loc,
+                "try ... else and finally are not supported in a UDF",
+            );
         }
         let handlers = s.list("handlers");
         if handlers.len() != 1 {
@@ -564,14 +608,27 @@ impl<'s> Lowering<'s> {
             return unsupported(&handler.loc, "except ... as NAME is not supported in a UDF");
         }
         let classes = match handler.child("type") {
-            None => return unsupported(&handler.loc, "a bare except is not supported in a UDF; name the exceptions (except ValueError)"),
-            Some(t) if t.is("Tuple") => t.list("elts").iter().map(exception_name).collect::<Result<Vec<_>>>()?,
+            None => return unsupported(
+                &handler.loc,
+                "a bare except is not supported in a UDF; name the exceptions (except ValueError)",
+            ),
+            Some(t) if t.is("Tuple") => t
+                .list("elts")
+                .iter()
+                .map(exception_name)
+                .collect::<Result<Vec<_>>>()?,
             Some(t) => vec![exception_name(&t)?],
         };
         for (class, node) in classes.iter().zip(handler.list("type")) {
             let _ = node;
             if class != "Exception" && !CATCHABLE.contains(&class.as_str()) {
-                return unsupported(&handler.loc, format!("except {class}: a UDF's code raises only {}", CATCHABLE.join(", ")));
+                return unsupported(
+                    &handler.loc,
+                    format!(
+                        "except {class}: a UDF's code raises only {}",
+                        CATCHABLE.join(", ")
+                    ),
+                );
             }
         }
         let before = self.env.clone();
@@ -593,7 +650,11 @@ impl<'s> Lowering<'s> {
         self.env = before;
         self.block(&handler.list("body"))?;
         if !self.f.terminated() {
-            arms.push((self.f.seal(), std::mem::take(&mut self.env), handler.loc.clone()));
+            arms.push((
+                self.f.seal(),
+                std::mem::take(&mut self.env),
+                handler.loc.clone(),
+            ));
         }
         self.env = self.join_envs(arms)?;
         Ok(())
@@ -604,20 +665,30 @@ impl<'s> Lowering<'s> {
             return unsupported(&s.loc, "for ... else is not supported in a UDF");
         }
         let iter = s.expect("iter");
-        let items: Vec<PyVal> = if iter.is("Call") && iter.expect("func").name().as_deref() == Some("range") {
+        let items: Vec<PyVal> = if iter.is("Call")
+            && iter.expect("func").name().as_deref() == Some("range")
+        {
             let bounds: Vec<i64> = iter
                 .list("args")
                 .iter()
                 .map(|a| match int_constant(a) {
                     Some(n) => Ok(n),
-                    None => unsupported(&a.loc, "range() in a UDF takes constant bounds (the loop is unrolled)"),
+                    None => unsupported(
+                        &a.loc,
+                        "range() in a UDF takes constant bounds (the loop is unrolled)",
+                    ),
                 })
                 .collect::<Result<_>>()?;
             let (start, stop, step) = match bounds[..] {
                 [stop] => (0, stop, 1),
                 [start, stop] => (start, stop, 1),
                 [start, stop, step] if step != 0 => (start, stop, step),
-                _ => return unsupported(&iter.loc, "range() takes 1 to 3 arguments and a non-zero step"),
+                _ => {
+                    return unsupported(
+                        &iter.loc,
+                        "range() takes 1 to 3 arguments and a non-zero step",
+                    )
+                }
             };
             let mut items = Vec::new();
             let mut i = start;
@@ -639,7 +710,9 @@ impl<'s> Lowering<'s> {
                         "for loops over a list (a split, a group's values) are not supported yet; use flatMap for the pieces of a split",
                     );
                 }
-                other => return unsupported(&iter.loc, format!("cannot loop over a {}", other.python())),
+                other => {
+                    return unsupported(&iter.loc, format!("cannot loop over a {}", other.python()))
+                }
             }
         };
         let target = s.expect("target");
@@ -653,7 +726,10 @@ impl<'s> Lowering<'s> {
                     break;
                 }
                 if statement.is("Break") || statement.is("Continue") {
-                    return unsupported(&statement.loc, "break and continue are not supported in a UDF");
+                    return unsupported(
+                        &statement.loc,
+                        "break and continue are not supported in a UDF",
+                    );
                 }
                 self.statement(&statement)?;
             }
@@ -684,12 +760,16 @@ impl<'s> Lowering<'s> {
     /// each with the environment narrowed there, if `test` narrows a
     /// variable (`x is not None`).
     #[allow(clippy::type_complexity)]
-    fn condition(&mut self, test: &Node) -> Result<((BlockId, Option<Env>), (BlockId, Option<Env>))> {
+    fn condition(
+        &mut self,
+        test: &Node,
+    ) -> Result<((BlockId, Option<Env>), (BlockId, Option<Env>))> {
         let value = self.expr(test)?;
         let cond = self.truth(&value, &test.loc)?;
         let (then_block, _) = self.f.block(&[]);
         let (else_block, _) = self.f.block(&[]);
-        self.f.cond_br(&cond, (then_block, &[]), (else_block, &[]), &test.loc);
+        self.f
+            .cond_br(&cond, (then_block, &[]), (else_block, &[]), &test.loc);
         let (on_true, on_false) = self.narrowing(test);
         Ok(((then_block, on_true), (else_block, on_false)))
     }
@@ -739,22 +819,42 @@ impl<'s> Lowering<'s> {
                 Ty::Bool => v.clone(),
                 Ty::Int => {
                     let zero = self.f.int(0, loc);
-                    self.f.op(format!("arith.cmpi ne, {}, {} : i64", v.name, zero.name), Ty::Bool, loc)
+                    self.f.op(
+                        format!("arith.cmpi ne, {}, {} : i64", v.name, zero.name),
+                        Ty::Bool,
+                        loc,
+                    )
                 }
                 Ty::Float => {
                     let zero = self.f.float(0.0, loc);
                     // NaN is true in Python: unordered-or-not-equal.
-                    self.f.op(format!("arith.cmpf une, {}, {} : f64", v.name, zero.name), Ty::Bool, loc)
+                    self.f.op(
+                        format!("arith.cmpf une, {}, {} : f64", v.name, zero.name),
+                        Ty::Bool,
+                        loc,
+                    )
                 }
                 Ty::Str => {
                     let n = self.f.op(format!("df.length {}", v.name), Ty::Int, loc);
                     let zero = self.f.int(0, loc);
-                    self.f.op(format!("arith.cmpi ne, {}, {} : i64", n.name, zero.name), Ty::Bool, loc)
+                    self.f.op(
+                        format!("arith.cmpi ne, {}, {} : i64", n.name, zero.name),
+                        Ty::Bool,
+                        loc,
+                    )
                 }
                 Ty::List(_) => {
-                    let n = self.f.op(format!("df.size {} : {}", v.name, v.ty.mlir()), Ty::Int, loc);
+                    let n = self.f.op(
+                        format!("df.size {} : {}", v.name, v.ty.mlir()),
+                        Ty::Int,
+                        loc,
+                    );
                     let zero = self.f.int(0, loc);
-                    self.f.op(format!("arith.cmpi ne, {}, {} : i64", n.name, zero.name), Ty::Bool, loc)
+                    self.f.op(
+                        format!("arith.cmpi ne, {}, {} : i64", n.name, zero.name),
+                        Ty::Bool,
+                        loc,
+                    )
                 }
                 Ty::Option(_) => return unsupported(loc, "an optional value's truth"),
             },
@@ -771,7 +871,10 @@ impl<'s> Lowering<'s> {
             return self.constant(&constant, loc);
         }
         if self.scope.defs.contains_key(name) {
-            return unsupported(loc, format!("{name} is a function; a UDF may call it but not use it as a value"));
+            return unsupported(
+                loc,
+                format!("{name} is a function; a UDF may call it but not use it as a value"),
+            );
         }
         unsupported(
             loc,
@@ -783,13 +886,22 @@ impl<'s> Lowering<'s> {
         Ok(match constant {
             Constant::Int(digits) => match digits.parse::<i64>() {
                 Ok(n) => PyVal::Scalar(self.f.int(n, loc)),
-                Err(_) => return unsupported(loc, format!("the integer {digits} is beyond 64 bits, which coco's df programs hold")),
+                Err(_) => {
+                    return unsupported(
+                        loc,
+                        format!(
+                            "the integer {digits} is beyond 64 bits, which coco's df programs hold"
+                        ),
+                    )
+                }
             },
             Constant::Float(x) => PyVal::Scalar(self.f.float(*x, loc)),
             Constant::Str(s) => PyVal::Scalar(self.f.str(s, loc)),
             Constant::Bool(b) => PyVal::Scalar(self.f.bool(*b, loc)),
             Constant::None => PyVal::None,
-            Constant::Other(kind) => return unsupported(loc, format!("{kind} constants are not supported in a UDF")),
+            Constant::Other(kind) => {
+                return unsupported(loc, format!("{kind} constants are not supported in a UDF"))
+            }
         })
     }
 
@@ -824,7 +936,10 @@ impl<'s> Lowering<'s> {
         match self.unwrap(value, loc)? {
             PyVal::Scalar(v) => Ok(v),
             PyVal::None if self.f.terminated() => Ok(self.f.bool(false, loc)),
-            other => unsupported(loc, format!("{what} needs a single value, found a {}", other.python())),
+            other => unsupported(
+                loc,
+                format!("{what} needs a single value, found a {}", other.python()),
+            ),
         }
     }
 
@@ -834,12 +949,18 @@ impl<'s> Lowering<'s> {
             "Constant" => self.constant(&e.constant().unwrap_or(Constant::None), loc),
             "Name" => self.variable(&e.name().unwrap_or_default(), loc),
             "Tuple" => {
-                let items = e.list("elts").iter().map(|x| self.expr(x)).collect::<Result<Vec<_>>>()?;
+                let items = e
+                    .list("elts")
+                    .iter()
+                    .map(|x| self.expr(x))
+                    .collect::<Result<Vec<_>>>()?;
                 Ok(PyVal::Tuple(items))
             }
             "BinOp" => {
                 let left_node = e.expect("left");
-                if let (Some(format), Some("Mod")) = (left_node.str_constant(), e.op_kind("op").as_deref()) {
+                if let (Some(format), Some("Mod")) =
+                    (left_node.str_constant(), e.op_kind("op").as_deref())
+                {
                     let args = match self.expr(&e.expect("right"))? {
                         PyVal::Tuple(items) => items,
                         single => vec![single],
@@ -856,17 +977,36 @@ impl<'s> Lowering<'s> {
                     Some("Not") => {
                         let truth = self.truth(&operand, loc)?;
                         let one = self.f.bool(true, loc);
-                        Ok(PyVal::Scalar(self.f.binary("xori", &truth, &one, Ty::Bool, loc)))
+                        Ok(PyVal::Scalar(self.f.binary(
+                            "xori",
+                            &truth,
+                            &one,
+                            Ty::Bool,
+                            loc,
+                        )))
                     }
                     Some("USub") => {
                         let v = self.as_scalar(operand, loc, "-")?;
                         match v.ty {
                             Ty::Int => {
                                 let zero = self.f.int(0, loc);
-                                Ok(PyVal::Scalar(self.f.binary("subi", &zero, &v, Ty::Int, loc)))
+                                Ok(PyVal::Scalar(self.f.binary(
+                                    "subi",
+                                    &zero,
+                                    &v,
+                                    Ty::Int,
+                                    loc,
+                                )))
                             }
-                            Ty::Float => Ok(PyVal::Scalar(self.f.op(format!("arith.negf {} : f64", v.name), Ty::Float, loc))),
-                            _ => unsupported(loc, format!("unary - of a {} (TypeError in Python)", v.ty.python())),
+                            Ty::Float => Ok(PyVal::Scalar(self.f.op(
+                                format!("arith.negf {} : f64", v.name),
+                                Ty::Float,
+                                loc,
+                            ))),
+                            _ => unsupported(
+                                loc,
+                                format!("unary - of a {} (TypeError in Python)", v.ty.python()),
+                            ),
                         }
                     }
                     Some("UAdd") => Ok(operand),
@@ -891,7 +1031,9 @@ impl<'s> Lowering<'s> {
                     }
                 }
                 self.env = before;
-                Ok(self.join(arms, &["the conditional expression".to_string()])?.remove(0))
+                Ok(self
+                    .join(arms, &["the conditional expression".to_string()])?
+                    .remove(0))
             }
             "Subscript" => self.subscript(e),
             "Call" => self.call(e),
@@ -905,10 +1047,13 @@ impl<'s> Lowering<'s> {
                             return unsupported(&part.loc, "format specifications in f-strings ({x:.2f}) are not supported yet");
                         }
                         if part.json_int("conversion").unwrap_or(-1) != -1 {
-                            return unsupported(&part.loc, "conversions in f-strings ({x!r}) are not supported in a UDF");
+                            return unsupported(
+                                &part.loc,
+                                "conversions in f-strings ({x!r}) are not supported in a UDF",
+                            );
                         }
                         let value = self.expr(&part.expect("value"))?;
-                        pieces.push(self.to_str(value, &part.loc)?);
+                        pieces.push(self.str_of(value, &part.loc)?);
                     } else {
                         return unsupported(&part.loc, "this f-string part is not supported");
                     }
@@ -918,17 +1063,35 @@ impl<'s> Lowering<'s> {
                 }
                 Ok(PyVal::Scalar(self.concat_all(pieces, loc)))
             }
-            "Attribute" => unsupported(loc, format!("attribute .{} is not supported in a UDF (only str methods, called)", e.str("attr").unwrap_or_default())),
-            other => unsupported(loc, format!("{} are not supported in a UDF", expression_name(other))),
+            "Attribute" => unsupported(
+                loc,
+                format!(
+                    "attribute .{} is not supported in a UDF (only str methods, called)",
+                    e.str("attr").unwrap_or_default()
+                ),
+            ),
+            other => unsupported(
+                loc,
+                format!("{} are not supported in a UDF", expression_name(other)),
+            ),
         }
     }
 
-    fn to_str(&mut self, value: PyVal, loc: &Loc) -> Result<Value> {
+    fn str_of(&mut self, value: PyVal, loc: &Loc) -> Result<Value> {
         let v = self.as_scalar(value, loc, "str()")?;
         Ok(match v.ty {
             Ty::Str => v,
-            Ty::Int | Ty::Float | Ty::Bool => self.f.op(format!("df.to_str {} : {}", v.name, v.ty.mlir()), Ty::Str, loc),
-            _ => return unsupported(loc, format!("str() of a {} is not supported in a UDF", v.ty.python())),
+            Ty::Int | Ty::Float | Ty::Bool => self.f.op(
+                format!("df.to_str {} : {}", v.name, v.ty.mlir()),
+                Ty::Str,
+                loc,
+            ),
+            _ => {
+                return unsupported(
+                    loc,
+                    format!("str() of a {} is not supported in a UDF", v.ty.python()),
+                )
+            }
         })
     }
 
@@ -944,7 +1107,8 @@ impl<'s> Lowering<'s> {
             let (rest, _) = self.f.block(&[]);
             let (done, _) = self.f.block(&[]);
             let (on_true, on_false) = if is_and { (rest, done) } else { (done, rest) };
-            self.f.cond_br(&truth, (on_true, &[]), (on_false, &[]), &e.loc);
+            self.f
+                .cond_br(&truth, (on_true, &[]), (on_false, &[]), &e.loc);
             self.f.switch_to(done);
             arms.push((self.f.seal(), vec![value], e.loc.clone()));
             self.f.switch_to(rest);
@@ -954,7 +1118,9 @@ impl<'s> Lowering<'s> {
             arms.push((self.f.seal(), vec![value], e.loc.clone()));
         }
         self.env = before;
-        Ok(self.join(arms, &["the and/or expression".to_string()])?.remove(0))
+        Ok(self
+            .join(arms, &["the and/or expression".to_string()])?
+            .remove(0))
     }
 
     fn compare(&mut self, e: &Node) -> Result<PyVal> {
@@ -963,7 +1129,9 @@ impl<'s> Lowering<'s> {
         let mut left = self.expr(&e.expect("left"))?;
         if ops.len() == 1 {
             let right = self.expr(&comparators[0])?;
-            return Ok(PyVal::Scalar(self.compare_pair(&ops[0], left, right, &e.loc)?));
+            return Ok(PyVal::Scalar(
+                self.compare_pair(&ops[0], left, right, &e.loc)?,
+            ));
         }
         // `a < b < c`: b once, and c only when a < b.
         let mut arms = Vec::new();
@@ -1014,7 +1182,14 @@ impl<'s> Lowering<'s> {
             let needle = self.as_scalar(left, loc, "in")?;
             let haystack = self.as_scalar(right, loc, "in")?;
             if needle.ty != Ty::Str || haystack.ty != Ty::Str {
-                return unsupported(loc, format!("`in` of a {} in a {} is not supported (str in str is)", needle.ty.python(), haystack.ty.python()));
+                return unsupported(
+                    loc,
+                    format!(
+                        "`in` of a {} in a {} is not supported (str in str is)",
+                        needle.ty.python(),
+                        haystack.ty.python()
+                    ),
+                );
             }
             let found = self.f.df2("contains", &haystack, &needle, Ty::Bool, loc);
             return Ok(if op == "In" {
@@ -1032,7 +1207,12 @@ impl<'s> Lowering<'s> {
             "LtE" => ("sle", "ole"),
             "Gt" => ("sgt", "ogt"),
             "GtE" => ("sge", "oge"),
-            _ => return unsupported(loc, format!("the comparison {op} is not supported in a UDF")),
+            _ => {
+                return unsupported(
+                    loc,
+                    format!("the comparison {op} is not supported in a UDF"),
+                )
+            }
         };
         Ok(match a.ty {
             Ty::Str => {
@@ -1043,24 +1223,53 @@ impl<'s> Lowering<'s> {
                         let one = self.f.bool(true, loc);
                         self.f.binary("xori", &equal, &one, Ty::Bool, loc)
                     }
-                    _ => return unsupported(loc, "ordering strings (<, >) is not supported in a UDF; == and != are"),
+                    _ => {
+                        return unsupported(
+                            loc,
+                            "ordering strings (<, >) is not supported in a UDF; == and != are",
+                        )
+                    }
                 }
             }
-            Ty::Float => self.f.op(format!("arith.cmpf {}, {}, {} : f64", predicate.1, a.name, b.name), Ty::Bool, loc),
+            Ty::Float => self.f.op(
+                format!("arith.cmpf {}, {}, {} : f64", predicate.1, a.name, b.name),
+                Ty::Bool,
+                loc,
+            ),
             Ty::Int | Ty::Bool => {
                 let pred = if a.ty == Ty::Bool && !matches!(op, "Eq" | "NotEq") {
                     return unsupported(loc, "ordering booleans is not supported in a UDF");
                 } else {
                     predicate.0
                 };
-                self.f.op(format!("arith.cmpi {pred}, {}, {} : {}", a.name, b.name, a.ty.mlir()), Ty::Bool, loc)
+                self.f.op(
+                    format!(
+                        "arith.cmpi {pred}, {}, {} : {}",
+                        a.name,
+                        b.name,
+                        a.ty.mlir()
+                    ),
+                    Ty::Bool,
+                    loc,
+                )
             }
-            _ => return unsupported(loc, format!("comparing a {} is not supported in a UDF", a.ty.python())),
+            _ => {
+                return unsupported(
+                    loc,
+                    format!("comparing a {} is not supported in a UDF", a.ty.python()),
+                )
+            }
         })
     }
 
     /// Two operands of one type: an int and a float meet as floats.
-    fn numeric_pair(&mut self, left: PyVal, right: PyVal, loc: &Loc, what: &str) -> Result<(Value, Value)> {
+    fn numeric_pair(
+        &mut self,
+        left: PyVal,
+        right: PyVal,
+        loc: &Loc,
+        what: &str,
+    ) -> Result<(Value, Value)> {
         let a = self.as_scalar(left, loc, what)?;
         let b = self.as_scalar(right, loc, what)?;
         Ok(match (&a.ty, &b.ty) {
@@ -1078,55 +1287,83 @@ impl<'s> Lowering<'s> {
             (x, y) => {
                 return unsupported(
                     loc,
-                    format!("an operation on {} and {} (TypeError in Python, or not supported in a UDF)", article(x.python()), article(y.python())),
+                    format!(
+                    "an operation on {} and {} (TypeError in Python, or not supported in a UDF)",
+                    article(x.python()),
+                    article(y.python())
+                ),
                 )
             }
         })
     }
 
     fn int_to_float(&mut self, v: &Value, loc: &Loc) -> Value {
-        self.f.op(format!("arith.sitofp {} : i64 to f64", v.name), Ty::Float, loc)
+        self.f.op(
+            format!("arith.sitofp {} : i64 to f64", v.name),
+            Ty::Float,
+            loc,
+        )
     }
 
     fn bool_to_int(&mut self, v: &Value, loc: &Loc) -> Value {
-        self.f.op(format!("arith.extui {} : i1 to i64", v.name), Ty::Int, loc)
+        self.f
+            .op(format!("arith.extui {} : i1 to i64", v.name), Ty::Int, loc)
     }
 
     fn binary(&mut self, op: &str, left: PyVal, right: PyVal, loc: &Loc) -> Result<PyVal> {
         let is_str = |v: &PyVal| matches!(v, PyVal::Scalar(Value { ty: Ty::Str, .. }));
         if op == "Mult" && (is_str(&left) || is_str(&right)) {
-            return unsupported(loc, "string repetition (str * int) is not supported in a UDF");
+            return unsupported(
+                loc,
+                "string repetition (str * int) is not supported in a UDF",
+            );
         }
         let (a, b) = self.numeric_pair(left, right, loc, op)?;
-        let value = match (op, &a.ty) {
-            ("Add", Ty::Str) => self.f.df2("concat", &a, &b, Ty::Str, loc),
-            ("Add", Ty::Int) => self.f.binary("addi", &a, &b, Ty::Int, loc),
-            ("Sub", Ty::Int) => self.f.binary("subi", &a, &b, Ty::Int, loc),
-            ("Mult", Ty::Int) => self.f.binary("muli", &a, &b, Ty::Int, loc),
-            ("Add", Ty::Float) => self.f.binary("addf", &a, &b, Ty::Float, loc),
-            ("Sub", Ty::Float) => self.f.binary("subf", &a, &b, Ty::Float, loc),
-            ("Mult", Ty::Float) => self.f.binary("mulf", &a, &b, Ty::Float, loc),
-            ("FloorDiv" | "Mod", Ty::Int) => {
-                self.zero_check(&b, loc);
-                let name = if op == "FloorDiv" { "floordiv" } else { "mod" };
-                self.f.df2(name, &a, &b, Ty::Int, loc)
-            }
-            ("Div", Ty::Int | Ty::Float) => {
-                let a = if a.ty == Ty::Int { self.int_to_float(&a, loc) } else { a };
-                let b = if b.ty == Ty::Int { self.int_to_float(&b, loc) } else { b };
-                self.zero_check(&b, loc);
-                self.f.df2("truediv", &a, &b, Ty::Float, loc)
-            }
-            ("FloorDiv" | "Mod", Ty::Float) => {
-                return unsupported(loc, "// and % of floats are not supported in a UDF yet")
-            }
-            ("Mod", Ty::Str) => {
-                return unsupported(loc, "%-formatting takes a constant format string in a UDF (\"%s: %d\" % (a, b))")
-            }
-            (op, ty) => {
-                return unsupported(loc, format!("the operator {op} on {} values is not supported in a UDF", ty.python()))
-            }
-        };
+        let value =
+            match (op, &a.ty) {
+                ("Add", Ty::Str) => self.f.df2("concat", &a, &b, Ty::Str, loc),
+                ("Add", Ty::Int) => self.f.binary("addi", &a, &b, Ty::Int, loc),
+                ("Sub", Ty::Int) => self.f.binary("subi", &a, &b, Ty::Int, loc),
+                ("Mult", Ty::Int) => self.f.binary("muli", &a, &b, Ty::Int, loc),
+                ("Add", Ty::Float) => self.f.binary("addf", &a, &b, Ty::Float, loc),
+                ("Sub", Ty::Float) => self.f.binary("subf", &a, &b, Ty::Float, loc),
+                ("Mult", Ty::Float) => self.f.binary("mulf", &a, &b, Ty::Float, loc),
+                ("FloorDiv" | "Mod", Ty::Int) => {
+                    self.zero_check(&b, loc);
+                    let name = if op == "FloorDiv" { "floordiv" } else { "mod" };
+                    self.f.df2(name, &a, &b, Ty::Int, loc)
+                }
+                ("Div", Ty::Int | Ty::Float) => {
+                    let a = if a.ty == Ty::Int {
+                        self.int_to_float(&a, loc)
+                    } else {
+                        a
+                    };
+                    let b = if b.ty == Ty::Int {
+                        self.int_to_float(&b, loc)
+                    } else {
+                        b
+                    };
+                    self.zero_check(&b, loc);
+                    self.f.df2("truediv", &a, &b, Ty::Float, loc)
+                }
+                ("FloorDiv" | "Mod", Ty::Float) => {
+                    return unsupported(loc, "// and % of floats are not supported in a UDF yet")
+                }
+                ("Mod", Ty::Str) => return unsupported(
+                    loc,
+                    "%-formatting takes a constant format string in a UDF (\"%s: %d\" % (a, b))",
+                ),
+                (op, ty) => {
+                    return unsupported(
+                        loc,
+                        format!(
+                            "the operator {op} on {} values is not supported in a UDF",
+                            ty.python()
+                        ),
+                    )
+                }
+            };
         Ok(PyVal::Scalar(value))
     }
 
@@ -1139,11 +1376,19 @@ impl<'s> Lowering<'s> {
         let is_zero = match divisor.ty {
             Ty::Float => {
                 let zero = self.f.float(0.0, loc);
-                self.f.op(format!("arith.cmpf oeq, {}, {} : f64", divisor.name, zero.name), Ty::Bool, loc)
+                self.f.op(
+                    format!("arith.cmpf oeq, {}, {} : f64", divisor.name, zero.name),
+                    Ty::Bool,
+                    loc,
+                )
             }
             _ => {
                 let zero = self.f.int(0, loc);
-                self.f.op(format!("arith.cmpi eq, {}, {} : i64", divisor.name, zero.name), Ty::Bool, loc)
+                self.f.op(
+                    format!("arith.cmpi eq, {}, {} : i64", divisor.name, zero.name),
+                    Ty::Bool,
+                    loc,
+                )
             }
         };
         let (ok, _) = self.f.block(&[]);
@@ -1161,18 +1406,34 @@ impl<'s> Lowering<'s> {
                 return unsupported(&index.loc, "slices with a step are not supported in a UDF");
             }
             return match value {
-                PyVal::Scalar(s) if s.ty == Ty::Str => Ok(PyVal::Scalar(self.str_slice(&s, &index, loc)?)),
+                PyVal::Scalar(s) if s.ty == Ty::Str => {
+                    Ok(PyVal::Scalar(self.str_slice(&s, &index, loc)?))
+                }
                 PyVal::Tuple(items) => {
-                    let bound = |n: Option<Node>| n.map(|n| int_constant(&n).ok_or(n.loc.clone())).transpose();
-                    let (Ok(lower), Ok(upper)) = (bound(index.child("lower")), bound(index.child("upper"))) else {
-                        return unsupported(&index.loc, "a tuple is sliced by constants only in a UDF");
+                    let bound = |n: Option<Node>| {
+                        n.map(|n| int_constant(&n).ok_or(n.loc.clone())).transpose()
+                    };
+                    let (Ok(lower), Ok(upper)) =
+                        (bound(index.child("lower")), bound(index.child("upper")))
+                    else {
+                        return unsupported(
+                            &index.loc,
+                            "a tuple is sliced by constants only in a UDF",
+                        );
                     };
                     let len = items.len() as i64;
                     let clamp = |i: i64| if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
                     let (lo, hi) = (clamp(lower.unwrap_or(0)), clamp(upper.unwrap_or(len)));
-                    Ok(PyVal::Tuple(if lo < hi { items[lo..hi].to_vec() } else { Vec::new() }))
+                    Ok(PyVal::Tuple(if lo < hi {
+                        items[lo..hi].to_vec()
+                    } else {
+                        Vec::new()
+                    }))
                 }
-                other => unsupported(loc, format!("slicing a {} is not supported in a UDF", other.python())),
+                other => unsupported(
+                    loc,
+                    format!("slicing a {} is not supported in a UDF", other.python()),
+                ),
             };
         }
         match value {
@@ -1193,23 +1454,44 @@ impl<'s> Lowering<'s> {
                 };
                 match int_constant(&index) {
                     Some(i) if i >= 0 => Ok(PyVal::Scalar(self.list_get(&list, i, *element, loc)?)),
-                    Some(_) => unsupported(&index.loc, "negative indices into a list are not supported yet"),
-                    None => unsupported(&index.loc, "a list is indexed by a constant in a UDF (fields[2])"),
+                    Some(_) => unsupported(
+                        &index.loc,
+                        "negative indices into a list are not supported yet",
+                    ),
+                    None => unsupported(
+                        &index.loc,
+                        "a list is indexed by a constant in a UDF (fields[2])",
+                    ),
                 }
             }
             PyVal::Scalar(s) if s.ty == Ty::Str => {
                 // s[i]: one character, IndexError outside [-len, len).
                 let i = self.scalar(&index, "a string index")?;
                 if i.ty != Ty::Int {
-                    return unsupported(&index.loc, format!("a string index must be an int, found {}", i.ty.python()));
+                    return unsupported(
+                        &index.loc,
+                        format!("a string index must be an int, found {}", i.ty.python()),
+                    );
                 }
                 let len = self.f.op(format!("df.length {}", s.name), Ty::Int, loc);
                 let zero = self.f.int(0, loc);
-                let negative = self.f.op(format!("arith.cmpi slt, {}, {} : i64", i.name, zero.name), Ty::Bool, loc);
+                let negative = self.f.op(
+                    format!("arith.cmpi slt, {}, {} : i64", i.name, zero.name),
+                    Ty::Bool,
+                    loc,
+                );
                 let shifted = self.f.binary("addi", &i, &len, Ty::Int, loc);
                 let at = self.f.select(&negative, &shifted, &i, loc);
-                let low = self.f.op(format!("arith.cmpi sge, {}, {} : i64", at.name, zero.name), Ty::Bool, loc);
-                let high = self.f.op(format!("arith.cmpi slt, {}, {} : i64", at.name, len.name), Ty::Bool, loc);
+                let low = self.f.op(
+                    format!("arith.cmpi sge, {}, {} : i64", at.name, zero.name),
+                    Ty::Bool,
+                    loc,
+                );
+                let high = self.f.op(
+                    format!("arith.cmpi slt, {}, {} : i64", at.name, len.name),
+                    Ty::Bool,
+                    loc,
+                );
                 let inside = self.f.binary("andi", &low, &high, Ty::Bool, loc);
                 let (ok, _) = self.f.block(&[]);
                 let (out, _) = self.f.block(&[]);
@@ -1218,9 +1500,16 @@ impl<'s> Lowering<'s> {
                 self.fail("IndexError", loc);
                 self.f.switch_to(ok);
                 let one = self.f.int(1, loc);
-                Ok(PyVal::Scalar(self.f.op(format!("df.substr {}, {}, {}", s.name, at.name, one.name), Ty::Str, loc)))
+                Ok(PyVal::Scalar(self.f.op(
+                    format!("df.substr {}, {}, {}", s.name, at.name, one.name),
+                    Ty::Str,
+                    loc,
+                )))
             }
-            other => unsupported(loc, format!("indexing a {} is not supported in a UDF", other.python())),
+            other => unsupported(
+                loc,
+                format!("indexing a {} is not supported in a UDF", other.python()),
+            ),
         }
     }
 
@@ -1232,14 +1521,22 @@ impl<'s> Lowering<'s> {
             Some(handler) => {
                 let option_ty = Ty::Option(Box::new(element.clone()));
                 let option = self.f.op(
-                    format!("df.get {}[{i}] : {list_ty} -> {}", list.name, option_ty.mlir()),
+                    format!(
+                        "df.get {}[{i}] : {list_ty} -> {}",
+                        list.name,
+                        option_ty.mlir()
+                    ),
                     option_ty,
                     loc,
                 );
                 self.present_or(&option, handler, element, loc)?
             }
             None => self.f.op(
-                format!("df.get {}[{i}] : {list_ty} -> {}", list.name, element.mlir()),
+                format!(
+                    "df.get {}[{i}] : {list_ty} -> {}",
+                    list.name,
+                    element.mlir()
+                ),
                 element,
                 loc,
             ),
@@ -1260,7 +1557,11 @@ impl<'s> Lowering<'s> {
                 return unsupported(&node.loc, "slice bounds must be ints");
             }
             // Negative counts from the end; both clamp to [0, len].
-            let negative = this.f.op(format!("arith.cmpi slt, {}, {} : i64", i.name, zero.name), Ty::Bool, loc);
+            let negative = this.f.op(
+                format!("arith.cmpi slt, {}, {} : i64", i.name, zero.name),
+                Ty::Bool,
+                loc,
+            );
             let shifted = this.f.binary("addi", &i, &len, Ty::Int, loc);
             let from_end = this.f.binary("maxsi", &shifted, &zero, Ty::Int, loc);
             let capped = this.f.binary("minsi", &i, &len, Ty::Int, loc);
@@ -1270,19 +1571,33 @@ impl<'s> Lowering<'s> {
         let upper = bound(self, slice.child("upper"), &len)?;
         let span = self.f.binary("subi", &upper, &lower, Ty::Int, loc);
         let length = self.f.binary("maxsi", &span, &zero, Ty::Int, loc);
-        Ok(self.f.op(format!("df.substr {}, {}, {}", s.name, lower.name, length.name), Ty::Str, loc))
+        Ok(self.f.op(
+            format!("df.substr {}, {}, {}", s.name, lower.name, length.name),
+            Ty::Str,
+            loc,
+        ))
     }
 
     /// The value of a total op's option result, going to `handler` where it
     /// is absent.
     fn present_or(&mut self, option: &Value, handler: BlockId, ty: Ty, loc: &Loc) -> Result<Value> {
-        let present = self.f.op(format!("df.is_present {} : {}", option.name, option.ty.mlir()), Ty::Bool, loc);
+        let present = self.f.op(
+            format!("df.is_present {} : {}", option.name, option.ty.mlir()),
+            Ty::Bool,
+            loc,
+        );
         let (ok, _) = self.f.block(&[]);
         self.f.cond_br(&present, (ok, &[]), (handler, &[]), loc);
         self.f.switch_to(ok);
         let default = self.default(&ty, loc)?;
         Ok(self.f.op(
-            format!("df.value_or {}, {} : {}, {}", option.name, default.name, option.ty.mlir(), ty.mlir()),
+            format!(
+                "df.value_or {}, {} : {}, {}",
+                option.name,
+                default.name,
+                option.ty.mlir(),
+                ty.mlir()
+            ),
             ty,
             loc,
         ))
@@ -1302,13 +1617,22 @@ impl<'s> Lowering<'s> {
             return self.method(&func, &args);
         }
         let Some(name) = func.name() else {
-            return unsupported(&func.loc, format!("calling {} is not supported in a UDF", describe(&func)));
+            return unsupported(
+                &func.loc,
+                format!("calling {} is not supported in a UDF", describe(&func)),
+            );
         };
         if self.env.contains_key(&name) {
-            return unsupported(&func.loc, format!("{name} is a variable; a UDF calls defs of the file and builtins"));
+            return unsupported(
+                &func.loc,
+                format!("{name} is a variable; a UDF calls defs of the file and builtins"),
+            );
         }
         if self.scope.defs.contains_key(&name) {
-            let values = args.iter().map(|a| self.expr(a)).collect::<Result<Vec<_>>>()?;
+            let values = args
+                .iter()
+                .map(|a| self.expr(a))
+                .collect::<Result<Vec<_>>>()?;
             return self.invoke(&func, values, loc);
         }
         let one = |this: &mut Self| -> Result<PyVal> {
@@ -1345,7 +1669,7 @@ impl<'s> Lowering<'s> {
             }
             "str" => {
                 let v = one(self)?;
-                Ok(PyVal::Scalar(self.to_str(v, loc)?))
+                Ok(PyVal::Scalar(self.str_of(v, loc)?))
             }
             "bool" => {
                 let v = one(self)?;
@@ -1425,7 +1749,11 @@ impl<'s> Lowering<'s> {
         match self.handler("ValueError") {
             Some(handler) => {
                 let option_ty = Ty::Option(Box::new(ty.clone()));
-                let option = self.f.op(format!("df.{op} {} : {}", s.name, option_ty.mlir()), option_ty, loc);
+                let option = self.f.op(
+                    format!("df.{op} {} : {}", s.name, option_ty.mlir()),
+                    option_ty,
+                    loc,
+                );
                 self.present_or(&option, handler, ty, loc)
             }
             None => Ok(self.f.op(format!("df.{op} {}", s.name), ty, loc)),
@@ -1453,10 +1781,13 @@ impl<'s> Lowering<'s> {
                 pieces.push(self.f.str(&std::mem::take(&mut literal), loc));
             }
             let Some(arg) = args.next() else {
-                return unsupported(loc, "not enough arguments for format string (TypeError in Python)");
+                return unsupported(
+                    loc,
+                    "not enough arguments for format string (TypeError in Python)",
+                );
             };
             let text = match spec {
-                Some('s') => self.to_str(arg, loc)?,
+                Some('s') => self.str_of(arg, loc)?,
                 Some('d') | Some('i') => {
                     let v = self.as_scalar(arg, loc, "%d")?;
                     let n = match v.ty {
@@ -1465,7 +1796,7 @@ impl<'s> Lowering<'s> {
                         Ty::Float => self.f.op(format!("arith.fptosi {} : f64 to i64", v.name), Ty::Int, loc),
                         _ => return unsupported(loc, format!("%d of a {} (TypeError in Python)", v.ty.python())),
                     };
-                    self.to_str(PyVal::Scalar(n), loc)?
+                    self.str_of(PyVal::Scalar(n), loc)?
                 }
                 other => {
                     return unsupported(
@@ -1480,7 +1811,10 @@ impl<'s> Lowering<'s> {
             pieces.push(text);
         }
         if args.next().is_some() {
-            return unsupported(loc, "not all arguments converted during string formatting (TypeError in Python)");
+            return unsupported(
+                loc,
+                "not all arguments converted during string formatting (TypeError in Python)",
+            );
         }
         if !literal.is_empty() || pieces.is_empty() {
             pieces.push(self.f.str(&literal, loc));
@@ -1515,7 +1849,12 @@ impl<'s> Lowering<'s> {
                         match chars.next() {
                             Some('}') => break,
                             Some(c) => field.push(c),
-                            None => return unsupported(loc, "a format string with an unclosed '{' (ValueError in Python)"),
+                            None => {
+                                return unsupported(
+                                    loc,
+                                    "a format string with an unclosed '{' (ValueError in Python)",
+                                )
+                            }
                         }
                     }
                     let index = if field.is_empty() {
@@ -1533,14 +1872,22 @@ impl<'s> Lowering<'s> {
                         }
                     };
                     let Some(value) = values.get(index).cloned() else {
-                        return unsupported(loc, format!("format field {index} has no argument (IndexError in Python)"));
+                        return unsupported(
+                            loc,
+                            format!("format field {index} has no argument (IndexError in Python)"),
+                        );
                     };
                     if !literal.is_empty() {
                         pieces.push(self.f.str(&std::mem::take(&mut literal), loc));
                     }
-                    pieces.push(self.to_str(value, loc)?);
+                    pieces.push(self.str_of(value, loc)?);
                 }
-                '}' => return unsupported(loc, "a single '}' in a format string (ValueError in Python)"),
+                '}' => {
+                    return unsupported(
+                        loc,
+                        "a single '}' in a format string (ValueError in Python)",
+                    )
+                }
                 c => literal.push(c),
             }
         }
@@ -1553,7 +1900,9 @@ impl<'s> Lowering<'s> {
     fn concat_all(&mut self, pieces: Vec<Value>, loc: &Loc) -> Value {
         let mut pieces = pieces.into_iter();
         let first = pieces.next().expect("at least one piece");
-        pieces.fold(first, |text, piece| self.f.df2("concat", &text, &piece, Ty::Str, loc))
+        pieces.fold(first, |text, piece| {
+            self.f.df2("concat", &text, &piece, Ty::Str, loc)
+        })
     }
 
     fn method(&mut self, func: &Node, args: &[Node]) -> Result<PyVal> {
@@ -1567,7 +1916,13 @@ impl<'s> Lowering<'s> {
         let receiver = self.expr(&func.expect("value"))?;
         let s = self.as_scalar(receiver, loc, &format!(".{method}()"))?;
         if s.ty != Ty::Str {
-            return unsupported(loc, format!(".{method}() of a {} is not supported in a UDF (str methods are)", s.ty.python()));
+            return unsupported(
+                loc,
+                format!(
+                    ".{method}() of a {} is not supported in a UDF (str methods are)",
+                    s.ty.python()
+                ),
+            );
         }
         let mut strings = Vec::new();
         for arg in args {
@@ -1644,7 +1999,10 @@ impl<'s> Lowering<'s> {
         if v.ty == Ty::Str {
             Ok(())
         } else {
-            unsupported(&node.loc, format!("expected a str argument, found a {}", v.ty.python()))
+            unsupported(
+                &node.loc,
+                format!("expected a str argument, found a {}", v.ty.python()),
+            )
         }
     }
 }
@@ -1654,12 +2012,10 @@ impl<'s> Lowering<'s> {
 fn merge_shapes(a: &Shape, b: &Shape) -> Option<Shape> {
     match (a, b) {
         _ if a == b => Some(a.clone()),
-        (Shape::Nullable(x), y) | (y, Shape::Nullable(x)) => {
-            merge_shapes(x, y).map(|s| match s {
-                Shape::Nullable(_) => s,
-                s => Shape::Nullable(Box::new(s)),
-            })
-        }
+        (Shape::Nullable(x), y) | (y, Shape::Nullable(x)) => merge_shapes(x, y).map(|s| match s {
+            Shape::Nullable(_) => s,
+            s => Shape::Nullable(Box::new(s)),
+        }),
         (Shape::Tuple(xs), Shape::Tuple(ys)) if xs.len() == ys.len() => xs
             .iter()
             .zip(ys)
@@ -1674,14 +2030,26 @@ fn merge_shapes(a: &Shape, b: &Shape) -> Option<Shape> {
 /// parameters are refused.
 fn parameters(callable: &Node) -> Result<Vec<String>> {
     let args = callable.expect("args");
-    if args.child("vararg").is_some() || args.child("kwarg").is_some() || !args.list("kwonlyargs").is_empty() {
-        return unsupported(&callable.loc, "*args, **kwargs and keyword-only parameters are not supported in a UDF");
+    if args.child("vararg").is_some()
+        || args.child("kwarg").is_some()
+        || !args.list("kwonlyargs").is_empty()
+    {
+        return unsupported(
+            &callable.loc,
+            "*args, **kwargs and keyword-only parameters are not supported in a UDF",
+        );
     }
     if !args.list("defaults").is_empty() {
-        return unsupported(&callable.loc, "parameter defaults are not supported in a UDF");
+        return unsupported(
+            &callable.loc,
+            "parameter defaults are not supported in a UDF",
+        );
     }
     if callable.is("FunctionDef") && !callable.list("decorator_list").is_empty() {
-        return unsupported(&callable.loc, "decorated functions are not supported as UDFs");
+        return unsupported(
+            &callable.loc,
+            "decorated functions are not supported as UDFs",
+        );
     }
     Ok(args
         .list("posonlyargs")
@@ -1713,14 +2081,21 @@ pub fn int_constant(node: &Node) -> Option<i64> {
 
 /// The class a `raise` raises: `ValueError` or `ValueError("...")`.
 fn exception_class(exc: &Node) -> Result<String> {
-    let class = if exc.is("Call") { exc.expect("func") } else { exc.clone() };
+    let class = if exc.is("Call") {
+        exc.expect("func")
+    } else {
+        exc.clone()
+    };
     exception_name(&class)
 }
 
 fn exception_name(node: &Node) -> Result<String> {
     match node.name() {
         Some(name) if name.ends_with("Error") || name == "Exception" => Ok(name),
-        _ => unsupported(&node.loc, format!("{} is not a built-in exception class", describe(node))),
+        _ => unsupported(
+            &node.loc,
+            format!("{} is not a built-in exception class", describe(node)),
+        ),
     }
 }
 

@@ -7,9 +7,16 @@ use std::path::Path;
 fn examples_import() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/pyspark");
     let mut failures = Vec::new();
-    let mut entries: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     entries.sort();
-    for path in entries.iter().filter(|p| p.extension().is_some_and(|e| e == "py")) {
+    for path in entries
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+    {
         let source = std::fs::read_to_string(path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let options = coco_pyspark::Options {
