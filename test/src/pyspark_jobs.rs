@@ -96,21 +96,30 @@ fn prepare(job: &Path, scratch: &Path) -> Result<Prepared, String> {
     })
 }
 
-fn seed(fault: &Value, index: usize, examples: &Path, prepared: &[Prepared], scratch: &Path) -> Result<Seeded, String> {
+fn seed(
+    fault: &Value,
+    index: usize,
+    examples: &Path,
+    prepared: &[Prepared],
+    scratch: &Path,
+) -> Result<Seeded, String> {
     let program = fault["program"].as_str().unwrap_or_default();
     let name = program.trim_end_matches(".py").to_string();
     let original = prepared
         .iter()
         .find(|p| p.job == name)
         .ok_or_else(|| format!("faults.json: {program} is not among the examples"))?;
-    let mut text = std::fs::read_to_string(examples.join(program)).map_err(|e| format!("{program}: {e}"))?;
+    let mut text =
+        std::fs::read_to_string(examples.join(program)).map_err(|e| format!("{program}: {e}"))?;
     for edit in fault["edits"].as_array().into_iter().flatten() {
         let (Some(from), Some(to)) = (edit[0].as_str(), edit[1].as_str()) else {
             return Err(format!("faults.json: fault {index} has a malformed edit"));
         };
         let count = text.matches(from).count();
         if count != 1 {
-            return Err(format!("faults.json: fault {index} of {program}: `{from}` occurs {count} times, not once"));
+            return Err(format!(
+                "faults.json: fault {index} of {program}: `{from}` occurs {count} times, not once"
+            ));
         }
         text = text.replacen(from, to, 1);
     }
@@ -144,7 +153,9 @@ fn seed(fault: &Value, index: usize, examples: &Path, prepared: &[Prepared], scr
 fn stable(job: &Path, first: &Prepared, scratch: &Path) -> Result<(), String> {
     let dir = scratch.join(format!("{}-again", first.job));
     let _ = std::fs::remove_dir_all(&dir);
-    let module = first.module.with_file_name(format!("again_{}.py", first.job));
+    let module = first
+        .module
+        .with_file_name(format!("again_{}.py", first.job));
     let output = coco_tools::bigtest::run(&[
         "coco-bigtest".to_string(),
         "generate".into(),
@@ -155,7 +166,11 @@ fn stable(job: &Path, first: &Prepared, scratch: &Path) -> Result<(), String> {
         module.to_string_lossy().into_owned(),
     ]);
     if output.code != 0 {
-        return Err(format!("generating {} again failed: {}", job.display(), String::from_utf8_lossy(&output.stderr)));
+        return Err(format!(
+            "generating {} again failed: {}",
+            job.display(),
+            String::from_utf8_lossy(&output.stderr)
+        ));
     }
     let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
     if read(&module)? != read(&first.module)? {
@@ -176,7 +191,15 @@ fn pytest(modules: &[&Path], scratch: &Path) -> Result<BTreeMap<String, Vec<Stri
     let python = venv_python()?;
     let report = scratch.join("pytest-report.txt");
     let output = Command::new(&python)
-        .args(["-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", "--import-mode=importlib"])
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-rf",
+            "-p",
+            "no:cacheprovider",
+            "--import-mode=importlib",
+        ])
         .args(modules)
         .current_dir(scratch)
         .output()
@@ -239,7 +262,10 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
         })
         .collect();
     jobs.extend(jobs_in(subset)?);
-    let prepared: Vec<Prepared> = jobs.iter().map(|j| prepare(j, &scratch)).collect::<Result<_, _>>()?;
+    let prepared: Vec<Prepared> = jobs
+        .iter()
+        .map(|j| prepare(j, &scratch))
+        .collect::<Result<_, _>>()?;
     stable(&jobs[0], &prepared[0], &scratch)?;
     let faults: Value = std::fs::read_to_string(examples.join("faults.json"))
         .ok()
@@ -249,7 +275,10 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
     let mut seeded = Vec::new();
     for (i, fault) in faults.iter().enumerate() {
         let program = fault["program"].as_str().unwrap_or_default();
-        let first = faults.iter().position(|f| f["program"].as_str() == Some(program)) == Some(i);
+        let first = faults
+            .iter()
+            .position(|f| f["program"].as_str() == Some(program))
+            == Some(i);
         let prepared_job = prepared.iter().any(|p| format!("{}.py", p.job) == program);
         if prepared_job && (crate::slow_tests() || first) {
             seeded.push(seed(fault, i + 1, examples, &prepared, &scratch)?);
@@ -289,7 +318,10 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
     for p in &prepared {
         let s = &p.report["summary"];
         let mine: Vec<&Seeded> = seeded.iter().filter(|f| f.job == p.job).collect();
-        let detected = mine.iter().filter(|f| failed.contains_key(&file_of(&f.module))).count();
+        let detected = mine
+            .iter()
+            .filter(|f| failed.contains_key(&file_of(&f.module)))
+            .count();
         summary.push_str(&format!(
             "{} | {} | {} | {} | {} | {} | {:.1}% | {:.2} | {} of {}\n",
             p.job,
@@ -305,7 +337,8 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
                 .max()
                 .map_or(1, |c| c + 1),
             if s["coverable"].as_f64().unwrap_or(0.0) > 0.0 {
-                100.0 * s["covered"].as_f64().unwrap_or(0.0) / s["coverable"].as_f64().unwrap_or(1.0)
+                100.0 * s["covered"].as_f64().unwrap_or(0.0)
+                    / s["coverable"].as_f64().unwrap_or(1.0)
             } else {
                 100.0
             },

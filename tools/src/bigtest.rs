@@ -637,7 +637,7 @@ fn pytest_cases(
             .collect();
         let outcome = match run.failures.first() {
             Some(failure) => Outcome::Failure {
-                class: coco_pyspark::pytest::exception_class(&failure.reason),
+                class: failure.exception.clone(),
                 reason: failure.reason.clone(),
             },
             None => Outcome::Output(
@@ -656,7 +656,11 @@ fn pytest_cases(
             ),
         };
         cases.push(Case {
-            folder: if i == 0 { ".".into() } else { format!("case-{i}") },
+            folder: if i == 0 {
+                ".".into()
+            } else {
+                format!("case-{i}")
+            },
             inputs: inputs.clone(),
             paths: described,
             outcome,
@@ -675,7 +679,9 @@ fn write_pytest(
 ) -> Result<(), String> {
     let shown_file = shown_path(file);
     if file.is_dir() {
-        return Err(format!("--pytest {shown_file}: is a folder; name a .py file"));
+        return Err(format!(
+            "--pytest {shown_file}: is a folder; name a .py file"
+        ));
     }
     if let Ok(existing) = std::fs::read(file) {
         let first = existing.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -689,17 +695,23 @@ fn write_pytest(
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&folder)
-        .map_err(|e| format!("--pytest {shown_file}: cannot make its folder: {}", crate::output::reason(&e)))?;
-    let job_abs = std::fs::canonicalize(job)
-        .map_err(|e| format!("{job}: {}", crate::output::reason(&e)))?;
+    std::fs::create_dir_all(&folder).map_err(|e| {
+        format!(
+            "--pytest {shown_file}: cannot make its folder: {}",
+            crate::output::reason(&e)
+        )
+    })?;
+    let job_abs =
+        std::fs::canonicalize(job).map_err(|e| format!("{job}: {}", crate::output::reason(&e)))?;
     let folder_abs = std::fs::canonicalize(&folder)
         .map_err(|e| format!("--pytest {shown_file}: {}", crate::output::reason(&e)))?;
     let relative = relative_path(&folder_abs, &job_abs);
     let text = coco_pyspark::pytest::module(&imported.job, &relative, job, cases)?;
     let temporary = folder.join(format!(
         ".{}.coco-tmp",
-        file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+        file.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
     ));
     std::fs::write(&temporary, text)
         .and_then(|()| std::fs::rename(&temporary, file))
@@ -715,7 +727,11 @@ fn relative_path(from: &Path, to: &Path) -> String {
     let to: Vec<_> = to.components().collect();
     let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
     let mut parts: Vec<String> = vec!["..".to_string(); from.len() - common];
-    parts.extend(to[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    parts.extend(
+        to[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
     parts.join("/")
 }
 

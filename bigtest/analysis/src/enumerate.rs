@@ -614,16 +614,26 @@ impl<'p> Enumerator<'p> {
                     }
                 }
                 Some(Sym::Split(list)) => {
-                    // Element j needs j + 1 pieces. A Python split has at
-                    // least one; on the JVM, String.split drops the empty
+                    // Element j needs j + 1 pieces. A Python split by a
+                    // delimiter has at least one; on the JVM, String.split drops the empty
                     // pieces at the end, so the list may be empty, and
                     // element j needs a non-empty piece from j on.
-                    let jvm = self.program.host == Host::Jvm;
+                    // Python's s.split() (at whitespace) has no piece for
+                    // a blank string.
+                    let whitespace = s.splits[*list].whitespace;
+                    let jvm = self.program.host == Host::Jvm && !whitespace;
                     if jvm {
                         let mut t = s.clone();
                         let dropped = t.jvm_dropped(*list, 0);
                         t.assume(dropped);
                         self.finish(id, &t, vec![self.label(id, "empty")])?;
+                    } else if whitespace {
+                        let mut t = s.clone();
+                        let none = t.at_most(*list, 0);
+                        if none != Term::Bool(false) {
+                            t.assume(none);
+                            self.finish(id, &t, vec![self.label(id, "empty")])?;
+                        }
                     }
                     for j in 0..self.k {
                         let mut t = s.clone();

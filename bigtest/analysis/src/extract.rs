@@ -9,7 +9,7 @@ use coco_dataflow::{
     host::{Host, HOST_ATTRIBUTE},
     model::{
         Block, Cmp, Const, DatasetOp, FloatBinOp, IntBinOp, JoinKind, Op, OpKind, Program, Region,
-        Ty, Udf, UdfOp, ValueId,
+        StripSide, Ty, Udf, UdfOp, ValueId,
     },
 };
 use coco_dialects::{
@@ -368,6 +368,8 @@ impl<'c> UdfBuilder<'c> {
                 mlir_sys::mlirBlockGetNumArguments(block) as usize
             }
         };
+        // The total form of a partial op has an `!df.option` result.
+        let checked = || matches!(result_type.and_then(ty), Some(Ty::Option(_)));
         Ok(match name {
             "arith.constant" => {
                 // Loop bounds may be `index`; df models them as i64.
@@ -414,23 +416,41 @@ impl<'c> UdfBuilder<'c> {
             "arith.fptosi" => UdfOp::FloatToInt,
             "arith.extui" => UdfOp::BoolToInt,
             "arith.index_cast" => UdfOp::IndexCast,
-            "df.split" => UdfOp::Split {
-                delimiter: str_attr(op, "delimiter").unwrap_or_default(),
+            "df.split" => match str_attr(op, "delimiter") {
+                Some(delimiter) => UdfOp::Split { delimiter },
+                None => UdfOp::SplitWhitespace,
             },
             "df.get" => UdfOp::Get {
                 index: int_attr(op, "index").unwrap_or(0).max(0) as usize,
+                checked: checked(),
             },
             "df.size" => UdfOp::Size,
             "df.substr" => UdfOp::Substr,
             "df.to_int" => UdfOp::ToInt {
                 int32: op.attribute("int32").is_ok(),
+                checked: checked(),
             },
-            "df.to_float" => UdfOp::ToFloat,
+            "df.to_float" => UdfOp::ToFloat { checked: checked() },
             "df.to_str" => UdfOp::ToStr,
             "df.length" => UdfOp::Length,
             "df.concat" => UdfOp::Concat,
             "df.contains" => UdfOp::Contains,
             "df.starts_with" => UdfOp::StartsWith,
+            "df.ends_with" => UdfOp::EndsWith,
+            "df.find" => UdfOp::Find,
+            "df.replace" => UdfOp::Replace,
+            "df.strip" => UdfOp::Strip {
+                side: StripSide::ALL[int_attr(op, "side").unwrap_or(0).clamp(0, 2) as usize],
+            },
+            "df.lower" => UdfOp::Lower,
+            "df.upper" => UdfOp::Upper,
+            "df.floordiv" => UdfOp::IntBin(IntBinOp::FloorDiv),
+            "df.mod" => UdfOp::IntBin(IntBinOp::Mod),
+            "df.truediv" => UdfOp::FloatBin(FloatBinOp::TrueDiv),
+            "df.raise" => UdfOp::Raise {
+                exception: str_attr(op, "exception").unwrap_or_default(),
+                message: str_attr(op, "message"),
+            },
             "df.str_eq" => UdfOp::StrEq,
             "df.is_present" => UdfOp::IsPresent,
             "df.value_or" => UdfOp::ValueOr,

@@ -131,6 +131,7 @@ mod tests {
                     loc: "loc".into(),
                     op: "df.to_int".into(),
                     reason: "not an integer".into(),
+                    exception: None,
                     origins: origins(o),
                 })
                 .collect(),

@@ -13,6 +13,13 @@
 //! when every piece from i on is empty or missing ([`State::jvm_kept`],
 //! [`State::jvm_dropped`]).
 //!
+//! A split at whitespace (Python's `s.split()`) is decomposed the same way
+//! with a single space for the delimiter, except that the first piece is
+//! pinned by the first `df.get` (`""` has no piece), and every piece is
+//! non-empty printable ASCII without a space: generated data holds one
+//! space between pieces and none around them, an under-approximation of
+//! the strings whose pieces are those (see docs/bigtest.md).
+//!
 //! Every UDF op follows the program's host language
 //! ([`coco_dataflow::host`]). The text a failing parse is given is printable
 //! ASCII, where no host reads other scripts' digits or Unicode spaces.
@@ -25,11 +32,12 @@ use coco_dataflow::{
     eval::{Domain, Stop},
     host::{self, Host},
     lineage::Lineage,
-    model::{Cmp, Const, DatasetId, FloatBinOp, IntBinOp, Ty, UdfOp},
+    model::{Cmp, Const, DatasetId, FloatBinOp, IntBinOp, StripSide, Ty, UdfOp},
 };
 
 use super::term::{
-    and, app, cmp, div_trunc, eq, in_re, int_op, ite, neg, not, or, real, Sort, Term,
+    and, app, cmp, div_trunc, eq, floor_div, floor_mod, in_re, int_op, ite, neg, not, or, real,
+    Sort, Term,
 };
 
 /// A symbolic UDF value.
@@ -57,6 +65,10 @@ pub struct SplitState {
     pub tail: Term,
     /// The JVM "piece kept" constraints of this split's gets, by piece.
     pub kept: Vec<(usize, Term)>,
+    /// Python's `s.split()`: pieces are non-empty and space-free, joined by
+    /// one space (the delimiter); no piece is pinned until read, and the
+    /// first one has no delimiter before it.
+    pub whitespace: bool,
 }
 
 /// How a record met a keyed operator: what its key must differ from when
@@ -125,6 +137,96 @@ pub struct State {
     pub fresh: usize,
     /// Prefix of fresh variable names (the op and instance creating them).
     pub scope: String,
+    /// String variables whose one constraint is a shape over a character
+    /// class (a whitespace split's piece, a stripped string), so a case
+    /// mapping applied later narrows that constraint instead of adding a
+    /// second regular expression (Z3 4.8 solves one flat expression about
+    /// twice as fast as two).
+    pub shaped: Vec<Shaped>,
+}
+
+/// A set of printable ASCII characters, as inclusive ranges.
+pub type Class = Vec<(char, char)>;
+
+/// Printable ASCII, and the same without the space.
+const PRINTABLE: (char, char) = (' ', '~');
+const VISIBLE: (char, char) = ('!', '~');
+
+/// What a [`Shaped`] variable's text looks like.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// One or more characters of the class (a whitespace split's piece).
+    Word,
+    /// Empty, or characters of the class whose ends (the left one, the
+    /// right one, or both) are not a space: what a strip leaves.
+    Stripped(StripSide),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shaped {
+    pub var: Term,
+    pub shape: Shape,
+    pub class: Class,
+    /// The constraint in the path condition that says it.
+    pub constraint: Term,
+}
+
+/// The characters both classes hold.
+fn intersect(a: &Class, b: &Class) -> Class {
+    let mut out = Vec::new();
+    for &(a0, a1) in a {
+        for &(b0, b1) in b {
+            let (lo, hi) = (a0.max(b0), a1.min(b1));
+            if lo <= hi {
+                out.push((lo, hi));
+            }
+        }
+    }
+    out
+}
+
+/// A regular expression matching one character of `class`.
+fn class_re(class: &Class) -> Term {
+    let ranges: Vec<Term> = class
+        .iter()
+        .map(|&(lo, hi)| {
+            app(
+                "re.range",
+                vec![Term::Str(lo.to_string()), Term::Str(hi.to_string())],
+            )
+        })
+        .collect();
+    match ranges.len() {
+        0 => Term::Raw("re.none"),
+        1 => ranges.into_iter().next().unwrap_or(Term::Raw("re.none")),
+        _ => app("re.union", ranges),
+    }
+}
+
+/// "`var` has `shape` over `class`".
+fn shape_constraint(var: &Term, shape: Shape, class: &Class) -> Term {
+    let inner = class_re(class);
+    let edge = class_re(&intersect(class, &vec![VISIBLE]));
+    let empty = app("str.to_re", vec![Term::Str(String::new())]);
+    let star = app("re.*", vec![inner.clone()]);
+    let re = match shape {
+        Shape::Word => app("re.+", vec![inner]),
+        Shape::Stripped(StripSide::Both) => app(
+            "re.union",
+            vec![
+                empty,
+                edge.clone(),
+                app("re.++", vec![edge.clone(), star, edge]),
+            ],
+        ),
+        Shape::Stripped(StripSide::Left) => {
+            app("re.union", vec![empty, app("re.++", vec![edge, star])])
+        }
+        Shape::Stripped(StripSide::Right) => {
+            app("re.union", vec![empty, app("re.++", vec![star, edge])])
+        }
+    };
+    app("str.in_re", vec![var.clone(), re])
 }
 
 /// Numbers with at most this many digits round-trip through i64 and f64.
@@ -148,6 +250,39 @@ impl State {
         }
     }
 
+    /// Constrains the fresh variable `var` to `shape` over `class`.
+    fn shape(&mut self, var: Term, shape: Shape, class: Class) -> Term {
+        let constraint = shape_constraint(&var, shape, &class);
+        self.shaped.push(Shaped {
+            var,
+            shape,
+            class,
+            constraint: constraint.clone(),
+        });
+        constraint
+    }
+
+    /// Restricts the characters of `s` to `class`: by narrowing the shape
+    /// constraint of a shaped variable, or with a new constraint.
+    fn restrict(&mut self, s: &Term, class: &Class) {
+        if let Some(i) = self.shaped.iter().position(|v| v.var == *s) {
+            let narrowed = intersect(&self.shaped[i].class, class);
+            let constraint = shape_constraint(s, self.shaped[i].shape, &narrowed);
+            let old = std::mem::replace(&mut self.shaped[i].constraint, constraint.clone());
+            self.shaped[i].class = narrowed;
+            if let Some(at) = self.constraints.iter().position(|c| *c == old) {
+                self.constraints[at] = constraint;
+                return;
+            }
+            self.assume(constraint);
+            return;
+        }
+        self.assume(app(
+            "str.in_re",
+            vec![s.clone(), app("re.*", vec![class_re(class)])],
+        ));
+    }
+
     /// Appends `other`'s path to this one (for operators combining records);
     /// `other`'s split indices move past this state's.
     pub fn absorb(&mut self, other: &State) -> Vec<Sym> {
@@ -161,6 +296,7 @@ impl State {
         }
         self.keys.extend(other.keys.iter().cloned());
         self.records.extend(other.records.iter().cloned());
+        self.shaped.extend(other.shaped.iter().cloned());
         self.fresh = self.fresh.max(other.fresh);
         other.fields.iter().map(|f| shift(f, offset)).collect()
     }
@@ -185,8 +321,36 @@ impl State {
             pieces: vec![p0],
             tail: t1,
             kept: Vec::new(),
+            whitespace: false,
         });
         Sym::Split(self.splits.len() - 1)
+    }
+
+    /// Python's `s.split()` of a non-constant `s`, no piece pinned yet: the
+    /// whole string is the tail.
+    pub fn split_whitespace(&mut self, s: Term) -> Sym {
+        self.splits.push(SplitState {
+            delimiter: " ".into(),
+            pieces: Vec::new(),
+            tail: s,
+            kept: Vec::new(),
+            whitespace: true,
+        });
+        Sym::Split(self.splits.len() - 1)
+    }
+
+    /// "`p` is a piece of split `list`": free of the delimiter, or for a
+    /// whitespace split non-empty printable ASCII without a space.
+    fn piece(&self, list: usize, p: &Term) -> Term {
+        let split = &self.splits[list];
+        if split.whitespace {
+            shape_constraint(p, Shape::Word, &vec![VISIBLE])
+        } else {
+            not(app(
+                "str.contains",
+                vec![p.clone(), Term::Str(split.delimiter.clone())],
+            ))
+        }
     }
 
     /// Extends split `list` to `count` pieces (the path reads piece
@@ -197,11 +361,20 @@ impl State {
             let p = self.fresh("p", Sort::Str);
             let t = self.fresh("t", Sort::Str);
             let tail = self.splits[list].tail.clone();
-            self.assume(eq(
-                tail,
-                app("str.++", vec![d.clone(), p.clone(), t.clone()]),
-            ));
-            self.assume(not(app("str.contains", vec![p.clone(), d.clone()])));
+            // A whitespace split's first piece starts the string.
+            let lead = !(self.splits[list].whitespace && self.splits[list].pieces.is_empty());
+            let parts = if lead {
+                vec![d.clone(), p.clone(), t.clone()]
+            } else {
+                vec![p.clone(), t.clone()]
+            };
+            self.assume(eq(tail, app("str.++", parts)));
+            let piece = if self.splits[list].whitespace {
+                self.shape(p.clone(), Shape::Word, vec![VISIBLE])
+            } else {
+                self.piece(list, &p)
+            };
+            self.assume(piece);
             self.assume(tail_shape(&t, &d));
             let split = &mut self.splits[list];
             split.pieces.push(p);
@@ -295,29 +468,38 @@ impl State {
         }
     }
 
-    /// "Split `list` has at most `count` pieces."
+    /// "Split `list` has at most `count` pieces" (false when more are
+    /// pinned already).
     pub fn at_most(&mut self, list: usize, count: usize) -> Term {
         let known = self.splits[list].pieces.len();
+        if known > count {
+            return Term::Bool(false);
+        }
         let d = Term::Str(self.splits[list].delimiter.clone());
         let tail = self.splits[list].tail.clone();
-        self.tail_at_most(tail, &d, count.saturating_sub(known))
+        let lead = !(self.splits[list].whitespace && known == 0);
+        self.tail_at_most(list, tail, &d, count - known, lead)
     }
 
-    fn tail_at_most(&mut self, tail: Term, d: &Term, more: usize) -> Term {
+    /// `tail` holds at most `more` further pieces, the first preceded by the
+    /// delimiter when `lead`.
+    fn tail_at_most(&mut self, list: usize, tail: Term, d: &Term, more: usize, lead: bool) -> Term {
         let empty = eq(tail.clone(), Term::Str(String::new()));
         if more == 0 {
             return empty;
         }
         let p = self.fresh("q", Sort::Str);
         let t = self.fresh("u", Sort::Str);
-        let rest = self.tail_at_most(t.clone(), d, more - 1);
+        let rest = self.tail_at_most(list, t.clone(), d, more - 1, true);
+        let parts = if lead {
+            vec![d.clone(), p.clone(), t.clone()]
+        } else {
+            vec![p.clone(), t.clone()]
+        };
+        let piece = self.piece(list, &p);
         or(vec![
             empty,
-            and(vec![
-                eq(tail, app("str.++", vec![d.clone(), p.clone(), t])),
-                not(app("str.contains", vec![p, d.clone()])),
-                rest,
-            ]),
+            and(vec![eq(tail, app("str.++", parts)), piece, rest]),
         ])
     }
 }
@@ -483,6 +665,10 @@ pub struct SymDomain {
 /// `divsi` copies its operands three times (exponential).
 pub const MAX_TERM: usize = 1000;
 
+/// Terms up to this many nodes are copied where they are used several
+/// times; larger ones are named ([`SymDomain::bind`]).
+const SMALL_TERM: usize = 12;
+
 /// Constant strings longer than this are not folded by concatenation: a
 /// constant loop doubling a string would otherwise double memory each trip.
 pub const MAX_FOLDED_STR: usize = 4096;
@@ -520,6 +706,17 @@ impl SymDomain {
         let name = self.state.fresh("e", sort);
         self.state.assume(eq(name.clone(), term.clone()));
         wrap(name)
+    }
+
+    /// An integer term used several times: itself when small, else a
+    /// fresh variable equal to it.
+    fn bind(&mut self, t: Term) -> Term {
+        if t.size_up_to(SMALL_TERM) <= SMALL_TERM {
+            return t;
+        }
+        let name = self.state.fresh("b", Sort::Int);
+        self.state.assume(eq(name.clone(), t));
+        name
     }
 
     /// A decision point: which side this path takes.
@@ -568,6 +765,12 @@ const PY_INT_RE: &str = r#"(re.++ (re.* (str.to_re " ")) (re.opt (re.union (str.
 const PRINTABLE_RE: &str = r#"(re.* (re.range " " "~"))"#;
 const DIGIT_FREE_RE: &str = r#"(re.++ re.all (re.range "0" "9") re.all)"#;
 const FRACTION_RE: &str = r#"(re.++ (str.to_re ".") (re.range "0" "9") (re.range "0" "9"))"#;
+/// The whitespace `df.strip` removes from generated text: spaces.
+const SPACES_RE: &str = r#"(re.* (str.to_re " "))"#;
+/// The characters `s.lower()` and `s.upper()` leave alone in generated
+/// text: printable ASCII without upper-case, or lower-case, letters.
+const NO_UPPER: [(char, char); 2] = [(' ', '@'), ('[', '~')];
+const NO_LOWER: [(char, char); 2] = [(' ', '`'), ('{', '~')];
 
 impl SymDomain {
     /// Assumes `text` is the canonical text of an integer of at most
@@ -630,14 +833,72 @@ impl Domain for SymDomain {
         matches!(cond, Sym::Bool(Term::Bool(_)))
     }
 
+    fn presence(&self, value: &Sym) -> Option<bool> {
+        match value {
+            Sym::Opt {
+                present: Term::Bool(b),
+                ..
+            } => Some(*b),
+            _ => None,
+        }
+    }
+
     fn loop_bound(&self) -> Option<usize> {
         Some(self.bound)
     }
 }
 
 impl SymDomain {
+    /// The total form of a partial op: the same fork as the failing form,
+    /// whose failing side continues with an absent value and the other
+    /// side with a present one, so a following `df.is_present` is a
+    /// constant and does not fork again.
+    fn total(&mut self, kind: &UdfOp, point: &str, args: &[Sym]) -> Result<Sym, Stop> {
+        let (partial, absent) = match kind {
+            UdfOp::ToInt { int32, .. } => (
+                UdfOp::ToInt {
+                    int32: *int32,
+                    checked: false,
+                },
+                Sym::Int(Term::Int(0)),
+            ),
+            UdfOp::ToFloat { .. } => (
+                UdfOp::ToFloat { checked: false },
+                Sym::Real(Term::Real(0, 1)),
+            ),
+            UdfOp::Get { index, .. } => {
+                let element = match args.first() {
+                    Some(Sym::List(items)) => items.first().cloned(),
+                    _ => None,
+                };
+                (
+                    UdfOp::Get {
+                        index: *index,
+                        checked: false,
+                    },
+                    element.unwrap_or(Sym::Str(Term::Str(String::new()))),
+                )
+            }
+            _ => return self.apply_op(kind, point, args),
+        };
+        match self.apply_op(&partial, point, args) {
+            Ok(value) => Ok(Sym::Opt {
+                present: Term::Bool(true),
+                value: Box::new(value),
+            }),
+            Err(Stop::Fail(_)) => Ok(Sym::Opt {
+                present: Term::Bool(false),
+                value: Box::new(absent),
+            }),
+            Err(other) => Err(other),
+        }
+    }
+
     fn apply_op(&mut self, kind: &UdfOp, point: &str, args: &[Sym]) -> Result<Sym, Stop> {
         use Sym::*;
+        if kind.is_checked() {
+            return self.total(kind, point, args);
+        }
         let zero = Term::Int(0);
         Ok(match (kind, args) {
             (UdfOp::IntBin(op), [Int(a), Int(b)]) => {
@@ -653,6 +914,14 @@ impl SymDomain {
                             q
                         } else {
                             int_op("-", a, int_op("*", b, q))
+                        }
+                    }
+                    IntBinOp::FloorDiv | IntBinOp::Mod => {
+                        self.guard(not(eq(b.clone(), zero)), "ZeroDivisionError")?;
+                        if *op == IntBinOp::FloorDiv {
+                            floor_div(a, b)
+                        } else {
+                            floor_mod(a, b)
                         }
                     }
                     IntBinOp::Max => ite(cmp(">=", a.clone(), b.clone()), a, b),
@@ -686,6 +955,14 @@ impl SymDomain {
                         // Spark yields Infinity or NaN; reals have neither, so
                         // paths dividing by zero are not explored.
                         self.state.assume(not(eq(b.clone(), Term::Real(0, 1))));
+                        app("/", vec![a, b])
+                    }
+                    FloatBinOp::TrueDiv => {
+                        // Python raises where the JVM gives an infinity.
+                        self.guard(
+                            not(eq(b.clone(), Term::Real(0, 1))),
+                            "ZeroDivisionError: float division by zero",
+                        )?;
                         app("/", vec![a, b])
                     }
                     FloatBinOp::Max => ite(cmp(">=", a.clone(), b.clone()), a, b),
@@ -724,11 +1001,20 @@ impl SymDomain {
                 ),
                 _ => self.state.split(s.clone(), delimiter),
             },
-            (UdfOp::Get { index }, [List(items)]) => match items.get(*index) {
+            (UdfOp::SplitWhitespace, [Str(s)]) => match s {
+                Term::Str(text) => Sym::List(
+                    host::split_whitespace(text)
+                        .into_iter()
+                        .map(|p| Sym::Str(Term::Str(p)))
+                        .collect(),
+                ),
+                _ => self.state.split_whitespace(s.clone()),
+            },
+            (UdfOp::Get { index, .. }, [List(items)]) => match items.get(*index) {
                 Some(v) => v.clone(),
                 None => return Err(Stop::Fail(format!("index {index} past the end"))),
             },
-            (UdfOp::Get { index }, [Split(list)]) => {
+            (UdfOp::Get { index, .. }, [Split(list)]) => {
                 if *index > self.max_index {
                     // Every piece up to the index is two variables.
                     return Err(Stop::Error(format!(
@@ -738,7 +1024,7 @@ impl SymDomain {
                     )));
                 }
                 let list = *list;
-                if self.host == Host::Jvm {
+                if self.host == Host::Jvm && !self.state.splits[list].whitespace {
                     // One decision per get, whether or not the piece is
                     // pinned: String.split may have dropped it.
                     if self.choose() {
@@ -788,6 +1074,9 @@ impl SymDomain {
                 if self.host == Host::Python {
                     // s[b:b + n]: a negative bound counts from the end,
                     // both clamp to [0, len], and an empty range is "".
+                    // Each clamp copies its bound four times, so a bound
+                    // that is itself a term (a slice computed from the
+                    // length) is named first.
                     let clamp = |i: Term| {
                         let i = ite(
                             cmp("<", i.clone(), zero.clone()),
@@ -797,8 +1086,10 @@ impl SymDomain {
                         let low = ite(cmp("<", i.clone(), zero.clone()), zero.clone(), i);
                         ite(cmp(">", low.clone(), len.clone()), len.clone(), low)
                     };
-                    let from = clamp(start.clone());
-                    let to = clamp(int_op("+", start.clone(), length.clone()));
+                    let begin = self.bind(start.clone());
+                    let end = self.bind(int_op("+", begin.clone(), length.clone()));
+                    let from = self.bind(clamp(begin));
+                    let to = clamp(end);
                     let count = int_op("-", to, from.clone());
                     let count = ite(cmp("<", count.clone(), zero.clone()), zero.clone(), count);
                     return Ok(Str(app("str.substr", vec![s.clone(), from, count])));
@@ -809,7 +1100,7 @@ impl SymDomain {
                     vec![s.clone(), start.clone(), length.clone()],
                 ))
             }
-            (UdfOp::ToInt { int32 }, [Str(s)]) => {
+            (UdfOp::ToInt { int32, .. }, [Str(s)]) => {
                 if let Term::Str(text) = s {
                     return match host::parse_int(self.host, text) {
                         Ok(v) if *int32 && i32::try_from(v).is_err() => {
@@ -851,7 +1142,7 @@ impl SymDomain {
                     return Err(Stop::Fail("not an integer".into()));
                 }
             }
-            (UdfOp::ToFloat, [Str(s)]) => {
+            (UdfOp::ToFloat { .. }, [Str(s)]) => {
                 if let Term::Str(text) = s {
                     return match host::parse_float(self.host, text) {
                         Some(v) => real(v)
@@ -942,6 +1233,32 @@ impl SymDomain {
             (UdfOp::StartsWith, [Str(a), Str(b)]) => {
                 Bool(str_pred("str.prefixof", b, a, |x, y| y.starts_with(x)))
             }
+            (UdfOp::EndsWith, [Str(a), Str(b)]) => {
+                Bool(str_pred("str.suffixof", b, a, |x, y| y.ends_with(x)))
+            }
+            (UdfOp::Find, [Str(a), Str(b)]) => Int(match (a, b) {
+                (Term::Str(x), Term::Str(y)) => Term::Int(host::find(self.host, x, y)),
+                _ => app("str.indexof", vec![a.clone(), b.clone(), Term::Int(0)]),
+            }),
+            (UdfOp::Replace, [Str(s), Str(old), Str(new)]) => {
+                Str(self.replace(point, s, old, new)?)
+            }
+            (UdfOp::Strip { side }, [Str(s)]) => Str(self.strip(s, *side)),
+            (UdfOp::Lower | UdfOp::Upper, [Str(s)]) => Str(match s {
+                Term::Str(text) if *kind == UdfOp::Lower => Term::Str(host::lower(text)),
+                Term::Str(text) => Term::Str(host::upper(text)),
+                _ => {
+                    // SMT strings have no case mapping: the path takes text
+                    // the mapping leaves alone (an under-approximation).
+                    let unchanged = if *kind == UdfOp::Lower {
+                        NO_UPPER
+                    } else {
+                        NO_LOWER
+                    };
+                    self.state.restrict(s, &unchanged.to_vec());
+                    s.clone()
+                }
+            }),
             (UdfOp::StrEq, [Str(a), Str(b)]) => Bool(eq(a.clone(), b.clone())),
             (UdfOp::IsPresent, [Opt { present, .. }]) => Bool(present.clone()),
             (UdfOp::ValueOr, [Opt { present, value }, default]) => select(present, value, default)
@@ -952,6 +1269,152 @@ impl SymDomain {
                 )))
             }
         })
+    }
+}
+
+impl SymDomain {
+    /// `s.replace(old, new)` for a constant, non-empty `old`. Z3 4.8.12
+    /// answers `unknown` to any script with `str.replace_all`, so a
+    /// symbolic `s` is decomposed as a split is, once, without a decision:
+    /// `s = p0 ++ T1`, `T_i = "" or old ++ p_i ++ T_{i+1}` up to k
+    /// occurrences (`T_{k+1} = ""`), each piece holding no occurrence that
+    /// starts inside it (no `old` in `p_i`, nor in `p_i ++ old[..len - 1]`
+    /// when an occurrence follows, so the left-to-right scan finds the
+    /// same occurrences: `"aaa"` is `"" ++ "aa" ++ "a"`), and the result
+    /// `p0 ++ new ++ p1 ...` over the occurrences present. Strings with
+    /// more than k occurrences are not generated (an under-approximation).
+    fn replace(&mut self, point: &str, s: &Term, old: &Term, new: &Term) -> Result<Term, Stop> {
+        let Term::Str(target) = old else {
+            return Err(unsupported(
+                point,
+                "df.replace of a string that is not a constant",
+            ));
+        };
+        if target.is_empty() {
+            return Err(Stop::Error(format!(
+                "{point}: df.replace of an empty string, which would insert the replacement \
+                 between every character, is not modelled"
+            )));
+        }
+        let concat = |parts: Vec<Term>| -> Term {
+            let mut folded: Vec<Term> = Vec::new();
+            for part in parts {
+                match (folded.last_mut(), &part) {
+                    (_, Term::Str(t)) if t.is_empty() => {}
+                    (Some(Term::Str(a)), Term::Str(b)) if a.len() + b.len() <= MAX_FOLDED_STR => {
+                        a.push_str(b)
+                    }
+                    _ => folded.push(part),
+                }
+            }
+            match folded.len() {
+                0 => Term::Str(String::new()),
+                1 => folded.remove(0),
+                _ => app("str.++", folded),
+            }
+        };
+        if let Term::Str(text) = s {
+            let mut parts = Vec::new();
+            for (i, piece) in text.split(target.as_str()).enumerate() {
+                if i > 0 {
+                    parts.push(new.clone());
+                }
+                parts.push(Term::Str(piece.into()));
+            }
+            return Ok(concat(parts));
+        }
+        let old = Term::Str(target.clone());
+        // No occurrence starts inside a piece, even one running on into
+        // the next occurrence.
+        let overhang: String = {
+            let mut chars: Vec<char> = target.chars().collect();
+            chars.pop();
+            chars.into_iter().collect()
+        };
+        let empty = Term::Str(String::new());
+        // Piece `p` followed by `next` (empty, or an occurrence and more).
+        let no_occurrence = |p: &Term, next: &Term| {
+            let free = not(app("str.contains", vec![p.clone(), old.clone()]));
+            if overhang.is_empty() {
+                return free;
+            }
+            let before_next = app("str.++", vec![p.clone(), Term::Str(overhang.clone())]);
+            and(vec![
+                free,
+                or(vec![
+                    eq(next.clone(), empty.clone()),
+                    not(app("str.contains", vec![before_next, old.clone()])),
+                ]),
+            ])
+        };
+        let p0 = self.state.fresh("r", Sort::Str);
+        let mut tail = self.state.fresh("s", Sort::Str);
+        self.state
+            .assume(eq(s.clone(), app("str.++", vec![p0.clone(), tail.clone()])));
+        self.state.assume(no_occurrence(&p0, &tail));
+        // (tail, piece) per possible occurrence, outermost first.
+        let mut links = Vec::new();
+        for i in 0..self.bound {
+            let p = self.state.fresh("r", Sort::Str);
+            let next = if i + 1 < self.bound {
+                self.state.fresh("s", Sort::Str)
+            } else {
+                empty.clone()
+            };
+            self.state.assume(or(vec![
+                eq(tail.clone(), empty.clone()),
+                eq(
+                    tail.clone(),
+                    app("str.++", vec![old.clone(), p.clone(), next.clone()]),
+                ),
+            ]));
+            self.state.assume(no_occurrence(&p, &next));
+            links.push((tail, p));
+            tail = next;
+        }
+        if self.bound == 0 {
+            self.state.assume(eq(tail, empty.clone()));
+        }
+        let mut result = empty.clone();
+        for (tail, p) in links.into_iter().rev() {
+            result = ite(
+                eq(tail, empty.clone()),
+                empty.clone(),
+                concat(vec![new.clone(), p, result]),
+            );
+        }
+        Ok(concat(vec![p0, result]))
+    }
+
+    /// Python's `strip()`/`lstrip()`/`rstrip()`: `s = lead ++ core ++
+    /// trail` with `lead` and `trail` spaces and `core` printable ASCII,
+    /// empty or starting (lstrip) and ending (rstrip) with a character
+    /// other than a space. Generated text therefore has only spaces around
+    /// what is kept, which is printable ASCII (an under-approximation:
+    /// Python strips every `str.isspace()` character).
+    fn strip(&mut self, s: &Term, side: StripSide) -> Term {
+        if let Term::Str(text) = s {
+            return Term::Str(host::strip(text, side));
+        }
+        let core = self.state.fresh("c", Sort::Str);
+        let mut parts = Vec::new();
+        if side != StripSide::Right {
+            let lead = self.state.fresh("l", Sort::Str);
+            self.state.assume(in_re(lead.clone(), SPACES_RE));
+            parts.push(lead);
+        }
+        parts.push(core.clone());
+        if side != StripSide::Left {
+            let trail = self.state.fresh("z", Sort::Str);
+            self.state.assume(in_re(trail.clone(), SPACES_RE));
+            parts.push(trail);
+        }
+        self.state.assume(eq(s.clone(), app("str.++", parts)));
+        let kept = self
+            .state
+            .shape(core.clone(), Shape::Stripped(side), vec![PRINTABLE]);
+        self.state.assume(kept);
+        core
     }
 }
 

@@ -218,6 +218,45 @@ pub fn div_trunc(a: Term, b: Term) -> Term {
     ite(negative, neg(q.clone()), q)
 }
 
+/// Division rounding down, as Python's `//` (and Java's `Math.floorDiv`).
+/// SMT-LIB's `div` is Euclidean (the remainder is never negative): it
+/// rounds down for a positive divisor and up for a negative one, so for a
+/// negative divisor both signs flip (`div (- a) (- b)` is `floor(a / b)`).
+/// Constant operands fold with i64 wrapping; the divisor must be non-zero.
+pub fn floor_div(a: Term, b: Term) -> Term {
+    match (&a, &b) {
+        (Term::Int(x), Term::Int(y)) if *y != 0 => {
+            let q = x.wrapping_div(*y);
+            let adjust = x.wrapping_rem(*y) != 0 && ((*x < 0) != (*y < 0));
+            Term::Int(if adjust { q - 1 } else { q })
+        }
+        (_, Term::Int(y)) if *y > 0 => app("div", vec![a, b]),
+        (_, Term::Int(y)) if *y < 0 => app("div", vec![neg(a), neg(b)]),
+        _ => ite(
+            cmp(">=", b.clone(), Term::Int(0)),
+            app("div", vec![a.clone(), b.clone()]),
+            app("div", vec![neg(a), neg(b)]),
+        ),
+    }
+}
+
+/// The remainder with the sign of the divisor, as Python's `%`:
+/// `a - b * floor(a / b)` (SMT-LIB's `mod` for a positive divisor).
+pub fn floor_mod(a: Term, b: Term) -> Term {
+    match (&a, &b) {
+        (Term::Int(x), Term::Int(y)) if *y != 0 => {
+            let r = x.wrapping_rem(*y);
+            Term::Int(if r != 0 && ((r < 0) != (*y < 0)) {
+                r + y
+            } else {
+                r
+            })
+        }
+        (_, Term::Int(y)) if *y > 0 => app("mod", vec![a, b]),
+        _ => int_op("-", a.clone(), int_op("*", b.clone(), floor_div(a, b))),
+    }
+}
+
 pub fn cmp(name: &'static str, a: Term, b: Term) -> Term {
     if let (Term::Int(x), Term::Int(y)) = (&a, &b) {
         return Term::Bool(match name {
@@ -288,6 +327,30 @@ mod tests {
         assert_eq!(
             div_trunc(var("a"), Term::Int(2)).to_string(),
             "(ite (xor (< a 0) false) (- (div (ite (>= a 0) a (- a)) 2)) (div (ite (>= a 0) a (- a)) 2))"
+        );
+    }
+
+    #[test]
+    fn floor_division_folds_as_python_rounds() {
+        // CPython 3.11: a // b and a % b.
+        for (a, b, q, r) in [
+            (7, 2, 3, 1),
+            (-7, 2, -4, 1),
+            (7, -2, -4, -1),
+            (-7, -2, 3, -1),
+        ] {
+            assert_eq!(floor_div(Term::Int(a), Term::Int(b)), Term::Int(q));
+            assert_eq!(floor_mod(Term::Int(a), Term::Int(b)), Term::Int(r));
+        }
+        assert_eq!(floor_div(var("a"), Term::Int(2)).to_string(), "(div a 2)");
+        assert_eq!(
+            floor_div(var("a"), Term::Int(-2)).to_string(),
+            "(div (- a) 2)"
+        );
+        assert_eq!(floor_mod(var("a"), Term::Int(3)).to_string(), "(mod a 3)");
+        assert_eq!(
+            floor_div(var("a"), var("b")).to_string(),
+            "(ite (>= b 0) (div a b) (div (- a) (- b)))"
         );
     }
 

@@ -40,6 +40,11 @@ pub trait Domain {
     /// Whether `cond` is a known constant, so deciding it does not fork.
     fn is_constant(&self, cond: &Self::V) -> bool;
 
+    /// Whether an option value is present, where that is known (always in
+    /// the concrete domain; a constant on each side of a total op's fork in
+    /// the symbolic one).
+    fn presence(&self, value: &Self::V) -> Option<bool>;
+
     /// How often a loop may take a non-constant decision to run its body
     /// again on one path; `None` for no bound. Loops whose trip count is a
     /// constant unroll fully (within the fuel).
@@ -53,11 +58,17 @@ pub const FUEL: u64 = 1_000_000;
 const MAX_DEPTH: usize = 32;
 
 /// Evaluates UDFs of one program. `trace` collects the decisions taken, in
-/// order: `@f:if#3=then`, `@f:for#5=iter`, `@f:to_int#2=fail`.
+/// order: `@f:if#3=then`, `@f:for#5=iter`, `@f:to_int#2=fail`,
+/// `@f:raise#7=fail`, and for the total forms of partial ops
+/// `@f:to_int#2=absent` / `=present`.
 pub struct Evaluator<'p, D: Domain> {
     udfs: &'p BTreeMap<String, Udf>,
     pub domain: D,
     pub trace: Vec<String>,
+    /// The op whose failure stopped the last [`Evaluator::run`], if one
+    /// did: what the host raises follows from it
+    /// ([`crate::host::python_exception`]).
+    pub failed: Option<UdfOp>,
     fuel: u64,
     limit: u64,
     depth: usize,
@@ -74,6 +85,7 @@ impl<'p, D: Domain> Evaluator<'p, D> {
             udfs,
             domain,
             trace: Vec::new(),
+            failed: None,
             fuel,
             limit: fuel,
             depth: 0,
@@ -83,6 +95,7 @@ impl<'p, D: Domain> Evaluator<'p, D> {
     /// Calls UDF `name` on `args`; clears the trace first.
     pub fn run(&mut self, name: &str, args: Vec<D::V>) -> Result<Vec<D::V>, Stop> {
         self.trace.clear();
+        self.failed = None;
         self.fuel = self.limit;
         self.depth = 0;
         self.call(name, args)
@@ -175,6 +188,15 @@ impl<'p, D: Domain> Evaluator<'p, D> {
                     UdfOp::Return | UdfOp::Yield => {
                         return Self::operands(env, udf, &op.operands);
                     }
+                    UdfOp::Raise { exception, message } => {
+                        self.trace
+                            .push(format!("@{}:raise#{}=fail", udf.name, op.id));
+                        self.failed = Some(op.kind.clone());
+                        return Err(Stop::Fail(match message {
+                            Some(message) => format!("{exception}: {message}"),
+                            None => exception.clone(),
+                        }));
+                    }
                     UdfOp::Br { dest } => {
                         next = Some((*dest, Self::operands(env, udf, &op.operands)?));
                         break;
@@ -242,9 +264,18 @@ impl<'p, D: Domain> Evaluator<'p, D> {
                 let args = Self::operands(env, udf, &op.operands)?;
                 let point = format!("@{}:{}#{}", udf.name, kind.name(), op.id);
                 match self.domain.apply(kind, &point, &args) {
-                    Ok(value) => vec![value],
+                    Ok(value) => {
+                        if kind.is_checked() {
+                            if let Some(present) = self.domain.presence(&value) {
+                                let side = if present { "present" } else { "absent" };
+                                self.trace.push(format!("{point}={side}"));
+                            }
+                        }
+                        vec![value]
+                    }
                     Err(Stop::Fail(reason)) => {
                         self.trace.push(format!("{point}=fail"));
+                        self.failed = Some(kind.clone());
                         return Err(Stop::Fail(reason));
                     }
                     Err(other) => return Err(other),

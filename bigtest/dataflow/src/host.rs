@@ -14,6 +14,8 @@
 
 pub use coco_base::host::{Host, HOST_ATTRIBUTE};
 
+use crate::model::{FloatBinOp, IntBinOp, StripSide, UdfOp};
+
 /// `s` split around every occurrence of the non-empty `delimiter`.
 ///
 /// JVM (`s.split(Pattern.quote(d))`, limit 0): the string itself when the
@@ -352,6 +354,115 @@ pub fn format_float(host: Host, x: f64) -> String {
     }
 }
 
+/// Python's `str.isspace()` for one character, what `str.split()` and
+/// `str.strip()` take for whitespace: Unicode White_Space and the
+/// separators U+001C..U+001F (which `int()` does not strip).
+pub fn is_python_whitespace(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `s.split()`: the pieces between runs of whitespace, none empty
+/// (`""` and `"  "` give `[]`).
+pub fn split_whitespace(s: &str) -> Vec<String> {
+    s.split(is_python_whitespace)
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Python's `s.strip()`, `s.lstrip()`, `s.rstrip()` without an argument.
+pub fn strip(s: &str, side: StripSide) -> String {
+    match side {
+        StripSide::Both => s.trim_matches(is_python_whitespace),
+        StripSide::Left => s.trim_start_matches(is_python_whitespace),
+        StripSide::Right => s.trim_end_matches(is_python_whitespace),
+    }
+    .to_string()
+}
+
+/// Python's `s.lower()`: Unicode's full lower-case mapping with the final
+/// sigma rule, as Rust's `to_lowercase` (Rust's tables are of a later
+/// Unicode version than Python 3.11's 14.0, which matters only for
+/// characters added since).
+pub fn lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// Python's `s.upper()` (`"ß"` is `"SS"`).
+pub fn upper(s: &str) -> String {
+    s.to_uppercase()
+}
+
+/// `s.find(sub)` (Python, in code points) or `s.indexOf(sub)` (JVM, in
+/// UTF-16 units): the index of the first occurrence, -1 for none.
+pub fn find(host: Host, s: &str, sub: &str) -> i64 {
+    match s.find(sub) {
+        Some(byte) => length(host, &s[..byte]),
+        None => -1,
+    }
+}
+
+/// `s.replace(old, new)` (both hosts): every occurrence, found from the
+/// left without overlaps. `None` for an empty `old`, which df does not
+/// model.
+pub fn replace(s: &str, old: &str, new: &str) -> Option<String> {
+    (!old.is_empty()).then(|| s.replace(old, new))
+}
+
+/// Python's `a // b` and Java's `Math.floorDiv`: the quotient rounded down,
+/// wrapping in i64 as `arith.divsi` does (`i64::MIN // -1`); `None` for a
+/// zero divisor.
+pub fn floor_div(a: i64, b: i64) -> Option<i64> {
+    if b == 0 {
+        return None;
+    }
+    let q = a.wrapping_div(b);
+    Some(if a.wrapping_rem(b) != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
+
+/// Python's `a % b` and Java's `Math.floorMod`: the remainder with the sign
+/// of the divisor; `None` for a zero divisor.
+pub fn floor_mod(a: i64, b: i64) -> Option<i64> {
+    if b == 0 {
+        return None;
+    }
+    let r = a.wrapping_rem(b);
+    Some(if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    })
+}
+
+/// Python's `a / b` on floats: IEEE division, `None` (ZeroDivisionError)
+/// for a zero divisor of either sign.
+pub fn true_div(a: f64, b: f64) -> Option<f64> {
+    (b != 0.0).then(|| a / b)
+}
+
+/// The Python exception class a failing op raises in a PySpark job, for
+/// people reading a failure: `ValueError` for a parse, `IndexError` for a
+/// `df.get` past the end, `ZeroDivisionError` for a division, the class a
+/// `df.raise` names; `None` for ops that never fail in Python (slicing,
+/// the total `!df.option` forms). The failure reasons of the newer ops
+/// (`df.floordiv`, `df.mod`, `df.truediv`, `df.raise`) start with the
+/// class; the older ones keep the texts that test expectations hold
+/// (`"x" is not an integer`), and this function names their class.
+pub fn python_exception(op: &UdfOp) -> Option<&str> {
+    Some(match op {
+        UdfOp::ToInt { checked: false, .. } | UdfOp::ToFloat { checked: false } => "ValueError",
+        UdfOp::Get { checked: false, .. } => "IndexError",
+        UdfOp::IntBin(IntBinOp::Div | IntBinOp::Rem | IntBinOp::FloorDiv | IntBinOp::Mod)
+        | UdfOp::FloatBin(FloatBinOp::TrueDiv) => "ZeroDivisionError",
+        UdfOp::Raise { exception, .. } => exception,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -464,5 +575,119 @@ mod tests {
         assert_eq!(py(-0.0), "-0.0");
         assert_eq!(jvm(f64::NAN), "NaN");
         assert_eq!(py(f64::NEG_INFINITY), "-inf");
+    }
+
+    #[test]
+    fn whitespace_split_and_strip_as_python_does() {
+        // CPython 3.11: "  a  b \t c\n".split() == ['a', 'b', 'c'],
+        // "a\x1cb".split() == ['a', 'b'], "".split() == "   ".split() == [].
+        assert_eq!(split_whitespace("  a  b \t c\n"), ["a", "b", "c"]);
+        assert_eq!(split_whitespace("a\u{1c}b"), ["a", "b"]);
+        assert!(split_whitespace("").is_empty());
+        assert!(split_whitespace("   ").is_empty());
+        assert_eq!(split_whitespace("\u{a0}x\u{3000}y"), ["x", "y"]);
+        // " \t a b\x0b\x1c ".strip() == 'a b'; "  a ".lstrip() == 'a ';
+        // "  a ".rstrip() == '  a'; "\xa0a\u2003".strip() == 'a';
+        // "\x85a\x1f".strip() == 'a'.
+        assert_eq!(strip(" \t a b\u{b}\u{1c} ", StripSide::Both), "a b");
+        assert_eq!(strip("  a ", StripSide::Left), "a ");
+        assert_eq!(strip("  a ", StripSide::Right), "  a");
+        assert_eq!(strip("\u{a0}a\u{2003}", StripSide::Both), "a");
+        assert_eq!(strip("\u{85}a\u{1f}", StripSide::Both), "a");
+        // The set is exactly str.isspace()'s (29 code points).
+        let spaces: Vec<u32> = (0..0x11_0000)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_python_whitespace(c))
+            .map(|c| c as u32)
+            .collect();
+        let mut python = vec![
+            0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0,
+        ];
+        python.extend([0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
+        python.extend(0x2000..=0x200a);
+        python.sort_unstable();
+        assert_eq!(spaces, python);
+    }
+
+    #[test]
+    fn case_find_replace_and_suffixes_as_python_does() {
+        // "ABCß".lower() == 'abcß', "abcß".upper() == 'ABCSS',
+        // len("İ".lower()) == 2, "ΑΣ".lower() == 'ας', "ﬁ".upper() == 'FI'.
+        assert_eq!(lower("ABC\u{df}"), "abc\u{df}");
+        assert_eq!(upper("abc\u{df}"), "ABCSS");
+        assert_eq!(lower("\u{130}").chars().count(), 2);
+        assert_eq!(lower("\u{391}\u{3a3}"), "\u{3b1}\u{3c2}");
+        assert_eq!(upper("\u{fb01}"), "FI");
+        // "hello".find("l") == 2, .find("z") == -1, .find("") == 0,
+        // "a\U0001F600b".find("b") == 2 (Java's indexOf: 3).
+        assert_eq!(find(Host::Python, "hello", "l"), 2);
+        assert_eq!(find(Host::Python, "hello", "z"), -1);
+        assert_eq!(find(Host::Python, "hello", ""), 0);
+        assert_eq!(find(Host::Python, "", ""), 0);
+        assert_eq!(find(Host::Python, "a\u{1f600}b", "b"), 2);
+        assert_eq!(find(Host::Jvm, "a\u{1f600}b", "b"), 3);
+        // "aaa".replace("aa", "x") == 'xa', "a,b,,c".replace(",", ";") ==
+        // 'a;b;;c', "abc".replace("b", "") == 'ac'.
+        assert_eq!(replace("aaa", "aa", "x").as_deref(), Some("xa"));
+        assert_eq!(replace("a,b,,c", ",", ";").as_deref(), Some("a;b;;c"));
+        assert_eq!(replace("abc", "b", "").as_deref(), Some("ac"));
+        assert_eq!(replace("abc", "", "-"), None);
+    }
+
+    #[test]
+    fn integer_division_rounds_down_as_python_does() {
+        // CPython 3.11: a // b and a % b.
+        let cases = [
+            (7, 2, 3, 1),
+            (-7, 2, -4, 1),
+            (7, -2, -4, -1),
+            (-7, -2, 3, -1),
+            (0, 3, 0, 0),
+            (6, -3, -2, 0),
+            (-6, 3, -2, 0),
+            (-1, 5, -1, 4),
+            (1, -5, -1, -4),
+        ];
+        for (a, b, q, r) in cases {
+            assert_eq!(floor_div(a, b), Some(q), "{a} // {b}");
+            assert_eq!(floor_mod(a, b), Some(r), "{a} % {b}");
+        }
+        // Python's 2**63 wraps to i64::MIN, as arith.divsi's quotient does.
+        assert_eq!(floor_div(i64::MIN, -1), Some(i64::MIN));
+        assert_eq!(floor_mod(i64::MIN, -1), Some(0));
+        assert_eq!(floor_div(1, 0), None);
+        assert_eq!(floor_mod(1, 0), None);
+        // 7.0 / -2.0 == -3.5, 1e308 / 1e-10 == inf, 1.0 / -0.0 raises.
+        assert_eq!(true_div(7.0, -2.0), Some(-3.5));
+        assert_eq!(true_div(1e308, 1e-10), Some(f64::INFINITY));
+        assert_eq!(true_div(1.0, -0.0), None);
+        assert_eq!(true_div(0.0, 0.0), None);
+    }
+
+    #[test]
+    fn failing_ops_name_their_python_exception() {
+        let to_int = UdfOp::ToInt {
+            int32: false,
+            checked: false,
+        };
+        assert_eq!(python_exception(&to_int), Some("ValueError"));
+        assert_eq!(
+            python_exception(&UdfOp::Get {
+                index: 1,
+                checked: false
+            }),
+            Some("IndexError")
+        );
+        assert_eq!(
+            python_exception(&UdfOp::IntBin(IntBinOp::FloorDiv)),
+            Some("ZeroDivisionError")
+        );
+        let raise = UdfOp::Raise {
+            exception: "KeyError".into(),
+            message: None,
+        };
+        assert_eq!(python_exception(&raise), Some("KeyError"));
+        assert_eq!(python_exception(&UdfOp::ToFloat { checked: true }), None);
+        assert_eq!(python_exception(&UdfOp::Substr), None);
     }
 }

@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use crate::{
     eval::{Evaluator, Stop},
-    host::Host,
+    host::{self, Host},
     lineage::{render, Lineage, Origin, Step},
     model::{DatasetId, JoinKind, OpKind, Program, Ty},
     value::{Concrete, Key, Value},
@@ -57,6 +57,9 @@ pub struct Failure {
     pub loc: String,
     pub op: String,
     pub reason: String,
+    /// The Python exception that fails the job, for a `df.host =
+    /// "python"` program (`ValueError`); `None` on the JVM.
+    pub exception: Option<String>,
     pub origins: Vec<Origin>,
 }
 
@@ -250,10 +253,15 @@ impl<'p> Interp<'p> {
         match result {
             Ok(values) => Ok(Some(values)),
             Err(Stop::Fail(reason)) => {
+                let exception = match self.program.host {
+                    Host::Python => self.eval.failed.as_ref().and_then(host::python_exception),
+                    Host::Jvm => None,
+                };
                 self.run.failures.push(Failure {
                     loc: op.loc.clone(),
                     op: format!("{prefix} (@{udf})"),
                     reason,
+                    exception: exception.map(String::from),
                     origins: record.origins.clone(),
                 });
                 self.terminate(record, Vec::new());
@@ -376,6 +384,8 @@ impl<'p> Interp<'p> {
                         op: "df.reduce".into(),
                         reason: "the dataset is empty (Spark's reduce throws: empty collection)"
                             .into(),
+                        // PySpark's RDD.reduce: "Can not reduce() empty RDD".
+                        exception: (self.program.host == Host::Python).then(|| "ValueError".into()),
                         origins: Vec::new(),
                     });
                 } else if let Some(record) = self.fold(id, &group, None)? {

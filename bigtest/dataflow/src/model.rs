@@ -220,6 +220,11 @@ pub enum IntBinOp {
     Div,
     /// Signed remainder; fails on a zero divisor.
     Rem,
+    /// `df.floordiv`: Python's `//`, rounding down; fails on a zero divisor.
+    FloorDiv,
+    /// `df.mod`: Python's `%`, the sign of the divisor; fails on a zero
+    /// divisor.
+    Mod,
     And,
     Or,
     Xor,
@@ -232,9 +237,33 @@ pub enum FloatBinOp {
     Add,
     Sub,
     Mul,
+    /// `arith.divf`: IEEE division (an infinity or NaN on a zero divisor).
     Div,
+    /// `df.truediv`: Python's `/`, which fails on a zero divisor.
+    TrueDiv,
     Max,
     Min,
+}
+
+/// Which ends `df.strip` strips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StripSide {
+    Both,
+    Left,
+    Right,
+}
+
+impl StripSide {
+    /// In the order of the ODS enum.
+    pub const ALL: [StripSide; 3] = [StripSide::Both, StripSide::Left, StripSide::Right];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            StripSide::Both => "both",
+            StripSide::Left => "left",
+            StripSide::Right => "right",
+        }
+    }
 }
 
 /// Comparison predicates; integers compare signed, floats ordered.
@@ -297,23 +326,45 @@ pub enum UdfOp {
     Split {
         delimiter: String,
     },
-    /// Element `index` of a list; fails when the list is too short.
+    /// `df.split` without a delimiter: Python's `s.split()`, the pieces
+    /// between runs of whitespace.
+    SplitWhitespace,
+    /// Element `index` of a list; fails when the list is too short, or with
+    /// `checked` (an `!df.option` result) is absent then.
     Get {
         index: usize,
+        checked: bool,
     },
     Size,
     /// Fails when `[start, start + length)` is not inside the string.
     Substr,
-    /// `int32`: Integer.parseInt's range (the JVM's `.toInt`).
+    /// `int32`: Integer.parseInt's range (the JVM's `.toInt`). `checked`:
+    /// the `!df.option<i64>` form, absent where the parse fails.
     ToInt {
         int32: bool,
+        checked: bool,
     },
-    ToFloat,
+    /// `checked`: the `!df.option<f64>` form.
+    ToFloat {
+        checked: bool,
+    },
     ToStr,
     Length,
     Concat,
     Contains,
     StartsWith,
+    EndsWith,
+    /// `s.find(t)`: the index of the first occurrence, or -1.
+    Find,
+    /// Every occurrence of the (non-empty) second operand replaced by the
+    /// third.
+    Replace,
+    /// Python's `strip()`, `lstrip()`, `rstrip()` without an argument.
+    Strip {
+        side: StripSide,
+    },
+    Lower,
+    Upper,
     StrEq,
     IsPresent,
     ValueOr,
@@ -328,6 +379,12 @@ pub enum UdfOp {
     For,
     Yield,
     Return,
+    /// `df.raise`: a terminator that fails the UDF with a Python exception
+    /// class and an optional message.
+    Raise {
+        exception: String,
+        message: Option<String>,
+    },
     /// `cf.br`: successor block index in the enclosing region.
     Br {
         dest: usize,
@@ -348,7 +405,10 @@ impl UdfOp {
             UdfOp::Const(_) => "constant",
             UdfOp::IntBin(IntBinOp::Div) => "divsi",
             UdfOp::IntBin(IntBinOp::Rem) => "remsi",
+            UdfOp::IntBin(IntBinOp::FloorDiv) => "floordiv",
+            UdfOp::IntBin(IntBinOp::Mod) => "mod",
             UdfOp::IntBin(_) => "int_op",
+            UdfOp::FloatBin(FloatBinOp::TrueDiv) => "truediv",
             UdfOp::FloatBin(_) => "float_op",
             UdfOp::FloatNeg => "negf",
             UdfOp::CmpInt(_) => "cmpi",
@@ -358,17 +418,23 @@ impl UdfOp {
             UdfOp::FloatToInt => "fptosi",
             UdfOp::BoolToInt => "extui",
             UdfOp::IndexCast => "index_cast",
-            UdfOp::Split { .. } => "split",
+            UdfOp::Split { .. } | UdfOp::SplitWhitespace => "split",
             UdfOp::Get { .. } => "get",
             UdfOp::Size => "size",
             UdfOp::Substr => "substr",
             UdfOp::ToInt { .. } => "to_int",
-            UdfOp::ToFloat => "to_float",
+            UdfOp::ToFloat { .. } => "to_float",
             UdfOp::ToStr => "to_str",
             UdfOp::Length => "length",
             UdfOp::Concat => "concat",
             UdfOp::Contains => "contains",
             UdfOp::StartsWith => "starts_with",
+            UdfOp::EndsWith => "ends_with",
+            UdfOp::Find => "find",
+            UdfOp::Replace => "replace",
+            UdfOp::Strip { .. } => "strip",
+            UdfOp::Lower => "lower",
+            UdfOp::Upper => "upper",
             UdfOp::StrEq => "str_eq",
             UdfOp::IsPresent => "is_present",
             UdfOp::ValueOr => "value_or",
@@ -377,8 +443,22 @@ impl UdfOp {
             UdfOp::For => "for",
             UdfOp::Yield => "yield",
             UdfOp::Return => "return",
+            UdfOp::Raise { .. } => "raise",
             UdfOp::Br { .. } => "br",
             UdfOp::CondBr { .. } => "cond_br",
         }
+    }
+
+    /// Whether this is the total form of a partial op (an `!df.option`
+    /// result, absent where the op would fail). The evaluator records
+    /// which way it went (`@f:to_int#3=absent`), so the concrete and the
+    /// symbolic runs name the same path even when no branch follows.
+    pub fn is_checked(&self) -> bool {
+        matches!(
+            self,
+            UdfOp::ToInt { checked: true, .. }
+                | UdfOp::ToFloat { checked: true }
+                | UdfOp::Get { checked: true, .. }
+        )
     }
 }

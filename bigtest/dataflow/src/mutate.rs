@@ -243,7 +243,7 @@ fn udf_mutants(program: &Program, udf: &Udf, is_map: bool, out: &mut Vec<Mutant>
 /// words.
 fn alternatives(kind: &UdfOp) -> Vec<(&'static str, UdfOp, String)> {
     match kind {
-        UdfOp::Get { index } => {
+        UdfOp::Get { index, checked } => {
             let mut shifted = vec![index + 1];
             if *index > 0 {
                 shifted.push(index - 1);
@@ -252,7 +252,11 @@ fn alternatives(kind: &UdfOp) -> Vec<(&'static str, UdfOp, String)> {
                 .into_iter()
                 .map(|i| {
                     let change = format!("index {index} -> {i}");
-                    (WRONG_FIELD_OFFSET, UdfOp::Get { index: i }, change)
+                    let get = UdfOp::Get {
+                        index: i,
+                        checked: *checked,
+                    };
+                    (WRONG_FIELD_OFFSET, get, change)
                 })
                 .collect()
         }
@@ -282,6 +286,8 @@ fn alternatives(kind: &UdfOp) -> Vec<(&'static str, UdfOp, String)> {
                 Mul => Add,
                 Div => Mul,
                 Rem => Div,
+                FloorDiv => Mul,
+                Mod => FloorDiv,
                 Max => Min,
                 Min => Max,
                 // Bitwise ops on i1 are the boolean connectives; swapping
@@ -297,7 +303,7 @@ fn alternatives(kind: &UdfOp) -> Vec<(&'static str, UdfOp, String)> {
                 Add => Sub,
                 Sub => Add,
                 Mul => Div,
-                Div => Mul,
+                Div | TrueDiv => Mul,
                 Max => Min,
                 Min => Max,
             };
@@ -332,6 +338,8 @@ fn int_name(op: IntBinOp) -> &'static str {
         IntBinOp::Mul => "mul",
         IntBinOp::Div => "div",
         IntBinOp::Rem => "rem",
+        IntBinOp::FloorDiv => "floordiv",
+        IntBinOp::Mod => "mod",
         IntBinOp::And => "and",
         IntBinOp::Or => "or",
         IntBinOp::Xor => "xor",
@@ -346,6 +354,7 @@ fn float_name(op: FloatBinOp) -> &'static str {
         FloatBinOp::Sub => "sub",
         FloatBinOp::Mul => "mul",
         FloatBinOp::Div => "div",
+        FloatBinOp::TrueDiv => "truediv",
         FloatBinOp::Max => "max",
         FloatBinOp::Min => "min",
     }
@@ -515,6 +524,13 @@ mod tests {
         OpKind::Map { udf: udf.into() }
     }
 
+    fn get(index: usize) -> UdfOp {
+        UdfOp::Get {
+            index,
+            checked: false,
+        }
+    }
+
     fn int(v: i64) -> UdfOp {
         UdfOp::Const(Const::Int(v))
     }
@@ -537,9 +553,17 @@ mod tests {
                     &[0],
                     &[1],
                 ),
-                op(1, UdfOp::Get { index: 0 }, &[1], &[2]),
-                op(2, UdfOp::Get { index: 1 }, &[1], &[3]),
-                op(3, UdfOp::ToInt { int32: false }, &[3], &[4]),
+                op(1, get(0), &[1], &[2]),
+                op(2, get(1), &[1], &[3]),
+                op(
+                    3,
+                    UdfOp::ToInt {
+                        int32: false,
+                        checked: false,
+                    },
+                    &[3],
+                    &[4],
+                ),
                 op(4, int(10), &[], &[5]),
                 op(5, UdfOp::CmpInt(Cmp::Gt), &[4, 5], &[6]),
                 op(6, int(0), &[], &[7]),

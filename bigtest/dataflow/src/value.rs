@@ -153,8 +153,24 @@ fn mismatch(point: &str, args: &[Value]) -> Stop {
     Stop::Error(format!("{point}: ill-typed operands {}", kinds.join(", ")))
 }
 
-fn int_op(op: IntBinOp, a: i64, b: i64) -> Result<i64, Stop> {
+/// Why a division by zero fails, as the host says it (`df.floordiv` and
+/// `df.mod` are Python's `//` and `%`, or Java's `Math.floorDiv` and
+/// `floorMod`).
+fn zero_divisor(host: Host, op: IntBinOp) -> Stop {
+    Stop::Fail(
+        match (host, op) {
+            (Host::Python, IntBinOp::Mod) => "ZeroDivisionError: integer modulo by zero",
+            (Host::Python, _) => "ZeroDivisionError: integer division or modulo by zero",
+            (Host::Jvm, _) => "ArithmeticException: / by zero",
+        }
+        .into(),
+    )
+}
+
+fn int_op(host: Host, op: IntBinOp, a: i64, b: i64) -> Result<i64, Stop> {
     Ok(match op {
+        IntBinOp::FloorDiv => host::floor_div(a, b).ok_or_else(|| zero_divisor(host, op))?,
+        IntBinOp::Mod => host::floor_mod(a, b).ok_or_else(|| zero_divisor(host, op))?,
         IntBinOp::Add => a.wrapping_add(b),
         IntBinOp::Sub => a.wrapping_sub(b),
         IntBinOp::Mul => a.wrapping_mul(b),
@@ -170,14 +186,27 @@ fn int_op(op: IntBinOp, a: i64, b: i64) -> Result<i64, Stop> {
     })
 }
 
-fn float_op(op: FloatBinOp, a: f64, b: f64) -> f64 {
-    match op {
+fn float_op(op: FloatBinOp, a: f64, b: f64) -> Result<f64, Stop> {
+    Ok(match op {
         FloatBinOp::Add => a + b,
         FloatBinOp::Sub => a - b,
         FloatBinOp::Mul => a * b,
         FloatBinOp::Div => a / b,
+        FloatBinOp::TrueDiv => host::true_div(a, b)
+            .ok_or_else(|| Stop::Fail("ZeroDivisionError: float division by zero".into()))?,
         FloatBinOp::Max => a.max(b),
         FloatBinOp::Min => a.min(b),
+    })
+}
+
+/// The value of a partial op in its total (`checked`) form: present where
+/// it succeeds, absent where it fails.
+fn total(checked: bool, result: Result<Value, Stop>) -> Result<Value, Stop> {
+    match (checked, result) {
+        (false, result) => result,
+        (true, Ok(value)) => Ok(Value::Option(Some(Box::new(value)))),
+        (true, Err(Stop::Fail(_))) => Ok(Value::Option(None)),
+        (true, Err(other)) => Err(other),
     }
 }
 
@@ -196,14 +225,16 @@ impl Domain for Concrete {
     fn apply(&mut self, kind: &UdfOp, point: &str, args: &[Value]) -> Result<Value, Stop> {
         use Value::*;
         Ok(match (kind, args) {
-            (UdfOp::IntBin(op), [Int(a), Int(b)]) => Int(int_op(*op, *a, *b)?),
+            (UdfOp::IntBin(op), [Int(a), Int(b)]) => Int(int_op(self.host, *op, *a, *b)?),
             (UdfOp::IntBin(op), [Bool(a), Bool(b)]) => Bool(match op {
                 IntBinOp::And | IntBinOp::Min | IntBinOp::Mul => *a && *b,
                 IntBinOp::Or | IntBinOp::Max => *a || *b,
                 IntBinOp::Xor | IntBinOp::Add | IntBinOp::Sub => *a ^ *b,
-                IntBinOp::Div | IntBinOp::Rem => return Err(mismatch(point, args)),
+                IntBinOp::Div | IntBinOp::Rem | IntBinOp::FloorDiv | IntBinOp::Mod => {
+                    return Err(mismatch(point, args))
+                }
             }),
-            (UdfOp::FloatBin(op), [Float(a), Float(b)]) => Float(float_op(*op, *a, *b)),
+            (UdfOp::FloatBin(op), [Float(a), Float(b)]) => Float(float_op(*op, *a, *b)?),
             (UdfOp::FloatNeg, [Float(a)]) => Float(-a),
             (UdfOp::CmpInt(cmp), [Int(a), Int(b)]) => Bool(cmp.holds(a, b)),
             (UdfOp::CmpInt(cmp), [Bool(a), Bool(b)]) => Bool(match cmp {
@@ -214,7 +245,9 @@ impl Domain for Concrete {
             }),
             // Ordered predicates (`arith.cmpf oeq .. one`): false when
             // either side is NaN, `one` included (Rust's `!=` is not).
-            (UdfOp::CmpFloat(Cmp::Ne), [Float(a), Float(b)]) => Bool(a.partial_cmp(b).is_some_and(|o| o.is_ne())),
+            (UdfOp::CmpFloat(Cmp::Ne), [Float(a), Float(b)]) => {
+                Bool(a.partial_cmp(b).is_some_and(|o| o.is_ne()))
+            }
             (UdfOp::CmpFloat(cmp), [Float(a), Float(b)]) => Bool(cmp.holds(a, b)),
             (UdfOp::Select, [Bool(c), a, b]) => {
                 if *c {
@@ -230,7 +263,9 @@ impl Domain for Concrete {
             (UdfOp::Split { delimiter }, [Str(s)]) => {
                 if delimiter.is_empty() {
                     // The verifier refuses it; a hand-built model may not.
-                    return Err(Stop::Error(format!("{point}: df.split with an empty delimiter")));
+                    return Err(Stop::Error(format!(
+                        "{point}: df.split with an empty delimiter"
+                    )));
                 }
                 List(
                     host::split(self.host, s, delimiter)
@@ -239,15 +274,19 @@ impl Domain for Concrete {
                         .collect(),
                 )
             }
-            (UdfOp::Get { index }, [List(items)]) => match items.get(*index) {
-                Some(v) => v.clone(),
-                None => {
-                    return Err(Stop::Fail(format!(
+            (UdfOp::SplitWhitespace, [Str(s)]) => {
+                List(host::split_whitespace(s).into_iter().map(Str).collect())
+            }
+            (UdfOp::Get { index, checked }, [List(items)]) => {
+                let element = match items.get(*index) {
+                    Some(v) => Ok(v.clone()),
+                    None => Err(Stop::Fail(format!(
                         "index {index} is past the end of a list of {}",
                         items.len()
-                    )))
-                }
-            },
+                    ))),
+                };
+                total(*checked, element)?
+            }
             (UdfOp::Size, [List(items)]) => Int(items.len() as i64),
             (UdfOp::Substr, [Str(s), Int(start), Int(length)]) => {
                 match host::substring(self.host, s, *start, *length) {
@@ -259,24 +298,29 @@ impl Domain for Concrete {
                     }
                 }
             }
-            (UdfOp::ToInt { int32 }, [Str(s)]) => match host::parse_int(self.host, s) {
-                Ok(v) if *int32 && i32::try_from(v).is_err() => {
-                    return Err(Stop::Fail(format!("\"{s}\" is not a 32-bit integer")))
-                }
-                Ok(v) => Int(v),
-                Err(ParseIntError::NotAnInteger) => {
-                    return Err(Stop::Fail(format!("\"{s}\" is not an integer")))
-                }
-                Err(ParseIntError::BeyondI64) => {
-                    return Err(Stop::Error(format!(
-                        "{point}: \"{s}\" parses to an integer beyond i64, which the df model cannot hold"
-                    )))
-                }
-            },
-            (UdfOp::ToFloat, [Str(s)]) => match host::parse_float(self.host, s) {
-                Some(v) => Float(v),
-                None => return Err(Stop::Fail(format!("\"{s}\" is not a number"))),
-            },
+            (UdfOp::ToInt { int32, checked }, [Str(s)]) => {
+                let parsed = match host::parse_int(self.host, s) {
+                    Ok(v) if *int32 && i32::try_from(v).is_err() => {
+                        Err(Stop::Fail(format!("\"{s}\" is not a 32-bit integer")))
+                    }
+                    Ok(v) => Ok(Int(v)),
+                    Err(ParseIntError::NotAnInteger) => {
+                        Err(Stop::Fail(format!("\"{s}\" is not an integer")))
+                    }
+                    Err(ParseIntError::BeyondI64) => {
+                        return Err(Stop::Error(format!(
+                            "{point}: \"{s}\" parses to an integer beyond i64, which the df model cannot hold"
+                        )))
+                    }
+                };
+                total(*checked, parsed)?
+            }
+            (UdfOp::ToFloat { checked }, [Str(s)]) => {
+                let parsed = host::parse_float(self.host, s)
+                    .map(Float)
+                    .ok_or_else(|| Stop::Fail(format!("\"{s}\" is not a number")));
+                total(*checked, parsed)?
+            }
             (UdfOp::ToStr, [Int(v)]) => Str(v.to_string()),
             (UdfOp::ToStr, [Float(v)]) => Str(host::format_float(self.host, *v)),
             (UdfOp::ToStr, [Bool(v)]) => Str(host::format_bool(self.host, *v)),
@@ -284,6 +328,20 @@ impl Domain for Concrete {
             (UdfOp::Concat, [Str(a), Str(b)]) => Str(format!("{a}{b}")),
             (UdfOp::Contains, [Str(a), Str(b)]) => Bool(a.contains(b.as_str())),
             (UdfOp::StartsWith, [Str(a), Str(b)]) => Bool(a.starts_with(b.as_str())),
+            (UdfOp::EndsWith, [Str(a), Str(b)]) => Bool(a.ends_with(b.as_str())),
+            (UdfOp::Find, [Str(a), Str(b)]) => Int(host::find(self.host, a, b)),
+            (UdfOp::Replace, [Str(s), Str(old), Str(new)]) => match host::replace(s, old, new) {
+                Some(replaced) => Str(replaced),
+                None => {
+                    return Err(Stop::Error(format!(
+                        "{point}: df.replace of an empty string, which would insert the \
+                         replacement between every character, is not modelled"
+                    )))
+                }
+            },
+            (UdfOp::Strip { side }, [Str(s)]) => Str(host::strip(s, *side)),
+            (UdfOp::Lower, [Str(s)]) => Str(host::lower(s)),
+            (UdfOp::Upper, [Str(s)]) => Str(host::upper(s)),
             (UdfOp::StrEq, [Str(a), Str(b)]) => Bool(a == b),
             (UdfOp::IsPresent, [Option(o)]) => Bool(o.is_some()),
             (UdfOp::ValueOr, [Option(o), default]) => match o {
@@ -305,6 +363,13 @@ impl Domain for Concrete {
 
     fn is_constant(&self, _cond: &Value) -> bool {
         true
+    }
+
+    fn presence(&self, value: &Value) -> Option<bool> {
+        match value {
+            Value::Option(o) => Some(o.is_some()),
+            _ => None,
+        }
     }
 
     fn loop_bound(&self) -> Option<usize> {

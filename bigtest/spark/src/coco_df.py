@@ -54,6 +54,35 @@ def remsi(a, b):
     return r if a >= 0 else -r
 
 
+def _zero_divisor(op):
+    if HOST == "jvm":
+        return UdfFailure("ArithmeticException: / by zero")
+    if op == "mod":
+        return UdfFailure("ZeroDivisionError: integer modulo by zero")
+    return UdfFailure("ZeroDivisionError: integer division or modulo by zero")
+
+
+def floordiv(a, b):
+    # Python's // (Java's Math.floorDiv), wrapping in i64 as divsi does.
+    if b == 0:
+        raise _zero_divisor("floordiv")
+    return wrap(a // b)
+
+
+def mod(a, b):
+    # Python's % (Java's Math.floorMod): the sign of the divisor.
+    if b == 0:
+        raise _zero_divisor("mod")
+    return a % b
+
+
+def truediv(a, b):
+    # Python's / on floats (df.host = "python" only).
+    if b == 0.0:
+        raise UdfFailure("ZeroDivisionError: float division by zero")
+    return a / b
+
+
 def andi(a, b):
     return (a and b) if _is_bool(a) else a & b
 
@@ -146,6 +175,11 @@ def get(items, index):
     return items[index]
 
 
+def get_or_none(items, index):
+    # try: items[index] except IndexError: an option, () or (v,).
+    return (items[index],) if index < len(items) else ()
+
+
 def value_or(option, default):
     return option[0] if option else default
 
@@ -209,6 +243,14 @@ def to_int(text, int32):
     return value
 
 
+def to_int_or_none(text, int32):
+    # try: int(text) except ValueError: () where the parse fails.
+    try:
+        return (to_int(text, int32),)
+    except UdfFailure:
+        return ()
+
+
 _JVM_DECIMAL = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
 
@@ -241,6 +283,13 @@ def to_float(text):
     return value
 
 
+def to_float_or_none(text):
+    try:
+        return (to_float(text),)
+    except UdfFailure:
+        return ()
+
+
 def split(text, delimiter):
     pieces = text.split(delimiter)
     if HOST == "jvm" and len(pieces) > 1:
@@ -271,6 +320,20 @@ def length(text):
     if HOST == "python":
         return len(text)
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def find(text, sub):
+    # str.find in code points; String.indexOf in UTF-16 units on the JVM.
+    index = text.find(sub)
+    if index < 0 or HOST == "python":
+        return index
+    return length(text[:index])
+
+
+def replace(text, old, new):
+    if old == "":
+        raise ModelError("df.replace of an empty string is not modelled")
+    return text.replace(old, new)
 
 
 def _shortest(x):

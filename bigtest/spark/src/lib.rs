@@ -102,7 +102,10 @@ mod tests {
 
     use std::{io::Write, process::Command};
 
-    use coco_dataflow::host::{self, Host};
+    use coco_dataflow::{
+        host::{self, Host},
+        model::StripSide,
+    };
 
     use super::COCO_DF;
 
@@ -159,11 +162,17 @@ mod tests {
             "\t1\n",
             "\u{1c}1",
             "1\u{a0}",
+            "  a  b \t c\n",
+            "\u{85}x\u{3000}",
+            "aaa",
+            "\u{391}\u{3a3} \u{3a3}",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let alphabet: Vec<char> = "019-+.eE, _afdN\u{1f600}\u{663}\t".chars().collect();
+        let alphabet: Vec<char> = "019-+.eE, _afdN\u{1f600}\u{663}\tA\u{df}\u{130}\u{a0}\u{1c}"
+            .chars()
+            .collect();
         let mut state: u64 = 0x2545_f491_4f6c_dd1d;
         for _ in 0..400 {
             state = state
@@ -220,16 +229,50 @@ mod tests {
                     None => "fail".into(),
                 });
             }
+            out.push(host::find(host, s, ",").to_string());
+            out.push(host::find(host, s, "a").to_string());
+            out.push(host::replace(s, ",", ";;").unwrap_or_default());
+            out.push(if s.ends_with('1') { "True" } else { "False" }.into());
+            // Python's own str methods (df.host = "python" only).
+            let words = host::split_whitespace(s);
+            out.push(format!("{}:{}", words.len(), words.join("\u{1}")));
+            for side in StripSide::ALL {
+                out.push(host::strip(s, side));
+            }
+            out.push(host::lower(s));
+            out.push(host::upper(s));
         }
         for x in FLOATS {
             out.push(host::format_float(host, x));
         }
+        for (a, b) in INT_PAIRS {
+            for result in [host::floor_div(a, b), host::floor_mod(a, b)] {
+                out.push(result.map_or("fail".into(), |v| v.to_string()));
+            }
+        }
+        for (a, b) in [(7.0, -2.0), (1.0, 0.0), (1.0, -0.0), (1e308, 1e-10)] {
+            out.push(host::true_div(a, b).map_or("fail".into(), |v| format!("{v:?}")));
+        }
         out
     }
 
+    const INT_PAIRS: [(i64, i64); 8] = [
+        (7, 2),
+        (-7, 2),
+        (7, -2),
+        (-7, -2),
+        (5, 0),
+        (i64::MIN, -1),
+        (i64::MIN, 3),
+        (-1, i64::MAX),
+    ];
+
+    /// Results per input string, in the order both sides push them.
+    const PER_STRING: usize = 20;
+
     const PYTHON_SIDE: &str = r#"
 import json, sys
-strings, floats = json.load(sys.stdin)
+strings, floats, int_pairs = json.load(sys.stdin)
 out = []
 def attempt(f):
     try:
@@ -246,8 +289,24 @@ for s in strings:
     out.append(str(length(s)))
     for start, n in [(0, 1), (1, 2), (-1, 2), (2, -1), (0, 9)]:
         out.append(attempt(lambda: substr(s, start, n)))
+    out.append(str(find(s, ",")))
+    out.append(str(find(s, "a")))
+    out.append(replace(s, ",", ";;"))
+    out.append(str(s.endswith("1")))
+    words = tuple(s.split())
+    out.append("%d:%s" % (len(words), "\x01".join(words)))
+    out.append(s.strip())
+    out.append(s.lstrip())
+    out.append(s.rstrip())
+    out.append(s.lower())
+    out.append(s.upper())
 for x in floats:
     out.append(to_str(x))
+for a, b in int_pairs:
+    out.append(attempt(lambda: str(floordiv(a, b))))
+    out.append(attempt(lambda: str(mod(a, b))))
+for a, b in [(7.0, -2.0), (1.0, 0.0), (1.0, -0.0), (1e308, 1e-10)]:
+    out.append(attempt(lambda: _rust_float(truediv(a, b))))
 json.dump(out, sys.stdout)
 "#;
 
@@ -261,11 +320,16 @@ json.dump(out, sys.stdout)
             .expect("python3 runs (scripts/setup.sh installs it)");
         let floats: Vec<f64> = FLOATS.to_vec();
         let input = format!(
-            "[{}, [{}]]",
+            "[{}, [{}], [{}]]",
             serde_json_like(strings),
             floats
                 .iter()
                 .map(|f| format!("{f:?}"))
+                .collect::<Vec<_>>()
+                .join(","),
+            INT_PAIRS
+                .iter()
+                .map(|(a, b)| format!("[{a}, {b}]"))
                 .collect::<Vec<_>>()
                 .join(",")
         );
@@ -346,14 +410,18 @@ json.dump(out, sys.stdout)
             let rust = rust_results(host, &strings);
             let python = python_results(host, &strings);
             assert_eq!(rust.len(), python.len(), "{host}: result counts");
-            let per_string = 9;
+            let per_string = PER_STRING;
             let mut wrong = Vec::new();
             for (i, (r, p)) in rust.iter().zip(&python).enumerate() {
                 if r != p {
+                    let after_strings = i.saturating_sub(per_string * strings.len());
                     let subject = strings
                         .get(i / per_string)
                         .map(|s| format!("{s:?}"))
-                        .unwrap_or_else(|| format!("{:?}", FLOATS[i - per_string * strings.len()]));
+                        .or_else(|| FLOATS.get(after_strings).map(|x| format!("{x:?}")))
+                        .unwrap_or_else(|| {
+                            format!("number pair #{}", after_strings - FLOATS.len())
+                        });
                     wrong.push(format!(
                         "{host} #{} on {subject}: interpreter {r:?}, coco_df.py {p:?}",
                         i % per_string

@@ -346,3 +346,79 @@ func.func @sink_path_base_name() {
   df.sink "ok" %s path "out/a\\b" : !df.dataset<i64>
   return
 }
+
+// -----
+
+// The total forms: an option of the plain result type.
+func.func @total_to_int_of_float(%s: !df.str) -> !df.option<f64> {
+  // expected-error@+1 {{'df.to_int' op result type must be i64, or !df.option<i64> for the form that never fails, found !df.option<f64>}}
+  %o = df.to_int %s : !df.option<f64>
+  return %o : !df.option<f64>
+}
+
+// -----
+
+func.func @total_get_of_another_type(%l: !df.list<!df.str>) -> !df.option<i64> {
+  // expected-error@+1 {{'df.get' op result type must be the list's element type !df.str, found !df.option<i64> (or !df.option<!df.str>, the form that never fails)}}
+  %o = df.get %l[0] : !df.list<!df.str> -> !df.option<i64>
+  return %o : !df.option<i64>
+}
+
+// -----
+
+// Python's own ops need df.host = "python".
+func.func @strip_on_the_jvm(%s: !df.str) -> !df.str {
+  // expected-error@+1 {{'df.strip' op is Python's str.strip()/lstrip()/rstrip(), which df models under df.host = "python" only; the module's df.host is "jvm"}}
+  %t = df.strip %s both
+  return %t : !df.str
+}
+
+// -----
+
+func.func @lower_on_the_jvm(%s: !df.str) -> !df.str {
+  // expected-error@+1 {{'df.lower' op is Python's str.lower()}}
+  %t = df.lower %s
+  return %t : !df.str
+}
+
+// -----
+
+func.func @truediv_on_the_jvm(%x: f64) -> f64 {
+  // expected-error@+1 {{'df.truediv' op is Python's float division (ZeroDivisionError on a zero divisor)}}
+  %q = df.truediv %x, %x
+  return %q : f64
+}
+
+// -----
+
+func.func @whitespace_split_on_the_jvm(%s: !df.str) -> !df.list<!df.str> {
+  // expected-error@+1 {{'df.split' op a split without a delimiter is Python's str.split() (at whitespace); the module's df.host is "jvm": give a delimiter, or set df.host = "python"}}
+  %w = df.split %s : !df.list<!df.str>
+  return %w : !df.list<!df.str>
+}
+
+// -----
+
+func.func @replace_empty(%s: !df.str) -> !df.str {
+  %empty = df.str_constant ""
+  // expected-error@+1 {{'df.replace' op old must not be empty (Python and Java would insert the replacement between every character)}}
+  %t = df.replace %s, %empty, %s
+  return %t : !df.str
+}
+
+// -----
+
+func.func @raise_in_a_region(%s: !df.str) -> i64 {
+  %n = scf.execute_region -> i64 {
+    // expected-error@+1 {{'df.raise' op must end a block of a func.func body}}
+    df.raise "ValueError"
+  }
+  return %n : i64
+}
+
+// -----
+
+func.func @raise_of_a_non_identifier() {
+  // expected-error@+1 {{'df.raise' op exception class must be a Python identifier such as "ValueError", found "Value Error"}}
+  df.raise "Value Error"
+}

@@ -39,6 +39,54 @@ func.func @strings(%line: !df.str, %n: i64, %x: f64, %o: !df.option<f64>) -> (i6
 
 // -----
 
+// Python's own ops, and the total (!df.option) forms behind try/except.
+// CHECK-LABEL: func.func @python_ops
+module attributes {df.host = "python"} {
+func.func @python_ops(%line: !df.str, %t: !df.str, %a: i64, %b: i64, %x: f64) -> (i64, !df.str) {
+  // CHECK: df.to_int %{{[^ ]*}}{{$}}
+  %i = df.to_int %line
+  // CHECK: df.to_int %{{.*}} : !df.option<i64>
+  %oi = df.to_int %line : !df.option<i64>
+  // CHECK: df.to_float %{{.*}} : !df.option<f64>
+  %of = df.to_float %line : !df.option<f64>
+  // CHECK: df.split %{{.*}} : !df.list<!df.str>
+  %words = df.split %line : !df.list<!df.str>
+  // CHECK: df.get %{{.*}}[1] : !df.list<!df.str> -> !df.option<!df.str>
+  %og = df.get %words[1] : !df.list<!df.str> -> !df.option<!df.str>
+  // CHECK: df.ends_with %{{.*}}, %{{.*}}
+  %suffix = df.ends_with %line, %t
+  // CHECK: df.find %{{.*}}, %{{.*}}
+  %at = df.find %line, %t
+  // CHECK: df.replace %{{.*}}, %{{.*}}, %{{.*}}
+  %r = df.replace %line, %t, %t
+  // CHECK: df.strip %{{.*}} both
+  %s = df.strip %line both
+  // CHECK: df.strip %{{.*}} left
+  %ls = df.strip %line left
+  // CHECK: df.strip %{{.*}} right
+  %rs = df.strip %line right
+  // CHECK: df.lower %{{.*}}
+  %lo = df.lower %line
+  // CHECK: df.upper %{{.*}}
+  %up = df.upper %line
+  // CHECK: df.floordiv %{{.*}}, %{{.*}}
+  %q = df.floordiv %a, %b
+  // CHECK: df.mod %{{.*}}, %{{.*}}
+  %m = df.mod %a, %b
+  // CHECK: df.truediv %{{.*}}, %{{.*}}
+  %d = df.truediv %x, %x
+  %ok = df.is_present %oi : !df.option<i64>
+  cf.cond_br %ok, ^good, ^bad
+^good:
+  return %q, %s : i64, !df.str
+^bad:
+  // CHECK: df.raise "ValueError", "no number"
+  df.raise "ValueError", "no number"
+}
+}
+
+// -----
+
 // -----
 
 func.func @words(%line: !df.str) -> !df.list<!df.str> {

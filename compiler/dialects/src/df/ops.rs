@@ -14,6 +14,14 @@ pub const SINK: &str = "df.sink";
 pub const GET: &str = "df.get";
 pub const SPLIT: &str = "df.split";
 pub const TO_INT: &str = "df.to_int";
+pub const TO_FLOAT: &str = "df.to_float";
+pub const STR_CONSTANT: &str = "df.str_constant";
+pub const REPLACE: &str = "df.replace";
+pub const STRIP: &str = "df.strip";
+pub const LOWER: &str = "df.lower";
+pub const UPPER: &str = "df.upper";
+pub const TRUEDIV: &str = "df.truediv";
+pub const RAISE: &str = "df.raise";
 pub const VALUE_OR: &str = "df.value_or";
 
 /// Operators over datasets (everything else in `df` is a value op used
@@ -31,6 +39,21 @@ pub const DATASET_OPS: &[&str] = &[
     DISTINCT,
     SINK,
 ];
+
+/// Ops whose meaning is Python's alone: the verifier refuses them unless the
+/// module's `df.host` is "python", with what each one is in Python.
+pub const PYTHON_ONLY: &[(&str, &str)] = &[
+    (STRIP, "Python's str.strip()/lstrip()/rstrip()"),
+    (LOWER, "Python's str.lower()"),
+    (UPPER, "Python's str.upper()"),
+    (
+        TRUEDIV,
+        "Python's float division (ZeroDivisionError on a zero divisor)",
+    ),
+];
+
+/// Sides of `df.strip`, in the order of the ODS enum.
+pub const STRIP_SIDES: &[&str] = &["both", "left", "right"];
 
 /// Join kinds, in the order of the ODS enum.
 pub const JOIN_KINDS: &[&str] = &["inner", "left_outer", "right_outer"];

@@ -1,7 +1,9 @@
 //! Rules of the df dialect that ODS cannot express: the module's host
-//! language, record field types, UDF signatures against their operator,
-//! join key types, inline source records, split delimiters, and which ops
-//! may appear inside UDFs.
+//! language and the ops only Python has, record field types, UDF signatures
+//! against their operator, join key types, inline source records, split
+//! delimiters, the result types of the total (`!df.option`) forms of
+//! `df.to_int`, `df.to_float` and `df.get`, where `df.raise` may stand, and
+//! which ops may appear inside UDFs.
 
 use std::collections::{HashMap, HashSet};
 
@@ -16,8 +18,8 @@ use coco_base::host::{Host, HOST_ATTRIBUTE};
 
 use crate::{
     ir::{
-        as_op, body_ops, dialect_of, enclosing, function_signature, int_attr, nested_ops, op_name,
-        str_array_attr, str_attr, string_value, symbol_attr,
+        as_op, body_ops, defining_op, dialect_of, enclosing, function_signature, int_attr,
+        nested_ops, op_name, str_array_attr, str_attr, string_value, symbol_attr,
     },
     verify::Reporter,
 };
@@ -26,6 +28,7 @@ type Signature<'c> = (Vec<Type<'c>>, Vec<Type<'c>>);
 
 pub fn verify(module: &Operation, reporter: &mut Reporter) {
     verify_host(module, reporter);
+    let python = str_attr(module, HOST_ATTRIBUTE).as_deref() == Some(Host::Python.name());
     let mut functions: HashMap<String, Signature> = HashMap::new();
     for op in body_ops(module) {
         let op = as_op(&op);
@@ -105,24 +108,44 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
             ops::GROUP_BY_KEY => verify_group_by_key(op, reporter),
             ops::JOIN => verify_join(op, reporter),
             ops::GET => verify_get(op, reporter),
-            ops::TO_INT
-                if op.attribute("int32").is_ok()
-                    && str_attr(module, HOST_ATTRIBUTE).as_deref() == Some(Host::Python.name()) =>
-            {
-                reporter.op_error(
-                    op,
-                    "int32 is the JVM's Integer.parseInt; Python's int() has no 32-bit form \
-                     (the module's df.host is \"python\")",
-                );
+            ops::TO_INT => {
+                if op.attribute("int32").is_ok() && python {
+                    reporter.op_error(
+                        op,
+                        "int32 is the JVM's Integer.parseInt; Python's int() has no 32-bit form \
+                         (the module's df.host is \"python\")",
+                    );
+                }
+                verify_total_result(op, FieldType::Int, reporter);
             }
-            ops::SPLIT if str_attr(op, "delimiter").is_some_and(|d| d.is_empty()) => {
-                reporter.op_error(
+            ops::TO_FLOAT => verify_total_result(op, FieldType::Float, reporter),
+            ops::SPLIT => match str_attr(op, "delimiter") {
+                Some(d) if d.is_empty() => reporter.op_error(
                     op,
                     "delimiter must not be empty (Java's split would cut between every \
                      character, Python's raises ValueError)",
-                );
-            }
+                ),
+                None if !python => reporter.op_error(
+                    op,
+                    "a split without a delimiter is Python's str.split() (at whitespace); \
+                     the module's df.host is \"jvm\": give a delimiter, or set df.host = \"python\"",
+                ),
+                _ => {}
+            },
+            ops::REPLACE => verify_replace(op, reporter),
+            ops::RAISE => verify_raise(op, reporter),
             ops::VALUE_OR => verify_value_or(op, reporter),
+            _ if !python => {
+                if let Some((_, what)) = ops::PYTHON_ONLY.iter().find(|(n, _)| *n == name) {
+                    reporter.op_error(
+                        op,
+                        format!(
+                            "is {what}, which df models under df.host = \"python\" only; \
+                             the module's df.host is \"jvm\""
+                        ),
+                    );
+                }
+            }
             _ => {}
         }
     }
@@ -444,15 +467,82 @@ fn verify_get(op: &Operation, reporter: &mut Reporter) {
         }
     }
     if let Some(element) = list_element(list.r#type()) {
-        if element != result.r#type() {
+        let result = result.r#type();
+        if element != result && option_element(result) != Some(element) {
             reporter.op_error(
                 op,
                 format!(
-                    "result type must be the list's element type {element}, found {}",
-                    result.r#type()
+                    "result type must be the list's element type {element}, found {result} \
+                     (or !df.option<{element}>, the form that never fails)"
                 ),
             );
         }
+    }
+}
+
+/// `df.to_int` / `df.to_float`: the plain type, or an option of it for the
+/// total form (absent where the parse fails).
+fn verify_total_result(op: &Operation, plain: FieldType, reporter: &mut Reporter) {
+    let Ok(result) = op.result(0) else {
+        return;
+    };
+    let ty = result.r#type();
+    let element = option_element(ty).and_then(FieldType::from_type);
+    let ok = match option_element(ty) {
+        Some(_) => element.as_ref() == Some(&plain),
+        None => FieldType::from_type(ty).as_ref() == Some(&plain),
+    };
+    if !ok {
+        reporter.op_error(
+            op,
+            format!("result type must be {plain}, or !df.option<{plain}> for the form that never fails, found {ty}"),
+        );
+    }
+}
+
+/// `df.replace` with an empty `old` inserts `new` between every character in
+/// both Python and Java; df does not model that, so a constant one is refused.
+fn verify_replace(op: &Operation, reporter: &mut Reporter) {
+    let Ok(old) = op.operand(1) else {
+        return;
+    };
+    let empty_constant = defining_op(old).is_some_and(|def| {
+        let def = as_op(&def);
+        op_name(def) == ops::STR_CONSTANT && str_attr(def, "value").as_deref() == Some("")
+    });
+    if empty_constant {
+        reporter.op_error(
+            op,
+            "old must not be empty (Python and Java would insert the replacement between every character)",
+        );
+    }
+}
+
+/// `df.raise` ends a block of a function's body (an `scf` region ends in
+/// `scf.yield`), and names its exception class as a Python identifier.
+fn verify_raise(op: &Operation, reporter: &mut Reporter) {
+    let parent = op.parent_operation();
+    if parent.is_none_or(|p| op_name(as_op(&p)) != "func.func") {
+        reporter.op_error(
+            op,
+            "must end a block of a func.func body (branch there with cf.cond_br from inside \
+             structured control flow)",
+        );
+    }
+    let class = str_attr(op, "exception").unwrap_or_default();
+    let mut chars = class.chars();
+    let identifier = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !identifier {
+        reporter.op_error(
+            op,
+            format!(
+                "exception class must be a Python identifier such as \"ValueError\", found \"{}\"",
+                class.escape_default()
+            ),
+        );
     }
 }
 

@@ -13,6 +13,14 @@ include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+def Df_StripSide : I32EnumAttr<"StripSide", "which ends of a string df.strip strips", [
+      I32EnumAttrCase<"both", 0>,
+      I32EnumAttrCase<"left", 1>,
+      I32EnumAttrCase<"right", 2>
+    ]> {
+  let cppNamespace = "::mlir::df";
+}
+
 def Df_JoinKind : I32EnumAttr<"JoinKind", "kind of join", [
       I32EnumAttrCase<"inner", 0>,
       I32EnumAttrCase<"left_outer", 1>,
@@ -211,30 +219,42 @@ def Df_StrConstantOp : Df_Op<"str_constant", [Pure]> {
 }
 
 def Df_SplitOp : Df_Op<"split", [Pure]> {
-  let summary = "Split a string around every occurrence of a delimiter";
+  let summary = "Split a string around every occurrence of a delimiter, or at whitespace";
   let description = [{
     With the host's semantics (the module's `df.host`): on the JVM,
     `s.split(Pattern.quote(d))`, which drops the empty fields at the end
     (`"a,,"` is `["a"]`, `","` is `[]`, `""` is `[""]`); in Python,
     `s.split(d)`, which keeps them. The delimiter must not be empty.
 
+    Without a delimiter it is Python's `s.split()` (`df.host = "python"`
+    only): the pieces between runs of whitespace (`str.isspace()`
+    characters), none empty, so `"  a b "` is `["a", "b"]` and `""` and
+    `"  "` are `[]`.
+
     ```mlir
     %f = df.split %line "," : !df.list<!df.str>
+    %w = df.split %line : !df.list<!df.str>
     ```
   }];
-  let arguments = (ins Df_AnyString:$input, StrAttr:$delimiter);
+  let arguments = (ins Df_AnyString:$input, OptionalAttr<StrAttr>:$delimiter);
   let results = (outs Df_AnyList:$result);
-  let assemblyFormat = "$input $delimiter attr-dict `:` type($result)";
+  let assemblyFormat = "$input ($delimiter^)? attr-dict `:` type($result)";
 }
 
 def Df_GetOp : Df_Op<"get"> {
   let summary = "Element `index` of a list; fails when the list is too short";
   let description = [{
     Not `Pure`: reading past the end terminates the program (an
-    `ArrayIndexOutOfBoundsException` in Spark), a path BigTest covers.
+    `ArrayIndexOutOfBoundsException` in Spark, an `IndexError` in Python),
+    a path BigTest covers.
+
+    With an `!df.option` of the element type as its result the op is total
+    (Python's `try: x = l[i] except IndexError: ...`): the element, present,
+    or absent past the end.
 
     ```mlir
     %x = df.get %f[2] : !df.list<!df.str> -> !df.str
+    %o = df.get %f[2] : !df.list<!df.str> -> !df.option<!df.str>
     ```
   }];
   let arguments = (ins Df_AnyList:$list, I64Attr:$index);
@@ -281,14 +301,21 @@ def Df_ToIntOp : Df_Op<"to_int"> {
     underscores between digits), where a value beyond i64 is an error of
     the model, not a failure of the job; `int32` is the JVM's only.
 
+    With the result type `!df.option<i64>` written after a colon the op is
+    total (Python's `try: n = int(s) except ValueError: ...`): the value,
+    present, where the parse succeeds, and absent where it would fail.
+
     ```mlir
     %n = df.to_int %s
     %m = df.to_int %t int32
+    %o = df.to_int %s : !df.option<i64>
     ```
   }];
   let arguments = (ins Df_AnyString:$input, UnitAttr:$int32);
-  let results = (outs I64:$result);
-  let assemblyFormat = "$input (`int32` $int32^)? attr-dict";
+  let results = (outs AnyTypeOf<[I64, Df_AnyOption]>:$result);
+  let assemblyFormat = [{
+    $input (`int32` $int32^)? attr-dict `` custom<ResultType>(type($result), "$_builder.getI64Type()")
+  }];
 }
 
 def Df_ToFloatOp : Df_Op<"to_float"> {
@@ -298,13 +325,19 @@ def Df_ToFloatOp : Df_Op<"to_float"> {
     surrounding control characters and spaces); in Python, `float()`
     (`nan`, `inf` in any case, underscores between digits).
 
+    With the result type `!df.option<f64>` the op is total, as `df.to_int`'s
+    is: absent where the parse would fail.
+
     ```mlir
     %x = df.to_float %s
+    %o = df.to_float %s : !df.option<f64>
     ```
   }];
   let arguments = (ins Df_AnyString:$input);
-  let results = (outs F64:$result);
-  let assemblyFormat = "$input attr-dict";
+  let results = (outs AnyTypeOf<[F64, Df_AnyOption]>:$result);
+  let assemblyFormat = [{
+    $input attr-dict `` custom<ResultType>(type($result), "$_builder.getF64Type()")
+  }];
 }
 
 def Df_ToStrOp : Df_Op<"to_str", [Pure]> {
@@ -360,7 +393,89 @@ class Df_StrPredicateOp<string mnemonic, string summaryText>
 
 def Df_ContainsOp : Df_StrPredicateOp<"contains", "Whether `lhs` contains `rhs`">;
 def Df_StartsWithOp : Df_StrPredicateOp<"starts_with", "Whether `lhs` starts with `rhs`">;
+def Df_EndsWithOp : Df_StrPredicateOp<"ends_with", "Whether `lhs` ends with `rhs`">;
 def Df_StrEqOp : Df_StrPredicateOp<"str_eq", "Whether two strings are equal">;
+
+def Df_FindOp : Df_Op<"find", [Pure]> {
+  let summary = "Index of the first occurrence of `rhs` in `lhs`, or -1";
+  let description = [{
+    Python's `s.find(t)`, in code points; on the JVM `s.indexOf(t)`, in
+    UTF-16 units. An empty `rhs` is found at 0.
+
+    ```mlir
+    %i = df.find %s, %t
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$lhs, Df_AnyString:$rhs);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict";
+}
+
+def Df_ReplaceOp : Df_Op<"replace", [Pure]> {
+  let summary = "Every occurrence of `old` replaced by `replacement`";
+  let description = [{
+    Python's `s.replace(old, new)` and Java's `s.replace(old, new)`:
+    occurrences are found from the left and do not overlap
+    (`"aaa".replace("aa", "x")` is `"xa"`). `old` must not be empty (both
+    languages would insert the replacement between every character): a constant
+    empty `old` is a verifier error, another one an error of the model.
+
+    ```mlir
+    %t = df.replace %s, %old, %new
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input, Df_AnyString:$old, Df_AnyString:$replacement);
+  let results = (outs Df_AnyString:$result);
+  let assemblyFormat = "$input `,` $old `,` $replacement attr-dict";
+}
+
+def Df_StripOp : Df_Op<"strip", [Pure]> {
+  let summary = "Whitespace removed from both ends, the left or the right";
+  let description = [{
+    Python's `s.strip()`, `s.lstrip()` and `s.rstrip()` without an
+    argument: the characters for which `str.isspace()` holds (Unicode
+    White_Space and the separators U+001C..U+001F). `df.host = "python"`
+    only.
+
+    ```mlir
+    %t = df.strip %s both
+    %l = df.strip %s left
+    %r = df.strip %s right
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input, Df_StripSide:$side);
+  let results = (outs Df_AnyString:$result);
+  let assemblyFormat = "$input $side attr-dict";
+}
+
+def Df_LowerOp : Df_Op<"lower", [Pure]> {
+  let summary = "The string in lower case";
+  let description = [{
+    Python's `s.lower()` (Unicode's full case mapping: `"İ"` becomes two
+    code points). `df.host = "python"` only.
+
+    ```mlir
+    %t = df.lower %s
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input);
+  let results = (outs Df_AnyString:$result);
+  let assemblyFormat = "$input attr-dict";
+}
+
+def Df_UpperOp : Df_Op<"upper", [Pure]> {
+  let summary = "The string in upper case";
+  let description = [{
+    Python's `s.upper()` (`"ß"` becomes `"SS"`). `df.host = "python"` only.
+
+    ```mlir
+    %t = df.upper %s
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input);
+  let results = (outs Df_AnyString:$result);
+  let assemblyFormat = "$input attr-dict";
+}
 
 def Df_IsPresentOp : Df_Op<"is_present", [Pure]> {
   let summary = "Whether an option holds a value";
@@ -384,6 +499,76 @@ def Df_ValueOrOp : Df_Op<"value_or", [Pure, AllTypesMatch<["default_value", "res
   let arguments = (ins Df_AnyOption:$input, AnyType:$default_value);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$input `,` $default_value attr-dict `:` type($input) `,` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Python arithmetic and exceptions
+//===----------------------------------------------------------------------===//
+
+def Df_FloorDivOp : Df_Op<"floordiv"> {
+  let summary = "Integer division rounding down (Python's `//`); fails on a zero divisor";
+  let description = [{
+    The quotient rounded towards negative infinity (`-7 // 2` is `-4`),
+    Java's `Math.floorDiv`. Not `Pure`: a zero divisor fails the program
+    (`ZeroDivisionError`, `ArithmeticException`). Like `arith.divsi`, the
+    quotient wraps in i64 (`-2^63 // -1` is `-2^63`).
+
+    ```mlir
+    %q = df.floordiv %a, %b
+    ```
+  }];
+  let arguments = (ins I64:$lhs, I64:$rhs);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict";
+}
+
+def Df_ModOp : Df_Op<"mod"> {
+  let summary = "Remainder with the sign of the divisor (Python's `%`); fails on a zero divisor";
+  let description = [{
+    `a - b * (a // b)`: `-7 % 2` is `1`, `7 % -2` is `-1` (Java's
+    `Math.floorMod`). A zero divisor fails the program.
+
+    ```mlir
+    %r = df.mod %a, %b
+    ```
+  }];
+  let arguments = (ins I64:$lhs, I64:$rhs);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict";
+}
+
+def Df_TrueDivOp : Df_Op<"truediv"> {
+  let summary = "Python's float division `/`; fails on a zero divisor";
+  let description = [{
+    `a / b` in IEEE arithmetic, except that a zero divisor (`0.0` or
+    `-0.0`) fails the program with `ZeroDivisionError` where
+    `arith.divf` (and the JVM) give an infinity or NaN. `df.host =
+    "python"` only.
+
+    ```mlir
+    %q = df.truediv %a, %b
+    ```
+  }];
+  let arguments = (ins F64:$lhs, F64:$rhs);
+  let results = (outs F64:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict";
+}
+
+def Df_RaiseOp : Df_Op<"raise", [Terminator]> {
+  let summary = "Fail the UDF with an exception";
+  let description = [{
+    A terminator of a block of a UDF's body (not of an `scf` region): the
+    program fails here, as Python's `raise ValueError("bad line")` fails a
+    PySpark task. `exception` names the exception class, a Python
+    identifier; `message` is optional.
+
+    ```mlir
+    df.raise "ValueError"
+    df.raise "ValueError", "bad line"
+    ```
+  }];
+  let arguments = (ins StrAttr:$exception, OptionalAttr<StrAttr>:$message);
+  let assemblyFormat = "$exception (`,` $message^)? attr-dict";
 }
 
 #endif // DF_OPS
