@@ -40,8 +40,8 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     // df programs exported as PySpark jobs (from the model, no MLIR)
     ("coco-spark", &["coco-dataflow"]),
     // PySpark jobs read as df programs (text out, no MLIR); the pytest
-    // module writes the model's values
-    ("coco-pyspark", &["coco-dataflow"]),
+    // module writes the model's values as the export writes Python
+    ("coco-pyspark", &["coco-dataflow", "coco-spark"]),
     // the runtime's format, then the compiler's lowering that writes it
     ("coco-bundle", &["coco-base"]),
     (

@@ -6,42 +6,34 @@ use std::fmt::Write;
 
 use crate::error::Loc;
 
-/// The type of a UDF value.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Ty {
-    Int,
-    Float,
-    Bool,
-    Str,
-    /// A split's pieces, a group's values.
-    List(Box<Ty>),
-    /// A total parse or index (`try:`): absent where it would fail.
-    Option(Box<Ty>),
+/// The type of a UDF value: the df model's own.
+pub use coco_dataflow::model::Ty;
+
+/// How the front end writes and names a [`Ty`].
+pub trait TyText {
+    /// A split's type.
+    fn str_list() -> Self;
+    fn is_list(&self) -> bool;
+    /// The MLIR type (`!df.list<!df.str>`).
+    fn mlir(&self) -> String;
+    /// How Python calls a value of this type, for diagnostics.
+    fn python(&self) -> &'static str;
 }
 
-impl Ty {
-    /// A split's type.
-    pub fn str_list() -> Ty {
+impl TyText for Ty {
+    fn str_list() -> Ty {
         Ty::List(Box::new(Ty::Str))
     }
 
-    pub fn is_list(&self) -> bool {
+    fn is_list(&self) -> bool {
         matches!(self, Ty::List(_))
     }
 
-    pub fn mlir(&self) -> String {
-        match self {
-            Ty::Int => "i64".into(),
-            Ty::Float => "f64".into(),
-            Ty::Bool => "i1".into(),
-            Ty::Str => "!df.str".into(),
-            Ty::List(element) => format!("!df.list<{}>", element.mlir()),
-            Ty::Option(inner) => format!("!df.option<{}>", inner.mlir()),
-        }
+    fn mlir(&self) -> String {
+        self.to_string()
     }
 
-    /// How Python calls a value of this type, for diagnostics.
-    pub fn python(&self) -> &'static str {
+    fn python(&self) -> &'static str {
         match self {
             Ty::Int => "int",
             Ty::Float => "float",

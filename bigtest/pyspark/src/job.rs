@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::{
     error::{unsupported, Loc, Result},
-    ir::{string_literal, Ty},
+    ir::{string_literal, Ty, TyText},
     shape::Shape,
     syntax::{Constant, Node},
     udf::{self, describe, Apply, Scope},
@@ -487,15 +487,9 @@ impl<'s> Builder<'s> {
                             // `.filter(lambda r: r is not None)`: the records
                             // left are never None; drop the flag.
                             Shape::Nullable(inner) if drops_none(&f) => {
-                                let name = self.udf_name(&format!("{name}_not_none"));
-                                let fields = rdd.shape.fields();
-                                self.udfs.push(projection(&name, &fields, 1..fields.len(), loc));
+                                let fields = kept.shape.fields().len();
                                 let shape = (**inner).clone();
-                                Ok(self.dataset(
-                                    format!("df.map {} @{name} : {input_type} -> {}", kept.value, dataset_type(&shape)),
-                                    shape,
-                                    loc,
-                                ))
+                                Ok(self.project(&kept, &format!("{name}_not_none"), 1..fields, shape, loc))
                             }
                             _ => Ok(kept),
                         }
@@ -519,11 +513,7 @@ impl<'s> Builder<'s> {
                         if shape.fields().iter().any(|t| *t == Ty::str_list()) && method == "map" {
                             return unsupported(&f.loc, "a record holding a split is not supported; use flatMap to make a record of each piece");
                         }
-                        Ok(self.dataset(
-                            format!("df.map {} @{name} : {input_type} -> {}", rdd.value, dataset_type(&shape)),
-                            shape,
-                            loc,
-                        ))
+                        Ok(self.map(&rdd, &name, shape, loc))
                     }
                     (_, None) => unreachable!("map UDFs have a shape"),
                 }
@@ -531,24 +521,13 @@ impl<'s> Builder<'s> {
             "keys" | "values" => {
                 udf_arg(0)?;
                 let (key, value) = key_value(&rdd)?;
-                let name = self.udf_name(method);
-                let fields = rdd.shape.fields();
+                let fields = rdd.shape.fields().len();
                 let (keep, shape) = if method == "keys" {
                     (0..1, Shape::Field(key))
                 } else {
-                    (1..fields.len(), value)
+                    (1..fields, value)
                 };
-                self.udfs.push(projection(&name, &fields, keep, loc));
-                Ok(self.dataset(
-                    format!(
-                        "df.map {} @{name} : {} -> {}",
-                        rdd.value,
-                        dataset_type(&rdd.shape),
-                        dataset_type(&shape)
-                    ),
-                    shape,
-                    loc,
-                ))
+                Ok(self.project(&rdd, method, keep, shape, loc))
             }
             "reduceByKey" => {
                 let f = udf_arg(1)?;
@@ -707,6 +686,33 @@ impl<'s> Builder<'s> {
                 format!("RDD.{other}() is not supported (see docs/pyspark.md for the operators)"),
             ),
         }
+    }
+
+    /// `df.map` of `input` by UDF `udf` into records of `shape`.
+    fn map(&mut self, input: &Rdd, udf: &str, shape: Shape, loc: &Loc) -> Rdd {
+        let text = format!(
+            "df.map {} @{udf} : {} -> {}",
+            input.value,
+            dataset_type(&input.shape),
+            dataset_type(&shape)
+        );
+        self.dataset(text, shape, loc)
+    }
+
+    /// The fields `keep` of `input`'s records (a UDF named from `base`),
+    /// as records of `shape`.
+    fn project(
+        &mut self,
+        input: &Rdd,
+        base: &str,
+        keep: std::ops::Range<usize>,
+        shape: Shape,
+        loc: &Loc,
+    ) -> Rdd {
+        let name = self.udf_name(base);
+        self.udfs
+            .push(projection(&name, &input.shape.fields(), keep, loc));
+        self.map(input, &name, shape, loc)
     }
 
     /// The df name of an operator's UDF: the def's name, or the operator

@@ -5,7 +5,8 @@
 
 use std::{collections::BTreeMap, fmt::Write};
 
-use coco_dataflow::{host, value::Value};
+use coco_dataflow::value::Value;
+use coco_spark::python::{float_literal, str_literal as python_str, text as docstring_text};
 
 use crate::{job::Job, shape::Shape};
 
@@ -70,6 +71,7 @@ pub fn module(
     out.push_str(
         "import collections\n\
          import importlib.util\n\
+         import math\n\
          import pathlib\n\
          \n\
          import pytest\n\
@@ -281,11 +283,7 @@ fn python_value<'v>(shape: &Shape, fields: &mut impl Iterator<Item = &'v Value>)
 fn python_scalar(value: &Value) -> String {
     match value {
         Value::Int(n) => n.to_string(),
-        Value::Float(x) if x.is_nan() => "float(\"nan\")".into(),
-        Value::Float(x) if x.is_infinite() => {
-            format!("float(\"{}inf\")", if *x < 0.0 { "-" } else { "" })
-        }
-        Value::Float(x) => host::format_float(host::Host::Python, *x),
+        Value::Float(x) => float_literal(*x),
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
         Value::Str(s) => python_str(s),
         Value::List(items) => format!(
@@ -299,38 +297,4 @@ fn python_scalar(value: &Value) -> String {
         Value::Option(None) => "None".into(),
         Value::Option(Some(v)) => python_scalar(v),
     }
-}
-
-/// A Python string literal: printable ASCII as is, everything else
-/// escaped, so the module is ASCII and no text can end the literal.
-pub fn python_str(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            ' '..='~' => out.push(c),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) <= 0xFF => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (c as u32) <= 0xFFFF => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Text for a docstring line: escaped as a string literal's inside (so no
-/// `"""` or backslash can end or change it), without the quotes.
-fn docstring_text(text: &str) -> String {
-    let literal = python_str(text);
-    literal[1..literal.len() - 1].to_string()
 }

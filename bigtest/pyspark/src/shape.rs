@@ -3,7 +3,7 @@
 //! says how the fields make the value, so UDFs see Python values and the
 //! pytest module writes them back as Python literals.
 
-use crate::ir::{Ty, Value};
+use crate::ir::{Ty, TyText, Value};
 
 /// How a record's fields make one Python value.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::{
     error::{unsupported, Loc, Result},
-    ir::{BlockId, Function, Ty, Value},
+    ir::{BlockId, Function, Ty, TyText, Value},
     shape::{PyVal, Shape},
     syntax::{Constant, Node},
 };

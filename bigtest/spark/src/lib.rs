@@ -21,7 +21,7 @@
 //! these jobs on Spark and compares them with the interpreter, case by case.
 
 mod job;
-mod python;
+pub mod python;
 mod udf;
 mod writer;
 
