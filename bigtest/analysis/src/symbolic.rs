@@ -208,7 +208,7 @@ fn shape_constraint(var: &Term, shape: Shape, class: &Class) -> Term {
     let inner = class_re(class);
     let edge = class_re(&intersect(class, &vec![VISIBLE]));
     let empty = app("str.to_re", vec![Term::Str(String::new())]);
-    let star = if std::env::var("NOSHAPE").is_ok() { Term::Raw("re.all") } else { app("re.*", vec![inner.clone()]) };
+    let star = app("re.*", vec![inner.clone()]);
     let re = match shape {
         Shape::Word => app("re.+", vec![inner]),
         Shape::Stripped(StripSide::Both) => app(
@@ -265,7 +265,7 @@ impl State {
     /// Restricts the characters of `s` to `class`: by narrowing the shape
     /// constraint of a shaped variable, or with a new constraint.
     fn restrict(&mut self, s: &Term, class: &Class) {
-        if std::env::var("NOSHAPE").is_err() { if let Some(i) = self.shaped.iter().position(|v| v.var == *s) {
+        if let Some(i) = self.shaped.iter().position(|v| v.var == *s) {
             let narrowed = intersect(&self.shaped[i].class, class);
             let constraint = shape_constraint(s, self.shaped[i].shape, &narrowed);
             let old = std::mem::replace(&mut self.shaped[i].constraint, constraint.clone());
@@ -276,7 +276,7 @@ impl State {
             }
             self.assume(constraint);
             return;
-        } }
+        }
         self.assume(app(
             "str.in_re",
             vec![s.clone(), app("re.*", vec![class_re(class)])],
@@ -711,7 +711,7 @@ impl SymDomain {
     /// An integer term used several times: itself when small, else a
     /// fresh variable equal to it.
     fn bind(&mut self, t: Term) -> Term {
-        if std::env::var("NOBIND").is_ok() || t.size_up_to(SMALL_TERM) <= SMALL_TERM {
+        if t.size_up_to(SMALL_TERM) <= SMALL_TERM {
             return t;
         }
         let name = self.state.fresh("b", Sort::Int);
