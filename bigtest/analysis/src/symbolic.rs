@@ -665,10 +665,6 @@ pub struct SymDomain {
 /// `divsi` copies its operands three times (exponential).
 pub const MAX_TERM: usize = 1000;
 
-/// Terms up to this many nodes are copied where they are used several
-/// times; larger ones are named ([`SymDomain::bind`]).
-const SMALL_TERM: usize = 12;
-
 /// Constant strings longer than this are not folded by concatenation: a
 /// constant loop doubling a string would otherwise double memory each trip.
 pub const MAX_FOLDED_STR: usize = 4096;
@@ -706,17 +702,6 @@ impl SymDomain {
         let name = self.state.fresh("e", sort);
         self.state.assume(eq(name.clone(), term.clone()));
         wrap(name)
-    }
-
-    /// An integer term used several times: itself when small, else a
-    /// fresh variable equal to it.
-    fn bind(&mut self, t: Term) -> Term {
-        if t.size_up_to(SMALL_TERM) <= SMALL_TERM {
-            return t;
-        }
-        let name = self.state.fresh("b", Sort::Int);
-        self.state.assume(eq(name.clone(), t));
-        name
     }
 
     /// A decision point: which side this path takes.
@@ -1074,9 +1059,6 @@ impl SymDomain {
                 if self.host == Host::Python {
                     // s[b:b + n]: a negative bound counts from the end,
                     // both clamp to [0, len], and an empty range is "".
-                    // Each clamp copies its bound four times, so a bound
-                    // that is itself a term (a slice computed from the
-                    // length) is named first.
                     let clamp = |i: Term| {
                         let i = ite(
                             cmp("<", i.clone(), zero.clone()),
@@ -1086,10 +1068,8 @@ impl SymDomain {
                         let low = ite(cmp("<", i.clone(), zero.clone()), zero.clone(), i);
                         ite(cmp(">", low.clone(), len.clone()), len.clone(), low)
                     };
-                    let begin = self.bind(start.clone());
-                    let end = self.bind(int_op("+", begin.clone(), length.clone()));
-                    let from = self.bind(clamp(begin));
-                    let to = clamp(end);
+                    let from = clamp(start.clone());
+                    let to = clamp(int_op("+", start.clone(), length.clone()));
                     let count = int_op("-", to, from.clone());
                     let count = ite(cmp("<", count.clone(), zero.clone()), zero.clone(), count);
                     return Ok(Str(app("str.substr", vec![s.clone(), from, count])));
@@ -1491,5 +1471,96 @@ mod tests {
         assert!(!state.constraints.contains(&kept[0]));
         // Piece 0 being non-empty says nothing about pieces 2 and on.
         assert!(state.constraints.contains(&kept[1]));
+    }
+
+    fn python_domain() -> (SymDomain, Term) {
+        let mut state = State::default();
+        let s = state.declare("s".into(), Sort::Str);
+        (SymDomain::new(state, Host::Python, Vec::new(), 2, 1000), s)
+    }
+
+    /// `s.strip().lower()`: the case mapping narrows the class of the
+    /// stripped text's one regular expression, it adds none.
+    #[test]
+    fn lower_narrows_what_strip_left() {
+        let (mut domain, s) = python_domain();
+        let strip = UdfOp::Strip {
+            side: StripSide::Both,
+        };
+        let Ok(Sym::Str(core)) = domain.apply_op(&strip, "t", &[Sym::Str(s)]) else {
+            panic!("strip gives a string");
+        };
+        let regexes = |d: &SymDomain| {
+            d.state
+                .constraints
+                .iter()
+                .filter(|c| matches!(c, Term::App("str.in_re", args) if args[0] == core))
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(regexes(&domain).len(), 1);
+        let Ok(Sym::Str(lowered)) = domain.apply_op(&UdfOp::Lower, "t", &[Sym::Str(core.clone())])
+        else {
+            panic!("lower gives a string");
+        };
+        assert_eq!(lowered, core);
+        let after = regexes(&domain);
+        assert_eq!(after.len(), 1, "{after:?}");
+        assert!(
+            after[0].contains(r#"(re.range "!" "@") (re.range "[" "~")"#),
+            "{}",
+            after[0]
+        );
+    }
+
+    /// A plain string gets the case constraint of its own.
+    #[test]
+    fn upper_of_a_plain_string_constrains_it() {
+        let (mut domain, s) = python_domain();
+        let Ok(Sym::Str(upper)) = domain.apply_op(&UdfOp::Upper, "t", &[Sym::Str(s.clone())])
+        else {
+            panic!("upper gives a string");
+        };
+        assert_eq!(upper, s);
+        assert_eq!(
+            domain.state.constraints.last().map(|c| c.to_string()),
+            Some(r#"(str.in_re s (re.* (re.union (re.range " " "`") (re.range "{" "~"))))"#.into())
+        );
+    }
+
+    /// Replacing in a constant string folds; a symbolic one decomposes into
+    /// at most k occurrences without a decision.
+    #[test]
+    fn replace_folds_constants_and_does_not_fork() {
+        let (mut domain, s) = python_domain();
+        let str = |t: &str| Sym::Str(Term::Str(t.into()));
+        let replaced = domain.apply_op(&UdfOp::Replace, "t", &[str("aaa"), str("aa"), str("x")]);
+        assert!(matches!(replaced, Ok(Sym::Str(Term::Str(t))) if t == "xa"));
+        let symbolic = domain.apply_op(&UdfOp::Replace, "t", &[Sym::Str(s), str(","), str(";")]);
+        assert!(matches!(symbolic, Ok(Sym::Str(_))));
+        assert!(domain.decisions.is_empty());
+        let empty = domain.apply_op(&UdfOp::Replace, "t", &[str("a"), str(""), str("x")]);
+        assert!(matches!(empty, Err(Stop::Error(_))));
+    }
+
+    /// The total form forks as the failing one does: absent on one side,
+    /// present on the other, each a constant.
+    #[test]
+    fn total_parse_forks_into_constant_presence() {
+        let to_int = UdfOp::ToInt {
+            int32: false,
+            checked: true,
+        };
+        for (prefix, expected) in [(vec![true], true), (vec![false], false)] {
+            let mut state = State::default();
+            let s = state.declare("s".into(), Sort::Str);
+            let mut domain = SymDomain::new(state, Host::Python, prefix, 2, 1000);
+            let value = domain.apply_op(&to_int, "t", &[Sym::Str(s)]);
+            let Ok(Sym::Opt { present, .. }) = value else {
+                panic!("the total form gives an option");
+            };
+            assert_eq!(present, Term::Bool(expected));
+            assert_eq!(domain.decisions.len(), 1);
+        }
     }
 }
