@@ -594,7 +594,8 @@ fn generate_command(
             .collect();
         if !missed.is_empty() {
             missed_lines.push(format!(
-                "  paths not shown infeasible that the data does not cover: {} (see {})",
+                "  paths the data does not cover, not shown infeasible: {} {} (see {})",
+                if missed.len() == 1 { "path" } else { "paths" },
                 missed.join(", "),
                 shown_path(&output.join(&reports[0]))
             ));
@@ -879,8 +880,15 @@ fn coverage_command(
     bounds.check()?;
     let context = context();
     let mut problems = Vec::new();
-    for a in analyse(&context, path, python, bounds, LastPass::Solve, warnings)?.0 {
+    let analysed = analyse(&context, path, python, bounds, LastPass::Solve, warnings)?.0;
+    let several = analysed.len() > 1;
+    for a in analysed {
+        // `generate` writes each program of a module to a folder of its own.
         let dirs: Vec<Option<PathBuf>> = match data {
+            Some(dir) if several => case_dirs(&dir.join(&a.program.name))
+                .into_iter()
+                .map(Some)
+                .collect(),
             Some(dir) => case_dirs(dir).into_iter().map(Some).collect(),
             None => vec![None],
         };

@@ -33,6 +33,8 @@ pub struct JduPath {
     pub branches: Vec<String>,
     pub decls: Vec<(String, Sort)>,
     pub constraints: Vec<Term>,
+    /// Solved as `assert-soft` ([`State::preferences`]).
+    pub preferences: Vec<Term>,
     pub keys: Vec<KeyUse>,
     pub records: Vec<(String, Vec<String>)>,
 }
@@ -46,6 +48,11 @@ impl JduPath {
             .map(|(name, sort)| format!("(declare-const {} {})", coco_smt::quote(name), sort.smt()))
             .collect();
         lines.extend(self.constraints.iter().map(|c| format!("(assert {c})")));
+        lines.extend(
+            self.preferences
+                .iter()
+                .map(|c| format!("(assert-soft {c})")),
+        );
         lines
     }
 
@@ -206,6 +213,7 @@ impl<'p> Enumerator<'p> {
             branches,
             decls: state.decls.clone(),
             constraints: state.constraints.clone(),
+            preferences: state.preferences_at_end(self.program.host),
             keys: state.keys.clone(),
             records: state.records.clone(),
         });

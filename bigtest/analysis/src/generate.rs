@@ -516,7 +516,11 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
                 && (i == 0 || i + MAX_CASES_TRIED > count)
                 && !(shared && generated.cases[i].fails)
         });
+        let mut gave_up_sharing = false;
         for index in tried {
+            if gave_up_sharing && index < count {
+                continue;
+            }
             let case = generated.cases.get(index).cloned().unwrap_or(Case {
                 fails,
                 ..Case::default()
@@ -529,7 +533,15 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
                 placed = true;
                 break;
             }
-            match extend(program, &case, path, &ids, timeout_ms) {
+            // Joining a case is an optimisation, like sharing: a path the
+            // solver does not place quickly among other records gets a
+            // case of its own, with the full time.
+            let limit = if index < count {
+                (timeout_ms / 4).clamp(500, 2500)
+            } else {
+                timeout_ms
+            };
+            match extend(program, &case, path, &ids, limit) {
                 Ok(Some(case)) => {
                     if index == generated.cases.len() {
                         generated.cases.push(case);
@@ -540,7 +552,10 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
                     break;
                 }
                 Ok(None) => {}
-                Err(e) => problem = e.to_string(),
+                Err(e) => {
+                    gave_up_sharing = index < count;
+                    problem = e.to_string();
+                }
             }
         }
         if !placed {

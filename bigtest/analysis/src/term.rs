@@ -190,6 +190,19 @@ pub fn int_op(name: &'static str, a: Term, b: Term) -> Term {
             _ => {}
         }
     }
+    // `a + (x - a)`, as `s[a:]` makes its end: symbolic integers do not
+    // wrap, so this is `x`.
+    if name == "+" {
+        match (&a, &b) {
+            (a, Term::App("-", args)) if args.len() == 2 && args[1] == *a => {
+                return args[0].clone()
+            }
+            (Term::App("-", args), b) if args.len() == 2 && args[1] == *b => {
+                return args[0].clone()
+            }
+            _ => {}
+        }
+    }
     app(name, vec![a, b])
 }
 

@@ -27,6 +27,21 @@ pub struct Input {
 pub struct Output {
     pub name: String,
     pub shape: Shape,
+    pub delivery: Delivery,
+}
+
+/// How the function under test hands an output back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// The RDD itself (in a script: the RDD it saves with saveAsTextFile).
+    Rdd,
+    /// `rdd.collect()`: a list of the records.
+    Collect,
+    /// `rdd.count()`: the number of records.
+    Count,
+    /// `rdd.reduce(f)`: the one record left (the job fails with ValueError
+    /// on an empty RDD, as Spark does).
+    Reduce,
 }
 
 /// What the job is, for the pytest module and the reports.
@@ -45,6 +60,8 @@ pub struct Job {
 struct Rdd {
     value: String,
     shape: Shape,
+    /// `Rdd` until an action turns it into a value of the driver.
+    delivery: Delivery,
 }
 
 /// What a name of the job's code holds.
@@ -127,7 +144,11 @@ impl<'s> Builder<'s> {
         self.next += 1;
         self.lines
             .push(format!("  {value} = {text} {}", loc.mlir()));
-        Rdd { value, shape }
+        Rdd {
+            value,
+            shape,
+            delivery: Delivery::Rdd,
+        }
     }
 
     /// A fresh UDF name from `base` (`parse`, `parse_1`).
@@ -189,6 +210,7 @@ impl<'s> Builder<'s> {
         self.outputs.push(Output {
             name: name.to_string(),
             shape: rdd.shape.clone(),
+            delivery: rdd.delivery,
         });
         self.lines.push(format!(
             "  df.sink {} {} : {} {}",
@@ -257,11 +279,14 @@ impl<'s> Builder<'s> {
                 let method = func.str("attr").unwrap_or_default();
                 let receiver = func.expect("value");
                 if method == "saveAsTextFile" {
-                    let Binding::Rdd(rdd) = self.binding(&receiver, env)? else {
-                        return unsupported(
-                            &receiver.loc,
-                            "saveAsTextFile of something that is not an RDD",
-                        );
+                    let rdd = match self.binding(&receiver, env)? {
+                        Binding::Rdd(rdd) if rdd.delivery == Delivery::Rdd => rdd,
+                        _ => {
+                            return unsupported(
+                                &receiver.loc,
+                                "saveAsTextFile of something that is not an RDD",
+                            )
+                        }
                     };
                     let name = receiver
                         .name()
@@ -439,6 +464,12 @@ impl<'s> Builder<'s> {
     ) -> Result<Rdd> {
         let loc = &call.expect("func").attr_loc();
         let args = call.list("args");
+        if let Some(action) = action_name(rdd.delivery) {
+            return unsupported(
+                loc,
+                format!("{method}() of the result of {action}(): it is a value of the driver, not an RDD"),
+            );
+        }
         if !call.list("keywords").is_empty() {
             return unsupported(
                 loc,
@@ -528,6 +559,47 @@ impl<'s> Builder<'s> {
                     (1..fields, value)
                 };
                 Ok(self.project(&rdd, method, keep, shape, loc))
+            }
+            "collect" | "count" => {
+                udf_arg(0)?;
+                Ok(Rdd {
+                    delivery: if method == "collect" {
+                        Delivery::Collect
+                    } else {
+                        Delivery::Count
+                    },
+                    ..rdd
+                })
+            }
+            "reduce" => {
+                let f = udf_arg(1)?;
+                let name = self.name_for(&f, method);
+                let (text, shape) =
+                    udf::lower(self.scope, &name, &f, Apply::Pair, &rdd.shape, &f.loc)?;
+                if shape.as_ref() != Some(&rdd.shape) {
+                    return unsupported(
+                        &f.loc,
+                        format!(
+                            "reduce's function must return a {} like the records; this one returns a {}",
+                            rdd.shape.python(),
+                            shape.map(|s| s.python()).unwrap_or_default()
+                        ),
+                    );
+                }
+                self.udfs.push(text);
+                let reduced = self.dataset(
+                    format!(
+                        "df.reduce {} @{name} : {}",
+                        rdd.value,
+                        dataset_type(&rdd.shape)
+                    ),
+                    rdd.shape.clone(),
+                    loc,
+                );
+                Ok(Rdd {
+                    delivery: Delivery::Reduce,
+                    ..reduced
+                })
             }
             "reduceByKey" => {
                 let f = udf_arg(1)?;
@@ -676,8 +748,7 @@ impl<'s> Builder<'s> {
                     loc,
                 ))
             }
-            "flatMapValues" | "fullOuterJoin" | "reduce" | "count" | "collect" | "sortBy"
-            | "sortByKey" => unsupported(
+            "flatMapValues" | "fullOuterJoin" | "sortBy" | "sortByKey" => unsupported(
                 loc,
                 format!("{method}() is not supported yet by the PySpark front end"),
             ),
@@ -728,6 +799,16 @@ impl<'s> Builder<'s> {
 
 /// Whether predicate `f` is false for None: a lambda `r: r is not None`,
 /// `r is not None and ...`, or `r` itself.
+/// The action that made a value of the driver out of an RDD.
+fn action_name(delivery: Delivery) -> Option<&'static str> {
+    match delivery {
+        Delivery::Rdd => None,
+        Delivery::Collect => Some("collect"),
+        Delivery::Count => Some("count"),
+        Delivery::Reduce => Some("reduce"),
+    }
+}
+
 fn drops_none(f: &Node) -> bool {
     if !f.is("Lambda") {
         return false;

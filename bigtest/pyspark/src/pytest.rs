@@ -8,7 +8,10 @@ use std::{collections::BTreeMap, fmt::Write};
 use coco_dataflow::value::Value;
 use coco_spark::python::{float_literal, str_literal as python_str, text as docstring_text};
 
-use crate::{job::Job, shape::Shape};
+use crate::{
+    job::{Delivery, Job},
+    shape::Shape,
+};
 
 /// Words of a module's first line that say coco-bigtest wrote it (so a
 /// later run may replace it).
@@ -160,13 +163,24 @@ pub fn module(
                     "    with pytest.raises(Exception, match={}):",
                     python_str(&pattern)
                 );
-                if job.returns_tuple {
+                // RDDs are lazy: their failures show when they are
+                // collected. Actions have run by the time the call returns.
+                let lazy: Vec<usize> = (0..job.outputs.len())
+                    .filter(|&k| job.outputs[k].delivery == Delivery::Rdd)
+                    .collect();
+                if !job.returns_tuple {
+                    let collect = if lazy.is_empty() { "" } else { ".collect()" };
+                    let _ = writeln!(out, "        {call}{collect}");
+                } else if lazy.len() == job.outputs.len() {
                     let _ = writeln!(
                         out,
                         "        for output in {call}:\n            output.collect()"
                     );
                 } else {
-                    let _ = writeln!(out, "        {call}.collect()");
+                    let _ = writeln!(out, "        outputs = {call}");
+                    for k in lazy {
+                        let _ = writeln!(out, "        outputs[{k}].collect()");
+                    }
                 }
             }
             Outcome::Output(outputs) => {
@@ -184,11 +198,24 @@ pub fn module(
                         .map(|r| python_value(&output.shape, &mut r.iter()))
                         .collect();
                     values.sort();
-                    let _ = writeln!(
-                        out,
-                        "    same_records({name}.collect(), {})",
-                        python_list(&values, 4)
-                    );
+                    let _ = match output.delivery {
+                        Delivery::Rdd => writeln!(
+                            out,
+                            "    same_records({name}.collect(), {})",
+                            python_list(&values, 4)
+                        ),
+                        Delivery::Collect => {
+                            writeln!(out, "    same_records({name}, {})", python_list(&values, 4))
+                        }
+                        Delivery::Count => writeln!(out, "    assert {name} == {}", values.len()),
+                        // The interpreter fails the job where no record is
+                        // left, so a succeeding case has exactly one.
+                        Delivery::Reduce => writeln!(
+                            out,
+                            "    assert comparable({name}) == comparable({})",
+                            values.first().map(String::as_str).unwrap_or("None")
+                        ),
+                    };
                 }
             }
         }

@@ -1546,31 +1546,32 @@ impl<'s> Lowering<'s> {
     /// `s[lower:upper]` with Python's clamping, as a `df.substr` of
     /// non-negative bounds.
     fn str_slice(&mut self, s: &Value, slice: &Node, loc: &Loc) -> Result<Value> {
-        let len = self.f.op(format!("df.length {}", s.name), Ty::Int, loc);
-        let zero = self.f.int(0, loc);
-        let bound = |this: &mut Self, node: Option<Node>, default: &Value| -> Result<Value> {
+        // Under `df.host = "python"`, `df.substr s, b, n` is `s[b:b + n]`
+        // with both bounds counting from the end when negative and clamped
+        // to the string, so `s[lower:upper]` is `df.substr s, lower,
+        // upper - lower` as written: clamping here too would only double
+        // the terms the solver sees.
+        let bound = |this: &mut Self, node: Option<Node>| -> Result<Option<Value>> {
             let Some(node) = node else {
-                return Ok(default.clone());
+                return Ok(None);
             };
             let i = this.scalar(&node, "a slice bound")?;
             if i.ty != Ty::Int {
                 return unsupported(&node.loc, "slice bounds must be ints");
             }
-            // Negative counts from the end; both clamp to [0, len].
-            let negative = this.f.op(
-                format!("arith.cmpi slt, {}, {} : i64", i.name, zero.name),
-                Ty::Bool,
-                loc,
-            );
-            let shifted = this.f.binary("addi", &i, &len, Ty::Int, loc);
-            let from_end = this.f.binary("maxsi", &shifted, &zero, Ty::Int, loc);
-            let capped = this.f.binary("minsi", &i, &len, Ty::Int, loc);
-            Ok(this.f.select(&negative, &from_end, &capped, loc))
+            Ok(Some(i))
         };
-        let lower = bound(self, slice.child("lower"), &zero)?;
-        let upper = bound(self, slice.child("upper"), &len)?;
-        let span = self.f.binary("subi", &upper, &lower, Ty::Int, loc);
-        let length = self.f.binary("maxsi", &span, &zero, Ty::Int, loc);
+        let lower = bound(self, slice.child("lower"))?;
+        let upper = bound(self, slice.child("upper"))?;
+        let lower = match lower {
+            Some(lower) => lower,
+            None => self.f.int(0, loc),
+        };
+        let upper = match upper {
+            Some(upper) => upper,
+            None => self.f.op(format!("df.length {}", s.name), Ty::Int, loc),
+        };
+        let length = self.f.binary("subi", &upper, &lower, Ty::Int, loc);
         Ok(self.f.op(
             format!("df.substr {}, {}, {}", s.name, lower.name, length.name),
             Ty::Str,

@@ -94,7 +94,12 @@ fn blocks(script: &[String]) -> Option<Blocks> {
             [SExpr::Atom(head), SExpr::Atom(name), _] if head == "declare-const" => {
                 decls.push((unbar(name).to_string(), command.to_string()));
             }
-            [SExpr::Atom(head), body] if head == "assert" => assertions.push(body),
+            [SExpr::Atom(head), body] if head == "assert" => assertions.push(("assert", body)),
+            // A preference belongs to the block of its variables, as an
+            // assertion does; each step weighs its own.
+            [SExpr::Atom(head), body, ..] if head == "assert-soft" => {
+                assertions.push(("assert-soft", body))
+            }
             _ => return None,
         }
     }
@@ -106,10 +111,12 @@ fn blocks(script: &[String]) -> Option<Blocks> {
     let mut parent: Vec<usize> = (0..decls.len()).collect();
     let mut links = Vec::new();
     let mut owned = Vec::new();
-    for body in &assertions {
-        if let Some(pair) = link(body, &declared) {
-            links.push((body, pair));
-            continue;
+    for &(command, body) in &assertions {
+        if command == "assert" {
+            if let Some(pair) = link(body, &declared) {
+                links.push((body, pair));
+                continue;
+            }
         }
         let mut names = Vec::new();
         atoms(body, &mut names);
@@ -121,7 +128,7 @@ fn blocks(script: &[String]) -> Option<Blocks> {
             let (a, b) = (find(&mut parent, pair[0]), find(&mut parent, pair[1]));
             parent[a.max(b)] = a.min(b);
         }
-        owned.push((body, vars.first().copied()));
+        owned.push((command, body, vars.first().copied()));
     }
     // Blocks numbered in the order of their first declaration.
     let mut number: BTreeMap<usize, usize> = BTreeMap::new();
@@ -138,8 +145,8 @@ fn blocks(script: &[String]) -> Option<Blocks> {
         return None;
     }
     let mut asserts = vec![Vec::new(); number.len()];
-    for (body, var) in owned {
-        asserts[var.map_or(0, |v| block_of[v])].push(format!("(assert {body})"));
+    for (command, body, var) in owned {
+        asserts[var.map_or(0, |v| block_of[v])].push(format!("({command} {body})"));
     }
     let links = links
         .into_iter()
