@@ -537,7 +537,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             // solver does not place quickly among other records gets a
             // case of its own, with the full time.
             let limit = if index < count {
-                (timeout_ms / 4).clamp(500, 2500)
+                (timeout_ms / 4).clamp(500, 2500).min(timeout_ms)
             } else {
                 timeout_ms
             };

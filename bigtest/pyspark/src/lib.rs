@@ -116,15 +116,17 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "job".into());
     let mut builder = Builder::new(&scope);
-    let (program, returns_tuple, entry_name) = match (&entry, &guard) {
+    // The program function is the `def` or the `__main__` block: what
+    // BigTest reports about the whole program points there.
+    let (program, returns_tuple, entry_name, at) = match (&entry, &guard) {
         (Some(def), _) => {
             let name = def.str("name").unwrap_or_default();
             let tuple = entry_program(&mut builder, def)?;
-            (name.clone(), tuple, Some(name))
+            (name.clone(), tuple, Some(name), def.loc.mlir())
         }
         (None, Some(guard)) => {
             script_program(&mut builder, guard)?;
-            (program_name(&stem), false, None)
+            (program_name(&stem), false, None, guard.loc.mlir())
         }
         (None, None) => {
             return unsupported(
@@ -142,7 +144,10 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
         mlir.push_str(line);
         mlir.push('\n');
     }
-    mlir.push_str("  func.return\n}\n}\n");
+    mlir.push_str(&format!(
+        "  func.return {at}\n}} {at}\n}} {}\n",
+        module.loc.mlir()
+    ));
     Ok(Imported {
         mlir,
         job: Job {

@@ -179,3 +179,7 @@ def print_in_job(lines):
 
 def returns_nothing(lines):
     lines.map(lambda line: line)
+
+
+def operator_after_action(lines):
+    return lines.collect().map(len)
