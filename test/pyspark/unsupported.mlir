@@ -130,3 +130,7 @@
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry operator_after_action 2>&1 | FileCheck %s --check-prefix=OPERATOR-AFTER-ACTION
 // OPERATOR-AFTER-ACTION: coco-bigtest: error: pyspark/inputs/unsupported.py:185:28: map() of the result of collect(): it is a value of the driver, not an RDD
 // OPERATOR-AFTER-ACTION-NEXT: return lines.collect().map(len)
+
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry fold_changes_type 2>&1 | FileCheck %s --check-prefix=FOLD-CHANGES-TYPE
+// FOLD-CHANGES-TYPE: coco-bigtest: error: pyspark/inputs/unsupported.py:189:53: reduce's function must return a int like the records; this one returns a str
+// FOLD-CHANGES-TYPE-NEXT: return lines.map(lambda line: len(line)).reduce(lambda a, b: str(a + b))

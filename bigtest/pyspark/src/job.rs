@@ -573,20 +573,7 @@ impl<'s> Builder<'s> {
             }
             "reduce" => {
                 let f = udf_arg(1)?;
-                let name = self.name_for(&f, method);
-                let (text, shape) =
-                    udf::lower(self.scope, &name, &f, Apply::Pair, &rdd.shape, &f.loc)?;
-                if shape.as_ref() != Some(&rdd.shape) {
-                    return unsupported(
-                        &f.loc,
-                        format!(
-                            "reduce's function must return a {} like the records; this one returns a {}",
-                            rdd.shape.python(),
-                            shape.map(|s| s.python()).unwrap_or_default()
-                        ),
-                    );
-                }
-                self.udfs.push(text);
+                let name = self.fold_udf(&f, method, &rdd.shape, "the records")?;
                 let reduced = self.dataset(
                     format!(
                         "df.reduce {} @{name} : {}",
@@ -607,19 +594,7 @@ impl<'s> Builder<'s> {
                 if !matches!(value, Shape::Field(_)) {
                     return unsupported(loc, format!("reduceByKey over values of type {} is not supported yet (single values are)", value.python()));
                 }
-                let name = self.name_for(&f, method);
-                let (text, shape) = udf::lower(self.scope, &name, &f, Apply::Pair, &value, &f.loc)?;
-                if shape.as_ref() != Some(&value) {
-                    return unsupported(
-                        &f.loc,
-                        format!(
-                            "reduceByKey's function must return a {} like its values; this one returns a {}",
-                            value.python(),
-                            shape.map(|s| s.python()).unwrap_or_default()
-                        ),
-                    );
-                }
-                self.udfs.push(text);
+                let name = self.fold_udf(&f, method, &value, "its values")?;
                 Ok(self.dataset(
                     format!(
                         "df.reduce_by_key {} @{name} : {}",
@@ -757,6 +732,25 @@ impl<'s> Builder<'s> {
                 format!("RDD.{other}() is not supported (see docs/pyspark.md for the operators)"),
             ),
         }
+    }
+
+    /// The UDF of `reduce` or `reduceByKey`: `f` folds two `operands` into
+    /// one of the same shape (`what` names them in the error).
+    fn fold_udf(&mut self, f: &Node, method: &str, operands: &Shape, what: &str) -> Result<String> {
+        let name = self.name_for(f, method);
+        let (text, shape) = udf::lower(self.scope, &name, f, Apply::Pair, operands, &f.loc)?;
+        if shape.as_ref() != Some(operands) {
+            return unsupported(
+                &f.loc,
+                format!(
+                    "{method}'s function must return a {} like {what}; this one returns a {}",
+                    operands.python(),
+                    shape.map(|s| s.python()).unwrap_or_default()
+                ),
+            );
+        }
+        self.udfs.push(text);
+        Ok(name)
     }
 
     /// `df.map` of `input` by UDF `udf` into records of `shape`.

@@ -183,3 +183,7 @@ def returns_nothing(lines):
 
 def operator_after_action(lines):
     return lines.collect().map(len)
+
+
+def fold_changes_type(lines):
+    return lines.map(lambda line: len(line)).reduce(lambda a, b: str(a + b))
