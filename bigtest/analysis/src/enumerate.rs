@@ -706,8 +706,8 @@ impl<'p> Enumerator<'p> {
             }
         }
         for (states, class, keeps) in [
-            (&left, "left-only", kind == JoinKind::LeftOuter),
-            (&right, "right-only", kind == JoinKind::RightOuter),
+            (&left, "left-only", kind.keeps_left_only()),
+            (&right, "right-only", kind.keeps_right_only()),
         ] {
             for s in states.iter() {
                 let mut s = s.clone();

@@ -158,7 +158,10 @@ pub fn extract<'c>(module: &Operation<'c>, func: &Operation<'c>) -> Result<'c, P
             ops::REDUCE_BY_KEY => OpKind::ReduceByKey { udf: udf() },
             ops::GROUP_BY_KEY => OpKind::GroupByKey,
             ops::JOIN => OpKind::Join {
-                kind: JoinKind::ALL[int_attr(op, "kind").unwrap_or(0).clamp(0, 2) as usize],
+                kind: JoinKind::ALL[int_attr(op, "kind")
+                    .unwrap_or(0)
+                    .clamp(0, JoinKind::ALL.len() as i64 - 1)
+                    as usize],
             },
             ops::UNION => OpKind::Union,
             ops::DISTINCT => OpKind::Distinct,

@@ -578,7 +578,7 @@ impl<'p> Interp<'p> {
             }
             if !matched {
                 let class = self.label(id, "left-only");
-                if kind == JoinKind::LeftOuter {
+                if kind.keeps_left_only() {
                     let mut record = l.clone();
                     record.fields = vec![l.fields[0].clone()];
                     record.fields.extend(side(Some(&l.fields[1..]), l_types));
@@ -595,7 +595,7 @@ impl<'p> Interp<'p> {
                 continue;
             }
             let class = self.label(id, "right-only");
-            if kind == JoinKind::RightOuter {
+            if kind.keeps_right_only() {
                 let mut record = r.clone();
                 record.fields = vec![r.fields[0].clone()];
                 record.fields.extend(side(None, l_types));

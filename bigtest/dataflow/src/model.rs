@@ -52,17 +52,36 @@ pub enum JoinKind {
     Inner,
     LeftOuter,
     RightOuter,
+    FullOuter,
 }
 
 impl JoinKind {
-    pub const ALL: [JoinKind; 3] = [JoinKind::Inner, JoinKind::LeftOuter, JoinKind::RightOuter];
+    /// In the order of the ODS enum (the `kind` attribute's value).
+    pub const ALL: [JoinKind; 4] = [
+        JoinKind::Inner,
+        JoinKind::LeftOuter,
+        JoinKind::RightOuter,
+        JoinKind::FullOuter,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             JoinKind::Inner => "inner",
             JoinKind::LeftOuter => "left_outer",
             JoinKind::RightOuter => "right_outer",
+            JoinKind::FullOuter => "full_outer",
         }
+    }
+
+    /// Whether a left record whose key is not on the right is kept (with
+    /// absent right fields) rather than dropped.
+    pub fn keeps_left_only(self) -> bool {
+        matches!(self, JoinKind::LeftOuter | JoinKind::FullOuter)
+    }
+
+    /// Whether a right record whose key is not on the left is kept.
+    pub fn keeps_right_only(self) -> bool {
+        matches!(self, JoinKind::RightOuter | JoinKind::FullOuter)
     }
 }
 

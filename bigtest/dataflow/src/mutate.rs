@@ -165,7 +165,12 @@ fn dataset_mutants(program: &Program, id: usize, out: &mut Vec<Mutant>) {
             });
         }
         OpKind::Join { kind } => {
-            for other in JoinKind::ALL.into_iter().filter(|k| k != kind) {
+            // The BigTest paper's wrong-join class among its three kinds:
+            // full_outer is not a mutant target, so scores stay comparable.
+            let targets = JoinKind::ALL
+                .into_iter()
+                .filter(|k| k != kind && *k != JoinKind::FullOuter);
+            for other in targets {
                 let mut mutated = program.clone();
                 mutated.ops[id].kind = OpKind::Join { kind: other };
                 out.push(Mutant {

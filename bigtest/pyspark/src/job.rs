@@ -605,7 +605,7 @@ impl<'s> Builder<'s> {
                     loc,
                 ))
             }
-            "join" | "leftOuterJoin" | "rightOuterJoin" => {
+            "join" | "leftOuterJoin" | "rightOuterJoin" | "fullOuterJoin" => {
                 let other_node = udf_arg(1)?;
                 let Binding::Rdd(other) = self.binding(&other_node, env)? else {
                     return unsupported(&other_node.loc, format!("{method}() joins with an RDD"));
@@ -631,10 +631,15 @@ impl<'s> Builder<'s> {
                         left_value.clone(),
                         Shape::Absent(Box::new(right_value.clone())),
                     ),
-                    _ => (
+                    "rightOuterJoin" => (
                         "right_outer",
                         Shape::Absent(Box::new(left_value.clone())),
                         right_value.clone(),
+                    ),
+                    _ => (
+                        "full_outer",
+                        Shape::Absent(Box::new(left_value.clone())),
+                        Shape::Absent(Box::new(right_value.clone())),
                     ),
                 };
                 if kind != "inner" && !(plain(&left_value) && plain(&right_value)) {
@@ -723,7 +728,7 @@ impl<'s> Builder<'s> {
                     loc,
                 ))
             }
-            "flatMapValues" | "fullOuterJoin" | "sortBy" | "sortByKey" => unsupported(
+            "flatMapValues" | "sortBy" | "sortByKey" => unsupported(
                 loc,
                 format!("{method}() is not supported yet by the PySpark front end"),
             ),

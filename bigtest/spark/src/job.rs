@@ -172,7 +172,7 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
 }
 
 /// A join: both sides keyed by their first field, Spark's join,
-/// leftOuterJoin or rightOuterJoin, and the pair flattened into one record
+/// leftOuterJoin, rightOuterJoin or fullOuterJoin, and the pair flattened into one record
 /// whose fields from an outer side are options.
 fn join(program: &Program, id: DatasetId, kind: JoinKind) -> Result<String, ExportError> {
     let op = &program.ops[id];
@@ -202,8 +202,8 @@ fn join(program: &Program, id: DatasetId, kind: JoinKind) -> Result<String, Expo
         }
         Ok(())
     };
-    may_be_absent(l_out, kind == JoinKind::RightOuter)?;
-    may_be_absent(r_out, kind == JoinKind::LeftOuter)?;
+    may_be_absent(l_out, kind.keeps_right_only())?;
+    may_be_absent(r_out, kind.keeps_left_only())?;
     let flags = |v: Vec<bool>| {
         let items: Vec<&str> = v
             .iter()
@@ -221,6 +221,7 @@ fn join(program: &Program, id: DatasetId, kind: JoinKind) -> Result<String, Expo
         JoinKind::Inner => "join",
         JoinKind::LeftOuter => "leftOuterJoin",
         JoinKind::RightOuter => "rightOuterJoin",
+        JoinKind::FullOuter => "fullOuterJoin",
     };
     let key = key_expr("r[0]", &left.fields[..1]);
     Ok(format!(

@@ -189,6 +189,16 @@ func.func @outer_join_result() {
 
 // -----
 
+func.func @full_outer_join_result() {
+  %a = df.source "a" inline ["1,x"] delimiter "," : !df.dataset<tuple<i64, !df.str>>
+  %b = df.source "b" inline ["1,2.5"] delimiter "," : !df.dataset<tuple<i64, f64>>
+  // expected-error@+1 {{full_outer join result records must be tuple<i64, !df.option<!df.str>, !df.option<f64>>, found tuple<i64, !df.str, !df.option<f64>>}}
+  %j = df.join full_outer %a, %b : !df.dataset<tuple<i64, !df.str>>, !df.dataset<tuple<i64, f64>> -> !df.dataset<tuple<i64, !df.str, !df.option<f64>>>
+  return
+}
+
+// -----
+
 func.func @join_unkeyed() {
   %a = df.source "a" inline ["1"] delimiter "," : !df.dataset<i64>
   %b = df.source "b" inline ["1"] delimiter "," : !df.dataset<i64>

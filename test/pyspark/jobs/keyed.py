@@ -1,4 +1,4 @@
-"""Keyed operators: mapValues, keys, values, joins (inner and outer), union, distinct."""
+"""Keyed operators: mapValues, keys, values, joins (inner and the three outer), union, distinct."""
 
 
 def pair(line):
@@ -13,4 +13,7 @@ def keyed(left_lines, right_lines):
     inner = left.join(right).mapValues(lambda v: v[0] + v[1])
     outer = left.leftOuterJoin(right).mapValues(lambda v: v[0] if v[1] is None else v[0] - v[1])
     merged = left.keys().union(right.keys()).distinct()
-    return inner, outer, merged, right.rightOuterJoin(left).values()
+    either = left.fullOuterJoin(right).mapValues(
+        lambda v: (0 if v[0] is None else v[0]) - (0 if v[1] is None else v[1])
+    )
+    return inner, outer, merged, right.rightOuterJoin(left).values(), either

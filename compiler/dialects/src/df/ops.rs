@@ -56,7 +56,7 @@ pub const PYTHON_ONLY: &[(&str, &str)] = &[
 pub const STRIP_SIDES: &[&str] = &["both", "left", "right"];
 
 /// Join kinds, in the order of the ODS enum.
-pub const JOIN_KINDS: &[&str] = &["inner", "left_outer", "right_outer"];
+pub const JOIN_KINDS: &[&str] = &["inner", "left_outer", "right_outer", "full_outer"];
 
 pub fn is_dataset_op(name: &str) -> bool {
     DATASET_OPS.contains(&name)

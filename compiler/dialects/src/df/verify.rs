@@ -443,8 +443,8 @@ fn verify_join(op: &Operation, reporter: &mut Reporter) {
             .collect()
     };
     let mut expected = vec![l[0].clone()];
-    expected.extend(wrap(&l, kind == "right_outer"));
-    expected.extend(wrap(&r, kind == "left_outer"));
+    expected.extend(wrap(&l, matches!(kind, "right_outer" | "full_outer")));
+    expected.extend(wrap(&r, matches!(kind, "left_outer" | "full_outer")));
     let found = texts(&record_fields(output));
     if found != expected {
         reporter.op_error(

@@ -24,7 +24,8 @@ def Df_StripSide : I32EnumAttr<"StripSide", "which ends of a string df.strip str
 def Df_JoinKind : I32EnumAttr<"JoinKind", "kind of join", [
       I32EnumAttrCase<"inner", 0>,
       I32EnumAttrCase<"left_outer", 1>,
-      I32EnumAttrCase<"right_outer", 2>
+      I32EnumAttrCase<"right_outer", 2>,
+      I32EnumAttrCase<"full_outer", 3>
     ]> {
   let cppNamespace = "::mlir::df";
 }
@@ -148,7 +149,8 @@ def Df_JoinOp : Df_Op<"join", [Pure]> {
     Left records `tuple<K, A...>` and right records `tuple<K, B...>` with the
     same key type `K` give `tuple<K, A..., B...>`. In a `left_outer` join the
     right fields are `!df.option<B>` (absent when the key is only on the left);
-    `right_outer` wraps the left fields the same way.
+    `right_outer` wraps the left fields the same way, and `full_outer` wraps
+    both sides (a key on one side only gives the other side's fields absent).
 
     ```mlir
     %j = df.join inner %users, %orders : !df.dataset<tuple<i64, !df.str>>, !df.dataset<tuple<i64, f64>> -> !df.dataset<tuple<i64, !df.str, f64>>
