@@ -72,8 +72,8 @@
 // STRING-REPETITION-NEXT: return lines.map(lambda line: line * 2)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry flat_map_values 2>&1 | FileCheck %s --check-prefix=FLAT-MAP-VALUES
-// FLAT-MAP-VALUES: coco-bigtest: error: pyspark/inputs/unsupported.py:118:49: flatMapValues() is not supported yet by the PySpark front end
-// FLAT-MAP-VALUES-NEXT: return lines.map(lambda line: (line, line)).flatMapValues(lambda v: v.split())
+// FLAT-MAP-VALUES: coco-bigtest: error: pyspark/inputs/unsupported.py:118:63: a flatMapValues UDF returns a split (list of str) here; this one returns int
+// FLAT-MAP-VALUES-NEXT: return lines.map(lambda line: (line, line)).flatMapValues(lambda v: len(v))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry sort_by 2>&1 | FileCheck %s --check-prefix=SORT-BY
 // SORT-BY: coco-bigtest: error: pyspark/inputs/unsupported.py:122:18: sortBy() is not supported yet by the PySpark front end
@@ -108,7 +108,7 @@
 // LAMBDA-IN-UDF-NEXT: return lines.map(lambda line: (lambda x: x)(line))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry flat_map_pairs 2>&1 | FileCheck %s --check-prefix=FLAT-MAP-PAIRS
-// FLAT-MAP-PAIRS: coco-bigtest: error: pyspark/inputs/unsupported.py:155:26: a flatMap UDF returns a split (list of str) here; this one returns a tuple[str, int]
+// FLAT-MAP-PAIRS: coco-bigtest: error: pyspark/inputs/unsupported.py:155:26: a flatMap UDF returns a split (list of str) here; this one returns tuple[str, int]
 // FLAT-MAP-PAIRS-NEXT: return lines.flatMap(lambda line: (line, 1))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry unpack_a_split 2>&1 | FileCheck %s --check-prefix=UNPACK-A-SPLIT
@@ -132,5 +132,5 @@
 // OPERATOR-AFTER-ACTION-NEXT: return lines.collect().map(len)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry fold_changes_type 2>&1 | FileCheck %s --check-prefix=FOLD-CHANGES-TYPE
-// FOLD-CHANGES-TYPE: coco-bigtest: error: pyspark/inputs/unsupported.py:189:53: reduce's function must return a int like the records; this one returns a str
+// FOLD-CHANGES-TYPE: coco-bigtest: error: pyspark/inputs/unsupported.py:189:53: reduce's function must return int like the records; this one returns str
 // FOLD-CHANGES-TYPE-NEXT: return lines.map(lambda line: len(line)).reduce(lambda a, b: str(a + b))

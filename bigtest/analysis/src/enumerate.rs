@@ -609,19 +609,20 @@ impl<'p> Enumerator<'p> {
                     }
                 }
             }
-            OpKind::FlatMap { .. } => match values.first() {
-                Some(Sym::List(items)) => {
+            // Fields before the list repeat on every element's record.
+            OpKind::FlatMap { .. } => match values.split_last() {
+                Some((Sym::List(items), repeated)) => {
                     if items.is_empty() {
                         self.finish(id, &s, vec![self.label(id, "empty")])?;
                     }
                     for (j, item) in items.iter().take(self.k).enumerate() {
                         let mut t = s.clone();
-                        t.fields = vec![item.clone()];
+                        t.fields = repeated.iter().cloned().chain([item.clone()]).collect();
                         t.lineage.push(self.label(id, &format!("elem{j}")));
                         out.push(t);
                     }
                 }
-                Some(Sym::Split(list)) => {
+                Some((Sym::Split(list), repeated)) => {
                     // Element j needs j + 1 pieces. A Python split by a
                     // delimiter has at least one; on the JVM, String.split drops the empty
                     // pieces at the end, so the list may be empty, and
@@ -650,7 +651,8 @@ impl<'p> Enumerator<'p> {
                             let kept = t.jvm_kept(*list, j);
                             t.assume(kept);
                         }
-                        t.fields = vec![Sym::Str(t.splits[*list].pieces[j].clone())];
+                        let piece = Sym::Str(t.splits[*list].pieces[j].clone());
+                        t.fields = repeated.iter().cloned().chain([piece]).collect();
                         t.lineage.push(self.label(id, &format!("elem{j}")));
                         out.push(t);
                     }

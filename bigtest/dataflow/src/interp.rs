@@ -352,13 +352,15 @@ impl<'p> Interp<'p> {
                     let Some(result) = self.call(id, args, &mut record)? else {
                         continue;
                     };
-                    let items = match <[Value; 1]>::try_from(result) {
-                        Ok([Value::List(items)]) => items,
+                    // Fields before the list repeat on every element.
+                    let mut fields = result;
+                    let items = match fields.pop() {
+                        Some(Value::List(items)) => items,
                         _ => {
                             return Err(Error::Udf {
                                 loc: op.loc.clone(),
                                 op: program.op_label(id),
-                                message: "the UDF must return one list".into(),
+                                message: "the UDF must return a list last".into(),
                             })
                         }
                     };
@@ -367,7 +369,7 @@ impl<'p> Interp<'p> {
                     }
                     for (j, item) in items.into_iter().enumerate() {
                         let mut element = record.clone();
-                        element.fields = vec![item];
+                        element.fields = fields.iter().cloned().chain([item]).collect();
                         element.lineage.push(self.label(id, &format!("elem{j}")));
                         out.push(element);
                     }

@@ -493,11 +493,11 @@ impl<'s> Builder<'s> {
             }
         };
         match method {
-            "map" | "flatMap" | "filter" | "mapValues" => {
+            "map" | "flatMap" | "filter" | "mapValues" | "flatMapValues" => {
                 let f = udf_arg(1)?;
                 let apply = match method {
                     "filter" => Apply::Predicate,
-                    "mapValues" => {
+                    "mapValues" | "flatMapValues" => {
                         key_value(&rdd)?;
                         Apply::Values
                     }
@@ -533,10 +533,28 @@ impl<'s> Builder<'s> {
                             loc,
                         ))
                     }
+                    // (key, split): each piece with the key.
+                    ("flatMapValues", Some(Shape::Tuple(pair)))
+                        if matches!(pair.as_slice(), [_, Shape::Field(Ty::List(e))] if **e == Ty::Str) =>
+                    {
+                        let shape = Shape::Tuple(vec![pair[0].clone(), Shape::Field(Ty::Str)]);
+                        Ok(self.dataset(
+                            format!("df.flat_map {} @{name} : {input_type} -> {}", rdd.value, dataset_type(&shape)),
+                            shape,
+                            loc,
+                        ))
+                    }
+                    ("flatMapValues", Some(Shape::Tuple(pair))) if pair.len() == 2 => unsupported(
+                        &f.loc,
+                        format!(
+                            "a flatMapValues UDF returns a split (list of str) here; this one returns {}",
+                            pair[1].python()
+                        ),
+                    ),
                     ("flatMap", other) => unsupported(
                         &f.loc,
                         format!(
-                            "a flatMap UDF returns a split (list of str) here; this one returns a {}",
+                            "a flatMap UDF returns a split (list of str) here; this one returns {}",
                             other.map(|s| s.python()).unwrap_or_default()
                         ),
                     ),
@@ -728,7 +746,7 @@ impl<'s> Builder<'s> {
                     loc,
                 ))
             }
-            "flatMapValues" | "sortBy" | "sortByKey" => unsupported(
+            "sortBy" | "sortByKey" => unsupported(
                 loc,
                 format!("{method}() is not supported yet by the PySpark front end"),
             ),
@@ -748,7 +766,7 @@ impl<'s> Builder<'s> {
             return unsupported(
                 &f.loc,
                 format!(
-                    "{method}'s function must return a {} like {what}; this one returns a {}",
+                    "{method}'s function must return {} like {what}; this one returns {}",
                     operands.python(),
                     shape.map(|s| s.python()).unwrap_or_default()
                 ),

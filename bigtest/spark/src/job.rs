@@ -101,7 +101,11 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
             OpKind::Map { .. } => format!("{}.map(lambda r: {udf}(*r))", input(0)),
             OpKind::Filter { .. } => format!("{}.filter(lambda r: {udf}(*r)[0])", input(0)),
             OpKind::FlatMap { .. } => {
-                format!("{}.flatMap(lambda r: [(x,) for x in {udf}(*r)[0]])", input(0))
+                // Fields before the list repeat on every element.
+                format!(
+                    "{}.flatMap(lambda r: [f[:-1] + (x,) for f in [{udf}(*r)] for x in f[-1]])",
+                    input(0)
+                )
             }
             OpKind::Reduce { .. } => format!(
                 // RDD.reduce is an action: it runs here, and raises on an

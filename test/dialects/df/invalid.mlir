@@ -101,6 +101,20 @@ func.func @flat_map_signature() {
 
 // -----
 
+func.func @tags(%user: !df.str, %tags: !df.str) -> (i64, !df.list<!df.str>) {
+  %zero = arith.constant 0 : i64
+  %t = df.split %tags ";" : !df.list<!df.str>
+  return %zero, %t : i64, !df.list<!df.str>
+}
+func.func @flat_map_repeated_fields() {
+  %s = df.source "s" inline ["a,x;y"] delimiter "," : !df.dataset<tuple<!df.str, !df.str>>
+  // expected-error@+1 {{UDF @tags must have type (!df.str, !df.str) -> (!df.str, !df.list<!df.str>) for this operator, found (!df.str, !df.str) -> (i64, !df.list<!df.str>)}}
+  %m = df.flat_map %s @tags : !df.dataset<tuple<!df.str, !df.str>> -> !df.dataset<tuple<!df.str, !df.str>>
+  return
+}
+
+// -----
+
 func.func @not_a_predicate(%x: i64) -> i64 {
   return %x : i64
 }

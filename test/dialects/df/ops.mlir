@@ -93,6 +93,10 @@ func.func @words(%line: !df.str) -> !df.list<!df.str> {
   %w = df.split %line " " : !df.list<!df.str>
   return %w : !df.list<!df.str>
 }
+func.func @tags(%user: !df.str, %tags: !df.str) -> (!df.str, !df.list<!df.str>) {
+  %t = df.split %tags ";" : !df.list<!df.str>
+  return %user, %t : !df.str, !df.list<!df.str>
+}
 func.func @key(%w: !df.str) -> (!df.str, i64) {
   %one = arith.constant 1 : i64
   return %w, %one : !df.str, i64
@@ -120,8 +124,11 @@ func.func @operators() {
   %lines = df.source "lines" path "lines.txt" delimiter "\t" : !df.dataset<!df.str>
   // CHECK: df.source "rates" inline ["a,1.5", "b,2"] delimiter "," : !df.dataset<tuple<!df.str, f64>>
   %rates = df.source "rates" inline ["a,1.5", "b,2"] delimiter "," : !df.dataset<tuple<!df.str, f64>>
+  %rates_text = df.source "rates_text" inline ["a,x;y"] delimiter "," : !df.dataset<tuple<!df.str, !df.str>>
   // CHECK: df.flat_map %{{.*}} @words : !df.dataset<!df.str> -> !df.dataset<!df.str>
   %words = df.flat_map %lines @words : !df.dataset<!df.str> -> !df.dataset<!df.str>
+  // CHECK: df.flat_map %{{.*}} @tags : !df.dataset<tuple<!df.str, !df.str>> -> !df.dataset<tuple<!df.str, !df.str>>
+  %tagged = df.flat_map %rates_text @tags : !df.dataset<tuple<!df.str, !df.str>> -> !df.dataset<tuple<!df.str, !df.str>>
   // CHECK: df.map %{{.*}} @key : !df.dataset<!df.str> -> !df.dataset<tuple<!df.str, i64>>
   %pairs = df.map %words @key : !df.dataset<!df.str> -> !df.dataset<tuple<!df.str, i64>>
   // CHECK: df.reduce_by_key %{{.*}} @sum : !df.dataset<tuple<!df.str, i64>>

@@ -115,7 +115,7 @@ def string_repetition(lines):
 
 
 def flat_map_values(lines):
-    return lines.map(lambda line: (line, line)).flatMapValues(lambda v: v.split())
+    return lines.map(lambda line: (line, line)).flatMapValues(lambda v: len(v))
 
 
 def sort_by(lines):

@@ -342,6 +342,13 @@ fn verify_udf_use(
     let out_fields = texts(&record_fields(output));
     let (expected_inputs, expected_results): (Vec<String>, Vec<String>) = match name {
         ops::MAP => (in_fields, out_fields),
+        // Fields before the list repeat on every element's record.
+        ops::FLAT_MAP if results.len() > 1 && out_fields.len() == results.len() => {
+            let (element, fields) = out_fields.split_last().expect("two or more fields");
+            let mut expected = fields.to_vec();
+            expected.push(format!("!df.list<{element}>"));
+            (in_fields, expected)
+        }
         ops::FLAT_MAP => (in_fields, vec![format!("!df.list<{output}>")]),
         ops::FILTER => (in_fields, vec!["i1".into()]),
         ops::REDUCE => (

@@ -74,10 +74,14 @@ def Df_MapOp : Df_UdfOp<"map", "Apply a UDF to every record", [{
 
 def Df_FlatMapOp : Df_UdfOp<"flat_map", "Apply a UDF that returns a list, and flatten", [{
     UDF signature: input record fields → `!df.list<R>` where `R` is the output
-    record type.
+    record type: each element is one record. A UDF may also return fields
+    before the list, `(F1, ..., Fn, !df.list<E>)` for records
+    `tuple<F1, ..., Fn, E>`: each element becomes a record that repeats the
+    fields (PySpark's `flatMapValues` keeps the key this way).
 
     ```mlir
     %w = df.flat_map %lines @tokens : !df.dataset<!df.str> -> !df.dataset<!df.str>
+    %t = df.flat_map %tagged @tags : !df.dataset<tuple<i64, !df.str>> -> !df.dataset<tuple<i64, !df.str>>
     ```
   }]>;
 
