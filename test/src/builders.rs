@@ -132,6 +132,7 @@ pub fn build_bigtest() -> Result<String, String> {
                 &[PathRecord {
                     source: "numbers".into(),
                     fields: strings(&["numbers_0.f0"]),
+                    guard: None,
                 }],
             )
             .map_err(err)?,

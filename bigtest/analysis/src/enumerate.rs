@@ -8,7 +8,7 @@
 //! suffix (`lines_1.f0`).
 
 use std::{
-    collections::{BTreeMap, BTreeSet, HashMap, HashSet},
+    collections::{BTreeMap, BTreeSet, HashMap},
     rc::Rc,
 };
 
@@ -18,13 +18,13 @@ use coco_dataflow::{
     lineage::{may_precede, path_key, render, Step},
     model::{DatasetId, JoinKind, OpKind, Program},
 };
-use coco_dialects::bigtest::{PathKey, PathRecord};
+use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
 
 use super::{
     symbolic::{
         absent, present, scalar, source_field, sym_eq, KeyRole, KeyUse, State, Sym, SymDomain,
     },
-    term::{not, Sort, Term},
+    term::{and, app, not, or, Sort, Term},
 };
 
 /// One enumerated JDU path.
@@ -36,7 +36,13 @@ pub struct JduPath {
     /// Solved as `assert-soft` ([`State::preferences`]).
     pub preferences: Vec<Term>,
     pub keys: Vec<KeyUse>,
-    pub records: Vec<(String, Vec<String>)>,
+    pub records: Vec<PathRecord>,
+    /// The witness a join matching a record with itself gave (see
+    /// [`State::matched_itself`]); a path with both witnesses is
+    /// [`JduPath::either`].
+    matched_itself: bool,
+    /// Whether the path is already two witnesses.
+    combined: bool,
 }
 
 impl JduPath {
@@ -74,13 +80,70 @@ impl JduPath {
     /// The source records the path reads, with the constants of their
     /// fields.
     pub fn path_records(&self) -> Vec<PathRecord> {
-        self.records
-            .iter()
-            .map(|(source, fields)| PathRecord {
-                source: source.clone(),
-                fields: fields.clone(),
-            })
-            .collect()
+        self.records.clone()
+    }
+
+    /// One path of two witnesses of the same branches: `itself`, where a
+    /// join matched source records with themselves, and `apart`, where
+    /// its sides read different records. Bool `selector` chooses: each
+    /// witness's conditions hold under its choice, and a record only one
+    /// witness reads is guarded by it. The solver prefers `itself` (fewer
+    /// records) and takes `apart` where `itself` is infeasible (the two
+    /// sides filter one value apart).
+    fn either(itself: &JduPath, apart: &JduPath, selector: &str) -> JduPath {
+        let choice = Term::Var(selector.to_string());
+        let under = |when: bool, t: &Term| {
+            let guard = if when { choice.clone() } else { not(choice.clone()) };
+            app("=>", vec![guard, t.clone()])
+        };
+        let mut decls = itself.decls.clone();
+        for d in &apart.decls {
+            if !decls.contains(d) {
+                decls.push(d.clone());
+            }
+        }
+        decls.push((selector.to_string(), Sort::Bool));
+        let guarded = |when: bool, terms: &[Term]| -> Vec<Term> {
+            terms.iter().map(|t| under(when, t)).collect()
+        };
+        let mut constraints = guarded(true, &itself.constraints);
+        constraints.extend(guarded(false, &apart.constraints));
+        let mut preferences = guarded(true, &itself.preferences);
+        preferences.extend(guarded(false, &apart.preferences));
+        preferences.push(choice.clone());
+        let mut keys = itself.keys.clone();
+        keys.extend(apart.keys.iter().filter(|k| !itself.keys.contains(k)).cloned());
+        let only = |records: &[PathRecord], others: &[PathRecord], value: bool| {
+            records
+                .iter()
+                .map(|r| {
+                    let shared = others.iter().any(|o| o.source == r.source && o.fields == r.fields);
+                    PathRecord {
+                        guard: (!shared).then(|| Guard {
+                            var: selector.to_string(),
+                            value,
+                        }),
+                        ..r.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut records = only(&itself.records, &apart.records, true);
+        records.extend(
+            only(&apart.records, &itself.records, false)
+                .into_iter()
+                .filter(|r| r.guard.is_some()),
+        );
+        JduPath {
+            branches: itself.branches.clone(),
+            decls,
+            constraints,
+            preferences,
+            keys,
+            records,
+            matched_itself: true,
+            combined: true,
+        }
     }
 }
 
@@ -130,7 +193,8 @@ pub struct Enumerator<'p> {
     limits: Limits,
     memo: HashMap<(DatasetId, String), Rc<Vec<State>>>,
     paths: Vec<JduPath>,
-    seen: HashSet<String>,
+    /// Paths by their branches: the index in `paths`.
+    seen: HashMap<String, usize>,
     /// UDF paths cut by the loop bound, in all.
     pub cut: usize,
     /// The same, per dataset op whose UDF (or a callee) loops.
@@ -160,7 +224,7 @@ pub fn enumerate(
         limits,
         memo: HashMap::new(),
         paths: Vec::new(),
-        seen: HashSet::new(),
+        seen: HashMap::new(),
         cut: 0,
         cut_at: BTreeMap::new(),
         ancestors,
@@ -194,8 +258,19 @@ impl<'p> Enumerator<'p> {
         let mut lineage = state.lineage.clone();
         lineage.extend(last);
         let branches = render(&lineage);
-        if !self.seen.insert(path_key(&branches)) {
-            // The same path reached through another instance.
+        if let Some(&index) = self.seen.get(&path_key(&branches)) {
+            // The same path reached through another instance, or its other
+            // witness where a join's sides read a common source.
+            let existing = &self.paths[index];
+            if !existing.combined && existing.matched_itself != state.matched_itself {
+                let other = self.path_of(branches, state);
+                let (itself, apart) = if other.matched_itself {
+                    (&other, existing)
+                } else {
+                    (existing, &other)
+                };
+                self.paths[index] = JduPath::either(itself, apart, &format!("coco.itself.{index}"));
+            }
             return Ok(());
         }
         let max = self.limits.max_paths;
@@ -209,15 +284,31 @@ impl<'p> Enumerator<'p> {
                 ),
             ));
         }
-        self.paths.push(JduPath {
+        self.seen.insert(path_key(&branches), self.paths.len());
+        let path = self.path_of(branches, state);
+        self.paths.push(path);
+        Ok(())
+    }
+
+    fn path_of(&self, branches: Vec<String>, state: &State) -> JduPath {
+        JduPath {
             branches,
             decls: state.decls.clone(),
             constraints: state.constraints.clone(),
             preferences: state.preferences_at_end(self.program.host),
             keys: state.keys.clone(),
-            records: state.records.clone(),
-        });
-        Ok(())
+            records: state
+                .records
+                .iter()
+                .map(|(source, fields)| PathRecord {
+                    source: source.clone(),
+                    fields: fields.clone(),
+                    guard: None,
+                })
+                .collect(),
+            matched_itself: state.matched_itself,
+            combined: false,
+        }
     }
 
     /// Every UDF path of op `id`'s UDF on `args`, from `state`.
@@ -357,12 +448,27 @@ impl<'p> Enumerator<'p> {
     /// groups of one grouping operator have different keys, and an unmatched
     /// join record shares no key with the other side.
     fn merge(&self, id: DatasetId, class: &str, members: &[State]) -> (State, Vec<Vec<Sym>>) {
+        self.merge_sharing(id, class, members, false)
+    }
+
+    /// [`Self::merge`] of members that may share source records (`shared`:
+    /// a join's sides enumerated under one instance).
+    fn merge_sharing(
+        &self,
+        id: DatasetId,
+        class: &str,
+        members: &[State],
+        shared: bool,
+    ) -> (State, Vec<Vec<Sym>>) {
         let mut merged = State::default();
         let mut fields = Vec::new();
         for (i, m) in members.iter().enumerate() {
             for earlier in &members[..i] {
                 for a in &earlier.keys {
-                    for b in &m.keys {
+                    // Where the members share records, the same key use
+                    // twice is one record's, not two records'.
+                    let one_record = |b: &&KeyUse| shared && *b == a;
+                    for b in m.keys.iter().filter(|b| !one_record(b)) {
                         if let Some(apart) = a.apart(b) {
                             merged.assume(apart);
                         }
@@ -676,6 +782,21 @@ impl<'p> Enumerator<'p> {
         let (li, ri) = self.side_instances(id, inst);
         let left = self.states(op.inputs[0], &li)?;
         let right = self.states(op.inputs[1], &ri)?;
+        // Sides that read a common source: a source record reaches both, so
+        // it may match itself. The right side enumerated under the left's
+        // instance names its records as the left does: the same records.
+        let itself = if li == ri {
+            Rc::new(Vec::new())
+        } else {
+            self.states(op.inputs[1], &li)?
+        };
+        // And the left side under the right's instance: where the right's
+        // records reach the left side (for `right-only`).
+        let itself_left = if li == ri {
+            Rc::new(Vec::new())
+        } else {
+            self.states(op.inputs[0], &ri)?
+        };
         let l_width = program.ops[op.inputs[0]].fields.len();
         let l_types = op.fields[1..l_width].to_vec();
         let r_types = op.fields[l_width..].to_vec();
@@ -689,15 +810,21 @@ impl<'p> Enumerator<'p> {
                 })
                 .collect()
         };
+        let pairs = itself
+            .iter()
+            .map(|r| (r, true))
+            .chain(right.iter().map(|r| (r, false)));
         for l in left.iter() {
-            for r in right.iter() {
-                let (mut merged, fields) = self.merge(id, "both", &[l.clone(), r.clone()]);
+            for (r, shared) in pairs.clone() {
+                let (mut merged, fields) =
+                    self.merge_sharing(id, "both", &[l.clone(), r.clone()], shared);
                 let same = sym_eq(&fields[0][0], &fields[1][0])
                     .map_err(|e| self.error(id, e.to_string()))?;
                 if same == Term::Bool(false) {
                     continue;
                 }
                 merged.assume(same);
+                merged.matched_itself |= shared;
                 let key = self.key_term(id, &fields[0][0])?;
                 merged.keys.push(self.key_use(id, KeyRole::Both, vec![key]));
                 let mut record = vec![fields[0][0].clone()];
@@ -720,6 +847,8 @@ impl<'p> Enumerator<'p> {
                     KeyRole::RightOnly
                 };
                 s.keys.push(self.key_use(id, role, vec![key]));
+                let other_side = if class == "left-only" { &itself } else { &itself_left };
+                unmatched_on(&mut s, other_side).map_err(|e| self.error(id, e.to_string()))?;
                 if keeps {
                     let values = s.fields[1..].to_vec();
                     let mut record = vec![s.fields[0].clone()];
@@ -740,4 +869,46 @@ impl<'p> Enumerator<'p> {
         }
         Ok(())
     }
+}
+
+/// Constrains `unmatched`, a record with no match on the other side of a
+/// join, by where its own source records go: `other_side` is that side
+/// enumerated under the same record names (empty when the sides share no
+/// source). Each of its states that some of the record's source records
+/// alone reach arrives with a key; none may arrive with this record's key.
+/// A state's constraints the record already has are left out of the
+/// disjunction, so a side that every record reaches unchanged (no filter,
+/// a key from the shared parse) makes the record infeasible outright: the
+/// `left-only` paths of a source joined with an aggregate of itself.
+/// Variables the other side introduces stay free, which only weakens the
+/// constraint (it never rules out a record that can occur).
+fn unmatched_on(unmatched: &mut State, other_side: &[State]) -> Result<(), String> {
+    let mut reaches = Vec::new();
+    for arrived in other_side {
+        let own = !arrived.records.is_empty()
+            && arrived
+                .records
+                .iter()
+                .all(|r| unmatched.records.contains(r));
+        if !own {
+            continue;
+        }
+        let mut conditions: Vec<Term> = arrived
+            .constraints
+            .iter()
+            .filter(|c| !unmatched.constraints.contains(c))
+            .cloned()
+            .collect();
+        conditions.push(sym_eq(&arrived.fields[0], &unmatched.fields[0]).map_err(|e| e.to_string())?);
+        reaches.push(and(conditions));
+        for d in &arrived.decls {
+            if !unmatched.decls.contains(d) {
+                unmatched.decls.push(d.clone());
+            }
+        }
+    }
+    if !reaches.is_empty() {
+        unmatched.assume(not(or(reaches)));
+    }
+    Ok(())
 }

@@ -25,7 +25,7 @@ use coco_dataflow::{
     model::{OpKind, Program},
     value::Value,
 };
-use coco_dialects::bigtest::{PathKey, PathRecord};
+use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
 use coco_smt::{solve, ModelValue, Outcome};
 
 /// Path ids and the source records (name, index) each path reads.
@@ -82,12 +82,47 @@ pub struct Generated {
     pub missed: Vec<(i64, String)>,
 }
 
-/// What each record of a solved path is: source name and field variables.
+/// What each record of a path is: source name and field variables (of
+/// both witnesses, where it has two).
 fn records(path: &PathSpec) -> Vec<(String, Vec<String>)> {
     path.records
         .iter()
         .map(|r| (r.source.clone(), r.fields.clone()))
         .collect()
+}
+
+/// Whether `model` chose the witness that reads `record`.
+fn chosen(record: &PathRecord, model: &BTreeMap<String, ModelValue>) -> bool {
+    record.guard.as_ref().is_none_or(|Guard { var, value }| {
+        matches!(model.get(var), Some(ModelValue::Bool(b)) if b == value)
+    })
+}
+
+/// `path` with the witness `model` chose: only its records, and the
+/// choice asserted (a later solve with another path keeps the records
+/// placed for this one meaningful).
+fn resolved(path: &PathSpec, model: &BTreeMap<String, ModelValue>) -> PathSpec {
+    let mut resolved = path.clone();
+    let mut choices = BTreeSet::new();
+    resolved.records.retain(|r| chosen(r, model));
+    for record in &mut resolved.records {
+        if let Some(Guard { var, .. }) = record.guard.take() {
+            choices.insert(var);
+        }
+    }
+    for record in &path.records {
+        if let Some(Guard { var, .. }) = &record.guard {
+            choices.insert(var.clone());
+        }
+    }
+    for var in choices {
+        if let Some(ModelValue::Bool(b)) = model.get(&var) {
+            resolved
+                .script
+                .push(format!("(assert (= {} {b}))", coco_smt::quote(&var)));
+        }
+    }
+    resolved
 }
 
 fn unquote(name: &str) -> String {
@@ -294,7 +329,8 @@ fn extend(
         }
         let mut differ = Vec::new();
         let mut positions = Vec::new();
-        for (source, vars) in records(path) {
+        let path = resolved(path, &model);
+        for (source, vars) in records(&path) {
             let delimiter = delimiter_of(program, &source).unwrap_or_default();
             let fields = fields_of(&model, &vars);
             for (var, value) in vars.iter().zip(&fields) {
@@ -313,7 +349,7 @@ fn extend(
         let (run, covers) = measure(program, &inputs, ids)?;
         if case.holds(&run, &covers, Some(path.id)) {
             let mut placed = case.placed.clone();
-            placed.push((path.clone(), positions));
+            placed.push((path, positions));
             return Ok(Some(Case {
                 inputs,
                 covers,
@@ -407,7 +443,8 @@ fn share(
             }
         }
         let mut my_positions = Vec::new();
-        for (source, vars) in &mine {
+        let path = resolved(path, &model);
+        for (source, vars) in &records(&path) {
             match theirs.iter().position(|(s, v)| s == source && v == vars) {
                 Some(i) => my_positions.push(positions[i].clone()),
                 None => {
@@ -422,7 +459,7 @@ fn share(
         };
         if case.holds(&run, &covers, Some(path.id)) {
             let mut placed = case.placed.clone();
-            placed.push((path.clone(), my_positions));
+            placed.push((path, my_positions));
             return Some(Case {
                 inputs,
                 covers,

@@ -151,6 +151,10 @@ pub struct State {
     /// second regular expression (Z3 4.8 solves one flat expression about
     /// twice as fast as two).
     pub shaped: Vec<Shaped>,
+    /// Whether a join on the path matched a source record with itself
+    /// (its sides read a common source): the path's witness where one
+    /// record reaches both sides.
+    pub matched_itself: bool,
 }
 
 /// A set of printable ASCII characters, as inclusive ranges.
@@ -330,9 +334,16 @@ impl State {
             }
         }
         self.keys.extend(other.keys.iter().cloned());
-        self.records.extend(other.records.iter().cloned());
+        // A record two members share (one source record through both
+        // sides of a join) is still one record.
+        for record in &other.records {
+            if !self.records.contains(record) {
+                self.records.push(record.clone());
+            }
+        }
         self.shaped.extend(other.shaped.iter().cloned());
         self.fresh = self.fresh.max(other.fresh);
+        self.matched_itself |= other.matched_itself;
         other.fields.iter().map(|f| shift(f, offset)).collect()
     }
 

@@ -5,7 +5,7 @@ pub mod path;
 pub mod verify;
 
 pub use build::{BigtestBuilder, PathStatus};
-pub use path::{PathKey, PathRecord};
+pub use path::{Guard, PathKey, PathRecord};
 
 pub const JDU_PATH: &str = "bigtest.jdu_path";
 pub const TEST_RECORD: &str = "bigtest.test_record";

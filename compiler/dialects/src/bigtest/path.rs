@@ -24,6 +24,17 @@ pub struct PathRecord {
     pub source: String,
     /// The script's constants that are the record's fields, in order.
     pub fields: Vec<String>,
+    /// Where the path has two witnesses (a join's sides sharing source
+    /// records, or not), a record only one of them reads.
+    pub guard: Option<Guard>,
+}
+
+/// A record is read when the script's Bool constant `var` is `value` in
+/// the model (printed `when = "var"` or `unless = "var"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guard {
+    pub var: String,
+    pub value: bool,
 }
 
 /// The elements of array attribute `name` of `op`; `None` when absent or
@@ -96,10 +107,20 @@ pub fn records(op: &Operation) -> Result<Vec<PathRecord>, String> {
         .map(|(i, record)| {
             let source = entry(record, "source").and_then(string_value);
             let fields = entry(record, "fields").and_then(string_array);
+            let guard = [("when", true), ("unless", false)]
+                .into_iter()
+                .find_map(|(name, value)| {
+                    let var = entry(record, name).and_then(string_value)?;
+                    Some(Guard { var, value })
+                });
             match (source, fields) {
-                (Some(source), Some(fields)) => Ok(PathRecord { source, fields }),
+                (Some(source), Some(fields)) => Ok(PathRecord {
+                    source,
+                    fields,
+                    guard,
+                }),
                 _ => Err(format!(
-                    "records[{i}] must be {{fields = [\"<constant>\", ...], source = \"<source name>\"}}"
+                    "records[{i}] must be {{fields = [\"<constant>\", ...], source = \"<source name>\"}} (and optionally when/unless = \"<Bool constant>\")"
                 )),
             }
         })
@@ -170,21 +191,27 @@ pub fn records_attribute<'c>(context: &'c Context, records: &[PathRecord]) -> Ve
                 .iter()
                 .map(|f| StringAttribute::new(context, f).into())
                 .collect();
-            dictionary(
-                context,
-                &[
-                    named(
-                        context,
-                        "fields",
-                        ArrayAttribute::new(context, &fields).into(),
-                    ),
-                    named(
-                        context,
-                        "source",
-                        StringAttribute::new(context, &record.source).into(),
-                    ),
-                ],
-            )
+            let mut entries = vec![
+                named(
+                    context,
+                    "fields",
+                    ArrayAttribute::new(context, &fields).into(),
+                ),
+                named(
+                    context,
+                    "source",
+                    StringAttribute::new(context, &record.source).into(),
+                ),
+            ];
+            if let Some(Guard { var, value }) = &record.guard {
+                let name = if *value { "when" } else { "unless" };
+                entries.push(named(
+                    context,
+                    name,
+                    StringAttribute::new(context, var).into(),
+                ));
+            }
+            dictionary(context, &entries)
         })
         .collect()
 }

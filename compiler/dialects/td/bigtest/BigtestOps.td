@@ -29,7 +29,11 @@ def Bigtest_JduPathOp : Bigtest_Op<"jdu_path", [HasParent<"::mlir::ModuleOp">]> 
     (`term`). `records` lists the source records the path reads: the source's
     name (`source`) and the constants of the script that are its fields, in
     order (`fields`). Test generation reads both to keep keys apart and to
-    turn a solver model into records.
+    turn a solver model into records. A path with two witnesses (a join whose
+    sides read one source: records matched with themselves, or different
+    records) chooses with a Bool constant of its script; a record only one
+    witness reads says which, `when = "<constant>"` (read when it is true) or
+    `unless = "<constant>"`.
 
     ```mlir
     bigtest.jdu_path 0 of @wordcount status sat
