@@ -514,6 +514,124 @@ impl<'p> Enumerator<'p> {
             .unwrap_or_else(|| vec![key]))
     }
 
+    /// In a match of two sides that read one source, each side's source
+    /// records also go down the other side. A group the path formed on one
+    /// side (one record alone, or a fold of exactly k) holds no other
+    /// record, so none of the other side's own records may arrive at that
+    /// grouping op with the group's key. Where they arrive the way the
+    /// group's records did (the same parse, no filter), the match is
+    /// infeasible: a user alone in one aggregate and folded with another
+    /// event in the other. Variables the arrival introduces stay free,
+    /// which only weakens the constraint.
+    fn groups_stay_whole(
+        &mut self,
+        merged: &mut State,
+        left: &State,
+        right: &State,
+    ) -> Result<(), EnumError> {
+        for (side, other) in [(left, right), (right, left)] {
+            let groups = side.keys.iter().filter(|u| u.role == KeyRole::Group);
+            for group in groups {
+                let op = &self.program.ops[group.op];
+                let grouping = !matches!(op.kind, OpKind::Distinct);
+                let input = op.inputs[0];
+                let mut reaches = Vec::new();
+                let strangers = other.records.iter().filter(|r| !side.records.contains(r));
+                for (source, vars) in strangers {
+                    let Some(inst) = record_instance(source, vars) else {
+                        continue;
+                    };
+                    for arrival in self.states(input, inst)?.iter() {
+                        if arrival.records.len() != 1 || arrival.records[0].1 != *vars {
+                            continue;
+                        }
+                        let key = self.group_key(group.op, grouping, &arrival.fields)?;
+                        let mut conditions: Vec<Term> = arrival
+                            .constraints
+                            .iter()
+                            .filter(|c| !merged.constraints.contains(c))
+                            .cloned()
+                            .collect();
+                        conditions.extend(
+                            group
+                                .terms
+                                .iter()
+                                .zip(&key)
+                                .map(|(a, b)| super::term::eq(a.clone(), b.clone())),
+                        );
+                        reaches.push(and(conditions));
+                        for d in &arrival.decls {
+                            if !merged.decls.contains(d) {
+                                merged.decls.push(d.clone());
+                            }
+                        }
+                    }
+                }
+                if !reaches.is_empty() {
+                    merged.assume(not(or(reaches)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Constrains `unmatched`, a record with no match on the other side
+    /// of join `id`, which reads a source this side reads too: its own
+    /// source records also go down `other_side`. Enumerated there under
+    /// each record's name, every way some of them arrive gives a key; none
+    /// may arrive with this record's key. A condition the record already
+    /// has is left out of the disjunction, so a side that every record
+    /// reaches unchanged (no filter, a key from the shared parse) makes the
+    /// record infeasible outright: the `left-only` paths of a source joined
+    /// with an aggregate of itself. Variables the other side introduces
+    /// stay free, which only weakens the constraint (it never rules out a
+    /// record that can occur).
+    fn unmatched_on(
+        &mut self,
+        id: DatasetId,
+        unmatched: &mut State,
+        other_side: DatasetId,
+    ) -> Result<(), EnumError> {
+        let mut reaches = Vec::new();
+        let mut decls = Vec::new();
+        for (source, vars) in &unmatched.records {
+            let Some(inst) = record_instance(source, vars) else {
+                continue;
+            };
+            for arrived in self.states(other_side, inst)?.iter() {
+                let own = !arrived.records.is_empty()
+                    && arrived
+                        .records
+                        .iter()
+                        .all(|r| unmatched.records.contains(r));
+                if !own {
+                    continue;
+                }
+                let mut conditions: Vec<Term> = arrived
+                    .constraints
+                    .iter()
+                    .filter(|c| !unmatched.constraints.contains(c))
+                    .cloned()
+                    .collect();
+                conditions.push(
+                    sym_eq(&arrived.fields[0], &unmatched.fields[0])
+                        .map_err(|e| self.error(id, e.to_string()))?,
+                );
+                reaches.push(and(conditions));
+                decls.extend(arrived.decls.iter().cloned());
+            }
+        }
+        for d in decls {
+            if !unmatched.decls.contains(&d) {
+                unmatched.decls.push(d);
+            }
+        }
+        if !reaches.is_empty() {
+            unmatched.assume(not(or(reaches)));
+        }
+        Ok(())
+    }
+
     fn key_term(&self, id: DatasetId, sym: &Sym) -> Result<Term, EnumError> {
         scalar(sym)
             .cloned()
@@ -535,7 +653,7 @@ impl<'p> Enumerator<'p> {
                 let delimiter = (op.fields.len() > 1).then_some(delimiter.as_str());
                 let mut vars = Vec::new();
                 for (i, ty) in op.fields.iter().enumerate() {
-                    let var = format!("{name}{inst}.f{i}");
+                    let var = source_var(name, inst, i);
                     let field =
                         source_field(&mut state, var.clone(), ty, delimiter).ok_or_else(|| {
                             self.error(
@@ -783,19 +901,20 @@ impl<'p> Enumerator<'p> {
         let left = self.states(op.inputs[0], &li)?;
         let right = self.states(op.inputs[1], &ri)?;
         // Sides that read a common source: a source record reaches both, so
-        // it may match itself. The right side enumerated under the left's
-        // instance names its records as the left does: the same records.
-        let itself = if li == ri {
-            Rc::new(Vec::new())
+        // it may match itself. Both sides enumerated under the join's own
+        // instance name their records alike: the same records (and a join
+        // above that matches this one's records with themselves names
+        // them so too). An unmatched record's other side is enumerated
+        // under its side's instance: where its own records go there.
+        let shares = li != ri;
+        let none = || Rc::new(Vec::new());
+        let (same_left, same_right) = if shares {
+            (
+                self.states(op.inputs[0], inst)?,
+                self.states(op.inputs[1], inst)?,
+            )
         } else {
-            self.states(op.inputs[1], &li)?
-        };
-        // And the left side under the right's instance: where the right's
-        // records reach the left side (for `right-only`).
-        let itself_left = if li == ri {
-            Rc::new(Vec::new())
-        } else {
-            self.states(op.inputs[0], &ri)?
+            (none(), none())
         };
         let l_width = program.ops[op.inputs[0]].fields.len();
         let l_types = op.fields[1..l_width].to_vec();
@@ -810,12 +929,14 @@ impl<'p> Enumerator<'p> {
                 })
                 .collect()
         };
-        let pairs = itself
+        let itself = same_left
             .iter()
-            .map(|r| (r, true))
-            .chain(right.iter().map(|r| (r, false)));
-        for l in left.iter() {
-            for (r, shared) in pairs.clone() {
+            .flat_map(|l| same_right.iter().map(move |r| (l, r, true)));
+        let apart = left
+            .iter()
+            .flat_map(|l| right.iter().map(move |r| (l, r, false)));
+        for (l, r, shared) in itself.chain(apart) {
+            {
                 let (mut merged, fields) =
                     self.merge_sharing(id, "both", &[l.clone(), r.clone()], shared);
                 let same = sym_eq(&fields[0][0], &fields[1][0])
@@ -825,6 +946,9 @@ impl<'p> Enumerator<'p> {
                 }
                 merged.assume(same);
                 merged.matched_itself |= shared;
+                if shares {
+                    self.groups_stay_whole(&mut merged, l, r)?;
+                }
                 let key = self.key_term(id, &fields[0][0])?;
                 merged.keys.push(self.key_use(id, KeyRole::Both, vec![key]));
                 let mut record = vec![fields[0][0].clone()];
@@ -847,8 +971,10 @@ impl<'p> Enumerator<'p> {
                     KeyRole::RightOnly
                 };
                 s.keys.push(self.key_use(id, role, vec![key]));
-                let other_side = if class == "left-only" { &itself } else { &itself_left };
-                unmatched_on(&mut s, other_side).map_err(|e| self.error(id, e.to_string()))?;
+                if shares {
+                    let other_side = op.inputs[usize::from(class == "left-only")];
+                    self.unmatched_on(id, &mut s, other_side)?;
+                }
                 if keeps {
                     let values = s.fields[1..].to_vec();
                     let mut record = vec![s.fields[0].clone()];
@@ -871,44 +997,14 @@ impl<'p> Enumerator<'p> {
     }
 }
 
-/// Constrains `unmatched`, a record with no match on the other side of a
-/// join, by where its own source records go: `other_side` is that side
-/// enumerated under the same record names (empty when the sides share no
-/// source). Each of its states that some of the record's source records
-/// alone reach arrives with a key; none may arrive with this record's key.
-/// A state's constraints the record already has are left out of the
-/// disjunction, so a side that every record reaches unchanged (no filter,
-/// a key from the shared parse) makes the record infeasible outright: the
-/// `left-only` paths of a source joined with an aggregate of itself.
-/// Variables the other side introduces stay free, which only weakens the
-/// constraint (it never rules out a record that can occur).
-fn unmatched_on(unmatched: &mut State, other_side: &[State]) -> Result<(), String> {
-    let mut reaches = Vec::new();
-    for arrived in other_side {
-        let own = !arrived.records.is_empty()
-            && arrived
-                .records
-                .iter()
-                .all(|r| unmatched.records.contains(r));
-        if !own {
-            continue;
-        }
-        let mut conditions: Vec<Term> = arrived
-            .constraints
-            .iter()
-            .filter(|c| !unmatched.constraints.contains(c))
-            .cloned()
-            .collect();
-        conditions.push(sym_eq(&arrived.fields[0], &unmatched.fields[0]).map_err(|e| e.to_string())?);
-        reaches.push(and(conditions));
-        for d in &arrived.decls {
-            if !unmatched.decls.contains(d) {
-                unmatched.decls.push(d.clone());
-            }
-        }
-    }
-    if !reaches.is_empty() {
-        unmatched.assume(not(or(reaches)));
-    }
-    Ok(())
+/// The variable of field `i` of a record of source `name` at instance
+/// `inst`: a path's records are named by where the enumeration met them.
+fn source_var(name: &str, inst: &str, i: usize) -> String {
+    format!("{name}{inst}.f{i}")
+}
+
+/// The instance a record of source `name` with field variables `vars` was
+/// enumerated at (the inverse of [`source_var`]).
+fn record_instance<'v>(name: &str, vars: &'v [String]) -> Option<&'v str> {
+    vars.first()?.strip_prefix(name)?.strip_suffix(".f0")
 }
