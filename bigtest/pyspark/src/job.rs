@@ -20,6 +20,41 @@ pub struct Input {
     /// The df source's name (the parameter or variable name).
     pub name: String,
     pub shape: Shape,
+    /// In a script: the file `sc.textFile` reads, where it is known.
+    pub file: Option<FileArg>,
+}
+
+/// A file a script reads or writes, as its code names it: what a test
+/// passes the script to read a case's data and find its output.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FileArg {
+    /// `sys.argv[N]`.
+    Argv(usize),
+    /// A constant path.
+    Path(String),
+}
+
+impl FileArg {
+    /// `sys.argv[N]` or a string constant; `None` for anything else.
+    fn of(node: &Node) -> Option<FileArg> {
+        if let Some(path) = node.str_constant() {
+            return Some(FileArg::Path(path));
+        }
+        if !node.is("Subscript") {
+            return None;
+        }
+        let argv = node.expect("value");
+        let is_argv = argv.is("Attribute")
+            && argv.str("attr").as_deref() == Some("argv")
+            && argv.expect("value").name().as_deref() == Some("sys");
+        let index = node.child("slice")?;
+        match index.constant()? {
+            Constant::Int(digits) if is_argv && index.is("Constant") => {
+                digits.parse().ok().map(FileArg::Argv)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A sink: an RDD the function returns, or one the script saves.
@@ -28,6 +63,8 @@ pub struct Output {
     pub name: String,
     pub shape: Shape,
     pub delivery: Delivery,
+    /// In a script: the folder `saveAsTextFile` writes, where it is known.
+    pub file: Option<FileArg>,
 }
 
 /// How the function under test hands an output back.
@@ -167,6 +204,17 @@ impl<'s> Builder<'s> {
         self.source_of(name, path, &[], Shape::Field(Ty::Str), loc)
     }
 
+    /// The source `sc.textFile(path)` (`call`) reads, named `name`.
+    fn text_file(&mut self, name: &str, call: &Node) -> Result<Rdd> {
+        let arg = call.list("args").into_iter().next();
+        let path = arg.as_ref().and_then(Node::str_constant);
+        let rdd = self.source(name, path.as_deref(), &call.loc)?;
+        if let Some(input) = self.inputs.last_mut() {
+            input.file = arg.as_ref().and_then(FileArg::of);
+        }
+        Ok(rdd)
+    }
+
     /// A parameter's source: records of `shape`, their fields separated by
     /// tabs in the test data.
     fn source_shaped(&mut self, name: &str, shape: Shape, loc: &Loc) -> Result<Rdd> {
@@ -187,6 +235,7 @@ impl<'s> Builder<'s> {
         self.inputs.push(Input {
             name: name.to_string(),
             shape: shape.clone(),
+            file: None,
         });
         let origin = match path {
             Some(path) => format!("path {}", string_literal(path)),
@@ -211,6 +260,7 @@ impl<'s> Builder<'s> {
             name: name.to_string(),
             shape: rdd.shape.clone(),
             delivery: rdd.delivery,
+            file: None,
         });
         self.lines.push(format!(
             "  df.sink {} {} : {} {}",
@@ -291,7 +341,11 @@ impl<'s> Builder<'s> {
                     let name = receiver
                         .name()
                         .unwrap_or_else(|| format!("output_{}", self.outputs.len()));
-                    return self.sink(&name, &rdd, &call.loc);
+                    self.sink(&name, &rdd, &call.loc)?;
+                    if let Some(output) = self.outputs.last_mut() {
+                        output.file = call.list("args").first().and_then(FileArg::of);
+                    }
+                    return Ok(());
                 }
                 if let Ok(Binding::Context) = self.binding(&receiver, env) {
                     return Ok(()); // sc.stop(), sc.setLogLevel(...)
@@ -422,17 +476,11 @@ impl<'s> Builder<'s> {
         call: &Node,
         env: &mut BTreeMap<String, Binding>,
     ) -> Result<Binding> {
-        let args = call.list("args");
         match method {
             "textFile" => {
-                let path = args.first().and_then(Node::str_constant);
                 let name = format!("input_{}", self.inputs.len());
                 let _ = env;
-                Ok(Binding::Rdd(self.source(
-                    &name,
-                    path.as_deref(),
-                    &call.loc,
-                )?))
+                Ok(Binding::Rdd(self.text_file(&name, call)?))
             }
             "parallelize" => {
                 let name = format!("input_{}", self.inputs.len());
@@ -1049,8 +1097,7 @@ pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
                 (targets.first().and_then(Node::name), source_call(&value))
             {
                 let rdd = if method == "textFile" {
-                    let path = value.list("args").first().and_then(Node::str_constant);
-                    builder.source(&name, path.as_deref(), &value.loc)?
+                    builder.text_file(&name, &value)?
                 } else {
                     let records = parallelized(&value)?;
                     builder.source_of(&name, None, &records, Shape::Field(Ty::Str), &value.loc)?

@@ -9,7 +9,7 @@ use coco_dataflow::value::Value;
 use coco_spark::python::{float_literal, str_literal as python_str, text as docstring_text};
 
 use crate::{
-    job::{Delivery, Job},
+    job::{Delivery, FileArg, Job},
     shape::Shape,
 };
 
@@ -51,10 +51,7 @@ pub fn module(
     cases: &[Case],
 ) -> Result<String, String> {
     let Some(entry) = &job.entry else {
-        return Err(
-            "--pytest needs a function under test (a function whose parameters are RDDs); this job is a __main__ script"
-                .into(),
-        );
+        return script_module(job, job_path, shown_job, cases);
     };
     let mut out = String::new();
     let _ = writeln!(
@@ -123,24 +120,7 @@ pub fn module(
     );
     let params: Vec<&str> = job.inputs.iter().map(|i| i.name.as_str()).collect();
     for (i, case) in cases.iter().enumerate() {
-        let _ = write!(out, "\n\ndef test_case_{i}(sc):\n    \"\"\"");
-        let heading = match &case.outcome {
-            Outcome::Output(_) => format!("Case {} ({}): the job succeeds.", i, case.folder),
-            Outcome::Failure { class, .. } => format!(
-                "Case {} ({}): the job fails{}.",
-                i,
-                case.folder,
-                class
-                    .as_ref()
-                    .map(|c| format!(" with {c}"))
-                    .unwrap_or_default()
-            ),
-        };
-        let _ = writeln!(out, "{heading}\n\n    JDU paths covered:");
-        for path in &case.paths {
-            let _ = writeln!(out, "      {}", docstring_text(path));
-        }
-        out.push_str("    \"\"\"\n");
+        case_heading(&mut out, i, case, "sc");
         for input in &job.inputs {
             let lines = case.inputs.get(&input.name).cloned().unwrap_or_default();
             let items: Vec<String> = lines
@@ -216,6 +196,212 @@ pub fn module(
                             values.first().map(String::as_str).unwrap_or("None")
                         ),
                     };
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A case's test function up to its body: its name, the fixture it takes
+/// and a docstring with the outcome and the JDU paths it covers.
+fn case_heading(out: &mut String, i: usize, case: &Case, fixture: &str) {
+    let _ = write!(out, "\n\ndef test_case_{i}({fixture}):\n    \"\"\"");
+    let heading = match &case.outcome {
+        Outcome::Output(_) => format!("Case {} ({}): the job succeeds.", i, case.folder),
+        Outcome::Failure { class, .. } => format!(
+            "Case {} ({}): the job fails{}.",
+            i,
+            case.folder,
+            class
+                .as_ref()
+                .map(|c| format!(" with {c}"))
+                .unwrap_or_default()
+        ),
+    };
+    let _ = writeln!(out, "{heading}\n\n    JDU paths covered:");
+    for path in &case.paths {
+        let _ = writeln!(out, "      {}", docstring_text(path));
+    }
+    out.push_str("    \"\"\"\n");
+}
+
+/// The module for a `__main__` script: each test writes the case's input
+/// files, runs the script in a process of its own (as spark-submit would,
+/// on a local master) with the files' paths where its code reads them, and
+/// compares the lines it saves, read back as Python values, or its failure.
+fn script_module(
+    job: &Job,
+    job_path: &str,
+    shown_job: &str,
+    cases: &[Case],
+) -> Result<String, String> {
+    let place = |file: &Option<FileArg>, what: &str| -> Result<String, String> {
+        match file {
+            Some(FileArg::Argv(n)) if *n > 0 => Ok(format!("(\"argv\", {n})")),
+            Some(FileArg::Path(path)) if !path.starts_with('/') && !path.contains(':') => {
+                Ok(format!("(\"path\", {})", python_str(path)))
+            }
+            Some(FileArg::Path(path)) => Err(format!(
+                "--pytest: the script's {what} is the fixed path {path:?}; a test can give it a case's files only through sys.argv or a relative path"
+            )),
+            _ => Err(format!(
+                "--pytest: the script names its {what} with an expression; a test can give it a case's files only as sys.argv[N] or a constant relative path"
+            )),
+        }
+    };
+    let inputs: Vec<String> = job
+        .inputs
+        .iter()
+        .map(|i| place(&i.file, "input (sc.textFile)"))
+        .collect::<Result<_, _>>()?;
+    let outputs: Vec<String> = job
+        .outputs
+        .iter()
+        .map(|o| place(&o.file, "output (saveAsTextFile)"))
+        .collect::<Result<_, _>>()?;
+    let argv: Vec<usize> = job
+        .inputs
+        .iter()
+        .map(|i| &i.file)
+        .chain(job.outputs.iter().map(|o| &o.file))
+        .filter_map(|f| match f {
+            Some(FileArg::Argv(n)) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    let argc = argv.iter().copied().max().unwrap_or(0);
+    if let Some(gap) = (1..=argc).find(|n| !argv.contains(n)) {
+        return Err(format!(
+            "--pytest: the script reads sys.argv[{argc}] but no file of it is sys.argv[{gap}]; a test cannot tell what to pass there"
+        ));
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\"\"\"Test cases for the script {}, {MARK}.\n",
+        docstring_text(shown_job)
+    );
+    out.push_str(
+        "Each test writes the input files of one generated case, runs the script on\n\
+         Spark (local mode, in a process of its own, as spark-submit would) and checks\n\
+         what coco's interpreter predicts: the records it saves (in any order) or\n\
+         its failure. Together the cases cover every feasible JDU path coco found;\n\
+         each docstring lists the paths its case covers (see report.txt beside the\n\
+         data). Regenerate with `coco-bigtest generate JOB.py -o DIR --pytest THIS_FILE`.\n\
+         \"\"\"\n",
+    );
+    out.push_str(
+        "import ast\n\
+         import collections\n\
+         import os\n\
+         import pathlib\n\
+         import subprocess\n\
+         import sys\n\
+         \n\
+         import pytest\n\n",
+    );
+    let _ = writeln!(
+        out,
+        "JOB_FILE = pathlib.Path(__file__).resolve().parent / {}\nARGC = {argc}\n",
+        python_str(job_path)
+    );
+    out.push_str(
+        "\n\
+         def run_job(folder, inputs, outputs):\n\
+         \x20   \"\"\"Writes each input's lines where the script reads them, runs it with\n\
+         \x20   `folder` as its working directory, and returns the finished process and\n\
+         \x20   each output's folder.\"\"\"\n\
+         \x20   argv = [None] * ARGC\n\
+         \n\
+         \x20   def place(where, default):\n\
+         \x20       kind, value = where\n\
+         \x20       path = folder / (default if kind == \"argv\" else value)\n\
+         \x20       if kind == \"argv\":\n\
+         \x20           argv[value - 1] = str(path)\n\
+         \x20       path.parent.mkdir(parents=True, exist_ok=True)\n\
+         \x20       return path\n\
+         \n\
+         \x20   for i, (where, lines) in enumerate(inputs):\n\
+         \x20       text = \"\".join(line + \"\\n\" for line in lines)\n\
+         \x20       place(where, f\"input_{i}.txt\").write_text(text, encoding=\"utf-8\")\n\
+         \x20   saved = [place(where, f\"output_{i}\") for i, where in enumerate(outputs)]\n\
+         \x20   env = dict(\n\
+         \x20       os.environ,\n\
+         \x20       PYSPARK_PYTHON=sys.executable,\n\
+         \x20       PYSPARK_SUBMIT_ARGS=\"--master local[2] pyspark-shell\",\n\
+         \x20   )\n\
+         \x20   process = subprocess.run(\n\
+         \x20       [sys.executable, str(JOB_FILE), *argv],\n\
+         \x20       cwd=folder,\n\
+         \x20       env=env,\n\
+         \x20       capture_output=True,\n\
+         \x20       text=True,\n\
+         \x20   )\n\
+         \x20   return process, saved\n\
+         \n\
+         \n\
+         def saved_records(folder, text):\n\
+         \x20   \"\"\"The records saveAsTextFile wrote, a line each: the lines themselves\n\
+         \x20   for records of text, else read back as Python values.\"\"\"\n\
+         \x20   lines = []\n\
+         \x20   for part in sorted(folder.glob(\"part-*\")):\n\
+         \x20       lines.extend(part.read_text(encoding=\"utf-8\").split(\"\\n\")[:-1])\n\
+         \x20   return lines if text else [ast.literal_eval(line) for line in lines]\n\
+         \n\
+         \n\
+         def comparable(value):\n\
+         \x20   \"\"\"A record with its lists as sorted tuples: Spark orders a group's\n\
+         \x20   values as its partitions arrive.\"\"\"\n\
+         \x20   if isinstance(value, tuple):\n\
+         \x20       return tuple(comparable(v) for v in value)\n\
+         \x20   if isinstance(value, (str, int, float, bool)) or value is None:\n\
+         \x20       return value\n\
+         \x20   return tuple(sorted(comparable(v) for v in value))\n\
+         \n\
+         \n\
+         def same_records(actual, expected):\n\
+         \x20   \"\"\"Spark does not order keyed results: compare as multisets.\"\"\"\n\
+         \x20   assert collections.Counter(map(comparable, actual)) == collections.Counter(\n\
+         \x20       map(comparable, expected)\n\
+         \x20   )\n",
+    );
+    for (i, case) in cases.iter().enumerate() {
+        case_heading(&mut out, i, case, "tmp_path");
+        let mut written = Vec::new();
+        for (input, place) in job.inputs.iter().zip(&inputs) {
+            let lines = case.inputs.get(&input.name).cloned().unwrap_or_default();
+            let items: Vec<String> = lines.iter().map(|l| python_str(l)).collect();
+            written.push(format!("({place}, {})", python_list(&items, 8)));
+        }
+        let _ = writeln!(
+            out,
+            "    process, saved = run_job(\n        tmp_path,\n        [{}],\n        [{}],\n    )",
+            written.join(", "),
+            outputs.join(", ")
+        );
+        match &case.outcome {
+            Outcome::Failure { class, .. } => {
+                out.push_str("    assert process.returncode != 0, \"the job was to fail\"\n");
+                if let Some(class) = class {
+                    let _ = writeln!(out, "    assert {} in process.stderr", python_str(class));
+                }
+            }
+            Outcome::Output(records) => {
+                out.push_str("    assert process.returncode == 0, process.stderr\n");
+                for (k, (output, records)) in job.outputs.iter().zip(records).enumerate() {
+                    let text = matches!(output.shape, Shape::Field(crate::ir::Ty::Str));
+                    let mut values: Vec<String> = records
+                        .iter()
+                        .map(|r| python_value(&output.shape, &mut r.iter()))
+                        .collect();
+                    values.sort();
+                    let _ = writeln!(
+                        out,
+                        "    same_records(saved_records(saved[{k}], {}), {})",
+                        if text { "True" } else { "False" },
+                        python_list(&values, 4)
+                    );
                 }
             }
         }

@@ -1,0 +1,14 @@
+// --pytest for a __main__ script: each test writes the case's files where
+// the script reads them (sys.argv[N] or a relative constant path under the
+// test's working directory), runs the script in a process of its own and
+// reads back what saveAsTextFile wrote. The pyspark::examples trial runs
+// such a module on Spark (test/pyspark/jobs/script.py: an argv input and a
+// relative output folder).
+// RUN: coco-bigtest generate pyspark/inputs/script_paths.py -o %t/data --pytest %t/test_paths.py | FileCheck %s
+// CHECK: pytest module written to
+
+// A file the test cannot place is an error naming what the script does.
+// RUN: not coco-bigtest generate pyspark/inputs/script_argv_gap.py -o %t/gap --pytest %t/test_gap.py 2>&1 | FileCheck %s --check-prefix=GAP
+// GAP: coco-bigtest: error: --pytest: the script reads sys.argv[3] but no file of it is sys.argv[2]; a test cannot tell what to pass there
+// RUN: not coco-bigtest generate pyspark/inputs/script_fixed_path.py -o %t/fixed --pytest %t/test_fixed.py 2>&1 | FileCheck %s --check-prefix=FIXED
+// FIXED: coco-bigtest: error: --pytest: the script's input (sc.textFile) is the fixed path "/var/log/app.log"; a test can give it a case's files only through sys.argv or a relative path
