@@ -93,7 +93,11 @@ impl JduPath {
     fn either(itself: &JduPath, apart: &JduPath, selector: &str) -> JduPath {
         let choice = Term::Var(selector.to_string());
         let under = |when: bool, t: &Term| {
-            let guard = if when { choice.clone() } else { not(choice.clone()) };
+            let guard = if when {
+                choice.clone()
+            } else {
+                not(choice.clone())
+            };
             app("=>", vec![guard, t.clone()])
         };
         let mut decls = itself.decls.clone();
@@ -112,12 +116,20 @@ impl JduPath {
         preferences.extend(guarded(false, &apart.preferences));
         preferences.push(choice.clone());
         let mut keys = itself.keys.clone();
-        keys.extend(apart.keys.iter().filter(|k| !itself.keys.contains(k)).cloned());
+        keys.extend(
+            apart
+                .keys
+                .iter()
+                .filter(|k| !itself.keys.contains(k))
+                .cloned(),
+        );
         let only = |records: &[PathRecord], others: &[PathRecord], value: bool| {
             records
                 .iter()
                 .map(|r| {
-                    let shared = others.iter().any(|o| o.source == r.source && o.fields == r.fields);
+                    let shared = others
+                        .iter()
+                        .any(|o| o.source == r.source && o.fields == r.fields);
                     PathRecord {
                         guard: (!shared).then(|| Guard {
                             var: selector.to_string(),

@@ -93,9 +93,9 @@ fn records(path: &PathSpec) -> Vec<(String, Vec<String>)> {
 
 /// Whether `model` chose the witness that reads `record`.
 fn chosen(record: &PathRecord, model: &BTreeMap<String, ModelValue>) -> bool {
-    record.guard.as_ref().is_none_or(|Guard { var, value }| {
-        matches!(model.get(var), Some(ModelValue::Bool(b)) if b == value)
-    })
+    record.guard.as_ref().is_none_or(
+        |Guard { var, value }| matches!(model.get(var), Some(ModelValue::Bool(b)) if b == value),
+    )
 }
 
 /// `path` with the witness `model` chose: only its records, and the
