@@ -22,9 +22,10 @@ use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
 
 use super::{
     symbolic::{
-        absent, present, scalar, source_field, sym_eq, KeyRole, KeyUse, State, Sym, SymDomain,
+        absent, declare_all, present, scalar, source_field, sym_eq, KeyRole, KeyUse, State, Sym,
+        SymDomain,
     },
-    term::{and, app, not, or, Sort, Term},
+    term::{app, not, or, Sort, Term},
 };
 
 /// One enumerated JDU path.
@@ -101,11 +102,7 @@ impl JduPath {
             app("=>", vec![guard, t.clone()])
         };
         let mut decls = itself.decls.clone();
-        for d in &apart.decls {
-            if !decls.contains(d) {
-                decls.push(d.clone());
-            }
-        }
+        declare_all(&mut decls, &apart.decls);
         decls.push((selector.to_string(), Sort::Bool));
         let guarded = |when: bool, terms: &[Term]| -> Vec<Term> {
             terms.iter().map(|t| under(when, t)).collect()
@@ -558,25 +555,12 @@ impl<'p> Enumerator<'p> {
                             continue;
                         }
                         let key = self.group_key(group.op, grouping, &arrival.fields)?;
-                        let mut conditions: Vec<Term> = arrival
-                            .constraints
+                        let same_key = group
+                            .terms
                             .iter()
-                            .filter(|c| !merged.constraints.contains(c))
-                            .cloned()
-                            .collect();
-                        conditions.extend(
-                            group
-                                .terms
-                                .iter()
-                                .zip(&key)
-                                .map(|(a, b)| super::term::eq(a.clone(), b.clone())),
-                        );
-                        reaches.push(and(conditions));
-                        for d in &arrival.decls {
-                            if !merged.decls.contains(d) {
-                                merged.decls.push(d.clone());
-                            }
-                        }
+                            .zip(&key)
+                            .map(|(a, b)| super::term::eq(a.clone(), b.clone()));
+                        reaches.push(merged.condition_of(arrival, same_key));
                     }
                 }
                 if !reaches.is_empty() {
@@ -605,37 +589,20 @@ impl<'p> Enumerator<'p> {
         other_side: DatasetId,
     ) -> Result<(), EnumError> {
         let mut reaches = Vec::new();
-        let mut decls = Vec::new();
-        for (source, vars) in &unmatched.records {
+        let records = unmatched.records.clone();
+        for (source, vars) in &records {
             let Some(inst) = record_instance(source, vars) else {
                 continue;
             };
             for arrived in self.states(other_side, inst)?.iter() {
                 let own = !arrived.records.is_empty()
-                    && arrived
-                        .records
-                        .iter()
-                        .all(|r| unmatched.records.contains(r));
+                    && arrived.records.iter().all(|r| records.contains(r));
                 if !own {
                     continue;
                 }
-                let mut conditions: Vec<Term> = arrived
-                    .constraints
-                    .iter()
-                    .filter(|c| !unmatched.constraints.contains(c))
-                    .cloned()
-                    .collect();
-                conditions.push(
-                    sym_eq(&arrived.fields[0], &unmatched.fields[0])
-                        .map_err(|e| self.error(id, e.to_string()))?,
-                );
-                reaches.push(and(conditions));
-                decls.extend(arrived.decls.iter().cloned());
-            }
-        }
-        for d in decls {
-            if !unmatched.decls.contains(&d) {
-                unmatched.decls.push(d);
+                let same_key = sym_eq(&arrived.fields[0], &unmatched.fields[0])
+                    .map_err(|e| self.error(id, e.to_string()))?;
+                reaches.push(unmatched.condition_of(arrived, [same_key]));
             }
         }
         if !reaches.is_empty() {

@@ -281,6 +281,21 @@ impl State {
         all
     }
 
+    /// What it takes for `other`, a state over some of this path's records,
+    /// to happen as well: its conditions this path does not already have,
+    /// and `also`. Its variables are declared here.
+    pub fn condition_of(&mut self, other: &State, also: impl IntoIterator<Item = Term>) -> Term {
+        declare_all(&mut self.decls, &other.decls);
+        let mut conditions: Vec<Term> = other
+            .constraints
+            .iter()
+            .filter(|c| !self.constraints.contains(c))
+            .cloned()
+            .collect();
+        conditions.extend(also);
+        and(conditions)
+    }
+
     /// `t`, where the path allows it (see [`State::preferences`]).
     pub fn prefer(&mut self, t: Term) {
         if t != Term::Bool(true) {
@@ -328,11 +343,7 @@ impl State {
         self.splits.extend(other.splits.iter().cloned());
         self.constraints.extend(other.constraints.iter().cloned());
         self.preferences.extend(other.preferences.iter().cloned());
-        for d in &other.decls {
-            if !self.decls.contains(d) {
-                self.decls.push(d.clone());
-            }
-        }
+        declare_all(&mut self.decls, &other.decls);
         self.keys.extend(other.keys.iter().cloned());
         // A record two members share (one source record through both
         // sides of a join) is still one record.
@@ -1678,5 +1689,14 @@ mod tests {
             panic!("a slice gives a string");
         };
         assert!(slice.to_string().contains("ite"), "{slice}");
+    }
+}
+
+/// Adds the declarations of `more` that `decls` lacks.
+pub fn declare_all(decls: &mut Vec<(String, Sort)>, more: &[(String, Sort)]) {
+    for d in more {
+        if !decls.contains(d) {
+            decls.push(d.clone());
+        }
     }
 }
