@@ -1526,6 +1526,15 @@ fn select(c: &Term, a: &Sym, b: &Sym) -> Option<Sym> {
     })
 }
 
+/// Adds the declarations of `more` that `decls` lacks.
+pub fn declare_all(decls: &mut Vec<(String, Sort)>, more: &[(String, Sort)]) {
+    for d in more {
+        if !decls.contains(d) {
+            decls.push(d.clone());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1689,14 +1698,5 @@ mod tests {
             panic!("a slice gives a string");
         };
         assert!(slice.to_string().contains("ite"), "{slice}");
-    }
-}
-
-/// Adds the declarations of `more` that `decls` lacks.
-pub fn declare_all(decls: &mut Vec<(String, Sort)>, more: &[(String, Sort)]) {
-    for d in more {
-        if !decls.contains(d) {
-            decls.push(d.clone());
-        }
     }
 }
