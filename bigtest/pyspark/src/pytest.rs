@@ -210,12 +210,17 @@ pub fn module(
 /// and a docstring with the outcome and the JDU paths it covers.
 fn case_heading(out: &mut String, i: usize, case: &Case, fixture: &str) {
     let _ = write!(out, "\n\ndef test_case_{i}({fixture}):\n    \"\"\"");
+    let data = if case.folder == "." {
+        "data in the output folder".to_string()
+    } else {
+        format!("data in {}/", case.folder)
+    };
     let heading = match &case.outcome {
-        Outcome::Output(_) => format!("Case {} ({}): the job succeeds.", i, case.folder),
+        Outcome::Output(_) => format!("Case {i} ({data}): the job succeeds."),
         Outcome::Failure { class, .. } => format!(
             "Case {} ({}): the job fails{}.",
             i,
-            case.folder,
+            data,
             class
                 .as_ref()
                 .map(|c| format!(" with {c}"))
