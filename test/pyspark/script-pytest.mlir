@@ -11,4 +11,8 @@
 // RUN: not coco-bigtest generate pyspark/inputs/script_argv_gap.py -o %t/gap --pytest %t/test_gap.py 2>&1 | FileCheck %s --check-prefix=GAP
 // GAP: coco-bigtest: error: --pytest: the script reads sys.argv[3] but no file of it is sys.argv[2]; a test cannot tell what to pass there
 // RUN: not coco-bigtest generate pyspark/inputs/script_fixed_path.py -o %t/fixed --pytest %t/test_fixed.py 2>&1 | FileCheck %s --check-prefix=FIXED
-// FIXED: coco-bigtest: error: --pytest: the script's input (sc.textFile) is the fixed path "/var/log/app.log"; a test can give it a case's files only through sys.argv or a relative path
+// FIXED: coco-bigtest: error: --pytest: the script's input (sc.textFile) is the fixed path "/var/log/app.log" (absolute); a test can give it a case's files only through sys.argv or a relative path inside its folder
+// A relative path that climbs out of the test's folder would make the test
+// write outside it: refused.
+// RUN: not coco-bigtest generate pyspark/inputs/script_parent_path.py -o %t/parent --pytest %t/test_parent.py 2>&1 | FileCheck %s --check-prefix=PARENT
+// PARENT: coco-bigtest: error: --pytest: the script's output (saveAsTextFile) is the fixed path "out/../../errors" (it leaves the folder with ..); a test can give it a case's files only through sys.argv or a relative path inside its folder

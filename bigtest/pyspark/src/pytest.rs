@@ -234,6 +234,24 @@ fn case_heading(out: &mut String, i: usize, case: &Case, fixture: &str) {
     out.push_str("    \"\"\"\n");
 }
 
+/// Why a test cannot put a case's file at the script's constant `path`
+/// inside its own folder; `None` when it can.
+fn unplaceable(path: &str) -> Option<&'static str> {
+    if path.is_empty() {
+        Some("empty")
+    } else if path.starts_with('/') || path.starts_with('\\') {
+        Some("absolute")
+    } else if path.contains(':') {
+        Some("a URI or drive")
+    } else if path.split(['/', '\\']).any(|part| part == "..") {
+        Some("it leaves the folder with ..")
+    } else if path.contains(['*', '?', '[', '{']) {
+        Some("a glob")
+    } else {
+        None
+    }
+}
+
 /// The module for a `__main__` script: each test writes the case's input
 /// files, runs the script in a process of its own (as spark-submit would,
 /// on a local master) with the files' paths where its code reads them, and
@@ -247,12 +265,12 @@ fn script_module(
     let place = |file: &Option<FileArg>, what: &str| -> Result<String, String> {
         match file {
             Some(FileArg::Argv(n)) if *n > 0 => Ok(format!("(\"argv\", {n})")),
-            Some(FileArg::Path(path)) if !path.starts_with('/') && !path.contains(':') => {
-                Ok(format!("(\"path\", {})", python_str(path)))
-            }
-            Some(FileArg::Path(path)) => Err(format!(
-                "--pytest: the script's {what} is the fixed path {path:?}; a test can give it a case's files only through sys.argv or a relative path"
-            )),
+            Some(FileArg::Path(path)) => match unplaceable(path) {
+                None => Ok(format!("(\"path\", {})", python_str(path))),
+                Some(why) => Err(format!(
+                    "--pytest: the script's {what} is the fixed path {path:?} ({why}); a test can give it a case's files only through sys.argv or a relative path inside its folder"
+                )),
+            },
             _ => Err(format!(
                 "--pytest: the script names its {what} with an expression; a test can give it a case's files only as sys.argv[N] or a constant relative path"
             )),
@@ -325,6 +343,7 @@ fn script_module(
          \x20   def place(where, default):\n\
          \x20       kind, value = where\n\
          \x20       path = folder / (default if kind == \"argv\" else value)\n\
+         \x20       assert path.resolve().is_relative_to(folder.resolve()), path\n\
          \x20       if kind == \"argv\":\n\
          \x20           argv[value - 1] = str(path)\n\
          \x20       path.parent.mkdir(parents=True, exist_ok=True)\n\
