@@ -103,17 +103,14 @@ fn chosen(record: &PathRecord, model: &BTreeMap<String, ModelValue>) -> bool {
 /// placed for this one meaningful).
 fn resolved(path: &PathSpec, model: &BTreeMap<String, ModelValue>) -> PathSpec {
     let mut resolved = path.clone();
-    let mut choices = BTreeSet::new();
+    let choices: BTreeSet<String> = path
+        .records
+        .iter()
+        .filter_map(|r| Some(r.guard.as_ref()?.var.clone()))
+        .collect();
     resolved.records.retain(|r| chosen(r, model));
     for record in &mut resolved.records {
-        if let Some(Guard { var, .. }) = record.guard.take() {
-            choices.insert(var);
-        }
-    }
-    for record in &path.records {
-        if let Some(Guard { var, .. }) = &record.guard {
-            choices.insert(var.clone());
-        }
+        record.guard = None;
     }
     for var in choices {
         if let Some(ModelValue::Bool(b)) = model.get(&var) {
