@@ -134,3 +134,11 @@
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry fold_changes_type 2>&1 | FileCheck %s --check-prefix=FOLD-CHANGES-TYPE
 // FOLD-CHANGES-TYPE: coco-bigtest: error: pyspark/inputs/unsupported.py:189:53: reduce's function must return int like the records; this one returns str
 // FOLD-CHANGES-TYPE-NEXT: return lines.map(lambda line: len(line)).reduce(lambda a, b: str(a + b))
+
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry break_in_unrolled_loop 2>&1 | FileCheck %s --check-prefix=BREAK-IN-UNROLLED-LOOP
+// BREAK-IN-UNROLLED-LOOP: coco-bigtest: error: pyspark/inputs/unsupported.py:195:13: break and continue are supported in a loop over a list, not in one unrolled over a range or tuple
+// BREAK-IN-UNROLLED-LOOP-NEXT: break
+
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry loop_changes_type 2>&1 | FileCheck %s --check-prefix=LOOP-CHANGES-TYPE
+// LOOP-CHANGES-TYPE: coco-bigtest: error: pyspark/inputs/unsupported.py:205:5: n is a str here and an int elsewhere; a value must keep one type
+// LOOP-CHANGES-TYPE-NEXT: for word in line.split():

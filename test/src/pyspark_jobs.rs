@@ -23,12 +23,11 @@ use serde_json::Value;
 use crate::spark::venv_python;
 
 /// Examples whose generation takes minutes on the 2-core CI machine (debug
-/// build; measured 2026-12-04): dedup_union's 242 JDU paths fold two
-/// distinct addresses, each a duplicate pair read from either export, so
-/// 112 paths solve four lines through strip, lower, a "mailto:" prefix and
-/// find at once, which Z3 4.8.12 does slowly (not finished in 20 minutes):
-/// issue 29's work. It runs with COCO_SLOW_TESTS=1.
-const SLOW_EXAMPLES: &[&str] = &["dedup_union"];
+/// build); they run with COCO_SLOW_TESTS=1. None at present: dedup_union,
+/// the last one, went from over 20 minutes to about a minute (2026-12-04)
+/// once its union's copies of each path were solved once and its
+/// `startswith` prefix named (docs/bigtest.md).
+const SLOW_EXAMPLES: &[&str] = &[];
 
 /// One job prepared: its module and what `generate` reported.
 struct Prepared {

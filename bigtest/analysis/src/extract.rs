@@ -427,6 +427,7 @@ impl<'c> UdfBuilder<'c> {
                 index: int_attr(op, "index").unwrap_or(0).max(0) as usize,
                 checked: checked(),
             },
+            "df.get_at" => UdfOp::GetAt,
             "df.size" => UdfOp::Size,
             "df.substr" => UdfOp::Substr,
             "df.to_int" => UdfOp::ToInt {

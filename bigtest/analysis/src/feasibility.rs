@@ -1,7 +1,9 @@
 //! Feasibility of JDU paths: one solver query per path, on all cores.
 
 use coco_dialects::bigtest::PathStatus;
-use coco_smt::Outcome;
+use std::collections::HashMap;
+
+use coco_smt::{Outcome, Renaming};
 
 /// The status a solver outcome gives a path.
 pub fn status(outcome: &Outcome) -> PathStatus {
@@ -14,13 +16,62 @@ pub fn status(outcome: &Outcome) -> PathStatus {
 
 /// Solves independent scripts on all cores; answers in the scripts' order.
 /// An `Err` is a script the solver cannot read.
+///
+/// Scripts equal up to the names of their constants (the copies of a path
+/// that a union makes, one per source) are solved once: the others get the
+/// same answer, with the model in their own names.
 pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<crate::Result<Outcome>> {
+    let renamings: Vec<Option<Renaming>> = scripts.iter().map(|s| Renaming::of(s)).collect();
+    // The first script of each family, and each script's family.
+    let mut first_of: HashMap<&str, usize> = HashMap::new();
+    let mut solved: Vec<usize> = Vec::new();
+    let family: Vec<usize> = renamings
+        .iter()
+        .enumerate()
+        .map(|(i, renaming)| {
+            let key = renaming.as_ref().map(|r| r.key.as_str());
+            match key.and_then(|k| first_of.get(k)) {
+                Some(&family) => family,
+                None => {
+                    if let Some(key) = key {
+                        first_of.insert(key, solved.len());
+                    }
+                    solved.push(i);
+                    solved.len() - 1
+                }
+            }
+        })
+        .collect();
+    let unique: Vec<&[String]> = solved.iter().map(|&i| scripts[i]).collect();
+    let answers = solve_each(&unique, timeout_ms);
+    family
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| {
+            let answer = match &answers[f] {
+                Some(Ok(answer)) => answer,
+                Some(Err(error)) => return Err(error.clone().into()),
+                None => return Err(crate::Error::NoAnswer),
+            };
+            let (Outcome::Sat(model), Some(mine), Some(theirs)) =
+                (answer, &renamings[i], &renamings[solved[f]])
+            else {
+                return Ok(answer.clone());
+            };
+            Ok(Outcome::Sat(mine.translate(theirs, model)))
+        })
+        .collect()
+}
+
+/// [`solve_all`] without sharing answers; `None` where no thread answered.
+fn solve_each(scripts: &[&[String]], timeout_ms: u32) -> Vec<Option<coco_smt::Result<Outcome>>> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .min(scripts.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut answers: Vec<Option<crate::Result<Outcome>>> = scripts.iter().map(|_| None).collect();
+    let mut answers: Vec<Option<coco_smt::Result<Outcome>>> =
+        scripts.iter().map(|_| None).collect();
     let done = std::sync::Mutex::new(&mut answers);
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -29,15 +80,12 @@ pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<crate::Result<Ou
                 let Some(script) = scripts.get(i) else {
                     break;
                 };
-                let answer = coco_smt::solve(script, timeout_ms).map_err(crate::Error::from);
+                let answer = coco_smt::solve(script, timeout_ms);
                 done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(answer);
             });
         }
     });
     answers
-        .into_iter()
-        .map(|a| a.unwrap_or(Err(crate::Error::NoAnswer)))
-        .collect()
 }
 
 #[cfg(test)]
@@ -63,6 +111,29 @@ mod tests {
             statuses,
             [PathStatus::Unsat, PathStatus::Sat, PathStatus::Unsat]
         );
+    }
+
+    #[test]
+    fn renamed_copies_get_models_in_their_own_names() {
+        let copy = |name: &str| {
+            vec![
+                format!("(declare-const {name} Int)"),
+                format!("(assert (= (* {name} 3) 12))"),
+            ]
+        };
+        let (a, b) = (copy("yesterday.f0"), copy("today.f0"));
+        let answers = solve_all(&[&a, &b], 10_000);
+        for (answer, name) in answers.iter().zip(["yesterday.f0", "today.f0"]) {
+            let Ok(Outcome::Sat(model)) = answer else {
+                panic!("{answer:?}");
+            };
+            assert_eq!(
+                model.get(name),
+                Some(&coco_smt::ModelValue::Int(4)),
+                "{model:?}"
+            );
+            assert_eq!(model.len(), 1);
+        }
     }
 
     #[test]

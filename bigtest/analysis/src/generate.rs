@@ -502,6 +502,19 @@ fn single_output_clash(case: &Case, path: &PathSpec) -> bool {
 /// case of its own.
 const MAX_CASES_TRIED: usize = 3;
 
+/// Records a case may hold and still be joined. Every record already
+/// there adds its keys to the "keep apart" assertions of the next path
+/// solved into the case, and Z3's time grows with them: on `dedup_union`
+/// (four-line paths through strip, lower and a prefix) joins of larger
+/// cases mostly ran out of time, 250 s of its 390.
+const MAX_JOINED_RECORDS: usize = 16;
+
+impl Case {
+    fn records(&self) -> usize {
+        self.inputs.values().map(Vec::len).sum()
+    }
+}
+
 /// Whether `path` passes a keyed operator with a constant key the case
 /// already uses there (all unmatched products grouped as "unknown"): its
 /// records would join that group, whatever the solver picks.
@@ -549,6 +562,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             (i == count || !fails)
                 && (i == 0 || i + MAX_CASES_TRIED > count)
                 && !(shared && generated.cases[i].fails)
+                && !(shared && generated.cases[i].records() >= MAX_JOINED_RECORDS)
         });
         let mut gave_up_sharing = false;
         for index in tried {

@@ -49,6 +49,14 @@ pub trait Domain {
     /// again on one path; `None` for no bound. Loops whose trip count is a
     /// constant unroll fully (within the fuel).
     fn loop_bound(&self) -> Option<usize>;
+
+    /// Non-constant decisions taken so far on this path, by branches and
+    /// by ops that fork (a `df.get_at` past the pieces known): a loop
+    /// whose header forks in an op counts its trips like one that forks
+    /// in a `cf.cond_br`.
+    fn decisions_taken(&self) -> usize {
+        0
+    }
 }
 
 /// Operations one evaluation may execute before it is declared runaway,
@@ -147,12 +155,12 @@ impl<'p, D: Domain> Evaluator<'p, D> {
         args: Vec<D::V>,
         env: &mut Vec<Option<D::V>>,
     ) -> Result<Vec<D::V>, Stop> {
-        // Re-entries of each block that followed a non-constant branch, and
-        // the branch count at its last entry: a cf loop whose branches all
-        // fold to constants unrolls fully, as a constant-bound scf.for does.
+        // Re-entries of each block that followed a non-constant decision,
+        // and the decision count at its last entry: a cf loop whose
+        // decisions all fold to constants unrolls fully, as a
+        // constant-bound scf.for does.
         let mut visits = vec![0usize; region.blocks.len()];
         let mut forks_at_entry = vec![None; region.blocks.len()];
-        let mut forks = 0usize;
         let mut block = 0;
         let mut args = args;
         loop {
@@ -162,6 +170,7 @@ impl<'p, D: Domain> Evaluator<'p, D> {
                     udf.name
                 )));
             };
+            let forks = self.domain.decisions_taken();
             if forks_at_entry[block] != Some(forks) {
                 visits[block] += 1;
                 forks_at_entry[block] = Some(forks);
@@ -208,9 +217,6 @@ impl<'p, D: Domain> Evaluator<'p, D> {
                     } => {
                         let cond = Self::get(env, udf, op.operands[0])?;
                         let point = format!("@{}:cond_br#{}", udf.name, op.id);
-                        if !self.domain.is_constant(&cond) {
-                            forks += 1;
-                        }
                         let taken = self.domain.decide(&cond, &point)?;
                         self.trace.push(format!("{point}={taken}"));
                         let (dest, range) = if taken {

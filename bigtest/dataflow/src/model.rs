@@ -354,6 +354,9 @@ pub enum UdfOp {
         index: usize,
         checked: bool,
     },
+    /// `df.get_at`: element `index` (an operand) of a list, absent past the
+    /// end or below 0; always total.
+    GetAt,
     Size,
     /// Fails when `[start, start + length)` is not inside the string.
     Substr,
@@ -439,6 +442,7 @@ impl UdfOp {
             UdfOp::IndexCast => "index_cast",
             UdfOp::Split { .. } | UdfOp::SplitWhitespace => "split",
             UdfOp::Get { .. } => "get",
+            UdfOp::GetAt => "get_at",
             UdfOp::Size => "size",
             UdfOp::Substr => "substr",
             UdfOp::ToInt { .. } => "to_int",
@@ -478,6 +482,7 @@ impl UdfOp {
             UdfOp::ToInt { checked: true, .. }
                 | UdfOp::ToFloat { checked: true }
                 | UdfOp::Get { checked: true, .. }
+                | UdfOp::GetAt
         )
     }
 }

@@ -287,6 +287,10 @@ impl Domain for Concrete {
                 };
                 total(*checked, element)?
             }
+            (UdfOp::GetAt, [List(items), Int(index)]) => {
+                let element = usize::try_from(*index).ok().and_then(|i| items.get(i));
+                Value::Option(element.map(|v| Box::new(v.clone())))
+            }
             (UdfOp::Size, [List(items)]) => Int(items.len() as i64),
             (UdfOp::Substr, [Str(s), Int(start), Int(length)]) => {
                 match host::substring(self.host, s, *start, *length) {

@@ -54,7 +54,7 @@ pub struct Value {
 
 pub type BlockId = usize;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Block {
     args: Vec<Value>,
     lines: Vec<String>,
@@ -63,6 +63,7 @@ struct Block {
 }
 
 /// One `func.func` under construction.
+#[derive(Clone)]
 pub struct Function {
     name: String,
     params: Vec<Value>,

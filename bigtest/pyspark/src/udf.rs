@@ -5,7 +5,7 @@
 //!
 //! The subset and its semantics are the table in docs/pyspark.md.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::{
     error::{unsupported, Loc, Result},
@@ -68,6 +68,7 @@ pub fn lower(
         handlers: Vec::new(),
         returns: Vec::new(),
         calls: Vec::new(),
+        loops: Vec::new(),
     };
     let mut values = lowering.f.params().to_vec().into_iter();
     let args: Vec<PyVal> = params
@@ -113,6 +114,47 @@ struct Lowering<'s> {
     returns: Vec<Vec<(BlockId, PyVal, Loc)>>,
     /// The `def`s being inlined, to refuse recursion.
     calls: Vec<String>,
+    /// Enclosing `for` loops, innermost last: `None` for one unrolled over
+    /// a constant range or tuple.
+    loops: Vec<Option<LoopExits>>,
+}
+
+/// Where a `for` loop over a list is left early: the blocks that `break`
+/// and `continue`, with the variables each one carries.
+#[derive(Clone, Default)]
+struct LoopExits {
+    breaks: Vec<(BlockId, Env, Loc)>,
+    continues: Vec<(BlockId, Env, Loc)>,
+}
+
+/// What a lowering wrote, to go back to when a loop is lowered again with
+/// wider types for the variables it carries.
+struct Snapshot {
+    f: Function,
+    env: Env,
+    returns: Vec<Vec<(BlockId, PyVal, Loc)>>,
+    loops: Vec<Option<LoopExits>>,
+}
+
+/// How many times a loop is lowered again, each time with the types its
+/// carried variables took in the body (`None` before, a str after: a
+/// str that may be None). Each widening makes a type more general, and
+/// no shape widens more than a few times.
+const LOOP_WIDENINGS: usize = 4;
+
+/// Variables the statements assign anywhere inside them (a `Name` stored
+/// to, also as a `for` target or in a tuple).
+fn assigned_names(nodes: &[Node], out: &mut BTreeSet<String>) {
+    for node in nodes {
+        if let Some(name) = node.name() {
+            if node.child("ctx").is_some_and(|ctx| ctx.is("Store")) {
+                out.insert(name);
+            }
+        }
+        if !node.is("Lambda") {
+            assigned_names(&node.children(), out);
+        }
+    }
 }
 
 const CATCHABLE: [&str; 6] = [
@@ -238,9 +280,9 @@ impl<'s> Lowering<'s> {
                     crate::error::ImportError::Unsupported {
                         loc: loc.clone(),
                         message: format!(
-                            "{what} is a {} here and a {} elsewhere; a value must keep one type",
-                            next.python(),
-                            current.python()
+                            "{what} is {} here and {} elsewhere; a value must keep one type",
+                            article(&next.python()),
+                            article(&current.python())
                         ),
                     }
                 })?,
@@ -495,6 +537,9 @@ impl<'s> Lowering<'s> {
                 Ok(())
             }
             "If" => {
+                if let Some(truth) = self.known_truth(&s.expect("test")) {
+                    return self.block(&s.list(if truth { "body" } else { "orelse" }));
+                }
                 let (then_block, else_block) = self.condition(&s.expect("test"))?;
                 let before = self.env.clone();
                 let mut arms = Vec::new();
@@ -537,6 +582,24 @@ impl<'s> Lowering<'s> {
                 Ok(())
             }
             "For" => self.for_statement(s),
+            "Break" | "Continue" => {
+                let exits = match self.loops.last_mut() {
+                    Some(Some(exits)) => exits,
+                    Some(None) => return unsupported(
+                        &s.loc,
+                        "break and continue are supported in a loop over a list, not in one unrolled over a range or tuple",
+                    ),
+                    None => return unsupported(&s.loc, "break and continue outside a loop"),
+                };
+                let block = self.f.seal();
+                let arm = (block, self.env.clone(), s.loc.clone());
+                if s.is("Break") {
+                    exits.breaks.push(arm);
+                } else {
+                    exits.continues.push(arm);
+                }
+                Ok(())
+            }
             "Pass" => Ok(()),
             "Expr" => {
                 let value = s.expect("value");
@@ -703,38 +766,188 @@ impl<'s> Lowering<'s> {
         } else {
             match self.expr(&iter)? {
                 PyVal::Tuple(items) => items,
-                PyVal::Scalar(list) if list.ty.is_list() => {
-                    let _ = list;
-                    return unsupported(
-                        &iter.loc,
-                        "for loops over a list (a split, a group's values) are not supported yet; use flatMap for the pieces of a split",
-                    );
-                }
+                PyVal::Scalar(list) if list.ty.is_list() => return self.list_loop(s, list),
                 other => {
                     return unsupported(&iter.loc, format!("cannot loop over a {}", other.python()))
                 }
             }
         };
         let target = s.expect("target");
+        self.loops.push(None);
         for item in items {
             if self.f.terminated() {
                 break;
             }
             self.assign(&target, item)?;
-            for statement in s.list("body") {
-                if self.f.terminated() {
-                    break;
+            self.block(&s.list("body"))?;
+        }
+        self.loops.pop();
+        Ok(())
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            f: self.f.clone(),
+            env: self.env.clone(),
+            returns: self.returns.clone(),
+            loops: self.loops.clone(),
+        }
+    }
+
+    fn restore(&mut self, snapshot: Snapshot) {
+        self.f = snapshot.f;
+        self.env = snapshot.env;
+        self.returns = snapshot.returns;
+        self.loops = snapshot.loops;
+    }
+
+    /// `for x in list:` as a `cf` loop: the header reads element `i` with
+    /// `df.get_at` and leaves when it is absent. The variables the body
+    /// assigns that exist before the loop are the header's arguments; their
+    /// types are found by lowering the body, and again with the types it
+    /// gave them until nothing widens.
+    fn list_loop(&mut self, s: &Node, list: Value) -> Result<()> {
+        let mut assigned = BTreeSet::new();
+        assigned_names(&[s.expect("target")], &mut assigned);
+        assigned_names(&s.list("body"), &mut assigned);
+        let carried: Vec<(String, PyVal)> = self
+            .env
+            .iter()
+            .filter(|(name, _)| assigned.contains(*name))
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        let mut shapes = carried
+            .iter()
+            .map(|(name, value)| self.unify(&[(value.clone(), s.loc.clone())], name))
+            .collect::<Result<Vec<_>>>()?;
+        for _ in 0..LOOP_WIDENINGS {
+            let snapshot = self.snapshot();
+            match self.list_loop_with(s, &list, &carried, &shapes)? {
+                None => return Ok(()),
+                Some(wider) => {
+                    self.restore(snapshot);
+                    shapes = wider;
                 }
-                if statement.is("Break") || statement.is("Continue") {
-                    return unsupported(
-                        &statement.loc,
-                        "break and continue are not supported in a UDF",
-                    );
-                }
-                self.statement(&statement)?;
             }
         }
-        Ok(())
+        unsupported(
+            &s.loc,
+            "the variables of this loop keep changing type; give each one its type before the loop",
+        )
+    }
+
+    /// One try of [`Lowering::list_loop`] with the carried variables of
+    /// `shapes`. Returns the wider shapes the body gave them, if any, in
+    /// which case what was written is to be thrown away.
+    fn list_loop_with(
+        &mut self,
+        s: &Node,
+        list: &Value,
+        carried: &[(String, PyVal)],
+        shapes: &[Option<Shape>],
+    ) -> Result<Option<Vec<Option<Shape>>>> {
+        let loc = &s.loc;
+        let Ty::List(element) = &list.ty else {
+            return unsupported(loc, format!("cannot loop over a {}", list.ty.python()));
+        };
+        let element = (**element).clone();
+        let mut types = vec![Ty::Int];
+        types.extend(shapes.iter().flatten().flat_map(Shape::fields));
+        let (header, args) = self.f.block(&types);
+        let mut entry = vec![self.f.int(0, loc)];
+        for ((_, value), shape) in carried.iter().zip(shapes) {
+            if let Some(shape) = shape {
+                entry.extend(self.coerce(value, shape, loc)?);
+            }
+        }
+        self.f.br(header, &entry, loc);
+
+        self.f.switch_to(header);
+        let index = args[0].clone();
+        let mut fields = args[1..].iter().cloned();
+        let mut at_header = self.env.clone();
+        for ((name, _), shape) in carried.iter().zip(shapes) {
+            let value = match shape {
+                Some(shape) => self.value_of_fields(shape, &mut fields, loc)?,
+                None => PyVal::None,
+            };
+            at_header.insert(name.clone(), value);
+        }
+        let option_ty = Ty::Option(Box::new(element.clone()));
+        let option = self.f.op(
+            format!(
+                "df.get_at {}[{}] : {} -> {}",
+                list.name,
+                index.name,
+                list.ty.mlir(),
+                option_ty.mlir()
+            ),
+            option_ty.clone(),
+            loc,
+        );
+        let present = self.f.op(
+            format!("df.is_present {} : {}", option.name, option_ty.mlir()),
+            Ty::Bool,
+            loc,
+        );
+        let (body, _) = self.f.block(&[]);
+        let (done, _) = self.f.block(&[]);
+        self.f.cond_br(&present, (body, &[]), (done, &[]), loc);
+
+        self.f.switch_to(body);
+        let default = self.default(&element, loc)?;
+        let item = self.f.op(
+            format!(
+                "df.value_or {}, {} : {}, {}",
+                option.name,
+                default.name,
+                option_ty.mlir(),
+                element.mlir()
+            ),
+            element,
+            loc,
+        );
+        self.env = at_header.clone();
+        self.loops.push(Some(LoopExits::default()));
+        self.assign(&s.expect("target"), PyVal::Scalar(item))?;
+        self.block(&s.list("body"))?;
+        let mut exits = self.loops.pop().flatten().unwrap_or_default();
+        if !self.f.terminated() {
+            let env = std::mem::take(&mut self.env);
+            exits.continues.push((self.f.seal(), env, loc.clone()));
+        }
+
+        // The types every trip gives the carried variables.
+        let mut wider = Vec::with_capacity(carried.len());
+        for (name, before) in carried {
+            let mut values = vec![(before.clone(), loc.clone())];
+            for (_, env, at) in &exits.continues {
+                if let Some(value) = env.get(name) {
+                    values.push((value.clone(), at.clone()));
+                }
+            }
+            wider.push(self.unify(&values, name)?);
+        }
+        if wider != shapes {
+            return Ok(Some(wider));
+        }
+        for (block, env, at) in &exits.continues {
+            self.f.reopen(*block);
+            let one = self.f.int(1, at);
+            let mut back = vec![self.f.binary("addi", &index, &one, Ty::Int, at)];
+            for ((name, _), shape) in carried.iter().zip(shapes) {
+                if let Some(shape) = shape {
+                    back.extend(self.coerce(&env[name], shape, at)?);
+                }
+            }
+            self.f.br(header, &back, at);
+        }
+
+        self.f.switch_to(done);
+        let mut arms = vec![(self.f.seal(), at_header, loc.clone())];
+        arms.extend(exits.breaks);
+        self.env = self.join_envs(arms)?;
+        Ok(None)
     }
 
     /// Fails with Python exception `class`: to the innermost handler that
@@ -804,6 +1017,31 @@ impl<'s> Lowering<'s> {
             }
         }
         (None, None)
+    }
+
+    /// The truth of `test` where the lowering knows it: `x is None` or
+    /// `x is not None` of a variable that is None, or never is, here. A
+    /// loop's variable set to None before it is None in the first lowering
+    /// of its body; code that only runs when it is not None is then not
+    /// lowered, as Python would not run it.
+    fn known_truth(&self, test: &Node) -> Option<bool> {
+        if !test.is("Compare") || test.list("comparators").len() != 1 {
+            return None;
+        }
+        let name = test.expect("left").name()?;
+        if !matches!(test.list("comparators")[0].constant(), Some(Constant::None)) {
+            return None;
+        }
+        let is_none = match self.env.get(&name)? {
+            PyVal::None => true,
+            PyVal::Maybe { .. } => return None,
+            PyVal::Scalar(_) | PyVal::Tuple(_) => false,
+        };
+        match test.compare_ops()[0].as_str() {
+            "Is" => Some(is_none),
+            "IsNot" => Some(!is_none),
+            _ => None,
+        }
     }
 
     /// Python's truth value of `value`, as an `i1`.
@@ -1101,17 +1339,30 @@ impl<'s> Lowering<'s> {
         let before = self.env.clone();
         let mut arms = Vec::new();
         let mut value = self.expr(&operands[0])?;
-        for next in &operands[1..] {
+        for (tested, next) in operands.iter().zip(&operands[1..]) {
             // `a and b` is a when a is false, else b; `or` the other way.
+            match self.known_truth(tested) {
+                Some(truth) if truth != is_and => break,
+                Some(_) => {
+                    value = self.expr(next)?;
+                    continue;
+                }
+                None => {}
+            }
             let truth = self.truth(&value, &e.loc)?;
             let (rest, _) = self.f.block(&[]);
             let (done, _) = self.f.block(&[]);
             let (on_true, on_false) = if is_and { (rest, done) } else { (done, rest) };
             self.f
                 .cond_br(&truth, (on_true, &[]), (on_false, &[]), &e.loc);
+            let (when_true, when_false) = self.narrowing(tested);
             self.f.switch_to(done);
             arms.push((self.f.seal(), vec![value], e.loc.clone()));
             self.f.switch_to(rest);
+            // `x is None or len(x)`: x is not None where `len` runs.
+            if let Some(env) = if is_and { when_true } else { when_false } {
+                self.env = env;
+            }
             value = self.expr(next)?;
         }
         if !self.f.terminated() {

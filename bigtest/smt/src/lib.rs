@@ -12,9 +12,11 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+mod alpha;
 mod decompose;
 mod error;
 
+pub use alpha::Renaming;
 pub use error::{Error, Result};
 
 use std::time::Instant;
@@ -75,6 +77,19 @@ pub enum Outcome {
 /// so a call returns within `timeout_ms` plus [`GRACE`] whatever Z3 does.
 /// A `timeout_ms` of 0 leaves no time at all, not unlimited time.
 pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome> {
+    let renaming = Renaming::of(script);
+    if let Some(outcome) = renaming.as_ref().and_then(alpha::remembered) {
+        return Ok(outcome);
+    }
+    let outcome = solve_fresh(script, timeout_ms)?;
+    if let Some(renaming) = renaming {
+        alpha::remember(renaming, &outcome);
+    }
+    Ok(outcome)
+}
+
+/// [`solve`] without the answers of earlier scripts.
+fn solve_fresh(script: &[String], timeout_ms: u32) -> Result<Outcome> {
     let deadline = Instant::now() + Duration::from_millis(timeout_ms.into());
     let whole = |script: &[String], deadline: Instant| {
         let left = deadline

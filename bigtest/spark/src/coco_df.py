@@ -180,6 +180,11 @@ def get_or_none(items, index):
     return (items[index],) if index < len(items) else ()
 
 
+def get_at_or_none(items, index):
+    # df.get_at: a negative index is absent, not counted from the end.
+    return (items[index],) if 0 <= index < len(items) else ()
+
+
 def value_or(option, default):
     return option[0] if option else default
 

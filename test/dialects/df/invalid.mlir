@@ -382,6 +382,14 @@ func.func @total_to_int_of_float(%s: !df.str) -> !df.option<f64> {
 
 // -----
 
+func.func @get_at_of_another_type(%l: !df.list<!df.str>, %i: i64) -> !df.option<i64> {
+  // expected-error@+1 {{'df.get_at' op result type must be !df.option<!df.str> (absent past the end), found !df.option<i64>}}
+  %o = df.get_at %l[%i] : !df.list<!df.str> -> !df.option<i64>
+  return %o : !df.option<i64>
+}
+
+// -----
+
 func.func @total_get_of_another_type(%l: !df.list<!df.str>) -> !df.option<i64> {
   // expected-error@+1 {{'df.get' op result type must be the list's element type !df.str, found !df.option<i64> (or !df.option<!df.str>, the form that never fails)}}
   %o = df.get %l[0] : !df.list<!df.str> -> !df.option<i64>

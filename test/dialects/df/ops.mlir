@@ -53,6 +53,9 @@ func.func @python_ops(%line: !df.str, %t: !df.str, %a: i64, %b: i64, %x: f64) ->
   %words = df.split %line : !df.list<!df.str>
   // CHECK: df.get %{{.*}}[1] : !df.list<!df.str> -> !df.option<!df.str>
   %og = df.get %words[1] : !df.list<!df.str> -> !df.option<!df.str>
+  // CHECK: df.get_at %{{.*}}[%{{.*}}] : !df.list<!df.str> -> !df.option<!df.str>
+  %two = arith.constant 2 : i64
+  %oa = df.get_at %words[%two] : !df.list<!df.str> -> !df.option<!df.str>
   // CHECK: df.ends_with %{{.*}}, %{{.*}}
   %suffix = df.ends_with %line, %t
   // CHECK: df.find %{{.*}}, %{{.*}}

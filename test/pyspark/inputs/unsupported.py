@@ -187,3 +187,25 @@ def operator_after_action(lines):
 
 def fold_changes_type(lines):
     return lines.map(lambda line: len(line)).reduce(lambda a, b: str(a + b))
+
+
+def first_digit(line):
+    for i in range(3):
+        if line[i] == "0":
+            break
+    return line
+
+
+def break_in_unrolled_loop(lines):
+    return lines.map(first_digit)
+
+
+def last_word_count(line):
+    n = 0
+    for word in line.split():
+        n = word
+    return n
+
+
+def loop_changes_type(lines):
+    return lines.map(last_word_count)

@@ -12,6 +12,7 @@ pub const UNION: &str = "df.union";
 pub const DISTINCT: &str = "df.distinct";
 pub const SINK: &str = "df.sink";
 pub const GET: &str = "df.get";
+pub const GET_AT: &str = "df.get_at";
 pub const SPLIT: &str = "df.split";
 pub const TO_INT: &str = "df.to_int";
 pub const TO_FLOAT: &str = "df.to_float";

@@ -108,6 +108,7 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
             ops::GROUP_BY_KEY => verify_group_by_key(op, reporter),
             ops::JOIN => verify_join(op, reporter),
             ops::GET => verify_get(op, reporter),
+            ops::GET_AT => verify_get_at(op, reporter),
             ops::TO_INT => {
                 if op.attribute("int32").is_ok() && python {
                     reporter.op_error(
@@ -482,6 +483,21 @@ fn verify_get(op: &Operation, reporter: &mut Reporter) {
                     "result type must be the list's element type {element}, found {result} \
                      (or !df.option<{element}>, the form that never fails)"
                 ),
+            );
+        }
+    }
+}
+
+fn verify_get_at(op: &Operation, reporter: &mut Reporter) {
+    let (Ok(list), Ok(result)) = (op.operand(0), op.result(0)) else {
+        return;
+    };
+    if let Some(element) = list_element(list.r#type()) {
+        let result = result.r#type();
+        if option_element(result) != Some(element) {
+            reporter.op_error(
+                op,
+                format!("result type must be !df.option<{element}> (absent past the end), found {result}"),
             );
         }
     }

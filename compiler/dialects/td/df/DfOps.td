@@ -268,6 +268,26 @@ def Df_GetOp : Df_Op<"get"> {
   let assemblyFormat = "$list `[` $index `]` attr-dict `:` type($list) `->` type($result)";
 }
 
+def Df_GetAtOp : Df_Op<"get_at", [Pure]> {
+  let summary = "Element at a computed index of a list, absent past the end";
+  let description = [{
+    The total form of `df.get` with the index an SSA value: the element
+    when `0 <= index < size`, absent otherwise (a negative index does not
+    count from the end). The PySpark front end lowers `for x in xs:` to a
+    `cf` loop whose header reads element `i` with it and leaves the loop
+    when it is absent, so a loop over a split of the input runs once per
+    piece. BigTest follows the loop while the index folds to a constant,
+    as it does in such a loop, each trip deciding "more than `i` pieces".
+
+    ```mlir
+    %o = df.get_at %f[%i] : !df.list<!df.str> -> !df.option<!df.str>
+    ```
+  }];
+  let arguments = (ins Df_AnyList:$list, I64:$index);
+  let results = (outs Df_AnyOption:$result);
+  let assemblyFormat = "$list `[` $index `]` attr-dict `:` type($list) `->` type($result)";
+}
+
 def Df_SizeOp : Df_Op<"size", [Pure]> {
   let summary = "Number of elements of a list";
   let description = [{
