@@ -142,3 +142,7 @@
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry loop_changes_type 2>&1 | FileCheck %s --check-prefix=LOOP-CHANGES-TYPE
 // LOOP-CHANGES-TYPE: coco-bigtest: error: pyspark/inputs/unsupported.py:205:5: n is a str here and an int elsewhere; a value must keep one type
 // LOOP-CHANGES-TYPE-NEXT: for word in line.split():
+
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry sum_of_strings 2>&1 | FileCheck %s --check-prefix=SUM-OF-STRINGS
+// SUM-OF-STRINGS: coco-bigtest: error: pyspark/inputs/unsupported.py:215:35: sum() of a list of str is not supported in a UDF (of ints or floats is)
+// SUM-OF-STRINGS-NEXT: return lines.map(lambda line: sum(line.split()))

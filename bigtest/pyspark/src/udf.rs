@@ -1969,11 +1969,7 @@ impl<'s> Lowering<'s> {
                 if name == "list" {
                     return Ok(PyVal::Scalar(v));
                 }
-                let _ = element;
-                unsupported(
-                    loc,
-                    format!("{name}() of a list (a group's values) is not supported yet; reduceByKey folds a key's values"),
-                )
+                Ok(PyVal::Scalar(self.list_fold(&name, &v, *element, loc)?))
             }
             "min" | "max" => {
                 if args.len() != 2 {
@@ -1993,6 +1989,111 @@ impl<'s> Lowering<'s> {
                 format!("{name}() is not supported in a UDF (builtins: int, float, str, bool, len, abs, min, max; and defs of this file)"),
             ),
         }
+    }
+
+    /// `sum(xs)`, `min(xs)`, `max(xs)` of a list of ints or floats (a
+    /// group's values): a `cf` loop over `df.get_at`, as `for` lowers.
+    /// `min`/`max` of an empty list raise ValueError, as Python's do;
+    /// `sum` starts at 0 of the element type (Python's int 0 makes the sum
+    /// of an empty float list `0`, not `0.0`; a group is never empty).
+    fn list_fold(&mut self, name: &str, list: &Value, element: Ty, loc: &Loc) -> Result<Value> {
+        let (add, less, greater) =
+            match element {
+                Ty::Int => ("addi", "arith.cmpi slt", "arith.cmpi sgt"),
+                Ty::Float => ("addf", "arith.cmpf olt", "arith.cmpf ogt"),
+                other => return unsupported(
+                    loc,
+                    format!(
+                        "{name}() of a list of {} is not supported in a UDF (of ints or floats is)",
+                        other.python()
+                    ),
+                ),
+            };
+        let option_ty = Ty::Option(Box::new(element.clone()));
+        let get_at = |this: &mut Self, index: &Value| {
+            let option = this.f.op(
+                format!(
+                    "df.get_at {}[{}] : {} -> {}",
+                    list.name,
+                    index.name,
+                    list.ty.mlir(),
+                    option_ty.mlir()
+                ),
+                option_ty.clone(),
+                loc,
+            );
+            let present = this.f.op(
+                format!("df.is_present {} : {}", option.name, option_ty.mlir()),
+                Ty::Bool,
+                loc,
+            );
+            (option, present)
+        };
+        let (start, initial) = if name == "sum" {
+            let zero = self.default(&element, loc)?;
+            (self.f.int(0, loc), zero)
+        } else {
+            let zero = self.f.int(0, loc);
+            let (first, present) = get_at(self, &zero);
+            let (nonempty, _) = self.f.block(&[]);
+            let (empty, _) = self.f.block(&[]);
+            self.f.cond_br(&present, (nonempty, &[]), (empty, &[]), loc);
+            self.f.switch_to(empty);
+            self.fail("ValueError", loc);
+            self.f.switch_to(nonempty);
+            let default = self.default(&element, loc)?;
+            let value = self.f.op(
+                format!(
+                    "df.value_or {}, {} : {}, {}",
+                    first.name,
+                    default.name,
+                    option_ty.mlir(),
+                    element.mlir()
+                ),
+                element.clone(),
+                loc,
+            );
+            (self.f.int(1, loc), value)
+        };
+        let (header, args) = self.f.block(&[Ty::Int, element.clone()]);
+        self.f.br(header, &[start, initial], loc);
+        self.f.switch_to(header);
+        let (index, acc) = (args[0].clone(), args[1].clone());
+        let (option, present) = get_at(self, &index);
+        let (body, _) = self.f.block(&[]);
+        let (done, _) = self.f.block(&[]);
+        self.f.cond_br(&present, (body, &[]), (done, &[]), loc);
+        self.f.switch_to(body);
+        let default = self.default(&element, loc)?;
+        let x = self.f.op(
+            format!(
+                "df.value_or {}, {} : {}, {}",
+                option.name,
+                default.name,
+                option_ty.mlir(),
+                element.mlir()
+            ),
+            element.clone(),
+            loc,
+        );
+        let next_acc = match name {
+            "sum" => self.f.binary(add, &acc, &x, element.clone(), loc),
+            _ => {
+                // Python keeps the first of equal values.
+                let cmp = if name == "min" { less } else { greater };
+                let better = self.f.op(
+                    format!("{cmp}, {}, {} : {}", x.name, acc.name, element.mlir()),
+                    Ty::Bool,
+                    loc,
+                );
+                self.f.select(&better, &x, &acc, loc)
+            }
+        };
+        let one = self.f.int(1, loc);
+        let next = self.f.binary("addi", &index, &one, Ty::Int, loc);
+        self.f.br(header, &[next, next_acc], loc);
+        self.f.switch_to(done);
+        Ok(acc)
     }
 
     /// `int(s)` / `float(s)`: a total parse going to the handler inside a

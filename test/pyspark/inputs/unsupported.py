@@ -209,3 +209,7 @@ def last_word_count(line):
 
 def loop_changes_type(lines):
     return lines.map(last_word_count)
+
+
+def sum_of_strings(lines):
+    return lines.map(lambda line: sum(line.split()))

@@ -1,4 +1,4 @@
-"""groupByKey, and len and list of a group's values."""
+"""groupByKey, and len, list, sum, min and max of a group's values."""
 
 
 def pair(line):
@@ -6,7 +6,15 @@ def pair(line):
     return (fields[0], int(fields[1]))
 
 
+def spread(values):
+    return max(values) - min(values)
+
+
 def per_key(lines):
-    """Per key: how many values, and the values."""
+    """Per key: how many values, and the values; their sum and spread; the
+    largest half value (floats)."""
     groups = lines.map(pair).groupByKey()
-    return groups.mapValues(lambda vs: (len(vs), list(vs)))
+    listed = groups.mapValues(lambda vs: (len(vs), list(vs)))
+    totals = groups.mapValues(lambda vs: (sum(vs), spread(vs)))
+    halves = lines.map(pair).mapValues(lambda v: v / 2).groupByKey()
+    return listed, totals, halves.mapValues(lambda vs: (max(vs), sum(vs)))
