@@ -873,40 +873,13 @@ impl<'s> Lowering<'s> {
             };
             at_header.insert(name.clone(), value);
         }
-        let option_ty = Ty::Option(Box::new(element.clone()));
-        let option = self.f.op(
-            format!(
-                "df.get_at {}[{}] : {} -> {}",
-                list.name,
-                index.name,
-                list.ty.mlir(),
-                option_ty.mlir()
-            ),
-            option_ty.clone(),
-            loc,
-        );
-        let present = self.f.op(
-            format!("df.is_present {} : {}", option.name, option_ty.mlir()),
-            Ty::Bool,
-            loc,
-        );
+        let (option, present) = self.get_at(list, &index, loc);
         let (body, _) = self.f.block(&[]);
         let (done, _) = self.f.block(&[]);
         self.f.cond_br(&present, (body, &[]), (done, &[]), loc);
 
         self.f.switch_to(body);
-        let default = self.default(&element, loc)?;
-        let item = self.f.op(
-            format!(
-                "df.value_or {}, {} : {}, {}",
-                option.name,
-                default.name,
-                option_ty.mlir(),
-                element.mlir()
-            ),
-            element,
-            loc,
-        );
+        let item = self.value_of(&option, element, loc)?;
         self.env = at_header.clone();
         self.loops.push(Some(LoopExits::default()));
         self.assign(&s.expect("target"), PyVal::Scalar(item))?;
@@ -1841,6 +1814,39 @@ impl<'s> Lowering<'s> {
         let (ok, _) = self.f.block(&[]);
         self.f.cond_br(&present, (ok, &[]), (handler, &[]), loc);
         self.f.switch_to(ok);
+        self.value_of(option, ty, loc)
+    }
+
+    /// `df.get_at list[index]` (absent past the end) and whether it is
+    /// present.
+    fn get_at(&mut self, list: &Value, index: &Value, loc: &Loc) -> (Value, Value) {
+        let element = match &list.ty {
+            Ty::List(element) => (**element).clone(),
+            other => other.clone(),
+        };
+        let option_ty = Ty::Option(Box::new(element));
+        let option = self.f.op(
+            format!(
+                "df.get_at {}[{}] : {} -> {}",
+                list.name,
+                index.name,
+                list.ty.mlir(),
+                option_ty.mlir()
+            ),
+            option_ty.clone(),
+            loc,
+        );
+        let present = self.f.op(
+            format!("df.is_present {} : {}", option.name, option_ty.mlir()),
+            Ty::Bool,
+            loc,
+        );
+        (option, present)
+    }
+
+    /// The value of an option where it is known to be present: `df.value_or`
+    /// with a default that is never taken.
+    fn value_of(&mut self, option: &Value, ty: Ty, loc: &Loc) -> Result<Value> {
         let default = self.default(&ty, loc)?;
         Ok(self.f.op(
             format!(
@@ -2009,73 +2015,31 @@ impl<'s> Lowering<'s> {
                     ),
                 ),
             };
-        let option_ty = Ty::Option(Box::new(element.clone()));
-        let get_at = |this: &mut Self, index: &Value| {
-            let option = this.f.op(
-                format!(
-                    "df.get_at {}[{}] : {} -> {}",
-                    list.name,
-                    index.name,
-                    list.ty.mlir(),
-                    option_ty.mlir()
-                ),
-                option_ty.clone(),
-                loc,
-            );
-            let present = this.f.op(
-                format!("df.is_present {} : {}", option.name, option_ty.mlir()),
-                Ty::Bool,
-                loc,
-            );
-            (option, present)
-        };
         let (start, initial) = if name == "sum" {
             let zero = self.default(&element, loc)?;
             (self.f.int(0, loc), zero)
         } else {
             let zero = self.f.int(0, loc);
-            let (first, present) = get_at(self, &zero);
+            let (first, present) = self.get_at(list, &zero, loc);
             let (nonempty, _) = self.f.block(&[]);
             let (empty, _) = self.f.block(&[]);
             self.f.cond_br(&present, (nonempty, &[]), (empty, &[]), loc);
             self.f.switch_to(empty);
             self.fail("ValueError", loc);
             self.f.switch_to(nonempty);
-            let default = self.default(&element, loc)?;
-            let value = self.f.op(
-                format!(
-                    "df.value_or {}, {} : {}, {}",
-                    first.name,
-                    default.name,
-                    option_ty.mlir(),
-                    element.mlir()
-                ),
-                element.clone(),
-                loc,
-            );
+            let value = self.value_of(&first, element.clone(), loc)?;
             (self.f.int(1, loc), value)
         };
         let (header, args) = self.f.block(&[Ty::Int, element.clone()]);
         self.f.br(header, &[start, initial], loc);
         self.f.switch_to(header);
         let (index, acc) = (args[0].clone(), args[1].clone());
-        let (option, present) = get_at(self, &index);
+        let (option, present) = self.get_at(list, &index, loc);
         let (body, _) = self.f.block(&[]);
         let (done, _) = self.f.block(&[]);
         self.f.cond_br(&present, (body, &[]), (done, &[]), loc);
         self.f.switch_to(body);
-        let default = self.default(&element, loc)?;
-        let x = self.f.op(
-            format!(
-                "df.value_or {}, {} : {}, {}",
-                option.name,
-                default.name,
-                option_ty.mlir(),
-                element.mlir()
-            ),
-            element.clone(),
-            loc,
-        );
+        let x = self.value_of(&option, element.clone(), loc)?;
         let next_acc = match name {
             "sum" => self.f.binary(add, &acc, &x, element.clone(), loc),
             _ => {
