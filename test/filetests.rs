@@ -77,6 +77,7 @@ fn main() {
             .filter(|p| slow_enabled || !p.ends_with("unit_prices.mlir"))
             .collect();
     spark_programs.push("bigtest/unit_prices-small.mlir".into());
+    spark_programs.push("bigtest/reduce-by-key-pair.mlir".into());
     spark_programs.push("tools/coco-translate/pyspark.mlir".into());
     trials.push(timed("spark::examples", move || {
         let faults = test_dir().join("spark/faults.json");

@@ -83,9 +83,9 @@
 // PARALLELIZE-IN-JOB: coco-bigtest: error: pyspark/inputs/unsupported.py:126:24: the attribute .context of an RDD is not supported in the job's RDD code
 // PARALLELIZE-IN-JOB-NEXT: return lines.union(lines.context.parallelize(["x"]))
 
-// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry tuple_values_reduce 2>&1 | FileCheck %s --check-prefix=TUPLE-VALUES-REDUCE
-// TUPLE-VALUES-REDUCE: coco-bigtest: error: pyspark/inputs/unsupported.py:131:18: reduceByKey over values of type tuple[int, int] is not supported yet (single values are)
-// TUPLE-VALUES-REDUCE-NEXT: return pairs.reduceByKey(lambda a, b: (a[0] + b[0], a[1] + b[1]))
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry tuple_values_group 2>&1 | FileCheck %s --check-prefix=TUPLE-VALUES-GROUP
+// TUPLE-VALUES-GROUP: coco-bigtest: error: pyspark/inputs/unsupported.py:131:18: groupByKey over values of type tuple[int, int] is not supported yet (single values are)
+// TUPLE-VALUES-GROUP-NEXT: return pairs.groupByKey()
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry big_int 2>&1 | FileCheck %s --check-prefix=BIG-INT
 // BIG-INT: coco-bigtest: error: pyspark/inputs/unsupported.py:135:35: the integer 123456789012345678901234567890 is beyond 64 bits, which coco's df programs hold
@@ -146,3 +146,7 @@
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry sum_of_strings 2>&1 | FileCheck %s --check-prefix=SUM-OF-STRINGS
 // SUM-OF-STRINGS: coco-bigtest: error: pyspark/inputs/unsupported.py:215:35: sum() of a list of str is not supported in a UDF (of ints or floats is)
 // SUM-OF-STRINGS-NEXT: return lines.map(lambda line: sum(line.split()))
+
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry nullable_values_reduce 2>&1 | FileCheck %s --check-prefix=NULLABLE-VALUES-REDUCE
+// NULLABLE-VALUES-REDUCE: coco-bigtest: error: pyspark/inputs/unsupported.py:220:18: reduceByKey over values of type int | None is not supported yet (ints, floats, strs and tuples of them are)
+// NULLABLE-VALUES-REDUCE-NEXT: return pairs.reduceByKey(lambda a, b: a)

@@ -682,7 +682,7 @@ impl<'p> Enumerator<'p> {
                             .keys
                             .push(self.key_use(id, KeyRole::Group, vec![key]));
                     }
-                    let values = |f: &Vec<Sym>| if keyed { vec![f[1].clone()] } else { f.clone() };
+                    let values = |f: &Vec<Sym>| if keyed { f[1..].to_vec() } else { f.clone() };
                     // Fold left, forking on every application's UDF paths.
                     let mut partial = vec![(merged, values(&fields[0]))];
                     for f in &fields[1..] {

@@ -498,8 +498,9 @@ impl<'p> Interp<'p> {
         group: &[&Record],
         key: Option<Value>,
     ) -> Result<Option<Record>, Error> {
+        // Keyed: the value is every field after the key.
         let values = |r: &Record| match &key {
-            Some(_) => vec![r.fields[1].clone()],
+            Some(_) => r.fields[1..].to_vec(),
             None => r.fields.clone(),
         };
         let mut record = self.combine(id, group, "single", "fold", Vec::new());

@@ -657,8 +657,15 @@ impl<'s> Builder<'s> {
             "reduceByKey" => {
                 let f = udf_arg(1)?;
                 let (_, value) = key_value(&rdd)?;
-                if !matches!(value, Shape::Field(_)) {
-                    return unsupported(loc, format!("reduceByKey over values of type {} is not supported yet (single values are)", value.python()));
+                // A tuple value folds as its fields (df's value is every
+                // field after the key); values that may be None do not.
+                if value
+                    .fields()
+                    .iter()
+                    .any(|t| matches!(t, Ty::Option(_) | Ty::List(_)))
+                    || matches!(value, Shape::Nullable(_) | Shape::Absent(_))
+                {
+                    return unsupported(loc, format!("reduceByKey over values of type {} is not supported yet (ints, floats, strs and tuples of them are)", value.python()));
                 }
                 let name = self.fold_udf(&f, method, &value, "its values")?;
                 Ok(self.dataset(

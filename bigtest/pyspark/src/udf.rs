@@ -2003,18 +2003,19 @@ impl<'s> Lowering<'s> {
     /// `sum` starts at 0 of the element type (Python's int 0 makes the sum
     /// of an empty float list `0`, not `0.0`; a group is never empty).
     fn list_fold(&mut self, name: &str, list: &Value, element: Ty, loc: &Loc) -> Result<Value> {
-        let (add, less, greater) =
-            match element {
-                Ty::Int => ("addi", "arith.cmpi slt", "arith.cmpi sgt"),
-                Ty::Float => ("addf", "arith.cmpf olt", "arith.cmpf ogt"),
-                other => return unsupported(
+        let (add, less, greater) = match element {
+            Ty::Int => ("addi", "arith.cmpi slt", "arith.cmpi sgt"),
+            Ty::Float => ("addf", "arith.cmpf olt", "arith.cmpf ogt"),
+            other => {
+                return unsupported(
                     loc,
                     format!(
                         "{name}() of a list of {} is not supported in a UDF (of ints or floats is)",
                         other.python()
                     ),
-                ),
-            };
+                )
+            }
+        };
         let (start, initial) = if name == "sum" {
             let zero = self.default(&element, loc)?;
             (self.f.int(0, loc), zero)

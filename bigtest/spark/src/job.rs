@@ -114,7 +114,7 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
                 input(0)
             ),
             OpKind::ReduceByKey { .. } => format!(
-                "{}.map(lambda r: ({}, r)).reduceByKey(lambda a, b: (a[0],) + {udf}(a[1], b[1])).values()",
+                "{}.map(lambda r: ({}, r)).reduceByKey(lambda a, b: (a[0],) + {udf}(*a[1:], *b[1:])).values()",
                 input(0),
                 key_expr("r[0]", &fields_of(0)[..1])
             ),

@@ -145,7 +145,7 @@ func.func @add(%a: i64, %b: i64) -> i64 {
 }
 func.func @reduce_by_key_needs_pairs() {
   %s = df.source "s" inline ["1"] delimiter "," : !df.dataset<i64>
-  // expected-error@+1 {{needs key-value records tuple<K, V>, found i64}}
+  // expected-error@+1 {{needs key-value records tuple<K, V...>, found i64}}
   %r = df.reduce_by_key %s @add : !df.dataset<i64>
   return
 }

@@ -126,9 +126,9 @@ def parallelize_in_job(lines):
     return lines.union(lines.context.parallelize(["x"]))
 
 
-def tuple_values_reduce(lines):
+def tuple_values_group(lines):
     pairs = lines.map(lambda line: (line, (1, 2)))
-    return pairs.reduceByKey(lambda a, b: (a[0] + b[0], a[1] + b[1]))
+    return pairs.groupByKey()
 
 
 def big_int(lines):
@@ -213,3 +213,8 @@ def loop_changes_type(lines):
 
 def sum_of_strings(lines):
     return lines.map(lambda line: sum(line.split()))
+
+
+def nullable_values_reduce(lines):
+    pairs = lines.map(lambda line: (line, 1 if line else None))
+    return pairs.reduceByKey(lambda a, b: a)

@@ -356,16 +356,18 @@ fn verify_udf_use(
             in_fields.iter().chain(&in_fields).cloned().collect(),
             in_fields,
         ),
+        // The value is every field after the key: `(k, (a, b))` in
+        // Python is the record tuple<K, A, B>, folded by (A, B, A, B) -> (A, B).
         ops::REDUCE_BY_KEY => {
-            if in_fields.len() != 2 {
+            if in_fields.len() < 2 {
                 reporter.op_error(
                     op,
-                    format!("needs key-value records tuple<K, V>, found {input}"),
+                    format!("needs key-value records tuple<K, V...>, found {input}"),
                 );
                 return;
             }
-            let value = in_fields[1].clone();
-            (vec![value.clone(), value.clone()], vec![value])
+            let value = &in_fields[1..];
+            (value.iter().chain(value).cloned().collect(), value.to_vec())
         }
         _ => return,
     };

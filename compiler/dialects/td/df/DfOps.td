@@ -117,11 +117,14 @@ def Df_ReduceOp : Df_Op<"reduce", [Pure, SameOperandsAndResultType]> {
 def Df_ReduceByKeyOp : Df_Op<"reduce_by_key", [Pure, SameOperandsAndResultType]> {
   let summary = "Fold the values of each key with an associative UDF";
   let description = [{
-    The input holds key-value pairs `tuple<K, V>`; UDF signature
-    `(V, V) → V`. One record per distinct key.
+    The input holds key-value records `tuple<K, V>`; UDF signature
+    `(V, V) → V`. One record per distinct key. The value may be several
+    fields, everything after the key: records `tuple<K, A, B>` fold with
+    `(A, B, A, B) → (A, B)` (PySpark's `reduceByKey` over `(k, (a, b))`).
 
     ```mlir
     %c = df.reduce_by_key %pairs @add : !df.dataset<tuple<!df.str, i64>>
+    %s = df.reduce_by_key %sums @add_pairs : !df.dataset<tuple<!df.str, i64, f64>>
     ```
   }];
   let arguments = (ins Df_AnyDataset:$input, FlatSymbolRefAttr:$udf);
