@@ -30,3 +30,18 @@
 // A group's values: a loop over !df.list<i64>.
 // CHECK-LABEL: func.func @count_and_top(%arg0: !df.str, %arg1: !df.list<i64>) -> (!df.str, i64, i64) {
 // CHECK: df.get_at %arg1[%{{[0-9]+}}] : !df.list<i64> -> !df.option<i64>
+
+// `xs[-n]` is a loop too: it carries the last n elements and raises
+// IndexError (to a handler that catches it) when the list had fewer.
+// RUN: coco-bigtest import pyspark/jobs/paths.py | FileCheck %s --check-prefix=FROM-END
+// FROM-END-LABEL: func.func @extension(%arg0: !df.str) -> (!df.str) {
+// FROM-END: ^bb1(%[[I:[0-9]+]]: i64, %[[LAST:[0-9]+]]: !df.str):
+// FROM-END-NEXT: df.get_at %{{[0-9]+}}[%[[I]]] : !df.list<!df.str> -> !df.option<!df.str> loc("pyspark/jobs/paths.py":18:12)
+// FROM-END: ^bb3:
+// FROM-END-NEXT: %[[ONE:[0-9]+]] = arith.constant 1 : i64
+// FROM-END-NEXT: %[[ENOUGH:[0-9]+]] = arith.cmpi sge, %[[I]], %[[ONE]] : i64
+// FROM-END-NEXT: cf.cond_br %[[ENOUGH]], ^bb4, ^bb5
+// FROM-END-NEXT: ^bb4:
+// FROM-END: df.split %[[LAST]] "." : !df.list<!df.str>
+// FROM-END: ^bb5:
+// FROM-END-NEXT: df.raise "IndexError" loc("pyspark/jobs/paths.py":18:12)

@@ -92,8 +92,8 @@
 // BIG-INT-NEXT: return lines.map(lambda line: 123456789012345678901234567890)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry negative_split_index 2>&1 | FileCheck %s --check-prefix=NEGATIVE-SPLIT-INDEX
-// NEGATIVE-SPLIT-INDEX: coco-bigtest: error: pyspark/inputs/unsupported.py:139:51: negative indices into a list are not supported yet
-// NEGATIVE-SPLIT-INDEX-NEXT: return lines.map(lambda line: line.split(",")[-1])
+// NEGATIVE-SPLIT-INDEX: coco-bigtest: error: pyspark/inputs/unsupported.py:139:51: index -5 into a list: at most 4 from the end are supported
+// NEGATIVE-SPLIT-INDEX-NEXT: return lines.map(lambda line: line.split(",")[-5])
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry class_method 2>&1 | FileCheck %s --check-prefix=CLASS-METHOD
 // CLASS-METHOD: coco-bigtest: error: pyspark/inputs/unsupported.py:143:40: str.encode() is not supported in a UDF (split, strip, lstrip, rstrip, lower, upper, startswith, endswith, find, replace are)

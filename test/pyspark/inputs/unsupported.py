@@ -136,7 +136,7 @@ def big_int(lines):
 
 
 def negative_split_index(lines):
-    return lines.map(lambda line: line.split(",")[-1])
+    return lines.map(lambda line: line.split(",")[-5])
 
 
 def class_method(lines):
