@@ -28,6 +28,8 @@ use coco_dataflow::{
 use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
 use coco_smt::{solve, ModelValue, Outcome};
 
+use crate::{distinguish, natural};
+
 /// Path ids and the source records (name, index) each path reads.
 type Covers = BTreeMap<i64, Vec<(String, usize)>>;
 
@@ -257,6 +259,9 @@ fn fields_of(model: &BTreeMap<String, ModelValue>, vars: &[String]) -> Vec<Strin
         .collect()
 }
 
+/// Solutions `extend` tries per path before giving up on a case.
+const ATTEMPTS: usize = 4;
+
 /// Tries to add records following `path` to `case`. Solvers like short,
 /// equal strings; when those make records group with each other, later
 /// attempts ask for pairwise distinct split pieces, then for other values.
@@ -266,6 +271,7 @@ fn extend(
     path: &PathSpec,
     ids: &BTreeMap<String, i64>,
     timeout_ms: u32,
+    attempts: usize,
 ) -> crate::Result<Option<Case>> {
     let script = apart_script(case, path);
     // Second line of defence: pieces of one split differ, and no piece or
@@ -302,7 +308,7 @@ fn extend(
         }
     }
     let mut blocked: Vec<String> = Vec::new();
-    for attempt in 0..4 {
+    for attempt in 0..attempts {
         let mut attempt_script = script.clone();
         if attempt > 0 {
             attempt_script.extend(distinct.iter().cloned());
@@ -589,7 +595,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             } else {
                 timeout_ms
             };
-            match extend(program, &case, path, &ids, limit) {
+            match extend(program, &case, path, &ids, limit, ATTEMPTS) {
                 Ok(Some(case)) => {
                     if index == generated.cases.len() {
                         generated.cases.push(case);
@@ -613,7 +619,201 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
     for case in &mut generated.cases {
         minimize(program, case, &ids);
     }
+    add_probes(program, paths, &mut generated, &ids, timeout_ms);
+    add_third_records(program, paths, &mut generated, &ids, timeout_ms.min(2500));
     generated
+}
+
+/// Boundary probes solved and placed per case; more would make the data
+/// larger than a reader takes in.
+const MAX_PROBES: usize = 24;
+
+/// Adds the boundary probes of [`distinguish`] to the succeeding cases:
+/// into the first case whose data still behaves with them, else into a
+/// case of their own. A probe the path does not allow, or that the
+/// solver does not answer quickly, is skipped: the paths are covered
+/// already.
+fn add_probes(
+    program: &Program,
+    paths: &[PathSpec],
+    generated: &mut Generated,
+    ids: &BTreeMap<String, i64>,
+    timeout_ms: u32,
+) {
+    let candidates: Vec<&PathSpec> = paths.iter().filter(|p| !ends_in_failure(p)).collect();
+    let limit = (timeout_ms / 4).clamp(500, 2500).min(timeout_ms);
+    for (i, probe, difference) in distinguish::plan(&candidates)
+        .into_iter()
+        .take(MAX_PROBES)
+    {
+        let path = distinguish::pinned(candidates[i], &probe, difference);
+        if !matches!(solve(&path.script, limit), Ok(Outcome::Sat(_))) {
+            continue;
+        }
+        // The case that covers the path first: its records give the probe
+        // the context the path needs (the other side of a join).
+        let mut order: Vec<usize> = (0..generated.cases.len())
+            .filter(|&c| !generated.cases[c].fails)
+            .collect();
+        order.sort_by_key(|&c| !generated.cases[c].covers.contains_key(&path.id));
+        let mut placed = false;
+        for c in order.into_iter().take(MAX_CASES_TRIED) {
+            if let Ok(Some(case)) = extend(program, &generated.cases[c], &path, ids, limit, 1) {
+                generated.cases[c] = case;
+                placed = true;
+                break;
+            }
+        }
+        if !placed {
+            if let Ok(Some(case)) = extend(program, &Case::default(), &path, ids, limit, 1) {
+                generated.cases.push(case);
+            }
+        }
+    }
+}
+
+/// The reducer of a fold over two records sees each operand once, and
+/// when both are equal (a word count's `1`s) it cannot tell `a + b` from
+/// `b + b`. For each keyed operator some succeeding case folds two
+/// records at, this adds a case of those records and a third record of
+/// their key: a copy of the first, or where a copy would not reach the
+/// fold (a `df.distinct` before it) another solution of the path with the
+/// same key. Kept only where the third record reaches the fold and the
+/// case runs without a failure.
+fn add_third_records(
+    program: &Program,
+    paths: &[PathSpec],
+    generated: &mut Generated,
+    ids: &BTreeMap<String, i64>,
+    timeout_ms: u32,
+) {
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    let mut added = Vec::new();
+    for path in paths {
+        let Some(op) = path
+            .branches
+            .iter()
+            .find_map(|b| b.split_once("=fold{").map(|(op, _)| op.to_string()))
+        else {
+            continue;
+        };
+        if done.contains(&op) {
+            continue;
+        }
+        let Some(case) = generated
+            .cases
+            .iter()
+            .find(|c| !c.fails && c.covers.contains_key(&path.id))
+        else {
+            continue;
+        };
+        let mut inputs: BTreeMap<String, Vec<String>> = case
+            .inputs
+            .keys()
+            .map(|source| (source.clone(), Vec::new()))
+            .collect();
+        let records = &case.covers[&path.id];
+        for (source, index) in records {
+            if let Some(line) = case.inputs.get(source).and_then(|l| l.get(*index)) {
+                inputs.entry(source.clone()).or_default().push(line.clone());
+            }
+        }
+        let Some((first_source, first_index)) = records.first() else {
+            continue;
+        };
+        let copy = case.inputs[first_source][*first_index].clone();
+        let third = std::iter::once(Some((first_source.clone(), copy)))
+            .chain(std::iter::once_with(|| {
+                another_record(program, path, &inputs, &op, timeout_ms)
+            }));
+        for (source, line) in third.flatten() {
+            let mut with_third = inputs.clone();
+            with_third.entry(source).or_default().push(line);
+            let Ok((run, covers)) = measure(program, &with_third, ids) else {
+                continue;
+            };
+            let folds_three = run
+                .observations
+                .iter()
+                .flat_map(|o| &o.branches)
+                .any(|b| fold_width(b, &op) >= 3);
+            if run.failures.is_empty() && folds_three {
+                done.insert(op.clone());
+                added.push(Case {
+                    inputs: with_third,
+                    covers,
+                    run: Some(run),
+                    placed: Vec::new(),
+                    fails: false,
+                });
+                break;
+            }
+        }
+    }
+    generated.cases.extend(added);
+}
+
+/// How many records `branch` folds at `op` (`reduce_by_key#3=fold{a | b}`
+/// folds 2); 0 for a branch of another operator.
+fn fold_width(branch: &str, op: &str) -> usize {
+    let Some(parts) = branch
+        .strip_prefix(op)
+        .and_then(|rest| rest.strip_prefix("=fold{"))
+    else {
+        return 0;
+    };
+    let mut depth = 0;
+    let mut width = 1;
+    for c in parts.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            '|' if depth == 0 => width += 1,
+            _ => {}
+        }
+    }
+    width
+}
+
+/// A record of `path`'s first source other than the lines of `inputs`,
+/// with the key those lines meet at `op` (`reduce_by_key#3`).
+fn another_record(
+    program: &Program,
+    path: &PathSpec,
+    inputs: &BTreeMap<String, Vec<String>>,
+    op: &str,
+    timeout_ms: u32,
+) -> Option<(String, String)> {
+    let op_id: usize = op.rsplit_once('#')?.1.parse().ok()?;
+    let run = interp::run(program, inputs).ok()?;
+    let key = run.keys.get(&op_id)?.first()?.first().and_then(literal)?;
+    let term = &path.keys.iter().find(|k| k.op == op_id)?.term;
+    let record = path.records.first()?;
+    let mut script = path.script.clone();
+    script.push(format!("(assert (= {term} {key}))"));
+    for var in &record.fields {
+        if declared_sort(&path.script, var) != Some("String") {
+            continue;
+        }
+        for line in inputs.get(&record.source).into_iter().flatten() {
+            script.push(format!(
+                "(assert (not (= {} {})))",
+                coco_smt::quote(var),
+                coco_smt::string_literal(line)
+            ));
+        }
+    }
+    let Ok(Outcome::Sat(model)) = solve(&script, timeout_ms) else {
+        return None;
+    };
+    let path = resolved(path, &model);
+    let record = path.records.first()?;
+    let delimiter = delimiter_of(program, &record.source).unwrap_or_default();
+    Some((
+        record.source.clone(),
+        fields_of(&model, &record.fields).join(&delimiter),
+    ))
 }
 
 /// Drops every record the case's paths do not need: records added for one
@@ -658,4 +858,15 @@ pub fn coverage(
         .collect();
     let (run, covers) = measure(program, inputs, &ids)?;
     Ok((covers.into_keys().collect(), run))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fold_width_counts_top_level_records() {
+        let branch = "reduce_by_key#5=fold{source#0, map#1 | distinct#1=duplicate{source#0 | source#0}, map#1 | source#0}";
+        assert_eq!(super::fold_width(branch, "reduce_by_key#5"), 3);
+        assert_eq!(super::fold_width(branch, "reduce_by_key#4"), 0);
+        assert_eq!(super::fold_width("reduce_by_key#5=single", "reduce_by_key#5"), 0);
+    }
 }

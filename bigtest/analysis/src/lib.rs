@@ -10,7 +10,8 @@
 //! * [`enumerate`]: JDU paths (dataflow classes × UDF paths, bounded by k).
 //! * [`feasibility`]: one solver query per path, on all cores.
 //! * [`generate`]: concrete records per path, verified by the interpreter;
-//!   coverage of any dataset.
+//!   coverage of any dataset. [`natural`]: the values it prefers;
+//!   [`distinguish`]: the records it adds to tell faults apart.
 //! * [`results`]: reading the `bigtest` ops the passes leave in a module.
 //! * [`bounds`]: the analysis's options (k, solver timeout), defined once.
 //! * [`coverage`], [`mutation`], [`report`], [`testdata`] and [`output`]:
@@ -22,12 +23,14 @@ pub use error::{Error, Result};
 
 pub mod bounds;
 pub mod coverage;
+pub mod distinguish;
 pub mod enumerate;
 pub mod error;
 pub mod extract;
 pub mod feasibility;
 pub mod generate;
 pub mod mutation;
+pub mod natural;
 pub mod output;
 pub mod report;
 pub mod results;
