@@ -57,6 +57,9 @@ pub struct Case {
     /// The case of one failing path: its job is meant to fail. Every other
     /// case's job must succeed.
     pub fails: bool,
+    /// Records whose numbers a boundary probe pinned: natural values
+    /// leave them alone.
+    pinned: BTreeSet<(String, usize)>,
 }
 
 impl Case {
@@ -359,6 +362,7 @@ fn extend(
                 run: Some(run),
                 placed,
                 fails: case.fails,
+                pinned: case.pinned.clone(),
             }));
         }
         if !differ.is_empty() {
@@ -469,6 +473,7 @@ fn share(
                 run: Some(run),
                 placed,
                 fails: case.fails,
+                pinned: case.pinned.clone(),
             });
         }
     }
@@ -621,7 +626,57 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
     }
     add_probes(program, paths, &mut generated, &ids, timeout_ms);
     add_third_records(program, paths, &mut generated, &ids, timeout_ms.min(2500));
+    let vocabulary = natural::Vocabulary::new(&program.string_constants());
+    for case in &mut generated.cases {
+        naturalize(program, case, &ids, &vocabulary);
+    }
     generated
+}
+
+/// Rewrites the case's text into natural values ([`natural`]) wherever the
+/// program still follows the same paths with the same records and fails
+/// as before.
+fn naturalize(
+    program: &Program,
+    case: &mut Case,
+    ids: &BTreeMap<String, i64>,
+    vocabulary: &natural::Vocabulary,
+) {
+    let failed = |run: &Run| {
+        let mut ops: Vec<&str> = run.failures.iter().map(|f| f.op.as_str()).collect();
+        ops.sort();
+        ops.dedup();
+        ops.join(",")
+    };
+    let Some(before) = case.run.as_ref().map(failed) else {
+        return;
+    };
+    let mut last = None;
+    let inputs = natural::naturalize(&case.inputs, vocabulary, &case.pinned, |inputs| {
+        match measure(program, inputs, ids) {
+            Ok((run, covers)) if covers == case.covers && failed(&run) == before => {
+                last = Some((run, covers));
+                true
+            }
+            _ => false,
+        }
+    });
+    if inputs != case.inputs {
+        // The last accepted rewrite is the result.
+        if let Some((run, covers)) = last {
+            case.inputs = inputs;
+            case.run = Some(run);
+            case.covers = covers;
+        }
+    }
+}
+
+/// `case` with the records of its latest path pinned.
+fn with_pinned(mut case: Case) -> Case {
+    if let Some((_, positions)) = case.placed.last() {
+        case.pinned.extend(positions.iter().cloned());
+    }
+    case
 }
 
 /// Boundary probes solved and placed per case; more would make the data
@@ -659,14 +714,14 @@ fn add_probes(
         let mut placed = false;
         for c in order.into_iter().take(MAX_CASES_TRIED) {
             if let Ok(Some(case)) = extend(program, &generated.cases[c], &path, ids, limit, 1) {
-                generated.cases[c] = case;
+                generated.cases[c] = with_pinned(case);
                 placed = true;
                 break;
             }
         }
         if !placed {
             if let Ok(Some(case)) = extend(program, &Case::default(), &path, ids, limit, 1) {
-                generated.cases.push(case);
+                generated.cases.push(with_pinned(case));
             }
         }
     }
@@ -745,6 +800,7 @@ fn add_third_records(
                     run: Some(run),
                     placed: Vec::new(),
                     fails: false,
+                    pinned: BTreeSet::new(),
                 });
                 break;
             }
@@ -840,6 +896,7 @@ fn minimize(program: &Program, case: &mut Case, ids: &BTreeMap<String, i64>) {
                     // Positions are stale now; nothing is placed after this.
                     placed: Vec::new(),
                     fails: case.fails,
+                    pinned: case.pinned.clone(),
                 };
             }
         }

@@ -1,123 +1,337 @@
-//! What generated data prefers where its path leaves the choice free:
-//! values a reader takes in at a glance and that tell faults apart.
+//! Natural values for generated data, where its paths leave the choice
+//! free.
 //!
 //! A solver's first model is the smallest it finds: empty fields, numbers
-//! 0 to 2, the same value in every column. Such data follows its path but
-//! reads like noise, and it cannot tell `a * 2` from `a + 2` or field 0
-//! from field 1. In the spirit of NaturalSym (FSE'24), generation asks for
-//! natural values as preferences (`assert-soft`, which never change a
-//! path's feasibility, only its model): split pieces are non-empty, the
-//! numbers a record carries lie in 3..=999, and they differ from each
-//! other.
+//! 0 to 2, the next unused character as each new key (`[`, `\`, a control
+//! character). Such data follows its paths but reads like noise, and it
+//! cannot tell `a * 2` from `a + 2` or field 0 from field 1. In the spirit
+//! of NaturalSym (FSE'24), each case's text is rewritten token by token
+//! into values a reader takes in at a glance, and every rewrite is kept
+//! only where the reference interpreter shows the case still behaves as
+//! before (the same paths covered by the same records, the same failure).
+//!
+//! * A *token* is a maximal run of characters between separators: the
+//!   sources' delimiters, whitespace, and every character of the program's
+//!   string constants that is not a letter or digit (`#`, `,`, `:`).
+//! * A text token (empty, or not already a plain word) becomes a word from
+//!   [`WORDS`]; a number from -2 to 2 becomes a prime from 3 up (where `+`,
+//!   `-`, `*` and `/` give different results), keeping its sign and
+//!   decimals.
+//! * Tokens holding a letters-and-digits part of a program constant
+//!   (`test`, `ERROR`) are left alone, and no replacement contains one.
+//! * Each token value is rewritten to one fresh value per occurrence
+//!   (columns then differ, so a wrong field index shows), else to one
+//!   fresh value for all of them (equal keys stay equal), else left as is.
+//!   Fresh values occur nowhere else in the case, so equal tokens stay
+//!   equal and different ones different.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// Numbers a record carries prefer this range: small enough to read, and
-/// clear of 0, 1 and 2, where `+`, `-`, `*` and `/` agree with each other
-/// (`2 * 2 = 2 + 2`, `x * 1 = x / 1`, `x + 0 = x - 0`).
-const NATURAL_NUMBERS: (i64, i64) = (3, 999);
+/// Readable, distinct, lower-case words (a reader can say them aloud).
+const WORDS: [&str; 26] = [
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+    "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
+    "uniform", "victor", "whiskey", "xray", "yankee", "zulu",
+];
 
-/// The declared constants of a script: `(name, sort)`.
-fn declarations(script: &[String]) -> Vec<(String, String)> {
-    script
-        .iter()
-        .filter_map(|line| {
-            let rest = line.strip_prefix("(declare-const ")?.strip_suffix(')')?;
-            let (name, sort) = rest.rsplit_once(' ')?;
-            Some((name.to_string(), sort.to_string()))
-        })
-        .collect()
+/// Token occurrences rewritten one at a time at most, per token value:
+/// each costs one interpreter run.
+const MAX_SINGLE_TRIES: usize = 8;
+
+/// One case's inputs: lines per source.
+pub type Inputs = BTreeMap<String, Vec<String>>;
+
+/// What tokens of a program's data may be rewritten to.
+pub struct Vocabulary {
+    separators: BTreeSet<char>,
+    /// Lower-cased letters-and-digits parts of the program's constants.
+    protected: Vec<String>,
 }
 
-/// The variable's role, from the names the symbolic executor gives:
-/// `scope.pN` a split piece, `scope.vN` a parsed number's magnitude,
-/// `source.fN` a source field.
-fn role(name: &str) -> Option<char> {
-    let bare = name.trim_matches('|');
-    let (_, last) = bare.rsplit_once('.')?;
-    let mut chars = last.chars();
-    let role = chars.next()?;
-    let rest = chars.as_str();
-    (!rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())).then_some(role)
-}
-
-/// `(assert-soft …)` lines asking for natural values of `script`'s
-/// variables, least important first (the solver drops the earliest
-/// preference a contradiction involves).
-pub fn preferences(script: &[String]) -> Vec<String> {
-    let mut numbers = Vec::new();
-    let mut pieces = Vec::new();
-    let already: BTreeSet<&str> = script
-        .iter()
-        .filter(|l| l.starts_with("(assert-soft "))
-        .map(String::as_str)
-        .collect();
-    for (name, sort) in declarations(script) {
-        match (role(&name), sort.as_str()) {
-            (Some('v' | 'f'), "Int" | "Real") => numbers.push((name, sort)),
-            (Some('p'), "String") => pieces.push(name),
-            _ => {}
+impl Vocabulary {
+    /// The vocabulary of a program with these string constants (see
+    /// [`coco_dataflow::model::Program::string_constants`]).
+    pub fn new(constants: &BTreeSet<String>) -> Self {
+        let mut separators: BTreeSet<char> = [' ', '\t'].into_iter().collect();
+        let mut protected = Vec::new();
+        for constant in constants {
+            separators.extend(constant.chars().filter(|c| !c.is_alphanumeric()));
+            for part in constant.split(|c: char| !c.is_alphanumeric()) {
+                if !part.is_empty() {
+                    protected.push(part.to_lowercase());
+                }
+            }
+        }
+        Vocabulary {
+            separators,
+            protected,
         }
     }
-    let mut soft = Vec::new();
-    if numbers.len() > 1 {
-        let names: Vec<&str> = numbers.iter().map(|(n, _)| n.as_str()).collect();
-        soft.push(format!("(distinct {})", names.join(" ")));
+
+    fn protects(&self, text: &str) -> bool {
+        let lower = text.to_lowercase();
+        self.protected.iter().any(|p| lower.contains(p.as_str()))
     }
-    let (low, high) = NATURAL_NUMBERS;
-    for (name, sort) in &numbers {
-        let (low, high) = if sort == "Real" {
-            (format!("{low}.0"), format!("{high}.0"))
+}
+
+/// Where a token is: source, line, byte range in the line.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct At {
+    source: String,
+    line: usize,
+    start: usize,
+    end: usize,
+}
+
+/// The tokens of `line` as byte ranges.
+fn tokens(line: &str, separators: &BTreeSet<char>) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut start = 0;
+    for (i, c) in line.char_indices() {
+        if separators.contains(&c) {
+            found.push((start, i));
+            start = i + c.len_utf8();
+        }
+    }
+    found.push((start, line.len()));
+    found
+}
+
+/// What a token value is rewritten as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A number from -2 to 2, with its sign and decimals.
+    Number { negative: bool, decimals: usize },
+    Text,
+}
+
+/// Whether (and how) `token` is rewritten: small numbers and text that is
+/// not already a plain word, unless it holds a constant's part.
+fn kind(token: &str, vocabulary: &Vocabulary) -> Option<Kind> {
+    if vocabulary.protects(token) {
+        return None;
+    }
+    let unsigned = token.strip_prefix('-').unwrap_or(token);
+    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let numeric = !whole.is_empty()
+        && whole.chars().all(|c| c.is_ascii_digit())
+        && fraction.chars().all(|c| c.is_ascii_digit())
+        && (fraction.is_empty() == !unsigned.contains('.'));
+    if numeric {
+        let small = whole.parse::<u64>().is_ok_and(|v| v <= 2);
+        return small.then_some(Kind::Number {
+            negative: token.starts_with('-'),
+            decimals: fraction.len(),
+        });
+    }
+    let plain_word = token.len() > 1 && token.chars().all(|c| c.is_ascii_alphanumeric());
+    (!plain_word).then_some(Kind::Text)
+}
+
+/// Values not used in the case, in order.
+struct Fresh<'v> {
+    used: BTreeSet<String>,
+    vocabulary: &'v Vocabulary,
+    next_word: usize,
+    next_number: u64,
+}
+
+impl Fresh<'_> {
+    fn take(&mut self, kind: Kind) -> String {
+        loop {
+            let candidate = match kind {
+                Kind::Text => {
+                    let i = self.next_word;
+                    self.next_word += 1;
+                    let round = i / WORDS.len();
+                    let word = WORDS[i % WORDS.len()];
+                    if round == 0 {
+                        word.to_string()
+                    } else {
+                        format!("{word}{}", round + 1)
+                    }
+                }
+                Kind::Number { negative, decimals } => {
+                    self.next_number += 1;
+                    while !is_prime(self.next_number) {
+                        self.next_number += 1;
+                    }
+                    let sign = if negative { "-" } else { "" };
+                    let fraction = if decimals > 0 {
+                        format!(".{}", "0".repeat(decimals))
+                    } else {
+                        String::new()
+                    };
+                    format!("{sign}{}{fraction}", self.next_number)
+                }
+            };
+            if !self.used.contains(&candidate) && !self.vocabulary.protects(&candidate) {
+                self.used.insert(candidate.clone());
+                return candidate;
+            }
+        }
+    }
+}
+
+fn is_prime(n: u64) -> bool {
+    n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
+}
+
+/// `inputs` with the tokens at `places` replaced (ranges of one line
+/// replaced from the back so the earlier ones stay valid).
+fn rewritten(inputs: &Inputs, places: &[(At, String)]) -> Inputs {
+    let mut out = inputs.clone();
+    let mut sorted: Vec<&(At, String)> = places.iter().collect();
+    sorted.sort_by(|a, b| b.0.cmp(&a.0));
+    for (at, text) in sorted {
+        if let Some(line) = out.get_mut(&at.source).and_then(|l| l.get_mut(at.line)) {
+            line.replace_range(at.start..at.end, text);
+        }
+    }
+    out
+}
+
+/// Rewrites `inputs` into natural values wherever `behaves` accepts the
+/// result. `keep_numbers` names lines whose numbers are left alone (a
+/// boundary value a probe pinned).
+pub fn naturalize(
+    inputs: &Inputs,
+    vocabulary: &Vocabulary,
+    keep_numbers: &BTreeSet<(String, usize)>,
+    mut behaves: impl FnMut(&Inputs) -> bool,
+) -> Inputs {
+    let mut current = inputs.clone();
+    // Token values in order of first appearance, with their places.
+    let mut values: Vec<(String, Kind, Vec<At>)> = Vec::new();
+    let mut used = BTreeSet::new();
+    for (source, lines) in inputs {
+        for (line_no, line) in lines.iter().enumerate() {
+            for (start, end) in tokens(line, &vocabulary.separators) {
+                let token = &line[start..end];
+                used.insert(token.to_string());
+                let Some(kind) = kind(token, vocabulary) else {
+                    continue;
+                };
+                if matches!(kind, Kind::Number { .. })
+                    && keep_numbers.contains(&(source.clone(), line_no))
+                {
+                    continue;
+                }
+                let at = At {
+                    source: source.clone(),
+                    line: line_no,
+                    start,
+                    end,
+                };
+                match values.iter_mut().find(|(t, k, _)| t == token && *k == kind) {
+                    Some((_, _, places)) => places.push(at),
+                    None => values.push((token.to_string(), kind, vec![at])),
+                }
+            }
+        }
+    }
+    let mut fresh = Fresh {
+        used,
+        vocabulary,
+        next_word: 0,
+        next_number: 2,
+    };
+    // Every rewrite so far, against the original positions.
+    let mut accepted: Vec<(At, String)> = Vec::new();
+    let mut attempt = |places: Vec<(At, String)>, accepted: &mut Vec<(At, String)>| {
+        let mut all = accepted.clone();
+        all.extend(places.iter().cloned());
+        let candidate = rewritten(inputs, &all);
+        if behaves(&candidate) {
+            *accepted = all;
+            current = candidate;
+            true
         } else {
-            (low.to_string(), high.to_string())
-        };
-        soft.push(format!("(and (>= {name} {low}) (<= {name} {high}))"));
+            false
+        }
+    };
+    for (_, kind, places) in values {
+        if places.len() > 1 {
+            let each: Vec<(At, String)> = places
+                .iter()
+                .map(|at| (at.clone(), fresh.take(kind)))
+                .collect();
+            if attempt(each, &mut accepted) {
+                continue;
+            }
+        }
+        let one = fresh.take(kind);
+        let all: Vec<(At, String)> = places.iter().map(|at| (at.clone(), one.clone())).collect();
+        if attempt(all, &mut accepted) {
+            continue;
+        }
+        if places.len() > 1 {
+            for at in places.into_iter().take(MAX_SINGLE_TRIES) {
+                attempt(vec![(at, fresh.take(kind))], &mut accepted);
+            }
+        }
     }
-    for piece in &pieces {
-        soft.push(format!("(not (= {piece} \"\"))"));
-    }
-    soft.into_iter()
-        .map(|f| format!("(assert-soft {f})"))
-        .filter(|line| !already.contains(line.as_str()))
-        .collect()
+    current
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn lines(text: &[&str]) -> Vec<String> {
-        text.iter().map(|s| s.to_string()).collect()
+    fn vocabulary(constants: &[&str]) -> Vocabulary {
+        Vocabulary::new(&constants.iter().map(|s| s.to_string()).collect())
+    }
+
+    fn inputs(lines: &[&str]) -> Inputs {
+        [("s".to_string(), lines.iter().map(|l| l.to_string()).collect())]
+            .into_iter()
+            .collect()
     }
 
     #[test]
-    fn numbers_and_pieces_get_preferences() {
-        let script = lines(&[
-            "(declare-const map3.p0 String)",
-            "(declare-const map3.t1 String)",
-            "(declare-const map3.v9 Int)",
-            "(declare-const orders.f1 Int)",
-            "(declare-const map3.n8 Bool)",
-        ]);
-        assert_eq!(
-            preferences(&script),
-            lines(&[
-                "(assert-soft (distinct map3.v9 orders.f1))",
-                "(assert-soft (and (>= map3.v9 3) (<= map3.v9 999)))",
-                "(assert-soft (and (>= orders.f1 3) (<= orders.f1 999)))",
-                "(assert-soft (not (= map3.p0 \"\")))",
-            ])
-        );
+    fn tokens_split_at_separators() {
+        let v = vocabulary(&[",", "#ad"]);
+        let line = ",B,#x 2";
+        let found: Vec<&str> = tokens(line, &v.separators)
+            .into_iter()
+            .map(|(s, e)| &line[s..e])
+            .collect();
+        assert_eq!(found, ["", "B", "", "x", "2"]);
     }
 
     #[test]
-    fn tails_flags_and_other_names_get_none() {
-        let script = lines(&[
-            "(declare-const map3.t1 String)",
-            "(declare-const map3.n8 Bool)",
-            "(declare-const map3.e4 Int)",
-            "(declare-const x Int)",
-        ]);
-        assert!(preferences(&script).is_empty());
+    fn columns_get_distinct_words_and_numbers_primes() {
+        let v = vocabulary(&[","]);
+        let out = naturalize(&inputs(&[",,2", "B,\u{1},0"]), &v, &BTreeSet::new(), |_| true);
+        assert_eq!(out["s"], ["alpha,bravo,3", "charlie,delta,5"]);
+    }
+
+    #[test]
+    fn equal_keys_stay_equal_where_the_program_needs_it() {
+        let v = vocabulary(&[","]);
+        // The "program" needs both lines' first fields equal.
+        let behaves = |i: &Inputs| {
+            let first: Vec<&str> = i["s"].iter().map(|l| l.split(',').next().unwrap()).collect();
+            first[0] == first[1]
+        };
+        let out = naturalize(&inputs(&["B,1", "B,2"]), &v, &BTreeSet::new(), behaves);
+        assert_eq!(out["s"], ["charlie,3", "charlie,5"]);
+    }
+
+    #[test]
+    fn constants_and_pinned_numbers_are_kept() {
+        let v = vocabulary(&[",", "test"]);
+        let keep: BTreeSet<(String, usize)> = [("s".to_string(), 0)].into_iter().collect();
+        let out = naturalize(&inputs(&["mytest,0", "x,-1.00"]), &v, &keep, |_| true);
+        assert_eq!(out["s"], ["mytest,0", "alpha,-3.00"]);
+    }
+
+    #[test]
+    fn a_rewrite_the_program_rejects_is_undone() {
+        let v = vocabulary(&[","]);
+        let out = naturalize(&inputs(&["\u{0},1"]), &v, &BTreeSet::new(), |i| {
+            i["s"][0].starts_with('\u{0}')
+        });
+        assert_eq!(out["s"], ["\u{0},3"]);
     }
 }

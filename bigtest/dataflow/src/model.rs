@@ -3,7 +3,10 @@
 //! extract`) so the interpreter, the symbolic executor and the mutator share
 //! one representation that needs no MLIR context.
 
-use std::{collections::BTreeMap, fmt};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fmt,
+};
 
 use crate::host::Host;
 
@@ -164,6 +167,29 @@ impl DatasetOp {
 }
 
 impl Program {
+    /// The strings the program's UDFs and sources name: constants, split
+    /// and source delimiters.
+    pub fn string_constants(&self) -> BTreeSet<String> {
+        let mut found = BTreeSet::new();
+        for udf in self.udfs.values() {
+            udf.body.walk(&mut |op| match &op.kind {
+                UdfOp::Const(Const::Str(s)) => {
+                    found.insert(s.clone());
+                }
+                UdfOp::Split { delimiter } => {
+                    found.insert(delimiter.clone());
+                }
+                _ => {}
+            });
+        }
+        for op in &self.ops {
+            if let OpKind::Source { delimiter, .. } = &op.kind {
+                found.insert(delimiter.clone());
+            }
+        }
+        found
+    }
+
     /// The name that labels op `id` in JDU paths: `filter#3`.
     pub fn op_label(&self, id: DatasetId) -> String {
         format!("{}#{id}", self.ops[id].mnemonic())
@@ -202,6 +228,21 @@ pub struct Udf {
 #[derive(Clone, Debug, Default)]
 pub struct Region {
     pub blocks: Vec<Block>,
+}
+
+impl Region {
+    /// Visits every op of the region and of the regions nested in it, in
+    /// order.
+    pub fn walk<'a, F: FnMut(&'a Op)>(&'a self, f: &mut F) {
+        for block in &self.blocks {
+            for op in &block.ops {
+                f(op);
+                for nested in &op.regions {
+                    nested.walk(f);
+                }
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -100,25 +100,13 @@ fn reach<'p>(
     }
     fresh.insert(name);
     let mut callees = Vec::new();
-    walk(&udf.body, &mut |op| {
+    udf.body.walk(&mut |op| {
         if let UdfOp::Call { callee } = &op.kind {
             callees.push(callee.as_str());
         }
     });
     for callee in callees {
         reach(program, callee, seen, fresh);
-    }
-}
-
-/// Visits every op of `region` and of the regions nested in it, in order.
-fn walk<'a, F: FnMut(&'a Op)>(region: &'a Region, f: &mut F) {
-    for block in &region.blocks {
-        for op in &block.ops {
-            f(op);
-            for nested in &op.regions {
-                walk(nested, f);
-            }
-        }
     }
 }
 
@@ -136,7 +124,7 @@ fn walk_mut<F: FnMut(&mut Op)>(region: &mut Region, f: &mut F) {
 /// Ops of a UDF by id (pre-order), nested regions included.
 fn ops_of(udf: &Udf) -> Vec<&Op> {
     let mut ops = Vec::new();
-    walk(&udf.body, &mut |op| ops.push(op));
+    udf.body.walk(&mut |op| ops.push(op));
     ops.sort_by_key(|op| op.id);
     ops
 }
@@ -697,7 +685,7 @@ mod tests {
                 format!("@{name}"),
                 (format!("@{name}"), udf.loc.clone(), content),
             );
-            walk(&udf.body, &mut |op| {
+            udf.body.walk(&mut |op| {
                 let content = format!(
                     "{:?} {:?} {:?} {}",
                     op.kind,
