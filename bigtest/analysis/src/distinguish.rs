@@ -18,8 +18,6 @@
 //! Every extra record is kept only where the reference interpreter shows
 //! the case still covers what it did and still succeeds.
 
-use std::collections::BTreeSet;
-
 use coco_smt::{parse_sexprs, SExpr};
 
 use crate::generate::PathSpec;
@@ -31,7 +29,7 @@ const ORDERINGS: [&str; 4] = [">", ">=", "<", "<="];
 /// digits, a source field's range), not comparisons of the program.
 const ENCODING_BOUND: i128 = 1_000_000_000;
 
-/// One comparison of a path and the values of `lhs - rhs` to pin.
+/// One comparison of a path and the value of `lhs - rhs` to pin.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Probe {
     /// The comparison with instance numbers dropped (`map3_1.` read as
@@ -39,10 +37,16 @@ pub struct Probe {
     pub key: String,
     pub lhs: SExpr,
     pub rhs: SExpr,
-    pub differences: Vec<i64>,
+    pub difference: i64,
+    /// Whether `difference` is the boundary itself (where `>` and `>=`
+    /// disagree) rather than one step off it.
+    pub boundary: bool,
     /// Conditions held alongside, so that the comparison decides the
     /// outcome of the condition it is part of.
     pub also: Vec<SExpr>,
+    /// For a probe across the comparison: the script line asserting it,
+    /// and what that line asserts instead (the other conjuncts, if any).
+    pub across: Option<(usize, Option<SExpr>)>,
 }
 
 /// `x` with a path's record instance dropped from each name: `map3_1.v9`
@@ -155,39 +159,48 @@ fn holding(e: &SExpr) -> Option<(&'static str, &SExpr, &SExpr, &SExpr)> {
     Some((op, a, b, e))
 }
 
-/// The comparisons `script` asserts or tests, each with the differences to
-/// pin. A comparison among the conjuncts of a condition the path makes
-/// false (`not (and (prefixof "#" t) (> (str.len t) 1))`) is probed with
-/// the other conjuncts held true, so that it alone decides the outcome.
+/// The probes of `script`'s comparisons. A comparison the path asserts
+/// is probed on its side (the boundary and one step in) and across it:
+/// the rest of the path held, the comparison's assertion dropped and its
+/// difference pinned on the other side, which is the record a faulty
+/// comparison would let through to everything after it (an order of
+/// amount 0 that a `>=` would join and sum). A comparison among the
+/// conjuncts of a condition the path makes false (`not (and (prefixof
+/// "#" t) (> (str.len t) 1))`) is probed with the other conjuncts held
+/// true, so that it alone decides the outcome. A comparison inside a term
+/// (an `ite` from `arith.select`) is pinned at -1, 0 and 1.
 pub fn probes(script: &[String]) -> Vec<Probe> {
-    let Ok(commands) = parse_sexprs(&script.join("\n")) else {
-        return Vec::new();
-    };
     let mut found: Vec<Probe> = Vec::new();
-    let mut push = |op: &str, a: &SExpr, b: &SExpr, differences: Vec<i64>, also: Vec<SExpr>| {
+    // `boundaries`: how many of `differences` are boundaries (the rest are
+    // steps off them).
+    let mut push = |op: &str,
+                    a: &SExpr,
+                    b: &SExpr,
+                    (differences, boundaries): (Vec<i64>, usize),
+                    also: Vec<SExpr>,
+                    across: Option<(usize, Option<SExpr>)>| {
         // `c >= c` (a reducer over one record) is no comparison at all.
         if encoding_bound(a, b) || a == b {
             return;
         }
         let key = uninstanced(&format!("({op} {a} {b})"));
-        if let Some(known) = found.iter_mut().find(|p| p.key == key) {
-            for d in differences {
-                if !known.differences.contains(&d) {
-                    known.differences.push(d);
-                }
-            }
-        } else {
+        for (i, difference) in differences.into_iter().enumerate() {
             found.push(Probe {
-                key,
+                key: key.clone(),
                 lhs: a.clone(),
                 rhs: b.clone(),
-                differences,
-                also,
+                difference,
+                boundary: i < boundaries,
+                also: also.clone(),
+                across: across.clone(),
             });
         }
     };
-    for command in &commands {
-        let SExpr::List(items) = command else {
+    for (line, text) in script.iter().enumerate() {
+        let Ok(commands) = parse_sexprs(text) else {
+            continue;
+        };
+        let [SExpr::List(items)] = commands.as_slice() else {
             continue;
         };
         let [SExpr::Atom(head), body] = items.as_slice() else {
@@ -208,43 +221,61 @@ pub fn probes(script: &[String]) -> Vec<Probe> {
         };
         let mut inner = Vec::new();
         for (i, part) in parts.iter().enumerate() {
-            match holding(part) {
-                Some((op, a, b, written)) => {
-                    let (canonical, _, _) = ordering(written).unwrap_or((op, a, b));
-                    let (side, also) = if fails {
-                        let others = parts
-                            .iter()
-                            .enumerate()
-                            .filter(|(j, _)| *j != i)
-                            .map(|(_, p)| (*p).clone())
-                            .collect();
-                        (negated(op), others)
-                    } else {
-                        (op, Vec::new())
-                    };
-                    push(canonical, a, b, side_differences(side), also);
-                    nested(written, &mut inner);
-                }
-                None => nested(part, &mut inner),
+            let Some((op, a, b, written)) = holding(part) else {
+                nested(part, &mut inner);
+                continue;
+            };
+            let (canonical, _, _) = ordering(written).unwrap_or((op, a, b));
+            let others: Vec<SExpr> = parts
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, p)| (*p).clone())
+                .collect();
+            if fails {
+                push(canonical, a, b, (side_differences(negated(op)), 1), others, None);
+            } else {
+                let rest = match others.len() {
+                    0 => None,
+                    1 => Some(others[0].clone()),
+                    _ => Some(SExpr::List(
+                        std::iter::once(SExpr::Atom("and".into()))
+                            .chain(others)
+                            .collect(),
+                    )),
+                };
+                let across = Some((line, rest));
+                push(canonical, a, b, (side_differences(negated(op)), 1), Vec::new(), across);
+                push(canonical, a, b, (side_differences(op), 1), Vec::new(), None);
             }
+            nested(written, &mut inner);
         }
         for e in inner {
             if let Some((op, a, b)) = ordering(e) {
-                push(op, a, b, vec![0], Vec::new());
+                // Where an `ite` takes either branch, and the tie.
+                push(op, a, b, (vec![0, -1, 1], 3), Vec::new(), None);
             }
         }
     }
     found
 }
 
-/// `path` with `probe`'s `lhs - rhs` pinned to `difference`.
-pub fn pinned(path: &PathSpec, probe: &Probe, difference: i64) -> PathSpec {
-    let value = if difference < 0 {
-        format!("(- {})", difference.unsigned_abs())
+/// `path` with `probe`'s `lhs - rhs` pinned.
+pub fn pinned(path: &PathSpec, probe: &Probe) -> PathSpec {
+    let value = if probe.difference < 0 {
+        format!("(- {})", probe.difference.unsigned_abs())
     } else {
-        difference.to_string()
+        probe.difference.to_string()
     };
     let mut pinned = path.clone();
+    if let Some((line, rest)) = &probe.across {
+        if let Some(text) = pinned.script.get_mut(*line) {
+            *text = match rest {
+                Some(rest) => format!("(assert {rest})"),
+                None => String::new(),
+            };
+        }
+    }
     for condition in &probe.also {
         pinned.script.push(format!("(assert {condition})"));
     }
@@ -255,24 +286,36 @@ pub fn pinned(path: &PathSpec, probe: &Probe, difference: i64) -> PathSpec {
     pinned
 }
 
-/// The probes of `paths` worth solving, each comparison and difference
-/// once, on the path with the fewest records that has it: `(path index,
-/// probe, difference)`.
-pub fn plan(paths: &[&PathSpec]) -> Vec<(usize, Probe, i64)> {
-    let mut order: Vec<usize> = (0..paths.len()).collect();
-    order.sort_by_key(|&i| paths[i].records.len());
-    let mut seen: BTreeSet<(String, i64)> = BTreeSet::new();
-    let mut planned = Vec::new();
-    for i in order {
-        for probe in probes(&paths[i].script) {
-            for &d in &probe.differences {
-                if seen.insert((probe.key.clone(), d)) {
-                    planned.push((i, probe.clone(), d));
-                }
+/// The probes of `paths`, one group per comparison and difference,
+/// boundaries before steps off them, each
+/// group the ways to reach it in the order worth trying: across a
+/// comparison first (it reaches the most of the program), on paths that
+/// reach a sink first (where a fault shows), then on paths with fewer
+/// records. `(path index, probe)`.
+pub fn plan(paths: &[&PathSpec]) -> Vec<Vec<(usize, Probe)>> {
+    let mut groups: Vec<((String, i64), Vec<(usize, Probe)>)> = Vec::new();
+    for (i, path) in paths.iter().enumerate() {
+        for probe in probes(&path.script) {
+            let key = (probe.key.clone(), probe.difference);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, group)) => group.push((i, probe)),
+                None => groups.push((key, vec![(i, probe)])),
             }
         }
     }
-    planned
+    let mut groups: Vec<Vec<(usize, Probe)>> = groups
+        .into_iter()
+        .map(|(_, mut group)| {
+            group.sort_by_key(|(i, probe)| {
+                let path = paths[*i];
+                let shown = path.branches.iter().any(|b| b.starts_with("sink#"));
+                (probe.across.is_none(), !shown, path.records.len())
+            });
+            group
+        })
+        .collect();
+    groups.sort_by_key(|group| !group[0].1.boundary);
+    groups
 }
 
 #[cfg(test)]
@@ -283,8 +326,16 @@ mod tests {
         text.iter().map(|s| s.to_string()).collect()
     }
 
+    fn differences(found: &[Probe], key: &str, across: bool) -> Vec<i64> {
+        found
+            .iter()
+            .filter(|p| p.key == key && p.across.is_some() == across)
+            .map(|p| p.difference)
+            .collect()
+    }
+
     #[test]
-    fn sides_give_the_boundary_and_one_step_in() {
+    fn sides_give_the_boundary_and_one_step_in_and_across() {
         let script = lines(&[
             "(declare-const x Int)",
             "(declare-const y Int)",
@@ -292,11 +343,28 @@ mod tests {
             "(assert (not (<= y x)))",
         ]);
         let found = probes(&script);
-        assert_eq!(found.len(), 2);
-        assert_eq!(found[0].key, "(> (ite n (- x) x) 40)");
-        assert_eq!(found[0].differences, vec![1, 2]);
-        assert_eq!(found[1].key, "(<= y x)");
-        assert_eq!(found[1].differences, vec![1, 2]);
+        let first = "(> (ite n (- x) x) 40)";
+        assert_eq!(differences(&found, first, false), [1, 2]);
+        assert_eq!(differences(&found, first, true), [0, -1]);
+        assert_eq!(differences(&found, "(<= y x)", false), [1, 2]);
+        assert_eq!(differences(&found, "(<= y x)", true), [0, -1]);
+    }
+
+    #[test]
+    fn across_drops_the_comparison_and_keeps_the_other_conjuncts() {
+        let path = PathSpec {
+            id: 0,
+            branches: vec![],
+            script: lines(&["(assert (and (> x 5) (= s \"a\")))"]),
+            keys: vec![],
+            records: vec![],
+        };
+        let found = probes(&path.script);
+        let across = found.iter().find(|p| p.across.is_some() && p.difference == 0).unwrap();
+        assert_eq!(
+            pinned(&path, across).script,
+            ["(assert (= s \"a\"))", "(assert (= (- x 5) 0))"]
+        );
     }
 
     #[test]
@@ -305,8 +373,8 @@ mod tests {
             "(assert (not (and (and (str.prefixof \"#\" t) (> (str.len t) 1)) (not (= t \"#ad\")))))",
         ]);
         let found = probes(&script);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].differences, vec![0, -1]);
+        assert_eq!(found.len(), 2);
+        assert_eq!(differences(&found, "(> (str.len t) 1)", false), [0, -1]);
         let also: Vec<String> = found[0].also.iter().map(|e| e.to_string()).collect();
         assert_eq!(also, ["(str.prefixof \"#\" t)", "(not (= t \"#ad\"))"]);
     }
@@ -322,11 +390,10 @@ mod tests {
     }
 
     #[test]
-    fn comparisons_inside_terms_are_pinned_equal() {
+    fn comparisons_inside_terms_are_pinned_around_equal() {
         let script = lines(&["(assert (= r (ite (>= c1 c2) c1 c2)))"]);
         let found = probes(&script);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].differences, vec![0]);
+        assert_eq!(differences(&found, "(>= c1 c2)", false), [0, -1, 1]);
     }
 
     #[test]
@@ -339,12 +406,9 @@ mod tests {
             records: vec![],
         };
         let planned = plan(&[&a]);
-        assert_eq!(planned.len(), 2);
-        let pinned = pinned(&a, &planned[0].1, -1);
-        assert_eq!(
-            pinned.script.last().unwrap(),
-            "(assert (= (- map3_0.v9 40) (- 1)))"
-        );
+        // Across at 0 and -1, inside at 1 and 2; each from both records.
+        assert_eq!(planned.len(), 4);
+        assert!(planned.iter().all(|group| group.len() == 2));
         assert_eq!(uninstanced("(> map3_12.v9 x_1)"), "(> map3.v9 x_1)");
     }
 }

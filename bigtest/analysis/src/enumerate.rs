@@ -15,7 +15,7 @@ use std::{
 use coco_dataflow::{
     eval::{Evaluator, Stop},
     host::Host,
-    lineage::{may_precede, path_key, render, Step},
+    lineage::{may_precede, path_key, render, Step, EMPTY_REDUCE},
     model::{DatasetId, JoinKind, OpKind, Program},
 };
 use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
@@ -662,6 +662,13 @@ impl<'p> Enumerator<'p> {
             }
             OpKind::Reduce { .. } | OpKind::ReduceByKey { .. } => {
                 let keyed = matches!(op.kind, OpKind::ReduceByKey { .. });
+                if !keyed {
+                    // No record reaches the reduce: the job fails. Its
+                    // dataset (empty sources at least) has no record to
+                    // constrain.
+                    let empty = State::default();
+                    self.finish(id, &empty, vec![self.label(id, EMPTY_REDUCE)])?;
+                }
                 for state in self.states(op.inputs[0], inst)?.iter() {
                     let mut s = state.clone();
                     if keyed {

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use coco_dataflow::{
     interp::{self, Run},
-    lineage::path_key,
+    lineage::{path_key, EMPTY_REDUCE},
     model::{OpKind, Program},
     value::Value,
 };
@@ -276,6 +276,21 @@ fn extend(
     timeout_ms: u32,
     attempts: usize,
 ) -> crate::Result<Option<Case>> {
+    extend_as(program, case, path, ids, timeout_ms, attempts, Some(path.id))
+}
+
+/// [`extend`], where the program must then follow `follows` (a probe's
+/// record need not follow the path it was solved on: across a comparison
+/// it takes the other side).
+fn extend_as(
+    program: &Program,
+    case: &Case,
+    path: &PathSpec,
+    ids: &BTreeMap<String, i64>,
+    timeout_ms: u32,
+    attempts: usize,
+    follows: Option<i64>,
+) -> crate::Result<Option<Case>> {
     let script = apart_script(case, path);
     // Second line of defence: pieces of one split differ, and no piece or
     // source field reuses a key the case already has (a token of the new
@@ -353,7 +368,7 @@ fn extend(
             lines.push(fields.join(&delimiter));
         }
         let (run, covers) = measure(program, &inputs, ids)?;
-        if case.holds(&run, &covers, Some(path.id)) {
+        if case.holds(&run, &covers, follows) {
             let mut placed = case.placed.clone();
             placed.push((path, positions));
             return Ok(Some(Case {
@@ -624,14 +639,77 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
     for case in &mut generated.cases {
         minimize(program, case, &ids);
     }
+    add_dropped_records(program, paths, &mut generated, &ids, timeout_ms);
     add_probes(program, paths, &mut generated, &ids, timeout_ms);
     add_third_records(program, paths, &mut generated, &ids, timeout_ms.min(2500));
     let vocabulary = natural::Vocabulary::new(&program.string_constants());
     for case in &mut generated.cases {
         naturalize(program, case, &ids, &vocabulary);
     }
+    // A case with no records exists only as the cases after it do (see
+    // `testdata::case_count`): empty ones go right after the first case.
+    let (empty, full): (Vec<Case>, Vec<Case>) = generated
+        .cases
+        .drain(..)
+        .partition(|c| c.records() == 0);
+    let mut full = full.into_iter();
+    generated.cases = full.next().into_iter().chain(empty).chain(full).collect();
     generated
 }
+
+/// Whether `path` is the empty dataset reaching a global reduce.
+fn empty_reduce(path: &PathSpec) -> bool {
+    path.branches.len() == 1 && path.branches[0].ends_with(&format!("={EMPTY_REDUCE}"))
+}
+
+impl Case {
+    /// Whether the case is an empty reduce's: it fails only because no
+    /// record reaches a global reduce, so it may hold records that some
+    /// operator before the reduce drops.
+    fn empty_reduce(&self, paths: &[PathSpec]) -> bool {
+        self.fails
+            && paths
+                .iter()
+                .any(|p| empty_reduce(p) && self.covers.contains_key(&p.id))
+    }
+}
+
+/// Records that do not reach the reduce, for the empty reduce's case: a
+/// reader sees why the job fails (every reading implausible), and a fault
+/// that lets one of them through shows. Records of up to
+/// [`MAX_DROPPED_PATHS`] paths are added, each kept only where the reduce
+/// still sees no record.
+fn add_dropped_records(
+    program: &Program,
+    paths: &[PathSpec],
+    generated: &mut Generated,
+    ids: &BTreeMap<String, i64>,
+    timeout_ms: u32,
+) {
+    let limit = (timeout_ms / 4).clamp(500, 2500).min(timeout_ms);
+    let droppable: Vec<&PathSpec> = paths
+        .iter()
+        .filter(|p| !ends_in_failure(p) && records(p).len() == 1 && global_reduces(p).is_empty())
+        .collect();
+    for index in 0..generated.cases.len() {
+        if !generated.cases[index].empty_reduce(paths) {
+            continue;
+        }
+        let mut added = 0;
+        for path in &droppable {
+            if added == MAX_DROPPED_PATHS {
+                break;
+            }
+            if let Ok(Some(case)) = extend(program, &generated.cases[index], path, ids, limit, 1) {
+                generated.cases[index] = case;
+                added += 1;
+            }
+        }
+    }
+}
+
+/// Paths whose records an empty reduce's case gets.
+const MAX_DROPPED_PATHS: usize = 2;
 
 /// Rewrites the case's text into natural values ([`natural`]) wherever the
 /// program still follows the same paths with the same records and fails
@@ -679,9 +757,9 @@ fn with_pinned(mut case: Case) -> Case {
     case
 }
 
-/// Boundary probes solved and placed per case; more would make the data
-/// larger than a reader takes in.
-const MAX_PROBES: usize = 24;
+/// Boundary probes solved and placed per program; more would make the
+/// data larger than a reader takes in.
+const MAX_PROBES: usize = 16;
 
 /// Adds the boundary probes of [`distinguish`] to the succeeding cases:
 /// into the first case whose data still behaves with them, else into a
@@ -697,33 +775,71 @@ fn add_probes(
 ) {
     let candidates: Vec<&PathSpec> = paths.iter().filter(|p| !ends_in_failure(p)).collect();
     let limit = (timeout_ms / 4).clamp(500, 2500).min(timeout_ms);
-    for (i, probe, difference) in distinguish::plan(&candidates)
-        .into_iter()
-        .take(MAX_PROBES)
-    {
-        let path = distinguish::pinned(candidates[i], &probe, difference);
-        if !matches!(solve(&path.script, limit), Ok(Outcome::Sat(_))) {
-            continue;
-        }
-        // The case that covers the path first: its records give the probe
-        // the context the path needs (the other side of a join).
-        let mut order: Vec<usize> = (0..generated.cases.len())
-            .filter(|&c| !generated.cases[c].fails)
-            .collect();
-        order.sort_by_key(|&c| !generated.cases[c].covers.contains_key(&path.id));
-        let mut placed = false;
-        for c in order.into_iter().take(MAX_CASES_TRIED) {
-            if let Ok(Some(case)) = extend(program, &generated.cases[c], &path, ids, limit, 1) {
-                generated.cases[c] = with_pinned(case);
-                placed = true;
+    for group in distinguish::plan(&candidates).into_iter().take(MAX_PROBES) {
+        for (i, probe) in group.into_iter().take(MAX_PROBE_TRIES) {
+            let mut path = distinguish::pinned(candidates[i], &probe);
+            // A probe's text stays as the solver picks it (its length may be
+            // the point), so it asks for distinct, non-empty pieces: two
+            // records of a fold then tell their fields apart.
+            let all: Vec<String> = pieces(&path.script).into_values().flatten().collect();
+            if all.len() > 1 {
+                let names: Vec<String> = all.iter().map(|n| coco_smt::quote(n)).collect();
+                path.script
+                    .push(format!("(assert-soft (distinct {}))", names.join(" ")));
+            }
+            for piece in &all {
+                path.script.push(format!(
+                    "(assert-soft (not (= {} \"\")))",
+                    coco_smt::quote(piece)
+                ));
+            }
+            if !matches!(solve(&path.script, limit), Ok(Outcome::Sat(_))) {
+                continue;
+            }
+            if place_probe(program, paths, generated, &path, ids, limit) {
                 break;
             }
         }
-        if !placed {
-            if let Ok(Some(case)) = extend(program, &Case::default(), &path, ids, limit, 1) {
-                generated.cases.push(with_pinned(case));
-            }
+    }
+}
+
+/// Ways to reach one probe tried before giving up on it.
+const MAX_PROBE_TRIES: usize = 3;
+
+/// Places the records of `path` (a pinned probe) in a succeeding case or
+/// an empty reduce's: the latter first, then the one covering the path,
+/// whose records give the probe the context the path needs (the other
+/// side of a join), else a case of their own.
+fn place_probe(
+    program: &Program,
+    paths: &[PathSpec],
+    generated: &mut Generated,
+    path: &PathSpec,
+    ids: &BTreeMap<String, i64>,
+    limit: u32,
+) -> bool {
+    let mut order: Vec<usize> = (0..generated.cases.len())
+        .filter(|&c| !generated.cases[c].fails || generated.cases[c].empty_reduce(paths))
+        .collect();
+    // An empty reduce's case first: a record it keeps is one every
+    // operator before the reduce drops, and a fault that lets it through
+    // turns the job's failure into a result.
+    order.sort_by_key(|&c| {
+        let case = &generated.cases[c];
+        (!case.fails, !case.covers.contains_key(&path.id))
+    });
+    for c in order.into_iter().take(MAX_CASES_TRIED) {
+        if let Ok(Some(case)) = extend_as(program, &generated.cases[c], path, ids, limit, 1, None) {
+            generated.cases[c] = with_pinned(case);
+            return true;
         }
+    }
+    match extend_as(program, &Case::default(), path, ids, limit, 1, None) {
+        Ok(Some(case)) => {
+            generated.cases.push(with_pinned(case));
+            true
+        }
+        _ => false,
     }
 }
 
@@ -767,8 +883,25 @@ fn add_third_records(
             .keys()
             .map(|source| (source.clone(), Vec::new()))
             .collect();
-        let records = &case.covers[&path.id];
-        for (source, index) in records {
+        // The records of one group that follows the path (the case may
+        // have several).
+        let wanted = path_key(&path.branches);
+        let Some(records) = case.run.as_ref().and_then(|run| {
+            let observation = run
+                .observations
+                .iter()
+                .find(|o| path_key(&o.branches) == wanted)?;
+            let mut records: Vec<(String, usize)> = observation
+                .origins
+                .iter()
+                .map(|o| (o.source.clone(), o.index))
+                .collect();
+            records.dedup();
+            Some(records)
+        }) else {
+            continue;
+        };
+        for (source, index) in &records {
             if let Some(line) = case.inputs.get(source).and_then(|l| l.get(*index)) {
                 inputs.entry(source.clone()).or_default().push(line.clone());
             }

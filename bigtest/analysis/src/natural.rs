@@ -103,6 +103,14 @@ enum Kind {
     /// A number from -2 to 2, with its sign and decimals.
     Number { negative: bool, decimals: usize },
     Text,
+    /// A token of a record a probe pinned: only its characters outside
+    /// printable ASCII change, to letters, so its length and everything
+    /// else the probe chose stay.
+    Printable,
+}
+
+fn printable(c: char) -> bool {
+    c == ' ' || c.is_ascii_graphic()
 }
 
 /// Whether (and how) `token` is rewritten: small numbers and text that is
@@ -137,9 +145,13 @@ struct Fresh<'v> {
 }
 
 impl Fresh<'_> {
-    fn take(&mut self, kind: Kind) -> String {
+    fn take(&mut self, kind: Kind, token: &str) -> String {
+        if kind == Kind::Printable {
+            return self.printable(token);
+        }
         loop {
             let candidate = match kind {
+                Kind::Printable => unreachable!("handled above"),
                 Kind::Text => {
                     let i = self.next_word;
                     self.next_word += 1;
@@ -173,6 +185,27 @@ impl Fresh<'_> {
     }
 }
 
+impl Fresh<'_> {
+    /// `token` with its characters outside printable ASCII replaced by one
+    /// letter, the first (from `q`) that makes it unused; if none does,
+    /// `q` (the interpreter still decides whether it is kept).
+    fn printable(&mut self, token: &str) -> String {
+        let with = |letter: char| -> String {
+            token
+                .chars()
+                .map(|c| if printable(c) { c } else { letter })
+                .collect()
+        };
+        let chosen = ('q'..='z')
+            .chain('a'..'q')
+            .map(with)
+            .find(|t| !self.used.contains(t) && !self.vocabulary.protects(t))
+            .unwrap_or_else(|| with('q'));
+        self.used.insert(chosen.clone());
+        chosen
+    }
+}
+
 fn is_prime(n: u64) -> bool {
     n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
 }
@@ -192,12 +225,12 @@ fn rewritten(inputs: &Inputs, places: &[(At, String)]) -> Inputs {
 }
 
 /// Rewrites `inputs` into natural values wherever `behaves` accepts the
-/// result. `keep_numbers` names lines whose numbers are left alone (a
-/// boundary value a probe pinned).
+/// result. `pinned` names lines a boundary probe chose: only their
+/// characters outside printable ASCII change.
 pub fn naturalize(
     inputs: &Inputs,
     vocabulary: &Vocabulary,
-    keep_numbers: &BTreeSet<(String, usize)>,
+    pinned: &BTreeSet<(String, usize)>,
     mut behaves: impl FnMut(&Inputs) -> bool,
 ) -> Inputs {
     let mut current = inputs.clone();
@@ -209,14 +242,17 @@ pub fn naturalize(
             for (start, end) in tokens(line, &vocabulary.separators) {
                 let token = &line[start..end];
                 used.insert(token.to_string());
-                let Some(kind) = kind(token, vocabulary) else {
-                    continue;
+                let kind = if pinned.contains(&(source.clone(), line_no)) {
+                    if token.chars().all(printable) {
+                        continue;
+                    }
+                    Kind::Printable
+                } else {
+                    let Some(kind) = kind(token, vocabulary) else {
+                        continue;
+                    };
+                    kind
                 };
-                if matches!(kind, Kind::Number { .. })
-                    && keep_numbers.contains(&(source.clone(), line_no))
-                {
-                    continue;
-                }
                 let at = At {
                     source: source.clone(),
                     line: line_no,
@@ -250,24 +286,24 @@ pub fn naturalize(
             false
         }
     };
-    for (_, kind, places) in values {
+    for (token, kind, places) in values {
         if places.len() > 1 {
             let each: Vec<(At, String)> = places
                 .iter()
-                .map(|at| (at.clone(), fresh.take(kind)))
+                .map(|at| (at.clone(), fresh.take(kind, &token)))
                 .collect();
             if attempt(each, &mut accepted) {
                 continue;
             }
         }
-        let one = fresh.take(kind);
+        let one = fresh.take(kind, &token);
         let all: Vec<(At, String)> = places.iter().map(|at| (at.clone(), one.clone())).collect();
         if attempt(all, &mut accepted) {
             continue;
         }
         if places.len() > 1 {
             for at in places.into_iter().take(MAX_SINGLE_TRIES) {
-                attempt(vec![(at, fresh.take(kind))], &mut accepted);
+                attempt(vec![(at, fresh.take(kind, &token))], &mut accepted);
             }
         }
     }
@@ -319,11 +355,13 @@ mod tests {
     }
 
     #[test]
-    fn constants_and_pinned_numbers_are_kept() {
+    fn constants_and_pinned_records_are_kept() {
         let v = vocabulary(&[",", "test"]);
         let keep: BTreeSet<(String, usize)> = [("s".to_string(), 0)].into_iter().collect();
         let out = naturalize(&inputs(&["mytest,0", "x,-1.00"]), &v, &keep, |_| true);
         assert_eq!(out["s"], ["mytest,0", "alpha,-3.00"]);
+        let out = naturalize(&inputs(&["#\u{8e}D,0"]), &v, &keep, |_| true);
+        assert_eq!(out["s"], ["#qD,0"]);
     }
 
     #[test]

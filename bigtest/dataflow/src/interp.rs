@@ -13,7 +13,7 @@ use thiserror::Error;
 use crate::{
     eval::{Evaluator, Stop},
     host::{self, Host},
-    lineage::{render, Lineage, Origin, Step},
+    lineage::{render, Lineage, Origin, Step, EMPTY_REDUCE},
     model::{DatasetId, JoinKind, OpKind, Program, Ty},
     value::{Concrete, Key, Value},
 };
@@ -380,7 +380,19 @@ impl<'p> Interp<'p> {
                 if group.is_empty() {
                     // Spark's RDD.reduce throws on an empty RDD
                     // (UnsupportedOperationException "empty collection";
-                    // PySpark: ValueError), which fails the job.
+                    // PySpark: ValueError), which fails the job. That is a
+                    // JDU path of its own, which no record follows; where
+                    // a record failed before, Spark has failed the job there.
+                    if self.run.failures.is_empty() {
+                        self.terminate(
+                        &Record {
+                            fields: Vec::new(),
+                            lineage: Lineage::default(),
+                            origins: Vec::new(),
+                        },
+                            vec![self.label(id, EMPTY_REDUCE)],
+                        );
+                    }
                     self.run.failures.push(Failure {
                         loc: op.loc.clone(),
                         op: "df.reduce".into(),

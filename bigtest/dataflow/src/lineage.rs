@@ -16,6 +16,11 @@ pub enum Step {
 
 pub type Lineage = Vec<Step>;
 
+/// The class of a global `df.reduce` that no record reaches: Spark's
+/// `reduce` throws on an empty dataset, so the path ends in a failure
+/// (`reduce#4=empty=fail`) and no record follows it.
+pub const EMPTY_REDUCE: &str = "empty=fail";
+
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {

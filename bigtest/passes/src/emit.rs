@@ -100,6 +100,17 @@ impl ModulePass for EmitPass {
                         covers.entry(record.clone()).or_default().push(*id);
                     }
                 }
+                // A path no record follows (an empty reduce) is the whole
+                // case's doing: every record of it was dropped before.
+                for (id, records) in &case.covers {
+                    if records.is_empty() {
+                        for (source, lines) in &case.inputs {
+                            for i in 0..lines.len() {
+                                covers.entry((source.clone(), i)).or_default().push(*id);
+                            }
+                        }
+                    }
+                }
                 for (source, lines) in &case.inputs {
                     for (i, line) in lines.iter().enumerate() {
                         let ids = covers
