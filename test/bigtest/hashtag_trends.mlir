@@ -28,4 +28,4 @@
 // COVERAGE: covered: 26 of 26 paths not shown infeasible (100.0%)
 
 // MUTATION: @hashtag_trends: 7 mutants
-// MUTATION: mutation score: 57.1%
+// MUTATION: mutation score: 100.0%

@@ -24,7 +24,7 @@
 // PATHS: branches ["source#0", "filter#2=pass", "sink#3"]
 // PATHS-NOT: {{bigtest.jdu_path|substr#[0-9]+=fail}}
 
-// GENERATE: scores 4 4 0 0 4 3 100.0%
+// GENERATE: scores 4 4 0 0 8 3 100.0%
 
 module attributes {df.host = "python"} {
 

@@ -24,4 +24,4 @@
 // COVERAGE: covered: 7 of 7 paths not shown infeasible (100.0%)
 
 // MUTATION: @inventory_restock: 15 mutants
-// MUTATION: mutation score: 93.3%
+// MUTATION: mutation score: 100.0%

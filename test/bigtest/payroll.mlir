@@ -26,4 +26,7 @@
 // COVERAGE: covered: 28 of 28 paths not shown infeasible (100.0%)
 
 // MUTATION: @payroll: 23 mutants
-// MUTATION: mutation score: 82.6%
+// MUTATION: mutation score: 95.7%
+// The one survivor is equivalent: at 40 hours the overtime formula gives
+// 40 * rate as the plain one does.
+// MUTATION: survived: @gross_pay cmpi#1: gt -> ge (wrong comparison)

@@ -57,7 +57,7 @@
 // PATHS: branches ["source#0", "map#1@parse_order:cond_br#6=false", "map#1@parse_order:cond_br#23=false", "sink#2"]
 
 // GENERATE: stock 4 4 0 0 4 2 100.0%
-// GENERATE: orders 6 6 0 0 6 5 100.0%
+// GENERATE: orders 6 6 0 0 9 5 100.0%
 
 module attributes {df.host = "python"} {
 

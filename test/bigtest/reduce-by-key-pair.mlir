@@ -16,7 +16,7 @@
 // PATHS: branches ["source#0", "reduce_by_key#2=single", "sink#3"]
 // PATHS: branches ["reduce_by_key#2=fold{source#0 | source#0}", "sink#3"]
 
-// GENERATE: sums 5 5 0 0 6 4 100.0%
+// GENERATE: sums 5 5 0 0 9 5 100.0%
 
 module {
 

@@ -25,4 +25,4 @@
 // COVERAGE: covered: 9 of 9 paths not shown infeasible (100.0%)
 
 // MUTATION: @sales_by_country: 16 mutants
-// MUTATION: mutation score: 75.0%
+// MUTATION: mutation score: 100.0%

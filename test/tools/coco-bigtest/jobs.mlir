@@ -11,10 +11,10 @@
 // RUN: not coco-bigtest run %s --data %t --json | FileCheck %s --check-prefix=JSON
 // RUN: coco-bigtest coverage %s --data %t --timeout-ms 30000 | FileCheck %s --check-prefix=COVERAGE
 
-// CHECK: orders 5 5 0 0 5 4 100.0%
+// CHECK: orders 5 5 0 0 9 4 100.0%
 
 // JOBS-DAG: @orders on {{.*}}case-{{[0-9]}}:
-// JOBS-DAG: sink "large" (1 records):
+// JOBS-DAG: sink "large" (3 records):
 // JOBS: coco-bigtest: error: @orders on {{.*}}: 1 failures (Spark would abort the job):
 // JOBS: @orders on {{.*}}: 1 failures (Spark would abort the job):
 // JOBS: @orders on {{.*}}: 1 failures (Spark would abort the job):
