@@ -1,53 +1,77 @@
 #!/usr/bin/env bash
-# BigTest test-data generation per example program: JDU paths, records
-# emitted against the records of one dataset per path (what a generator
-# without record reuse would emit, counted in the same run), measured
-# coverage and the median wall time of several `coco-bigtest generate` runs.
-# Usage: bench/bigtest.sh [runs] [k...]    (defaults: 3 runs, k = 2 3)
-# BIGTEST_TIMEOUT_MS sets Z3's time per query (default 30000, as the
-# filetests use, so a loaded machine does not turn paths unknown; every
-# program but unit_prices reaches full coverage at the tool's 10000). BIGTEST_PROGRAMS="wordcount payroll" picks the programs; by default every
-# example but unit_prices, whose 238 test cases take minutes per run (run it
-# with BIGTEST_PROGRAMS=unit_prices). Its filetest with exact coverage and
-# mutation figures is REQUIRES: slow:
+# BigTest test-data generation per example program, by phase: JDU paths,
+# records and test cases written, coverage, mutation score, and the median
+# wall time of several runs of each phase.
+#   enumerate  coco-opt --pass-pipeline=builtin.module(cse,bigtest-jdu-paths{k})
+#   solve      the same plus bigtest-solve, less enumerate
+#   emit       `coco-bigtest generate` (all three phases in one process, as
+#              a user runs them), less enumerate and solve
+#   total      `coco-bigtest generate`
+# Usage: bench/bigtest.sh [runs] [k...]    (defaults: 3 runs, k = 2)
+# Release binaries (built here if missing; BIGTEST_BIN=./target/debug for
+# the test build). BIGTEST_TIMEOUT_MS sets Z3's time per query (default:
+# the tool's 10000). BIGTEST_PROGRAMS="wordcount payroll" picks the
+# programs; by default every example but unit_prices, whose hundreds of
+# paths take minutes (run it with BIGTEST_PROGRAMS=unit_prices). Its
+# filetest with exact coverage and mutation figures is REQUIRES: slow:
 #   COCO_SLOW_TESTS=1 cargo test -p coco-filetests --test filetests -- bigtest/unit_prices-generate
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=./target/debug
+bin=${BIGTEST_BIN:-./target/release}
+if [ "$bin" = ./target/release ] && { [ ! -x "$bin/coco-bigtest" ] || [ ! -x "$bin/coco-opt" ]; }; then
+  cargo build -q --release -p coco-tools --bin coco-bigtest --bin coco-opt
+fi
 runs=${1:-3}
 shift || true
 ks=("$@")
-[ ${#ks[@]} -eq 0 ] && ks=(2 3)
+[ ${#ks[@]} -eq 0 ] && ks=(2)
+timeout_ms=${BIGTEST_TIMEOUT_MS:-10000}
 programs=${BIGTEST_PROGRAMS:-$(ls examples/bigtest/*.mlir | xargs -n1 basename | sed 's/\.mlir$//' | grep -v '^unit_prices$')}
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-printf "%-18s %2s %6s %8s %8s %6s %9s %9s %9s\n" program k paths feasible records naive "vs naive" coverage "median s"
+
+# Median of the numbers on stdin.
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# Seconds `"$@"` takes (its output dropped).
+seconds() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" >/dev/null 2>&1 || true
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" 'BEGIN {print e - s}'
+}
+
+printf "%-18s %2s %6s %8s %8s %6s %9s %9s %9s %7s %7s %7s\n" \
+  program k paths feasible records cases coverage mutation enumerate solve emit total
 for k in "${ks[@]}"; do
   for p in $programs; do
     prog=examples/bigtest/$p.mlir
-    # Records of one dataset per feasible path: the `records` entries of
-    # each satisfiable bigtest.jdu_path.
-    naive=$($bin/coco-opt "$prog" --pass-pipeline="builtin.module(bigtest-jdu-paths{k=$k},bigtest-solve)" 2>/dev/null |
-      grep 'status sat' | grep -o 'source = ' | wc -l || true)
-    times=()
+    enumerate=() solved=() total=()
     line=""
     for _ in $(seq 1 "$runs"); do
+      enumerate+=("$(seconds "$bin/coco-opt" "$prog" --pass-pipeline="builtin.module(cse,bigtest-jdu-paths{k=$k})")")
+      solved+=("$(seconds "$bin/coco-opt" "$prog" --pass-pipeline="builtin.module(cse,bigtest-jdu-paths{k=$k},bigtest-solve{timeout-ms=$timeout_ms})")")
       start=$(date +%s.%N)
-      if ! out=$($bin/coco-bigtest generate "$prog" -o "$work/$p" --k "$k" --timeout-ms "${BIGTEST_TIMEOUT_MS:-30000}" 2>&1); then
+      if ! out=$("$bin/coco-bigtest" generate "$prog" -o "$work/$p" --k "$k" --timeout-ms "$timeout_ms" 2>&1); then
         line="failed: $(echo "$out" | tail -1)"
         break
       fi
       end=$(date +%s.%N)
-      times+=("$(awk -v s="$start" -v e="$end" 'BEGIN {print e - s}')")
+      total+=("$(awk -v s="$start" -v e="$end" 'BEGIN {print e - s}')")
       line=$(echo "$out" | awk -v p="$p" '$1 == p')
     done
-    if [ ${#times[@]} -eq 0 ]; then
+    if [ ${#total[@]} -eq 0 ]; then
       printf "%-18s %2s %s\n" "$p" "$k" "$line"
       continue
     fi
-    median=$(printf "%s\n" "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    echo "$line" | awk -v k="$k" -v n="$naive" -v m="$median" '{
-      printf "%-18s %2s %6d %8d %8d %6d %8.2fx %9s %9.2f\n", $1, k, $2, $3, $6, n, ($6 ? n / $6 : 0), $8, m
+    mutation=$("$bin/coco-bigtest" mutate "$prog" --data "$work/$p" 2>/dev/null |
+      sed -n 's/^mutation score: //p')
+    e=$(printf "%s\n" "${enumerate[@]}" | median)
+    s=$(printf "%s\n" "${solved[@]}" | median)
+    t=$(printf "%s\n" "${total[@]}" | median)
+    echo "$line" | awk -v k="$k" -v m="$mutation" -v e="$e" -v s="$s" -v t="$t" '{
+      solve = s - e; emit = t - s; if (solve < 0) solve = 0; if (emit < 0) emit = 0
+      printf "%-18s %2s %6d %8d %8d %6d %9s %9s %9.2f %7.2f %7.2f %7.2f\n", $1, k, $2, $3, $6, $7, $8, m, e, solve, emit, t
     }'
   done
 done

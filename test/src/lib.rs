@@ -20,6 +20,7 @@ pub mod export_names;
 pub mod fuzz;
 pub mod gpu_resources;
 pub mod layers;
+pub mod natural_data;
 pub mod pyspark_jobs;
 pub mod random_programs;
 pub mod run_line;

@@ -78,6 +78,7 @@ fn prepare(job: &Path, scratch: &Path) -> Result<Prepared, String> {
             String::from_utf8_lossy(&output.stderr)
         ));
     }
+    crate::natural_data::check(&data, &job.display().to_string())?;
     let report_path = data.join("report.json");
     let report: Value = std::fs::read_to_string(&report_path)
         .ok()

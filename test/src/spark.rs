@@ -212,6 +212,7 @@ fn prepare(program: &Path, scratch: &Path) -> Result<Prepared, String> {
         ])),
         &format!("coco-bigtest generate {shown}"),
     )?;
+    crate::natural_data::check(&data, &shown)?;
     export(&shown, &job)?;
     let expected = interpreter_outcomes(&shown, &data_arg)?;
     let mutate = coco_tools::bigtest::run(&args(&[

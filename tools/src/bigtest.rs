@@ -640,6 +640,8 @@ fn pytest_cases(
             Some(failure) => Outcome::Failure {
                 class: failure.exception.clone(),
                 reason: failure.reason.clone(),
+                // A failure of no record: the driver's reduce of nothing.
+                in_driver: failure.origins.is_empty(),
             },
             None => Outcome::Output(
                 imported

@@ -235,7 +235,14 @@ pub fn probes(script: &[String]) -> Vec<Probe> {
                 .map(|(_, p)| (*p).clone())
                 .collect();
             if fails {
-                push(canonical, a, b, (side_differences(negated(op)), 1), others, None);
+                push(
+                    canonical,
+                    a,
+                    b,
+                    (side_differences(negated(op)), 1),
+                    others,
+                    None,
+                );
             } else {
                 let rest = match others.len() {
                     0 => None,
@@ -247,7 +254,14 @@ pub fn probes(script: &[String]) -> Vec<Probe> {
                     )),
                 };
                 let across = Some((line, rest));
-                push(canonical, a, b, (side_differences(negated(op)), 1), Vec::new(), across);
+                push(
+                    canonical,
+                    a,
+                    b,
+                    (side_differences(negated(op)), 1),
+                    Vec::new(),
+                    across,
+                );
                 push(canonical, a, b, (side_differences(op), 1), Vec::new(), None);
             }
             nested(written, &mut inner);
@@ -362,7 +376,10 @@ mod tests {
             records: vec![],
         };
         let found = probes(&path.script);
-        let across = found.iter().find(|p| p.across.is_some() && p.difference == 0).unwrap();
+        let across = found
+            .iter()
+            .find(|p| p.across.is_some() && p.difference == 0)
+            .unwrap();
         assert_eq!(
             pinned(&path, across).script,
             ["(assert (= s \"a\"))", "(assert (= (- x 5) 0))"]

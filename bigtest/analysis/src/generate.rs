@@ -276,7 +276,15 @@ fn extend(
     timeout_ms: u32,
     attempts: usize,
 ) -> crate::Result<Option<Case>> {
-    extend_as(program, case, path, ids, timeout_ms, attempts, Some(path.id))
+    extend_as(
+        program,
+        case,
+        path,
+        ids,
+        timeout_ms,
+        attempts,
+        Some(path.id),
+    )
 }
 
 /// [`extend`], where the program must then follow `follows` (a probe's
@@ -326,14 +334,26 @@ fn extend_as(
         }
     }
     let mut blocked: Vec<String> = Vec::new();
+    let siblings = sibling_copies(path);
     for attempt in 0..attempts {
         let mut attempt_script = script.clone();
-        if attempt > 0 {
+        let copying = attempt == 1 && !siblings.is_empty();
+        if copying {
+            attempt_script.extend(siblings.iter().cloned());
+        } else if attempt > 0 {
             attempt_script.extend(distinct.iter().cloned());
         }
         attempt_script.extend(blocked.iter().cloned());
-        let model = match solve(&attempt_script, timeout_ms)? {
+        let limit = if copying {
+            (timeout_ms / 4).clamp(500, 2500).min(timeout_ms)
+        } else {
+            timeout_ms
+        };
+        let model = match solve(&attempt_script, limit)? {
             Outcome::Sat(model) => model,
+            // Copies make word equations (`x ++ "," ++ x`) that Z3 may not
+            // decide: the other attempts go on.
+            Outcome::Unsat | Outcome::Unknown(_) if copying => continue,
             Outcome::Unsat if attempt == 1 && !distinct.is_empty() => {
                 // The path needs equal pieces; try other values instead.
                 distinct.clear();
@@ -367,7 +387,33 @@ fn extend_as(
             positions.push((source, lines.len()));
             lines.push(fields.join(&delimiter));
         }
-        let (run, covers) = measure(program, &inputs, ids)?;
+        let (mut run, mut covers) = measure(program, &inputs, ids)?;
+        if copying && !case.holds(&run, &covers, follows) {
+            // The copies share the element's key: freshen the new lines'
+            // words one occurrence at a time until the path holds.
+            let old: BTreeSet<(String, usize)> = case
+                .inputs
+                .iter()
+                .flat_map(|(s, lines)| (0..lines.len()).map(move |i| (s.clone(), i)))
+                .collect();
+            let vocabulary = natural::Vocabulary::new(&program.string_constants());
+            let mut found = None;
+            let freshened =
+                natural::freshen(&inputs, &vocabulary, &old, |candidate| {
+                    match measure(program, candidate, ids) {
+                        Ok((r, c)) if case.holds(&r, &c, follows) => {
+                            found = Some((r, c));
+                            true
+                        }
+                        _ => false,
+                    }
+                });
+            if let Some((r, c)) = found {
+                inputs = freshened;
+                run = r;
+                covers = c;
+            }
+        }
         if case.holds(&run, &covers, follows) {
             let mut placed = case.placed.clone();
             placed.push((path, positions));
@@ -385,6 +431,64 @@ fn extend_as(
         }
     }
     Ok(None)
+}
+
+/// For a path that follows element j >= 1 of a flat_map's list, that the
+/// elements before it are copies of it: the path leaves them free, and the
+/// solver's choice (an empty item) may fail the job when the rest of the
+/// program runs on them. The list's pieces are the last j + 1 pieces the
+/// flat_map's UDF declares (`flat_map1.p4`, `flat_map1.p6`); in a path
+/// over several records the k-th element named in its branches is
+/// instance k's (`flat_map1_1.p6`).
+fn sibling_copies(path: &PathSpec) -> Vec<String> {
+    let mut elements: Vec<(String, usize)> = Vec::new();
+    for branch in &path.branches {
+        let mut rest = branch.as_str();
+        while let Some(at) = rest.find("flat_map#") {
+            rest = &rest[at + "flat_map#".len()..];
+            let id: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let Some(class) = rest[id.len()..].strip_prefix("=elem") else {
+                continue;
+            };
+            let digits: String = class.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(j) = digits.parse() {
+                elements.push((id, j));
+            }
+        }
+    }
+    let by_scope = pieces(&path.script);
+    let mut copies = Vec::new();
+    for (k, (id, j)) in elements.iter().enumerate() {
+        let nth = elements[..k]
+            .iter()
+            .filter(|(other, _)| other == id)
+            .count();
+        let several = elements.iter().filter(|(other, _)| other == id).count() > 1;
+        let scope = if several {
+            format!("flat_map{id}_{nth}")
+        } else {
+            format!("flat_map{id}")
+        };
+        let Some(list) = by_scope.get(&scope) else {
+            continue;
+        };
+        let mut list = list.clone();
+        list.sort_by_key(|name| {
+            name.rsplit_once(".p")
+                .and_then(|(_, n)| n.parse::<usize>().ok())
+                .unwrap_or(0)
+        });
+        if *j == 0 || list.len() <= *j {
+            continue;
+        }
+        let element = coco_smt::quote(&list[list.len() - 1]);
+        copies.extend(
+            list[list.len() - 1 - j..list.len() - 1]
+                .iter()
+                .map(|other| format!("(assert (= {} {element}))", coco_smt::quote(other))),
+        );
+    }
+    copies
 }
 
 /// Declarations and assertions of both scripts, each variable declared once;
@@ -727,15 +831,18 @@ fn naturalize(
         return;
     };
     let mut last = None;
-    let inputs = natural::naturalize(&case.inputs, vocabulary, &case.pinned, |inputs| {
-        match measure(program, inputs, ids) {
+    let inputs = natural::naturalize(
+        &case.inputs,
+        vocabulary,
+        &case.pinned,
+        |inputs| match measure(program, inputs, ids) {
             Ok((run, covers)) if covers == case.covers && failed(&run) == before => {
                 last = Some((run, covers));
                 true
             }
             _ => false,
-        }
-    });
+        },
+    );
     if inputs != case.inputs {
         // The last accepted rewrite is the result.
         if let Some((run, covers)) = last {
@@ -907,8 +1014,8 @@ fn add_third_records(
             continue;
         };
         let copy = case.inputs[first_source][*first_index].clone();
-        let third = std::iter::once(Some((first_source.clone(), copy)))
-            .chain(std::iter::once_with(|| {
+        let third =
+            std::iter::once(Some((first_source.clone(), copy))).chain(std::iter::once_with(|| {
                 another_record(program, path, &inputs, &op, timeout_ms)
             }));
         for (source, line) in third.flatten() {
@@ -1054,6 +1161,9 @@ mod tests {
         let branch = "reduce_by_key#5=fold{source#0, map#1 | distinct#1=duplicate{source#0 | source#0}, map#1 | source#0}";
         assert_eq!(super::fold_width(branch, "reduce_by_key#5"), 3);
         assert_eq!(super::fold_width(branch, "reduce_by_key#4"), 0);
-        assert_eq!(super::fold_width("reduce_by_key#5=single", "reduce_by_key#5"), 0);
+        assert_eq!(
+            super::fold_width("reduce_by_key#5=single", "reduce_by_key#5"),
+            0
+        );
     }
 }

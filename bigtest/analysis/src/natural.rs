@@ -104,7 +104,10 @@ fn tokens(line: &str, separators: &BTreeSet<char>) -> Vec<(usize, usize)> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     /// A number from -2 to 2 or a huge one, with its sign and decimals.
-    Number { negative: bool, decimals: usize },
+    Number {
+        negative: bool,
+        decimals: usize,
+    },
     Text,
     /// A token of a record a probe pinned: only its characters outside
     /// printable ASCII change, to letters, so its length and everything
@@ -129,7 +132,9 @@ fn kind(token: &str, vocabulary: &Vocabulary) -> Option<Kind> {
         && fraction.chars().all(|c| c.is_ascii_digit())
         && (fraction.is_empty() == !unsigned.contains('.'));
     if numeric {
-        let unnatural = whole.parse::<u64>().map_or(true, |v| v <= 2 || v > MAX_NATURAL);
+        let unnatural = whole
+            .parse::<u64>()
+            .map_or(true, |v| v <= 2 || v > MAX_NATURAL);
         return unnatural.then_some(Kind::Number {
             negative: token.starts_with('-'),
             decimals: fraction.len(),
@@ -313,6 +318,56 @@ pub fn naturalize(
     current
 }
 
+/// Rewrites the text tokens of the lines of `inputs` not in `kept`, one
+/// occurrence at a time, each to a fresh word, until `done` accepts the
+/// result (which is returned); `inputs` unchanged when it never does.
+/// Generation uses it on a record whose list elements were copied from
+/// one another, so that the copies' keys differ.
+pub fn freshen(
+    inputs: &Inputs,
+    vocabulary: &Vocabulary,
+    kept: &BTreeSet<(String, usize)>,
+    mut done: impl FnMut(&Inputs) -> bool,
+) -> Inputs {
+    let mut used = BTreeSet::new();
+    let mut places = Vec::new();
+    for (source, lines) in inputs {
+        for (line_no, line) in lines.iter().enumerate() {
+            for (start, end) in tokens(line, &vocabulary.separators) {
+                let token = &line[start..end];
+                used.insert(token.to_string());
+                let new = !kept.contains(&(source.clone(), line_no));
+                let word = !token.is_empty()
+                    && !vocabulary.protects(token)
+                    && token.parse::<f64>().is_err();
+                if new && word {
+                    places.push(At {
+                        source: source.clone(),
+                        line: line_no,
+                        start,
+                        end,
+                    });
+                }
+            }
+        }
+    }
+    let mut fresh = Fresh {
+        used,
+        vocabulary,
+        next_word: 0,
+        next_number: 2,
+    };
+    let mut rewrites: Vec<(At, String)> = Vec::new();
+    for at in places.into_iter().take(MAX_SINGLE_TRIES) {
+        rewrites.push((at, fresh.take(Kind::Text, "")));
+        let candidate = rewritten(inputs, &rewrites);
+        if done(&candidate) {
+            return candidate;
+        }
+    }
+    inputs.clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,9 +377,12 @@ mod tests {
     }
 
     fn inputs(lines: &[&str]) -> Inputs {
-        [("s".to_string(), lines.iter().map(|l| l.to_string()).collect())]
-            .into_iter()
-            .collect()
+        [(
+            "s".to_string(),
+            lines.iter().map(|l| l.to_string()).collect(),
+        )]
+        .into_iter()
+        .collect()
     }
 
     #[test]
@@ -341,7 +399,9 @@ mod tests {
     #[test]
     fn columns_get_distinct_words_and_numbers_primes() {
         let v = vocabulary(&[","]);
-        let out = naturalize(&inputs(&[",,2", "B,\u{1},0"]), &v, &BTreeSet::new(), |_| true);
+        let out = naturalize(&inputs(&[",,2", "B,\u{1},0"]), &v, &BTreeSet::new(), |_| {
+            true
+        });
         assert_eq!(out["s"], ["alpha,bravo,3", "charlie,delta,5"]);
     }
 
@@ -350,7 +410,10 @@ mod tests {
         let v = vocabulary(&[","]);
         // The "program" needs both lines' first fields equal.
         let behaves = |i: &Inputs| {
-            let first: Vec<&str> = i["s"].iter().map(|l| l.split(',').next().unwrap()).collect();
+            let first: Vec<&str> = i["s"]
+                .iter()
+                .map(|l| l.split(',').next().unwrap())
+                .collect();
             first[0] == first[1]
         };
         let out = naturalize(&inputs(&["B,1", "B,2"]), &v, &BTreeSet::new(), behaves);
@@ -365,6 +428,18 @@ mod tests {
         assert_eq!(out["s"], ["mytest,0", "alpha,-3.00"]);
         let out = naturalize(&inputs(&["#\u{8e}D,0"]), &v, &keep, |_| true);
         assert_eq!(out["s"], ["#qD,0"]);
+    }
+
+    #[test]
+    fn freshen_rewrites_new_words_until_accepted() {
+        let v = vocabulary(&[",", ":"]);
+        let kept: BTreeSet<(String, usize)> = [("s".to_string(), 0)].into_iter().collect();
+        // Accepted once the two items of line 1 differ.
+        let out = freshen(&inputs(&["old:1", "x:3,x:3"]), &v, &kept, |i| {
+            let items: Vec<&str> = i["s"][1].split(',').collect();
+            items[0] != items[1]
+        });
+        assert_eq!(out["s"], ["old:1", "alpha:3,x:3"]);
     }
 
     #[test]

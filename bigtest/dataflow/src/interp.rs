@@ -385,11 +385,11 @@ impl<'p> Interp<'p> {
                     // a record failed before, Spark has failed the job there.
                     if self.run.failures.is_empty() {
                         self.terminate(
-                        &Record {
-                            fields: Vec::new(),
-                            lineage: Lineage::default(),
-                            origins: Vec::new(),
-                        },
+                            &Record {
+                                fields: Vec::new(),
+                                lineage: Lineage::default(),
+                                origins: Vec::new(),
+                            },
                             vec![self.label(id, EMPTY_REDUCE)],
                         );
                     }

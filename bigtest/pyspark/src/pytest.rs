@@ -44,6 +44,10 @@ pub enum Outcome {
     Failure {
         class: Option<String>,
         reason: String,
+        /// Raised by PySpark in the driver (`reduce` of an empty RDD), not
+        /// by a UDF on an executor: the exception is the class itself
+        /// rather than Spark's wrapper naming it in its message.
+        in_driver: bool,
     },
 }
 
@@ -139,13 +143,25 @@ pub fn module(
         }
         let call = format!("job.{entry}({})", params.join(", "));
         match &case.outcome {
-            Outcome::Failure { class, .. } => {
-                let pattern = class.clone().unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "    with pytest.raises(Exception, match={}):",
-                    python_str(&pattern)
-                );
+            Outcome::Failure {
+                class, in_driver, ..
+            } => {
+                match class {
+                    Some(class)
+                        if *in_driver
+                            && class.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+                    {
+                        let _ = writeln!(out, "    with pytest.raises({class}):");
+                    }
+                    _ => {
+                        let pattern = class.clone().unwrap_or_default();
+                        let _ = writeln!(
+                            out,
+                            "    with pytest.raises(Exception, match={}):",
+                            python_str(&pattern)
+                        );
+                    }
+                }
                 // RDDs are lazy: their failures show when they are
                 // collected. Actions have run by the time the call returns.
                 let lazy: Vec<usize> = (0..job.outputs.len())
