@@ -284,12 +284,27 @@ fn extend(
         timeout_ms,
         attempts,
         Some(path.id),
+        false,
     )
+}
+
+/// Z3's resource count (`rlimit`) that optional work may spend per query:
+/// probes, extra records, retries. A query beyond it is given up on
+/// whatever the machine's speed, so two runs generate the same data.
+/// Well under a second of Z3 time on a 2-core machine, where the examples'
+/// probes need at most a quarter of it; the timeout stays a backstop.
+const OPTIONAL_EFFORT: u64 = 2_000_000;
+
+/// Solves a query of optional work (see [`OPTIONAL_EFFORT`]).
+fn solve_optional(script: &[String], timeout_ms: u32) -> coco_smt::Result<Outcome> {
+    coco_smt::solve_bounded(script, timeout_ms, OPTIONAL_EFFORT)
 }
 
 /// [`extend`], where the program must then follow `follows` (a probe's
 /// record need not follow the path it was solved on: across a comparison
-/// it takes the other side).
+/// it takes the other side), and `optional` work solves within
+/// [`OPTIONAL_EFFORT`].
+#[allow(clippy::too_many_arguments)]
 fn extend_as(
     program: &Program,
     case: &Case,
@@ -298,6 +313,7 @@ fn extend_as(
     timeout_ms: u32,
     attempts: usize,
     follows: Option<i64>,
+    optional: bool,
 ) -> crate::Result<Option<Case>> {
     let script = apart_script(case, path);
     // Second line of defence: pieces of one split differ, and no piece or
@@ -344,12 +360,12 @@ fn extend_as(
             attempt_script.extend(distinct.iter().cloned());
         }
         attempt_script.extend(blocked.iter().cloned());
-        let limit = if copying {
-            (timeout_ms / 4).clamp(500, 2500).min(timeout_ms)
+        let answer = if copying || optional {
+            solve_optional(&attempt_script, timeout_ms)?
         } else {
-            timeout_ms
+            solve(&attempt_script, timeout_ms)?
         };
-        let model = match solve(&attempt_script, limit)? {
+        let model = match answer {
             Outcome::Sat(model) => model,
             // Copies make word equations (`x ++ "," ++ x`) that Z3 may not
             // decide: the other attempts go on.
@@ -745,7 +761,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
     }
     add_dropped_records(program, paths, &mut generated, &ids, timeout_ms);
     add_probes(program, paths, &mut generated, &ids, timeout_ms);
-    add_third_records(program, paths, &mut generated, &ids, timeout_ms.min(2500));
+    add_third_records(program, paths, &mut generated, &ids, timeout_ms);
     let vocabulary = natural::Vocabulary::new(&program.string_constants());
     for case in &mut generated.cases {
         naturalize(program, case, &ids, &vocabulary);
@@ -787,7 +803,8 @@ fn add_dropped_records(
     ids: &BTreeMap<String, i64>,
     timeout_ms: u32,
 ) {
-    let limit = (timeout_ms / 4).clamp(500, 2500).min(timeout_ms);
+    // Optional work: bounded by effort, the timeout only a backstop.
+    let limit = timeout_ms;
     let droppable: Vec<&PathSpec> = paths
         .iter()
         .filter(|p| !ends_in_failure(p) && records(p).len() == 1 && global_reduces(p).is_empty())
@@ -801,7 +818,9 @@ fn add_dropped_records(
             if added == MAX_DROPPED_PATHS {
                 break;
             }
-            if let Ok(Some(case)) = extend(program, &generated.cases[index], path, ids, limit, 1) {
+            let case = &generated.cases[index];
+            let follows = Some(path.id);
+            if let Ok(Some(case)) = extend_as(program, case, path, ids, limit, 1, follows, true) {
                 generated.cases[index] = case;
                 added += 1;
             }
@@ -878,7 +897,8 @@ fn add_probes(
     timeout_ms: u32,
 ) {
     let candidates: Vec<&PathSpec> = paths.iter().filter(|p| !ends_in_failure(p)).collect();
-    let limit = (timeout_ms / 4).clamp(500, 2500).min(timeout_ms);
+    // Optional work: bounded by effort, the timeout only a backstop.
+    let limit = timeout_ms;
     for group in distinguish::plan(&candidates).into_iter().take(MAX_PROBES) {
         for (i, probe) in group.into_iter().take(MAX_PROBE_TRIES) {
             let mut path = distinguish::pinned(candidates[i], &probe);
@@ -897,7 +917,7 @@ fn add_probes(
                     coco_smt::quote(piece)
                 ));
             }
-            if !matches!(solve(&path.script, limit), Ok(Outcome::Sat(_))) {
+            if !matches!(solve_optional(&path.script, limit), Ok(Outcome::Sat(_))) {
                 continue;
             }
             if place_probe(program, paths, generated, &path, ids, limit) {
@@ -933,12 +953,21 @@ fn place_probe(
         (!case.fails, !case.covers.contains_key(&path.id))
     });
     for c in order.into_iter().take(MAX_CASES_TRIED) {
-        if let Ok(Some(case)) = extend_as(program, &generated.cases[c], path, ids, limit, 1, None) {
+        if let Ok(Some(case)) = extend_as(
+            program,
+            &generated.cases[c],
+            path,
+            ids,
+            limit,
+            1,
+            None,
+            true,
+        ) {
             generated.cases[c] = with_pinned(case);
             return true;
         }
     }
-    match extend_as(program, &Case::default(), path, ids, limit, 1, None) {
+    match extend_as(program, &Case::default(), path, ids, limit, 1, None, true) {
         Ok(Some(case)) => {
             generated.cases.push(with_pinned(case));
             true
@@ -1097,7 +1126,7 @@ fn another_record(
             ));
         }
     }
-    let Ok(Outcome::Sat(model)) = solve(&script, timeout_ms) else {
+    let Ok(Outcome::Sat(model)) = solve_optional(&script, timeout_ms) else {
         return None;
     };
     let path = resolved(path, &model);

@@ -79,11 +79,24 @@ pub enum Outcome {
 /// so a call returns within `timeout_ms` plus [`GRACE`] whatever Z3 does.
 /// A `timeout_ms` of 0 leaves no time at all, not unlimited time.
 pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome> {
+    solve_within(script, timeout_ms, None)
+}
+
+/// [`solve`], where Z3 also gives up after `effort` units of its resource
+/// count (its `rlimit`), so that whether a hard query is answered depends
+/// on the query, not on how fast or loaded the machine is: for the
+/// optional work of test generation (probes, extra records), whose data
+/// two runs must agree on. The timeout stays as a backstop.
+pub fn solve_bounded(script: &[String], timeout_ms: u32, effort: u64) -> Result<Outcome> {
+    solve_within(script, timeout_ms, Some(effort))
+}
+
+fn solve_within(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Result<Outcome> {
     let renaming = Renaming::of(script);
     if let Some(outcome) = renaming.as_ref().and_then(alpha::remembered) {
         return Ok(outcome);
     }
-    let outcome = solve_fresh(script, timeout_ms)?;
+    let outcome = solve_fresh(script, timeout_ms, effort)?;
     if let Some(renaming) = renaming {
         alpha::remember(renaming, &outcome);
     }
@@ -91,13 +104,13 @@ pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome> {
 }
 
 /// [`solve`] without the answers of earlier scripts.
-fn solve_fresh(script: &[String], timeout_ms: u32) -> Result<Outcome> {
+fn solve_fresh(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Result<Outcome> {
     let deadline = Instant::now() + Duration::from_millis(timeout_ms.into());
     let whole = |script: &[String], deadline: Instant| {
         let left = deadline
             .saturating_duration_since(Instant::now())
             .as_millis();
-        solve_whole(script, left.min(u32::MAX as u128) as u32)
+        solve_whole(script, left.min(u32::MAX as u128) as u32, effort)
     };
     if let Some(outcome) = decompose::solve_in_blocks(script, deadline, whole) {
         return outcome;
@@ -106,7 +119,7 @@ fn solve_fresh(script: &[String], timeout_ms: u32) -> Result<Outcome> {
 }
 
 /// [`solve`] without splitting the script into independent blocks.
-fn solve_whole(script: &[String], timeout_ms: u32) -> Result<Outcome> {
+fn solve_whole(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Result<Outcome> {
     let text = script.join("\n");
     if text.contains('\0') {
         return Err(Error::NulInScript);
@@ -117,8 +130,11 @@ fn solve_whole(script: &[String], timeout_ms: u32) -> Result<Outcome> {
     thread::Builder::new()
         .name("coco-smt".to_string())
         .spawn(move || {
-            let result =
-                z3::with_z3_config(&Config::new(), || solve_in_context(&text, &worker_watch));
+            let mut config = Config::new();
+            if let Some(effort) = effort {
+                config.set_param_value("rlimit", &effort.to_string());
+            }
+            let result = z3::with_z3_config(&config, || solve_in_context(&text, &worker_watch));
             // The caller may have given up on this query already.
             let _ = tx.send(result);
         })
