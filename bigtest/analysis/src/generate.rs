@@ -291,8 +291,10 @@ fn extend(
 /// Z3's resource count (`rlimit`) that optional work may spend per query:
 /// probes, extra records, retries. A query beyond it is given up on
 /// whatever the machine's speed, so two runs generate the same data.
-/// Well under a second of Z3 time on a 2-core machine, where the examples'
-/// probes need at most a quarter of it; the timeout stays a backstop.
+/// The examples' optional queries all finish within it (the costliest,
+/// sensor_peak's probes of a fold over two readings, in about 2.7 s on a
+/// 2-core machine: Z3 counts little of its string and real reasoning), and
+/// the timeout stays a backstop.
 const OPTIONAL_EFFORT: u64 = 2_000_000;
 
 /// Solves a query of optional work (see [`OPTIONAL_EFFORT`]).
