@@ -7,6 +7,10 @@
 #   emit       `coco-bigtest generate` (all three phases in one process, as
 #              a user runs them), less enumerate and solve
 #   total      `coco-bigtest generate`
+# With BASELINE_BIN (another build's binaries, e.g. of the session's
+# starting commit: `git worktree add /work/old <commit>` built with
+# CARGO_TARGET_DIR=/work/oldtarget), its `generate` runs in the same loop
+# and the table adds its median, its mutation score and the time ratio.
 # Usage: bench/bigtest.sh [runs] [k...]    (defaults: 3 runs, k = 2)
 # Release binaries (built here if missing; BIGTEST_BIN=./target/debug for
 # the test build). BIGTEST_TIMEOUT_MS sets Z3's time per query (default:
@@ -41,12 +45,15 @@ seconds() {
   awk -v s="$start" -v e="$end" 'BEGIN {print e - s}'
 }
 
-printf "%-18s %2s %6s %8s %8s %6s %9s %9s %9s %7s %7s %7s\n" \
+baseline=${BASELINE_BIN:-}
+printf "%-18s %2s %6s %8s %8s %6s %9s %9s %9s %7s %7s %7s" \
   program k paths feasible records cases coverage mutation enumerate solve emit total
+[ -n "$baseline" ] && printf " %7s %9s %6s" "base s" "base mut" ratio
+printf "\n"
 for k in "${ks[@]}"; do
   for p in $programs; do
     prog=examples/bigtest/$p.mlir
-    enumerate=() solved=() total=()
+    enumerate=() solved=() total=() base=()
     line=""
     for _ in $(seq 1 "$runs"); do
       enumerate+=("$(seconds "$bin/coco-opt" "$prog" --pass-pipeline="builtin.module(cse,bigtest-jdu-paths{k=$k})")")
@@ -59,6 +66,9 @@ for k in "${ks[@]}"; do
       end=$(date +%s.%N)
       total+=("$(awk -v s="$start" -v e="$end" 'BEGIN {print e - s}')")
       line=$(echo "$out" | awk -v p="$p" '$1 == p')
+      if [ -n "$baseline" ]; then
+        base+=("$(seconds "$baseline/coco-bigtest" generate "$prog" -o "$work/base-$p" --k "$k" --timeout-ms "$timeout_ms")")
+      fi
     done
     if [ ${#total[@]} -eq 0 ]; then
       printf "%-18s %2s %s\n" "$p" "$k" "$line"
@@ -69,9 +79,17 @@ for k in "${ks[@]}"; do
     e=$(printf "%s\n" "${enumerate[@]}" | median)
     s=$(printf "%s\n" "${solved[@]}" | median)
     t=$(printf "%s\n" "${total[@]}" | median)
-    echo "$line" | awk -v k="$k" -v m="$mutation" -v e="$e" -v s="$s" -v t="$t" '{
+    b="" bm=""
+    if [ -n "$baseline" ]; then
+      b=$(printf "%s\n" "${base[@]}" | median)
+      bm=$("$baseline/coco-bigtest" mutate "$prog" --data "$work/base-$p" 2>/dev/null |
+        sed -n 's/^mutation score: //p')
+    fi
+    echo "$line" | awk -v k="$k" -v m="$mutation" -v e="$e" -v s="$s" -v t="$t" -v b="$b" -v bm="$bm" '{
       solve = s - e; emit = t - s; if (solve < 0) solve = 0; if (emit < 0) emit = 0
-      printf "%-18s %2s %6d %8d %8d %6d %9s %9s %9.2f %7.2f %7.2f %7.2f\n", $1, k, $2, $3, $6, $7, $8, m, e, solve, emit, t
+      printf "%-18s %2s %6d %8d %8d %6d %9s %9s %9.2f %7.2f %7.2f %7.2f", $1, k, $2, $3, $6, $7, $8, m, e, solve, emit, t
+      if (b != "") printf " %7.2f %9s %5.2fx", b, bm, t / b
+      printf "\n"
     }'
   done
 done

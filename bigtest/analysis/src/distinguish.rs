@@ -309,7 +309,9 @@ pub fn pinned(path: &PathSpec, probe: &Probe) -> PathSpec {
 /// reach a sink first (where a fault shows), then on paths with fewer
 /// records. `(path index, probe)`.
 pub fn plan(paths: &[&PathSpec]) -> Vec<Vec<(usize, Probe)>> {
-    let mut groups: Vec<((String, i64), Vec<(usize, Probe)>)> = Vec::new();
+    // (comparison, difference) and the ways to probe it.
+    type Group = ((String, i64), Vec<(usize, Probe)>);
+    let mut groups: Vec<Group> = Vec::new();
     for (i, path) in paths.iter().enumerate() {
         for probe in probes(&path.script) {
             let key = (probe.key.clone(), probe.difference);

@@ -130,7 +130,7 @@ fn kind(token: &str, vocabulary: &Vocabulary) -> Option<Kind> {
     let numeric = !whole.is_empty()
         && whole.chars().all(|c| c.is_ascii_digit())
         && fraction.chars().all(|c| c.is_ascii_digit())
-        && (fraction.is_empty() == !unsigned.contains('.'));
+        && (fraction.is_empty() != unsigned.contains('.'));
     if numeric {
         let unnatural = whole
             .parse::<u64>()
@@ -215,7 +215,7 @@ impl Fresh<'_> {
 }
 
 fn is_prime(n: u64) -> bool {
-    n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
+    n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| !n.is_multiple_of(d))
 }
 
 /// `inputs` with the tokens at `places` replaced (ranges of one line
