@@ -265,27 +265,28 @@ fn fields_of(model: &BTreeMap<String, ModelValue>, vars: &[String]) -> Vec<Strin
 /// Solutions `extend` tries per path before giving up on a case.
 const ATTEMPTS: usize = 4;
 
-/// Tries to add records following `path` to `case`. Solvers like short,
-/// equal strings; when those make records group with each other, later
-/// attempts ask for pairwise distinct split pieces, then for other values.
-fn extend(
-    program: &Program,
-    case: &Case,
-    path: &PathSpec,
-    ids: &BTreeMap<String, i64>,
-    timeout_ms: u32,
+/// How [`extend`] places a path's records.
+#[derive(Clone, Copy)]
+struct Placing {
+    /// Solutions tried before giving up on the case.
     attempts: usize,
-) -> crate::Result<Option<Case>> {
-    extend_as(
-        program,
-        case,
-        path,
-        ids,
-        timeout_ms,
-        attempts,
-        Some(path.id),
-        false,
-    )
+    /// The path the program must then follow: the path itself, or none
+    /// for a probe (across a comparison its record takes the other side).
+    follows: Option<i64>,
+    /// Optional work (probes, extra records): its queries solve within
+    /// [`OPTIONAL_EFFORT`].
+    optional: bool,
+}
+
+impl Placing {
+    /// A path's own records, as coverage needs them.
+    fn covering(path: &PathSpec) -> Self {
+        Placing {
+            attempts: ATTEMPTS,
+            follows: Some(path.id),
+            optional: false,
+        }
+    }
 }
 
 /// Z3's resource count (`rlimit`) that optional work may spend per query:
@@ -302,21 +303,22 @@ fn solve_optional(script: &[String], timeout_ms: u32) -> coco_smt::Result<Outcom
     coco_smt::solve_bounded(script, timeout_ms, OPTIONAL_EFFORT)
 }
 
-/// [`extend`], where the program must then follow `follows` (a probe's
-/// record need not follow the path it was solved on: across a comparison
-/// it takes the other side), and `optional` work solves within
-/// [`OPTIONAL_EFFORT`].
-#[allow(clippy::too_many_arguments)]
-fn extend_as(
+/// Tries to add records following `path` to `case`. Solvers like short,
+/// equal strings; when those make records group with each other, later
+/// attempts ask for pairwise distinct split pieces, then for other values.
+fn extend(
     program: &Program,
     case: &Case,
     path: &PathSpec,
     ids: &BTreeMap<String, i64>,
     timeout_ms: u32,
-    attempts: usize,
-    follows: Option<i64>,
-    optional: bool,
+    placing: Placing,
 ) -> crate::Result<Option<Case>> {
+    let Placing {
+        attempts,
+        follows,
+        optional,
+    } = placing;
     let script = apart_script(case, path);
     // Second line of defence: pieces of one split differ, and no piece or
     // source field reuses a key the case already has (a token of the new
@@ -737,7 +739,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             } else {
                 timeout_ms
             };
-            match extend(program, &case, path, &ids, limit, ATTEMPTS) {
+            match extend(program, &case, path, &ids, limit, Placing::covering(path)) {
                 Ok(Some(case)) => {
                     if index == generated.cases.len() {
                         generated.cases.push(case);
@@ -820,9 +822,14 @@ fn add_dropped_records(
             if added == MAX_DROPPED_PATHS {
                 break;
             }
-            let case = &generated.cases[index];
-            let follows = Some(path.id);
-            if let Ok(Some(case)) = extend_as(program, case, path, ids, limit, 1, follows, true) {
+            let placing = Placing {
+                attempts: 1,
+                optional: true,
+                ..Placing::covering(path)
+            };
+            if let Ok(Some(case)) =
+                extend(program, &generated.cases[index], path, ids, limit, placing)
+            {
                 generated.cases[index] = case;
                 added += 1;
             }
@@ -929,6 +936,13 @@ fn add_probes(
     }
 }
 
+/// A probe's records: one solution, bounded, on whichever side.
+const PROBE: Placing = Placing {
+    attempts: 1,
+    follows: None,
+    optional: true,
+};
+
 /// Ways to reach one probe tried before giving up on it.
 const MAX_PROBE_TRIES: usize = 3;
 
@@ -955,21 +969,12 @@ fn place_probe(
         (!case.fails, !case.covers.contains_key(&path.id))
     });
     for c in order.into_iter().take(MAX_CASES_TRIED) {
-        if let Ok(Some(case)) = extend_as(
-            program,
-            &generated.cases[c],
-            path,
-            ids,
-            limit,
-            1,
-            None,
-            true,
-        ) {
+        if let Ok(Some(case)) = extend(program, &generated.cases[c], path, ids, limit, PROBE) {
             generated.cases[c] = with_pinned(case);
             return true;
         }
     }
-    match extend_as(program, &Case::default(), path, ids, limit, 1, None, true) {
+    match extend(program, &Case::default(), path, ids, limit, PROBE) {
         Ok(Some(case)) => {
             generated.cases.push(with_pinned(case));
             true

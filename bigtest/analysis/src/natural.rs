@@ -100,6 +100,25 @@ fn tokens(line: &str, separators: &BTreeSet<char>) -> Vec<(usize, usize)> {
     found
 }
 
+/// Every token of `inputs`, in order, with where it is.
+fn token_places<'i>(inputs: &'i Inputs, vocabulary: &Vocabulary) -> Vec<(At, &'i str)> {
+    let mut found = Vec::new();
+    for (source, lines) in inputs {
+        for (line, text) in lines.iter().enumerate() {
+            for (start, end) in tokens(text, &vocabulary.separators) {
+                let at = At {
+                    source: source.clone(),
+                    line,
+                    start,
+                    end,
+                };
+                found.push((at, &text[start..end]));
+            }
+        }
+    }
+    found
+}
+
 /// What a token value is rewritten as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -247,34 +266,23 @@ pub fn naturalize(
     let mut current = inputs.clone();
     // Token values in order of first appearance, with their places.
     let mut values: Vec<(String, Kind, Vec<At>)> = Vec::new();
-    let mut used = BTreeSet::new();
-    for (source, lines) in inputs {
-        for (line_no, line) in lines.iter().enumerate() {
-            for (start, end) in tokens(line, &vocabulary.separators) {
-                let token = &line[start..end];
-                used.insert(token.to_string());
-                let kind = if pinned.contains(&(source.clone(), line_no)) {
-                    if token.chars().all(printable) {
-                        continue;
-                    }
-                    Kind::Printable
-                } else {
-                    let Some(kind) = kind(token, vocabulary) else {
-                        continue;
-                    };
-                    kind
-                };
-                let at = At {
-                    source: source.clone(),
-                    line: line_no,
-                    start,
-                    end,
-                };
-                match values.iter_mut().find(|(t, k, _)| t == token && *k == kind) {
-                    Some((_, _, places)) => places.push(at),
-                    None => values.push((token.to_string(), kind, vec![at])),
-                }
+    let all = token_places(inputs, vocabulary);
+    let used = all.iter().map(|(_, token)| token.to_string()).collect();
+    for (at, token) in all {
+        let kind = if pinned.contains(&(at.source.clone(), at.line)) {
+            if token.chars().all(printable) {
+                continue;
             }
+            Kind::Printable
+        } else {
+            let Some(kind) = kind(token, vocabulary) else {
+                continue;
+            };
+            kind
+        };
+        match values.iter_mut().find(|(t, k, _)| t == token && *k == kind) {
+            Some((_, _, places)) => places.push(at),
+            None => values.push((token.to_string(), kind, vec![at])),
         }
     }
     let mut fresh = Fresh {
@@ -332,28 +340,18 @@ pub fn freshen(
     kept: &BTreeSet<(String, usize)>,
     mut done: impl FnMut(&Inputs) -> bool,
 ) -> Inputs {
-    let mut used = BTreeSet::new();
-    let mut places = Vec::new();
-    for (source, lines) in inputs {
-        for (line_no, line) in lines.iter().enumerate() {
-            for (start, end) in tokens(line, &vocabulary.separators) {
-                let token = &line[start..end];
-                used.insert(token.to_string());
-                let new = !kept.contains(&(source.clone(), line_no));
-                let word = !token.is_empty()
-                    && !vocabulary.protects(token)
-                    && token.parse::<f64>().is_err();
-                if new && word {
-                    places.push(At {
-                        source: source.clone(),
-                        line: line_no,
-                        start,
-                        end,
-                    });
-                }
-            }
-        }
-    }
+    let all = token_places(inputs, vocabulary);
+    let used = all.iter().map(|(_, token)| token.to_string()).collect();
+    let places: Vec<At> = all
+        .into_iter()
+        .filter(|(at, token)| {
+            !kept.contains(&(at.source.clone(), at.line))
+                && !token.is_empty()
+                && !vocabulary.protects(token)
+                && token.parse::<f64>().is_err()
+        })
+        .map(|(at, _)| at)
+        .collect();
     let mut fresh = Fresh {
         used,
         vocabulary,
