@@ -6,9 +6,10 @@
 // generator must still give it a value that keeps the job on the path (a
 // well-formed item), not an empty one that fails the job.
 // Not a filetest yet: `coco-bigtest generate bench/paper/order_items.mlir -o
-// /tmp/oi` covers 16 of its 20 paths in about 50 s (issue 29). The first
-// item of a line whose second item a path follows is left free, and the
-// folds over a second item run out of time.
+// /tmp/oi` covers 17 of its 20 paths (82 s on a loaded 2-core machine;
+// issue 29). The first item of a line whose second item a path follows is
+// copied from it and its words freshened, but the folds over a second
+// item still run out of time: the copies are word equations for Z3.
 
 module attributes {df.host = "jvm"} {
 func.func @items(%line: !df.str) -> !df.list<!df.str> {
