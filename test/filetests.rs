@@ -103,6 +103,19 @@ fn main() {
         eprint!("{summary}");
         Ok(())
     }));
+    // Coverage of production-sized data on Spark against the interpreter's.
+    trials.push(timed("spark::coverage", || {
+        let summary = coco_filetests::spark_coverage::check(&[
+            "../examples/pyspark/sessions.py",
+            "../examples/bigtest/hashtag_trends.mlir",
+            "../examples/bigtest/sensor_peak.mlir",
+            "../examples/bigtest/payroll.mlir",
+            "spark/stock_moves.mlir",
+        ])
+        .map_err(Failed::from)?;
+        eprint!("{summary}");
+        Ok(())
+    }));
     trials.push(timed("spark::job-command-line", || {
         coco_filetests::spark_cli::check().map_err(Failed::from)
     }));

@@ -27,6 +27,7 @@ pub mod run_line;
 pub mod runner;
 pub mod spark;
 pub mod spark_cli;
+pub mod spark_coverage;
 pub mod world_sizes;
 
 use std::path::{Path, PathBuf};

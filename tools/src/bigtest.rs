@@ -23,7 +23,7 @@ use std::{
 use clap::{Parser, Subcommand};
 use coco_bigtest::{
     bounds,
-    coverage::{self, Summary},
+    coverage::{self, Histogram, Summary},
     enumerate::Limits,
     extract,
     generate::PathSpec,
@@ -225,14 +225,23 @@ enum Command {
         #[command(flatten)]
         python: PythonArgs,
     },
-    /// Report which JDU paths a dataset covers and which feasible ones it
-    /// misses.
+    /// Report which JDU paths a dataset covers, how many records follow
+    /// each, and which feasible ones it misses.
     Coverage {
         program: String,
         /// Directory with one file per source (as `generate` writes); without
         /// it, the program's own paths and inline records.
         #[arg(long, value_name = "DIR")]
         data: Option<PathBuf>,
+        /// Measure on Spark (local mode, in --python's pyspark) instead of
+        /// the interpreter: the program's paths job (coco-translate
+        /// --emit=pyspark-paths) tags every record with its JDU path.
+        #[arg(long, requires = "data", conflicts_with = "histogram")]
+        spark: bool,
+        /// Report on a histogram the paths job wrote on a cluster
+        /// (`--histogram FILE` of the job) instead of running anything.
+        #[arg(long, value_name = "FILE", conflicts_with = "data")]
+        histogram: Option<PathBuf>,
         #[command(flatten)]
         bounds: Bounds,
         #[command(flatten)]
@@ -308,13 +317,15 @@ pub fn run(args: &[String]) -> Output {
         Command::Coverage {
             program,
             data,
+            spark,
+            histogram,
             bounds,
             data_args,
             python,
         } => coverage_command(
             program,
             &python.options(),
-            data.as_deref(),
+            &Measured::new(data.as_deref(), *spark, histogram.as_deref()),
             bounds,
             &mut data_args.limit(),
             &mut out,
@@ -870,10 +881,28 @@ fn own_file(path: &Path) -> String {
     format!("coco-bigtest's own {}", path.display())
 }
 
+/// Where `coverage` measures: the interpreter on a folder's datasets,
+/// Spark on them, or a histogram Spark made elsewhere.
+enum Measured<'a> {
+    Interpreter(Option<&'a Path>),
+    Spark(&'a Path),
+    Histogram(&'a Path),
+}
+
+impl<'a> Measured<'a> {
+    fn new(data: Option<&'a Path>, spark: bool, histogram: Option<&'a Path>) -> Measured<'a> {
+        match (data, histogram) {
+            (_, Some(file)) => Measured::Histogram(file),
+            (Some(dir), None) if spark => Measured::Spark(dir),
+            (data, None) => Measured::Interpreter(data),
+        }
+    }
+}
+
 fn coverage_command(
     path: &str,
     python: &coco_pyspark::Options,
-    data: Option<&Path>,
+    measured_on: &Measured,
     bounds: &Bounds,
     limit: &mut DataLimit,
     out: &mut String,
@@ -884,19 +913,65 @@ fn coverage_command(
     let mut problems = Vec::new();
     let analysed = analyse(&context, path, python, bounds, LastPass::Solve, warnings)?.0;
     let several = analysed.len() > 1;
+    let histogram = match measured_on {
+        Measured::Histogram(file) => {
+            let text =
+                std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+            Some(Histogram::parse(&text, &file.display().to_string())?)
+        }
+        _ => None,
+    };
+    if histogram.is_some() && several {
+        return Err(format!(
+            "{path}: --histogram is one program's; this module has {} (a job per program)",
+            analysed.len()
+        ));
+    }
     for a in analysed {
         // `generate` writes each program of a module to a folder of its own.
-        let dirs: Vec<Option<PathBuf>> = match data {
-            Some(dir) if several => case_dirs(&dir.join(&a.program.name))
-                .into_iter()
-                .map(Some)
-                .collect(),
-            Some(dir) => case_dirs(dir).into_iter().map(Some).collect(),
-            None => vec![None],
+        let dirs = |dir: &Path| -> Vec<PathBuf> {
+            if several {
+                case_dirs(&dir.join(&a.program.name))
+            } else {
+                case_dirs(dir)
+            }
         };
-        let datasets = load_datasets(&a.program, path, &dirs, limit)?;
-        let measured = coverage::measure(&a.program, &a.paths, &datasets)
-            .map_err(|e| shown(&e.to_string()))?;
+        let measured = match measured_on {
+            Measured::Interpreter(data) => {
+                let dirs: Vec<Option<PathBuf>> = match data {
+                    Some(dir) => dirs(dir).into_iter().map(Some).collect(),
+                    None => vec![None],
+                };
+                let datasets = load_datasets(&a.program, path, &dirs, limit)?;
+                coverage::measure(&a.program, &a.paths, &datasets)
+                    .map_err(|e| shown(&e.to_string()))?
+            }
+            Measured::Spark(dir) => {
+                let dirs = dirs(dir);
+                let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+                let file = Path::new(path)
+                    .file_name()
+                    .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
+                let text = coco_spark::local::paths_histogram(
+                    &a.program,
+                    &file,
+                    &python.python,
+                    &dirs,
+                    bounds.k,
+                )
+                .map_err(|e| format!("@{}: {e}", shown(&a.program.name)))?;
+                let histogram = Histogram::parse(&text, "the paths job's histogram")?;
+                coverage::from_histogram(&a.program, &a.paths, &histogram, bounds.k)
+                    .map_err(|e| format!("@{}: {e}", shown(&a.program.name)))?
+            }
+            Measured::Histogram(file) => match &histogram {
+                Some(histogram) => {
+                    coverage::from_histogram(&a.program, &a.paths, histogram, bounds.k)
+                        .map_err(|e| format!("{}: {e}", file.display()))?
+                }
+                None => return Err(format!("{}: no histogram read", file.display())),
+            },
+        };
         let summary = Summary::new(&a.paths, &measured.covered);
         let _ = writeln!(
             out,
@@ -928,12 +1003,17 @@ fn coverage_command(
                 );
             }
         }
+        for (id, records) in &measured.records {
+            let plural = if *records == 1 { "" } else { "s" };
+            let _ = writeln!(out, "path {id}: {records} record{plural}");
+        }
         if !measured.beyond_k.is_empty() {
             let _ = writeln!(
                 out,
-                "{} path(s) the data follows are beyond k={} (more records combined, later flat_map elements or more loop trips):",
+                "{} path(s) the data follows are beyond k={} (more records combined, later flat_map elements or more loop trips), {} records:",
                 measured.beyond_k.len(),
-                bounds.k
+                bounds.k,
+                measured.beyond_k_records
             );
             for key in measured.beyond_k.iter().take(SHOWN_BEYOND_K) {
                 let _ = writeln!(out, "beyond k: {}", shown(&abbreviate(key, SHOWN_COMBINED)));

@@ -47,6 +47,9 @@ enum Emit {
     Kernels,
     /// A df program as a PySpark job (one Python file; docs/bigtest.md).
     Pyspark,
+    /// A df program as a PySpark job that counts the records following
+    /// each JDU path (`coco-bigtest coverage --histogram`; docs/bigtest.md).
+    PysparkPaths,
 }
 
 #[derive(Parser, Debug)]
@@ -264,8 +267,8 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u
     let text = source::read_input(&cli.program, stdin)?;
     let context = context();
     let module = source::load(&context, &text, &cli.program)?;
-    if emit == Emit::Pyspark {
-        let job = pyspark_job(&module, &cli.program, cli.entry.as_deref())?;
+    if let Some(job) = spark_job(emit) {
+        let job = pyspark_job(&module, &cli.program, cli.entry.as_deref(), job)?;
         return write_text(cli, job);
     }
     let options = Options {
@@ -342,7 +345,7 @@ fn run_cli(cli: &Cli, stdin: Option<&[u8]>, report: &mut String) -> Result<Vec<u
         Emit::Plan => compiled.plan.to_text(),
         Emit::Kernels => compiled.kernels_mlir,
         // Exported above, before compiling; a df module has no kernels.
-        Emit::Pyspark => pyspark_job(&module, &cli.program, cli.entry.as_deref())?,
+        Emit::Pyspark | Emit::PysparkPaths => unreachable!("exported above"),
     };
     write_text(cli, text)
 }
@@ -358,9 +361,23 @@ fn write_text(cli: &Cli, text: String) -> Result<Vec<u8>, String> {
     }
 }
 
+/// The kind of PySpark job `emit` asks for, if it asks for one.
+fn spark_job(emit: Emit) -> Option<coco_spark::Job> {
+    match emit {
+        Emit::Pyspark => Some(coco_spark::Job::Sinks),
+        Emit::PysparkPaths => Some(coco_spark::Job::Paths),
+        _ => None,
+    }
+}
+
 /// The PySpark job of the df program in `module` (the one named by
 /// `entry` when it has several).
-fn pyspark_job(module: &Module, path: &str, entry: Option<&str>) -> Result<String, String> {
+fn pyspark_job(
+    module: &Module,
+    path: &str,
+    entry: Option<&str>,
+    job: coco_spark::Job,
+) -> Result<String, String> {
     let module_ref = module.as_operation();
     let module_op = as_op(&module_ref);
     let functions = extract::program_functions(module_op);
@@ -394,7 +411,7 @@ fn pyspark_job(module: &Module, path: &str, entry: Option<&str>) -> Result<Strin
     let file = Path::new(path)
         .file_name()
         .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
-    coco_spark::export(&program, &file).map_err(|e| e.to_string())
+    coco_spark::export_job(&program, &file, job).map_err(|e| e.to_string())
 }
 
 /// LLVM only warns about a CPU it does not know, then may abort in code

@@ -1,18 +1,30 @@
 //! Coverage of datasets: which enumerated JDU paths the program follows on
-//! them, and which paths it follows that the bound k leaves out.
+//! them, how many records follow each, and which paths it follows that the
+//! bound k leaves out. Measured by the interpreter ([`measure`]) or on
+//! Spark by the paths job (`coco-translate --emit=pyspark-paths`), whose
+//! histogram [`from_histogram`] reads.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use coco_dataflow::{lineage::path_key, model::Program};
+use coco_dataflow::{
+    interp,
+    lineage::{path_key, EMPTY_REDUCE},
+    model::{OpKind, Program},
+};
 use coco_dialects::bigtest::PathStatus;
 
-use crate::{generate, generate::PathSpec, mutation::Dataset};
+use crate::{generate::PathSpec, mutation::Dataset};
 
 /// What the program did on all the datasets together.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Coverage {
     /// Ids of the enumerated paths some record followed.
     pub covered: BTreeSet<i64>,
+    /// Per enumerated path followed, the records that followed it (a record
+    /// an operator combines from several counts once).
+    pub records: BTreeMap<i64, u64>,
+    /// Records that followed a path beyond k.
+    pub beyond_k_records: u64,
     /// Records on which the program fails (Spark would abort the job).
     pub failures: usize,
     /// Datasets on which a global reduce sees no record (Spark's reduce
@@ -99,30 +111,146 @@ pub fn percent(hit: usize, of: usize) -> f64 {
     }
 }
 
-/// Runs `program` on each dataset and gathers what it covered.
+/// Runs `program` on each dataset in the interpreter and gathers what it
+/// covered.
 pub fn measure(
     program: &Program,
     paths: &[(PathSpec, PathStatus)],
     datasets: &[Dataset],
 ) -> crate::Result<Coverage> {
-    let specs: Vec<PathSpec> = paths.iter().map(|(p, _)| p.clone()).collect();
-    let enumerated: BTreeSet<String> = specs.iter().map(|s| path_key(&s.branches)).collect();
-    let mut coverage = Coverage::default();
+    let mut tally = Tally::new(paths);
     for inputs in datasets {
-        let (ids, run) = generate::coverage(program, &specs, inputs)?;
-        coverage.covered.extend(ids);
+        let run = interp::run(program, inputs)?;
         let (of_records, empty): (Vec<_>, Vec<_>) =
             run.failures.iter().partition(|f| !f.origins.is_empty());
-        coverage.failures += of_records.len();
-        coverage.empty_reduces += empty.len();
+        tally.coverage.failures += of_records.len();
+        tally.coverage.empty_reduces += empty.len();
         for observation in &run.observations {
-            let key = path_key(&observation.branches);
-            if !enumerated.contains(&key) {
-                coverage.beyond_k.insert(key);
+            tally.add(path_key(&observation.branches), 1);
+        }
+    }
+    Ok(tally.coverage)
+}
+
+/// Coverage as the paths job measured it on Spark: per dataset, the
+/// records per rendered path (with the operator where each path ends and
+/// whether it fails there), and the global reduces whose input was empty.
+#[derive(Debug, serde::Deserialize)]
+pub struct Histogram {
+    pub program: String,
+    pub k: i64,
+    pub datasets: Vec<DatasetPaths>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct DatasetPaths {
+    /// (path, operator id, failed, records).
+    pub paths: Vec<(String, usize, bool, u64)>,
+    pub empty_reduces: Vec<usize>,
+}
+
+impl Histogram {
+    /// Reads the JSON the paths job writes; `what` names it in errors.
+    pub fn parse(text: &str, what: &str) -> Result<Histogram, String> {
+        serde_json::from_str(text).map_err(|e| {
+            format!("{what}: not a path histogram of coco's paths job (coco-translate --emit=pyspark-paths): {e}")
+        })
+    }
+}
+
+/// What a histogram says the program did, as [`measure`] would report it
+/// for the same datasets. `k` is the bound the paths were enumerated at;
+/// the histogram must have been made at it, since the job renders a fold of
+/// more than k records as beyond k.
+pub fn from_histogram(
+    program: &Program,
+    paths: &[(PathSpec, PathStatus)],
+    histogram: &Histogram,
+    k: i64,
+) -> Result<Coverage, String> {
+    if histogram.program != program.name {
+        return Err(format!(
+            "the histogram is of @{}, not @{}",
+            histogram.program, program.name
+        ));
+    }
+    if histogram.k != k {
+        return Err(format!(
+            "the histogram was made at --k {}, the paths are enumerated at --k {k}; run the job with --k {k}",
+            histogram.k
+        ));
+    }
+    let mut tally = Tally::new(paths);
+    for dataset in &histogram.datasets {
+        for (path, op, failed, records) in &dataset.paths {
+            if *op >= program.ops.len() {
+                return Err(format!(
+                    "the histogram names operator #{op}; @{} has {}",
+                    program.name,
+                    program.ops.len()
+                ));
+            }
+            if *failed {
+                tally.coverage.failures += *records as usize;
+            }
+            tally.add(path.clone(), *records);
+        }
+        // The interpreter's rule (interp.rs): an empty global reduce fails
+        // the job; its path is followed only when no record failed in an
+        // operator before it.
+        for &reduce in &dataset.empty_reduces {
+            if !matches!(
+                program.ops.get(reduce).map(|o| &o.kind),
+                Some(OpKind::Reduce { .. })
+            ) {
+                return Err(format!(
+                    "the histogram names operator #{reduce} as a global reduce; it is not one"
+                ));
+            }
+            tally.coverage.empty_reduces += 1;
+            let failed_before = dataset
+                .paths
+                .iter()
+                .any(|(_, op, failed, _)| *failed && *op < reduce)
+                || dataset.empty_reduces.iter().any(|&r| r < reduce);
+            if !failed_before {
+                let label = format!("{}={EMPTY_REDUCE}", program.op_label(reduce));
+                tally.add(label, 1);
             }
         }
     }
-    Ok(coverage)
+    Ok(tally.coverage)
+}
+
+/// Paths followed, counted against the enumerated ones.
+struct Tally {
+    ids: BTreeMap<String, i64>,
+    coverage: Coverage,
+}
+
+impl Tally {
+    fn new(paths: &[(PathSpec, PathStatus)]) -> Tally {
+        Tally {
+            ids: paths
+                .iter()
+                .map(|(p, _)| (path_key(&p.branches), p.id))
+                .collect(),
+            coverage: Coverage::default(),
+        }
+    }
+
+    fn add(&mut self, key: String, records: u64) {
+        match self.ids.get(&key) {
+            Some(&id) => {
+                self.coverage.covered.insert(id);
+                *self.coverage.records.entry(id).or_default() += records;
+            }
+            None => {
+                self.coverage.beyond_k_records += records;
+                self.coverage.beyond_k.insert(key);
+            }
+        }
+    }
 }
 
 /// Counts of (sat, unsat, unknown) paths.

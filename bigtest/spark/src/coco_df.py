@@ -506,15 +506,16 @@ def key_of(value):
 # --- operators ----------------------------------------------------------------
 
 
-def read_source(sc, inputs, name, inline, delimiter, kinds):
+def source_lines(sc, inputs, name, inline):
     if name in inputs:
-        lines = sc.textFile(inputs[name])
-    elif inline is not None:
-        lines = sc.parallelize(inline)
-    else:
-        raise SystemExit(
-            'no data for source "%s": pass --data DIR or --input %s=PATH' % (name, name)
-        )
+        return sc.textFile(inputs[name])
+    if inline is not None:
+        return sc.parallelize(inline)
+    raise SystemExit('no data for source "%s": pass --data DIR or --input %s=PATH' % (name, name))
+
+
+def read_source(sc, inputs, name, inline, delimiter, kinds):
+    lines = source_lines(sc, inputs, name, inline)
     return lines.map(lambda line: parse_record(name, line, delimiter, kinds))
 
 

@@ -28,7 +28,7 @@ fn kind(ty: &Ty) -> String {
     }
 }
 
-fn kinds(fields: &[Ty]) -> String {
+pub fn kinds(fields: &[Ty]) -> String {
     let items: Vec<String> = fields.iter().map(kind).collect();
     format!(
         "({}{})",
@@ -37,7 +37,7 @@ fn kinds(fields: &[Ty]) -> String {
     )
 }
 
-fn holds_float(ty: &Ty) -> bool {
+pub fn holds_float(ty: &Ty) -> bool {
     match ty {
         Ty::Float => true,
         Ty::List(e) | Ty::Option(e) => holds_float(e),
@@ -160,7 +160,13 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
     w.dedent();
     w.line("");
     w.line("");
-    // The file each source reads under --data, as coco-bigtest names it.
+    source_files(program, w);
+    Ok(())
+}
+
+/// `SOURCE_FILES`: the file each source reads under --data, as
+/// coco-bigtest names it.
+pub fn source_files(program: &Program, w: &mut Writer) {
     w.line("SOURCE_FILES = {");
     for (_, op) in program.sources() {
         if let (OpKind::Source { name, .. }, Some(file)) = (&op.kind, data_file_name(&op.kind)) {
@@ -172,7 +178,6 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
         }
     }
     w.line("}");
-    Ok(())
 }
 
 /// A join: both sides keyed by their first field, Spark's join,
@@ -180,11 +185,34 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
 /// whose fields from an outer side are options.
 fn join(program: &Program, id: DatasetId, kind: JoinKind) -> Result<String, ExportError> {
     let op = &program.ops[id];
+    let left = &program.ops[op.inputs[0]];
+    let (l_flags, r_flags) = join_wraps(program, id, kind)?;
+    let method = match kind {
+        JoinKind::Inner => "join",
+        JoinKind::LeftOuter => "leftOuterJoin",
+        JoinKind::RightOuter => "rightOuterJoin",
+        JoinKind::FullOuter => "fullOuterJoin",
+    };
+    let key = key_expr("r[0]", &left.fields[..1]);
+    Ok(format!(
+        "{l}.map(lambda r: ({key}, r)).{method}({r}.map(lambda r: ({key}, r))).map(lambda kv: joined(kv[1], {l_flags}, {r_flags}))",
+        l = dataset(op.inputs[0]),
+        r = dataset(op.inputs[1]),
+    ))
+}
+
+/// Per side of join `id`, as a Python tuple of booleans, whether each
+/// value field becomes an option in the output (the output type is an
+/// option and the input's is not): `joined`'s wraps.
+pub fn join_wraps(
+    program: &Program,
+    id: DatasetId,
+    kind: JoinKind,
+) -> Result<(String, String), ExportError> {
+    let op = &program.ops[id];
     let (left, right) = (&program.ops[op.inputs[0]], &program.ops[op.inputs[1]]);
     let (l_width, r_width) = (left_width(program, id), right_width(program, id));
     let outputs = &op.fields;
-    // Per side, whether each value field becomes an option in the output
-    // (the output type is an option and the input's is not).
     let wraps = |inputs: &[Ty], outputs: &[Ty]| -> Vec<bool> {
         inputs
             .iter()
@@ -219,19 +247,9 @@ fn join(program: &Program, id: DatasetId, kind: JoinKind) -> Result<String, Expo
             if items.len() == 1 { "," } else { "" }
         )
     };
-    let l_flags = flags(wraps(&left.fields[1..], l_out));
-    let r_flags = flags(wraps(&right.fields[1..], r_out));
-    let method = match kind {
-        JoinKind::Inner => "join",
-        JoinKind::LeftOuter => "leftOuterJoin",
-        JoinKind::RightOuter => "rightOuterJoin",
-        JoinKind::FullOuter => "fullOuterJoin",
-    };
-    let key = key_expr("r[0]", &left.fields[..1]);
-    Ok(format!(
-        "{l}.map(lambda r: ({key}, r)).{method}({r}.map(lambda r: ({key}, r))).map(lambda kv: joined(kv[1], {l_flags}, {r_flags}))",
-        l = dataset(op.inputs[0]),
-        r = dataset(op.inputs[1]),
+    Ok((
+        flags(wraps(&left.fields[1..], l_out)),
+        flags(wraps(&right.fields[1..], r_out)),
     ))
 }
 
@@ -245,7 +263,7 @@ const MAX_PIPELINE: usize = 100;
 /// sink: each one RDD method without a shuffle) longer than
 /// [`MAX_PIPELINE`], at the operator that crosses it. A shuffle, a union or
 /// an action (`reduce`) ends a chain; a few maps follow a shuffle.
-fn check_pipelines(program: &Program) -> Result<(), ExportError> {
+pub fn check_pipelines(program: &Program) -> Result<(), ExportError> {
     let mut chain = vec![0usize; program.ops.len()];
     for (id, op) in program.ops.iter().enumerate() {
         let longest_input = op.inputs.iter().map(|&i| chain[i]).max().unwrap_or(0);

@@ -21,6 +21,8 @@
 //! these jobs on Spark and compares them with the interpreter, case by case.
 
 mod job;
+pub mod local;
+mod paths_job;
 pub mod python;
 mod udf;
 mod writer;
@@ -38,12 +40,40 @@ pub enum ExportError {
 
 /// The semantics of the df ops in Python (see the module docs).
 const COCO_DF: &str = include_str!("coco_df.py");
-/// The job's command line.
+/// Argument and Spark helpers both jobs' command lines use.
+const CLI: &str = include_str!("cli.py");
+/// The sinks job's command line.
 const MAIN: &str = include_str!("main.py");
+/// The JDU path of a record through each operator, in Python.
+const PATHS: &str = include_str!("paths.py");
+/// The paths job's command line.
+const PATHS_MAIN: &str = include_str!("paths_main.py");
+
+/// What an exported job computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// The program itself: its sinks, saved as text.
+    Sinks,
+    /// The JDU path every record follows, counted per path (coverage of a
+    /// dataset on Spark; `coco-bigtest coverage --histogram`).
+    Paths,
+}
 
 /// The PySpark job for `program`, read from `source_file` (named in the
 /// job's header).
 pub fn export(program: &Program, source_file: &str) -> Result<String, ExportError> {
+    export_job(program, source_file, Job::Sinks)
+}
+
+/// The PySpark job of kind `job` for `program`.
+pub fn export_job(program: &Program, source_file: &str, job: Job) -> Result<String, ExportError> {
+    match job {
+        Job::Sinks => sinks_job(program, source_file),
+        Job::Paths => paths_job(program, source_file),
+    }
+}
+
+fn sinks_job(program: &Program, source_file: &str) -> Result<String, ExportError> {
     let mut w = Writer::default();
     w.line("#!/usr/bin/env python3");
     w.line(format!(
@@ -83,14 +113,71 @@ pub fn export(program: &Program, source_file: &str) -> Result<String, ExportErro
     w.line("");
     w.line("");
     for udf in program.udfs.values() {
-        udf::emit(udf, &mut w)?;
+        udf::emit(udf, udf::Tracing::Off, &mut w)?;
         w.line("");
     }
     w.line("# --- the dataflow -------------------------------------------------------------");
     w.line("");
     w.line("");
     job::emit(program, &mut w)?;
+    w.raw(CLI);
     w.raw(MAIN);
+    Ok(w.finish())
+}
+
+fn paths_job(program: &Program, source_file: &str) -> Result<String, ExportError> {
+    let mut w = Writer::default();
+    let name = job::job_name(program);
+    w.line("#!/usr/bin/env python3");
+    w.line(format!(
+        "\"\"\"JDU paths of @{} ({}) on Spark, written by coco-translate --emit=pyspark-paths.",
+        python::text(&program.name),
+        python::text(source_file)
+    ));
+    w.line("");
+    w.line("Runs the program's operators on a dataset with every record tagged with the");
+    w.line("JDU path it follows, and writes how many records follow each path, which");
+    w.line("coco-bigtest turns into a coverage report:");
+    w.line("");
+    w.line(format!(
+        "    spark-submit --master yarn {name}_paths.py --input SOURCE=hdfs:///logs/2026-12 --histogram paths.json"
+    ));
+    w.line(format!(
+        "    coco-bigtest coverage {} --histogram paths.json",
+        python::text(source_file)
+    ));
+    w.line("");
+    w.line(format!(
+        "The df ops have {} semantics (df.host = \"{}\"), as in the job coco-translate",
+        match program.host {
+            coco_dataflow::host::Host::Jvm => "Java/Scala",
+            coco_dataflow::host::Host::Python => "Python",
+        },
+        program.host
+    ));
+    w.line("--emit=pyspark writes; a record whose UDF fails ends its path here instead of");
+    w.line("failing the job, so one run measures every record.");
+    w.line("\"\"\"");
+    w.line("");
+    w.line(format!("HOST = \"{}\"", program.host));
+    w.line("");
+    w.raw(COCO_DF);
+    w.raw(PATHS);
+    w.line("");
+    w.line("");
+    w.line("# --- UDFs, tracing the decisions they take -----------------------------------");
+    w.line("");
+    w.line("");
+    for udf in program.udfs.values() {
+        udf::emit(udf, udf::Tracing::Paths, &mut w)?;
+        w.line("");
+    }
+    w.line("# --- the dataflow -------------------------------------------------------------");
+    w.line("");
+    w.line("");
+    paths_job::emit(program, &mut w)?;
+    w.raw(CLI);
+    w.raw(PATHS_MAIN);
     Ok(w.finish())
 }
 

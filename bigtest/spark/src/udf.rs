@@ -3,6 +3,12 @@
 //! over its blocks. Every value op calls the helper in coco_df.py that has
 //! its exact semantics, so the function computes what coco's interpreter
 //! computes on every input, failures included.
+//!
+//! Traced ([`Tracing::Paths`], for the coverage job), a function also
+//! records the decisions coco's evaluator records (`@f:if#3=then`,
+//! `@f:for#5=iter`, `@f:to_int#2=absent`) in `_TRACE`, and names the op it
+//! is at in `_AT` before each one that may fail, so that a failure's step
+//! (`@f:to_int#2=fail`) is known where it is caught (paths.py).
 
 use coco_dataflow::{
     model::{Const, FloatBinOp, IntBinOp, Op, Region, StripSide, Udf, UdfOp, ValueId},
@@ -14,6 +20,13 @@ use crate::{
     writer::Writer,
     ExportError,
 };
+
+/// Whether the functions record the JDU path decisions they take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tracing {
+    Off,
+    Paths,
+}
 
 /// The Python name of UDF `name`.
 pub fn function_name(name: &str) -> String {
@@ -43,7 +56,8 @@ fn assign(w: &mut Writer, targets: &[ValueId], values: &[ValueId]) {
 const MAX_INDENT: usize = 99;
 const MAX_LOOPS: usize = 20;
 
-pub fn emit(udf: &Udf, w: &mut Writer) -> Result<(), ExportError> {
+pub fn emit(udf: &Udf, tracing: Tracing, w: &mut Writer) -> Result<(), ExportError> {
+    let cx = Cx { udf, tracing };
     let Some(entry) = udf.body.blocks.first() else {
         return Err(ExportError::Unsupported {
             loc: udf.loc.clone(),
@@ -57,24 +71,29 @@ pub fn emit(udf: &Udf, w: &mut Writer) -> Result<(), ExportError> {
         (3, 1)
     };
     check_nesting(udf, &udf.body, indent, loops)?;
+    let udf = cx;
     w.line(format!(
         "def {}({}):",
-        function_name(&udf.name),
+        function_name(&udf.udf.name),
         vars(&entry.args)
     ));
     w.indent();
-    w.line(format!("# @{} ({})", text(&udf.name), text(&udf.loc)));
-    if udf.body.blocks.len() == 1 {
-        block_ops(udf, &udf.body, 0, w)?;
+    w.line(format!(
+        "# @{} ({})",
+        text(&udf.udf.name),
+        text(&udf.udf.loc)
+    ));
+    if udf.udf.body.blocks.len() == 1 {
+        block_ops(udf, &udf.udf.body, 0, w)?;
     } else {
         // cf branches: a loop over the blocks, `_block` naming the next one.
         w.line("_block = 0");
         w.line("while True:");
         w.indent();
-        for index in 0..udf.body.blocks.len() {
+        for index in 0..udf.udf.body.blocks.len() {
             w.line(format!("if _block == {index}:"));
             w.indent();
-            block_ops(udf, &udf.body, index, w)?;
+            block_ops(udf, &udf.udf.body, index, w)?;
             w.dedent();
         }
         w.line("raise AssertionError(\"branch to a missing block\")");
@@ -85,7 +104,39 @@ pub fn emit(udf: &Udf, w: &mut Writer) -> Result<(), ExportError> {
     Ok(())
 }
 
-fn block_ops(udf: &Udf, region: &Region, index: usize, w: &mut Writer) -> Result<(), ExportError> {
+/// The function being written and how.
+#[derive(Clone, Copy)]
+struct Cx<'u> {
+    udf: &'u Udf,
+    tracing: Tracing,
+}
+
+impl Cx<'_> {
+    /// The evaluator's name of a decision or failure point of `op`
+    /// (`@f:to_int#2`, eval.rs).
+    fn point(&self, op: &Op, name: &str) -> String {
+        format!("@{}:{name}#{}", self.udf.name, op.id)
+    }
+
+    /// Records that the function took `step` at `op`'s `name`.
+    fn trace(&self, op: &Op, name: &str, step: &str, w: &mut Writer) {
+        if self.tracing == Tracing::Paths {
+            w.line(format!(
+                "_TRACE.append({})",
+                str_literal(&format!("{}={step}", self.point(op, name)))
+            ));
+        }
+    }
+
+    /// Names `op` as the one a failure from here on is at.
+    fn at(&self, op: &Op, name: &str, w: &mut Writer) {
+        if self.tracing == Tracing::Paths {
+            w.line(format!("_AT[0] = {}", str_literal(&self.point(op, name))));
+        }
+    }
+}
+
+fn block_ops(udf: Cx, region: &Region, index: usize, w: &mut Writer) -> Result<(), ExportError> {
     for op in &region.blocks[index].ops {
         emit_op(udf, region, op, w)?;
     }
@@ -100,7 +151,7 @@ fn branch(region: &Region, dest: usize, args: &[ValueId], w: &mut Writer) {
     w.line(format!("_block = {dest}"));
 }
 
-fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), ExportError> {
+fn emit_op(udf: Cx, region: &Region, op: &Op, w: &mut Writer) -> Result<(), ExportError> {
     let operands = &op.operands;
     match &op.kind {
         UdfOp::Return => {
@@ -119,6 +170,7 @@ fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), Ex
                 Some(message) => format!("{exception}: {message}"),
                 None => exception.clone(),
             };
+            udf.at(op, "raise", w);
             w.line(format!("raise UdfFailure({})", str_literal(&reason)));
         }
         UdfOp::Br { dest } => {
@@ -132,10 +184,12 @@ fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), Ex
         } => {
             w.line(format!("if {}:", var(operands[0])));
             w.indent();
+            udf.trace(op, "cond_br", "true", w);
             branch(region, *true_dest, &operands[1..1 + true_args], w);
             w.dedent();
             w.line("else:");
             w.indent();
+            udf.trace(op, "cond_br", "false", w);
             branch(region, *false_dest, &operands[1 + true_args..], w);
             w.dedent();
             w.line("continue");
@@ -147,12 +201,14 @@ fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), Ex
                     w.line("else:");
                 }
                 w.indent();
+                udf.trace(op, "if", if i == 0 { "then" } else { "else" }, w);
                 structured_body(udf, nested, op, &[], w)?;
                 w.dedent();
             }
             if op.regions.len() < 2 {
                 w.line("else:");
                 w.indent();
+                udf.trace(op, "if", "else", w);
                 w.line("pass");
                 w.dedent();
             }
@@ -160,7 +216,7 @@ fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), Ex
         UdfOp::For => {
             let body = op.regions.first().and_then(|r| r.blocks.first());
             let Some(body) = body else {
-                return Err(unsupported(udf, op, "scf.for without a body"));
+                return Err(unsupported(udf.udf, op, "scf.for without a body"));
             };
             let (iv, iters) = body.args.split_first().unwrap_or((&0, &[]));
             let (lower, upper, step) = (operands[0], operands[1], operands[2]);
@@ -168,9 +224,11 @@ fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), Ex
             assign(w, iters, &operands[3..]);
             w.line(format!("while {} < {}:", var(*iv), var(upper)));
             w.indent();
+            udf.trace(op, "for", "iter", w);
             structured_body(udf, &op.regions[0], op, iters, w)?;
             w.line(format!("{0} = addi({0}, {1})", var(*iv), var(step)));
             w.dedent();
+            udf.trace(op, "for", "exit", w);
             assign(w, &op.results, iters);
         }
         UdfOp::Call { callee } => {
@@ -183,12 +241,25 @@ fn emit_op(udf: &Udf, region: &Region, op: &Op, w: &mut Writer) -> Result<(), Ex
         }
         kind => {
             let expr = value_expr(kind, operands).ok_or_else(|| {
-                unsupported(udf, op, &format!("{} has no Python form", kind.name()))
+                unsupported(udf.udf, op, &format!("{} has no Python form", kind.name()))
             })?;
             let [result] = op.results[..] else {
-                return Err(unsupported(udf, op, "a value op with several results"));
+                return Err(unsupported(udf.udf, op, "a value op with several results"));
             };
+            if !matches!(kind, UdfOp::Const(_)) {
+                udf.at(op, kind.name(), w);
+            }
             w.line(format!("{} = {expr}", var(result)));
+            if kind.is_checked() && udf.tracing == Tracing::Paths {
+                // The evaluator records whether a checked op found a value.
+                let point = udf.point(op, kind.name());
+                w.line(format!(
+                    "_TRACE.append({} if len({}) == 1 else {})",
+                    str_literal(&format!("{point}=present")),
+                    var(result),
+                    str_literal(&format!("{point}=absent"))
+                ));
+            }
         }
     }
     Ok(())
@@ -205,7 +276,7 @@ fn trailing_comma(ids: &[ValueId]) -> &'static str {
 /// The ops of a single-block `scf` region, then its `scf.yield` assigned
 /// to `targets` (the loop's carried values) or to `owner`'s results.
 fn structured_body(
-    udf: &Udf,
+    udf: Cx,
     region: &Region,
     owner: &Op,
     targets: &[ValueId],
@@ -216,7 +287,11 @@ fn structured_body(
         return Ok(());
     };
     if region.blocks.len() > 1 {
-        return Err(unsupported(udf, owner, "an scf region with several blocks"));
+        return Err(unsupported(
+            udf.udf,
+            owner,
+            "an scf region with several blocks",
+        ));
     }
     w.line("pass");
     for op in &block.ops {

@@ -1,0 +1,111 @@
+//! Runs the paths job on this machine: Spark in local mode, in the Python
+//! that has pyspark (`coco-bigtest coverage --spark`). On a cluster the
+//! same job runs under `spark-submit` (docs/bigtest.md).
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use coco_dataflow::model::Program;
+
+use crate::{export_job, Job};
+
+/// Where the job and its histogram live while it runs; removed after.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Result<Scratch, String> {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let dir =
+            std::env::temp_dir().join(format!("coco-bigtest-spark-{}-{stamp}", std::process::id()));
+        std::fs::create_dir(&dir)
+            .map_err(|e| format!("{}: cannot create a scratch folder: {e}", dir.display()))?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The histogram (JSON, coco_bigtest::coverage::Histogram) of `program` on
+/// each dataset folder in `datasets`, at bound `k`, from the paths job run
+/// by `python` in local mode.
+pub fn paths_histogram(
+    program: &Program,
+    source_file: &str,
+    python: &str,
+    datasets: &[&Path],
+    k: i64,
+) -> Result<String, String> {
+    let job = export_job(program, source_file, Job::Paths).map_err(|e| e.to_string())?;
+    let scratch = Scratch::new()?;
+    let job_file = scratch.0.join("paths_job.py");
+    std::fs::write(&job_file, job)
+        .map_err(|e| format!("{}: cannot write the job: {e}", job_file.display()))?;
+    let histogram = scratch.0.join("paths.json");
+    let mut command = Command::new(python);
+    command
+        .arg(&job_file)
+        .arg("--k")
+        .arg(k.to_string())
+        .arg("--histogram")
+        .arg(&histogram);
+    for dir in datasets {
+        command.arg("--data").arg(dir);
+    }
+    let output = command.output().map_err(|e| {
+        format!("{python}: cannot run it ({e}); --python names a Python with pyspark installed")
+    })?;
+    if !output.status.success() {
+        return Err(format!(
+            "the paths job failed on Spark ({}):\n{}",
+            output.status,
+            failure_lines(&String::from_utf8_lossy(&output.stderr))
+        ));
+    }
+    std::fs::read_to_string(&histogram)
+        .map_err(|e| format!("{}: the job wrote no histogram: {e}", histogram.display()))
+}
+
+/// What to show of a failed job's stderr: the Python errors it names (a
+/// bad record, a value coco cannot model, a missing module), else its end.
+fn failure_lines(stderr: &str) -> String {
+    const KNOWN: [&str; 5] = [
+        "BadRecord: ",
+        "ModelError: ",
+        "SystemExit: ",
+        "ModuleNotFoundError: ",
+        "JAVA_HOME",
+    ];
+    let mut named: Vec<&str> = stderr
+        .lines()
+        .filter(|l| KNOWN.iter().any(|k| l.contains(k)))
+        .map(str::trim)
+        .collect();
+    named.dedup();
+    if !named.is_empty() {
+        return named.join("\n");
+    }
+    let lines: Vec<&str> = stderr.lines().collect();
+    lines[lines.len().saturating_sub(20)..].join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_bad_record_is_named_once() {
+        let stderr = "noise\n  coco_df.BadRecord: source \"x\" record \"a\" has 1 fields\nmore\n  coco_df.BadRecord: source \"x\" record \"a\" has 1 fields\n";
+        assert_eq!(
+            super::failure_lines(stderr),
+            "coco_df.BadRecord: source \"x\" record \"a\" has 1 fields"
+        );
+        assert_eq!(super::failure_lines("a\nb"), "a\nb");
+    }
+}

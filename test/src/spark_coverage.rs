@@ -1,0 +1,258 @@
+//! Coverage of production-sized data on Spark agrees with the interpreter's.
+//!
+//! Per program: its generated test cases are the seed of a larger dataset
+//! in the style of production data (every line a copy of a test record,
+//! half of them with their digits or letters changed, so the data follows
+//! common paths many times, fails on some records, folds many records per
+//! key and leaves some paths uncovered). `coco-bigtest coverage` measures
+//! it twice, in the interpreter and with `--spark` (the paths job on Spark
+//! in local mode); the reports must agree line for line, except that Spark
+//! names a fold of more than k records `fold{more than k records}` where
+//! the interpreter lists the records (the count of records beyond k must
+//! still agree). CI runs 20,000 records per source; bench/spark_coverage.sh
+//! a million (`COCO_SPARK_COVERAGE_RECORDS`).
+
+use std::{collections::BTreeMap, path::Path, time::Instant};
+
+use crate::spark::venv_python;
+
+/// Records per source in CI.
+pub const CI_RECORDS: usize = 20_000;
+
+/// Records per source: `COCO_SPARK_COVERAGE_RECORDS`, else [`CI_RECORDS`].
+pub fn records_per_source() -> Result<usize, String> {
+    match std::env::var("COCO_SPARK_COVERAGE_RECORDS") {
+        Ok(text) => text
+            .parse()
+            .map_err(|_| format!("COCO_SPARK_COVERAGE_RECORDS={text}: not a number")),
+        Err(_) => Ok(CI_RECORDS),
+    }
+}
+
+fn bigtest(items: &[&str]) -> (i32, String, String) {
+    let args: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+    let output = coco_tools::bigtest::run(&args);
+    (
+        output.code,
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A deterministic stream of numbers (xorshift64*).
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// `line` with its digits (or, more rarely, its letters) changed: the same
+/// shape, other values.
+fn vary(line: &str, noise: &mut Noise) -> String {
+    let roll = noise.below(100);
+    if roll < 50 {
+        return line.to_string();
+    }
+    let letters = roll >= 85;
+    line.chars()
+        .map(|c| match c {
+            '0'..='9' if !letters => (b'0' + noise.below(10) as u8) as char,
+            'a'..='z' if letters => (b'a' + noise.below(26) as u8) as char,
+            'A'..='Z' if letters => (b'A' + noise.below(26) as u8) as char,
+            c => c,
+        })
+        .collect()
+}
+
+/// Writes `records` lines per source file under `out`, drawn from the
+/// lines of that file in every case of `cases` and varied.
+fn production_data(cases: &Path, out: &Path, records: usize) -> Result<(), String> {
+    let mut lines: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for dir in coco_bigtest::testdata::case_dirs(cases) {
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            // Beside the first case's sources, generate writes its own files.
+            let own = ["report.txt", "report.json", "coco-bigtest-manifest.txt"];
+            if !path.is_file() || own.contains(&name.as_str()) {
+                continue;
+            }
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            lines
+                .entry(name)
+                .or_default()
+                .extend(text.lines().map(String::from));
+        }
+    }
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut noise = Noise(0x9e37_79b9_7f4a_7c15);
+    for (name, seed) in &lines {
+        if seed.is_empty() {
+            continue;
+        }
+        let mut text = String::new();
+        for _ in 0..records {
+            text.push_str(&vary(&seed[noise.below(seed.len())], &mut noise));
+            text.push('\n');
+        }
+        let file = out.join(name);
+        std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
+    }
+    Ok(())
+}
+
+/// The report without the beyond-k listing, whose keys the two sides
+/// render differently (the module docs); its record count stays.
+fn comparable(report: &str) -> String {
+    report
+        .lines()
+        .filter(|l| !l.starts_with("beyond k: "))
+        .map(
+            |l| match l.split_once(" path(s) the data follows are beyond k=") {
+                Some((_, rest)) => format!("N path(s) the data follows are beyond k={rest}"),
+                None => l.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Checks `program` (relative to test/) on `records` per source; returns
+/// its summary line.
+fn check_program(program: &str, scratch: &Path, records: usize) -> Result<String, String> {
+    let python = venv_python()?;
+    let name = Path::new(program)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let dir = scratch.join(&name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let cases = dir.join("cases");
+    let cases_arg = cases.to_string_lossy().into_owned();
+    let python_arg = python.to_string_lossy().into_owned();
+    let (code, _, err) = bigtest(&[
+        "coco-bigtest",
+        "generate",
+        program,
+        "-o",
+        &cases_arg,
+        "--python",
+        &python_arg,
+    ]);
+    if code != 0 {
+        return Err(format!(
+            "coco-bigtest generate {program} exited {code}:\n{err}"
+        ));
+    }
+    let data = dir.join("production");
+    production_data(&cases, &data, records)?;
+    let data_arg = data.to_string_lossy().into_owned();
+    let common = [
+        "coco-bigtest",
+        "coverage",
+        program,
+        "--data",
+        &data_arg,
+        "--python",
+        &python_arg,
+        "--max-data-bytes",
+        "100000000000",
+    ];
+    let started = Instant::now();
+    let (code, local, err) = bigtest(&common);
+    let local_s = started.elapsed().as_secs_f64();
+    if code != 0 {
+        return Err(format!(
+            "coco-bigtest coverage {program} exited {code}:\n{err}"
+        ));
+    }
+    let started = Instant::now();
+    let (code, spark, err) = bigtest(&[&common[..], &["--spark"]].concat());
+    let spark_s = started.elapsed().as_secs_f64();
+    if code != 0 {
+        return Err(format!(
+            "coco-bigtest coverage --spark {program} exited {code}:\n{err}"
+        ));
+    }
+    if comparable(&local) != comparable(&spark) {
+        return Err(format!(
+            "{program}: Spark's coverage differs from the interpreter's on {records} records per source\n--- interpreter\n{local}\n--- Spark\n{spark}"
+        ));
+    }
+    // The data must exercise what the check is about: many records on one
+    // path, and folds beyond k.
+    let busiest = local
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("path ")?
+                .split_once(": ")?
+                .1
+                .split(' ')
+                .next()
+        })
+        .filter_map(|n| n.parse::<u64>().ok())
+        .max()
+        .unwrap_or(0);
+    if busiest < 2 {
+        return Err(format!(
+            "{program}: no path is followed by more than one record; the data is not production-like:\n{local}"
+        ));
+    }
+    let covered = local
+        .lines()
+        .find(|l| l.starts_with("covered: "))
+        .unwrap_or_default()
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    Ok(format!(
+        "{name}: {records} records per source, {covered}, busiest path {busiest} records; interpreter {local_s:.1} s, Spark {spark_s:.1} s\n"
+    ))
+}
+
+/// The check on `programs` (relative to test/).
+pub fn check(programs: &[&str]) -> Result<String, String> {
+    let records = records_per_source()?;
+    let scratch = std::env::temp_dir().join("coco-spark-coverage");
+    let mut summary = String::new();
+    for program in programs {
+        summary.push_str(&check_program(program, &scratch, records)?);
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varied_lines_keep_their_shape() {
+        let mut noise = Noise(7);
+        for _ in 0..100 {
+            let line = vary("GET /a/b 200 1234", &mut noise);
+            assert_eq!(line.len(), 17);
+            assert_eq!(line.matches(' ').count(), 3);
+        }
+    }
+
+    #[test]
+    fn reports_compare_without_beyond_k_keys() {
+        let local = "covered: 1\n2 path(s) the data follows are beyond k=2 (x), 5 records:\nbeyond k: a{b | c | d}";
+        let spark = "covered: 1\n1 path(s) the data follows are beyond k=2 (x), 5 records:\nbeyond k: a{more than 2 records}";
+        assert_eq!(comparable(local), comparable(spark));
+        let other = "covered: 1\n1 path(s) the data follows are beyond k=2 (x), 4 records:";
+        assert_ne!(comparable(local), comparable(other));
+    }
+}
