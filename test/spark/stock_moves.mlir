@@ -5,10 +5,34 @@
 // stocktake "item,units" (full_outer join); the moves per item are grouped
 // to flag busy items (group_by_key), and the largest single move is a
 // global reduce over the inbound ones.
+// It is also where the paths job's Python is pinned down (JOB): UDFs
+// record their decisions, each operator carries records with their paths,
+// and a global reduce is handed to the driver, which asks whether its input
+// was empty.
 // RUN: coco-bigtest generate %s -o %t >/dev/null
 // RUN: coco-bigtest coverage %s --data %t | FileCheck %s
+// RUN: coco-translate %s --emit=pyspark-paths | FileCheck %s --check-prefix=JOB
 
 // CHECK: covered: {{[0-9]+}} of {{[0-9]+}} paths not shown infeasible (100.0%)
+
+// JOB: """JDU paths of @stock_moves (stock_moves.mlir) on Spark, written by coco-translate --emit=pyspark-paths.
+// JOB: def udf_balance(v0, v1, v2):
+// JOB: _AT[0] = "@balance:is_present#[[#]]"
+// JOB: if v{{[0-9]+}}:
+// JOB-NEXT: _TRACE.append("@balance:if#[[#]]=then")
+// JOB: else:
+// JOB-NEXT: _TRACE.append("@balance:if#[[#]]=else")
+// JOB: def build_paths(sc, inputs, k):
+// JOB: d0 = source_records(sc, inputs, "moves", ["bolt,5", "bolt,5", "nut,-2"], ",", ("str", "i64"), "source#0")
+// JOB: d2 = distinct_rdd(d0, "distinct#2", same, k)
+// JOB-NEXT: d3 = live_and_ends(3, fold_rdd(d2, 3, "reduce_by_key#3", udf_add, True, same, k))
+// JOB-NEXT: d4 = live_and_ends(4, join_rdd(d1, d3, 4, "join#4", same, True, True, (True,), (True,)))
+// JOB-NEXT: d5 = live_and_ends(5, d4.flatMap(map_step(5, "map#5", udf_balance)))
+// JOB-NEXT: ends.append(d5.map(sink_step(6, "sink#6")))
+// JOB-NEXT: d7 = group_rdd(d2, "group_by_key#7", same, k)
+// JOB: out = fold_rdd(d11, 12, "reduce#12", udf_larger, False, same, k)
+// JOB: reduces.append((12, out))
+// JOB: PROGRAM = "stock_moves"
 
 func.func @add(%a: i64, %b: i64) -> i64 {
   %s = arith.addi %a, %b : i64

@@ -14,6 +14,7 @@
 //!   interpreter and prints its sinks.
 
 use std::{
+    collections::{BTreeMap, BTreeSet},
     fmt::Write as _,
     io::IsTerminal,
     path::{Path, PathBuf},
@@ -114,6 +115,11 @@ impl Bounds {
     }
 
     /// The BigTest passes up to `last`, with these values.
+    /// k as a count of records (checked positive by [`Bounds::check`]).
+    fn records(&self) -> usize {
+        usize::try_from(self.k).unwrap_or(usize::MAX)
+    }
+
     fn pass_manager<'c>(&self, context: &'c Context, last: LastPass) -> PassManager<'c> {
         let manager = PassManager::new(context);
         manager.enable_verifier(true);
@@ -209,8 +215,18 @@ enum Command {
         /// cases (one test per case, run on a local SparkContext).
         #[arg(long, value_name = "FILE")]
         pytest: Option<PathBuf>,
+        /// Data the user already has (a folder as `coverage --data` reads
+        /// it): generate records only for the feasible paths it misses.
+        #[arg(long, value_name = "DIR", conflicts_with = "given_histogram")]
+        given: Option<PathBuf>,
+        /// The same for data on a cluster: the path histogram its paths job
+        /// wrote (coco-translate --emit=pyspark-paths; `coverage --histogram`).
+        #[arg(long, value_name = "FILE")]
+        given_histogram: Option<PathBuf>,
         #[command(flatten)]
         bounds: Bounds,
+        #[command(flatten)]
+        data_args: DataArgs,
         #[command(flatten)]
         python: PythonArgs,
     },
@@ -297,10 +313,18 @@ pub fn run(args: &[String]) -> Output {
             program,
             output,
             pytest,
+            given,
+            given_histogram,
             bounds,
+            data_args,
             python,
         } => generate_command(
             program,
+            &mut Given::new(
+                given.as_deref(),
+                given_histogram.as_deref(),
+                data_args.limit(),
+            ),
             &python.options(),
             output,
             pytest.as_deref(),
@@ -408,6 +432,9 @@ struct Analysed {
     program: Program,
     paths: Vec<(PathSpec, PathStatus)>,
     records: Vec<TestRecord>,
+    /// Paths the user's own data follows (`generate --given`), which got
+    /// no records.
+    given: BTreeSet<i64>,
 }
 
 /// What runs before the analysis, `cse`: a pure op computed twice (a UDF
@@ -433,21 +460,77 @@ fn analyse(
     last: LastPass,
     warnings: &mut String,
 ) -> Result<(Vec<Analysed>, Option<coco_pyspark::Imported>), String> {
+    analyse_given(
+        context,
+        path,
+        python,
+        bounds,
+        last,
+        &mut Given::Nothing,
+        warnings,
+    )
+}
+
+/// [`analyse`], generating no data for the paths `given` data follows.
+fn analyse_given(
+    context: &Context,
+    path: &str,
+    python: &coco_pyspark::Options,
+    bounds: &Bounds,
+    last: LastPass,
+    given: &mut Given,
+    warnings: &mut String,
+) -> Result<(Vec<Analysed>, Option<coco_pyspark::Imported>), String> {
     let program = source::read_program(path, python)?;
     let text = program.shown;
     let mut module: Module = source::load_shown(context, &program.mlir, path, &text)?;
     let collector = DiagnosticCollector::attach(context);
-    let manager = bounds.pass_manager(context, last);
-    if manager.run(&mut module).is_err() {
+    let failed = |collector: &DiagnosticCollector| {
         let diagnostics: String = collector
             .take()
             .iter()
             .map(|d| source::render(d, path, &text))
             .collect();
         let notes = flag_notes(&diagnostics);
-        return Err(format!(
-            "{path}: BigTest cannot analyse this program\n{diagnostics}{notes}"
-        ));
+        format!("{path}: BigTest cannot analyse this program\n{diagnostics}{notes}")
+    };
+    let mut covered = BTreeMap::new();
+    if !given.is_given() || last != LastPass::Emit {
+        let manager = bounds.pass_manager(context, last);
+        if manager.run(&mut module).is_err() {
+            return Err(failed(&collector));
+        }
+    } else {
+        // The paths first, then what the given data covers, then data for
+        // the rest.
+        if bounds
+            .pass_manager(context, LastPass::Solve)
+            .run(&mut module)
+            .is_err()
+        {
+            return Err(failed(&collector));
+        }
+        let module_ref = module.as_operation();
+        let module_op = as_op(&module_ref);
+        let functions = extract::program_functions(module_op);
+        let several = functions.len() > 1;
+        for func in functions {
+            let func = as_op(&func);
+            let name = str_attr(func, "sym_name").unwrap_or_default();
+            let program = extract::extract(module_op, func).map_err(|e| e.message)?;
+            let paths: Vec<(PathSpec, PathStatus)> = results::path_ops(module_op, &name)
+                .into_iter()
+                .map(|p| (p.spec, p.status))
+                .collect();
+            let ids = given.covered(path, &program, &paths, several, bounds.k)?;
+            covered.insert(name, ids);
+        }
+        let manager = PassManager::new(context);
+        manager.enable_verifier(true);
+        manager.add_pass(emit::given_pass(bounds.timeout_ms as u32, covered.clone()));
+        if manager.run(&mut module).is_err() {
+            return Err(failed(&collector));
+        }
     }
     for diagnostic in collector.take() {
         warnings.push_str(&source::render(&diagnostic, path, &text));
@@ -465,6 +548,7 @@ fn analyse(
             .collect();
         let records = results::test_records(module_op, &name);
         analysed.push(Analysed {
+            given: covered.remove(&name).unwrap_or_default(),
             program,
             paths,
             records,
@@ -504,6 +588,7 @@ type Problems = Vec<String>;
 
 fn generate_command(
     path: &str,
+    given: &mut Given,
     python: &coco_pyspark::Options,
     output: &Path,
     pytest: Option<&Path>,
@@ -527,7 +612,15 @@ fn generate_command(
         "{path}: enumerating JDU paths (k={}), solving, emitting",
         bounds.k
     ));
-    let (analysed, imported) = analyse(&context, path, python, bounds, LastPass::Emit, warnings)?;
+    let (analysed, imported) = analyse_given(
+        &context,
+        path,
+        python,
+        bounds,
+        LastPass::Emit,
+        given,
+        warnings,
+    )?;
     if pytest.is_some() && imported.is_none() {
         return Err("--pytest: the program is not a PySpark job (.py)".into());
     }
@@ -569,15 +662,19 @@ fn generate_command(
             .collect();
         // The data it wrote itself: no limit.
         let datasets = load_datasets(&a.program, path, &dirs, &mut DataLimit::unlimited())?;
-        let covered = coverage::measure(&a.program, &a.paths, &datasets)
+        let mut covered = coverage::measure(&a.program, &a.paths, &datasets, bounds.records())
             .map_err(|e| shown(&e.to_string()))?
             .covered;
+        covered.extend(&a.given);
         if let (Some(file), Some(imported)) = (pytest, &imported) {
             let cases = pytest_cases(&a.program, &a.paths, &datasets, imported)?;
             pytest_module = Some((file, imported, cases));
         }
         let summary = Summary::new(&a.paths, &covered);
-        let report = Report::new(&a.program.name, &a.paths, &a.records, summary);
+        let mut report = Report::new(&a.program.name, &a.paths, &a.records, summary);
+        for p in report.paths.iter_mut().filter(|p| a.given.contains(&p.id)) {
+            p.covered_by.push("the given data".into());
+        }
         staged
             .write(&reports[1], &own_file(&reports[1]), &report.to_json())
             .map_err(|e| e.to_string())?;
@@ -597,6 +694,14 @@ fn generate_command(
             summary.percent(),
             elapsed.as_secs_f64()
         );
+        if !a.given.is_empty() {
+            let ids: Vec<String> = a.given.iter().map(i64::to_string).collect();
+            missed_lines.push(format!(
+                "  paths the given data follows, which got no new records: {} {}",
+                if ids.len() == 1 { "path" } else { "paths" },
+                ids.join(", ")
+            ));
+        }
         let missed: Vec<String> = a
             .paths
             .iter()
@@ -881,6 +986,70 @@ fn own_file(path: &Path) -> String {
     format!("coco-bigtest's own {}", path.display())
 }
 
+/// Data the user already has, whose paths `generate --given` leaves out.
+enum Given<'a> {
+    Nothing,
+    Data(&'a Path, DataLimit),
+    Histogram(&'a Path),
+}
+
+impl<'a> Given<'a> {
+    fn new(data: Option<&'a Path>, histogram: Option<&'a Path>, limit: DataLimit) -> Given<'a> {
+        match (data, histogram) {
+            (Some(dir), _) => Given::Data(dir, limit),
+            (None, Some(file)) => Given::Histogram(file),
+            (None, None) => Given::Nothing,
+        }
+    }
+
+    /// The ids of `paths` the data follows (for a module of `several`
+    /// programs, a folder holds one folder per program, as `generate`
+    /// writes them).
+    fn covered(
+        &mut self,
+        path: &str,
+        program: &Program,
+        paths: &[(PathSpec, PathStatus)],
+        several: bool,
+        k: i64,
+    ) -> Result<BTreeSet<i64>, String> {
+        match self {
+            Given::Nothing => Ok(BTreeSet::new()),
+            Given::Data(dir, limit) => {
+                let dir = if several {
+                    dir.join(&program.name)
+                } else {
+                    dir.to_path_buf()
+                };
+                let dirs: Vec<Option<PathBuf>> = case_dirs(&dir).into_iter().map(Some).collect();
+                let datasets = load_datasets(program, path, &dirs, limit)
+                    .map_err(|e| format!("--given: {e}"))?;
+                let k = usize::try_from(k).unwrap_or(usize::MAX);
+                Ok(coverage::measure(program, paths, &datasets, k)
+                    .map_err(|e| format!("--given: {}", shown(&e.to_string())))?
+                    .covered)
+            }
+            Given::Histogram(file) => {
+                if several {
+                    return Err(format!(
+                        "--given-histogram: {path} has several df programs and a histogram is one program's"
+                    ));
+                }
+                let text = std::fs::read_to_string(&*file)
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                let histogram = Histogram::parse(&text, &file.display().to_string())?;
+                Ok(coverage::from_histogram(program, paths, &histogram, k)
+                    .map_err(|e| format!("{}: {e}", file.display()))?
+                    .covered)
+            }
+        }
+    }
+
+    fn is_given(&self) -> bool {
+        !matches!(self, Given::Nothing)
+    }
+}
+
 /// Where `coverage` measures: the interpreter on a folder's datasets,
 /// Spark on them, or a histogram Spark made elsewhere.
 enum Measured<'a> {
@@ -943,7 +1112,7 @@ fn coverage_command(
                     None => vec![None],
                 };
                 let datasets = load_datasets(&a.program, path, &dirs, limit)?;
-                coverage::measure(&a.program, &a.paths, &datasets)
+                coverage::measure(&a.program, &a.paths, &datasets, bounds.records())
                     .map_err(|e| shown(&e.to_string()))?
             }
             Measured::Spark(dir) => {
@@ -1004,16 +1173,15 @@ fn coverage_command(
             }
         }
         for (id, records) in &measured.records {
-            let plural = if *records == 1 { "" } else { "s" };
-            let _ = writeln!(out, "path {id}: {records} record{plural}");
+            let _ = writeln!(out, "path {id}: {}", record_count(*records));
         }
         if !measured.beyond_k.is_empty() {
             let _ = writeln!(
                 out,
-                "{} path(s) the data follows are beyond k={} (more records combined, later flat_map elements or more loop trips), {} records:",
+                "{} path(s) the data follows are beyond k={} (more records combined, later flat_map elements or more loop trips), {}:",
                 measured.beyond_k.len(),
                 bounds.k,
-                measured.beyond_k_records
+                record_count(measured.beyond_k_records)
             );
             for key in measured.beyond_k.iter().take(SHOWN_BEYOND_K) {
                 let _ = writeln!(out, "beyond k: {}", shown(&abbreviate(key, SHOWN_COMBINED)));
@@ -1029,6 +1197,11 @@ fn coverage_command(
         problems.extend(summary.unknown_problem(&shown(&a.program.name), bounds.timeout_ms));
     }
     Ok(problems)
+}
+
+/// `1 record`, `2 records`.
+fn record_count(n: u64) -> String {
+    format!("{n} record{}", if n == 1 { "" } else { "s" })
 }
 
 fn mutate_command(

@@ -112,15 +112,18 @@ pub fn percent(hit: usize, of: usize) -> f64 {
 }
 
 /// Runs `program` on each dataset in the interpreter and gathers what it
-/// covered.
+/// covered. `k` is the bound the paths were enumerated at: a group of more
+/// records is beyond k and gets one step (`interp::run_collapsed`), as on
+/// Spark.
 pub fn measure(
     program: &Program,
     paths: &[(PathSpec, PathStatus)],
     datasets: &[Dataset],
+    k: usize,
 ) -> crate::Result<Coverage> {
     let mut tally = Tally::new(paths);
     for inputs in datasets {
-        let run = interp::run(program, inputs)?;
+        let run = interp::run_collapsed(program, inputs, k)?;
         let (of_records, empty): (Vec<_>, Vec<_>) =
             run.failures.iter().partition(|f| !f.origins.is_empty());
         tally.coverage.failures += of_records.len();

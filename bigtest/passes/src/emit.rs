@@ -9,7 +9,7 @@
 //! as a warning on its op, never claimed as covered.
 
 use melior::Context;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use coco_dialects::{
     bigtest::{BigtestBuilder, PathStatus},
@@ -46,6 +46,9 @@ static PASS_ID: PassId = PassId;
 #[derive(Clone)]
 struct EmitPass {
     timeout_ms: u32,
+    /// Per program, paths that need no data: data the user already has
+    /// follows them (`coco-bigtest generate --given`).
+    given: BTreeMap<String, BTreeSet<i64>>,
 }
 
 fn create(options: &Options) -> Result<Pass> {
@@ -55,7 +58,18 @@ fn create(options: &Options) -> Result<Pass> {
 /// The pass with a Z3 time limit per query of `timeout_ms` (in the range
 /// of [`bounds::TIMEOUT_MS`]).
 pub fn pass(timeout_ms: u32) -> Pass {
-    create_module_pass(&INFO, &PASS_ID, "BigtestEmit", EmitPass { timeout_ms })
+    given_pass(timeout_ms, BTreeMap::new())
+}
+
+/// The pass, generating no data for the paths `given` lists per program
+/// (those the user's own data already follows).
+pub fn given_pass(timeout_ms: u32, given: BTreeMap<String, BTreeSet<i64>>) -> Pass {
+    create_module_pass(
+        &INFO,
+        &PASS_ID,
+        "BigtestEmit",
+        EmitPass { timeout_ms, given },
+    )
 }
 
 impl ModulePass for EmitPass {
@@ -76,9 +90,11 @@ impl ModulePass for EmitPass {
                 }
             };
             let path_ops = results::path_ops(module, &name);
+            let given = self.given.get(&name);
             let sat: Vec<generate::PathSpec> = path_ops
                 .iter()
                 .filter(|p| p.status == PathStatus::Sat)
+                .filter(|p| !given.is_some_and(|g| g.contains(&p.spec.id)))
                 .map(|p| p.spec.clone())
                 .collect();
             let generated = generate::generate(&program, &sat, self.timeout_ms);

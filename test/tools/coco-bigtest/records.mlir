@@ -34,15 +34,15 @@
 // RUN: coco-bigtest generate tools/coco-bigtest/inputs/forged.df -o %t | FileCheck %s --check-prefix=TABLE
 // RUN: FileCheck %s --check-prefix=REPORT --input-file %t/report.txt
 
-// What coverage and run print stays short whatever the data: of the
-// records an operator combines beyond k, 3 are shown and the others
-// counted; 20 paths beyond k are listed and the others counted; 20
+// What coverage and run print stays short whatever the data: an operator
+// that combines more than k records is one step, `fold{more than 2
+// records}`; 20 paths beyond k are listed and the others counted; 20
 // failures of a job are listed and the others counted.
 // RUN: coco-bigtest coverage tools/coco-bigtest/inputs/sum.df --data tools/coco-bigtest/inputs/numbers | FileCheck %s --check-prefix=FOLD
 // RUN: coco-bigtest coverage tools/coco-bigtest/inputs/words.df --data tools/coco-bigtest/inputs/words | FileCheck %s --check-prefix=BEYOND
 // RUN: not coco-bigtest run tools/coco-bigtest/inputs/forged.df --data tools/coco-bigtest/inputs/letters 2>&1 | FileCheck %s --check-prefix=FAILURES
 // FOLD: 1 path(s) the data follows are beyond k=2
-// FOLD-NEXT: beyond k: reduce#1=fold{source#0 | source#0 | source#0 | ... and 7 more} ; sink#2
+// FOLD-NEXT: beyond k: reduce#1=fold{more than 2 records} ; sink#2
 // BEYOND: 23 path(s) the data follows are beyond k=2
 // BEYOND-COUNT-20: beyond k: source#0 ; flat_map#1=elem
 // BEYOND-NEXT: beyond k: ... and 3 more
