@@ -532,7 +532,10 @@ impl<'p> Interp<'p> {
                     "{}={many}{{more than {k} records}}",
                     self.program.op_label(id)
                 ))],
-                origins: group.iter().flat_map(|r| r.origins.clone()).collect(),
+                // The first record's: coverage asks only whether a failure
+                // is a record's, and a group's every origin, copied on by
+                // each later operator, grows with the data.
+                origins: group[0].origins.clone(),
             };
         }
         Record {
