@@ -43,7 +43,7 @@ pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<crate::Result<Ou
         })
         .collect();
     let unique: Vec<&[String]> = solved.iter().map(|&i| scripts[i]).collect();
-    let answers = solve_each(&unique, timeout_ms);
+    let answers = solve_each(&unique, |script| coco_smt::solve(script, timeout_ms));
     family
         .iter()
         .enumerate()
@@ -64,7 +64,12 @@ pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<crate::Result<Ou
 }
 
 /// [`solve_all`] without sharing answers; `None` where no thread answered.
-fn solve_each(scripts: &[&[String]], timeout_ms: u32) -> Vec<Option<coco_smt::Result<Outcome>>> {
+/// `solve` on each script, on as many threads as there are cores; the
+/// answers in the scripts' order.
+pub fn solve_each(
+    scripts: &[&[String]],
+    solve: impl Fn(&[String]) -> coco_smt::Result<Outcome> + Sync,
+) -> Vec<Option<coco_smt::Result<Outcome>>> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -80,7 +85,7 @@ fn solve_each(scripts: &[&[String]], timeout_ms: u32) -> Vec<Option<coco_smt::Re
                 let Some(script) = scripts.get(i) else {
                     break;
                 };
-                let answer = coco_smt::solve(script, timeout_ms);
+                let answer = solve(script);
                 done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(answer);
             });
         }

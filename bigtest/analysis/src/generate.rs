@@ -908,24 +908,24 @@ fn add_probes(
     let candidates: Vec<&PathSpec> = paths.iter().filter(|p| !ends_in_failure(p)).collect();
     // Optional work: bounded by effort, the timeout only a backstop.
     let limit = timeout_ms;
-    for group in distinguish::plan(&candidates).into_iter().take(MAX_PROBES) {
+    let groups: Vec<_> = distinguish::plan(&candidates)
+        .into_iter()
+        .take(MAX_PROBES)
+        .collect();
+    // Each group's first probe, solved on every core at once: the answers
+    // are remembered (coco_smt's alpha memo), so the loop below, which
+    // places them in order, finds them solved. Bounded by effort, each
+    // answer is the one a lone solve gives, so the data stays the same.
+    let first: Vec<PathSpec> = groups
+        .iter()
+        .filter_map(|group| group.first())
+        .map(|(i, probe)| probe_path(candidates[*i], probe))
+        .collect();
+    let scripts: Vec<&[String]> = first.iter().map(|p| p.script.as_slice()).collect();
+    crate::feasibility::solve_each(&scripts, |script| solve_optional(script, limit));
+    for group in groups {
         for (i, probe) in group.into_iter().take(MAX_PROBE_TRIES) {
-            let mut path = distinguish::pinned(candidates[i], &probe);
-            // A probe's text stays as the solver picks it (its length may be
-            // the point), so it asks for distinct, non-empty pieces: two
-            // records of a fold then tell their fields apart.
-            let all: Vec<String> = pieces(&path.script).into_values().flatten().collect();
-            if all.len() > 1 {
-                let names: Vec<String> = all.iter().map(|n| coco_smt::quote(n)).collect();
-                path.script
-                    .push(format!("(assert-soft (distinct {}))", names.join(" ")));
-            }
-            for piece in &all {
-                path.script.push(format!(
-                    "(assert-soft (not (= {} \"\")))",
-                    coco_smt::quote(piece)
-                ));
-            }
+            let path = probe_path(candidates[i], &probe);
             if !matches!(solve_optional(&path.script, limit), Ok(Outcome::Sat(_))) {
                 continue;
             }
@@ -934,6 +934,26 @@ fn add_probes(
             }
         }
     }
+}
+
+/// `path` with `probe`'s difference pinned. A probe's text stays as the
+/// solver picks it (its length may be the point), so it asks for distinct,
+/// non-empty pieces: two records of a fold then tell their fields apart.
+fn probe_path(path: &PathSpec, probe: &distinguish::Probe) -> PathSpec {
+    let mut path = distinguish::pinned(path, probe);
+    let all: Vec<String> = pieces(&path.script).into_values().flatten().collect();
+    if all.len() > 1 {
+        let names: Vec<String> = all.iter().map(|n| coco_smt::quote(n)).collect();
+        path.script
+            .push(format!("(assert-soft (distinct {}))", names.join(" ")));
+    }
+    for piece in &all {
+        path.script.push(format!(
+            "(assert-soft (not (= {} \"\")))",
+            coco_smt::quote(piece)
+        ));
+    }
+    path
 }
 
 /// A probe's records: one solution, bounded, on whichever side.
