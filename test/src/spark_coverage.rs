@@ -204,6 +204,40 @@ fn check_program(program: &str, scratch: &Path, records: usize) -> Result<String
     ))
 }
 
+/// A record Spark cannot parse fails the paths job, and `coverage --spark`
+/// says which, as the interpreter does.
+fn bad_record(scratch: &Path) -> Result<(), String> {
+    let python = venv_python()?;
+    let dir = scratch.join("bad-record");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (file, text) in [
+        ("moves.txt", "bolt,5\nnut,many\n"),
+        ("counts.txt", "bolt,3\n"),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let data = dir.to_string_lossy().into_owned();
+    let python = python.to_string_lossy().into_owned();
+    let (code, out, err) = bigtest(&[
+        "coco-bigtest",
+        "coverage",
+        "spark/stock_moves.mlir",
+        "--data",
+        &data,
+        "--spark",
+        "--python",
+        &python,
+    ]);
+    let expected = "BadRecord: source \"moves\" record \"nut,many\" has field #1 \"many\", which is not a valid i64";
+    if code == 0 || !err.contains(expected) {
+        return Err(format!(
+            "coverage --spark on a bad record: expected a failure naming it ({expected}), got exit {code}:\n{out}{err}"
+        ));
+    }
+    Ok(())
+}
+
 /// The check on `programs` (relative to test/); with
 /// `COCO_SPARK_COVERAGE_ONLY=a,b`, on those whose file stem is listed.
 pub fn check(programs: &[&str]) -> Result<String, String> {
@@ -221,6 +255,9 @@ pub fn check(programs: &[&str]) -> Result<String, String> {
     let mut summary = String::new();
     for program in programs.iter().filter(|p| chosen(p)) {
         summary.push_str(&check_program(program, &scratch, records)?);
+    }
+    if only.is_none() {
+        bad_record(&scratch)?;
     }
     Ok(summary)
 }

@@ -7,7 +7,11 @@ use std::{
     process::Command,
 };
 
-use coco_dataflow::model::Program;
+use coco_dataflow::{
+    io::data_file_name,
+    model::{OpKind, Program},
+    text::escape,
+};
 
 use crate::{export_job, Job};
 
@@ -45,6 +49,9 @@ pub fn paths_histogram(
     k: i64,
 ) -> Result<String, String> {
     let job = export_job(program, source_file, Job::Paths).map_err(|e| e.to_string())?;
+    for dir in datasets {
+        missing_sources(program, dir)?;
+    }
     let scratch = Scratch::new()?;
     let job_file = scratch.0.join("paths_job.py");
     std::fs::write(&job_file, job)
@@ -74,15 +81,36 @@ pub fn paths_histogram(
         .map_err(|e| format!("{}: the job wrote no histogram: {e}", histogram.display()))
 }
 
+/// Refuses, before Spark starts, a dataset folder that lacks a source's
+/// file: Spark would fail deep in a Java stack trace.
+fn missing_sources(program: &Program, dir: &Path) -> Result<(), String> {
+    for (_, op) in program.sources() {
+        let (OpKind::Source { name, .. }, Some(file)) = (&op.kind, data_file_name(&op.kind)) else {
+            continue;
+        };
+        let path = dir.join(&file);
+        if !path.is_file() {
+            return Err(format!(
+                "{}: source \"{}\": {} is not a file",
+                op.loc,
+                escape(name),
+                escape(&path.display().to_string())
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// What to show of a failed job's stderr: the Python errors it names (a
 /// bad record, a value coco cannot model, a missing module), else its end.
 fn failure_lines(stderr: &str) -> String {
-    const KNOWN: [&str; 5] = [
+    const KNOWN: [&str; 6] = [
         "BadRecord: ",
         "ModelError: ",
         "SystemExit: ",
         "ModuleNotFoundError: ",
         "JAVA_HOME",
+        "Input path does not exist",
     ];
     let mut named: Vec<&str> = stderr
         .lines()

@@ -12,6 +12,7 @@
 // RUN: not coco-bigtest coverage %s --histogram tools/coco-bigtest/inputs/histograms/cut.json 2>&1 | FileCheck %s --check-prefix=CUT
 // RUN: not coco-bigtest coverage %s --histogram %s.missing 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not coco-bigtest coverage %s --spark 2>&1 | FileCheck %s --check-prefix=NODATA
+// RUN: not coco-bigtest coverage %s --spark --data tools/coco-bigtest/inputs/given 2>&1 | FileCheck %s --check-prefix=NOFILE
 // RUN: not coco-bigtest coverage %s --data tools/coco-bigtest/inputs --histogram tools/coco-bigtest/inputs/histograms/best.json 2>&1 | FileCheck %s --check-prefix=BOTH
 
 // CHECK: @best: 4 JDU paths at k=2 (4 feasible, 0 infeasible, 0 unknown)
@@ -31,6 +32,7 @@
 // MISSING: error: {{.*}}histogram.mlir.missing: No such file or directory
 // NODATA: error: the following required arguments were not provided:
 // NODATA: --data <DIR>
+// NOFILE: error: @best: {{.*}}histogram.mlir:{{[0-9]+}}:{{[0-9]+}}: source "points": {{.*}}points.txt is not a file
 // BOTH: error: the argument '--data <DIR>' cannot be used with '--histogram <FILE>'
 
 func.func @high(%score: i64) -> i1 {
