@@ -320,14 +320,16 @@ pub fn run(args: &[String]) -> Output {
             python,
         } => generate_command(
             program,
-            &mut Given::new(
-                given.as_deref(),
-                given_histogram.as_deref(),
-                data_args.limit(),
-            ),
+            Destination {
+                output,
+                pytest: pytest.as_deref(),
+                given: Given::new(
+                    given.as_deref(),
+                    given_histogram.as_deref(),
+                    data_args.limit(),
+                ),
+            },
             &python.options(),
-            output,
-            pytest.as_deref(),
             bounds,
             &mut out,
             &mut warnings,
@@ -586,16 +588,27 @@ fn load_datasets(
 /// message per program; empty when every path was decided.
 type Problems = Vec<String>;
 
+/// Where `generate` writes, and the data it need not cover.
+struct Destination<'a> {
+    output: &'a Path,
+    pytest: Option<&'a Path>,
+    given: Given<'a>,
+}
+
 fn generate_command(
     path: &str,
-    given: &mut Given,
+    destination: Destination,
     python: &coco_pyspark::Options,
-    output: &Path,
-    pytest: Option<&Path>,
     bounds: &Bounds,
     out: &mut String,
     warnings: &mut String,
 ) -> Result<Problems, String> {
+    let Destination {
+        output,
+        pytest,
+        mut given,
+    } = destination;
+    let given = &mut given;
     bounds.check()?;
     // `-` means standard output to the other tools; test data is a folder.
     if output == Path::new("-") {
@@ -1035,7 +1048,7 @@ impl<'a> Given<'a> {
                         "--given-histogram: {path} has several df programs and a histogram is one program's"
                     ));
                 }
-                let text = std::fs::read_to_string(&*file)
+                let text = std::fs::read_to_string(*file)
                     .map_err(|e| format!("{}: {e}", file.display()))?;
                 let histogram = Histogram::parse(&text, &file.display().to_string())?;
                 Ok(coverage::from_histogram(program, paths, &histogram, k)

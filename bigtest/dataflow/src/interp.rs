@@ -562,25 +562,29 @@ impl<'p> Interp<'p> {
             None => r.fields.clone(),
         };
         let mut record = self.combine(id, group, "single", "fold", Vec::new());
-        let mut acc = values(group[0]);
-        self.tracing = !self.collapse_beyond.is_some_and(|k| group.len() > k);
-        for next in &group[1..] {
-            let mut args = acc;
+        let mut acc = Some(values(group[0]));
+        self.tracing = self.collapse_beyond.is_none_or(|k| group.len() <= k);
+        let mut calls = group[1..].iter();
+        // Until the records run out or a call fails (`acc` is then None).
+        let folded = loop {
+            let Some(next) = calls.next() else {
+                break Ok(());
+            };
+            let Some(so_far) = acc.take() else {
+                break Ok(());
+            };
+            let mut args = so_far;
             args.extend(values(next));
-            let result = self.call(id, args, &mut record);
-            match result {
-                Ok(Some(result)) => acc = result,
-                Ok(None) => {
-                    self.tracing = true;
-                    return Ok(None);
-                }
-                Err(e) => {
-                    self.tracing = true;
-                    return Err(e);
-                }
+            match self.call(id, args, &mut record) {
+                Ok(result) => acc = result,
+                Err(e) => break Err(e),
             }
-        }
+        };
         self.tracing = true;
+        folded?;
+        let Some(acc) = acc else {
+            return Ok(None);
+        };
         record.fields = match key {
             Some(key) => std::iter::once(key).chain(acc).collect(),
             None => acc,
