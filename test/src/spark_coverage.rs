@@ -75,7 +75,18 @@ fn vary(line: &str, noise: &mut Noise) -> String {
 /// lines of that file in every case of `cases` and varied.
 fn production_data(cases: &Path, out: &Path, records: usize) -> Result<(), String> {
     let mut lines: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for dir in coco_bigtest::testdata::case_dirs(cases) {
+    // The first case's files, then every `case-N` folder's.
+    let mut dirs = vec![cases.to_path_buf()];
+    let entries = std::fs::read_dir(cases).map_err(|e| format!("{}: {e}", cases.display()))?;
+    dirs.extend(
+        entries
+            .flatten()
+            .filter(|e| e.path().is_dir() && e.file_name().to_string_lossy().starts_with("case-"))
+            .map(|e| e.path()),
+    );
+    // In a fixed order, so the same cases make the same data.
+    dirs[1..].sort();
+    for dir in dirs {
         let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for entry in entries.flatten() {
             let path = entry.path();
