@@ -39,12 +39,17 @@ def plain_name(name):
     return name not in ("", ".", "..") and "/" not in name and "\\" not in name and "\0" not in name
 
 
-def add_input_args(parser):
+def add_input_args(parser, datasets=False):
+    """--data (repeatable with `datasets`: each a dataset of its own) and
+    --input."""
     parser.add_argument(
         "--data",
+        action="append" if datasets else "store",
+        default=[] if datasets else None,
         metavar="DIR",
         help="a directory with one file per source, named as coco-bigtest "
-        "generate writes them: " + ", ".join(sorted(SOURCE_FILES.values())),
+        "generate writes them: " + ", ".join(sorted(SOURCE_FILES.values()))
+        + ("; repeat it for several datasets, each a job of its own" if datasets else ""),
     )
     parser.add_argument(
         "--input",

@@ -6,7 +6,7 @@
 use coco_dataflow::{
     interp::{left_width, right_width},
     io::data_file_name,
-    model::{DatasetId, JoinKind, OpKind, Program, Ty},
+    model::{DatasetId, DatasetOp, JoinKind, OpKind, Program, Ty},
 };
 
 use crate::{
@@ -78,26 +78,7 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
         let fields_of = |i: usize| &program.ops[op.inputs[i]].fields;
         let udf = op.udf().map(function_name).unwrap_or_default();
         let expr = match &op.kind {
-            OpKind::Source {
-                name,
-                inline,
-                delimiter,
-                ..
-            } => {
-                let inline = match inline {
-                    Some(lines) => {
-                        let items: Vec<String> = lines.iter().map(|l| str_literal(l)).collect();
-                        format!("[{}]", items.join(", "))
-                    }
-                    None => "None".into(),
-                };
-                format!(
-                    "read_source(sc, inputs, {}, {inline}, {}, {})",
-                    str_literal(name),
-                    str_literal(delimiter),
-                    kinds(&op.fields)
-                )
-            }
+            OpKind::Source { .. } => format!("read_source(sc, inputs, {})", source_args(op)),
             OpKind::Map { .. } => format!("{}.map(lambda r: {udf}(*r))", input(0)),
             OpKind::Filter { .. } => format!("{}.filter(lambda r: {udf}(*r)[0])", input(0)),
             OpKind::FlatMap { .. } => {
@@ -162,6 +143,33 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
     w.line("");
     source_files(program, w);
     Ok(())
+}
+
+/// A source's arguments to coco_df.py's readers: its name, its inline
+/// records (or None), its delimiter and its fields' kinds.
+pub fn source_args(op: &DatasetOp) -> String {
+    let OpKind::Source {
+        name,
+        inline,
+        delimiter,
+        ..
+    } = &op.kind
+    else {
+        return String::new();
+    };
+    let inline = match inline {
+        Some(lines) => {
+            let items: Vec<String> = lines.iter().map(|l| str_literal(l)).collect();
+            format!("[{}]", items.join(", "))
+        }
+        None => "None".into(),
+    };
+    format!(
+        "{}, {inline}, {}, {}",
+        str_literal(name),
+        str_literal(delimiter),
+        kinds(&op.fields)
+    )
 }
 
 /// `SOURCE_FILES`: the file each source reads under --data, as

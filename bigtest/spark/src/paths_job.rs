@@ -11,7 +11,7 @@
 use coco_dataflow::model::{DatasetId, OpKind, Program, Ty};
 
 use crate::{
-    job::{holds_float, join_wraps, kinds, source_files},
+    job::{holds_float, join_wraps, source_args, source_files},
     python::{str_literal, text},
     udf::function_name,
     writer::Writer,
@@ -62,25 +62,8 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
         let udf = op.udf().map(function_name).unwrap_or_default();
         let label = str_literal(&program.op_label(id));
         let line = match &op.kind {
-            OpKind::Source {
-                name,
-                inline,
-                delimiter,
-                ..
-            } => {
-                let inline = match inline {
-                    Some(lines) => {
-                        let items: Vec<String> = lines.iter().map(|l| str_literal(l)).collect();
-                        format!("[{}]", items.join(", "))
-                    }
-                    None => "None".into(),
-                };
-                format!(
-                    "source_records(sc, inputs, {}, {inline}, {}, {}, {label})",
-                    str_literal(name),
-                    str_literal(delimiter),
-                    kinds(&op.fields)
-                )
+            OpKind::Source { .. } => {
+                format!("source_records(sc, inputs, {}, {label})", source_args(op))
             }
             OpKind::Map { .. } => format!(
                 "live_and_ends({id}, {}.flatMap(map_step({id}, {label}, {udf})))",

@@ -3,23 +3,7 @@ def main(argv=None):
     import json
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--data",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="a dataset: a directory with one file per source, named as "
-        "coco-bigtest generate writes them (" + ", ".join(sorted(SOURCE_FILES.values()))
-        + "); repeat it for several datasets, each a job of its own",
-    )
-    parser.add_argument(
-        "--input",
-        action="append",
-        default=[],
-        metavar="SOURCE=PATH",
-        help="where one source's records are: a path as textFile reads it "
-        "(globs and commas expand, as in Spark); overrides --data",
-    )
+    add_input_args(parser, datasets=True)
     parser.add_argument(
         "--k",
         type=int,
