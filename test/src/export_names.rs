@@ -4,7 +4,8 @@
 //! code, Unicode line separators; the generator is coco-fault's export
 //! category's) go into a df program's name, its UDF's
 //! symbol, the UDF's location, a source and a sink name, and the input
-//! file's own name; `coco-translate --emit=pyspark` exports each, and
+//! file's own name; `coco-translate --emit=pyspark` and
+//! `--emit=pyspark-paths` (the coverage job) export each, and
 //! test/export/check_names.py then requires of every job that it parses,
 //! that its syntax tree is the one of the same program with plain names
 //! (so no name became code, a comment or a docstring's end), and that
@@ -20,11 +21,14 @@ use crate::{
     spark::{self, venv_python},
 };
 
-/// Exports `names`'s program from `dir/<names.file>.mlir` to `job`.
-fn export(names: &Names, dir: &Path, job: &Path) -> Result<(), String> {
+/// The jobs coco-translate writes: the program's, and its paths job.
+const EMITS: [&str; 2] = ["pyspark", "pyspark-paths"];
+
+/// Exports `names`'s program from `dir/<names.file>.mlir` as `emit` to `job`.
+fn export(names: &Names, dir: &Path, job: &Path, emit: &str) -> Result<(), String> {
     let source = dir.join(format!("{}.mlir", names.file));
     std::fs::write(&source, names.program()).map_err(|e| format!("{}: {e}", source.display()))?;
-    spark::export(&source.to_string_lossy(), job).map_err(|e| format!("{names:?}: {e}"))
+    spark::export_as(&source.to_string_lossy(), job, emit).map_err(|e| format!("{names:?}: {e}"))
 }
 
 /// Exports `count` random programs and their plain twins, and checks them
@@ -41,14 +45,17 @@ pub fn check(count: usize) -> Result<String, String> {
         let dir = scratch.join(index.to_string());
         std::fs::create_dir_all(dir.join("plain"))
             .map_err(|e| format!("{}: {e}", dir.display()))?;
-        let (job, twin) = (dir.join("job.py"), dir.join("plain/job.py"));
-        export(&names, &dir, &job)?;
-        export(&plain, &dir.join("plain"), &twin)?;
-        manifest.push(serde_json::json!({
-            "job": job,
-            "plain": twin,
-            "names": format!("{names:?}"),
-        }));
+        for emit in EMITS {
+            let file = format!("{}.py", emit.replace('-', "_"));
+            let (job, twin) = (dir.join(&file), dir.join("plain").join(&file));
+            export(&names, &dir, &job, emit)?;
+            export(&plain, &dir.join("plain"), &twin, emit)?;
+            manifest.push(serde_json::json!({
+                "job": job,
+                "plain": twin,
+                "names": format!("{names:?}"),
+            }));
+        }
     }
     let manifest_path = scratch.join("manifest.json");
     std::fs::write(

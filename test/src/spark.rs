@@ -177,13 +177,20 @@ fn interpreter_outcomes(program: &str, data: &str) -> Result<Vec<(String, Outcom
 
 /// `coco-translate PROGRAM --emit=pyspark -o JOB`, in-process.
 pub fn export(program: &str, job: &Path) -> Result<(), String> {
+    export_as(program, job, "pyspark")
+}
+
+/// `coco-translate PROGRAM --emit=EMIT -o JOB` (`pyspark`,
+/// `pyspark-paths`), in-process.
+pub fn export_as(program: &str, job: &Path, emit: &str) -> Result<(), String> {
     let job_arg = job.to_string_lossy().into_owned();
+    let emit_arg = format!("--emit={emit}");
     tool(
         coco_tools::translate::run(
-            &args(&["coco-translate", program, "--emit=pyspark", "-o", &job_arg]),
+            &args(&["coco-translate", program, &emit_arg, "-o", &job_arg]),
             None,
         ),
-        &format!("coco-translate --emit=pyspark {program}"),
+        &format!("coco-translate {emit_arg} {program}"),
     )
     .map(drop)
 }
