@@ -1048,9 +1048,7 @@ impl<'a> Given<'a> {
                         "--given-histogram: {path} has several df programs and a histogram is one program's"
                     ));
                 }
-                let text = std::fs::read_to_string(*file)
-                    .map_err(|e| format!("{}: {e}", file.display()))?;
-                let histogram = Histogram::parse(&text, &file.display().to_string())?;
+                let histogram = read_histogram(file)?;
                 Ok(coverage::from_histogram(program, paths, &histogram, k)
                     .map_err(|e| format!("{}: {e}", file.display()))?
                     .covered)
@@ -1061,6 +1059,20 @@ impl<'a> Given<'a> {
     fn is_given(&self) -> bool {
         !matches!(self, Given::Nothing)
     }
+}
+
+/// The histogram the paths job wrote to `file`, a regular file (a FIFO or
+/// a device such as `/dev/zero` is refused, not read).
+fn read_histogram(file: &Path) -> Result<Histogram, String> {
+    use std::io::Read;
+    let shown_file = shown_path(file);
+    let (mut opened, _) =
+        coco_base::file::open_regular(file).map_err(|e| format!("{shown_file}: {e}"))?;
+    let mut text = String::new();
+    opened
+        .read_to_string(&mut text)
+        .map_err(|e| format!("{shown_file}: {e}"))?;
+    Histogram::parse(&text, &shown_file)
 }
 
 /// Where `coverage` measures: the interpreter on a folder's datasets,
@@ -1096,11 +1108,7 @@ fn coverage_command(
     let analysed = analyse(&context, path, python, bounds, LastPass::Solve, warnings)?.0;
     let several = analysed.len() > 1;
     let histogram = match measured_on {
-        Measured::Histogram(file) => {
-            let text =
-                std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-            Some(Histogram::parse(&text, &file.display().to_string())?)
-        }
+        Measured::Histogram(file) => Some(read_histogram(file)?),
         _ => None,
     };
     if histogram.is_some() && several {

@@ -3,7 +3,8 @@
 // on local data: records per enumerated path, the empty reduce's path where
 // no record failed before it, folds of more than k records beyond k. A
 // histogram of another program, made at another k, naming operators the
-// program lacks, or cut short is refused with what is wrong.
+// program lacks, cut short, or not a regular file is refused with what is
+// wrong.
 // RUN: coco-bigtest coverage %s --histogram tools/coco-bigtest/inputs/histograms/best.json | FileCheck %s
 // RUN: not coco-bigtest coverage %s --histogram tools/coco-bigtest/inputs/histograms/k3.json 2>&1 | FileCheck %s --check-prefix=K
 // RUN: not coco-bigtest coverage %s --histogram tools/coco-bigtest/inputs/histograms/other.json 2>&1 | FileCheck %s --check-prefix=OTHER
@@ -11,6 +12,8 @@
 // RUN: not coco-bigtest coverage %s --histogram tools/coco-bigtest/inputs/histograms/notreduce.json 2>&1 | FileCheck %s --check-prefix=NOTREDUCE
 // RUN: not coco-bigtest coverage %s --histogram tools/coco-bigtest/inputs/histograms/cut.json 2>&1 | FileCheck %s --check-prefix=CUT
 // RUN: not coco-bigtest coverage %s --histogram %s.missing 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not coco-bigtest coverage %s --histogram /dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: not coco-bigtest generate %s -o %t.g --given-histogram tools/coco-bigtest/inputs 2>&1 | FileCheck %s --check-prefix=FOLDER
 // RUN: not coco-bigtest coverage %s --spark 2>&1 | FileCheck %s --check-prefix=NODATA
 // RUN: not coco-bigtest coverage %s --spark --data tools/coco-bigtest/inputs/given 2>&1 | FileCheck %s --check-prefix=NOFILE
 // RUN: not coco-bigtest coverage %s --data tools/coco-bigtest/inputs --histogram tools/coco-bigtest/inputs/histograms/best.json 2>&1 | FileCheck %s --check-prefix=BOTH
@@ -30,6 +33,8 @@
 // NOTREDUCE: error: {{.*}}notreduce.json: the histogram names operator #1 as a global reduce; it is not one
 // CUT: error: {{.*}}cut.json: not a path histogram of coco's paths job (coco-translate --emit=pyspark-paths): EOF while parsing
 // MISSING: error: {{.*}}histogram.mlir.missing: No such file or directory
+// DEVICE: error: /dev/zero: {{.*}} is not a regular file
+// FOLDER: error: tools/coco-bigtest/inputs: {{.*}} is not a regular file
 // NODATA: error: the following required arguments were not provided:
 // NODATA: --data <DIR>
 // NOFILE: error: @best: {{.*}}histogram.mlir:{{[0-9]+}}:{{[0-9]+}}: source "points": {{.*}}points.txt is not a file
