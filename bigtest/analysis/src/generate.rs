@@ -30,6 +30,8 @@ use coco_smt::{solve, ModelValue, Outcome};
 
 use crate::{distinguish, natural};
 
+macro_rules! timing { ($($t:tt)*) => { if std::env::var_os("COCO_TIMING").is_some() { eprintln!($($t)*); } } }
+
 /// Path ids and the source records (name, index) each path reads.
 type Covers = BTreeMap<i64, Vec<(String, usize)>>;
 
@@ -355,11 +357,26 @@ fn extend(
     }
     let mut blocked: Vec<String> = Vec::new();
     let siblings = sibling_copies(path);
+    let mut previous: Option<BTreeMap<String, ModelValue>> = None;
     for attempt in 0..attempts {
         let mut attempt_script = script.clone();
-        let copying = attempt == 1 && !siblings.is_empty();
+        let copies: Vec<String> = match (&previous, attempt) {
+            (Some(model), 1) => siblings
+                .iter()
+                .filter_map(|(earlier, element)| match model.get(element) {
+                    Some(ModelValue::Str(text)) => Some(format!(
+                        "(assert (= {} {}))",
+                        coco_smt::quote(earlier),
+                        coco_smt::string_literal(text)
+                    )),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let copying = !copies.is_empty();
         if copying {
-            attempt_script.extend(siblings.iter().cloned());
+            attempt_script.extend(copies);
         } else if attempt > 0 {
             attempt_script.extend(distinct.iter().cloned());
         }
@@ -371,8 +388,8 @@ fn extend(
         };
         let model = match answer {
             Outcome::Sat(model) => model,
-            // Copies make word equations (`x ++ "," ++ x`) that Z3 may not
-            // decide: the other attempts go on.
+            // The copy may not fit where the element did (a piece bound by
+            // position): the other attempts go on.
             Outcome::Unsat | Outcome::Unknown(_) if copying => continue,
             Outcome::Unsat if attempt == 1 && !distinct.is_empty() => {
                 // The path needs equal pieces; try other values instead.
@@ -382,75 +399,104 @@ fn extend(
             Outcome::Unsat => return Ok(None),
             Outcome::Unknown(reason) => return Err(crate::Error::SolverGaveUp { reason }),
         };
-        let mut inputs = case.inputs.clone();
-        for (_, op) in program.sources() {
-            if let OpKind::Source { name, .. } = &op.kind {
-                inputs.entry(name.clone()).or_default();
-            }
-        }
-        let mut differ = Vec::new();
-        let mut positions = Vec::new();
-        let path = resolved(path, &model);
-        for (source, vars) in records(&path) {
-            let delimiter = delimiter_of(program, &source).unwrap_or_default();
-            let fields = fields_of(&model, &vars);
-            for (var, value) in vars.iter().zip(&fields) {
-                if let Some(ModelValue::Str(_)) = model.get(var) {
-                    differ.push(format!(
-                        "(not (= {} {}))",
-                        coco_smt::quote(var),
-                        coco_smt::string_literal(value)
-                    ));
+        previous = Some(model.clone());
+        match place_model(program, case, path, ids, follows, &model, copying)? {
+            Placed::Holds(case) => return Ok(Some(case)),
+            Placed::Off { differ } => {
+                if !differ.is_empty() {
+                    blocked.push(format!("(assert (or {}))", differ.join(" ")));
                 }
             }
-            let lines = inputs.entry(source.clone()).or_default();
-            positions.push((source, lines.len()));
-            lines.push(fields.join(&delimiter));
-        }
-        let (mut run, mut covers) = measure(program, &inputs, ids)?;
-        if copying && !case.holds(&run, &covers, follows) {
-            // The copies share the element's key: freshen the new lines'
-            // words one occurrence at a time until the path holds.
-            let old: BTreeSet<(String, usize)> = case
-                .inputs
-                .iter()
-                .flat_map(|(s, lines)| (0..lines.len()).map(move |i| (s.clone(), i)))
-                .collect();
-            let vocabulary = natural::Vocabulary::new(&program.string_constants());
-            let mut found = None;
-            let freshened =
-                natural::freshen(&inputs, &vocabulary, &old, |candidate| {
-                    match measure(program, candidate, ids) {
-                        Ok((r, c)) if case.holds(&r, &c, follows) => {
-                            found = Some((r, c));
-                            true
-                        }
-                        _ => false,
-                    }
-                });
-            if let Some((r, c)) = found {
-                inputs = freshened;
-                run = r;
-                covers = c;
-            }
-        }
-        if case.holds(&run, &covers, follows) {
-            let mut placed = case.placed.clone();
-            placed.push((path, positions));
-            return Ok(Some(Case {
-                inputs,
-                covers,
-                run: Some(run),
-                placed,
-                fails: case.fails,
-                pinned: case.pinned.clone(),
-            }));
-        }
-        if !differ.is_empty() {
-            blocked.push(format!("(assert (or {}))", differ.join(" ")));
         }
     }
     Ok(None)
+}
+
+/// What [`place_model`] made of a model.
+enum Placed {
+    /// The case with the model's records, which the program follows as
+    /// the case must.
+    Holds(Case),
+    /// It does not: assertions that another model differs from this one
+    /// in some string field.
+    Off { differ: Vec<String> },
+}
+
+/// Adds the records `model` gives `path` to `case` and runs the program.
+/// With `freshen`, a run that is off the path (the new records share a key
+/// with old ones, or with each other) is retried with the new lines' words
+/// freshened one occurrence at a time.
+fn place_model(
+    program: &Program,
+    case: &Case,
+    path: &PathSpec,
+    ids: &BTreeMap<String, i64>,
+    follows: Option<i64>,
+    model: &BTreeMap<String, ModelValue>,
+    freshen: bool,
+) -> crate::Result<Placed> {
+    let mut inputs = case.inputs.clone();
+    for (_, op) in program.sources() {
+        if let OpKind::Source { name, .. } = &op.kind {
+            inputs.entry(name.clone()).or_default();
+        }
+    }
+    let mut differ = Vec::new();
+    let mut positions = Vec::new();
+    let path = resolved(path, model);
+    for (source, vars) in records(&path) {
+        let delimiter = delimiter_of(program, &source).unwrap_or_default();
+        let fields = fields_of(model, &vars);
+        for (var, value) in vars.iter().zip(&fields) {
+            if let Some(ModelValue::Str(_)) = model.get(var) {
+                differ.push(format!(
+                    "(not (= {} {}))",
+                    coco_smt::quote(var),
+                    coco_smt::string_literal(value)
+                ));
+            }
+        }
+        let lines = inputs.entry(source.clone()).or_default();
+        positions.push((source, lines.len()));
+        lines.push(fields.join(&delimiter));
+    }
+    let (mut run, mut covers) = measure(program, &inputs, ids)?;
+    if freshen && !case.holds(&run, &covers, follows) {
+        let old: BTreeSet<(String, usize)> = case
+            .inputs
+            .iter()
+            .flat_map(|(s, lines)| (0..lines.len()).map(move |i| (s.clone(), i)))
+            .collect();
+        let vocabulary = natural::Vocabulary::new(&program.string_constants());
+        let mut found = None;
+        let freshened = natural::freshen(&inputs, &vocabulary, &old, |candidate| {
+            match measure(program, candidate, ids) {
+                Ok((r, c)) if case.holds(&r, &c, follows) => {
+                    found = Some((r, c));
+                    true
+                }
+                _ => false,
+            }
+        });
+        if let Some((r, c)) = found {
+            inputs = freshened;
+            run = r;
+            covers = c;
+        }
+    }
+    if !case.holds(&run, &covers, follows) {
+        return Ok(Placed::Off { differ });
+    }
+    let mut placed = case.placed.clone();
+    placed.push((path, positions));
+    Ok(Placed::Holds(Case {
+        inputs,
+        covers,
+        run: Some(run),
+        placed,
+        fails: case.fails,
+        pinned: case.pinned.clone(),
+    }))
 }
 
 /// For a path that follows element j >= 1 of a flat_map's list, that the
@@ -460,7 +506,14 @@ fn extend(
 /// flat_map's UDF declares (`flat_map1.p4`, `flat_map1.p6`); in a path
 /// over several records the k-th element named in its branches is
 /// instance k's (`flat_map1_1.p6`).
-fn sibling_copies(path: &PathSpec) -> Vec<String> {
+///
+/// Pairs `(earlier piece, element piece)`: [`extend`] fixes each earlier
+/// piece to the text the element piece had in the previous model. Solved
+/// as equations between the two variables instead, a fold over two second
+/// elements asks Z3 for word equations (`x ++ "," ++ x`) that it does not
+/// decide in time; with the copy a constant, the script is as easy as the
+/// path's own.
+fn sibling_copies(path: &PathSpec) -> Vec<(String, String)> {
     let mut elements: Vec<(String, usize)> = Vec::new();
     for branch in &path.branches {
         let mut rest = branch.as_str();
@@ -501,11 +554,11 @@ fn sibling_copies(path: &PathSpec) -> Vec<String> {
         if *j == 0 || list.len() <= *j {
             continue;
         }
-        let element = coco_smt::quote(&list[list.len() - 1]);
+        let element = &list[list.len() - 1];
         copies.extend(
             list[list.len() - 1 - j..list.len() - 1]
                 .iter()
-                .map(|other| format!("(assert (= {} {element}))", coco_smt::quote(other))),
+                .map(|other| (other.clone(), element.clone())),
         );
     }
     copies
@@ -700,6 +753,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
         {
             continue;
         }
+        let tp = std::time::Instant::now();
         let mut placed = false;
         let mut problem = String::from("no dataset makes the program follow it");
         let count = generated.cases.len();
@@ -726,7 +780,14 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             if single_output_clash(&case, path) || constant_key_clash(&case, path) {
                 continue;
             }
-            if let Some(shared) = share(program, &case, path, &ids, timeout_ms) {
+            let ts = std::time::Instant::now();
+            let sh = share(program, &case, path, &ids, timeout_ms);
+            timing!(
+                "TIMING   share idx={index} {:?} {}",
+                ts.elapsed(),
+                sh.is_some()
+            );
+            if let Some(shared) = sh {
                 generated.cases[index] = shared;
                 placed = true;
                 break;
@@ -739,7 +800,18 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             } else {
                 timeout_ms
             };
-            match extend(program, &case, path, &ids, limit, Placing::covering(path)) {
+            let ts = std::time::Instant::now();
+            let ex = extend(program, &case, path, &ids, limit, Placing::covering(path));
+            timing!(
+                "TIMING   extend idx={index} {:?} {}",
+                ts.elapsed(),
+                match &ex {
+                    Ok(Some(_)) => "placed",
+                    Ok(None) => "none",
+                    Err(_) => "err",
+                }
+            );
+            match ex {
                 Ok(Some(case)) => {
                     if index == generated.cases.len() {
                         generated.cases.push(case);
@@ -756,16 +828,28 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
                 }
             }
         }
+        timing!(
+            "TIMING path {} {:?} cases={}",
+            path.id,
+            tp.elapsed(),
+            generated.cases.len()
+        );
         if !placed {
             generated.missed.push((path.id, problem));
         }
     }
+    let t0 = std::time::Instant::now();
+    timing!("TIMING main done");
     for case in &mut generated.cases {
         minimize(program, case, &ids);
     }
+    timing!("TIMING minimize {:?}", t0.elapsed());
     add_dropped_records(program, paths, &mut generated, &ids, timeout_ms);
+    timing!("TIMING dropped {:?}", t0.elapsed());
     add_probes(program, paths, &mut generated, &ids, timeout_ms);
+    timing!("TIMING probes {:?}", t0.elapsed());
     add_third_records(program, paths, &mut generated, &ids, timeout_ms);
+    timing!("TIMING third {:?}", t0.elapsed());
     let vocabulary = natural::Vocabulary::new(&program.string_constants());
     for case in &mut generated.cases {
         naturalize(program, case, &ids, &vocabulary);

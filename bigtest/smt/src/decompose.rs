@@ -46,6 +46,22 @@ fn atoms<'e>(expr: &'e SExpr, out: &mut Vec<&'e str>) {
     }
 }
 
+/// Whether `expr` is `(not (= a b))`: a disequality is a link whatever its
+/// terms, since it rules out one value and nearly every model of the
+/// blocks before it leaves the later block another choice (two records'
+/// keys differ: `(not (= (str.substr p 0 3) (str.substr q 0 3)))`).
+fn disequality(expr: &SExpr) -> bool {
+    let SExpr::List(items) = expr else {
+        return false;
+    };
+    match items.as_slice() {
+        [SExpr::Atom(not), SExpr::List(inner)] if not == "not" => {
+            matches!(inner.as_slice(), [SExpr::Atom(eq), _, _] if eq == "=")
+        }
+        _ => false,
+    }
+}
+
 /// `(= x y)` or `(not (= x y))` over two constants: their indices.
 fn link(expr: &SExpr, declared: &BTreeMap<&str, usize>) -> Option<(usize, usize)> {
     let SExpr::List(items) = expr else {
@@ -112,18 +128,18 @@ fn blocks(script: &[String]) -> Option<Blocks> {
     let mut links = Vec::new();
     let mut owned = Vec::new();
     for &(command, body) in &assertions {
-        if command == "assert" {
-            if let Some(pair) = link(body, &declared) {
-                links.push((body, pair));
-                continue;
-            }
-        }
         let mut names = Vec::new();
         atoms(body, &mut names);
         let vars: Vec<usize> = names
             .iter()
             .filter_map(|n| declared.get(n).copied())
             .collect();
+        if command == "assert" {
+            if link(body, &declared).is_some() || (disequality(body) && !vars.is_empty()) {
+                links.push((body, vars));
+                continue;
+            }
+        }
         for pair in vars.windows(2) {
             let (a, b) = (find(&mut parent, pair[0]), find(&mut parent, pair[1]));
             parent[a.max(b)] = a.min(b);
@@ -150,7 +166,10 @@ fn blocks(script: &[String]) -> Option<Blocks> {
     }
     let links = links
         .into_iter()
-        .map(|(body, (a, b))| (format!("(assert {body})"), block_of[a].max(block_of[b])))
+        .map(|(body, vars)| {
+            let later = vars.iter().map(|&v| block_of[v]).max().unwrap_or(0);
+            (format!("(assert {body})"), later)
+        })
         .collect();
     Some(Blocks {
         decls,
