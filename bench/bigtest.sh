@@ -16,7 +16,7 @@
 # the test build). BIGTEST_TIMEOUT_MS sets Z3's time per query (default:
 # the tool's 10000). BIGTEST_PROGRAMS="wordcount payroll" picks the
 # programs; by default every example but unit_prices, whose hundreds of
-# paths take minutes (run it with BIGTEST_PROGRAMS=unit_prices). Its
+# paths take more than a minute (run it with BIGTEST_PROGRAMS=unit_prices). Its
 # filetest with exact coverage and mutation figures is REQUIRES: slow:
 #   COCO_SLOW_TESTS=1 cargo test -p coco-filetests --test filetests -- bigtest/unit_prices-generate
 set -euo pipefail

@@ -30,8 +30,6 @@ use coco_smt::{solve, ModelValue, Outcome};
 
 use crate::{distinguish, natural};
 
-macro_rules! timing { ($($t:tt)*) => { if std::env::var_os("COCO_TIMING").is_some() { eprintln!($($t)*); } } }
-
 /// Path ids and the source records (name, index) each path reads.
 type Covers = BTreeMap<i64, Vec<(String, usize)>>;
 
@@ -753,7 +751,6 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
         {
             continue;
         }
-        let tp = std::time::Instant::now();
         let mut placed = false;
         let mut problem = String::from("no dataset makes the program follow it");
         let count = generated.cases.len();
@@ -780,14 +777,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             if single_output_clash(&case, path) || constant_key_clash(&case, path) {
                 continue;
             }
-            let ts = std::time::Instant::now();
-            let sh = share(program, &case, path, &ids, timeout_ms);
-            timing!(
-                "TIMING   share idx={index} {:?} {}",
-                ts.elapsed(),
-                sh.is_some()
-            );
-            if let Some(shared) = sh {
+            if let Some(shared) = share(program, &case, path, &ids, timeout_ms) {
                 generated.cases[index] = shared;
                 placed = true;
                 break;
@@ -800,18 +790,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             } else {
                 timeout_ms
             };
-            let ts = std::time::Instant::now();
-            let ex = extend(program, &case, path, &ids, limit, Placing::covering(path));
-            timing!(
-                "TIMING   extend idx={index} {:?} {}",
-                ts.elapsed(),
-                match &ex {
-                    Ok(Some(_)) => "placed",
-                    Ok(None) => "none",
-                    Err(_) => "err",
-                }
-            );
-            match ex {
+            match extend(program, &case, path, &ids, limit, Placing::covering(path)) {
                 Ok(Some(case)) => {
                     if index == generated.cases.len() {
                         generated.cases.push(case);
@@ -828,28 +807,16 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
                 }
             }
         }
-        timing!(
-            "TIMING path {} {:?} cases={}",
-            path.id,
-            tp.elapsed(),
-            generated.cases.len()
-        );
         if !placed {
             generated.missed.push((path.id, problem));
         }
     }
-    let t0 = std::time::Instant::now();
-    timing!("TIMING main done");
     for case in &mut generated.cases {
         minimize(program, case, &ids);
     }
-    timing!("TIMING minimize {:?}", t0.elapsed());
     add_dropped_records(program, paths, &mut generated, &ids, timeout_ms);
-    timing!("TIMING dropped {:?}", t0.elapsed());
     add_probes(program, paths, &mut generated, &ids, timeout_ms);
-    timing!("TIMING probes {:?}", t0.elapsed());
     add_third_records(program, paths, &mut generated, &ids, timeout_ms);
-    timing!("TIMING third {:?}", t0.elapsed());
     let vocabulary = natural::Vocabulary::new(&program.string_constants());
     for case in &mut generated.cases {
         naturalize(program, case, &ids, &vocabulary);

@@ -274,6 +274,39 @@ mod tests {
     }
 
     #[test]
+    fn a_disequality_of_two_records_keys_does_not_merge_them() {
+        // Two records whose keys must differ (a group of two products of
+        // one category): the disequality ties terms, not constants, and is
+        // checked in the later record's step.
+        let mut script = lines(&[
+            "(declare-const a String)",
+            "(declare-const b String)",
+            "(assert (<= 3 (str.len a)))",
+            "(assert (<= 3 (str.len b)))",
+            "(assert (not (= (str.substr a 0 3) (str.substr b 0 3))))",
+        ]);
+        script.extend((2..MIN_DECLS).map(|i| format!("(declare-const c{i} Int)")));
+        let blocks = blocks(&script).expect("blocks");
+        assert_eq!(&blocks.block_of[..2], &[0, 1]);
+        assert_eq!(blocks.links.len(), 1);
+        assert_eq!(blocks.links[0].1, 1);
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        let whole = |s: &[String], d: Instant| {
+            let left = d.saturating_duration_since(Instant::now()).as_millis() as u32;
+            crate::solve(s, left)
+        };
+        let Some(Ok(Outcome::Sat(model))) = solve_in_blocks(&script, deadline, whole) else {
+            panic!("the blocks have a model");
+        };
+        let (Some(ModelValue::Str(a)), Some(ModelValue::Str(b))) = (model.get("a"), model.get("b"))
+        else {
+            panic!("strings a and b in {model:?}");
+        };
+        let key = |s: &str| s.chars().take(3).collect::<String>();
+        assert_ne!(key(a), key(b));
+    }
+
+    #[test]
     fn one_block_is_not_split() {
         let script = lines(&[
             "(declare-const a String)",
