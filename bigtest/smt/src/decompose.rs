@@ -134,11 +134,10 @@ fn blocks(script: &[String]) -> Option<Blocks> {
             .iter()
             .filter_map(|n| declared.get(n).copied())
             .collect();
-        if command == "assert" {
-            if link(body, &declared).is_some() || (disequality(body) && !vars.is_empty()) {
-                links.push((body, vars));
-                continue;
-            }
+        let tie = link(body, &declared).is_some() || (disequality(body) && !vars.is_empty());
+        if command == "assert" && tie {
+            links.push((body, vars));
+            continue;
         }
         for pair in vars.windows(2) {
             let (a, b) = (find(&mut parent, pair[0]), find(&mut parent, pair[1]));
