@@ -108,8 +108,8 @@ fn main() {
     // Coverage of production-sized data on Spark against the interpreter's.
     trials.push(timed("spark::coverage", || {
         let summary = coco_filetests::spark_coverage::check(&[
-            "../examples/pyspark/sessions.py",
             "../examples/bigtest/hashtag_trends.mlir",
+            "../examples/pyspark/sessions.py",
             "../examples/bigtest/sensor_peak.mlir",
             "../examples/bigtest/payroll.mlir",
             "spark/stock_moves.mlir",

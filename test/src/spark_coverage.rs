@@ -6,7 +6,9 @@
 //! common paths many times, fails on some records, folds many records per
 //! key and leaves some paths uncovered). `coco-bigtest coverage` measures
 //! it twice, in the interpreter and with `--spark` (the paths job on Spark
-//! in local mode); the reports must be the same, line for line. CI runs 20,000 records per source; bench/spark_coverage.sh
+//! in local mode); the reports must be the same, line for line. On the
+//! first program's data, `generate --given` must also write the same data
+//! measured either way. CI runs 20,000 records per source; bench/spark_coverage.sh
 //! a million (`COCO_SPARK_COVERAGE_RECORDS`) on some of the programs
 //! (`COCO_SPARK_COVERAGE_ONLY`).
 
@@ -121,9 +123,97 @@ fn production_data(cases: &Path, out: &Path, records: usize) -> Result<(), Strin
     Ok(())
 }
 
+/// Every file under `dir`, by its path relative to `dir`, with its bytes.
+fn files_under(dir: &Path) -> BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(at) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&at) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let (Ok(relative), Ok(bytes)) = (path.strip_prefix(dir), std::fs::read(&path))
+            {
+                files.insert(relative.to_path_buf(), bytes);
+            }
+        }
+    }
+    files
+}
+
+/// `generate --given DATA` measured on Spark (`--spark`) writes the same
+/// data, and says the same paths are left to the given data, as measured
+/// by the interpreter.
+fn check_given(program: &str, dir: &Path, data: &str, python: &str) -> Result<(), String> {
+    let mut written = Vec::new();
+    for on_spark in [false, true] {
+        let out = dir.join(if on_spark {
+            "given-spark"
+        } else {
+            "given-local"
+        });
+        let out_arg = out.to_string_lossy().into_owned();
+        let mut args = vec![
+            "coco-bigtest",
+            "generate",
+            program,
+            "-o",
+            &out_arg,
+            "--given",
+            data,
+            "--python",
+            python,
+            "--max-data-bytes",
+            "100000000000",
+        ];
+        if on_spark {
+            args.push("--spark");
+        }
+        let (code, stdout, err) = bigtest(&args);
+        if code != 0 {
+            return Err(format!(
+                "coco-bigtest {} exited {code}:\n{err}",
+                args[1..].join(" ")
+            ));
+        }
+        let left: Vec<String> = stdout
+            .lines()
+            .filter(|l| l.contains("paths the given data follows"))
+            .map(str::to_string)
+            .collect();
+        if left.is_empty() {
+            return Err(format!(
+                "{program}: generate --given left no path to the production data:\n{stdout}"
+            ));
+        }
+        let files = files_under(&out);
+        if files.is_empty() {
+            return Err(format!(
+                "{program}: generate --given wrote nothing to {out_arg}"
+            ));
+        }
+        written.push((left, files));
+    }
+    if written[0] != written[1] {
+        return Err(format!(
+            "{program}: generate --given --spark differs from generate --given (paths left to the given data: {:?} and {:?})",
+            written[0].0, written[1].0
+        ));
+    }
+    Ok(())
+}
+
 /// Checks `program` (relative to test/) on `records` per source; returns
-/// its summary line.
-fn check_program(program: &str, scratch: &Path, records: usize) -> Result<String, String> {
+/// its summary line. With `given`, also [`check_given`].
+fn check_program(
+    program: &str,
+    scratch: &Path,
+    records: usize,
+    given: bool,
+) -> Result<String, String> {
     let python = venv_python()?;
     let name = Path::new(program)
         .file_stem()
@@ -202,6 +292,9 @@ fn check_program(program: &str, scratch: &Path, records: usize) -> Result<String
             "{program}: no path is followed by more than one record; the data is not production-like:\n{local}"
         ));
     }
+    if given {
+        check_given(program, &dir, &data_arg, &python_arg)?;
+    }
     let covered = local
         .lines()
         .find(|l| l.starts_with("covered: "))
@@ -264,8 +357,10 @@ pub fn check(programs: &[&str]) -> Result<String, String> {
     };
     let scratch = std::env::temp_dir().join("coco-spark-coverage");
     let mut summary = String::new();
-    for program in programs.iter().filter(|p| chosen(p)) {
-        summary.push_str(&check_program(program, &scratch, records)?);
+    // `generate --given --spark` on the first program's data only: it is a
+    // generate and a Spark job more per program.
+    for (i, program) in programs.iter().filter(|p| chosen(p)).enumerate() {
+        summary.push_str(&check_program(program, &scratch, records, i == 0)?);
     }
     if only.is_none() {
         bad_record(&scratch)?;

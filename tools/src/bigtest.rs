@@ -219,6 +219,10 @@ enum Command {
         /// it): generate records only for the feasible paths it misses.
         #[arg(long, value_name = "DIR", conflicts_with = "given_histogram")]
         given: Option<PathBuf>,
+        /// Measure --given on Spark (local mode, in --python's pyspark)
+        /// instead of the interpreter, as `coverage --spark` does.
+        #[arg(long, requires = "given")]
+        spark: bool,
         /// The same for data on a cluster: the path histogram its paths job
         /// wrote (coco-translate --emit=pyspark-paths; `coverage --histogram`).
         #[arg(long, value_name = "FILE")]
@@ -314,6 +318,7 @@ pub fn run(args: &[String]) -> Output {
             output,
             pytest,
             given,
+            spark,
             given_histogram,
             bounds,
             data_args,
@@ -327,6 +332,7 @@ pub fn run(args: &[String]) -> Output {
                     given.as_deref(),
                     given_histogram.as_deref(),
                     data_args.limit(),
+                    spark.then(|| python.options().python),
                 ),
             },
             &python.options(),
@@ -1003,15 +1009,24 @@ fn own_file(path: &Path) -> String {
 enum Given<'a> {
     Nothing,
     Data(&'a Path, DataLimit),
+    /// A folder measured on Spark, with the Python whose pyspark runs it.
+    Spark(&'a Path, String),
     Histogram(&'a Path),
 }
 
 impl<'a> Given<'a> {
-    fn new(data: Option<&'a Path>, histogram: Option<&'a Path>, limit: DataLimit) -> Given<'a> {
-        match (data, histogram) {
-            (Some(dir), _) => Given::Data(dir, limit),
-            (None, Some(file)) => Given::Histogram(file),
-            (None, None) => Given::Nothing,
+    /// `spark` is the Python to measure the data folder with on Spark.
+    fn new(
+        data: Option<&'a Path>,
+        histogram: Option<&'a Path>,
+        limit: DataLimit,
+        spark: Option<String>,
+    ) -> Given<'a> {
+        match (data, histogram, spark) {
+            (Some(dir), _, Some(python)) => Given::Spark(dir, python),
+            (Some(dir), _, None) => Given::Data(dir, limit),
+            (None, Some(file), _) => Given::Histogram(file),
+            (None, None, _) => Given::Nothing,
         }
     }
 
@@ -1040,6 +1055,18 @@ impl<'a> Given<'a> {
                 let k = usize::try_from(k).unwrap_or(usize::MAX);
                 Ok(coverage::measure(program, paths, &datasets, k)
                     .map_err(|e| format!("--given: {}", shown(&e.to_string())))?
+                    .covered)
+            }
+            Given::Spark(dir, python) => {
+                let dir = if several {
+                    dir.join(&program.name)
+                } else {
+                    dir.to_path_buf()
+                };
+                let histogram = spark_histogram(program, path, python, &case_dirs(&dir), k)
+                    .map_err(|e| format!("--given --spark: {e}"))?;
+                Ok(coverage::from_histogram(program, paths, &histogram, k)
+                    .map_err(|e| format!("--given --spark: @{}: {e}", shown(&program.name)))?
                     .covered)
             }
             Given::Histogram(file) => {
@@ -1073,6 +1100,24 @@ fn read_histogram(file: &Path) -> Result<Histogram, String> {
         .read_to_string(&mut text)
         .map_err(|e| format!("{shown_file}: {e}"))?;
     Histogram::parse(&text, &shown_file)
+}
+
+/// The path histogram of `program` (of the file `path`) over the datasets
+/// in `dirs`, from its paths job run on Spark in local mode.
+fn spark_histogram(
+    program: &Program,
+    path: &str,
+    python: &str,
+    dirs: &[PathBuf],
+    k: i64,
+) -> Result<Histogram, String> {
+    let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    let file = Path::new(path)
+        .file_name()
+        .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
+    let text = coco_spark::local::paths_histogram(program, &file, python, &dirs, k)
+        .map_err(|e| format!("@{}: {e}", shown(&program.name)))?;
+    Histogram::parse(&text, "the paths job's histogram")
 }
 
 /// Where `coverage` measures: the interpreter on a folder's datasets,
@@ -1137,20 +1182,8 @@ fn coverage_command(
                     .map_err(|e| shown(&e.to_string()))?
             }
             Measured::Spark(dir) => {
-                let dirs = dirs(dir);
-                let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
-                let file = Path::new(path)
-                    .file_name()
-                    .map_or("stdin".into(), |n| n.to_string_lossy().into_owned());
-                let text = coco_spark::local::paths_histogram(
-                    &a.program,
-                    &file,
-                    &python.python,
-                    &dirs,
-                    bounds.k,
-                )
-                .map_err(|e| format!("@{}: {e}", shown(&a.program.name)))?;
-                let histogram = Histogram::parse(&text, "the paths job's histogram")?;
+                let histogram =
+                    spark_histogram(&a.program, path, &python.python, &dirs(dir), bounds.k)?;
                 coverage::from_histogram(&a.program, &a.paths, &histogram, bounds.k)
                     .map_err(|e| format!("@{}: {e}", shown(&a.program.name)))?
             }

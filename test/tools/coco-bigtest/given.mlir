@@ -12,6 +12,9 @@
 // RUN: coco-bigtest coverage %s --data tools/coco-bigtest/inputs/given | FileCheck %s --check-prefix=GIVEN
 // RUN: coco-bigtest generate %s -o %t.h --given-histogram tools/coco-bigtest/inputs/histograms/wordcount.json | FileCheck %s --check-prefix=HIST
 // RUN: not coco-bigtest generate %s -o %t.x --given %s.missing 2>&1 | FileCheck %s --check-prefix=MISSING
+// --spark measures the given folder on Spark (checked in spark::coverage);
+// it needs one.
+// RUN: not coco-bigtest generate %s -o %t.s --spark 2>&1 | FileCheck %s --check-prefix=NOGIVEN
 
 // CHECK: wordcount {{.*}} 100.0%
 // CHECK: paths the given data follows, which got no new records: paths 2, 3
@@ -30,6 +33,9 @@
 // HIST: paths the given data follows, which got no new records: path 0
 
 // MISSING: error: --given: {{.*}}given.mlir.missing{{.*}}
+
+// NOGIVEN: error: the following required arguments were not provided:
+// NOGIVEN-NEXT: --given <DIR>
 
 module attributes {df.host = "jvm"} {
 
