@@ -606,6 +606,9 @@ fn share(
             .any(|(_, vars)| vars.iter().any(|v| my_vars.contains(v)))
     });
     for (other, positions) in candidates.take(TRIES) {
+        if groups_differ(other, path) {
+            continue;
+        }
         let theirs = records(other);
         let Some(mut script) = conjoin(&other.script, &path.script) else {
             continue;
@@ -668,6 +671,40 @@ fn share(
         }
     }
     None
+}
+
+/// The group a path combines at a keyed operator, when every record of
+/// the path is a member of it (one branch reads sources, and it is the
+/// group's) and each member is a source record of its own (no flat_map
+/// or join among them): `("reduce_by_key#5", "{source#0, ... | ...}")`.
+fn sole_group(path: &PathSpec) -> Option<(&str, &str)> {
+    let mut reading = path.branches.iter().filter(|b| b.contains("source#"));
+    let branch = reading.next()?;
+    if reading.next().is_some() {
+        return None;
+    }
+    // The branch's own operator: the first mark, not one nested in its
+    // members.
+    let (at, len) = ["=fold{", "=group{", "=duplicate{"]
+        .iter()
+        .filter_map(|mark| branch.find(mark).map(|at| (at, mark.len())))
+        .min()?;
+    let (op, members) = (&branch[..at], &branch[at + len - 1..]);
+    let own_records = !members.contains("flat_map#") && !members.contains("join#");
+    (own_records && !op.contains(['{', '|', ','])).then_some((op, members))
+}
+
+/// Whether two paths combine different groups at one keyed operator, each
+/// path's records all members of its group (see [`sole_group`]). A record
+/// both paths read is then a member of both groups, so one group of the
+/// data would have to be two different ones: sharing can only fail, and
+/// the solver takes its time to say so (payroll: 12 such tries, 80 ms
+/// each).
+fn groups_differ(a: &PathSpec, b: &PathSpec) -> bool {
+    match (sole_group(a), sole_group(b)) {
+        (Some((op, members)), Some((their_op, theirs))) => op == their_op && members != theirs,
+        _ => false,
+    }
 }
 
 /// The global `df.reduce`s a path passes (`reduce#3`).
@@ -1275,6 +1312,49 @@ pub fn coverage(
 
 #[cfg(test)]
 mod tests {
+    use super::PathSpec;
+
+    fn path(branches: &[&str]) -> PathSpec {
+        PathSpec {
+            id: 0,
+            branches: branches.iter().map(|b| b.to_string()).collect(),
+            script: Vec::new(),
+            keys: Vec::new(),
+            records: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn folds_of_different_records_cannot_share_one() {
+        let fold = |second: &str| {
+            path(&[
+                &format!("reduce_by_key#5=fold{{source#0, map#4@pay:cond_br#2=true | {second}}}"),
+                "sink#6",
+            ])
+        };
+        let a = fold("source#0, map#4@pay:cond_br#2=true");
+        let b = fold("source#1, map#4@pay:cond_br#2=false");
+        assert!(super::groups_differ(&a, &b));
+        assert!(!super::groups_differ(&a, &a));
+        // One line may put two elements into the group: no conclusion.
+        let items = |j: usize| {
+            path(&[&format!(
+                "reduce_by_key#5=fold{{source#0, flat_map#2=elem0 | source#0, flat_map#2=elem{j}}}"
+            )])
+        };
+        assert!(!super::groups_differ(&items(0), &items(1)));
+        // A record outside the group may be the shared one.
+        let outside = path(&[&a.branches[0], "source#2, filter#3=drop"]);
+        assert!(!super::groups_differ(&outside, &b));
+        // A group nested in a member is not the branch's own.
+        let nested =
+            path(&["group_by_key#8=group{distinct#4=duplicate{source#0 | source#0} | source#1}"]);
+        assert_eq!(
+            super::sole_group(&nested).map(|(op, _)| op),
+            Some("group_by_key#8")
+        );
+    }
+
     #[test]
     fn fold_width_counts_top_level_records() {
         let branch = "reduce_by_key#5=fold{source#0, map#1 | distinct#1=duplicate{source#0 | source#0}, map#1 | source#0}";
