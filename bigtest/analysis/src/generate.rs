@@ -33,6 +33,12 @@ use crate::{distinguish, natural};
 /// Path ids and the source records (name, index) each path reads.
 type Covers = BTreeMap<i64, Vec<(String, usize)>>;
 
+/// Lines per source name.
+type Inputs = BTreeMap<String, Vec<String>>;
+
+/// A path records were solved for, with where those records are.
+type Placement = (PathSpec, Vec<(String, usize)>);
+
 /// A path as `bigtest-emit` reads it from a `bigtest.jdu_path`.
 #[derive(Clone, Debug)]
 pub struct PathSpec {
@@ -53,7 +59,7 @@ pub struct Case {
     pub covers: BTreeMap<i64, Vec<(String, usize)>>,
     run: Option<Run>,
     /// The paths records were solved for, with where those records are.
-    placed: Vec<(PathSpec, Vec<(String, usize)>)>,
+    placed: Vec<Placement>,
     /// The case of one failing path: its job is meant to fail. Every other
     /// case's job must succeed.
     pub fails: bool,
@@ -63,6 +69,21 @@ pub struct Case {
 }
 
 impl Case {
+    /// The case with `inputs` (its records and the new ones), their run,
+    /// and `placed` the path the new records were placed for.
+    fn grown(&self, inputs: Inputs, run: Run, covers: Covers, placed: Placement) -> Case {
+        let mut all = self.placed.clone();
+        all.push(placed);
+        Case {
+            inputs,
+            covers,
+            run: Some(run),
+            placed: all,
+            fails: self.fails,
+            pinned: self.pinned.clone(),
+        }
+    }
+
     /// Whether a run of this case's data behaves as the case must: covers
     /// everything `self` covered (and `path`, when given), and fails only
     /// where the case is a failing path's own.
@@ -485,16 +506,12 @@ fn place_model(
     if !case.holds(&run, &covers, follows) {
         return Ok(Placed::Off { differ });
     }
-    let mut placed = case.placed.clone();
-    placed.push((path, positions));
-    Ok(Placed::Holds(Case {
+    Ok(Placed::Holds(case.grown(
         inputs,
+        run,
         covers,
-        run: Some(run),
-        placed,
-        fails: case.fails,
-        pinned: case.pinned.clone(),
-    }))
+        (path, positions),
+    )))
 }
 
 /// For a path that follows element j >= 1 of a flat_map's list, that the
@@ -658,16 +675,7 @@ fn share(
             continue;
         };
         if case.holds(&run, &covers, Some(path.id)) {
-            let mut placed = case.placed.clone();
-            placed.push((path, my_positions));
-            return Some(Case {
-                inputs,
-                covers,
-                run: Some(run),
-                placed,
-                fails: case.fails,
-                pinned: case.pinned.clone(),
-            });
+            return Some(case.grown(inputs, run, covers, (path, my_positions)));
         }
     }
     None
