@@ -15,12 +15,18 @@ pub fn status(outcome: &Outcome) -> PathStatus {
 }
 
 /// Solves independent scripts on all cores; answers in the scripts' order.
-/// An `Err` is a script the solver cannot read.
+/// `records[i]` lists the field constants of each input record script `i`
+/// reads (see [`coco_smt::solve_records`]). An `Err` is a script the
+/// solver cannot read.
 ///
 /// Scripts equal up to the names of their constants (the copies of a path
 /// that a union makes, one per source) are solved once: the others get the
 /// same answer, with the model in their own names.
-pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<crate::Result<Outcome>> {
+pub fn solve_all(
+    scripts: &[&[String]],
+    records: &[&[Vec<String>]],
+    timeout_ms: u32,
+) -> Vec<crate::Result<Outcome>> {
     let renamings: Vec<Option<Renaming>> = scripts.iter().map(|s| Renaming::of(s)).collect();
     // The first script of each family, and each script's family.
     let mut first_of: HashMap<&str, usize> = HashMap::new();
@@ -43,7 +49,10 @@ pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<crate::Result<Ou
         })
         .collect();
     let unique: Vec<&[String]> = solved.iter().map(|&i| scripts[i]).collect();
-    let answers = solve_each(&unique, |script| coco_smt::solve(script, timeout_ms));
+    let answers = solve_each(&unique, |i, script| {
+        let records = records.get(solved[i]).copied().unwrap_or_default();
+        coco_smt::solve_records(script, records, timeout_ms, None)
+    });
     family
         .iter()
         .enumerate()
@@ -64,11 +73,11 @@ pub fn solve_all(scripts: &[&[String]], timeout_ms: u32) -> Vec<crate::Result<Ou
 }
 
 /// [`solve_all`] without sharing answers; `None` where no thread answered.
-/// `solve` on each script, on as many threads as there are cores; the
-/// answers in the scripts' order.
+/// `solve` on each script (with its index), on as many threads as there
+/// are cores; the answers in the scripts' order.
 pub fn solve_each(
     scripts: &[&[String]],
-    solve: impl Fn(&[String]) -> coco_smt::Result<Outcome> + Sync,
+    solve: impl Fn(usize, &[String]) -> coco_smt::Result<Outcome> + Sync,
 ) -> Vec<Option<coco_smt::Result<Outcome>>> {
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -93,7 +102,7 @@ pub fn solve_each(
                     break;
                 };
                 let script = scripts[i];
-                let answer = solve(script);
+                let answer = solve(i, script);
                 done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(answer);
             });
         }
@@ -116,7 +125,7 @@ mod tests {
             "(assert (and (> y 2) (< y 1)))".to_string(),
         ];
         let scripts: Vec<&[String]> = vec![&unsat, &sat, &unsat];
-        let statuses: Vec<PathStatus> = solve_all(&scripts, 10_000)
+        let statuses: Vec<PathStatus> = solve_all(&scripts, &[], 10_000)
             .iter()
             .map(|a| status(a.as_ref().expect("readable")))
             .collect();
@@ -135,7 +144,7 @@ mod tests {
             ]
         };
         let (a, b) = (copy("yesterday.f0"), copy("today.f0"));
-        let answers = solve_all(&[&a, &b], 10_000);
+        let answers = solve_all(&[&a, &b], &[], 10_000);
         for (answer, name) in answers.iter().zip(["yesterday.f0", "today.f0"]) {
             let Ok(Outcome::Sat(model)) = answer else {
                 panic!("{answer:?}");
@@ -152,7 +161,7 @@ mod tests {
     #[test]
     fn an_unreadable_script_is_an_error() {
         let bad = vec!["(assert (> x".to_string()];
-        let answers = solve_all(&[&bad], 1_000);
+        let answers = solve_all(&[&bad], &[], 1_000);
         assert!(
             matches!(
                 answers[0],

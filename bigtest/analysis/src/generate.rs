@@ -26,7 +26,7 @@ use coco_dataflow::{
     value::Value,
 };
 use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
-use coco_smt::{solve, ModelValue, Outcome};
+use coco_smt::{solve_records, ModelValue, Outcome, SExpr};
 
 use crate::{distinguish, natural};
 
@@ -49,6 +49,13 @@ pub struct PathSpec {
     pub keys: Vec<PathKey>,
     /// The source records the path reads.
     pub records: Vec<PathRecord>,
+}
+
+impl PathSpec {
+    /// Each record's field constants, for [`coco_smt::solve_records`].
+    pub fn record_fields(&self) -> Vec<Vec<String>> {
+        self.records.iter().map(|r| r.fields.clone()).collect()
+    }
 }
 
 /// One dataset: lines per source name, and what they cover.
@@ -320,8 +327,12 @@ impl Placing {
 const OPTIONAL_EFFORT: u64 = 2_000_000;
 
 /// Solves a query of optional work (see [`OPTIONAL_EFFORT`]).
-fn solve_optional(script: &[String], timeout_ms: u32) -> coco_smt::Result<Outcome> {
-    coco_smt::solve_bounded(script, timeout_ms, OPTIONAL_EFFORT)
+fn solve_optional(
+    script: &[String],
+    records: &[Vec<String>],
+    timeout_ms: u32,
+) -> coco_smt::Result<Outcome> {
+    coco_smt::solve_records(script, records, timeout_ms, Some(OPTIONAL_EFFORT))
 }
 
 /// Tries to add records following `path` to `case`. Solvers like short,
@@ -374,6 +385,18 @@ fn extend(
             }
         }
     }
+    // The path's own model, where the solver has it already (the solve
+    // pass's answer, a probe's): its records as they are, where the case
+    // still behaves with them, need no query apart from the case's keys.
+    if case.run.is_some() {
+        if let Some(Outcome::Sat(model)) = coco_smt::answered(&path.script) {
+            if let Placed::Holds(case) =
+                place_model(program, case, path, ids, follows, &model, true)?
+            {
+                return Ok(Some(case));
+            }
+        }
+    }
     let mut blocked: Vec<String> = Vec::new();
     let siblings = sibling_copies(path);
     let mut previous: Option<BTreeMap<String, ModelValue>> = None;
@@ -400,10 +423,11 @@ fn extend(
             attempt_script.extend(distinct.iter().cloned());
         }
         attempt_script.extend(blocked.iter().cloned());
+        let fields = path.record_fields();
         let answer = if copying || optional {
-            solve_optional(&attempt_script, timeout_ms)?
+            solve_optional(&attempt_script, &fields, timeout_ms)?
         } else {
-            solve(&attempt_script, timeout_ms)?
+            solve_records(&attempt_script, &fields, timeout_ms, None)?
         };
         let model = match answer {
             Outcome::Sat(model) => model,
@@ -646,7 +670,9 @@ fn share(
         };
         script.extend(keys_apart(&rest_run, &other.keys));
         script.extend(keys_apart(&rest_run, &path.keys));
-        let Ok(Outcome::Sat(model)) = solve(&script, timeout_ms) else {
+        let mut fields = other.record_fields();
+        fields.extend(path.record_fields());
+        let Ok(Outcome::Sat(model)) = solve_records(&script, &fields, timeout_ms, None) else {
             continue;
         };
         let text = |source: &str, vars: &[String]| {
@@ -770,18 +796,56 @@ impl Case {
 
 /// Whether `path` passes a keyed operator with a constant key the case
 /// already uses there (all unmatched products grouped as "unknown"): its
-/// records would join that group, whatever the solver picks.
+/// records would join that group, whatever the solver picks. The key is
+/// constant where its term is a literal or the path asserts it equal to
+/// one (a category named "unknown" grouped with the unmatched products).
 fn constant_key_clash(case: &Case, path: &PathSpec) -> bool {
     let Some(run) = &case.run else {
         return false;
     };
+    let forced = forced_values(&path.script);
     path.keys.iter().any(|PathKey { op, term }| {
+        let constant = forced
+            .get(term.as_str())
+            .map_or(term.as_str(), String::as_str);
         run.keys
             .get(op)
             .into_iter()
             .flatten()
-            .any(|key| key.first().and_then(literal).as_deref() == Some(term.as_str()))
+            .any(|key| key.first().and_then(literal).as_deref() == Some(constant))
     })
+}
+
+/// The terms `script` asserts equal to a literal (`(assert (= t "x"))`),
+/// with the literal.
+fn forced_values(script: &[String]) -> BTreeMap<String, String> {
+    let is_literal = |e: &SExpr| match e {
+        SExpr::Atom(a) => a.starts_with('"') || a.parse::<i64>().is_ok(),
+        SExpr::List(_) => false,
+    };
+    let mut forced = BTreeMap::new();
+    for line in script.iter().filter(|l| l.starts_with("(assert (= ")) {
+        let Ok(commands) = coco_smt::parse_sexprs(line) else {
+            continue;
+        };
+        let [SExpr::List(assert)] = commands.as_slice() else {
+            continue;
+        };
+        let [_, SExpr::List(eq)] = assert.as_slice() else {
+            continue;
+        };
+        if let [SExpr::Atom(op), a, b] = eq.as_slice() {
+            if op != "=" {
+                continue;
+            }
+            match (is_literal(a), is_literal(b)) {
+                (false, true) => forced.insert(a.to_string(), b.to_string()),
+                (true, false) => forced.insert(b.to_string(), a.to_string()),
+                _ => None,
+            };
+        }
+    }
+    forced
 }
 
 /// Generates test cases covering the satisfiable `paths` of `program`.
@@ -1030,11 +1094,17 @@ fn add_probes(
         .map(|(i, probe)| probe_path(candidates[*i], probe))
         .collect();
     let scripts: Vec<&[String]> = first.iter().map(|p| p.script.as_slice()).collect();
-    crate::feasibility::solve_each(&scripts, |script| solve_optional(script, limit));
+    crate::feasibility::solve_each(&scripts, |i, script| {
+        solve_optional(script, &first[i].record_fields(), limit)
+    });
     for group in groups {
         for (i, probe) in group.into_iter().take(MAX_PROBE_TRIES) {
             let path = probe_path(candidates[i], &probe);
-            if !matches!(solve_optional(&path.script, limit), Ok(Outcome::Sat(_))) {
+            let fields = path.record_fields();
+            if !matches!(
+                solve_optional(&path.script, &fields, limit),
+                Ok(Outcome::Sat(_))
+            ) {
                 continue;
             }
             if place_probe(program, paths, generated, &path, ids, limit) {
@@ -1261,7 +1331,7 @@ fn another_record(
             ));
         }
     }
-    let Ok(Outcome::Sat(model)) = solve_optional(&script, timeout_ms) else {
+    let Ok(Outcome::Sat(model)) = solve_optional(&script, &path.record_fields(), timeout_ms) else {
         return None;
     };
     let path = resolved(path, &model);
@@ -1320,7 +1390,7 @@ pub fn coverage(
 
 #[cfg(test)]
 mod tests {
-    use super::PathSpec;
+    use super::{forced_values, PathSpec};
 
     fn path(branches: &[&str]) -> PathSpec {
         PathSpec {
@@ -1361,6 +1431,30 @@ mod tests {
             super::sole_group(&nested).map(|(op, _)| op),
             Some("group_by_key#8")
         );
+    }
+
+    #[test]
+    fn a_key_asserted_equal_to_a_literal_is_constant() {
+        // unit_prices: a category named "unknown" grouped with the
+        // unmatched products, whose key is the constant "unknown".
+        let script: Vec<String> = [
+            "(declare-const categories_0.f1 String)",
+            "(declare-const n Int)",
+            "(assert (= categories_0.f1 \"unknown\"))",
+            "(assert (= 3 n))",
+            "(assert (= (str.len categories_0.f1) n))",
+            "(assert (not (= categories_0.f1 \"tools\")))",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let forced = forced_values(&script);
+        assert_eq!(
+            forced.get("categories_0.f1").map(String::as_str),
+            Some("\"unknown\"")
+        );
+        assert_eq!(forced.get("n").map(String::as_str), Some("3"));
+        assert_eq!(forced.len(), 2, "{forced:?}");
     }
 
     #[test]

@@ -54,7 +54,10 @@ impl ModulePass for SolvePass {
             let name = coco_dialects::ir::str_attr(as_op(func), "sym_name").unwrap_or_default();
             let paths = results::path_ops(module, &name);
             let scripts: Vec<&[String]> = paths.iter().map(|p| p.spec.script.as_slice()).collect();
-            let outcomes = feasibility::solve_all(&scripts, self.timeout_ms);
+            let fields: Vec<Vec<Vec<String>>> =
+                paths.iter().map(|p| p.spec.record_fields()).collect();
+            let records: Vec<&[Vec<String>]> = fields.iter().map(Vec::as_slice).collect();
+            let outcomes = feasibility::solve_all(&scripts, &records, self.timeout_ms);
             for (path, outcome) in paths.iter().zip(outcomes) {
                 let status = match outcome {
                     Ok(outcome) => feasibility::status(&outcome),

@@ -11,7 +11,7 @@
 //! earlier block's choice may be what rules it out), the caller solves the
 //! whole script instead, so the answer is the same, only faster.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use super::{parse_sexprs, string_literal, ModelValue, Outcome, SExpr};
@@ -25,9 +25,25 @@ struct Blocks {
     block_of: Vec<usize>,
     /// Assertions per block, in order.
     asserts: Vec<Vec<String>>,
-    /// Equalities and disequalities between two constants of different
-    /// blocks: `(assertion, later block)`.
-    links: Vec<(String, usize)>,
+    /// Commands over constants of several blocks: checked in the step of
+    /// the latest of them.
+    links: Vec<Link>,
+}
+
+/// An assertion (or preference) over constants of several blocks.
+struct Link {
+    command: String,
+    /// The blocks of its constants, ascending.
+    blocks: Vec<usize>,
+    /// Its constants' indices.
+    vars: Vec<usize>,
+    hard: bool,
+}
+
+impl Link {
+    fn later(&self) -> usize {
+        self.blocks.last().copied().unwrap_or(0)
+    }
 }
 
 /// Scripts with fewer declared constants are solved whole.
@@ -97,7 +113,55 @@ fn find(parent: &mut [usize], x: usize) -> usize {
     root
 }
 
-fn blocks(script: &[String]) -> Option<Blocks> {
+/// Union-find over the declared constants, where a set may hold one
+/// input record's fields (its anchor): two anchored sets never merge, so
+/// each record stays a block of its own and what relates two records is
+/// a link between their blocks.
+struct Components {
+    parent: Vec<usize>,
+    /// Per root: the record whose fields the set holds.
+    anchor: Vec<Option<usize>>,
+}
+
+impl Components {
+    fn new(count: usize) -> Self {
+        Components {
+            parent: (0..count).collect(),
+            anchor: vec![None; count],
+        }
+    }
+
+    fn root(&mut self, x: usize) -> usize {
+        find(&mut self.parent, x)
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.root(a), self.root(b));
+        if a == b {
+            return;
+        }
+        let (keep, gone) = (a.min(b), a.max(b));
+        self.parent[gone] = keep;
+        self.anchor[keep] = self.anchor[keep].or(self.anchor[gone]);
+    }
+
+    /// Whether `vars` lie in sets anchored to two different records.
+    fn across_records(&mut self, vars: &[usize]) -> bool {
+        let mut seen = None;
+        for &v in vars {
+            let root = self.root(v);
+            if let Some(record) = self.anchor[root] {
+                if seen.is_some_and(|r| r != record) {
+                    return true;
+                }
+                seen = Some(record);
+            }
+        }
+        false
+    }
+}
+
+fn blocks(script: &[String], records: &[Vec<String>]) -> Option<Blocks> {
     let text = script.join("\n");
     let commands = parse_sexprs(&text).ok()?;
     let mut decls = Vec::new();
@@ -124,8 +188,23 @@ fn blocks(script: &[String]) -> Option<Blocks> {
         .enumerate()
         .map(|(i, (n, _))| (n.as_str(), i))
         .collect();
-    let mut parent: Vec<usize> = (0..decls.len()).collect();
-    let mut links = Vec::new();
+    let mut sets = Components::new(decls.len());
+    // A record's fields are one set from the start; records that share a
+    // field (the same record of two paths) are one record.
+    for (record, fields) in records.iter().enumerate() {
+        let vars: Vec<usize> = fields
+            .iter()
+            .filter_map(|f| declared.get(f.as_str()).copied())
+            .collect();
+        for &v in &vars {
+            let root = sets.root(v);
+            sets.anchor[root].get_or_insert(record);
+        }
+        for pair in vars.windows(2) {
+            sets.union(pair[0], pair[1]);
+        }
+    }
+    let mut ties = Vec::new();
     let mut owned = Vec::new();
     for &(command, body) in &assertions {
         let mut names = Vec::new();
@@ -134,14 +213,16 @@ fn blocks(script: &[String]) -> Option<Blocks> {
             .iter()
             .filter_map(|n| declared.get(n).copied())
             .collect();
-        let tie = link(body, &declared).is_some() || (disequality(body) && !vars.is_empty());
-        if command == "assert" && tie {
-            links.push((body, vars));
+        let hard = command == "assert";
+        let tie = (hard
+            && (link(body, &declared).is_some() || (disequality(body) && !vars.is_empty())))
+            || sets.across_records(&vars);
+        if tie {
+            ties.push((format!("({command} {body})"), vars, hard));
             continue;
         }
         for pair in vars.windows(2) {
-            let (a, b) = (find(&mut parent, pair[0]), find(&mut parent, pair[1]));
-            parent[a.max(b)] = a.min(b);
+            sets.union(pair[0], pair[1]);
         }
         owned.push((command, body, vars.first().copied()));
     }
@@ -149,7 +230,7 @@ fn blocks(script: &[String]) -> Option<Blocks> {
     let mut number: BTreeMap<usize, usize> = BTreeMap::new();
     let mut block_of = Vec::new();
     for i in 0..decls.len() {
-        let root = find(&mut parent, i);
+        let root = sets.root(i);
         let next = number.len();
         block_of.push(*number.entry(root).or_insert(next));
     }
@@ -163,11 +244,18 @@ fn blocks(script: &[String]) -> Option<Blocks> {
     for (command, body, var) in owned {
         asserts[var.map_or(0, |v| block_of[v])].push(format!("({command} {body})"));
     }
-    let links = links
+    let links = ties
         .into_iter()
-        .map(|(body, vars)| {
-            let later = vars.iter().map(|&v| block_of[v]).max().unwrap_or(0);
-            (format!("(assert {body})"), later)
+        .map(|(command, vars, hard)| {
+            let mut blocks: Vec<usize> = vars.iter().map(|&v| block_of[v]).collect();
+            blocks.sort_unstable();
+            blocks.dedup();
+            Link {
+                command,
+                blocks,
+                vars,
+                hard,
+            }
         })
         .collect();
     Some(Blocks {
@@ -199,19 +287,38 @@ fn literal(value: &ModelValue) -> String {
 }
 
 /// Solves `script` block by block with `solve_whole` for each step.
-/// `None` means "solve the whole script": it is one block, or a step found
-/// no model. An unsatisfiable block on its own makes the script `Unsat`.
+/// `records` lists each input record's fields: constants of two records
+/// stay in two blocks, whatever relates them. `None` means "solve the
+/// whole script": it is one block, or a step found no model. An
+/// unsatisfiable block on its own makes the script `Unsat`.
+///
+/// A step also holds the links between its block and later ones, over
+/// free copies of the later blocks' constants (none of their own
+/// assertions): a fold's `max(a, b) >= 30` then makes the first record's
+/// choice leave the second one a value, rather than a later step finding
+/// none and the whole script being solved after all.
 pub(crate) fn solve_in_blocks(
     script: &[String],
+    records: &[Vec<String>],
     deadline: Instant,
     solve_whole: impl Fn(&[String], Instant) -> crate::Result<Outcome>,
 ) -> Option<crate::Result<Outcome>> {
-    let blocks = blocks(script)?;
+    let blocks = blocks(script, records)?;
     let mut model: BTreeMap<String, ModelValue> = BTreeMap::new();
     for (block, asserts) in blocks.asserts.iter().enumerate() {
+        let ahead: Vec<&Link> = blocks
+            .links
+            .iter()
+            .filter(|l| l.hard && l.later() > block && l.blocks.contains(&block))
+            .collect();
+        let free: BTreeSet<usize> = ahead
+            .iter()
+            .flat_map(|l| l.vars.iter().copied())
+            .filter(|&v| blocks.block_of[v] > block)
+            .collect();
         let mut step = Vec::new();
-        for ((name, decl), &b) in blocks.decls.iter().zip(&blocks.block_of) {
-            if b > block {
+        for (i, ((name, decl), &b)) in blocks.decls.iter().zip(&blocks.block_of).enumerate() {
+            if b > block && !free.contains(&i) {
                 continue;
             }
             step.push(decl.clone());
@@ -229,14 +336,23 @@ pub(crate) fn solve_in_blocks(
         let linked: Vec<&String> = blocks
             .links
             .iter()
-            .filter(|(_, later)| *later == block)
-            .map(|(a, _)| a)
+            .filter(|l| l.later() == block)
+            .map(|l| &l.command)
             .collect();
         step.extend(linked.iter().map(|a| a.to_string()));
+        step.extend(ahead.iter().map(|l| l.command.clone()));
         match solve_whole(&step, deadline) {
-            Ok(Outcome::Sat(found)) => model.extend(found),
+            Ok(Outcome::Sat(found)) => model.extend(found.into_iter().filter(|(name, _)| {
+                blocks
+                    .decls
+                    .iter()
+                    .position(|(n, _)| n == name)
+                    .is_some_and(|i| blocks.block_of[i] <= block)
+            })),
             // The block alone has no model: neither has the script.
-            Ok(Outcome::Unsat) if linked.is_empty() => return Some(Ok(Outcome::Unsat)),
+            Ok(Outcome::Unsat) if linked.is_empty() && ahead.is_empty() => {
+                return Some(Ok(Outcome::Unsat))
+            }
             Err(e) => return Some(Err(e)),
             _ => return None,
         }
@@ -263,13 +379,13 @@ mod tests {
             "(assert (str.prefixof \"k\" b))",
             "(assert (= a b))",
         ]);
-        assert!(blocks(&script).is_none(), "too small to split");
+        assert!(blocks(&script, &[]).is_none(), "too small to split");
         // Unconstrained constants are blocks of their own.
         script.extend((3..MIN_DECLS).map(|i| format!("(declare-const c{i} Int)")));
-        let blocks = blocks(&script).expect("blocks");
+        let blocks = blocks(&script, &[]).expect("blocks");
         assert_eq!(&blocks.block_of[..3], &[0, 0, 1]);
         assert_eq!(blocks.links.len(), 1);
-        assert_eq!(blocks.links[0].1, 1);
+        assert_eq!(blocks.links[0].later(), 1);
     }
 
     #[test]
@@ -285,16 +401,16 @@ mod tests {
             "(assert (not (= (str.substr a 0 3) (str.substr b 0 3))))",
         ]);
         script.extend((2..MIN_DECLS).map(|i| format!("(declare-const c{i} Int)")));
-        let blocks = blocks(&script).expect("blocks");
+        let blocks = blocks(&script, &[]).expect("blocks");
         assert_eq!(&blocks.block_of[..2], &[0, 1]);
         assert_eq!(blocks.links.len(), 1);
-        assert_eq!(blocks.links[0].1, 1);
+        assert_eq!(blocks.links[0].later(), 1);
         let deadline = Instant::now() + std::time::Duration::from_secs(10);
         let whole = |s: &[String], d: Instant| {
             let left = d.saturating_duration_since(Instant::now()).as_millis() as u32;
             crate::solve(s, left)
         };
-        let Some(Ok(Outcome::Sat(model))) = solve_in_blocks(&script, deadline, whole) else {
+        let Some(Ok(Outcome::Sat(model))) = solve_in_blocks(&script, &[], deadline, whole) else {
             panic!("the blocks have a model");
         };
         let (Some(ModelValue::Str(a)), Some(ModelValue::Str(b))) = (model.get("a"), model.get("b"))
@@ -306,12 +422,56 @@ mod tests {
     }
 
     #[test]
+    fn what_relates_two_records_is_checked_once_both_are_chosen() {
+        // A fold over two readings: the hotter one is at least 30 and one
+        // degree above the other. Without the records named, the two
+        // comparisons make one block of both readings.
+        let mut script = lines(&[
+            "(declare-const a String)",
+            "(declare-const x Int)",
+            "(declare-const b String)",
+            "(declare-const y Int)",
+            "(assert (and (<= 0 x) (< x 100) (= a (str.from_int x))))",
+            "(assert (and (<= 0 y) (< y 100) (= b (str.from_int y))))",
+            "(assert (>= (ite (>= x y) x y) 30))",
+            "(assert (= (- x y) 1))",
+        ]);
+        script.extend((4..MIN_DECLS).map(|i| format!("(declare-const c{i} Int)")));
+        let records = vec![vec!["a".to_string()], vec!["b".to_string()]];
+        let unnamed = blocks(&script, &[]).expect("blocks");
+        assert_eq!(&unnamed.block_of[..4], &[0, 0, 0, 0]);
+        let named = blocks(&script, &records).expect("blocks");
+        assert_eq!(&named.block_of[..4], &[0, 0, 1, 1]);
+        assert_eq!(named.links.len(), 2);
+        assert!(named.links.iter().all(|l| l.blocks == [0, 1]));
+        // The first step sees the links over a free `y`, so its `x` leaves
+        // the second record a value: the blocks answer, without the
+        // whole script.
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        let whole = |s: &[String], d: Instant| {
+            let left = d.saturating_duration_since(Instant::now()).as_millis() as u32;
+            crate::solve(s, left)
+        };
+        let Some(Ok(Outcome::Sat(model))) = solve_in_blocks(&script, &records, deadline, whole)
+        else {
+            panic!("the blocks have a model");
+        };
+        let (Some(ModelValue::Int(x)), Some(ModelValue::Int(y))) = (model.get("x"), model.get("y"))
+        else {
+            panic!("integers x and y in {model:?}");
+        };
+        assert_eq!(x - y, 1);
+        assert!(*x >= 30, "{model:?}");
+        assert_eq!(model.get("b"), Some(&ModelValue::Str(y.to_string())));
+    }
+
+    #[test]
     fn one_block_is_not_split() {
         let script = lines(&[
             "(declare-const a String)",
             "(declare-const b String)",
             "(assert (= a (str.++ b \"x\")))",
         ]);
-        assert!(blocks(&script).is_none());
+        assert!(blocks(&script, &[]).is_none());
     }
 }

@@ -79,7 +79,7 @@ pub enum Outcome {
 /// so a call returns within `timeout_ms` plus [`GRACE`] whatever Z3 does.
 /// A `timeout_ms` of 0 leaves no time at all, not unlimited time.
 pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome> {
-    solve_within(script, timeout_ms, None)
+    solve_within(script, &[], timeout_ms, None)
 }
 
 /// [`solve`], where Z3 also gives up after `effort` units of its resource
@@ -88,15 +88,43 @@ pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome> {
 /// optional work of test generation (probes, extra records), whose data
 /// two runs must agree on. The timeout stays as a backstop.
 pub fn solve_bounded(script: &[String], timeout_ms: u32, effort: u64) -> Result<Outcome> {
-    solve_within(script, timeout_ms, Some(effort))
+    solve_within(script, &[], timeout_ms, Some(effort))
 }
 
-fn solve_within(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Result<Outcome> {
+/// [`solve`] (with `effort`, [`solve_bounded`]) of a script over input
+/// records: `records` lists each record's field constants. The script is
+/// solved record by record where it can be, with what relates two records
+/// (a fold's comparison of their values, a join's key) checked once both
+/// are chosen: Z3's string solver takes time that grows much faster than
+/// the script. The answer is the one [`solve`] gives; only the model may
+/// differ.
+pub fn solve_records(
+    script: &[String],
+    records: &[Vec<String>],
+    timeout_ms: u32,
+    effort: Option<u64>,
+) -> Result<Outcome> {
+    solve_within(script, records, timeout_ms, effort)
+}
+
+/// The answer an earlier query of this process gave `script` (or a copy
+/// of it equal up to the names of its constants), without solving it:
+/// `None` when none did, or its answer was `unknown`.
+pub fn answered(script: &[String]) -> Option<Outcome> {
+    Renaming::of(script).as_ref().and_then(alpha::remembered)
+}
+
+fn solve_within(
+    script: &[String],
+    records: &[Vec<String>],
+    timeout_ms: u32,
+    effort: Option<u64>,
+) -> Result<Outcome> {
     let renaming = Renaming::of(script);
     if let Some(outcome) = renaming.as_ref().and_then(alpha::remembered) {
         return Ok(outcome);
     }
-    let outcome = solve_fresh(script, timeout_ms, effort)?;
+    let outcome = solve_fresh(script, records, timeout_ms, effort)?;
     if let Some(renaming) = renaming {
         alpha::remember(renaming, &outcome);
     }
@@ -104,7 +132,12 @@ fn solve_within(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Resu
 }
 
 /// [`solve`] without the answers of earlier scripts.
-fn solve_fresh(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Result<Outcome> {
+fn solve_fresh(
+    script: &[String],
+    records: &[Vec<String>],
+    timeout_ms: u32,
+    effort: Option<u64>,
+) -> Result<Outcome> {
     let deadline = Instant::now() + Duration::from_millis(timeout_ms.into());
     let whole = |script: &[String], deadline: Instant| {
         let left = deadline
@@ -112,7 +145,7 @@ fn solve_fresh(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Resul
             .as_millis();
         solve_whole(script, left.min(u32::MAX as u128) as u32, effort)
     };
-    if let Some(outcome) = decompose::solve_in_blocks(script, deadline, whole) {
+    if let Some(outcome) = decompose::solve_in_blocks(script, records, deadline, whole) {
         return outcome;
     }
     whole(script, deadline)
@@ -120,6 +153,7 @@ fn solve_fresh(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Resul
 
 /// [`solve`] without splitting the script into independent blocks.
 fn solve_whole(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Result<Outcome> {
+    configure_z3();
     let text = script.join("\n");
     if text.contains('\0') {
         return Err(Error::NulInScript);
@@ -168,6 +202,19 @@ fn solve_whole(script: &[String], timeout_ms: u32, effort: Option<u64>) -> Resul
 
 /// How long [`solve`] waits, past the timeout, for an interrupted check.
 pub const GRACE: Duration = Duration::from_secs(2);
+
+/// Sets Z3's global parameters, once, before the first context.
+///
+/// `smt.arith.solver=2` is Z3's earlier arithmetic solver (4.8's default,
+/// 6, is the newer one). BigTest's scripts mix string-to-number
+/// conversions with linear and some nonlinear arithmetic, and on them the
+/// earlier solver answers in about half the time: sensor_peak's probes of
+/// a two-reading fold 0.46 s -> 0.28 s each, `coco-bigtest generate` on
+/// unit_prices 57 s -> 42 s with every path still decided (docs/benchmarks.md).
+fn configure_z3() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| z3::set_global_param("smt.arith.solver", "2"));
+}
 
 /// What [`solve`] and its Z3 thread tell each other about the deadline.
 #[derive(Default)]
