@@ -1,7 +1,8 @@
-// Test data for examples/bigtest/unit_prices.mlir: generation takes more
-// than a minute (298 test cases, 58 s on the release build; see "Results on
-// the examples" in docs/bigtest.md), so it runs with COCO_SLOW_TESTS=1 or
-// bench/bigtest.sh; unit_prices-small.mlir is its CI variant. Every one of
+// Test data for examples/bigtest/unit_prices.mlir: generation takes tens
+// of seconds (299 test cases, 24 s on the release build, about 40 s on the
+// test build; see "Results on the examples" in docs/bigtest.md), so it runs
+// with COCO_SLOW_TESTS=1 or bench/bigtest.sh; unit_prices-small.mlir is its
+// CI variant. Every one of
 // its 360 paths is decided at the default timeout; the RUN lines give Z3
 // more time only to keep a loaded machine from changing the answer.
 // REQUIRES: slow

@@ -321,7 +321,7 @@ impl Placing {
 /// probes, extra records, retries. A query beyond it is given up on
 /// whatever the machine's speed, so two runs generate the same data.
 /// The examples' optional queries all finish within it (the costliest,
-/// sensor_peak's probes of a fold over two readings, in about 2.7 s on a
+/// sensor_peak's probes of a fold over two readings, up to 2.7 s on a
 /// 2-core machine: Z3 counts little of its string and real reasoning), and
 /// the timeout stays a backstop.
 const OPTIONAL_EFFORT: u64 = 2_000_000;
