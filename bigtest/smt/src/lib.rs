@@ -79,7 +79,7 @@ pub enum Outcome {
 /// so a call returns within `timeout_ms` plus [`GRACE`] whatever Z3 does.
 /// A `timeout_ms` of 0 leaves no time at all, not unlimited time.
 pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome> {
-    solve_within(script, &[], timeout_ms, None)
+    solve_records(script, &[], timeout_ms, None)
 }
 
 /// [`solve`], where Z3 also gives up after `effort` units of its resource
@@ -88,7 +88,7 @@ pub fn solve(script: &[String], timeout_ms: u32) -> Result<Outcome> {
 /// optional work of test generation (probes, extra records), whose data
 /// two runs must agree on. The timeout stays as a backstop.
 pub fn solve_bounded(script: &[String], timeout_ms: u32, effort: u64) -> Result<Outcome> {
-    solve_within(script, &[], timeout_ms, Some(effort))
+    solve_records(script, &[], timeout_ms, Some(effort))
 }
 
 /// [`solve`] (with `effort`, [`solve_bounded`]) of a script over input
@@ -104,22 +104,6 @@ pub fn solve_records(
     timeout_ms: u32,
     effort: Option<u64>,
 ) -> Result<Outcome> {
-    solve_within(script, records, timeout_ms, effort)
-}
-
-/// The answer an earlier query of this process gave `script` (or a copy
-/// of it equal up to the names of its constants), without solving it:
-/// `None` when none did, or its answer was `unknown`.
-pub fn answered(script: &[String]) -> Option<Outcome> {
-    Renaming::of(script).as_ref().and_then(alpha::remembered)
-}
-
-fn solve_within(
-    script: &[String],
-    records: &[Vec<String>],
-    timeout_ms: u32,
-    effort: Option<u64>,
-) -> Result<Outcome> {
     let renaming = Renaming::of(script);
     if let Some(outcome) = renaming.as_ref().and_then(alpha::remembered) {
         return Ok(outcome);
@@ -129,6 +113,13 @@ fn solve_within(
         alpha::remember(renaming, &outcome);
     }
     Ok(outcome)
+}
+
+/// The answer an earlier query of this process gave `script` (or a copy
+/// of it equal up to the names of its constants), without solving it:
+/// `None` when none did, or its answer was `unknown`.
+pub fn answered(script: &[String]) -> Option<Outcome> {
+    Renaming::of(script).as_ref().and_then(alpha::remembered)
 }
 
 /// [`solve`] without the answers of earlier scripts.
