@@ -385,17 +385,8 @@ fn extend(
             }
         }
     }
-    // The path's own model, where the solver has it already (the solve
-    // pass's answer, a probe's): its records as they are, where the case
-    // still behaves with them, need no query apart from the case's keys.
-    if case.run.is_some() {
-        if let Some(Outcome::Sat(model)) = coco_smt::answered(&path.script) {
-            if let Placed::Holds(case) =
-                place_model(program, case, path, ids, follows, &model, true)?
-            {
-                return Ok(Some(case));
-            }
-        }
+    if let Some(case) = place_known_model(program, case, path, ids, follows)? {
+        return Ok(Some(case));
     }
     let mut blocked: Vec<String> = Vec::new();
     let siblings = sibling_copies(path);
@@ -453,6 +444,31 @@ fn extend(
         }
     }
     Ok(None)
+}
+
+/// `case` with the records of `path`'s own model, where the solver has it
+/// already (the solve pass's answer, a probe's) and the case still behaves
+/// with them, words freshened where they met the case's keys: no query
+/// to keep them apart from the case's keys.
+fn place_known_model(
+    program: &Program,
+    case: &Case,
+    path: &PathSpec,
+    ids: &BTreeMap<String, i64>,
+    follows: Option<i64>,
+) -> crate::Result<Option<Case>> {
+    if case.run.is_none() {
+        return Ok(None);
+    }
+    let Some(Outcome::Sat(model)) = coco_smt::answered(&path.script) else {
+        return Ok(None);
+    };
+    Ok(
+        match place_model(program, case, path, ids, follows, &model, true)? {
+            Placed::Holds(case) => Some(case),
+            Placed::Off { .. } => None,
+        },
+    )
 }
 
 /// What [`place_model`] made of a model.
