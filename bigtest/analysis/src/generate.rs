@@ -948,6 +948,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             generated.missed.push((path.id, problem));
         }
     }
+    place_missed(program, paths, &mut generated, &ids, timeout_ms);
     for case in &mut generated.cases {
         minimize(program, case, &ids);
     }
@@ -964,6 +965,51 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
     // come first.
     generated.cases.sort_by_key(|c| c.records() > 0);
     generated
+}
+
+/// Places the paths the first round missed in the cases made since: a
+/// path whose own records fail the job elsewhere (a join's records, none
+/// of them reaching a global reduce, which then fails on no input) holds
+/// among records that keep the rest of the job going. Paths over several
+/// records are placed first, so such a path was tried before any case
+/// had those records.
+fn place_missed(
+    program: &Program,
+    paths: &[PathSpec],
+    generated: &mut Generated,
+    ids: &BTreeMap<String, i64>,
+    timeout_ms: u32,
+) {
+    let missed = std::mem::take(&mut generated.missed);
+    for (id, problem) in missed {
+        let Some(path) = paths.iter().find(|p| p.id == id) else {
+            generated.missed.push((id, problem));
+            continue;
+        };
+        let fails = ends_in_failure(path);
+        let mut placed = false;
+        for index in 0..generated.cases.len().min(MAX_CASES_TRIED) {
+            let case = &generated.cases[index];
+            if case.fails || fails || single_output_clash(case, path) {
+                continue;
+            }
+            if let Ok(Some(case)) = extend(
+                program,
+                case,
+                path,
+                ids,
+                timeout_ms,
+                Placing::covering(path),
+            ) {
+                generated.cases[index] = case;
+                placed = true;
+                break;
+            }
+        }
+        if !placed {
+            generated.missed.push((id, problem));
+        }
+    }
 }
 
 /// Whether `path` is the empty dataset reaching a global reduce.
