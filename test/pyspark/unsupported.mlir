@@ -150,3 +150,17 @@
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry nullable_values_reduce 2>&1 | FileCheck %s --check-prefix=NULLABLE-VALUES-REDUCE
 // NULLABLE-VALUES-REDUCE: coco-bigtest: error: pyspark/inputs/unsupported.py:220:18: reduceByKey over values of type int | None is not supported yet (ints, floats, strs and tuples of them are)
 // NULLABLE-VALUES-REDUCE-NEXT: return pairs.reduceByKey(lambda a, b: a)
+
+// DataFrame code, which the front end does not read yet, is named as such
+// rather than reported as a malformed RDD job.
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry dataframe_column_filter 2>&1 | FileCheck %s --check-prefix=DF-FILTER
+// DF-FILTER: coco-bigtest: error: pyspark/inputs/unsupported.py:224:26: filter() of a Column expression is DataFrame code: coco-bigtest reads PySpark RDD jobs (sc.textFile, map, filter, reduceByKey, join, ...), not DataFrame jobs yet
+// DF-FILTER-NEXT: from_col = df.filter(df.amount > 0)
+
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry dataframe_group_by 2>&1 | FileCheck %s --check-prefix=DF-GROUP-BY
+// DF-GROUP-BY: coco-bigtest: error: pyspark/inputs/unsupported.py:229:15: groupBy() is DataFrame code: coco-bigtest reads PySpark RDD jobs
+// DF-GROUP-BY-NEXT: return df.groupBy("day").count()
+
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry dataframe_reader 2>&1 | FileCheck %s --check-prefix=DF-READER
+// DF-READER: coco-bigtest: error: pyspark/inputs/unsupported.py:235:12: DataFrameReader.csv() is DataFrame code
+// DF-READER-NEXT: return spark.read.csv(path, header=True)

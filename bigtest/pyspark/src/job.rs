@@ -138,6 +138,70 @@ pub const RDD_OPERATORS: [&str; 24] = [
     "textFile",
 ];
 
+/// Methods of a DataFrame (and of its `groupBy`, `na` and `write`) that no
+/// RDD has: a job calling them is DataFrame code. `filter`, `join`,
+/// `union`, `distinct` and `count` exist on both and are told apart by
+/// their arguments.
+const DATAFRAME_METHODS: [&str; 30] = [
+    "select",
+    "selectExpr",
+    "withColumn",
+    "withColumns",
+    "withColumnRenamed",
+    "drop",
+    "where",
+    "groupBy",
+    "groupby",
+    "agg",
+    "orderBy",
+    "sort",
+    "dropDuplicates",
+    "drop_duplicates",
+    "unionByName",
+    "unionAll",
+    "crossJoin",
+    "na",
+    "fillna",
+    "dropna",
+    "alias",
+    "toDF",
+    "limit",
+    "write",
+    "show",
+    "toPandas",
+    "printSchema",
+    "createOrReplaceTempView",
+    "rollup",
+    "cube",
+];
+
+/// SparkSession methods that make DataFrames (`spark.read.csv(...)` reaches
+/// the reader's method through the session).
+const DATAFRAME_SOURCES: [&str; 11] = [
+    "read",
+    "csv",
+    "json",
+    "parquet",
+    "orc",
+    "text",
+    "load",
+    "table",
+    "sql",
+    "createDataFrame",
+    "readStream",
+];
+
+/// The error for DataFrame code at `loc`.
+fn dataframe_code<T>(loc: &Loc, what: &str) -> Result<T> {
+    unsupported(
+        loc,
+        format!(
+            "{what} is DataFrame code: coco-bigtest reads PySpark RDD jobs \
+             (sc.textFile, map, filter, reduceByKey, join, ...), not DataFrame jobs yet"
+        ),
+    )
+}
+
 pub struct Builder<'s> {
     scope: &'s Scope,
     /// UDF functions written so far.
@@ -495,6 +559,13 @@ impl<'s> Builder<'s> {
             }
             "getOrCreate" | "builder" | "appName" | "master" | "config" | "setAppName"
             | "setMaster" | "set" => Ok(Binding::Context),
+            other if DATAFRAME_SOURCES.contains(&other) => {
+                let owner = match other {
+                    "read" | "table" | "sql" | "createDataFrame" | "readStream" => "SparkSession",
+                    _ => "DataFrameReader",
+                };
+                dataframe_code(&call.loc, &format!("{owner}.{other}()"))
+            }
             other => unsupported(
                 &call.loc,
                 format!("SparkContext.{other}() is not supported in the job"),
@@ -512,6 +583,21 @@ impl<'s> Builder<'s> {
     ) -> Result<Rdd> {
         let loc = &call.expect("func").attr_loc();
         let args = call.list("args");
+        if DATAFRAME_METHODS.contains(&method) {
+            return dataframe_code(loc, &format!("{method}()"));
+        }
+        // A Column expression or a SQL string where an RDD operator takes
+        // a function: `df.filter(F.col("amount") > 0)`, `df.filter("x > 0")`.
+        if method == "filter" {
+            if let Some(arg) = args.first() {
+                if ["Compare", "BoolOp", "BinOp", "UnaryOp", "Constant"]
+                    .iter()
+                    .any(|kind| arg.is(kind))
+                {
+                    return dataframe_code(&arg.loc, "filter() of a Column expression");
+                }
+            }
+        }
         if let Some(action) = action_name(rdd.delivery) {
             return unsupported(
                 loc,

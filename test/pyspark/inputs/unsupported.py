@@ -218,3 +218,18 @@ def sum_of_strings(lines):
 def nullable_values_reduce(lines):
     pairs = lines.map(lambda line: (line, 1 if line else None))
     return pairs.reduceByKey(lambda a, b: a)
+
+
+def dataframe_column_filter(df):
+    from_col = df.filter(df.amount > 0)
+    return from_col
+
+
+def dataframe_group_by(df):
+    return df.groupBy("day").count()
+
+
+def dataframe_reader(path):
+    from pyspark.sql import SparkSession
+    spark = SparkSession.builder.getOrCreate()
+    return spark.read.csv(path, header=True)
