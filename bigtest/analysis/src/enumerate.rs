@@ -16,7 +16,7 @@ use coco_dataflow::{
     eval::{Evaluator, Stop},
     host::Host,
     lineage::{may_precede, path_key, render, Step, EMPTY_REDUCE},
-    model::{DatasetId, JoinKind, OpKind, Program},
+    model::{DatasetId, JoinKind, OpKind, Program, Ty},
 };
 use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
 
@@ -640,6 +640,14 @@ impl<'p> Enumerator<'p> {
                                 format!("source field #{i} has type {ty}, which text cannot hold"),
                             )
                         })?;
+                    // A Python job's boolean source fields are what a
+                    // DataFrame column's presence is: rows with values read
+                    // better than rows of NULLs, where the path allows.
+                    if program.host == Host::Python && *ty == Ty::Bool {
+                        if let Sym::Bool(flag) = &field {
+                            state.prefer(flag.clone());
+                        }
+                    }
                     state.fields.push(field);
                     vars.push(var);
                 }

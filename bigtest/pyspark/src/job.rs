@@ -22,6 +22,9 @@ pub struct Input {
     pub shape: Shape,
     /// In a script: the file `sc.textFile` reads, where it is known.
     pub file: Option<FileArg>,
+    /// A DataFrame parameter: the module-level constant holding its
+    /// schema (`ORDERS_SCHEMA`), which the pytest module builds it with.
+    pub schema: Option<String>,
 }
 
 /// A file a script reads or writes, as its code names it: what a test
@@ -79,6 +82,8 @@ pub enum Delivery {
     /// `rdd.reduce(f)`: the one record left (the job fails with ValueError
     /// on an empty RDD, as Spark does).
     Reduce,
+    /// A DataFrame: its rows, as tuples.
+    Frame,
 }
 
 /// What the job is, for the pytest module and the reports.
@@ -252,6 +257,53 @@ impl<'s> Builder<'s> {
         }
     }
 
+    // ----- what the DataFrame level (crate::frame) writes with ----------
+
+    pub(crate) fn scope(&self) -> &'s Scope {
+        self.scope
+    }
+
+    pub(crate) fn fresh_udf_name(&mut self, base: &str) -> String {
+        self.udf_name(base)
+    }
+
+    /// A dataset op (`text`: everything after `=`); returns its value.
+    pub(crate) fn emit(&mut self, text: String, loc: &Loc) -> String {
+        self.dataset(text, Shape::Tuple(Vec::new()), loc).value
+    }
+
+    /// A DataFrame parameter's source: rows of `shape`, built by the
+    /// pytest module with the schema in module constant `schema`.
+    pub(crate) fn frame_source(
+        &mut self,
+        name: &str,
+        shape: Shape,
+        schema: &str,
+        loc: &Loc,
+    ) -> Result<String> {
+        let rdd = self.source_shaped(name, shape, loc)?;
+        if let Some(input) = self.inputs.last_mut() {
+            input.schema = Some(schema.to_string());
+        }
+        Ok(rdd.value)
+    }
+
+    /// A DataFrame the function under test returns.
+    pub(crate) fn frame_sink(
+        &mut self,
+        name: &str,
+        value: &str,
+        shape: Shape,
+        loc: &Loc,
+    ) -> Result<()> {
+        let rdd = Rdd {
+            value: value.to_string(),
+            shape,
+            delivery: Delivery::Frame,
+        };
+        self.sink(name, &rdd, loc)
+    }
+
     /// A fresh UDF name from `base` (`parse`, `parse_1`).
     fn udf_name(&mut self, base: &str) -> String {
         let count = self.udf_names.entry(base.to_string()).or_insert(0);
@@ -300,6 +352,7 @@ impl<'s> Builder<'s> {
             name: name.to_string(),
             shape: shape.clone(),
             file: None,
+            schema: None,
         });
         let origin = match path {
             Some(path) => format!("path {}", string_literal(path)),
@@ -960,7 +1013,7 @@ impl<'s> Builder<'s> {
 /// The action that made a value of the driver out of an RDD.
 fn action_name(delivery: Delivery) -> Option<&'static str> {
     match delivery {
-        Delivery::Rdd => None,
+        Delivery::Rdd | Delivery::Frame => None,
         Delivery::Collect => Some("collect"),
         Delivery::Count => Some("count"),
         Delivery::Reduce => Some("reduce"),

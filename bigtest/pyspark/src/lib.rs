@@ -9,6 +9,7 @@
 //! [`ir`] (the df text), [`pytest`] (the test module of generated cases).
 
 pub mod error;
+pub mod frame;
 pub mod ir;
 pub mod job;
 pub mod pytest;
@@ -59,6 +60,7 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
     let mut scope = Scope {
         defs: HashMap::new(),
         constants: HashMap::new(),
+        values: HashMap::new(),
     };
     let mut guard = None;
     let mut order = Vec::new();
@@ -71,11 +73,13 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
             }
             "Assign" => {
                 let targets = statement.list("targets");
-                if let ([target], Some(value)) =
-                    (&targets[..], constant_of(&statement.expect("value")))
-                {
+                if let [target] = &targets[..] {
                     if let Some(name) = target.name() {
-                        scope.constants.insert(name, value);
+                        let value = statement.expect("value");
+                        if let Some(constant) = constant_of(&value) {
+                            scope.constants.insert(name.clone(), constant);
+                        }
+                        scope.values.insert(name, value);
                     }
                 }
             }
@@ -96,7 +100,7 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
         None => {
             let candidates: Vec<&String> = order
                 .iter()
-                .filter(|n| takes_rdds(&scope.defs[*n]))
+                .filter(|n| takes_rdds(&scope.defs[*n]) || frame::takes_frames(&scope.defs[*n]))
                 .collect();
             match candidates[..] {
                 [one] => Some(scope.defs[one].clone()),
@@ -121,7 +125,11 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
     let (program, returns_tuple, entry_name, at) = match (&entry, &guard) {
         (Some(def), _) => {
             let name = def.str("name").unwrap_or_default();
-            let tuple = entry_program(&mut builder, def)?;
+            let tuple = if frame::takes_frames(def) {
+                frame::entry_program(&mut builder, def)?
+            } else {
+                entry_program(&mut builder, def)?
+            };
             (name.clone(), tuple, Some(name), def.loc.mlir())
         }
         (None, Some(guard)) => {

@@ -95,9 +95,14 @@ pub fn module(
          import math\n\
          import pathlib\n\
          \n\
-         import pytest\n\
-         from pyspark import SparkConf, SparkContext\n\n",
+         import pytest\n",
     );
+    let frames = job.outputs.iter().any(|o| o.delivery == Delivery::Frame);
+    out.push_str(if frames {
+        "from pyspark.sql import SparkSession\n\n"
+    } else {
+        "from pyspark import SparkConf, SparkContext\n\n"
+    });
     let _ = writeln!(
         out,
         "JOB_FILE = pathlib.Path(__file__).resolve().parent / {}\n",
@@ -115,31 +120,61 @@ pub fn module(
          job = _load_job()\n\
          \n\
          \n\
-         @pytest.fixture(scope=\"module\")\n\
-         def sc():\n\
-         \x20   conf = SparkConf().setMaster(\"local[2]\").setAppName(\"coco-bigtest cases\")\n\
-         \x20   context = SparkContext.getOrCreate(conf)\n\
-         \x20   yield context\n\
-         \x20   context.stop()\n\
-         \n\
          \n",
     );
+    if frames {
+        // Spark 3.5's defaults (ANSI off): the semantics coco models.
+        out.push_str(
+            "@pytest.fixture(scope=\"module\")\n\
+             def spark():\n\
+             \x20   session = (\n\
+             \x20       SparkSession.builder.master(\"local[2]\")\n\
+             \x20       .appName(\"coco-bigtest cases\")\n\
+             \x20       .config(\"spark.sql.ansi.enabled\", \"false\")\n\
+             \x20       .config(\"spark.sql.shuffle.partitions\", \"2\")\n\
+             \x20       .getOrCreate()\n\
+             \x20   )\n\
+             \x20   yield session\n\
+             \x20   session.stop()\n\
+             \n\
+             \n",
+        );
+    } else {
+        out.push_str(
+            "@pytest.fixture(scope=\"module\")\n\
+             def sc():\n\
+             \x20   conf = SparkConf().setMaster(\"local[2]\").setAppName(\"coco-bigtest cases\")\n\
+             \x20   context = SparkContext.getOrCreate(conf)\n\
+             \x20   yield context\n\
+             \x20   context.stop()\n\
+             \n\
+             \n",
+        );
+    }
     out.push_str(COMPARISON);
     let params: Vec<&str> = job.inputs.iter().map(|i| i.name.as_str()).collect();
     for (i, case) in cases.iter().enumerate() {
-        case_heading(&mut out, i, case, "sc");
+        case_heading(&mut out, i, case, if frames { "spark" } else { "sc" });
         for input in &job.inputs {
             let lines = case.inputs.get(&input.name).cloned().unwrap_or_default();
             let items: Vec<String> = lines
                 .iter()
                 .map(|l| input_literal(&input.shape, l))
                 .collect();
-            let _ = writeln!(
-                out,
-                "    {} = sc.parallelize({}, 2)",
-                input.name,
-                python_list(&items, 4)
-            );
+            let _ = match &input.schema {
+                Some(schema) => writeln!(
+                    out,
+                    "    {} = spark.createDataFrame({}, schema=job.{schema})",
+                    input.name,
+                    python_list(&items, 4)
+                ),
+                None => writeln!(
+                    out,
+                    "    {} = sc.parallelize({}, 2)",
+                    input.name,
+                    python_list(&items, 4)
+                ),
+            };
         }
         let call = format!("job.{entry}({})", params.join(", "));
         match &case.outcome {
@@ -166,7 +201,7 @@ pub fn module(
                 // RDDs are lazy: their failures show when they are
                 // collected. Actions have run by the time the call returns.
                 let lazy: Vec<usize> = (0..job.outputs.len())
-                    .filter(|&k| job.outputs[k].delivery == Delivery::Rdd)
+                    .filter(|&k| matches!(job.outputs[k].delivery, Delivery::Rdd | Delivery::Frame))
                     .collect();
                 if !job.returns_tuple {
                     let collect = if lazy.is_empty() { "" } else { ".collect()" };
@@ -214,6 +249,11 @@ pub fn module(
                         Delivery::Collect => {
                             writeln!(out, "    same_records({name}, {})", python_list(&values, 4))
                         }
+                        Delivery::Frame => writeln!(
+                            out,
+                            "    same_records([tuple(row) for row in {name}.collect()], {})",
+                            python_list(&values, 4)
+                        ),
                         Delivery::Count => writeln!(out, "    assert {name} == {}", values.len()),
                         // The interpreter fails the job where no record is
                         // left, so a succeeding case has exactly one.
@@ -464,6 +504,11 @@ fn input_literal(shape: &Shape, line: &str) -> String {
                 .parse()
                 .map(Value::Float)
                 .unwrap_or(Value::Str(text.into())),
+            crate::ir::Ty::Bool => match text {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => Value::Str(text.into()),
+            },
             _ => Value::Str(text.into()),
         })
         .collect();

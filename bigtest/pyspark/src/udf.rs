@@ -20,6 +20,10 @@ pub struct Scope {
     pub defs: HashMap<String, Node>,
     /// Module-level constants (`THRESHOLD = 400`).
     pub constants: HashMap<String, Constant>,
+    /// Every module-level assignment of one name, by name: schemas
+    /// (`ORDERS_SCHEMA = StructType([...])`) and UDFs
+    /// (`parse_amount = F.udf(_parse, DoubleType())`) of DataFrame jobs.
+    pub values: HashMap<String, Node>,
 }
 
 /// Variables of the code being lowered.
@@ -42,6 +46,9 @@ pub enum Apply {
     Values,
     /// `reduceByKey`, `reduce`: on two values.
     Pair,
+    /// A DataFrame's Python UDF (`F.udf(f, type)`): on the items of a
+    /// tuple record, one argument each (the columns it is called with).
+    Args,
 }
 
 /// Lowers the UDF of one RDD operator: `callable` (a `Lambda`, a
@@ -82,6 +89,14 @@ pub fn lower(
             };
             let value = lowering.invoke(callable, vec![pair[1].clone()], loc)?;
             PyVal::Tuple(vec![pair[0].clone(), value])
+        }
+        Apply::Args => {
+            let items = match args.into_iter().next() {
+                Some(PyVal::Tuple(items)) => items,
+                Some(one) => vec![one],
+                None => Vec::new(),
+            };
+            lowering.invoke(callable, items, loc)?
         }
         _ => lowering.invoke(callable, args, loc)?,
     };
@@ -2431,7 +2446,17 @@ fn parameters(callable: &Node) -> Result<Vec<String>> {
             "parameter defaults are not supported in a UDF",
         );
     }
-    if callable.is("FunctionDef") && !callable.list("decorator_list").is_empty() {
+    // `@udf` / `@F.udf(type)` make a DataFrame's Python UDF of the def:
+    // its body is what runs.
+    let is_udf = |d: &Node| {
+        let d = if d.is("Call") {
+            d.expect("func")
+        } else {
+            d.clone()
+        };
+        d.name().as_deref() == Some("udf") || d.str("attr").as_deref() == Some("udf")
+    };
+    if callable.is("FunctionDef") && !callable.list("decorator_list").iter().all(is_udf) {
         return unsupported(
             &callable.loc,
             "decorated functions are not supported as UDFs",

@@ -1,0 +1,405 @@
+//! `df.groupBy(key).agg(...)` as df ops: each row becomes its key and the
+//! state of every aggregate (a map), states of one key are combined
+//! (`reduce_by_key`), and the states become the aggregates' values (a
+//! map). Rows whose key is NULL make one group of their own, as in Spark.
+//! Aggregates skip NULL inputs: whether an input is NULL is a decision.
+
+use crate::{
+    error::{unsupported, Loc, Result},
+    frame::{
+        expr::{callee, Exprs, SqlVal},
+        ops::{column_named, map_with, record_fn, split_null_keys, union_op},
+        schema::{row_shape, SqlTy},
+        Frame, Reader,
+    },
+    ir::{Ty, Value},
+    job::dataset_type,
+    syntax::Node,
+    udf::describe,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    /// `count("*")`, `count(lit(1))`, `GroupedData.count()`.
+    Rows,
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+}
+
+/// One aggregate: what it computes, over what, and its output name.
+struct Agg {
+    kind: Kind,
+    input: Option<Node>,
+    name: String,
+}
+
+fn parse_agg(item: &Node) -> Result<Agg> {
+    let (item, alias) = match item.is("Call").then(|| item.expect("func")) {
+        Some(func) if func.is("Attribute") && func.str("attr").as_deref() == Some("alias") => (
+            func.expect("value"),
+            item.list("args").first().and_then(Node::str_constant),
+        ),
+        _ => (item.clone(), None),
+    };
+    let name = callee(&item).unwrap_or_default();
+    let args = item.list("args");
+    let kind = match name.as_str() {
+        "count" => Kind::Count,
+        "sum" => Kind::Sum,
+        "min" => Kind::Min,
+        "max" => Kind::Max,
+        "avg" | "mean" => Kind::Avg,
+        _ => {
+            return unsupported(
+                &item.loc,
+                format!(
+                    "{} is not an aggregate coco-bigtest reads (supported: count, sum, min, max, avg/mean)",
+                    describe(&item)
+                ),
+            )
+        }
+    };
+    let [arg] = &args[..] else {
+        return unsupported(&item.loc, format!("{name}() takes one column"));
+    };
+    let star = arg.str_constant().as_deref() == Some("*")
+        || (callee(arg).as_deref() == Some("lit")
+            && arg.list("args").first().is_some_and(|a| a.is("Constant")));
+    let (kind, input) = match (kind, star) {
+        (Kind::Count, true) => (Kind::Rows, None),
+        (_, true) => return unsupported(&arg.loc, format!("{name}() of *")),
+        (kind, false) => (kind, Some(arg.clone())),
+    };
+    let shown = match &input {
+        None => "1".to_string(),
+        Some(a) => a.str_constant().unwrap_or_else(|| describe(a)),
+    };
+    let spark_name = if kind == Kind::Avg {
+        "avg"
+    } else {
+        name.as_str()
+    };
+    Ok(Agg {
+        kind,
+        input,
+        name: alias.unwrap_or_else(|| format!("{spark_name}({shown})")),
+    })
+}
+
+/// The aggregates a GroupedData method asks for.
+fn aggregates(method: &str, call: &Node, loc: &Loc) -> Result<Vec<Agg>> {
+    let args = call.list("args");
+    match method {
+        "agg" => {
+            if args.iter().any(|a| a.is("Dict")) {
+                return unsupported(loc, "agg() of a dict is not supported; write F.sum(\"x\") and the like");
+            }
+            if args.is_empty() {
+                return unsupported(loc, "agg() of no aggregate");
+            }
+            args.iter().map(parse_agg).collect()
+        }
+        "count" if args.is_empty() => Ok(vec![Agg { kind: Kind::Rows, input: None, name: "count".into() }]),
+        "sum" | "min" | "max" | "avg" | "mean" => {
+            let kind = match method {
+                "sum" => Kind::Sum,
+                "min" => Kind::Min,
+                "max" => Kind::Max,
+                _ => Kind::Avg,
+            };
+            args.iter()
+                .map(|a| match a.str_constant() {
+                    Some(c) => Ok(Agg {
+                        kind,
+                        input: Some(a.clone()),
+                        name: format!("{}({c})", if kind == Kind::Avg { "avg" } else { method }),
+                    }),
+                    None => unsupported(&a.loc, format!("GroupedData.{method}() takes column names")),
+                })
+                .collect()
+        }
+        _ => unsupported(
+            loc,
+            format!("GroupedData.{method}() is not supported (agg, count, sum, min, max, avg and mean are)"),
+        ),
+    }
+}
+
+/// The state fields of an aggregate over values of `ty`.
+fn state(kind: Kind, ty: SqlTy) -> Vec<SqlTy> {
+    match kind {
+        Kind::Rows | Kind::Count => vec![SqlTy::Long],
+        Kind::Sum if ty == SqlTy::Double => vec![SqlTy::Bool, SqlTy::Double],
+        Kind::Sum => vec![SqlTy::Bool, SqlTy::Long],
+        Kind::Min | Kind::Max => vec![SqlTy::Bool, ty],
+        Kind::Avg => vec![SqlTy::Long, SqlTy::Double],
+    }
+}
+
+fn plain(value: Value, ty: SqlTy) -> SqlVal {
+    SqlVal {
+        present: None,
+        value,
+        ty,
+    }
+}
+
+/// `GroupedData.method(...)` of `frame` grouped by `key`.
+pub fn aggregate(
+    reader: &mut Reader,
+    frame: Frame,
+    key: &str,
+    method: &str,
+    call: &Node,
+) -> Result<Frame> {
+    let loc = call.expect("func").attr_loc();
+    let aggs = aggregates(method, call, &loc)?;
+    let key_column = column_named(&frame, key, &loc)?.clone();
+    let (keyed, nulls) = split_null_keys(reader, &frame, key, &loc)?;
+    let mut sides = vec![(keyed, true)];
+    if let Some(nulls) = nulls {
+        sides.push((nulls, false));
+    }
+    let mut results = Vec::new();
+    let mut input_types: Vec<SqlTy> = Vec::new();
+    for (side, known_key) in sides {
+        // 1. Each row: its key and every aggregate's state.
+        let key_name = key.to_string();
+        let mut types = Vec::new();
+        let states = map_with(
+            reader,
+            &side,
+            &format!("agg_state_{}", loc.line),
+            &loc,
+            |ex, columns| {
+                let key_value = if known_key {
+                    columns[0].1.clone()
+                } else {
+                    let v = ex.default(key_column.ty, &loc);
+                    plain(v, key_column.ty)
+                };
+                let mut out = vec![(key_name.clone(), key_value)];
+                // One decision per NULL-able input, however many aggregates
+                // read it.
+                let mut decided = std::collections::BTreeSet::new();
+                for (i, agg) in aggs.iter().enumerate() {
+                    let v = match &agg.input {
+                        None => plain(ex.f.int(1, &loc), SqlTy::Long),
+                        Some(node) => match node.str_constant() {
+                            Some(name) => match columns.iter().find(|(c, _)| c.name == name) {
+                                Some((_, v)) => v.clone(),
+                                None => {
+                                    return unsupported(
+                                        &node.loc,
+                                        format!("no column {name} to aggregate"),
+                                    )
+                                }
+                            },
+                            None => ex.lower(node)?,
+                        },
+                    };
+                    if matches!(agg.kind, Kind::Sum | Kind::Min | Kind::Max | Kind::Avg)
+                        && !v.ty.is_numeric()
+                    {
+                        return unsupported(
+                            &loc,
+                            format!(
+                                "{} of a {} column is not supported (numbers are)",
+                                agg.name,
+                                v.ty.name()
+                            ),
+                        );
+                    }
+                    types.push(v.ty);
+                    let present = match &v.present {
+                        Some(p) => {
+                            // A NULL input, skipped: a path of its own.
+                            if decided.insert(p.name.clone()) {
+                                ex.decide(p, &loc);
+                            }
+                            p.clone()
+                        }
+                        None => ex.f.bool(true, &loc),
+                    };
+                    let value = ex.normalized(&v, &loc);
+                    let count = ex.f.op(
+                        format!("arith.extui {} : i1 to i64", present.name),
+                        Ty::Int,
+                        &loc,
+                    );
+                    let fields: Vec<SqlVal> = match agg.kind {
+                        Kind::Rows => vec![plain(ex.f.int(1, &loc), SqlTy::Long)],
+                        Kind::Count => vec![plain(count, SqlTy::Long)],
+                        Kind::Sum | Kind::Min | Kind::Max => {
+                            let total = match (agg.kind, v.ty) {
+                                (Kind::Sum, SqlTy::Int) => plain(value, SqlTy::Long),
+                                _ => plain(value, state(agg.kind, v.ty)[1]),
+                            };
+                            vec![plain(present, SqlTy::Bool), total]
+                        }
+                        Kind::Avg => {
+                            let x = if v.ty == SqlTy::Double {
+                                value
+                            } else {
+                                ex.f.op(
+                                    format!("arith.sitofp {} : i64 to f64", value.name),
+                                    Ty::Float,
+                                    &loc,
+                                )
+                            };
+                            vec![plain(count, SqlTy::Long), plain(x, SqlTy::Double)]
+                        }
+                    };
+                    for (j, field) in fields.into_iter().enumerate() {
+                        out.push((format!("_state{i}_{j}"), field));
+                    }
+                }
+                Ok(out)
+            },
+        )?;
+        if input_types.is_empty() {
+            input_types = types;
+        }
+        // 2. The states of one key, combined.
+        let state_types: Vec<Ty> = states.columns[1..].iter().map(|c| c.ty.ty()).collect();
+        let mut both = state_types.clone();
+        both.extend(state_types.clone());
+        let combine = record_fn(
+            reader,
+            &format!("agg_combine_{}", loc.line),
+            &both,
+            &loc,
+            |ex, params| {
+                let (a, b) = params.split_at(state_types.len());
+                let mut out = Vec::new();
+                let mut at = 0;
+                for (agg, ty) in aggs.iter().zip(&input_types) {
+                    let n = state(agg.kind, *ty).len();
+                    let (x, y) = (&a[at..at + n], &b[at..at + n]);
+                    at += n;
+                    combine(ex, agg.kind, *ty, x, y, &mut out, &loc);
+                }
+                Ok(out)
+            },
+        )?;
+        let reduced = reader.builder.emit(
+            format!(
+                "df.reduce_by_key {} @{combine} : {}",
+                states.value,
+                dataset_type(&row_shape(&states.columns))
+            ),
+            &loc,
+        );
+        let reduced = Frame {
+            value: reduced,
+            columns: states.columns.clone(),
+        };
+        // 3. The aggregates' values.
+        let output = map_with(
+            reader,
+            &reduced,
+            &format!("agg_result_{}", loc.line),
+            &loc,
+            |ex, columns| {
+                let mut key_value = columns[0].1.clone();
+                if key_column.nullable {
+                    key_value.present = Some(ex.f.bool(known_key, &loc));
+                }
+                let mut out = vec![(key.to_string(), key_value)];
+                let mut at = 1;
+                for (agg, ty) in aggs.iter().zip(&input_types) {
+                    let n = state(agg.kind, *ty).len();
+                    let s: Vec<&SqlVal> = columns[at..at + n].iter().map(|(_, v)| v).collect();
+                    at += n;
+                    let v = match agg.kind {
+                        Kind::Rows | Kind::Count => s[0].clone(),
+                        Kind::Sum | Kind::Min | Kind::Max => SqlVal {
+                            present: Some(s[0].value.clone()),
+                            value: s[1].value.clone(),
+                            ty: s[1].ty,
+                        },
+                        Kind::Avg => {
+                            let zero = ex.f.int(0, &loc);
+                            let one = ex.f.int(1, &loc);
+                            let empty = ex.f.op(
+                                format!("arith.cmpi eq, {}, {} : i64", s[0].value.name, zero.name),
+                                Ty::Bool,
+                                &loc,
+                            );
+                            let n = ex.f.select(&empty, &one, &s[0].value, &loc);
+                            let n = ex.f.op(
+                                format!("arith.sitofp {} : i64 to f64", n.name),
+                                Ty::Float,
+                                &loc,
+                            );
+                            let value = ex.f.binary("divf", &s[1].value, &n, Ty::Float, &loc);
+                            let t = ex.f.bool(true, &loc);
+                            let present = ex.f.binary("xori", &empty, &t, Ty::Bool, &loc);
+                            SqlVal {
+                                present: Some(present),
+                                value,
+                                ty: SqlTy::Double,
+                            }
+                        }
+                    };
+                    out.push((agg.name.clone(), v));
+                }
+                Ok(out)
+            },
+        )?;
+        results.push(output);
+    }
+    let mut results = results.into_iter();
+    let first = results.next().expect("the keyed side");
+    Ok(match results.next() {
+        Some(nulls) => union_op(reader, &first, &nulls, &loc),
+        None => first,
+    })
+}
+
+/// The combined state of one aggregate from states `x` and `y`.
+fn combine(
+    ex: &mut Exprs,
+    kind: Kind,
+    ty: SqlTy,
+    x: &[Value],
+    y: &[Value],
+    out: &mut Vec<Value>,
+    loc: &Loc,
+) {
+    let add = |ex: &mut Exprs, a: &Value, b: &Value| {
+        if a.ty == Ty::Float {
+            ex.f.binary("addf", a, b, Ty::Float, loc)
+        } else {
+            ex.f.binary("addi", a, b, Ty::Int, loc)
+        }
+    };
+    match kind {
+        Kind::Rows | Kind::Count => out.push(add(ex, &x[0], &y[0])),
+        Kind::Avg => {
+            out.push(add(ex, &x[0], &y[0]));
+            out.push(add(ex, &x[1], &y[1]));
+        }
+        Kind::Sum => {
+            out.push(ex.f.binary("ori", &x[0], &y[0], Ty::Bool, loc));
+            out.push(add(ex, &x[1], &y[1]));
+        }
+        Kind::Min | Kind::Max => {
+            let op = match (kind, ty) {
+                (Kind::Min, SqlTy::Double) => "minnumf",
+                (Kind::Max, SqlTy::Double) => "maxnumf",
+                (Kind::Min, _) => "minsi",
+                _ => "maxsi",
+            };
+            let both = ex.f.binary("andi", &x[0], &y[0], Ty::Bool, loc);
+            let best = ex.f.binary(op, &x[1], &y[1], x[1].ty.clone(), loc);
+            let one = ex.f.select(&x[0], &x[1], &y[1], loc);
+            let value = ex.f.select(&both, &best, &one, loc);
+            out.push(ex.f.binary("ori", &x[0], &y[0], Ty::Bool, loc));
+            out.push(value);
+        }
+    }
+}

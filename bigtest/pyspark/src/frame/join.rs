@@ -1,0 +1,445 @@
+//! `left.join(right, on="key", how=...)` as df ops. A NULL key matches
+//! nothing, as in SQL: rows with a NULL key are split off before df's join
+//! (a decision of their own) and, where the join kind keeps unmatched
+//! rows, put back with the other side's columns NULL.
+
+use crate::{
+    error::{unsupported, Loc, Result},
+    frame::{
+        expr::SqlVal,
+        ops::{column_named, conform, map_with, record_fn, split_null_keys, union_op},
+        schema::{row_shape, Column, SqlTy},
+        Frame, Reader,
+    },
+    ir::{Ty, TyText, Value},
+    job::dataset_type,
+    syntax::Node,
+};
+
+fn keyword(call: &Node, name: &str) -> Option<Node> {
+    call.list("keywords")
+        .into_iter()
+        .find(|k| k.str("arg").as_deref() == Some(name))
+        .and_then(|k| k.child("value"))
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum How {
+    Inner,
+    Left,
+    Semi,
+    Anti,
+}
+
+/// `left.join(other, on, how)`.
+pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<Frame> {
+    let args = call.list("args");
+    let Some(other) = args.first() else {
+        return unsupported(loc, "join() takes the other DataFrame");
+    };
+    let right = reader.frame(other)?;
+    let on = args.get(1).cloned().or_else(|| keyword(call, "on"));
+    let how_node = args.get(2).cloned().or_else(|| keyword(call, "how"));
+    let key = match &on {
+        Some(n) if n.str_constant().is_some() => n.str_constant().unwrap_or_default(),
+        Some(n) if (n.is("List") || n.is("Tuple")) && n.list("elts").len() == 1 => {
+            match n.list("elts")[0].str_constant() {
+                Some(k) => k,
+                None => return unsupported(&n.loc, "join()'s on is a column name"),
+            }
+        }
+        Some(n) if n.is("List") || n.is("Tuple") => {
+            return unsupported(&n.loc, "a join on several columns is not supported yet (one key column is)")
+        }
+        Some(n) => {
+            return unsupported(
+                &n.loc,
+                "a join on a Column condition is not supported yet; join on a column name both sides share (on=\"key\")",
+            )
+        }
+        None => return unsupported(loc, "a join without on (a cross join) is not supported"),
+    };
+    let how_text = match &how_node {
+        None => "inner".to_string(),
+        Some(n) => match n.str_constant() {
+            Some(h) => h,
+            None => return unsupported(&n.loc, "join()'s how is a string constant"),
+        },
+    };
+    let how = match how_text.to_ascii_lowercase().replace('_', "").as_str() {
+        "inner" => How::Inner,
+        "left" | "leftouter" => How::Left,
+        "semi" | "leftsemi" => How::Semi,
+        "anti" | "leftanti" => How::Anti,
+        "right" | "rightouter" | "full" | "outer" | "fullouter" => {
+            return unsupported(
+                how_node.as_ref().map_or(loc, |n| &n.loc),
+                format!(
+                "a {how_text} join is not supported yet (inner, left, left_semi and left_anti are)"
+            ),
+            )
+        }
+        _ => {
+            return unsupported(
+                how_node.as_ref().map_or(loc, |n| &n.loc),
+                format!("{how_text:?} is not a join type Spark knows"),
+            )
+        }
+    };
+    let lk = column_named(&left, &key, loc)?.clone();
+    let rk = column_named(&right, &key, loc)?.clone();
+    if lk.ty != rk.ty {
+        return unsupported(
+            loc,
+            format!(
+                "join on {key} of {} and {}: Spark would cast; cast one side",
+                lk.ty.name(),
+                rk.ty.name()
+            ),
+        );
+    }
+    if matches!(how, How::Inner | How::Left) {
+        for c in &left.columns {
+            if c.name != key && right.columns.iter().any(|d| d.name == c.name) {
+                return unsupported(
+                    loc,
+                    format!("both sides of the join have a column {}: the result's {} would be ambiguous; rename one first", c.name, c.name),
+                );
+            }
+        }
+    }
+    let (left_keyed, left_nulls) = split_null_keys(reader, &left, &key, loc)?;
+    let (right_keyed, _) = split_null_keys(reader, &right, &key, loc)?;
+    let key_col = Column {
+        nullable: false,
+        ..lk.clone()
+    };
+    match how {
+        How::Inner => Ok(df_join(reader, "inner", &left_keyed, &right_keyed, loc)),
+        How::Left => {
+            let joined = df_join(reader, "left_outer", &left_keyed, &right_keyed, loc);
+            let right_rest = right_keyed.columns[1..].to_vec();
+            let left_rest = left_keyed.columns[1..].to_vec();
+            let mut target = vec![Column {
+                nullable: lk.nullable,
+                ..key_col.clone()
+            }];
+            target.extend(left_rest.clone());
+            target.extend(right_rest.iter().map(|c| Column {
+                nullable: true,
+                ..c.clone()
+            }));
+            let matched = unwrap_outer(reader, &joined, &target, left_rest.len() + 1, loc)?;
+            match left_nulls {
+                None => Ok(matched),
+                Some(nulls) => {
+                    let filled = map_with(
+                        reader,
+                        &nulls,
+                        &format!("unmatched_{}", loc.line),
+                        loc,
+                        |ex, columns| {
+                            let mut out = Vec::new();
+                            for t in &target {
+                                match columns.iter().find(|(c, _)| {
+                                    c.name == t.name
+                                        && left_rest
+                                            .iter()
+                                            .chain([&key_col])
+                                            .any(|l| l.name == c.name)
+                                }) {
+                                    Some((_, v)) => out.push((t.name.clone(), v.clone())),
+                                    None => {
+                                        let present = Some(ex.f.bool(false, loc));
+                                        let value = ex.default(t.ty, loc);
+                                        out.push((
+                                            t.name.clone(),
+                                            SqlVal {
+                                                present,
+                                                value,
+                                                ty: t.ty,
+                                            },
+                                        ));
+                                    }
+                                }
+                            }
+                            Ok(out)
+                        },
+                    )?;
+                    let identity: Vec<usize> = (0..target.len()).collect();
+                    let filled = conform(reader, filled, &target, &identity, loc)?;
+                    Ok(union_op(reader, &matched, &filled, loc))
+                }
+            }
+        }
+        How::Semi | How::Anti => {
+            // The right side's distinct keys, each with a flag, so a left
+            // row matches at most once and an outer join tells matched
+            // rows apart.
+            let keys = map_with(
+                reader,
+                &right_keyed,
+                &format!("join_keys_{}", loc.line),
+                loc,
+                |ex, columns| {
+                    let t = ex.f.bool(true, loc);
+                    Ok(vec![
+                        (key.clone(), columns[0].1.clone()),
+                        (
+                            "_matched".to_string(),
+                            SqlVal {
+                                present: None,
+                                value: t,
+                                ty: SqlTy::Bool,
+                            },
+                        ),
+                    ])
+                },
+            )?;
+            let keys = Frame {
+                value: reader.builder.emit(
+                    format!(
+                        "df.distinct {} : {}",
+                        keys.value,
+                        dataset_type(&row_shape(&keys.columns))
+                    ),
+                    loc,
+                ),
+                columns: keys.columns,
+            };
+            // Spark's output of a semi or anti join on a column name:
+            // the key first, then the left side's other columns.
+            let n = left_keyed.columns.len();
+            let mut target = left_keyed.columns.clone();
+            target[0].nullable = how == How::Anti && lk.nullable;
+            let first_n: Vec<usize> = (0..n).collect();
+            let kept = if how == How::Semi {
+                let joined = df_join(reader, "inner", &left_keyed, &keys, loc);
+                project(reader, &joined, &first_n, &target, loc)?
+            } else {
+                let joined = df_join(reader, "left_outer", &left_keyed, &keys, loc);
+                let mut fields: Vec<Ty> = row_shape(&left_keyed.columns).fields();
+                fields.push(Ty::Option(Box::new(Ty::Bool)));
+                let unmatched = record_fn(
+                    reader,
+                    &format!("unmatched_{}", loc.line),
+                    &fields,
+                    loc,
+                    |ex, params| {
+                        let last = params.last().expect("the flag");
+                        let found = ex.f.op(
+                            format!("df.is_present {} : {}", last.name, last.ty.mlir()),
+                            Ty::Bool,
+                            loc,
+                        );
+                        let t = ex.f.bool(true, loc);
+                        Ok(vec![ex.f.binary("xori", &found, &t, Ty::Bool, loc)])
+                    },
+                )?;
+                let records = crate::job::dataset_type(&crate::shape::Shape::Tuple(
+                    fields
+                        .iter()
+                        .map(|t| crate::shape::Shape::Field(t.clone()))
+                        .collect(),
+                ));
+                let filtered = reader.builder.emit(
+                    format!("df.filter {} @{unmatched} : {records}", joined.value),
+                    loc,
+                );
+                let filtered = Frame {
+                    value: filtered,
+                    columns: joined.columns.clone(),
+                };
+                let without_flag = strip_last(reader, &filtered, &fields, n, loc)?;
+                let without_flag = Frame {
+                    value: without_flag,
+                    columns: left_keyed.columns.clone(),
+                };
+                project(reader, &without_flag, &first_n, &target, loc)?
+            };
+            match (how, left_nulls) {
+                (How::Anti, Some(nulls)) => {
+                    let order: Vec<usize> = target
+                        .iter()
+                        .map(|c| {
+                            nulls
+                                .columns
+                                .iter()
+                                .position(|d| d.name == c.name)
+                                .expect("a left column")
+                        })
+                        .collect();
+                    let nulls = project(reader, &nulls, &order, &target, loc)?;
+                    Ok(union_op(reader, &kept, &nulls, loc))
+                }
+                _ => Ok(kept),
+            }
+        }
+    }
+}
+
+/// df's join of two keyed frames: the key, the left side's other columns,
+/// then the right side's (as `!df.option` fields in an outer join, whose
+/// frame columns here are only names for [`unwrap_outer`]).
+fn df_join(reader: &mut Reader, kind: &str, left: &Frame, right: &Frame, loc: &Loc) -> Frame {
+    let mut columns = left.columns.clone();
+    columns.extend(right.columns[1..].iter().cloned());
+    let mut shape_items = vec![crate::shape::Shape::Field(left.columns[0].ty.ty())];
+    shape_items.extend(left.columns[1..].iter().map(Column::shape));
+    let right_rest =
+        crate::shape::Shape::Tuple(right.columns[1..].iter().map(Column::shape).collect());
+    match kind {
+        "left_outer" => shape_items.push(crate::shape::Shape::Absent(Box::new(right_rest))),
+        _ => shape_items.push(right_rest),
+    }
+    let shape = crate::shape::Shape::Tuple(shape_items);
+    let value = reader.builder.emit(
+        format!(
+            "df.join {kind} {}, {} : {}, {} -> {}",
+            left.value,
+            right.value,
+            dataset_type(&row_shape(&left.columns)),
+            dataset_type(&row_shape(&right.columns)),
+            dataset_type(&shape)
+        ),
+        loc,
+    );
+    Frame { value, columns }
+}
+
+/// Rows of `target` from a left outer join's records: the first `plain`
+/// columns as they are, the rest from `!df.option` fields (NULL where the
+/// right side is absent).
+fn unwrap_outer(
+    reader: &mut Reader,
+    joined: &Frame,
+    target: &[Column],
+    plain: usize,
+    loc: &Loc,
+) -> Result<Frame> {
+    let mut fields: Vec<Ty> = row_shape(&joined.columns[..plain]).fields();
+    let right_fields: Vec<Ty> = row_shape(&joined.columns[plain..]).fields();
+    fields.extend(right_fields.iter().map(|t| Ty::Option(Box::new(t.clone()))));
+    let mut in_columns = joined.columns[..plain].to_vec();
+    in_columns[0].nullable = false;
+    let name = record_fn(
+        reader,
+        &format!("join_row_{}", loc.line),
+        &fields,
+        loc,
+        |ex, params| {
+            let mut out: Vec<Value> = Vec::new();
+            let mut it = params.iter();
+            for (i, c) in in_columns.iter().enumerate() {
+                if i == 0 && target[0].nullable {
+                    out.push(ex.f.bool(true, loc));
+                }
+                if c.nullable {
+                    out.push(it.next().expect("a flag").clone());
+                }
+                out.push(it.next().expect("a value").clone());
+            }
+            for c in &joined.columns[plain..] {
+                let side_present = |ex: &mut crate::frame::expr::Exprs, o: &Value| {
+                    ex.f.op(
+                        format!("df.is_present {} : {}", o.name, o.ty.mlir()),
+                        Ty::Bool,
+                        loc,
+                    )
+                };
+                let unwrap = |ex: &mut crate::frame::expr::Exprs, o: &Value, ty: &Ty| {
+                    let default = match ty {
+                        Ty::Bool => ex.f.bool(false, loc),
+                        Ty::Int => ex.f.int(0, loc),
+                        Ty::Float => ex.f.float(0.0, loc),
+                        _ => ex.f.str("", loc),
+                    };
+                    ex.f.op(
+                        format!(
+                            "df.value_or {}, {} : {}, {}",
+                            o.name,
+                            default.name,
+                            o.ty.mlir(),
+                            ty.mlir()
+                        ),
+                        ty.clone(),
+                        loc,
+                    )
+                };
+                if c.nullable {
+                    let flag = it.next().expect("a flag").clone();
+                    let value = it.next().expect("a value").clone();
+                    out.push(unwrap(ex, &flag, &Ty::Bool));
+                    out.push(unwrap(ex, &value, &c.ty.ty()));
+                } else {
+                    let value = it.next().expect("a value").clone();
+                    out.push(side_present(ex, &value));
+                    out.push(unwrap(ex, &value, &c.ty.ty()));
+                }
+            }
+            Ok(out)
+        },
+    )?;
+    let mut shape_items = vec![crate::shape::Shape::Field(joined.columns[0].ty.ty())];
+    shape_items.extend(joined.columns[1..plain].iter().map(Column::shape));
+    shape_items.push(crate::shape::Shape::Absent(Box::new(
+        crate::shape::Shape::Tuple(joined.columns[plain..].iter().map(Column::shape).collect()),
+    )));
+    let input_type = dataset_type(&crate::shape::Shape::Tuple(shape_items));
+    let value = reader.builder.emit(
+        format!(
+            "df.map {} @{name} : {} -> {}",
+            joined.value,
+            input_type,
+            dataset_type(&row_shape(target))
+        ),
+        loc,
+    );
+    Ok(Frame {
+        value,
+        columns: target.to_vec(),
+    })
+}
+
+/// The records of `frame` (fields `fields`) without their last field.
+fn strip_last(
+    reader: &mut Reader,
+    frame: &Frame,
+    fields: &[Ty],
+    keep: usize,
+    loc: &Loc,
+) -> Result<String> {
+    let kept_types: Vec<Ty> = row_shape(&frame.columns[..keep]).fields();
+    let name = record_fn(
+        reader,
+        &format!("drop_flag_{}", loc.line),
+        fields,
+        loc,
+        |_, params| Ok(params[..kept_types.len()].to_vec()),
+    )?;
+    let input = dataset_type(&crate::shape::Shape::Tuple(
+        fields
+            .iter()
+            .map(|t| crate::shape::Shape::Field(t.clone()))
+            .collect(),
+    ));
+    Ok(reader.builder.emit(
+        format!(
+            "df.map {} @{name} : {input} -> {}",
+            frame.value,
+            dataset_type(&row_shape(&frame.columns[..keep]))
+        ),
+        loc,
+    ))
+}
+
+/// `frame`'s columns in `order` (indices into it), as rows of `target`.
+fn project(
+    reader: &mut Reader,
+    frame: &Frame,
+    order: &[usize],
+    target: &[Column],
+    loc: &Loc,
+) -> Result<Frame> {
+    conform(reader, frame.clone(), target, order, loc)
+}

@@ -1,0 +1,294 @@
+//! The DataFrame level of a job: a function whose parameters are
+//! DataFrames (annotated `DataFrame`, each with its schema in a module
+//! constant) and whose result is a DataFrame or a tuple of them, read
+//! statement by statement into df dataset ops. A row is a df record of its
+//! columns; a column that may be NULL is an `i1` (present) and the value.
+//!
+//! Every operator that computes (select, withColumn, filter, the steps of
+//! an aggregate or a join) is a df function written by [`expr`], with Spark
+//! SQL's semantics (docs/bigtest.md, "DataFrame jobs"); the dataset
+//! operators are df's own (map, filter, join, reduce_by_key, union,
+//! distinct).
+
+mod agg;
+pub mod expr;
+mod join;
+mod ops;
+pub mod schema;
+
+use std::collections::BTreeMap;
+
+use crate::{
+    error::{unsupported, Loc, Result},
+    job::Builder,
+    syntax::Node,
+    udf::{describe, statement_name},
+};
+
+use schema::{row_shape, Column};
+
+/// A DataFrame while the job is read: its df dataset and columns.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub value: String,
+    pub columns: Vec<Column>,
+}
+
+/// What a name of the DataFrame code holds.
+#[derive(Clone, Debug)]
+enum Binding {
+    Frame(Frame),
+    Frames(Vec<Frame>),
+    /// A Column expression, kept as code and lowered where it is used.
+    Column(Node),
+    /// `df.groupBy(key)`: the frame and its key column.
+    Grouped(Frame, String),
+}
+
+/// Whether `def` takes a DataFrame: a parameter annotated `DataFrame`.
+pub fn takes_frames(def: &Node) -> bool {
+    def.expect("args")
+        .list("args")
+        .iter()
+        .any(|p| p.child("annotation").is_some_and(|a| is_dataframe(&a)))
+}
+
+fn is_dataframe(annotation: &Node) -> bool {
+    annotation.name().as_deref() == Some("DataFrame")
+        || (annotation.is("Attribute") && annotation.str("attr").as_deref() == Some("DataFrame"))
+}
+
+/// The module constant that holds parameter `name`'s schema.
+fn schema_constant(builder: &Builder, name: &str) -> Option<String> {
+    [
+        format!("{}_SCHEMA", name.to_uppercase()),
+        format!("{name}_schema"),
+    ]
+    .into_iter()
+    .find(|c| builder.scope().values.contains_key(c))
+}
+
+/// Builds the program of DataFrame function `def`; returns whether it
+/// returns a tuple.
+pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
+    let mut env = BTreeMap::new();
+    for param in def.expect("args").list("args") {
+        let name = param.str("arg").unwrap_or_default();
+        if !param.child("annotation").is_some_and(|a| is_dataframe(&a)) {
+            return unsupported(
+                &param.loc,
+                format!("parameter {name}: every parameter of a DataFrame function under test is a DataFrame (annotated DataFrame)"),
+            );
+        }
+        let Some(constant) = schema_constant(builder, &name) else {
+            return unsupported(
+                &param.loc,
+                format!(
+                    "parameter {name} is a DataFrame: its schema is the module-level constant {}_SCHEMA (a DDL string or StructType), which the file does not define",
+                    name.to_uppercase()
+                ),
+            );
+        };
+        let node = builder.scope().values[&constant].clone();
+        let columns = schema::parse(&node)?;
+        let source = builder.frame_source(&name, row_shape(&columns), &constant, &param.loc)?;
+        let frame = ops::normalize(
+            builder,
+            Frame {
+                value: source,
+                columns,
+            },
+            &name,
+            &param.loc,
+        )?;
+        env.insert(name, Binding::Frame(frame));
+    }
+    let name = def.str("name").unwrap_or_default();
+    let mut reader = Reader { builder, env };
+    let Some((binding, loc)) = reader.body(&def.list("body"))? else {
+        return unsupported(
+            &def.loc,
+            format!("{name} returns no DataFrame; the function under test returns its results"),
+        );
+    };
+    match binding {
+        Binding::Frame(frame) => {
+            reader
+                .builder
+                .frame_sink(&name, &frame.value, row_shape(&frame.columns), &loc)?;
+            Ok(false)
+        }
+        Binding::Frames(frames) => {
+            for (i, frame) in frames.iter().enumerate() {
+                reader.builder.frame_sink(
+                    &format!("{name}_{i}"),
+                    &frame.value,
+                    row_shape(&frame.columns),
+                    &loc,
+                )?;
+            }
+            Ok(true)
+        }
+        _ => unsupported(&loc, format!("{name} returns no DataFrame")),
+    }
+}
+
+struct Reader<'a, 's> {
+    builder: &'a mut Builder<'s>,
+    env: BTreeMap<String, Binding>,
+}
+
+impl Reader<'_, '_> {
+    fn body(&mut self, body: &[Node]) -> Result<Option<(Binding, Loc)>> {
+        for s in body {
+            match s.kind.as_str() {
+                "Return" => {
+                    let Some(value) = s.child("value") else {
+                        return unsupported(&s.loc, "the function under test returns its DataFrames");
+                    };
+                    let binding = if value.is("Tuple") {
+                        let frames = value
+                            .list("elts")
+                            .iter()
+                            .map(|e| self.frame(e))
+                            .collect::<Result<Vec<_>>>()?;
+                        Binding::Frames(frames)
+                    } else {
+                        Binding::Frame(self.frame(&value)?)
+                    };
+                    return Ok(Some((binding, s.loc.clone())));
+                }
+                "Assign" => {
+                    let value = s.expect("value");
+                    let binding = self.binding(&value)?;
+                    for target in s.list("targets") {
+                        let Some(name) = target.name() else {
+                            return unsupported(&target.loc, "assign DataFrames and Columns to plain names");
+                        };
+                        self.env.insert(name, binding.clone());
+                    }
+                }
+                "Expr" if s.expect("value").str_constant().is_some() => {}
+                "Pass" | "Import" | "ImportFrom" => {}
+                other => {
+                    return unsupported(
+                        &s.loc,
+                        format!(
+                            "{} are not supported in the job's DataFrame code (assignments and return are)",
+                            statement_name(other)
+                        ),
+                    )
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The DataFrame `node` evaluates to.
+    fn frame(&mut self, node: &Node) -> Result<Frame> {
+        match self.binding(node)? {
+            Binding::Frame(frame) => Ok(frame),
+            _ => unsupported(&node.loc, format!("{} is not a DataFrame", describe(node))),
+        }
+    }
+
+    /// Names bound to `frame` (for `orders["amount"]` and `orders.amount`).
+    fn names_of(&self, frame: &Frame) -> Vec<String> {
+        self.env
+            .iter()
+            .filter(|(_, b)| matches!(b, Binding::Frame(f) if f.value == frame.value))
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    fn columns_env(&self) -> BTreeMap<String, Node> {
+        self.env
+            .iter()
+            .filter_map(|(n, b)| match b {
+                Binding::Column(code) => Some((n.clone(), code.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn binding(&mut self, node: &Node) -> Result<Binding> {
+        if let Some(name) = node.name() {
+            if let Some(b) = self.env.get(&name) {
+                return Ok(b.clone());
+            }
+        }
+        if node.is("Call") {
+            let func = node.expect("func");
+            if func.is("Attribute") {
+                let method = func.str("attr").unwrap_or_default();
+                let receiver = func.expect("value");
+                // `df.na.drop()`, `df.na.fill(0)`.
+                if receiver.is("Attribute") && receiver.str("attr").as_deref() == Some("na") {
+                    if let Ok(Binding::Frame(frame)) = self.binding(&receiver.expect("value")) {
+                        let op = format!("na.{method}");
+                        return self.frame_method(frame, &op, node).map(Binding::Frame);
+                    }
+                }
+                match self.binding(&receiver) {
+                    Ok(Binding::Frame(frame))
+                        if matches!(method.as_str(), "groupBy" | "groupby") =>
+                    {
+                        return self.group_by(frame, node)
+                    }
+                    Ok(Binding::Frame(frame)) => {
+                        return self.frame_method(frame, &method, node).map(Binding::Frame)
+                    }
+                    Ok(Binding::Grouped(frame, key)) => {
+                        return agg::aggregate(self, frame, &key, &method, node).map(Binding::Frame)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Anything else is a Column expression, checked where it is used.
+        Ok(Binding::Column(node.clone()))
+    }
+
+    fn frame_method(&mut self, frame: Frame, method: &str, call: &Node) -> Result<Frame> {
+        let loc = call.expect("func").attr_loc();
+        ops::method(self, frame, method, call, &loc)
+    }
+
+    /// `df.groupBy(key)`: a GroupedData, whose method (`agg`, `count`)
+    /// comes next.
+    fn group_by(&mut self, frame: Frame, call: &Node) -> Result<Binding> {
+        let loc = call.expect("func").attr_loc();
+        let args = call.list("args");
+        let names = self.names_of(&frame);
+        let env = self.columns_env();
+        let cx = expr::Context {
+            columns: &[],
+            env: &env,
+            frames: &names,
+        };
+        let key = match &args[..] {
+            [one] => one
+                .str_constant()
+                .or_else(|| expr::column_reference(one, &cx)),
+            [] => {
+                return unsupported(
+                    &loc,
+                    "groupBy() without a key (a global aggregate, one row even of no input) is not supported yet",
+                )
+            }
+            _ => {
+                return unsupported(
+                    &loc,
+                    "groupBy() of several columns is not supported yet (one key column is)",
+                )
+            }
+        };
+        let Some(key) = key else {
+            return unsupported(&args[0].loc, "groupBy() takes a column name or col(name)");
+        };
+        if !frame.columns.iter().any(|c| c.name == key) {
+            return unsupported(&args[0].loc, format!("no column {key} to group by"));
+        }
+        Ok(Binding::Grouped(frame, key))
+    }
+}
