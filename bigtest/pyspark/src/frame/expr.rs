@@ -855,7 +855,7 @@ impl Exprs<'_, '_, '_> {
                     self.f.op(
                         format!(
                             "arith.cmpi {pred}, {}, {} : i64",
-                            ia.value.name, ib.value.name
+                            a.value.name, b.value.name
                         ),
                         Ty::Bool,
                         loc,
