@@ -49,6 +49,9 @@ pub struct Exprs<'a, 'b, 's> {
     pub builder: &'a mut Builder<'s>,
     pub f: &'a mut Function,
     pub cx: &'a Context<'b>,
+    /// Whether this is a filter's condition, whose outcome (kept or
+    /// dropped) is already the decision an `isNull` would make.
+    pub predicate: bool,
 }
 
 /// The name Spark gives a column computed by `node` where no alias names
@@ -333,6 +336,10 @@ impl Exprs<'_, '_, '_> {
             return self.literal(&c, &loc);
         }
         match node.kind.as_str() {
+            // `F.split(s, ",")[1]`: getItem.
+            "Subscript" => {
+                return self.get_item(&node.expect("value"), &node.expect("slice"), &loc);
+            }
             "BinOp" => {
                 let op = node.op_kind("op").unwrap_or_default();
                 let a = self.lower(&node.expect("left"))?;
@@ -538,10 +545,18 @@ impl Exprs<'_, '_, '_> {
                 self.when(arms, otherwise, &loc)
             }
             ("alias" | "name", [_]) => self.lower(receiver),
+            ("getItem", [index]) => self.get_item(receiver, index, &loc),
             ("isNull" | "isNotNull", []) => {
                 let a = self.lower(receiver)?;
                 let present = match a.present {
-                    Some(p) => p,
+                    Some(p) => {
+                        // Whether the value is NULL is what the test asks:
+                        // a decision, so the data has both.
+                        if !self.predicate {
+                            self.decide(&p, &loc);
+                        }
+                        p
+                    }
                     None => self.loc_bool(true, &loc),
                 };
                 let value = if method == "isNull" { self.not(&present, &loc) } else { present };
@@ -609,6 +624,96 @@ impl Exprs<'_, '_, '_> {
                 ),
             ),
         }
+    }
+
+    /// Item `index` of `F.split(s, pattern)` (`list`, or a variable
+    /// holding it): NULL past the end or where `s` is NULL, as Spark's
+    /// `getItem` with ANSI off. The pattern is a regular expression in
+    /// Spark; one without metacharacters splits as Python's `str.split`
+    /// does (every piece kept, trailing empty ones too).
+    fn get_item(&mut self, list: &Node, index: &Node, loc: &Loc) -> Result<SqlVal> {
+        let mut split = list.clone();
+        while let Some(code) = split.name().and_then(|n| self.cx.env.get(&n).cloned()) {
+            split = code;
+        }
+        if callee(&split).as_deref() != Some("split") || !functions_call(&split) {
+            return unsupported(
+                loc,
+                format!("getItem of {}: items of F.split(column, pattern) are supported (arrays otherwise are not)", describe(list)),
+            );
+        }
+        let args = split.list("args");
+        let (Some(text), Some(pattern)) = (args.first(), args.get(1).and_then(Node::str_constant))
+        else {
+            return unsupported(&split.loc, "split() takes a column and a constant pattern");
+        };
+        if args.len() > 2
+            || pattern.is_empty()
+            || pattern.contains(|c: char| ".$|()[]{}^?*+\\".contains(c))
+        {
+            return unsupported(
+                &split.loc,
+                format!("split() on {pattern:?}: a pattern with regular-expression metacharacters (or a limit) is not supported yet; a literal separator is"),
+            );
+        }
+        let i = match index.constant() {
+            Some(Constant::Int(d)) if index.is("Constant") => d.parse::<usize>().ok(),
+            _ => None,
+        };
+        let Some(i) = i else {
+            return unsupported(&index.loc, "getItem takes a constant index of 0 or more");
+        };
+        let s = self.column_arg(text)?;
+        if s.ty != SqlTy::Str {
+            return unsupported(&text.loc, format!("split() of a {} column", s.ty.name()));
+        }
+        let list_ty = Ty::List(Box::new(Ty::Str));
+        let pieces = self.f.op(
+            format!(
+                "df.split {} {} : {}",
+                s.value.name,
+                crate::ir::string_literal(&pattern),
+                list_ty.mlir()
+            ),
+            list_ty.clone(),
+            loc,
+        );
+        let option_ty = Ty::Option(Box::new(Ty::Str));
+        let item = self.f.op(
+            format!(
+                "df.get {}[{i}] : {} -> {}",
+                pieces.name,
+                list_ty.mlir(),
+                option_ty.mlir()
+            ),
+            option_ty.clone(),
+            loc,
+        );
+        let found = self.f.op(
+            format!("df.is_present {} : {}", item.name, option_ty.mlir()),
+            Ty::Bool,
+            loc,
+        );
+        let empty = self.f.str("", loc);
+        let value = self.f.op(
+            format!(
+                "df.value_or {}, {} : {}, !df.str",
+                item.name,
+                empty.name,
+                option_ty.mlir()
+            ),
+            Ty::Str,
+            loc,
+        );
+        let present = match &s.present {
+            Some(p) => self.f.binary("andi", p, &found, Ty::Bool, loc),
+            None => found,
+        };
+        Ok(SqlVal {
+            present: Some(present),
+            value,
+            ty: SqlTy::Str,
+        })
     }
 
     /// INT arithmetic wraps at 32 bits, as the JVM's does with ANSI off.

@@ -106,6 +106,7 @@ fn map_rows(
         builder: reader.builder,
         f: &mut f,
         cx: &cx,
+        predicate: false,
     };
     let out = body(&mut ex, &columns)?;
     let out_columns = finish_row(&mut ex, out, loc);
@@ -131,6 +132,7 @@ pub fn normalize(builder: &mut Builder, frame: Frame, name: &str, loc: &Loc) -> 
         builder,
         f: &mut f,
         cx: &cx,
+        predicate: false,
     };
     let out = columns
         .iter()
@@ -164,6 +166,7 @@ fn filter_rows(
         builder: reader.builder,
         f: &mut f,
         cx: &cx,
+        predicate: true,
     };
     let v = predicate(&mut ex, &columns)?;
     if v.ty != SqlTy::Bool {
@@ -331,7 +334,16 @@ pub fn method(
                 return unsupported(&cond.loc, format!("{method}() of a SQL string is not supported; write the condition with Columns"));
             }
             let cond = cond.clone();
-            filter_rows(reader, &frame, &base, loc, |ex, _| ex.lower(&cond))
+            let kept = filter_rows(reader, &frame, &base, loc, |ex, _| ex.lower(&cond))?;
+            // Columns the condition requires to be non-NULL are no longer
+            // NULL-able after it (as Spark's own plan infers), so later
+            // steps do not branch on them again.
+            let env = reader.columns_env();
+            let frames = reader.names_of(&frame);
+            let cx = Context { columns: &[], env: &env, frames: &frames };
+            let mut required = Vec::new();
+            not_null_columns(&cond, &cx, &mut required);
+            narrow(reader, kept, &required, loc)
         }
         "union" | "unionAll" | "unionByName" => {
             let [other] = &args[..] else {
@@ -378,7 +390,7 @@ pub fn method(
             if nullable.is_empty() {
                 return Ok(frame);
             }
-            filter_rows(reader, &frame, &base, loc, |ex, columns| {
+            let kept = filter_rows(reader, &frame, &base, loc, |ex, columns| {
                 let mut all = ex.f.bool(true, loc);
                 for (c, v) in columns {
                     if let (true, Some(p)) = (nullable.contains(&c.name), &v.present) {
@@ -386,7 +398,8 @@ pub fn method(
                     }
                 }
                 Ok(SqlVal { present: None, value: all, ty: SqlTy::Bool })
-            })
+            })?;
+            narrow(reader, kept, &nullable, loc)
         }
         "na.fill" | "fillna" => {
             let Some(value) = args.first().or(keyword(call, "value").as_ref()).cloned() else {
@@ -444,6 +457,61 @@ pub fn method(
             format!("DataFrame.{method}() is not supported (see the supported API in docs/bigtest.md)"),
         ),
     }
+}
+
+/// The columns a filter condition requires to be non-NULL: those it tests
+/// with `isNotNull()` among its `&` conjuncts.
+fn not_null_columns(cond: &Node, cx: &Context, out: &mut Vec<String>) {
+    if cond.is("BinOp") && cond.op_kind("op").as_deref() == Some("BitAnd") {
+        not_null_columns(&cond.expect("left"), cx, out);
+        not_null_columns(&cond.expect("right"), cx, out);
+        return;
+    }
+    if let Some(name) = cond.name().and_then(|n| cx.env.get(&n)) {
+        return not_null_columns(&name.clone(), cx, out);
+    }
+    if cond.is("Call") && cond.list("args").is_empty() {
+        let func = cond.expect("func");
+        if func.is("Attribute") && func.str("attr").as_deref() == Some("isNotNull") {
+            if let Some(name) = expr::column_reference(&func.expect("value"), cx) {
+                out.push(name);
+            }
+        }
+    }
+}
+
+/// `frame` with columns `names` no longer NULL-able: a map that drops
+/// their flags, where any has one.
+fn narrow(reader: &mut Reader, frame: Frame, names: &[String], loc: &Loc) -> Result<Frame> {
+    if !frame
+        .columns
+        .iter()
+        .any(|c| c.nullable && names.contains(&c.name))
+    {
+        return Ok(frame);
+    }
+    map_rows(
+        reader,
+        &frame,
+        &format!("not_null_{}", loc.line),
+        loc,
+        |_, columns| {
+            Ok(columns
+                .iter()
+                .map(|(c, v)| {
+                    let v = if names.contains(&c.name) {
+                        SqlVal {
+                            present: None,
+                            ..v.clone()
+                        }
+                    } else {
+                        v.clone()
+                    };
+                    (c.name.clone(), v)
+                })
+                .collect())
+        },
+    )
 }
 
 /// A fill value as a constant of column type `ty`.
@@ -729,6 +797,7 @@ pub fn record_fn(
         builder: reader.builder,
         f: &mut f,
         cx: &cx,
+        predicate: false,
     };
     let results = body(&mut ex, &params)?;
     ex.f.set_results(results.iter().map(|v| v.ty.clone()).collect());
