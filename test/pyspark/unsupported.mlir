@@ -154,11 +154,11 @@
 // DataFrame code, which the front end does not read yet, is named as such
 // rather than reported as a malformed RDD job.
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry dataframe_column_filter 2>&1 | FileCheck %s --check-prefix=DF-FILTER
-// DF-FILTER: coco-bigtest: error: pyspark/inputs/unsupported.py:224:26: filter() of a Column expression is DataFrame code: coco-bigtest reads PySpark RDD jobs (sc.textFile, map, filter, reduceByKey, join, ...), not DataFrame jobs yet
+// DF-FILTER: coco-bigtest: error: pyspark/inputs/unsupported.py:224:26: filter() of a Column expression is DataFrame code in a job read as RDD code: a DataFrame job is a function whose parameters are annotated DataFrame, each with its schema in a module constant (orders: DataFrame and ORDERS_SCHEMA; docs/pyspark.md)
 // DF-FILTER-NEXT: from_col = df.filter(df.amount > 0)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry dataframe_group_by 2>&1 | FileCheck %s --check-prefix=DF-GROUP-BY
-// DF-GROUP-BY: coco-bigtest: error: pyspark/inputs/unsupported.py:229:15: groupBy() is DataFrame code: coco-bigtest reads PySpark RDD jobs
+// DF-GROUP-BY: coco-bigtest: error: pyspark/inputs/unsupported.py:229:15: groupBy() is DataFrame code in a job read as RDD code
 // DF-GROUP-BY-NEXT: return df.groupBy("day").count()
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry dataframe_reader 2>&1 | FileCheck %s --check-prefix=DF-READER

@@ -201,8 +201,9 @@ fn dataframe_code<T>(loc: &Loc, what: &str) -> Result<T> {
     unsupported(
         loc,
         format!(
-            "{what} is DataFrame code: coco-bigtest reads PySpark RDD jobs \
-             (sc.textFile, map, filter, reduceByKey, join, ...), not DataFrame jobs yet"
+            "{what} is DataFrame code in a job read as RDD code: a DataFrame job is \
+             a function whose parameters are annotated DataFrame, each with its schema \
+             in a module constant (orders: DataFrame and ORDERS_SCHEMA; docs/pyspark.md)"
         ),
     )
 }

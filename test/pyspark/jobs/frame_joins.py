@@ -1,6 +1,7 @@
 """DataFrame subset: joins on a column name; NULL keys match nothing, a
 left join keeps them with the other side NULL, a semi join keeps a row
-once however many match, an anti join keeps unmatched and NULL-key rows."""
+once however many match, an anti join keeps unmatched and NULL-key rows
+(frame_outer_joins.py: right and full joins)."""
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
@@ -14,3 +15,4 @@ def join_kinds(orders: DataFrame, customers: DataFrame):
     known = orders.join(customers, "customer", "left_semi")
     unknown = orders.join(customers, on="customer", how="left_anti")
     return inner, left, known, unknown.select("order_id", F.col("amount") > 10.0)
+

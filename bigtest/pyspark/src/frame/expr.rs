@@ -481,8 +481,7 @@ impl Exprs<'_, '_, '_> {
             _ => unsupported(
                 &loc,
                 format!(
-                    "{} is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, lower, upper, length, concat, abs, and Python UDFs made with udf)",
-                    describe(&node.expect("func"))
+                    "{name}() is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, split(...).getItem, lower, upper, length, concat, abs, and Python UDFs made with udf)"
                 ),
             ),
         }

@@ -13,6 +13,7 @@ use crate::{
     },
     ir::{Ty, TyText, Value},
     job::dataset_type,
+    shape::Shape,
     syntax::Node,
 };
 
@@ -27,6 +28,8 @@ fn keyword(call: &Node, name: &str) -> Option<Node> {
 enum How {
     Inner,
     Left,
+    Right,
+    Full,
     Semi,
     Anti,
 }
@@ -71,14 +74,12 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
         "left" | "leftouter" => How::Left,
         "semi" | "leftsemi" => How::Semi,
         "anti" | "leftanti" => How::Anti,
-        "right" | "rightouter" | "full" | "outer" | "fullouter" => {
-            return unsupported(
-                how_node.as_ref().map_or(loc, |n| &n.loc),
-                format!(
-                "a {how_text} join is not supported yet (inner, left, left_semi and left_anti are)"
-            ),
-            )
-        }
+        "right" | "rightouter" => How::Right,
+        "full" | "outer" | "fullouter" => How::Full,
+        "cross" => return unsupported(
+            how_node.as_ref().map_or(loc, |n| &n.loc),
+            "a cross join is not supported (inner, left, right, full, left_semi and left_anti are)",
+        ),
         _ => {
             return unsupported(
                 how_node.as_ref().map_or(loc, |n| &n.loc),
@@ -98,7 +99,7 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
             ),
         );
     }
-    if matches!(how, How::Inner | How::Left) {
+    if matches!(how, How::Inner | How::Left | How::Right | How::Full) {
         for c in &left.columns {
             if c.name != key && right.columns.iter().any(|d| d.name == c.name) {
                 return unsupported(
@@ -109,68 +110,60 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
         }
     }
     let (left_keyed, left_nulls) = split_null_keys(reader, &left, &key, loc)?;
-    let (right_keyed, _) = split_null_keys(reader, &right, &key, loc)?;
+    let (right_keyed, right_nulls) = split_null_keys(reader, &right, &key, loc)?;
     let key_col = Column {
         nullable: false,
         ..lk.clone()
     };
     match how {
         How::Inner => Ok(df_join(reader, "inner", &left_keyed, &right_keyed, loc)),
-        How::Left => {
-            let joined = df_join(reader, "left_outer", &left_keyed, &right_keyed, loc);
-            let right_rest = right_keyed.columns[1..].to_vec();
+        How::Left | How::Right | How::Full => {
+            let kind = match how {
+                How::Left => "left_outer",
+                How::Right => "right_outer",
+                _ => "full_outer",
+            };
+            let joined = df_join(reader, kind, &left_keyed, &right_keyed, loc);
+            let keeps_left = how != How::Right;
+            let keeps_right = how != How::Left;
             let left_rest = left_keyed.columns[1..].to_vec();
+            let right_rest = right_keyed.columns[1..].to_vec();
+            // The key is NULL only on rows of a kept side's NULL keys.
+            let key_nullable =
+                (keeps_left && left_nulls.is_some()) || (keeps_right && right_nulls.is_some());
             let mut target = vec![Column {
-                nullable: lk.nullable,
+                nullable: key_nullable,
                 ..key_col.clone()
             }];
-            target.extend(left_rest.clone());
-            target.extend(right_rest.iter().map(|c| Column {
-                nullable: true,
+            target.extend(left_rest.iter().map(|c| Column {
+                nullable: c.nullable || keeps_right,
                 ..c.clone()
             }));
-            let matched = unwrap_outer(reader, &joined, &target, left_rest.len() + 1, loc)?;
-            match left_nulls {
-                None => Ok(matched),
-                Some(nulls) => {
-                    let filled = map_with(
-                        reader,
-                        &nulls,
-                        &format!("unmatched_{}", loc.line),
-                        loc,
-                        |ex, columns| {
-                            let mut out = Vec::new();
-                            for t in &target {
-                                match columns.iter().find(|(c, _)| {
-                                    c.name == t.name
-                                        && left_rest
-                                            .iter()
-                                            .chain([&key_col])
-                                            .any(|l| l.name == c.name)
-                                }) {
-                                    Some((_, v)) => out.push((t.name.clone(), v.clone())),
-                                    None => {
-                                        let present = Some(ex.f.bool(false, loc));
-                                        let value = ex.default(t.ty, loc);
-                                        out.push((
-                                            t.name.clone(),
-                                            SqlVal {
-                                                present,
-                                                value,
-                                                ty: t.ty,
-                                            },
-                                        ));
-                                    }
-                                }
-                            }
-                            Ok(out)
-                        },
-                    )?;
-                    let identity: Vec<usize> = (0..target.len()).collect();
-                    let filled = conform(reader, filled, &target, &identity, loc)?;
-                    Ok(union_op(reader, &matched, &filled, loc))
-                }
+            target.extend(right_rest.iter().map(|c| Column {
+                nullable: c.nullable || keeps_left,
+                ..c.clone()
+            }));
+            let mut result = unwrap_outer(
+                reader,
+                &joined,
+                &target,
+                left_rest.len() + 1,
+                keeps_right,
+                keeps_left,
+                loc,
+            )?;
+            let sides = [
+                (keeps_left, left_nulls, &left_rest),
+                (keeps_right, right_nulls, &right_rest),
+            ];
+            for (kept, nulls, own) in sides {
+                let (true, Some(nulls)) = (kept, nulls) else {
+                    continue;
+                };
+                let filled = only_side(reader, &nulls, &target, &key, own, loc)?;
+                result = union_op(reader, &result, &filled, loc);
             }
+            Ok(result)
         }
         How::Semi | How::Anti => {
             // The right side's distinct keys, each with a flag, so a left
@@ -236,11 +229,8 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
                         Ok(vec![ex.f.binary("xori", &found, &t, Ty::Bool, loc)])
                     },
                 )?;
-                let records = crate::job::dataset_type(&crate::shape::Shape::Tuple(
-                    fields
-                        .iter()
-                        .map(|t| crate::shape::Shape::Field(t.clone()))
-                        .collect(),
+                let records = crate::job::dataset_type(&Shape::Tuple(
+                    fields.iter().map(|t| Shape::Field(t.clone())).collect(),
                 ));
                 let filtered = reader.builder.emit(
                     format!("df.filter {} @{unmatched} : {records}", joined.value),
@@ -279,20 +269,25 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
 }
 
 /// df's join of two keyed frames: the key, the left side's other columns,
-/// then the right side's (as `!df.option` fields in an outer join, whose
-/// frame columns here are only names for [`unwrap_outer`]).
+/// then the right side's (as `!df.option` fields on a side an outer join
+/// may leave absent, whose frame columns here are only names for
+/// [`unwrap_outer`]).
 fn df_join(reader: &mut Reader, kind: &str, left: &Frame, right: &Frame, loc: &Loc) -> Frame {
     let mut columns = left.columns.clone();
     columns.extend(right.columns[1..].iter().cloned());
-    let mut shape_items = vec![crate::shape::Shape::Field(left.columns[0].ty.ty())];
-    shape_items.extend(left.columns[1..].iter().map(Column::shape));
-    let right_rest =
-        crate::shape::Shape::Tuple(right.columns[1..].iter().map(Column::shape).collect());
-    match kind {
-        "left_outer" => shape_items.push(crate::shape::Shape::Absent(Box::new(right_rest))),
-        _ => shape_items.push(right_rest),
-    }
-    let shape = crate::shape::Shape::Tuple(shape_items);
+    let side = |frame: &Frame, absent: bool| {
+        let rest = Shape::Tuple(frame.columns[1..].iter().map(Column::shape).collect());
+        if absent {
+            Shape::Absent(Box::new(rest))
+        } else {
+            rest
+        }
+    };
+    let shape = Shape::Tuple(vec![
+        Shape::Field(left.columns[0].ty.ty()),
+        side(left, matches!(kind, "right_outer" | "full_outer")),
+        side(right, matches!(kind, "left_outer" | "full_outer")),
+    ]);
     let value = reader.builder.emit(
         format!(
             "df.join {kind} {}, {} : {}, {} -> {}",
@@ -307,21 +302,77 @@ fn df_join(reader: &mut Reader, kind: &str, left: &Frame, right: &Frame, loc: &L
     Frame { value, columns }
 }
 
-/// Rows of `target` from a left outer join's records: the first `plain`
-/// columns as they are, the rest from `!df.option` fields (NULL where the
-/// right side is absent).
+/// Rows of `target` from one side's rows whose key is NULL (`nulls`, in
+/// that side's column order): the key and `own` columns as they are, the
+/// other side's NULL.
+fn only_side(
+    reader: &mut Reader,
+    nulls: &Frame,
+    target: &[Column],
+    key: &str,
+    own: &[Column],
+    loc: &Loc,
+) -> Result<Frame> {
+    let filled = map_with(
+        reader,
+        nulls,
+        &format!("unmatched_{}", loc.line),
+        loc,
+        |ex, columns| {
+            let mut out = Vec::new();
+            for t in target {
+                let mine = t.name == key || own.iter().any(|c| c.name == t.name);
+                match columns.iter().find(|(c, _)| mine && c.name == t.name) {
+                    Some((_, v)) => out.push((t.name.clone(), v.clone())),
+                    None => {
+                        let present = Some(ex.f.bool(false, loc));
+                        let value = ex.default(t.ty, loc);
+                        out.push((
+                            t.name.clone(),
+                            SqlVal {
+                                present,
+                                value,
+                                ty: t.ty,
+                            },
+                        ));
+                    }
+                }
+            }
+            Ok(out)
+        },
+    )?;
+    let identity: Vec<usize> = (0..target.len()).collect();
+    conform(reader, filled, target, &identity, loc)
+}
+
+/// Rows of `target` from an outer join's records: the key, then the left
+/// side's columns (from `!df.option` fields where `left_optional`), then
+/// the right side's (likewise), NULL where a side is absent.
 fn unwrap_outer(
     reader: &mut Reader,
     joined: &Frame,
     target: &[Column],
     plain: usize,
+    left_optional: bool,
+    right_optional: bool,
     loc: &Loc,
 ) -> Result<Frame> {
-    let mut fields: Vec<Ty> = row_shape(&joined.columns[..plain]).fields();
-    let right_fields: Vec<Ty> = row_shape(&joined.columns[plain..]).fields();
-    fields.extend(right_fields.iter().map(|t| Ty::Option(Box::new(t.clone()))));
-    let mut in_columns = joined.columns[..plain].to_vec();
-    in_columns[0].nullable = false;
+    let optional = |ts: Vec<Ty>, yes: bool| -> Vec<Ty> {
+        if yes {
+            ts.into_iter().map(|t| Ty::Option(Box::new(t))).collect()
+        } else {
+            ts
+        }
+    };
+    let mut fields = vec![joined.columns[0].ty.ty()];
+    fields.extend(optional(
+        row_shape(&joined.columns[1..plain]).fields(),
+        left_optional,
+    ));
+    fields.extend(optional(
+        row_shape(&joined.columns[plain..]).fields(),
+        right_optional,
+    ));
     let name = record_fn(
         reader,
         &format!("join_row_{}", loc.line),
@@ -330,67 +381,78 @@ fn unwrap_outer(
         |ex, params| {
             let mut out: Vec<Value> = Vec::new();
             let mut it = params.iter();
-            for (i, c) in in_columns.iter().enumerate() {
-                if i == 0 && target[0].nullable {
-                    out.push(ex.f.bool(true, loc));
-                }
-                if c.nullable {
-                    out.push(it.next().expect("a flag").clone());
-                }
-                out.push(it.next().expect("a value").clone());
+            if target[0].nullable {
+                out.push(ex.f.bool(true, loc));
             }
-            for c in &joined.columns[plain..] {
-                let side_present = |ex: &mut crate::frame::expr::Exprs, o: &Value| {
-                    ex.f.op(
-                        format!("df.is_present {} : {}", o.name, o.ty.mlir()),
-                        Ty::Bool,
-                        loc,
-                    )
-                };
-                let unwrap = |ex: &mut crate::frame::expr::Exprs, o: &Value, ty: &Ty| {
-                    let default = match ty {
-                        Ty::Bool => ex.f.bool(false, loc),
-                        Ty::Int => ex.f.int(0, loc),
-                        Ty::Float => ex.f.float(0.0, loc),
-                        _ => ex.f.str("", loc),
+            out.push(it.next().expect("the key").clone());
+            let sides = [
+                (&joined.columns[1..plain], left_optional),
+                (&joined.columns[plain..], right_optional),
+            ];
+            for (columns, optional) in sides {
+                for c in columns {
+                    let flag = c.nullable.then(|| it.next().expect("a flag").clone());
+                    let value = it.next().expect("a value").clone();
+                    if !optional {
+                        // A side that is always there: as it was, NULL-able
+                        // where the target says so.
+                        let t = &target[out_index(target, &c.name)];
+                        match flag {
+                            Some(flag) => out.push(flag),
+                            None if t.nullable => out.push(ex.f.bool(true, loc)),
+                            None => {}
+                        }
+                        out.push(value);
+                        continue;
+                    }
+                    let present = |ex: &mut crate::frame::expr::Exprs, o: &Value| {
+                        ex.f.op(
+                            format!("df.is_present {} : {}", o.name, o.ty.mlir()),
+                            Ty::Bool,
+                            loc,
+                        )
                     };
-                    ex.f.op(
-                        format!(
-                            "df.value_or {}, {} : {}, {}",
-                            o.name,
-                            default.name,
-                            o.ty.mlir(),
-                            ty.mlir()
-                        ),
-                        ty.clone(),
-                        loc,
-                    )
-                };
-                if c.nullable {
-                    let flag = it.next().expect("a flag").clone();
-                    let value = it.next().expect("a value").clone();
-                    out.push(unwrap(ex, &flag, &Ty::Bool));
-                    out.push(unwrap(ex, &value, &c.ty.ty()));
-                } else {
-                    let value = it.next().expect("a value").clone();
-                    out.push(side_present(ex, &value));
-                    out.push(unwrap(ex, &value, &c.ty.ty()));
+                    let unwrap = |ex: &mut crate::frame::expr::Exprs, o: &Value, ty: &Ty| {
+                        let default = match ty {
+                            Ty::Bool => ex.f.bool(false, loc),
+                            Ty::Int => ex.f.int(0, loc),
+                            Ty::Float => ex.f.float(0.0, loc),
+                            _ => ex.f.str("", loc),
+                        };
+                        ex.f.op(
+                            format!(
+                                "df.value_or {}, {} : {}, {}",
+                                o.name,
+                                default.name,
+                                o.ty.mlir(),
+                                ty.mlir()
+                            ),
+                            ty.clone(),
+                            loc,
+                        )
+                    };
+                    match flag {
+                        Some(flag) => {
+                            out.push(unwrap(ex, &flag, &Ty::Bool));
+                            out.push(unwrap(ex, &value, &c.ty.ty()));
+                        }
+                        None => {
+                            out.push(present(ex, &value));
+                            out.push(unwrap(ex, &value, &c.ty.ty()));
+                        }
+                    }
                 }
             }
             Ok(out)
         },
     )?;
-    let mut shape_items = vec![crate::shape::Shape::Field(joined.columns[0].ty.ty())];
-    shape_items.extend(joined.columns[1..plain].iter().map(Column::shape));
-    shape_items.push(crate::shape::Shape::Absent(Box::new(
-        crate::shape::Shape::Tuple(joined.columns[plain..].iter().map(Column::shape).collect()),
-    )));
-    let input_type = dataset_type(&crate::shape::Shape::Tuple(shape_items));
+    let input = dataset_type(&Shape::Tuple(
+        fields.iter().map(|t| Shape::Field(t.clone())).collect(),
+    ));
     let value = reader.builder.emit(
         format!(
-            "df.map {} @{name} : {} -> {}",
+            "df.map {} @{name} : {input} -> {}",
             joined.value,
-            input_type,
             dataset_type(&row_shape(target))
         ),
         loc,
@@ -399,6 +461,13 @@ fn unwrap_outer(
         value,
         columns: target.to_vec(),
     })
+}
+
+fn out_index(target: &[Column], name: &str) -> usize {
+    target
+        .iter()
+        .position(|c| c.name == name)
+        .expect("a target column")
 }
 
 /// The records of `frame` (fields `fields`) without their last field.
@@ -417,11 +486,8 @@ fn strip_last(
         loc,
         |_, params| Ok(params[..kept_types.len()].to_vec()),
     )?;
-    let input = dataset_type(&crate::shape::Shape::Tuple(
-        fields
-            .iter()
-            .map(|t| crate::shape::Shape::Field(t.clone()))
-            .collect(),
+    let input = dataset_type(&Shape::Tuple(
+        fields.iter().map(|t| Shape::Field(t.clone())).collect(),
     ));
     Ok(reader.builder.emit(
         format!(

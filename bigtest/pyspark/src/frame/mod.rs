@@ -224,21 +224,19 @@ impl Reader<'_, '_> {
                 let receiver = func.expect("value");
                 // `df.na.drop()`, `df.na.fill(0)`.
                 if receiver.is("Attribute") && receiver.str("attr").as_deref() == Some("na") {
-                    if let Ok(Binding::Frame(frame)) = self.binding(&receiver.expect("value")) {
+                    if let Binding::Frame(frame) = self.binding(&receiver.expect("value"))? {
                         let op = format!("na.{method}");
                         return self.frame_method(frame, &op, node).map(Binding::Frame);
                     }
                 }
-                match self.binding(&receiver) {
-                    Ok(Binding::Frame(frame))
-                        if matches!(method.as_str(), "groupBy" | "groupby") =>
-                    {
+                match self.binding(&receiver)? {
+                    Binding::Frame(frame) if matches!(method.as_str(), "groupBy" | "groupby") => {
                         return self.group_by(frame, node)
                     }
-                    Ok(Binding::Frame(frame)) => {
+                    Binding::Frame(frame) => {
                         return self.frame_method(frame, &method, node).map(Binding::Frame)
                     }
-                    Ok(Binding::Grouped(frame, key)) => {
+                    Binding::Grouped(frame, key) => {
                         return agg::aggregate(self, frame, &key, &method, node).map(Binding::Frame)
                     }
                     _ => {}

@@ -1,0 +1,57 @@
+// DataFrame code outside what coco-bigtest reads: each construct is an
+// error that names it, at its line and column in the Python file, with the
+// line quoted under it (docs/bigtest.md, "Supported DataFrame API"). One
+// function of inputs/dataframe_unsupported.py per construct, chosen with
+// --entry.
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry missing_schema 2>&1 | FileCheck %s --check-prefix=MISSING-SCHEMA
+// MISSING-SCHEMA: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:14:20: parameter events is a DataFrame: its schema is the module-level constant EVENTS_SCHEMA (a DDL string or StructType), which the file does not define
+// MISSING-SCHEMA-NEXT: def missing_schema(events: DataFrame) -> DataFrame:
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry int_column 2>&1 | FileCheck %s --check-prefix=INT-COLUMN
+// INT-COLUMN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:8:17: column n is INT: input columns of type INT are not supported yet (use BIGINT; INT results of expressions and UDFs are)
+// INT-COLUMN-NEXT: COUNTS_SCHEMA = "store STRING, n INT"
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry limited 2>&1 | FileCheck %s --check-prefix=LIMITED
+// LIMITED: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:23:36: limit(): which rows a limit keeps is not supported yet (the output is compared as a multiset)
+// LIMITED-NEXT: return sales.orderBy("amount").limit(10)
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry condition_join 2>&1 | FileCheck %s --check-prefix=CONDITION-JOIN
+// CONDITION-JOIN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:27:31: a join on a Column condition is not supported yet; join on a column name both sides share (on="key")
+// CONDITION-JOIN-NEXT: return sales.join(stores, sales.store == stores.store)
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry cross_join 2>&1 | FileCheck %s --check-prefix=CROSS-JOIN
+// CROSS-JOIN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:31:40: a cross join is not supported (inner, left, right, full, left_semi and left_anti are)
+// CROSS-JOIN-NEXT: return sales.join(stores, "store", "cross")
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry two_keys 2>&1 | FileCheck %s --check-prefix=TWO-KEYS
+// TWO-KEYS: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:35:18: groupBy() of several columns is not supported yet (one key column is)
+// TWO-KEYS-NEXT: return sales.groupBy("store", "day").count()
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry string_cast 2>&1 | FileCheck %s --check-prefix=STRING-CAST
+// STRING-CAST: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:39:43: a cast from string to bigint is not supported yet (Spark's string parsing and double printing differ from Python's; parse in a UDF)
+// STRING-CAST-NEXT: return sales.withColumn("day_number", F.col("day").cast("bigint"))
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry regexp 2>&1 | FileCheck %s --check-prefix=REGEXP
+// REGEXP: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:43:25: regexp_extract() is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, split(...).getItem, lower, upper, length, concat, abs, and Python UDFs made with udf)
+// REGEXP-NEXT: return sales.select(F.regexp_extract("day", r"(\d+)", 1))
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry subset_duplicates 2>&1 | FileCheck %s --check-prefix=SUBSET-DUPLICATES
+// SUBSET-DUPLICATES: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:47:18: dropDuplicates() of a subset of the columns keeps an arbitrary row of each group (Spark does not say which); not supported: keep a chosen row with groupBy and a join
+// SUBSET-DUPLICATES-NEXT: return sales.dropDuplicates(["store"])
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry sql_filter 2>&1 | FileCheck %s --check-prefix=SQL-FILTER
+// SQL-FILTER: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:51:25: filter() of a SQL string is not supported; write the condition with Columns
+// SQL-FILTER-NEXT: return sales.filter("amount > 0")
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry pandas 2>&1 | FileCheck %s --check-prefix=PANDAS
+// PANDAS: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:55:25: scale is a pandas_udf; Python UDFs of scalars (udf) are supported, pandas UDFs are not
+// PANDAS-NEXT: return sales.select(scale("amount"))
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry unknown_column 2>&1 | FileCheck %s --check-prefix=UNKNOWN-COLUMN
+// UNKNOWN-COLUMN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:59:25: no column price here; the DataFrame's columns are store, day, amount, units
+// UNKNOWN-COLUMN-NEXT: return sales.select(F.col("price") * 2)
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry python_and 2>&1 | FileCheck %s --check-prefix=PYTHON-AND
+// PYTHON-AND: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:63:25: `and`/`or` of Columns: PySpark refuses a Column's truth; use & and | (with parentheses)
+// PYTHON-AND-NEXT: return sales.filter((F.col("amount") > 0) and (F.col("units") > 1))

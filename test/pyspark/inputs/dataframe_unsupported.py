@@ -1,0 +1,63 @@
+"""DataFrame code outside what coco-bigtest reads: one function per
+construct, chosen with --entry (test/pyspark/dataframe-unsupported.mlir)."""
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql.functions import pandas_udf
+
+SALES_SCHEMA = "store STRING, day STRING, amount DOUBLE, units BIGINT"
+COUNTS_SCHEMA = "store STRING, n INT"
+STORES_SCHEMA = "store STRING, city STRING"
+
+scale = pandas_udf(lambda s: s * 2, "double")
+
+
+def missing_schema(events: DataFrame) -> DataFrame:
+    return events.filter(F.col("kind") == "click")
+
+
+def int_column(counts: DataFrame) -> DataFrame:
+    return counts.filter(F.col("n") > 0)
+
+
+def limited(sales: DataFrame) -> DataFrame:
+    return sales.orderBy("amount").limit(10)
+
+
+def condition_join(sales: DataFrame, stores: DataFrame) -> DataFrame:
+    return sales.join(stores, sales.store == stores.store)
+
+
+def cross_join(sales: DataFrame, stores: DataFrame) -> DataFrame:
+    return sales.join(stores, "store", "cross")
+
+
+def two_keys(sales: DataFrame) -> DataFrame:
+    return sales.groupBy("store", "day").count()
+
+
+def string_cast(sales: DataFrame) -> DataFrame:
+    return sales.withColumn("day_number", F.col("day").cast("bigint"))
+
+
+def regexp(sales: DataFrame) -> DataFrame:
+    return sales.select(F.regexp_extract("day", r"(\d+)", 1))
+
+
+def subset_duplicates(sales: DataFrame) -> DataFrame:
+    return sales.dropDuplicates(["store"])
+
+
+def sql_filter(sales: DataFrame) -> DataFrame:
+    return sales.filter("amount > 0")
+
+
+def pandas(sales: DataFrame) -> DataFrame:
+    return sales.select(scale("amount"))
+
+
+def unknown_column(sales: DataFrame) -> DataFrame:
+    return sales.select(F.col("price") * 2)
+
+
+def python_and(sales: DataFrame) -> DataFrame:
+    return sales.filter((F.col("amount") > 0) and (F.col("units") > 1))
