@@ -2,7 +2,7 @@
 order of a customer missing from the table counts as "unknown" and an
 order without a price counts nothing.
 
-    python revenue_by_country.py data/orders.csv data/customers.csv /tmp/out
+    python revenue_by_country.py data/df_orders.csv data/df_customers.csv /tmp/out
 """
 import sys
 

@@ -80,13 +80,23 @@ pub fn module(
         "\"\"\"Test cases for {entry}() of {}, {MARK}.\n",
         docstring_text(shown_job)
     );
-    out.push_str(
+    let frames = job.outputs.iter().any(|o| o.delivery == Delivery::Frame);
+    out.push_str(if frames {
+        "Each test builds the input DataFrames from one generated case (with the\n\
+         job's own schemas), runs the function on a local SparkSession (Spark 3.5's\n\
+         defaults: ANSI mode off) and checks what coco's interpreter predicts: the\n\
+         output rows (in any order) or the failure of the job. Together the\n\
+         cases cover every feasible JDU path coco found; each docstring lists the\n\
+         paths its case covers (see report.txt beside the data).\n"
+    } else {
         "Each test builds the input RDDs from one generated case, runs the function\n\
          on a local SparkContext and checks what coco's interpreter predicts: the\n\
          output records (in any order) or the failure of the job. Together the\n\
          cases cover every feasible JDU path coco found; each docstring lists the\n\
-         paths its case covers (see report.txt beside the data).\n\
-         Regenerate with `coco-bigtest generate JOB.py -o DIR --pytest THIS_FILE`.\n\
+         paths its case covers (see report.txt beside the data).\n"
+    });
+    out.push_str(
+        "Regenerate with `coco-bigtest generate JOB.py -o DIR --pytest THIS_FILE`.\n\
          \"\"\"\n",
     );
     out.push_str(
@@ -97,7 +107,6 @@ pub fn module(
          \n\
          import pytest\n",
     );
-    let frames = job.outputs.iter().any(|o| o.delivery == Delivery::Frame);
     out.push_str(if frames {
         "from pyspark.sql import SparkSession\n\n"
     } else {
