@@ -5,7 +5,7 @@
 // --entry.
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry missing_schema 2>&1 | FileCheck %s --check-prefix=MISSING-SCHEMA
-// MISSING-SCHEMA: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:14:20: parameter events is a DataFrame: its schema is the module-level constant EVENTS_SCHEMA (a DDL string or StructType), which the file does not define
+// MISSING-SCHEMA: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:14:20: parameter events is a DataFrame: its schema is the module-level constant EVENTS_SCHEMA (a DDL string or StructType), or the schema the `__main__` block reads it with (spark.read.csv(..., schema=S)); the file has neither
 // MISSING-SCHEMA-NEXT: def missing_schema(events: DataFrame) -> DataFrame:
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry int_column 2>&1 | FileCheck %s --check-prefix=INT-COLUMN

@@ -22,8 +22,8 @@ pub struct Input {
     pub shape: Shape,
     /// In a script: the file `sc.textFile` reads, where it is known.
     pub file: Option<FileArg>,
-    /// A DataFrame parameter: the module-level constant holding its
-    /// schema (`ORDERS_SCHEMA`), which the pytest module builds it with.
+    /// A DataFrame parameter: its schema as the pytest module writes it
+    /// (`job.ORDERS_SCHEMA`, or a DDL string literal), to build it with.
     pub schema: Option<String>,
 }
 

@@ -126,7 +126,7 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
         (Some(def), _) => {
             let name = def.str("name").unwrap_or_default();
             let tuple = if frame::takes_frames(def) {
-                frame::entry_program(&mut builder, def)?
+                frame::entry_program(&mut builder, def, guard.as_ref())?
             } else {
                 entry_program(&mut builder, def)?
             };

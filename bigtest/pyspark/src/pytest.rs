@@ -173,7 +173,7 @@ pub fn module(
             let _ = match &input.schema {
                 Some(schema) => writeln!(
                     out,
-                    "    {} = spark.createDataFrame({}, schema=job.{schema})",
+                    "    {} = spark.createDataFrame({}, schema={schema})",
                     input.name,
                     python_list(&items, 4)
                 ),

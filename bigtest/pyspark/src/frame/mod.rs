@@ -68,11 +68,81 @@ fn schema_constant(builder: &Builder, name: &str) -> Option<String> {
     .find(|c| builder.scope().values.contains_key(c))
 }
 
+/// Parameter `index`'s schema as the `__main__` block gives it: the
+/// function under test called with a DataFrame read with a schema
+/// (`spark.read.csv(path, schema=ORDERS, header=True)` or
+/// `spark.read.schema(ORDERS).csv(path)`, inline or through a variable).
+/// The schema is a module constant or a DDL string; returns its code and
+/// how the pytest module writes it.
+fn schema_from_main(
+    builder: &Builder,
+    guard: &Node,
+    entry: &str,
+    index: usize,
+) -> Option<(Node, String)> {
+    let mut assigned: BTreeMap<String, Node> = BTreeMap::new();
+    let mut calls = Vec::new();
+    fn walk(
+        node: &Node,
+        entry: &str,
+        assigned: &mut BTreeMap<String, Node>,
+        calls: &mut Vec<Node>,
+    ) {
+        if node.is("Assign") {
+            if let [target] = &node.list("targets")[..] {
+                if let Some(name) = target.name() {
+                    assigned.insert(name, node.expect("value"));
+                }
+            }
+        }
+        if node.is("Call") && node.expect("func").name().as_deref() == Some(entry) {
+            calls.push(node.clone());
+        }
+        for child in node.children() {
+            walk(&child, entry, assigned, calls);
+        }
+    }
+    for statement in guard.list("body") {
+        walk(&statement, entry, &mut assigned, &mut calls);
+    }
+    let mut arg = calls.first()?.list("args").get(index)?.clone();
+    if let Some(bound) = arg.name().and_then(|n| assigned.get(&n)) {
+        arg = bound.clone();
+    }
+    // The schema of a reader chain: a `schema=` keyword or `.schema(S)`.
+    let mut schema = None;
+    let mut at = Some(arg);
+    while let Some(node) = at.take() {
+        if !node.is("Call") {
+            break;
+        }
+        let func = node.expect("func");
+        for keyword in node.list("keywords") {
+            if keyword.str("arg").as_deref() == Some("schema") {
+                schema = keyword.child("value");
+            }
+        }
+        if func.str("attr").as_deref() == Some("schema") {
+            schema = node.list("args").first().cloned();
+        }
+        at = func.is("Attribute").then(|| func.expect("value"));
+    }
+    let schema = schema?;
+    if let Some(name) = schema.name() {
+        let value = builder.scope().values.get(&name)?.clone();
+        return Some((value, format!("job.{name}")));
+    }
+    let ddl = schema.str_constant()?;
+    Some((schema, coco_spark::python::str_literal(&ddl)))
+}
+
 /// Builds the program of DataFrame function `def`; returns whether it
-/// returns a tuple.
-pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
+/// returns a tuple. `guard` is the file's `__main__` block, where a
+/// parameter's schema may be found.
+pub fn entry_program(builder: &mut Builder, def: &Node, guard: Option<&Node>) -> Result<bool> {
     let mut env = BTreeMap::new();
-    for param in def.expect("args").list("args") {
+    let entry = def.str("name").unwrap_or_default();
+    for (index, param) in def.expect("args").list("args").into_iter().enumerate() {
         let name = param.str("arg").unwrap_or_default();
         if !param.child("annotation").is_some_and(|a| is_dataframe(&a)) {
             return unsupported(
@@ -80,16 +150,22 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
                 format!("parameter {name}: every parameter of a DataFrame function under test is a DataFrame (annotated DataFrame)"),
             );
         }
-        let Some(constant) = schema_constant(builder, &name) else {
+        let found = match schema_constant(builder, &name) {
+            Some(constant) => Some((
+                builder.scope().values[&constant].clone(),
+                format!("job.{constant}"),
+            )),
+            None => guard.and_then(|g| schema_from_main(builder, g, &entry, index)),
+        };
+        let Some((node, constant)) = found else {
             return unsupported(
                 &param.loc,
                 format!(
-                    "parameter {name} is a DataFrame: its schema is the module-level constant {}_SCHEMA (a DDL string or StructType), which the file does not define",
+                    "parameter {name} is a DataFrame: its schema is the module-level constant {}_SCHEMA (a DDL string or StructType), or the schema the `__main__` block reads it with (spark.read.csv(..., schema=S)); the file has neither",
                     name.to_uppercase()
                 ),
             );
         };
-        let node = builder.scope().values[&constant].clone();
         let columns = schema::parse(&node)?;
         let source = builder.frame_source(&name, row_shape(&columns), &constant, &param.loc)?;
         let frame = ops::normalize(

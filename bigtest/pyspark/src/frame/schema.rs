@@ -262,3 +262,50 @@ fn parse_struct(node: &Node) -> Result<Vec<Column>> {
     }
     Ok(columns)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loc() -> Loc {
+        Loc {
+            file: "job.py".into(),
+            line: 1,
+            column: 1,
+        }
+    }
+
+    #[test]
+    fn a_ddl_string_gives_typed_nullable_columns() {
+        let columns = parse_ddl("id BIGINT NOT NULL, name string, `score` DOUBLE", &loc()).unwrap();
+        let got: Vec<(&str, SqlTy, bool)> = columns
+            .iter()
+            .map(|c| (c.name.as_str(), c.ty, c.nullable))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("id", SqlTy::Long, false),
+                ("name", SqlTy::Str, true),
+                ("score", SqlTy::Double, true)
+            ]
+        );
+        // A NULL-able column is its presence flag and its value.
+        assert_eq!(columns[1].shape().fields(), [Ty::Bool, Ty::Str]);
+        assert_eq!(columns[0].shape().fields(), [Ty::Int]);
+    }
+
+    #[test]
+    fn an_unknown_type_is_named_in_the_error() {
+        let err = parse_ddl("day DATE", &loc()).unwrap_err().to_string();
+        assert!(err.contains("column day has type DATE"), "{err}");
+    }
+
+    #[test]
+    fn numeric_types_widen_as_spark_does() {
+        assert_eq!(SqlTy::Int.wider(SqlTy::Long), Some(SqlTy::Long));
+        assert_eq!(SqlTy::Long.wider(SqlTy::Double), Some(SqlTy::Double));
+        assert_eq!(SqlTy::Str.wider(SqlTy::Long), None);
+        assert_eq!(SqlTy::Bool.wider(SqlTy::Bool), Some(SqlTy::Bool));
+    }
+}
