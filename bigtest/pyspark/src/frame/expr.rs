@@ -460,6 +460,57 @@ impl Exprs<'_, '_, '_> {
                 }
                 Ok(acc.expect("one item"))
             }
+            // `concat_ws(sep, ...)` skips NULLs and is never NULL.
+            ("concat_ws", [sep, items @ ..]) if !items.is_empty() => {
+                let Some(sep) = sep.str_constant() else {
+                    return unsupported(&sep.loc, "concat_ws() takes a constant separator first");
+                };
+                let sep = self.f.str(&sep, &loc);
+                let mut acc = self.f.str("", &loc);
+                let mut first = self.f.bool(true, &loc);
+                for item in items {
+                    let v = self.string_arg(item, name)?;
+                    let joined = self.f.df2("concat", &sep, &v.value, Ty::Str, &loc);
+                    let piece = self.f.select(&first, &v.value, &joined, &loc);
+                    let longer = self.f.df2("concat", &acc, &piece, Ty::Str, &loc);
+                    match &v.present {
+                        None => {
+                            acc = longer;
+                            first = self.f.bool(false, &loc);
+                        }
+                        Some(p) => {
+                            acc = self.f.select(p, &longer, &acc, &loc);
+                            let absent = self.not(p, &loc);
+                            first = self.f.binary("andi", &first, &absent, Ty::Bool, &loc);
+                        }
+                    }
+                }
+                Ok(SqlVal { present: None, value: acc, ty: SqlTy::Str })
+            }
+            // `substring(s, pos, len)` with constant `pos >= 1`, `len >= 0`:
+            // the 1-based `s[pos - 1 : pos - 1 + len]`, clamped as Spark's
+            // and Python's slices both are.
+            ("substring", [arg, pos, len]) => {
+                let number = |n: &Node| match n.constant() {
+                    Some(Constant::Int(d)) if n.is("Constant") => d.parse::<i64>().ok(),
+                    _ => None,
+                };
+                let (Some(pos), Some(len)) = (number(pos), number(len)) else {
+                    return unsupported(&loc, "substring() takes a constant position and length");
+                };
+                if pos < 1 || len < 0 {
+                    return unsupported(&loc, "substring() of a position below 1 or a negative length is not supported yet");
+                }
+                let a = self.string_arg(arg, name)?;
+                let start = self.f.int(pos - 1, &loc);
+                let count = self.f.int(len, &loc);
+                let value = self.f.op(
+                    format!("df.substr {}, {}, {}", a.value.name, start.name, count.name),
+                    Ty::Str,
+                    &loc,
+                );
+                Ok(SqlVal { value, ..a })
+            }
             ("abs", [arg]) => {
                 let a = self.column_arg(arg)?;
                 if !a.ty.is_numeric() {
@@ -481,7 +532,7 @@ impl Exprs<'_, '_, '_> {
             _ => unsupported(
                 &loc,
                 format!(
-                    "{name}() is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, split(...).getItem, lower, upper, length, concat, abs, and Python UDFs made with udf)"
+                    "{name}() is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, split(...).getItem, lower, upper, length, concat, concat_ws, substring, abs, and Python UDFs made with udf)"
                 ),
             ),
         }
@@ -582,6 +633,14 @@ impl Exprs<'_, '_, '_> {
                 let Some(to) = SqlTy::from_node(ty) else {
                     return unsupported(&ty.loc, format!("cast to {}; supported types are {SUPPORTED_TYPES}", describe(ty)));
                 };
+                // `F.lit(None).cast("bigint")`: a typed NULL.
+                let untyped_null = |n: &Node| n.is("Constant") && n.constant() == Some(Constant::None);
+                if untyped_null(receiver)
+                    || (callee(receiver).as_deref() == Some("lit")
+                        && receiver.list("args").first().is_some_and(untyped_null))
+                {
+                    return Ok(self.null_of(to, &loc));
+                }
                 let a = self.lower(receiver)?;
                 self.cast(&a, to, &loc)
             }
