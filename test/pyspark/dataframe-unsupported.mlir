@@ -33,7 +33,7 @@
 // STRING-CAST-NEXT: return sales.withColumn("day_number", F.col("day").cast("bigint"))
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry regexp 2>&1 | FileCheck %s --check-prefix=REGEXP
-// REGEXP: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:43:25: regexp_extract() is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, split(...).getItem, lower, upper, length, concat, abs, and Python UDFs made with udf)
+// REGEXP: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:43:25: regexp_extract() is not a Column function coco-bigtest reads
 // REGEXP-NEXT: return sales.select(F.regexp_extract("day", r"(\d+)", 1))
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry subset_duplicates 2>&1 | FileCheck %s --check-prefix=SUBSET-DUPLICATES
