@@ -8,13 +8,13 @@ use crate::{
     error::{unsupported, Loc, Result},
     frame::{
         expr::{callee, Exprs, SqlVal},
-        ops::{column_named, map_with, record_fn, split_null_keys, union_op},
+        ops::{column_named, map_rows, record_fn, split_null_keys, union_op},
         schema::{row_shape, SqlTy},
         Frame, Reader,
     },
     ir::{Ty, Value},
     job::dataset_type,
-    syntax::Node,
+    syntax::{Constant, Node},
     udf::describe,
 };
 
@@ -67,10 +67,13 @@ fn parse_agg(item: &Node) -> Result<Agg> {
     };
     let star = arg.str_constant().as_deref() == Some("*")
         || (callee(arg).as_deref() == Some("lit")
-            && arg.list("args").first().is_some_and(|a| a.is("Constant")));
+            && arg
+                .list("args")
+                .first()
+                .is_some_and(|a| a.is("Constant") && a.constant() != Some(Constant::None)));
     let (kind, input) = match (kind, star) {
         (Kind::Count, true) => (Kind::Rows, None),
-        (_, true) => return unsupported(&arg.loc, format!("{name}() of *")),
+        (_, true) => return unsupported(&arg.loc, format!("{name}() of * or a literal")),
         (kind, false) => (kind, Some(arg.clone())),
     };
     let shown = match &input {
@@ -169,7 +172,7 @@ pub fn aggregate(
         // 1. Each row: its key and every aggregate's state.
         let key_name = key.to_string();
         let mut types = Vec::new();
-        let states = map_with(
+        let states = map_rows(
             reader,
             &side,
             &format!("agg_state_{}", loc.line),
@@ -298,7 +301,7 @@ pub fn aggregate(
             columns: states.columns.clone(),
         };
         // 3. The aggregates' values.
-        let output = map_with(
+        let output = map_rows(
             reader,
             &reduced,
             &format!("agg_result_{}", loc.line),

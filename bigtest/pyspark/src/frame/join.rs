@@ -7,7 +7,7 @@ use crate::{
     error::{unsupported, Loc, Result},
     frame::{
         expr::SqlVal,
-        ops::{column_named, conform, map_with, record_fn, split_null_keys, union_op},
+        ops::{column_named, conform, map_rows, record_fn, split_null_keys, union_op},
         schema::{row_shape, Column, SqlTy},
         Frame, Reader,
     },
@@ -169,7 +169,7 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
             // The right side's distinct keys, each with a flag, so a left
             // row matches at most once and an outer join tells matched
             // rows apart.
-            let keys = map_with(
+            let keys = map_rows(
                 reader,
                 &right_keyed,
                 &format!("join_keys_{}", loc.line),
@@ -313,7 +313,7 @@ fn only_side(
     own: &[Column],
     loc: &Loc,
 ) -> Result<Frame> {
-    let filled = map_with(
+    let filled = map_rows(
         reader,
         nulls,
         &format!("unmatched_{}", loc.line),

@@ -2,6 +2,8 @@
 //! function over rows (written with [`super::expr`]), each dataset step one
 //! of df's operators.
 
+use std::collections::BTreeMap;
+
 use crate::{
     error::{unsupported, Loc, Result},
     frame::{
@@ -85,8 +87,39 @@ fn map_op(
     Frame { value, columns }
 }
 
+/// Writes df function `name` over rows of `frame`'s columns: `body` gets
+/// the expression lowering and the columns bound to the parameters, and
+/// ends the function. `predicate`: a filter's condition.
+#[allow(clippy::too_many_arguments)]
+fn write_row_fn<T>(
+    builder: &mut Builder,
+    name: &str,
+    frame: &Frame,
+    env: &BTreeMap<String, Node>,
+    frames: &[String],
+    predicate: bool,
+    loc: &Loc,
+    body: impl FnOnce(&mut Exprs, &[(Column, SqlVal)]) -> Result<T>,
+) -> Result<T> {
+    let RowFn { mut f, columns } = row_fn(name, &frame.columns, loc);
+    let cx = Context {
+        columns: &columns,
+        env,
+        frames,
+    };
+    let mut ex = Exprs {
+        builder,
+        f: &mut f,
+        cx: &cx,
+        predicate,
+    };
+    let out = body(&mut ex, &columns)?;
+    builder.udfs.push(f.finish());
+    Ok(out)
+}
+
 /// A map of `frame`'s rows by `body`, which gives the output columns.
-fn map_rows(
+pub fn map_rows(
     reader: &mut Reader,
     frame: &Frame,
     base: &str,
@@ -94,23 +127,21 @@ fn map_rows(
     body: impl FnOnce(&mut Exprs, &[(Column, SqlVal)]) -> Result<Vec<(String, SqlVal)>>,
 ) -> Result<Frame> {
     let name = reader.builder.fresh_udf_name(base);
-    let RowFn { mut f, columns } = row_fn(&name, &frame.columns, loc);
     let env = reader.columns_env();
     let frames = reader.names_of(frame);
-    let cx = Context {
-        columns: &columns,
-        env: &env,
-        frames: &frames,
-    };
-    let mut ex = Exprs {
-        builder: reader.builder,
-        f: &mut f,
-        cx: &cx,
-        predicate: false,
-    };
-    let out = body(&mut ex, &columns)?;
-    let out_columns = finish_row(&mut ex, out, loc);
-    reader.builder.udfs.push(f.finish());
+    let out_columns = write_row_fn(
+        reader.builder,
+        &name,
+        frame,
+        &env,
+        &frames,
+        false,
+        loc,
+        |ex, columns| {
+            let out = body(ex, columns)?;
+            Ok(finish_row(ex, out, loc))
+        },
+    )?;
     Ok(map_op(reader.builder, frame, &name, out_columns, loc))
 }
 
@@ -121,25 +152,22 @@ pub fn normalize(builder: &mut Builder, frame: Frame, name: &str, loc: &Loc) -> 
         return Ok(frame);
     }
     let udf = builder.fresh_udf_name(&format!("read_{name}"));
-    let RowFn { mut f, columns } = row_fn(&udf, &frame.columns, loc);
-    let env = Default::default();
-    let cx = Context {
-        columns: &columns,
-        env: &env,
-        frames: &[],
-    };
-    let mut ex = Exprs {
+    let out_columns = write_row_fn(
         builder,
-        f: &mut f,
-        cx: &cx,
-        predicate: false,
-    };
-    let out = columns
-        .iter()
-        .map(|(c, v)| (c.name.clone(), v.clone()))
-        .collect();
-    let out_columns = finish_row(&mut ex, out, loc);
-    builder.udfs.push(f.finish());
+        &udf,
+        &frame,
+        &BTreeMap::new(),
+        &[],
+        false,
+        loc,
+        |ex, columns| {
+            let out = columns
+                .iter()
+                .map(|(c, v)| (c.name.clone(), v.clone()))
+                .collect();
+            Ok(finish_row(ex, out, loc))
+        },
+    )?;
     Ok(map_op(builder, &frame, &udf, out_columns, loc))
 }
 
@@ -154,42 +182,41 @@ fn filter_rows(
     predicate: impl FnOnce(&mut Exprs, &[(Column, SqlVal)]) -> Result<SqlVal>,
 ) -> Result<Frame> {
     let name = reader.builder.fresh_udf_name(base);
-    let RowFn { mut f, columns } = row_fn(&name, &frame.columns, loc);
     let env = reader.columns_env();
     let frames = reader.names_of(frame);
-    let cx = Context {
-        columns: &columns,
-        env: &env,
-        frames: &frames,
-    };
-    let mut ex = Exprs {
-        builder: reader.builder,
-        f: &mut f,
-        cx: &cx,
-        predicate: true,
-    };
-    let v = predicate(&mut ex, &columns)?;
-    if v.ty != SqlTy::Bool {
-        return unsupported(
-            loc,
-            format!(
-                "the filter's condition is a {} Column, not a boolean",
-                v.ty.name()
-            ),
-        );
-    }
-    ex.f.set_results(vec![Ty::Bool]);
-    if let Some(p) = &v.present {
-        let (known, _) = ex.f.block(&[]);
-        let (unknown, _) = ex.f.block(&[]);
-        ex.f.cond_br(p, (known, &[]), (unknown, &[]), loc);
-        ex.f.switch_to(unknown);
-        let no = ex.f.bool(false, loc);
-        ex.f.ret(&[no], loc);
-        ex.f.switch_to(known);
-    }
-    ex.f.ret(&[v.value], loc);
-    reader.builder.udfs.push(f.finish());
+    write_row_fn(
+        reader.builder,
+        &name,
+        frame,
+        &env,
+        &frames,
+        true,
+        loc,
+        |ex, columns| {
+            let v = predicate(ex, columns)?;
+            if v.ty != SqlTy::Bool {
+                return unsupported(
+                    loc,
+                    format!(
+                        "the filter's condition is a {} Column, not a boolean",
+                        v.ty.name()
+                    ),
+                );
+            }
+            ex.f.set_results(vec![Ty::Bool]);
+            if let Some(p) = &v.present {
+                let (known, _) = ex.f.block(&[]);
+                let (unknown, _) = ex.f.block(&[]);
+                ex.f.cond_br(p, (known, &[]), (unknown, &[]), loc);
+                ex.f.switch_to(unknown);
+                let no = ex.f.bool(false, loc);
+                ex.f.ret(&[no], loc);
+                ex.f.switch_to(known);
+            }
+            ex.f.ret(&[v.value], loc);
+            Ok(())
+        },
+    )?;
     let value = reader.builder.emit(
         format!(
             "df.filter {} @{name} : {}",
@@ -765,17 +792,6 @@ pub fn split_null_keys(
         },
     )?;
     Ok((keyed, absent))
-}
-
-/// A map of `frame`'s rows by `body` (for the aggregate and join steps).
-pub fn map_with(
-    reader: &mut Reader,
-    frame: &Frame,
-    base: &str,
-    loc: &Loc,
-    body: impl FnOnce(&mut Exprs, &[(Column, SqlVal)]) -> Result<Vec<(String, SqlVal)>>,
-) -> Result<Frame> {
-    map_rows(reader, frame, base, loc, body)
 }
 
 /// A df function over records of `fields` (not rows: the steps of an
