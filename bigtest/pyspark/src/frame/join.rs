@@ -7,7 +7,10 @@ use crate::{
     error::{unsupported, Loc, Result},
     frame::{
         expr::SqlVal,
-        ops::{column_named, conform, map_rows, record_fn, split_null_keys, union_op},
+        ops::{
+            column_named, conform, distinct, keyword, map_rows, record_fn, split_null_keys,
+            union_op,
+        },
         schema::{row_shape, Column, SqlTy},
         Frame, Reader,
     },
@@ -16,13 +19,6 @@ use crate::{
     shape::Shape,
     syntax::Node,
 };
-
-fn keyword(call: &Node, name: &str) -> Option<Node> {
-    call.list("keywords")
-        .into_iter()
-        .find(|k| k.str("arg").as_deref() == Some(name))
-        .and_then(|k| k.child("value"))
-}
 
 #[derive(Clone, Copy, PartialEq)]
 enum How {
@@ -189,17 +185,7 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
                     ])
                 },
             )?;
-            let keys = Frame {
-                value: reader.builder.emit(
-                    format!(
-                        "df.distinct {} : {}",
-                        keys.value,
-                        dataset_type(&row_shape(&keys.columns))
-                    ),
-                    loc,
-                ),
-                columns: keys.columns,
-            };
+            let keys = distinct(reader, keys, loc)?;
             // Spark's output of a semi or anti join on a column name:
             // the key first, then the left side's other columns.
             let n = left_keyed.columns.len();

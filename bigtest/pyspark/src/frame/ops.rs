@@ -244,7 +244,8 @@ fn name_args(args: &[Node]) -> Option<Vec<String>> {
     Some(names)
 }
 
-fn keyword(call: &Node, name: &str) -> Option<Node> {
+/// The value of keyword argument `name` of `call`.
+pub fn keyword(call: &Node, name: &str) -> Option<Node> {
     call.list("keywords")
         .into_iter()
         .find(|k| k.str("arg").as_deref() == Some(name))
@@ -576,7 +577,8 @@ fn named(item: &Node, cx: &Context) -> (String, Node) {
     (expr::default_name(item, cx), item.clone())
 }
 
-fn distinct(reader: &mut Reader, frame: Frame, loc: &Loc) -> Result<Frame> {
+/// `df.distinct` of `frame`'s rows.
+pub fn distinct(reader: &mut Reader, frame: Frame, loc: &Loc) -> Result<Frame> {
     let value = reader.builder.emit(
         format!(
             "df.distinct {} : {}",
