@@ -267,7 +267,7 @@ pub fn aggregate(
             input_types = types;
         }
         // 2. The states of one key, combined.
-        let state_types: Vec<Ty> = states.columns[1..].iter().map(|c| c.ty.ty()).collect();
+        let state_types: Vec<Ty> = row_shape(&states.columns[1..]).fields();
         let mut both = state_types.clone();
         both.extend(state_types.clone());
         let combine = record_fn(

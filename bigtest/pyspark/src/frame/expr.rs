@@ -1094,15 +1094,32 @@ impl Exprs<'_, '_, '_> {
             Some(v) => self.cast(&v, ty, loc)?,
             None => self.null_of(ty, loc),
         };
-        let (join, args) = self.f.block(&[Ty::Bool, ty.ty()]);
         let nullable =
             fallback.present.is_some() || results.iter().any(|(_, v)| v.present.is_some());
         let fallback_block = self.f.current();
         results.push((fallback_block, fallback));
+        // Arms that are NULL exactly where one earlier value is
+        // (`when(c, -x).otherwise(x)`) share its flag: a flag of its own
+        // would be a second decision on the same fact for every step after.
+        let shared = results[0].1.present.clone().filter(|p| {
+            results
+                .iter()
+                .all(|(_, v)| v.present.as_ref().map(|q| &q.name) == Some(&p.name))
+        });
+        let carried = if shared.is_some() {
+            vec![ty.ty()]
+        } else {
+            vec![Ty::Bool, ty.ty()]
+        };
+        let (join, args) = self.f.block(&carried);
         for (block, v) in results {
             self.f.switch_to(block);
             let v = self.cast(&v, ty, loc)?;
             let value = self.normalized(&v, loc);
+            if shared.is_some() {
+                self.f.br(join, &[value], loc);
+                continue;
+            }
             let present = match v.present {
                 Some(p) => p,
                 None => self.loc_bool(true, loc),
@@ -1110,10 +1127,17 @@ impl Exprs<'_, '_, '_> {
             self.f.br(join, &[present, value], loc);
         }
         self.f.switch_to(join);
-        Ok(SqlVal {
-            present: nullable.then(|| args[0].clone()),
-            value: args[1].clone(),
-            ty,
+        Ok(match shared {
+            Some(p) => SqlVal {
+                present: Some(p),
+                value: args[0].clone(),
+                ty,
+            },
+            None => SqlVal {
+                present: nullable.then(|| args[0].clone()),
+                value: args[1].clone(),
+                ty,
+            },
         })
     }
 
