@@ -15,7 +15,6 @@ use crate::{
     ir::{Ty, Value},
     job::dataset_type,
     syntax::{Constant, Node},
-    udf::describe,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,7 +56,7 @@ fn parse_agg(item: &Node) -> Result<Agg> {
                 &item.loc,
                 format!(
                     "{} is not an aggregate coco-bigtest reads (supported: count, sum, min, max, avg/mean)",
-                    describe(&item)
+                    crate::frame::expr::render(&item)
                 ),
             )
         }
@@ -78,7 +77,9 @@ fn parse_agg(item: &Node) -> Result<Agg> {
     };
     let shown = match &input {
         None => "1".to_string(),
-        Some(a) => a.str_constant().unwrap_or_else(|| describe(a)),
+        Some(a) => a
+            .str_constant()
+            .unwrap_or_else(|| crate::frame::expr::render(a)),
     };
     let spark_name = if kind == Kind::Avg {
         "avg"

@@ -54,13 +54,97 @@ pub struct Exprs<'a, 'b, 's> {
     pub predicate: bool,
 }
 
-/// The name Spark gives a column computed by `node` where no alias names
-/// it: the column's own name for a reference, else the code.
+/// The name a column computed by `node` gets where no alias names it: the
+/// column's own name for a reference, else the code.
 pub fn default_name(node: &Node, cx: &Context) -> String {
     if let Some(name) = column_reference(node, cx) {
         return name;
     }
-    describe(node)
+    render(node)
+}
+
+/// The code of `node` as the job wrote it (near enough for a diagnostic:
+/// `F.col("x").cast("date")`, `(a + b)`).
+pub fn render(node: &Node) -> String {
+    let list = |nodes: Vec<Node>| nodes.iter().map(render).collect::<Vec<_>>().join(", ");
+    match node.kind.as_str() {
+        "Name" => node.name().unwrap_or_default(),
+        "Constant" => match node.constant() {
+            Some(Constant::Str(s)) => format!("{s:?}"),
+            Some(Constant::Int(d)) => d,
+            Some(Constant::Float(x)) => x.to_string(),
+            Some(Constant::Bool(b)) => if b { "True" } else { "False" }.into(),
+            Some(Constant::None) => "None".into(),
+            _ => describe(node),
+        },
+        "Attribute" => format!(
+            "{}.{}",
+            render(&node.expect("value")),
+            node.str("attr").unwrap_or_default()
+        ),
+        "Subscript" => format!(
+            "{}[{}]",
+            render(&node.expect("value")),
+            render(&node.expect("slice"))
+        ),
+        "List" => format!("[{}]", list(node.list("elts"))),
+        "Tuple" => format!("({})", list(node.list("elts"))),
+        "Call" => {
+            let mut args: Vec<String> = node.list("args").iter().map(render).collect();
+            for k in node.list("keywords") {
+                args.push(format!(
+                    "{}={}",
+                    k.str("arg").unwrap_or_default(),
+                    render(&k.expect("value"))
+                ));
+            }
+            format!("{}({})", render(&node.expect("func")), args.join(", "))
+        }
+        "BinOp" | "Compare" => {
+            let (op, right) = if node.is("BinOp") {
+                (node.op_kind("op").unwrap_or_default(), node.expect("right"))
+            } else {
+                (
+                    node.compare_ops().first().cloned().unwrap_or_default(),
+                    node.list("comparators")
+                        .first()
+                        .cloned()
+                        .unwrap_or_else(|| node.clone()),
+                )
+            };
+            let symbol = match op.as_str() {
+                "Add" => "+",
+                "Sub" => "-",
+                "Mult" => "*",
+                "Div" => "/",
+                "Mod" => "%",
+                "BitAnd" => "&",
+                "BitOr" => "|",
+                "Eq" => "==",
+                "NotEq" => "!=",
+                "Lt" => "<",
+                "LtE" => "<=",
+                "Gt" => ">",
+                "GtE" => ">=",
+                other => other,
+            };
+            format!(
+                "({} {symbol} {})",
+                render(&node.expect("left")),
+                render(&right)
+            )
+        }
+        "UnaryOp" => {
+            let op = match node.op_kind("op").as_deref() {
+                Some("USub") => "-",
+                Some("Invert") => "~",
+                Some("Not") => "not ",
+                _ => "",
+            };
+            format!("{op}{}", render(&node.expect("operand")))
+        }
+        _ => describe(node),
+    }
 }
 
 /// `F.col("x")`, `col("x")`, `df["x"]`, `df.x` or `"x"` (where a method
@@ -160,7 +244,7 @@ pub fn python_udf(builder: &Builder, name: &str, at: &Loc) -> Result<Option<Pyth
                         &ty.loc,
                         format!(
                             "the UDF's return type is {}; supported types are {SUPPORTED_TYPES}",
-                            describe(&ty)
+                            render(&ty)
                         ),
                     )
                 },
@@ -631,7 +715,7 @@ impl Exprs<'_, '_, '_> {
             }
             ("cast" | "astype", [ty]) => {
                 let Some(to) = SqlTy::from_node(ty) else {
-                    return unsupported(&ty.loc, format!("cast to {}; supported types are {SUPPORTED_TYPES}", describe(ty)));
+                    return unsupported(&ty.loc, format!("cast to {}; supported types are {SUPPORTED_TYPES}", render(ty)));
                 };
                 // `F.lit(None).cast("bigint")`: a typed NULL.
                 let untyped_null = |n: &Node| n.is("Constant") && n.constant() == Some(Constant::None);
@@ -697,7 +781,7 @@ impl Exprs<'_, '_, '_> {
         if callee(&split).as_deref() != Some("split") || !functions_call(&split) {
             return unsupported(
                 loc,
-                format!("getItem of {}: items of F.split(column, pattern) are supported (arrays otherwise are not)", describe(list)),
+                format!("getItem of {}: items of F.split(column, pattern) are supported (arrays otherwise are not)", render(list)),
             );
         }
         let args = split.list("args");

@@ -37,6 +37,67 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
         return unsupported(loc, "join() takes the other DataFrame");
     };
     let right = reader.frame(other)?;
+    // df's join takes records with a value beside the key: a side of only
+    // the key column gets a constant column, dropped from the result.
+    let left = pad(reader, left, "_pad_left", loc)?;
+    let right = pad(reader, right, "_pad_right", loc)?;
+    let joined = join_frames(reader, left, right, call, loc)?;
+    if !joined.columns.iter().any(|c| c.name.starts_with("_pad_")) {
+        return Ok(joined);
+    }
+    map_rows(
+        reader,
+        &joined,
+        &format!("unpad_{}", loc.line),
+        loc,
+        |_, columns| {
+            Ok(columns
+                .iter()
+                .filter(|(c, _)| !c.name.starts_with("_pad_"))
+                .map(|(c, v)| (c.name.clone(), v.clone()))
+                .collect())
+        },
+    )
+}
+
+/// `frame` with a constant column `name` where it has one column only.
+fn pad(reader: &mut Reader, frame: Frame, name: &str, loc: &Loc) -> Result<Frame> {
+    if frame.columns.len() > 1 {
+        return Ok(frame);
+    }
+    map_rows(
+        reader,
+        &frame,
+        &format!("pad_{}", loc.line),
+        loc,
+        |ex, columns| {
+            let mut out: Vec<(String, SqlVal)> = columns
+                .iter()
+                .map(|(c, v)| (c.name.clone(), v.clone()))
+                .collect();
+            let one = ex.f.bool(true, loc);
+            out.push((
+                name.to_string(),
+                SqlVal {
+                    present: None,
+                    value: one,
+                    ty: SqlTy::Bool,
+                },
+            ));
+            Ok(out)
+        },
+    )
+}
+
+/// The join of `left` and `right` (each with a column beside the key).
+fn join_frames(
+    reader: &mut Reader,
+    left: Frame,
+    right: Frame,
+    call: &Node,
+    loc: &Loc,
+) -> Result<Frame> {
+    let args = call.list("args");
     let on = args.get(1).cloned().or_else(|| keyword(call, "on"));
     let how_node = args.get(2).cloned().or_else(|| keyword(call, "how"));
     let key = match &on {

@@ -22,7 +22,7 @@ use crate::{
     error::{unsupported, Loc, Result},
     job::Builder,
     syntax::Node,
-    udf::{describe, statement_name},
+    udf::statement_name,
 };
 
 use schema::{row_shape, Column};
@@ -264,7 +264,13 @@ impl Reader<'_, '_> {
     fn frame(&mut self, node: &Node) -> Result<Frame> {
         match self.binding(node)? {
             Binding::Frame(frame) => Ok(frame),
-            _ => unsupported(&node.loc, format!("{} is not a DataFrame", describe(node))),
+            _ => unsupported(
+                &node.loc,
+                format!(
+                    "{} is not a DataFrame (a Column or a value of the driver?)",
+                    expr::render(node)
+                ),
+            ),
         }
     }
 
@@ -291,6 +297,17 @@ impl Reader<'_, '_> {
         if let Some(name) = node.name() {
             if let Some(b) = self.env.get(&name) {
                 return Ok(b.clone());
+            }
+        }
+        // `df.rdd`, `df.write`: the RDD API or a sink inside the function.
+        if node.is("Attribute") {
+            if let Some(attr @ ("rdd" | "write" | "writeStream")) = node.str("attr").as_deref() {
+                if let Binding::Frame(_) = self.binding(&node.expect("value"))? {
+                    return unsupported(
+                        &node.attr_loc(),
+                        format!("DataFrame.{attr} in the function under test is not supported: it returns its DataFrames (RDD code and writes belong outside it)"),
+                    );
+                }
             }
         }
         if node.is("Call") {

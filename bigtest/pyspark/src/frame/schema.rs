@@ -225,7 +225,7 @@ fn parse_struct(node: &Node) -> Result<Vec<Column>> {
                 &field.loc,
                 format!(
                     "expected StructField(name, type), found {}",
-                    describe(&field)
+                    crate::frame::expr::render(&field)
                 ),
             );
         }
@@ -245,7 +245,7 @@ fn parse_struct(node: &Node) -> Result<Vec<Column>> {
                 &ty.loc,
                 format!(
                     "column {name} has type {}; supported types are {SUPPORTED_TYPES}",
-                    describe(ty)
+                    crate::frame::expr::render(ty)
                 ),
             );
         };
