@@ -169,6 +169,7 @@ pub fn aggregate(
     }
     let mut results = Vec::new();
     let mut input_types: Vec<SqlTy> = Vec::new();
+    let mut combined: Option<String> = None;
     for (side, known_key) in sides {
         // 1. Each row: its key and every aggregate's state.
         let key_name = key.to_string();
@@ -229,14 +230,16 @@ pub fn aggregate(
                         None => ex.f.bool(true, &loc),
                     };
                     let value = ex.normalized(&v, &loc);
-                    let count = ex.f.op(
-                        format!("arith.extui {} : i1 to i64", present.name),
-                        Ty::Int,
-                        &loc,
-                    );
+                    let count = |ex: &mut Exprs| {
+                        ex.f.op(
+                            format!("arith.extui {} : i1 to i64", present.name),
+                            Ty::Int,
+                            &loc,
+                        )
+                    };
                     let fields: Vec<SqlVal> = match agg.kind {
                         Kind::Rows => vec![plain(ex.f.int(1, &loc), SqlTy::Long)],
-                        Kind::Count => vec![plain(count, SqlTy::Long)],
+                        Kind::Count => vec![plain(count(ex), SqlTy::Long)],
                         Kind::Sum | Kind::Min | Kind::Max => {
                             let total = match (agg.kind, v.ty) {
                                 (Kind::Sum, SqlTy::Int) => plain(value, SqlTy::Long),
@@ -254,7 +257,7 @@ pub fn aggregate(
                                     &loc,
                                 )
                             };
-                            vec![plain(count, SqlTy::Long), plain(x, SqlTy::Double)]
+                            vec![plain(count(ex), SqlTy::Long), plain(x, SqlTy::Double)]
                         }
                     };
                     for (j, field) in fields.into_iter().enumerate() {
@@ -271,24 +274,29 @@ pub fn aggregate(
         let state_types: Vec<Ty> = row_shape(&states.columns[1..]).fields();
         let mut both = state_types.clone();
         both.extend(state_types.clone());
-        let combine = record_fn(
-            reader,
-            &format!("agg_combine_{}", loc.line),
-            &both,
-            &loc,
-            |ex, params| {
-                let (a, b) = params.split_at(state_types.len());
-                let mut out = Vec::new();
-                let mut at = 0;
-                for (agg, ty) in aggs.iter().zip(&input_types) {
-                    let n = state(agg.kind, *ty).len();
-                    let (x, y) = (&a[at..at + n], &b[at..at + n]);
-                    at += n;
-                    combine(ex, agg.kind, *ty, x, y, &mut out, &loc);
-                }
-                Ok(out)
-            },
-        )?;
+        // Both sides' states have one layout: one combining function.
+        let combine = match &combined {
+            Some(name) => name.clone(),
+            None => record_fn(
+                reader,
+                &format!("agg_combine_{}", loc.line),
+                &both,
+                &loc,
+                |ex, params| {
+                    let (a, b) = params.split_at(state_types.len());
+                    let mut out = Vec::new();
+                    let mut at = 0;
+                    for (agg, ty) in aggs.iter().zip(&input_types) {
+                        let n = state(agg.kind, *ty).len();
+                        let (x, y) = (&a[at..at + n], &b[at..at + n]);
+                        at += n;
+                        combine(ex, agg.kind, *ty, x, y, &mut out, &loc);
+                    }
+                    Ok(out)
+                },
+            )?,
+        };
+        combined = Some(combine.clone());
         let reduced = reader.builder.emit(
             format!(
                 "df.reduce_by_key {} @{combine} : {}",
