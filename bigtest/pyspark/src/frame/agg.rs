@@ -8,7 +8,8 @@ use crate::{
     error::{unsupported, Loc, Result},
     frame::{
         expr::{callee, Exprs, SqlVal},
-        ops::{column_named, map_rows, record_fn, split_null_keys, union_op},
+        join::df_join,
+        ops::{column_named, distinct, map_rows, record_fn, split_null_keys, union_op},
         schema::{row_shape, SqlTy},
         Frame, Reader,
     },
@@ -26,6 +27,10 @@ enum Kind {
     Min,
     Max,
     Avg,
+    /// `count_distinct(c)`: the distinct non-NULL values of a group,
+    /// counted apart from the fold (a distinct of key and value, then a
+    /// count per key joined back).
+    Distinct,
 }
 
 /// One aggregate: what it computes, over what, and its output name.
@@ -33,6 +38,9 @@ struct Agg {
     kind: Kind,
     input: Option<Node>,
     name: String,
+    /// A row count kept so the fold has a state when every aggregate asked
+    /// for is a `count_distinct`; not in the output.
+    hidden: bool,
 }
 
 fn parse_agg(item: &Node) -> Result<Agg> {
@@ -51,11 +59,12 @@ fn parse_agg(item: &Node) -> Result<Agg> {
         "min" => Kind::Min,
         "max" => Kind::Max,
         "avg" | "mean" => Kind::Avg,
+        "count_distinct" | "countDistinct" => Kind::Distinct,
         _ => {
             return unsupported(
                 &item.loc,
                 format!(
-                    "{} is not an aggregate coco-bigtest reads (supported: count, sum, min, max, avg/mean)",
+                    "{} is not an aggregate coco-bigtest reads (supported: count, count_distinct of one column, sum, min, max, avg/mean)",
                     crate::frame::expr::render(&item)
                 ),
             )
@@ -81,6 +90,14 @@ fn parse_agg(item: &Node) -> Result<Agg> {
             .str_constant()
             .unwrap_or_else(|| crate::frame::expr::render(a)),
     };
+    if kind == Kind::Distinct {
+        return Ok(Agg {
+            kind,
+            input,
+            name: alias.unwrap_or_else(|| format!("count(DISTINCT {shown})")),
+            hidden: false,
+        });
+    }
     let spark_name = if kind == Kind::Avg {
         "avg"
     } else {
@@ -90,6 +107,7 @@ fn parse_agg(item: &Node) -> Result<Agg> {
         kind,
         input,
         name: alias.unwrap_or_else(|| format!("{spark_name}({shown})")),
+        hidden: false,
     })
 }
 
@@ -106,7 +124,12 @@ fn aggregates(method: &str, call: &Node, loc: &Loc) -> Result<Vec<Agg>> {
             }
             args.iter().map(parse_agg).collect()
         }
-        "count" if args.is_empty() => Ok(vec![Agg { kind: Kind::Rows, input: None, name: "count".into() }]),
+        "count" if args.is_empty() => Ok(vec![Agg {
+            kind: Kind::Rows,
+            input: None,
+            name: "count".into(),
+            hidden: false,
+        }]),
         "sum" | "min" | "max" | "avg" | "mean" => {
             let kind = match method {
                 "sum" => Kind::Sum,
@@ -120,6 +143,7 @@ fn aggregates(method: &str, call: &Node, loc: &Loc) -> Result<Vec<Agg>> {
                         kind,
                         input: Some(a.clone()),
                         name: format!("{}({c})", if kind == Kind::Avg { "avg" } else { method }),
+                        hidden: false,
                     }),
                     None => unsupported(&a.loc, format!("GroupedData.{method}() takes column names")),
                 })
@@ -140,6 +164,7 @@ fn state(kind: Kind, ty: SqlTy) -> Vec<SqlTy> {
         Kind::Sum => vec![SqlTy::Bool, SqlTy::Long],
         Kind::Min | Kind::Max => vec![SqlTy::Bool, ty],
         Kind::Avg => vec![SqlTy::Long, SqlTy::Double],
+        Kind::Distinct => Vec::new(),
     }
 }
 
@@ -160,7 +185,15 @@ pub fn aggregate(
     call: &Node,
 ) -> Result<Frame> {
     let loc = call.expect("func").attr_loc();
-    let aggs = aggregates(method, call, &loc)?;
+    let mut aggs = aggregates(method, call, &loc)?;
+    if aggs.iter().all(|a| a.kind == Kind::Distinct) {
+        aggs.push(Agg {
+            kind: Kind::Rows,
+            input: None,
+            name: String::new(),
+            hidden: true,
+        });
+    }
     let key_column = column_named(&frame, key, &loc)?.clone();
     let (keyed, nulls) = split_null_keys(reader, &frame, key, &loc)?;
     let mut sides = vec![(keyed, true)];
@@ -219,6 +252,10 @@ pub fn aggregate(
                         );
                     }
                     types.push(v.ty);
+                    if agg.kind == Kind::Distinct {
+                        // Counted apart (step 2b).
+                        continue;
+                    }
                     let present = match &v.present {
                         Some(p) => {
                             // A NULL input, skipped: a path of its own.
@@ -238,6 +275,7 @@ pub fn aggregate(
                         )
                     };
                     let fields: Vec<SqlVal> = match agg.kind {
+                        Kind::Distinct => Vec::new(),
                         Kind::Rows => vec![plain(ex.f.int(1, &loc), SqlTy::Long)],
                         Kind::Count => vec![plain(count(ex), SqlTy::Long)],
                         Kind::Sum | Kind::Min | Kind::Max => {
@@ -305,10 +343,84 @@ pub fn aggregate(
             ),
             &loc,
         );
-        let reduced = Frame {
+        let mut reduced = Frame {
             value: reduced,
             columns: states.columns.clone(),
         };
+        // 2b. Each count_distinct: the side's distinct (key, value) pairs,
+        // counted per key where the value is not NULL, joined on the key.
+        for agg in aggs.iter().filter(|a| a.kind == Kind::Distinct) {
+            let input = agg.input.clone().expect("count_distinct's column");
+            let pairs = map_rows(
+                reader,
+                &side,
+                &format!("distinct_{}", loc.line),
+                &loc,
+                |ex, columns| {
+                    let key_value = if known_key {
+                        columns[0].1.clone()
+                    } else {
+                        let v = ex.default(key_column.ty, &loc);
+                        plain(v, key_column.ty)
+                    };
+                    let v = match input.str_constant() {
+                        Some(name) => match columns.iter().find(|(c, _)| c.name == name) {
+                            Some((_, v)) => v.clone(),
+                            None => {
+                                return unsupported(
+                                    &input.loc,
+                                    format!("no column {name} to aggregate"),
+                                )
+                            }
+                        },
+                        None => ex.lower(&input)?,
+                    };
+                    Ok(vec![
+                        (key.to_string(), key_value),
+                        ("_value".to_string(), v),
+                    ])
+                },
+            )?;
+            let pairs = distinct(reader, pairs, &loc)?;
+            let ones = map_rows(
+                reader,
+                &pairs,
+                &format!("distinct_count_{}", loc.line),
+                &loc,
+                |ex, columns| {
+                    let n = match &columns[1].1.present {
+                        Some(p) => {
+                            ex.f.op(format!("arith.extui {} : i1 to i64", p.name), Ty::Int, &loc)
+                        }
+                        None => ex.f.int(1, &loc),
+                    };
+                    Ok(vec![
+                        (key.to_string(), columns[0].1.clone()),
+                        (agg.name.clone(), plain(n, SqlTy::Long)),
+                    ])
+                },
+            )?;
+            let add = record_fn(
+                reader,
+                &format!("distinct_sum_{}", loc.line),
+                &[Ty::Int, Ty::Int],
+                &loc,
+                |ex, p| Ok(vec![ex.f.binary("addi", &p[0], &p[1], Ty::Int, &loc)]),
+            )?;
+            let counted = reader.builder.emit(
+                format!(
+                    "df.reduce_by_key {} @{add} : {}",
+                    ones.value,
+                    dataset_type(&row_shape(&ones.columns))
+                ),
+                &loc,
+            );
+            let counted = Frame {
+                value: counted,
+                columns: ones.columns,
+            };
+            reduced = df_join(reader, "inner", &reduced, &counted, &loc);
+        }
         // 3. The aggregates' values.
         let output = map_rows(
             reader,
@@ -322,11 +434,23 @@ pub fn aggregate(
                 }
                 let mut out = vec![(key.to_string(), key_value)];
                 let mut at = 1;
+                let states: usize = aggs
+                    .iter()
+                    .zip(&input_types)
+                    .map(|(a, t)| state(a.kind, *t).len())
+                    .sum();
+                let mut distinct_at = 1 + states;
                 for (agg, ty) in aggs.iter().zip(&input_types) {
+                    if agg.kind == Kind::Distinct {
+                        out.push((agg.name.clone(), columns[distinct_at].1.clone()));
+                        distinct_at += 1;
+                        continue;
+                    }
                     let n = state(agg.kind, *ty).len();
                     let s: Vec<&SqlVal> = columns[at..at + n].iter().map(|(_, v)| v).collect();
                     at += n;
                     let v = match agg.kind {
+                        Kind::Distinct => unreachable!("counted apart"),
                         Kind::Rows | Kind::Count => s[0].clone(),
                         Kind::Sum | Kind::Min | Kind::Max => SqlVal {
                             present: Some(s[0].value.clone()),
@@ -357,7 +481,9 @@ pub fn aggregate(
                             }
                         }
                     };
-                    out.push((agg.name.clone(), v));
+                    if !agg.hidden {
+                        out.push((agg.name.clone(), v));
+                    }
                 }
                 Ok(out)
             },
@@ -390,6 +516,8 @@ fn combine(
         }
     };
     match kind {
+        // No state in the fold: counted apart.
+        Kind::Distinct => {}
         Kind::Rows | Kind::Count => out.push(add(ex, &x[0], &y[0])),
         Kind::Avg => {
             out.push(add(ex, &x[0], &y[0]));

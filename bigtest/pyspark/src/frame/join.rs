@@ -319,7 +319,13 @@ fn join_frames(
 /// then the right side's (as `!df.option` fields on a side an outer join
 /// may leave absent, whose frame columns here are only names for
 /// [`unwrap_outer`]).
-fn df_join(reader: &mut Reader, kind: &str, left: &Frame, right: &Frame, loc: &Loc) -> Frame {
+pub(crate) fn df_join(
+    reader: &mut Reader,
+    kind: &str,
+    left: &Frame,
+    right: &Frame,
+    loc: &Loc,
+) -> Frame {
     let mut columns = left.columns.clone();
     columns.extend(right.columns[1..].iter().cloned());
     let side = |frame: &Frame, absent: bool| {
