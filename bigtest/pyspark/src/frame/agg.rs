@@ -7,8 +7,9 @@
 use crate::{
     error::{unsupported, Loc, Result},
     frame::{
-        expr::{callee, Exprs, SqlVal},
+        expr::{Exprs, SqlVal},
         join::df_join,
+        names::callee,
         ops::{column_named, distinct, map_rows, record_fn, split_null_keys, union_op},
         schema::{row_shape, SqlTy},
         Frame, Reader,
@@ -65,7 +66,7 @@ fn parse_agg(item: &Node) -> Result<Agg> {
                 &item.loc,
                 format!(
                     "{} is not an aggregate coco-bigtest reads (supported: count, count_distinct of one column, sum, min, max, avg/mean)",
-                    crate::frame::expr::render(&item)
+                    crate::frame::names::render(&item)
                 ),
             )
         }
@@ -88,7 +89,7 @@ fn parse_agg(item: &Node) -> Result<Agg> {
         None => "1".to_string(),
         Some(a) => a
             .str_constant()
-            .unwrap_or_else(|| crate::frame::expr::render(a)),
+            .unwrap_or_else(|| crate::frame::names::render(a)),
     };
     if kind == Kind::Distinct {
         return Ok(Agg {

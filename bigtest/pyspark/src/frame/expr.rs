@@ -15,12 +15,15 @@ use std::collections::BTreeMap;
 
 use crate::{
     error::{unsupported, Loc, Result},
-    frame::schema::{Column, SqlTy, SUPPORTED_TYPES},
-    ir::{Function, Ty, TyText, Value},
+    frame::{
+        names::{callee, column_reference, functions_call, method_call},
+        schema::{Column, SqlTy},
+        udf_call::python_udf,
+    },
+    ir::{Function, Ty, Value},
     job::Builder,
-    shape::Shape,
     syntax::{Constant, Node},
-    udf::{self, describe, Apply},
+    udf::describe,
 };
 
 /// A SQL value in the function being written.
@@ -54,247 +57,18 @@ pub struct Exprs<'a, 'b, 's> {
     pub predicate: bool,
 }
 
-/// The name a column computed by `node` gets where no alias names it: the
-/// column's own name for a reference, else the code.
-pub fn default_name(node: &Node, cx: &Context) -> String {
-    if let Some(name) = column_reference(node, cx) {
-        return name;
-    }
-    render(node)
-}
-
-/// The code of `node` as the job wrote it (near enough for a diagnostic:
-/// `F.col("x").cast("date")`, `(a + b)`).
-pub fn render(node: &Node) -> String {
-    let list = |nodes: Vec<Node>| nodes.iter().map(render).collect::<Vec<_>>().join(", ");
-    match node.kind.as_str() {
-        "Name" => node.name().unwrap_or_default(),
-        "Constant" => match node.constant() {
-            Some(Constant::Str(s)) => format!("{s:?}"),
-            Some(Constant::Int(d)) => d,
-            Some(Constant::Float(x)) => x.to_string(),
-            Some(Constant::Bool(b)) => if b { "True" } else { "False" }.into(),
-            Some(Constant::None) => "None".into(),
-            _ => describe(node),
-        },
-        "Attribute" => format!(
-            "{}.{}",
-            render(&node.expect("value")),
-            node.str("attr").unwrap_or_default()
-        ),
-        "Subscript" => format!(
-            "{}[{}]",
-            render(&node.expect("value")),
-            render(&node.expect("slice"))
-        ),
-        "List" => format!("[{}]", list(node.list("elts"))),
-        "Tuple" => format!("({})", list(node.list("elts"))),
-        "Call" => {
-            let mut args: Vec<String> = node.list("args").iter().map(render).collect();
-            for k in node.list("keywords") {
-                args.push(format!(
-                    "{}={}",
-                    k.str("arg").unwrap_or_default(),
-                    render(&k.expect("value"))
-                ));
-            }
-            format!("{}({})", render(&node.expect("func")), args.join(", "))
-        }
-        "BinOp" | "Compare" => {
-            let (op, right) = if node.is("BinOp") {
-                (node.op_kind("op").unwrap_or_default(), node.expect("right"))
-            } else {
-                (
-                    node.compare_ops().first().cloned().unwrap_or_default(),
-                    node.list("comparators")
-                        .first()
-                        .cloned()
-                        .unwrap_or_else(|| node.clone()),
-                )
-            };
-            let symbol = match op.as_str() {
-                "Add" => "+",
-                "Sub" => "-",
-                "Mult" => "*",
-                "Div" => "/",
-                "Mod" => "%",
-                "BitAnd" => "&",
-                "BitOr" => "|",
-                "Eq" => "==",
-                "NotEq" => "!=",
-                "Lt" => "<",
-                "LtE" => "<=",
-                "Gt" => ">",
-                "GtE" => ">=",
-                other => other,
-            };
-            format!(
-                "({} {symbol} {})",
-                render(&node.expect("left")),
-                render(&right)
-            )
-        }
-        "UnaryOp" => {
-            let op = match node.op_kind("op").as_deref() {
-                Some("USub") => "-",
-                Some("Invert") => "~",
-                Some("Not") => "not ",
-                _ => "",
-            };
-            format!("{op}{}", render(&node.expect("operand")))
-        }
-        _ => describe(node),
-    }
-}
-
-/// `F.col("x")`, `col("x")`, `df["x"]`, `df.x` or `"x"` (where a method
-/// takes column names): the column name it refers to.
-pub fn column_reference(node: &Node, cx: &Context) -> Option<String> {
-    if let Some(name) = node.name() {
-        if let Some(code) = cx.env.get(&name) {
-            return column_reference(code, cx);
-        }
-    }
-    if node.is("Call") {
-        let func = node.expect("func");
-        let callee = func.name().or_else(|| func.str("attr"))?;
-        if matches!(callee.as_str(), "col" | "column") {
-            if let [arg] = &node.list("args")[..] {
-                return arg.str_constant();
-            }
-        }
-        return None;
-    }
-    if node.is("Subscript") {
-        let frame = node.expect("value").name()?;
-        if cx.frames.contains(&frame) {
-            return node.expect("slice").str_constant();
-        }
-    }
-    if node.is("Attribute") {
-        let frame = node.expect("value").name()?;
-        if cx.frames.contains(&frame) {
-            let attr = node.str("attr")?;
-            if cx.columns.iter().any(|(c, _)| c.name == attr) {
-                return Some(attr);
-            }
-        }
-    }
-    None
-}
-
-/// The callee's name of a call: `F.when` and `when` are both `when`.
-pub fn callee(node: &Node) -> Option<String> {
-    if !node.is("Call") {
-        return None;
-    }
-    let func = node.expect("func");
-    func.name().or_else(|| func.str("attr"))
-}
-
-/// A `Column` method call `receiver.method(args)`: its parts.
-fn method_call(node: &Node) -> Option<(Node, String, Vec<Node>)> {
-    if !node.is("Call") {
-        return None;
-    }
-    let func = node.expect("func");
-    if !func.is("Attribute") {
-        return None;
-    }
-    Some((
-        func.expect("value"),
-        func.str("attr").unwrap_or_default(),
-        node.list("args"),
-    ))
-}
-
-/// Whether `node` calls a function of `pyspark.sql.functions` (`F.lit`,
-/// `functions.lit` or an imported `lit`), not a Column's method.
-fn functions_call(node: &Node) -> bool {
-    if !node.is("Call") {
-        return false;
-    }
-    let func = node.expect("func");
-    func.is("Name") || (func.is("Attribute") && func.expect("value").is("Name"))
-}
-
-/// A Python UDF of the job: what a column expression calls.
-pub struct PythonUdf {
-    pub callable: Node,
-    pub returns: SqlTy,
-}
-
-/// The Python UDF `name` names, if it is one: a module-level `name =
-/// F.udf(f, type)` or a `def` decorated with `@udf` / `@F.udf(type)`.
-pub fn python_udf(builder: &Builder, name: &str, at: &Loc) -> Result<Option<PythonUdf>> {
-    let scope = builder.scope();
-    let return_type = |call: &Node, positional: usize| -> Result<SqlTy> {
-        let mut ty = call.list("args").get(positional).cloned();
-        for keyword in call.list("keywords") {
-            if keyword.str("arg").as_deref() == Some("returnType") {
-                ty = keyword.child("value");
-            }
-        }
-        match ty {
-            // PySpark's default return type.
-            None => Ok(SqlTy::Str),
-            Some(ty) => SqlTy::from_node(&ty).map_or_else(
-                || {
-                    unsupported(
-                        &ty.loc,
-                        format!(
-                            "the UDF's return type is {}; supported types are {SUPPORTED_TYPES}",
-                            render(&ty)
-                        ),
-                    )
-                },
-                Ok,
-            ),
-        }
-    };
-    if let Some(value) = scope.values.get(name) {
-        if callee(value).as_deref() == Some("udf") {
-            let Some(callable) = value.list("args").first().cloned() else {
-                return unsupported(&value.loc, "udf() takes the Python function first");
-            };
-            return Ok(Some(PythonUdf {
-                callable,
-                returns: return_type(value, 1)?,
-            }));
-        }
-        if callee(value).as_deref() == Some("pandas_udf") {
-            return unsupported(at, format!("{name} is a pandas_udf; Python UDFs of scalars (udf) are supported, pandas UDFs are not"));
-        }
-    }
-    if let Some(def) = scope.defs.get(name) {
-        for decorator in def.list("decorator_list") {
-            let is_udf = |n: &Node| {
-                n.name().as_deref() == Some("udf") || n.str("attr").as_deref() == Some("udf")
-            };
-            if is_udf(&decorator) {
-                return Ok(Some(PythonUdf {
-                    callable: def.clone(),
-                    returns: SqlTy::Str,
-                }));
-            }
-            if decorator.is("Call") && is_udf(&decorator.expect("func")) {
-                return Ok(Some(PythonUdf {
-                    callable: def.clone(),
-                    returns: return_type(&decorator, 0)?,
-                }));
-            }
-        }
-    }
-    Ok(None)
-}
-
 impl Exprs<'_, '_, '_> {
-    fn loc_bool(&mut self, b: bool, loc: &Loc) -> Value {
+    pub(super) fn loc_bool(&mut self, b: bool, loc: &Loc) -> Value {
         self.f.bool(b, loc)
     }
 
     /// `a && b` of optional flags (`None`: always true).
-    fn both(&mut self, a: &Option<Value>, b: &Option<Value>, loc: &Loc) -> Option<Value> {
+    pub(super) fn both(
+        &mut self,
+        a: &Option<Value>,
+        b: &Option<Value>,
+        loc: &Loc,
+    ) -> Option<Value> {
         match (a, b) {
             (None, None) => None,
             (Some(x), None) | (None, Some(x)) => Some(x.clone()),
@@ -302,7 +76,7 @@ impl Exprs<'_, '_, '_> {
         }
     }
 
-    fn not(&mut self, v: &Value, loc: &Loc) -> Value {
+    pub(super) fn not(&mut self, v: &Value, loc: &Loc) -> Value {
         let one = self.loc_bool(true, loc);
         self.f.binary("xori", v, &one, Ty::Bool, loc)
     }
@@ -343,7 +117,7 @@ impl Exprs<'_, '_, '_> {
         self.f.switch_to(join);
     }
 
-    fn literal(&mut self, c: &Constant, loc: &Loc) -> Result<SqlVal> {
+    pub(super) fn literal(&mut self, c: &Constant, loc: &Loc) -> Result<SqlVal> {
         let (value, ty) = match c {
             Constant::Int(digits) => match digits.parse::<i64>() {
                 // Spark types a Python int literal INT where it fits.
@@ -373,7 +147,7 @@ impl Exprs<'_, '_, '_> {
         })
     }
 
-    fn null_of(&mut self, ty: SqlTy, loc: &Loc) -> SqlVal {
+    pub(super) fn null_of(&mut self, ty: SqlTy, loc: &Loc) -> SqlVal {
         let present = Some(self.loc_bool(false, loc));
         let value = self.default(ty, loc);
         SqlVal { present, value, ty }
@@ -497,369 +271,8 @@ impl Exprs<'_, '_, '_> {
         self.function(&name, &args, node)
     }
 
-    /// An argument of a function of `pyspark.sql.functions` or of a UDF:
-    /// a string there names a column (`F.length("name")`).
-    fn column_arg(&mut self, arg: &Node) -> Result<SqlVal> {
-        match arg.str_constant() {
-            Some(name) => match self.cx.columns.iter().find(|(c, _)| c.name == name) {
-                Some((_, v)) => Ok(v.clone()),
-                None => unsupported(&arg.loc, format!("no column {name} (a string argument of a function names a column; use lit() for a string)")),
-            },
-            None => self.lower(arg),
-        }
-    }
-
-    /// A function of `pyspark.sql.functions` applied to `args`.
-    fn function(&mut self, name: &str, args: &[Node], node: &Node) -> Result<SqlVal> {
-        let loc = node.loc.clone();
-        match (name, args) {
-            ("lit", [arg]) => self.lower(arg),
-            ("when", [cond, value]) => self.when(vec![(cond.clone(), value.clone())], None, &loc),
-            ("coalesce", items) if !items.is_empty() => {
-                let values: Vec<SqlVal> = items.iter().map(|i| self.column_arg(i)).collect::<Result<_>>()?;
-                self.coalesce(&values, &loc)
-            }
-            ("lower" | "upper", [arg]) => {
-                let a = self.string_arg(arg, name)?;
-                let value = self.f.op(format!("df.{name} {}", a.value.name), Ty::Str, &loc);
-                Ok(SqlVal { value, ..a })
-            }
-            ("length", [arg]) => {
-                let a = self.string_arg(arg, name)?;
-                let value = self.f.op(format!("df.length {}", a.value.name), Ty::Int, &loc);
-                Ok(SqlVal { value, present: a.present, ty: SqlTy::Int })
-            }
-            ("concat", items) if !items.is_empty() => {
-                let mut acc: Option<SqlVal> = None;
-                for item in items {
-                    let v = self.string_arg(item, name)?;
-                    acc = Some(match acc {
-                        None => v,
-                        Some(prev) => {
-                            let present = self.both(&prev.present, &v.present, &loc);
-                            let value = self.f.df2("concat", &prev.value, &v.value, Ty::Str, &loc);
-                            SqlVal { present, value, ty: SqlTy::Str }
-                        }
-                    });
-                }
-                Ok(acc.expect("one item"))
-            }
-            // `concat_ws(sep, ...)` skips NULLs and is never NULL.
-            ("concat_ws", [sep, items @ ..]) if !items.is_empty() => {
-                let Some(sep) = sep.str_constant() else {
-                    return unsupported(&sep.loc, "concat_ws() takes a constant separator first");
-                };
-                let sep = self.f.str(&sep, &loc);
-                let mut acc = self.f.str("", &loc);
-                let mut first = self.f.bool(true, &loc);
-                for item in items {
-                    let v = self.string_arg(item, name)?;
-                    let joined = self.f.df2("concat", &sep, &v.value, Ty::Str, &loc);
-                    let piece = self.f.select(&first, &v.value, &joined, &loc);
-                    let longer = self.f.df2("concat", &acc, &piece, Ty::Str, &loc);
-                    match &v.present {
-                        None => {
-                            acc = longer;
-                            first = self.f.bool(false, &loc);
-                        }
-                        Some(p) => {
-                            acc = self.f.select(p, &longer, &acc, &loc);
-                            let absent = self.not(p, &loc);
-                            first = self.f.binary("andi", &first, &absent, Ty::Bool, &loc);
-                        }
-                    }
-                }
-                Ok(SqlVal { present: None, value: acc, ty: SqlTy::Str })
-            }
-            // `substring(s, pos, len)` with constant `pos >= 1`, `len >= 0`:
-            // the 1-based `s[pos - 1 : pos - 1 + len]`, clamped as Spark's
-            // and Python's slices both are.
-            ("substring", [arg, pos, len]) => {
-                let number = |n: &Node| match n.constant() {
-                    Some(Constant::Int(d)) if n.is("Constant") => d.parse::<i64>().ok(),
-                    _ => None,
-                };
-                let (Some(pos), Some(len)) = (number(pos), number(len)) else {
-                    return unsupported(&loc, "substring() takes a constant position and length");
-                };
-                if pos < 1 || len < 0 {
-                    return unsupported(&loc, "substring() of a position below 1 or a negative length is not supported yet");
-                }
-                let a = self.string_arg(arg, name)?;
-                let start = self.f.int(pos - 1, &loc);
-                let count = self.f.int(len, &loc);
-                let value = self.f.op(
-                    format!("df.substr {}, {}, {}", a.value.name, start.name, count.name),
-                    Ty::Str,
-                    &loc,
-                );
-                Ok(SqlVal { value, ..a })
-            }
-            ("abs", [arg]) => {
-                let a = self.column_arg(arg)?;
-                if !a.ty.is_numeric() {
-                    return unsupported(&loc, format!("abs of a {} column", a.ty.name()));
-                }
-                let zero = self.default(a.ty, &loc);
-                let neg = self.arithmetic("Sub", &SqlVal { present: None, value: zero, ty: a.ty }, &a, &loc)?;
-                let (pred, cmp) = if a.ty == SqlTy::Double { ("olt", "arith.cmpf") } else { ("slt", "arith.cmpi") };
-                let zero = self.default(a.ty, &loc);
-                let negative = self.f.op(
-                    format!("{cmp} {pred}, {}, {} : {}", a.value.name, zero.name, a.value.ty.mlir()),
-                    Ty::Bool,
-                    &loc,
-                );
-                let value = self.f.select(&negative, &neg.value, &a.value, &loc);
-                Ok(SqlVal { value, ..a })
-            }
-            ("col" | "column", _) => unsupported(&loc, "col() takes one column name (a string constant)"),
-            _ => unsupported(
-                &loc,
-                format!(
-                    "{name}() is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, split(...).getItem, lower, upper, length, concat, concat_ws, substring, abs, and Python UDFs made with udf)"
-                ),
-            ),
-        }
-    }
-
-    fn string_arg(&mut self, arg: &Node, function: &str) -> Result<SqlVal> {
-        let v = self.column_arg(arg)?;
-        if v.ty != SqlTy::Str {
-            return unsupported(
-                &arg.loc,
-                format!(
-                    "{function}() of a {} column (cast it to string first)",
-                    v.ty.name()
-                ),
-            );
-        }
-        Ok(v)
-    }
-
-    /// A method of a Column: `isNull()`, `cast("double")`, `when` of a
-    /// `when` chain, string tests.
-    fn column_method(
-        &mut self,
-        receiver: &Node,
-        method: &str,
-        args: &[Node],
-        node: &Node,
-    ) -> Result<SqlVal> {
-        let loc = node.loc.clone();
-        match (method, args) {
-            ("when" | "otherwise", _) => {
-                let mut arms = Vec::new();
-                let otherwise = if method == "otherwise" {
-                    let [value] = args else {
-                        return unsupported(&loc, "otherwise() takes one value");
-                    };
-                    Some(value.clone())
-                } else {
-                    let [cond, value] = args else {
-                        return unsupported(&loc, "when() takes a condition and a value");
-                    };
-                    arms.push((cond.clone(), value.clone()));
-                    None
-                };
-                // `F.when(c1, v1).when(c2, v2)...`: the arms in order.
-                let mut chain = receiver.clone();
-                loop {
-                    match method_call(&chain) {
-                        Some((inner, m, a)) if m == "when" && a.len() == 2 && !functions_call(&chain) => {
-                            arms.insert(0, (a[0].clone(), a[1].clone()));
-                            chain = inner;
-                        }
-                        _ => break,
-                    }
-                }
-                match (callee(&chain).as_deref(), &chain.list("args")[..]) {
-                    (Some("when"), [cond, value]) => arms.insert(0, (cond.clone(), value.clone())),
-                    _ => return unsupported(&chain.loc, "when(...).otherwise(...) starts with F.when(condition, value)"),
-                }
-                self.when(arms, otherwise, &loc)
-            }
-            ("alias" | "name", [_]) => self.lower(receiver),
-            ("getItem", [index]) => self.get_item(receiver, index, &loc),
-            ("isNull" | "isNotNull", []) => {
-                let a = self.lower(receiver)?;
-                let present = match a.present {
-                    Some(p) => {
-                        // Whether the value is NULL is what the test asks:
-                        // a decision, so the data has both.
-                        if !self.predicate {
-                            self.decide(&p, &loc);
-                        }
-                        p
-                    }
-                    None => self.loc_bool(true, &loc),
-                };
-                let value = if method == "isNull" { self.not(&present, &loc) } else { present };
-                Ok(SqlVal { present: None, value, ty: SqlTy::Bool })
-            }
-            ("eqNullSafe", [other]) => {
-                let a = self.lower(receiver)?;
-                let b = self.lower(other)?;
-                let equal = self.compare("Eq", &SqlVal { present: None, ..a.clone() }, &SqlVal { present: None, ..b.clone() }, &loc)?.value;
-                let t = self.loc_bool(true, &loc);
-                let pa = a.present.clone().unwrap_or_else(|| t.clone());
-                let pb = b.present.clone().unwrap_or_else(|| t.clone());
-                // Both NULL, or both present and equal.
-                let same_presence = self.f.op(format!("arith.cmpi eq, {}, {} : i1", pa.name, pb.name), Ty::Bool, &loc);
-                let both = self.f.binary("andi", &pa, &pb, Ty::Bool, &loc);
-                let equal_values = self.f.binary("andi", &both, &equal, Ty::Bool, &loc);
-                let neither = self.f.binary("ori", &pa, &pb, Ty::Bool, &loc);
-                let neither = self.not(&neither, &loc);
-                let value = self.f.binary("ori", &equal_values, &neither, Ty::Bool, &loc);
-                let value = self.f.binary("andi", &value, &same_presence, Ty::Bool, &loc);
-                Ok(SqlVal { present: None, value, ty: SqlTy::Bool })
-            }
-            ("cast" | "astype", [ty]) => {
-                let Some(to) = SqlTy::from_node(ty) else {
-                    return unsupported(&ty.loc, format!("cast to {}; supported types are {SUPPORTED_TYPES}", render(ty)));
-                };
-                // `F.lit(None).cast("bigint")`: a typed NULL.
-                let untyped_null = |n: &Node| n.is("Constant") && n.constant() == Some(Constant::None);
-                if untyped_null(receiver)
-                    || (callee(receiver).as_deref() == Some("lit")
-                        && receiver.list("args").first().is_some_and(untyped_null))
-                {
-                    return Ok(self.null_of(to, &loc));
-                }
-                let a = self.lower(receiver)?;
-                self.cast(&a, to, &loc)
-            }
-            ("startswith" | "endswith" | "contains", [arg]) => {
-                // The argument of a Column's method is a value, not a
-                // column name.
-                let a = self.lower(receiver)?;
-                let b = self.lower(arg)?;
-                if a.ty != SqlTy::Str || b.ty != SqlTy::Str {
-                    return unsupported(&loc, format!("{method}() of {} and {}: both are strings", a.ty.name(), b.ty.name()));
-                }
-                let op = match method {
-                    "startswith" => "starts_with",
-                    "endswith" => "ends_with",
-                    _ => "contains",
-                };
-                let present = self.both(&a.present, &b.present, &loc);
-                let value = self.f.df2(op, &a.value, &b.value, Ty::Bool, &loc);
-                Ok(SqlVal { present, value, ty: SqlTy::Bool })
-            }
-            ("isin", items) if !items.is_empty() => {
-                // `a IN (x, y)`: `a = x OR a = y`, three-valued.
-                let a = self.lower(receiver)?;
-                let mut acc: Option<SqlVal> = None;
-                for item in items {
-                    let b = self.lower(item)?;
-                    let eq = self.compare("Eq", &a, &b, &loc)?;
-                    acc = Some(match acc {
-                        None => eq,
-                        Some(prev) => self.logic(false, &prev, &eq, &loc)?,
-                    });
-                }
-                Ok(acc.expect("one item"))
-            }
-            _ => unsupported(
-                &node.expect("func").attr_loc(),
-                format!(
-                    "Column.{method}() is not supported (supported: isNull, isNotNull, eqNullSafe, cast, alias, startswith, endswith, contains, isin, when/otherwise)"
-                ),
-            ),
-        }
-    }
-
-    /// Item `index` of `F.split(s, pattern)` (`list`, or a variable
-    /// holding it): NULL past the end or where `s` is NULL, as Spark's
-    /// `getItem` with ANSI off. The pattern is a regular expression in
-    /// Spark; one without metacharacters splits as Python's `str.split`
-    /// does (every piece kept, trailing empty ones too).
-    fn get_item(&mut self, list: &Node, index: &Node, loc: &Loc) -> Result<SqlVal> {
-        let mut split = list.clone();
-        while let Some(code) = split.name().and_then(|n| self.cx.env.get(&n).cloned()) {
-            split = code;
-        }
-        if callee(&split).as_deref() != Some("split") || !functions_call(&split) {
-            return unsupported(
-                loc,
-                format!("getItem of {}: items of F.split(column, pattern) are supported (arrays otherwise are not)", render(list)),
-            );
-        }
-        let args = split.list("args");
-        let (Some(text), Some(pattern)) = (args.first(), args.get(1).and_then(Node::str_constant))
-        else {
-            return unsupported(&split.loc, "split() takes a column and a constant pattern");
-        };
-        if args.len() > 2
-            || pattern.is_empty()
-            || pattern.contains(|c: char| ".$|()[]{}^?*+\\".contains(c))
-        {
-            return unsupported(
-                &split.loc,
-                format!("split() on {pattern:?}: a pattern with regular-expression metacharacters (or a limit) is not supported yet; a literal separator is"),
-            );
-        }
-        let i = match index.constant() {
-            Some(Constant::Int(d)) if index.is("Constant") => d.parse::<usize>().ok(),
-            _ => None,
-        };
-        let Some(i) = i else {
-            return unsupported(&index.loc, "getItem takes a constant index of 0 or more");
-        };
-        let s = self.column_arg(text)?;
-        if s.ty != SqlTy::Str {
-            return unsupported(&text.loc, format!("split() of a {} column", s.ty.name()));
-        }
-        let list_ty = Ty::List(Box::new(Ty::Str));
-        let pieces = self.f.op(
-            format!(
-                "df.split {} {} : {}",
-                s.value.name,
-                crate::ir::string_literal(&pattern),
-                list_ty.mlir()
-            ),
-            list_ty.clone(),
-            loc,
-        );
-        let option_ty = Ty::Option(Box::new(Ty::Str));
-        let item = self.f.op(
-            format!(
-                "df.get {}[{i}] : {} -> {}",
-                pieces.name,
-                list_ty.mlir(),
-                option_ty.mlir()
-            ),
-            option_ty.clone(),
-            loc,
-        );
-        let found = self.f.op(
-            format!("df.is_present {} : {}", item.name, option_ty.mlir()),
-            Ty::Bool,
-            loc,
-        );
-        let empty = self.f.str("", loc);
-        let value = self.f.op(
-            format!(
-                "df.value_or {}, {} : {}, !df.str",
-                item.name,
-                empty.name,
-                option_ty.mlir()
-            ),
-            Ty::Str,
-            loc,
-        );
-        let present = match &s.present {
-            Some(p) => self.f.binary("andi", p, &found, Ty::Bool, loc),
-            None => found,
-        };
-        Ok(SqlVal {
-            present: Some(present),
-            value,
-            ty: SqlTy::Str,
-        })
-    }
-
     /// INT arithmetic wraps at 32 bits, as the JVM's does with ANSI off.
-    fn wrap(&mut self, v: Value, ty: SqlTy, loc: &Loc) -> Value {
+    pub(super) fn wrap(&mut self, v: Value, ty: SqlTy, loc: &Loc) -> Value {
         if ty != SqlTy::Int {
             return v;
         }
@@ -870,7 +283,7 @@ impl Exprs<'_, '_, '_> {
         self.f.binary("subi", &reduced, &half, Ty::Int, loc)
     }
 
-    fn as_double(&mut self, v: &SqlVal, loc: &Loc) -> SqlVal {
+    pub(super) fn as_double(&mut self, v: &SqlVal, loc: &Loc) -> SqlVal {
         if v.ty == SqlTy::Double {
             return v.clone();
         }
@@ -886,7 +299,13 @@ impl Exprs<'_, '_, '_> {
         }
     }
 
-    fn arithmetic(&mut self, op: &str, a: &SqlVal, b: &SqlVal, loc: &Loc) -> Result<SqlVal> {
+    pub(super) fn arithmetic(
+        &mut self,
+        op: &str,
+        a: &SqlVal,
+        b: &SqlVal,
+        loc: &Loc,
+    ) -> Result<SqlVal> {
         let Some(ty) = a.ty.wider(b.ty).filter(|t| t.is_numeric()) else {
             return unsupported(
                 loc,
@@ -936,7 +355,7 @@ impl Exprs<'_, '_, '_> {
 
     /// `a / b` or `a % b`: NULL where `b` is 0 (or NULL), a decision of
     /// its own; the operation runs only where the divisor is not 0.
-    fn guarded_division(
+    pub(super) fn guarded_division(
         &mut self,
         a: &SqlVal,
         b: &SqlVal,
@@ -983,7 +402,7 @@ impl Exprs<'_, '_, '_> {
     }
 
     /// `&` (`and`) or `|` of booleans, three-valued (Kleene).
-    fn logic(&mut self, and: bool, a: &SqlVal, b: &SqlVal, loc: &Loc) -> Result<SqlVal> {
+    pub(super) fn logic(&mut self, and: bool, a: &SqlVal, b: &SqlVal, loc: &Loc) -> Result<SqlVal> {
         if a.ty != SqlTy::Bool || b.ty != SqlTy::Bool {
             return unsupported(
                 loc,
@@ -1028,7 +447,13 @@ impl Exprs<'_, '_, '_> {
         })
     }
 
-    fn compare(&mut self, op: &str, a: &SqlVal, b: &SqlVal, loc: &Loc) -> Result<SqlVal> {
+    pub(super) fn compare(
+        &mut self,
+        op: &str,
+        a: &SqlVal,
+        b: &SqlVal,
+        loc: &Loc,
+    ) -> Result<SqlVal> {
         let present = self.both(&a.present, &b.present, loc);
         let value = match (a.ty, b.ty) {
             (SqlTy::Str, SqlTy::Str) => {
@@ -1125,7 +550,7 @@ impl Exprs<'_, '_, '_> {
 
     /// `F.when(c1, v1).when(c2, v2).otherwise(v)`: each condition is a
     /// decision (true, or false/NULL), in order; no `otherwise` is NULL.
-    fn when(
+    pub(super) fn when(
         &mut self,
         arms: Vec<(Node, Node)>,
         otherwise: Option<Node>,
@@ -1225,7 +650,7 @@ impl Exprs<'_, '_, '_> {
         })
     }
 
-    fn coalesce(&mut self, values: &[SqlVal], loc: &Loc) -> Result<SqlVal> {
+    pub(super) fn coalesce(&mut self, values: &[SqlVal], loc: &Loc) -> Result<SqlVal> {
         let mut ty = values[0].ty;
         for v in values {
             ty = ty
@@ -1296,89 +721,6 @@ impl Exprs<'_, '_, '_> {
         Ok(SqlVal {
             present: v.present.clone(),
             value,
-            ty: to,
-        })
-    }
-
-    /// A call of Python UDF `name` on column arguments: the UDF is a df
-    /// function of its own (its branches are the UDF's decisions), and
-    /// its result is coerced to the declared type as Spark does: a value
-    /// of another Python type is NULL, except that a string column takes
-    /// any value's `toString`.
-    fn call_udf(
-        &mut self,
-        name: &str,
-        python: &PythonUdf,
-        args: &[Node],
-        loc: &Loc,
-    ) -> Result<SqlVal> {
-        let values: Vec<SqlVal> = args
-            .iter()
-            .map(|a| self.column_arg(a))
-            .collect::<Result<_>>()?;
-        let shapes: Vec<Shape> = values
-            .iter()
-            .map(|v| {
-                let field = Shape::Field(v.ty.ty());
-                if v.present.is_some() {
-                    Shape::Nullable(Box::new(field))
-                } else {
-                    field
-                }
-            })
-            .collect();
-        let record = Shape::Tuple(shapes);
-        let udf_name = self.builder.fresh_udf_name(name);
-        let (text, returned) = udf::lower(
-            self.builder.scope(),
-            &udf_name,
-            &python.callable,
-            Apply::Args,
-            &record,
-            loc,
-        )?;
-        self.builder.udfs.push(text);
-        let returned = returned.expect("a UDF's result");
-        let (nullable, returned_ty) = match &returned {
-            Shape::Field(t) => (false, t.clone()),
-            Shape::Nullable(inner) => match &**inner {
-                Shape::Field(t) => (true, t.clone()),
-                other => return unsupported(loc, format!("{name} returns {}; a UDF of a supported job returns one value of {SUPPORTED_TYPES}", other.python())),
-            },
-            other => return unsupported(loc, format!("{name} returns {}; a UDF of a supported job returns one value of {SUPPORTED_TYPES}", other.python())),
-        };
-        let mut operands = Vec::new();
-        for v in &values {
-            if let Some(p) = &v.present {
-                operands.push(p.clone());
-            }
-            operands.push(v.value.clone());
-        }
-        let results = self.f.call(&udf_name, &operands, &returned.fields(), loc);
-        let (present, value) = if nullable {
-            (Some(results[0].clone()), results[1].clone())
-        } else {
-            (None, results[0].clone())
-        };
-        let to = python.returns;
-        let coerced = match (&returned_ty, to) {
-            (Ty::Int, SqlTy::Long) | (Ty::Float, SqlTy::Double) | (Ty::Str, SqlTy::Str) | (Ty::Bool, SqlTy::Bool) => value,
-            (Ty::Int, SqlTy::Int) => self.wrap(value, SqlTy::Int, loc),
-            (Ty::Int, SqlTy::Str) => self.f.op(format!("df.to_str {} : i64", value.name), Ty::Str, loc),
-            (Ty::Bool, SqlTy::Str) => {
-                let t = self.f.str("true", loc);
-                let f = self.f.str("false", loc);
-                self.f.select(&value, &t, &f, loc)
-            }
-            (Ty::Float, SqlTy::Str) => {
-                return unsupported(loc, format!("{name} returns a float for a string column: Spark prints it with Java's Double.toString, which is not modelled yet"))
-            }
-            // Another Python type than the declared one: NULL.
-            _ => return Ok(self.null_of(to, loc)),
-        };
-        Ok(SqlVal {
-            present,
-            value: coerced,
             ty: to,
         })
     }

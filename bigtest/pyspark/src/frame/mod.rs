@@ -12,9 +12,12 @@
 
 mod agg;
 pub mod expr;
+mod functions;
 mod join;
+pub mod names;
 mod ops;
 pub mod schema;
+mod udf_call;
 
 use std::collections::BTreeMap;
 
@@ -268,7 +271,7 @@ impl Reader<'_, '_> {
                 &node.loc,
                 format!(
                     "{} is not a DataFrame (a Column or a value of the driver?)",
-                    expr::render(node)
+                    names::render(node)
                 ),
             ),
         }
@@ -360,7 +363,7 @@ impl Reader<'_, '_> {
         let key = match &args[..] {
             [one] => one
                 .str_constant()
-                .or_else(|| expr::column_reference(one, &cx)),
+                .or_else(|| names::column_reference(one, &cx)),
             [] => {
                 return unsupported(
                     &loc,

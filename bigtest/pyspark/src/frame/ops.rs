@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use crate::{
     error::{unsupported, Loc, Result},
     frame::{
-        expr::{self, Context, Exprs, SqlVal},
+        expr::{Context, Exprs, SqlVal},
+        names,
         schema::{row_shape, Column, SqlTy},
         Frame, Reader,
     },
@@ -504,7 +505,7 @@ fn not_null_columns(cond: &Node, cx: &Context, out: &mut Vec<String>) {
     if cond.is("Call") && cond.list("args").is_empty() {
         let func = cond.expect("func");
         if func.is("Attribute") && func.str("attr").as_deref() == Some("isNotNull") {
-            if let Some(name) = expr::column_reference(&func.expect("value"), cx) {
+            if let Some(name) = names::column_reference(&func.expect("value"), cx) {
                 out.push(name);
             }
         }
@@ -574,7 +575,7 @@ fn named(item: &Node, cx: &Context) -> (String, Node) {
             }
         }
     }
-    (expr::default_name(item, cx), item.clone())
+    (names::default_name(item, cx), item.clone())
 }
 
 /// `df.distinct` of `frame`'s rows.

@@ -225,7 +225,7 @@ fn parse_struct(node: &Node) -> Result<Vec<Column>> {
                 &field.loc,
                 format!(
                     "expected StructField(name, type), found {}",
-                    crate::frame::expr::render(&field)
+                    crate::frame::names::render(&field)
                 ),
             );
         }
@@ -245,7 +245,7 @@ fn parse_struct(node: &Node) -> Result<Vec<Column>> {
                 &ty.loc,
                 format!(
                     "column {name} has type {}; supported types are {SUPPORTED_TYPES}",
-                    crate::frame::expr::render(ty)
+                    crate::frame::names::render(ty)
                 ),
             );
         };
