@@ -491,8 +491,10 @@ pub fn method(
     }
 }
 
-/// The columns a filter condition requires to be non-NULL: those it tests
-/// with `isNotNull()` among its `&` conjuncts.
+/// The columns a filter condition requires to be non-NULL: those an `&`
+/// conjunct tests with `isNotNull()`, or reads where a NULL makes the
+/// conjunct NULL (a comparison, arithmetic, `isin`, the string tests), which
+/// drops the row. Spark's optimizer infers the same (`isnotnull` filters).
 fn not_null_columns(cond: &Node, cx: &Context, out: &mut Vec<String>) {
     if cond.is("BinOp") && cond.op_kind("op").as_deref() == Some("BitAnd") {
         not_null_columns(&cond.expect("left"), cx, out);
@@ -508,7 +510,58 @@ fn not_null_columns(cond: &Node, cx: &Context, out: &mut Vec<String>) {
             if let Some(name) = names::column_reference(&func.expect("value"), cx) {
                 out.push(name);
             }
+            return;
         }
+    }
+    strict_columns(cond, cx, out);
+}
+
+/// The columns `e` reads where a NULL makes `e` NULL.
+fn strict_columns(e: &Node, cx: &Context, out: &mut Vec<String>) {
+    if let Some(name) = names::column_reference(e, cx) {
+        out.push(name);
+        return;
+    }
+    if let Some(code) = e.name().and_then(|n| cx.env.get(&n)) {
+        return strict_columns(&code.clone(), cx, out);
+    }
+    match e.kind.as_str() {
+        "Compare" => {
+            let ops = e.compare_ops();
+            if let [op] = &ops[..] {
+                if matches!(op.as_str(), "Eq" | "NotEq" | "Lt" | "LtE" | "Gt" | "GtE") {
+                    strict_columns(&e.expect("left"), cx, out);
+                    for right in e.list("comparators") {
+                        strict_columns(&right, cx, out);
+                    }
+                }
+            }
+        }
+        "BinOp" => {
+            if matches!(
+                e.op_kind("op").as_deref(),
+                Some("Add" | "Sub" | "Mult" | "Div" | "Mod")
+            ) {
+                strict_columns(&e.expect("left"), cx, out);
+                strict_columns(&e.expect("right"), cx, out);
+            }
+        }
+        "UnaryOp" if e.op_kind("op").as_deref() == Some("USub") => {
+            strict_columns(&e.expect("operand"), cx, out);
+        }
+        "Call" => {
+            let func = e.expect("func");
+            let method = func.str("attr").unwrap_or_default();
+            if func.is("Attribute")
+                && matches!(
+                    method.as_str(),
+                    "isin" | "startswith" | "endswith" | "contains"
+                )
+            {
+                strict_columns(&func.expect("value"), cx, out);
+            }
+        }
+        _ => {}
     }
 }
 
