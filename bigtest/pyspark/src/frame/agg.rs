@@ -11,7 +11,7 @@ use crate::{
         join::df_join,
         names::callee,
         ops::{column_named, distinct, map_rows, record_fn, split_null_keys, union_op},
-        schema::{row_shape, SqlTy},
+        schema::{row_shape, Column, SqlTy},
         Frame, Reader,
     },
     ir::{Ty, Value},
@@ -169,6 +169,33 @@ fn state(kind: Kind, ty: SqlTy) -> Vec<SqlTy> {
     }
 }
 
+/// A row's group key on one side of a NULL-able key: the key (the first
+/// column of keyed rows), or the one constant of the NULL-key side.
+fn group_key(
+    ex: &mut Exprs,
+    columns: &[(Column, SqlVal)],
+    known_key: bool,
+    ty: SqlTy,
+    loc: &Loc,
+) -> SqlVal {
+    if known_key {
+        return columns[0].1.clone();
+    }
+    let v = ex.default(ty, loc);
+    plain(v, ty)
+}
+
+/// What an aggregate reads from a row: a column by name, or an expression.
+fn aggregated(ex: &mut Exprs, columns: &[(Column, SqlVal)], input: &Node) -> Result<SqlVal> {
+    match input.str_constant() {
+        Some(name) => match columns.iter().find(|(c, _)| c.name == name) {
+            Some((_, v)) => Ok(v.clone()),
+            None => unsupported(&input.loc, format!("no column {name} to aggregate")),
+        },
+        None => ex.lower(input),
+    }
+}
+
 fn plain(value: Value, ty: SqlTy) -> SqlVal {
     SqlVal {
         present: None,
@@ -214,12 +241,7 @@ pub fn aggregate(
             &format!("agg_state_{}", loc.line),
             &loc,
             |ex, columns| {
-                let key_value = if known_key {
-                    columns[0].1.clone()
-                } else {
-                    let v = ex.default(key_column.ty, &loc);
-                    plain(v, key_column.ty)
-                };
+                let key_value = group_key(ex, columns, known_key, key_column.ty, &loc);
                 let mut out = vec![(key_name.clone(), key_value)];
                 // One decision per NULL-able input, however many aggregates
                 // read it.
@@ -227,18 +249,7 @@ pub fn aggregate(
                 for (i, agg) in aggs.iter().enumerate() {
                     let v = match &agg.input {
                         None => plain(ex.f.int(1, &loc), SqlTy::Long),
-                        Some(node) => match node.str_constant() {
-                            Some(name) => match columns.iter().find(|(c, _)| c.name == name) {
-                                Some((_, v)) => v.clone(),
-                                None => {
-                                    return unsupported(
-                                        &node.loc,
-                                        format!("no column {name} to aggregate"),
-                                    )
-                                }
-                            },
-                            None => ex.lower(node)?,
-                        },
+                        Some(node) => aggregated(ex, columns, node)?,
                     };
                     if matches!(agg.kind, Kind::Sum | Kind::Min | Kind::Max | Kind::Avg)
                         && !v.ty.is_numeric()
@@ -358,24 +369,8 @@ pub fn aggregate(
                 &format!("distinct_{}", loc.line),
                 &loc,
                 |ex, columns| {
-                    let key_value = if known_key {
-                        columns[0].1.clone()
-                    } else {
-                        let v = ex.default(key_column.ty, &loc);
-                        plain(v, key_column.ty)
-                    };
-                    let v = match input.str_constant() {
-                        Some(name) => match columns.iter().find(|(c, _)| c.name == name) {
-                            Some((_, v)) => v.clone(),
-                            None => {
-                                return unsupported(
-                                    &input.loc,
-                                    format!("no column {name} to aggregate"),
-                                )
-                            }
-                        },
-                        None => ex.lower(&input)?,
-                    };
+                    let key_value = group_key(ex, columns, known_key, key_column.ty, &loc);
+                    let v = aggregated(ex, columns, &input)?;
                     Ok(vec![
                         (key.to_string(), key_value),
                         ("_value".to_string(), v),
