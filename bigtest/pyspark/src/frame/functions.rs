@@ -113,6 +113,47 @@ impl Exprs<'_, '_, '_> {
                 );
                 Ok(SqlVal { value, ..a })
             }
+            // `greatest`/`least` skip NULLs: NULL only where every value is.
+            ("greatest" | "least", items) if items.len() >= 2 => {
+                let values: Vec<SqlVal> = items.iter().map(|i| self.column_arg(i)).collect::<Result<_>>()?;
+                let mut ty = values[0].ty;
+                for v in &values {
+                    ty = match ty.wider(v.ty).filter(|t| t.is_numeric()) {
+                        Some(t) => t,
+                        None => {
+                            return unsupported(
+                                &loc,
+                                format!("{name}() of {} and {}: numbers of one kind are supported", ty.name(), v.ty.name()),
+                            )
+                        }
+                    };
+                }
+                let op = match (name, ty) {
+                    ("greatest", SqlTy::Double) => "maxnumf",
+                    ("least", SqlTy::Double) => "minnumf",
+                    ("greatest", _) => "maxsi",
+                    _ => "minsi",
+                };
+                let mut acc = self.cast(&values[0], ty, &loc)?;
+                for v in &values[1..] {
+                    let v = self.cast(v, ty, &loc)?;
+                    let best = self.f.binary(op, &acc.value, &v.value, ty.ty(), &loc);
+                    acc = match (&acc.present, &v.present) {
+                        (None, None) => SqlVal { present: None, value: best, ty },
+                        (pa, pv) => {
+                            let t = self.f.bool(true, &loc);
+                            let pa = pa.clone().unwrap_or_else(|| t.clone());
+                            let pv = pv.clone().unwrap_or(t);
+                            let both = self.f.binary("andi", &pa, &pv, Ty::Bool, &loc);
+                            let one = self.f.select(&pa, &acc.value, &v.value, &loc);
+                            let value = self.f.select(&both, &best, &one, &loc);
+                            let present = self.f.binary("ori", &pa, &pv, Ty::Bool, &loc);
+                            SqlVal { present: Some(present), value, ty }
+                        }
+                    };
+                }
+                Ok(acc)
+            }
             ("abs", [arg]) => {
                 let a = self.column_arg(arg)?;
                 if !a.ty.is_numeric() {
@@ -134,7 +175,7 @@ impl Exprs<'_, '_, '_> {
             _ => unsupported(
                 &loc,
                 format!(
-                    "{name}() is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, split(...).getItem, lower, upper, length, concat, concat_ws, substring, abs, and Python UDFs made with udf)"
+                    "{name}() is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, split(...).getItem, lower, upper, length, concat, concat_ws, substring, greatest, least, abs, and Python UDFs made with udf)"
                 ),
             ),
         }

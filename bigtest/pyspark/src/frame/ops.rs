@@ -308,21 +308,33 @@ pub fn method(
                 Ok(out)
             })
         }
-        "withColumn" => {
-            let [name, value] = &args[..] else {
-                return unsupported(loc, "withColumn() takes a name and a Column");
+        // `withColumns({"a": ..., "b": ...})` computes every column from
+        // the input row, as one `withColumn` does one.
+        "withColumn" | "withColumns" => {
+            let assignments: Vec<(Node, Node)> = match (method, &args[..]) {
+                ("withColumn", [name, value]) => vec![(name.clone(), value.clone())],
+                ("withColumns", [dict]) if dict.is("Dict") => {
+                    dict.list("keys").into_iter().zip(dict.list("values")).collect()
+                }
+                ("withColumn", _) => return unsupported(loc, "withColumn() takes a name and a Column"),
+                _ => return unsupported(loc, "withColumns() takes a dict of names to Columns"),
             };
-            let Some(name) = name.str_constant() else {
-                return unsupported(&name.loc, "withColumn()'s name is a string constant");
-            };
-            let value = value.clone();
+            let mut named = Vec::new();
+            for (name, value) in assignments {
+                let Some(name_text) = name.str_constant() else {
+                    return unsupported(&name.loc, format!("{method}()'s column names are string constants"));
+                };
+                named.push((name_text, value));
+            }
             map_rows(reader, &frame, &base, loc, |ex, columns| {
-                let v = ex.lower(&value)?;
                 let mut out: Vec<(String, SqlVal)> =
                     columns.iter().map(|(c, v)| (c.name.clone(), v.clone())).collect();
-                match out.iter_mut().find(|(n, _)| *n == name) {
-                    Some(slot) => slot.1 = v,
-                    None => out.push((name.clone(), v)),
+                for (name, value) in &named {
+                    let v = ex.lower(value)?;
+                    match out.iter_mut().find(|(n, _)| n == name) {
+                        Some(slot) => slot.1 = v,
+                        None => out.push((name.clone(), v)),
+                    }
                 }
                 Ok(out)
             })
