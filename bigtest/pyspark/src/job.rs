@@ -264,8 +264,10 @@ impl<'s> Builder<'s> {
         self.scope
     }
 
+    /// A fresh UDF name from `base`, which may hold a column's name: made
+    /// a plain symbol first, so no name a schema gives can end up as MLIR.
     pub(crate) fn fresh_udf_name(&mut self, base: &str) -> String {
-        self.udf_name(base)
+        self.udf_name(&crate::program_name(base))
     }
 
     /// A dataset op (`text`: everything after `=`); returns its value.

@@ -168,8 +168,9 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
     })
 }
 
-/// A df symbol made from a file's stem (`web-log` -> `web_log`).
-fn program_name(stem: &str) -> String {
+/// A df symbol made from a file's stem or a column's name (`web-log` ->
+/// `web_log`).
+pub(crate) fn program_name(stem: &str) -> String {
     let mut name: String = stem
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
