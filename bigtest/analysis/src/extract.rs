@@ -9,7 +9,7 @@ use coco_dataflow::{
     host::{Host, HOST_ATTRIBUTE},
     model::{
         Block, Cmp, Const, DatasetOp, FloatBinOp, IntBinOp, JoinKind, Op, OpKind, Program, Region,
-        StripSide, Ty, Udf, UdfOp, ValueId,
+        SqlCastTarget, StripSide, Ty, Udf, UdfOp, ValueId,
     },
 };
 use coco_dialects::{
@@ -435,6 +435,9 @@ impl<'c> UdfBuilder<'c> {
                 checked: checked(),
             },
             "df.to_float" => UdfOp::ToFloat { checked: checked() },
+            "df.sql_cast" => UdfOp::SqlCast {
+                to: SqlCastTarget::ALL[int_attr(op, "target").unwrap_or(0).clamp(0, 3) as usize],
+            },
             "df.to_str" => UdfOp::ToStr,
             "df.length" => UdfOp::Length,
             "df.concat" => UdfOp::Concat,

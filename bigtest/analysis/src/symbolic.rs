@@ -28,11 +28,15 @@
 //! the Basic Multilingual Plane, and `generate` measures coverage by
 //! running the data, so a record that took another path would show.)
 
+use std::sync::LazyLock;
+
 use coco_dataflow::{
     eval::{Domain, Stop},
     host::{self, Host},
     lineage::Lineage,
-    model::{Cmp, Const, DatasetId, FloatBinOp, IntBinOp, StripSide, Ty, UdfOp},
+    model::{Cmp, Const, DatasetId, FloatBinOp, IntBinOp, SqlCastTarget, StripSide, Ty, UdfOp},
+    sql,
+    value::Value,
 };
 
 use super::term::{
@@ -896,6 +900,53 @@ const PY_INT_RE: &str = r#"(re.++ (re.* (str.to_re " ")) (re.opt (re.union (str.
 const PRINTABLE_RE: &str = r#"(re.* (re.range " " "~"))"#;
 const DIGIT_FREE_RE: &str = r#"(re.++ re.all (re.range "0" "9") re.all)"#;
 const FRACTION_RE: &str = r#"(re.++ (str.to_re ".") (re.range "0" "9") (re.range "0" "9"))"#;
+/// What Spark SQL's integer casts read from printable ASCII: spaces
+/// around, a sign, digits with an optional `.` and digits after it, or the
+/// point alone.
+const SQL_INTEGER_RE: &str = r#"(re.++ (re.* (str.to_re " ")) (re.opt (re.union (str.to_re "-") (str.to_re "+"))) (re.union (re.++ (re.+ (re.range "0" "9")) (re.opt (re.++ (str.to_re ".") (re.* (re.range "0" "9"))))) (re.++ (str.to_re ".") (re.* (re.range "0" "9")))) (re.* (str.to_re " ")))"#;
+
+/// The lower-case words Spark's boolean cast reads: every one, and the
+/// true ones.
+static SQL_BOOLEAN_WORD_RE: LazyLock<String> = LazyLock::new(|| {
+    let all: Vec<&str> = sql::TRUE_TEXTS.iter().chain(&sql::FALSE_TEXTS).copied().collect();
+    words_re(&all, |w| format!("(str.to_re \"{w}\")"))
+});
+static SQL_TRUE_WORD_RE: LazyLock<String> =
+    LazyLock::new(|| words_re(&sql::TRUE_TEXTS, |w| format!("(str.to_re \"{w}\")")));
+/// What Spark's boolean cast reads from printable ASCII: a word in any
+/// case with spaces around.
+static SQL_BOOLEAN_TEXT_RE: LazyLock<String> = LazyLock::new(|| {
+    let all: Vec<&str> = sql::TRUE_TEXTS.iter().chain(&sql::FALSE_TEXTS).copied().collect();
+    format!(
+        "(re.++ {SPACES_RE} {} {SPACES_RE})",
+        words_re(&all, caseless_re)
+    )
+});
+
+fn words_re(words: &[&str], word_re: impl Fn(&str) -> String) -> String {
+    let words: Vec<String> = words.iter().map(|w| word_re(w)).collect();
+    format!("(re.union {})", words.join(" "))
+}
+
+/// `word` in any case, as a regular expression.
+fn caseless_re(word: &str) -> String {
+    let chars: Vec<String> = word
+        .chars()
+        .map(|c| {
+            let (lower, upper) = (c.to_ascii_lowercase(), c.to_ascii_uppercase());
+            if lower == upper {
+                format!("(str.to_re \"{c}\")")
+            } else {
+                format!("(re.union (str.to_re \"{lower}\") (str.to_re \"{upper}\"))")
+            }
+        })
+        .collect();
+    match chars.len() {
+        1 => chars[0].clone(),
+        _ => format!("(re.++ {})", chars.join(" ")),
+    }
+}
+
 /// The whitespace `df.strip` removes from generated text: spaces.
 const SPACES_RE: &str = r#"(re.* (str.to_re " "))"#;
 /// The characters `s.lower()` and `s.upper()` leave alone in generated
@@ -911,6 +962,134 @@ impl SymDomain {
     /// `str.from_int` on an integer chosen by arithmetic far faster than of
     /// `str.to_int` on a string it must guess; the parse then also appears
     /// once in the path condition however often the value is used.
+    /// Text that parses as an integer on every host and in Spark SQL: a
+    /// sign where the path needs one and at most MAX_DIGITS digits, within
+    /// 32 bits for `int32`. Its value.
+    fn integer_text(&mut self, s: &Term, int32: bool) -> Term {
+        let (negative, magnitude) = self.parse_signed(s.clone(), MAX_DIGITS);
+        self.state.known_nonempty(s);
+        let value = ite(negative, neg(magnitude.clone()), magnitude);
+        if int32 {
+            self.state
+                .assume(cmp(">=", value.clone(), Term::Int(i32::MIN.into())));
+            self.state
+                .assume(cmp("<=", value.clone(), Term::Int(i32::MAX.into())));
+        }
+        value
+    }
+
+    /// Text that parses as a float on every host and in Spark SQL: an
+    /// integer part and an optional two-digit fraction, whose value is
+    /// exact. Its value, a real.
+    fn decimal_text(&mut self, s: &Term) -> Term {
+            let whole = self.state.fresh("w", Sort::Str);
+            let fraction = self.state.fresh("f", Sort::Str);
+            self.state.assume(eq(
+                s.clone(),
+                app("str.++", vec![whole.clone(), fraction.clone()]),
+            ));
+            self.state.assume(or(vec![
+                eq(fraction.clone(), Term::Str(String::new())),
+                in_re(fraction.clone(), FRACTION_RE),
+            ]));
+            // Whole numbers where the path allows them: Z3 decides
+            // the fraction's digits about three times slower than
+            // the integer part alone, and a boundary probe pins a
+            // whole number anyway (sensor_peak: 1.6 s -> 1.1 s,
+            // the same mutation score).
+            self.state
+                .prefer(eq(fraction.clone(), Term::Str(String::new())));
+            let (negative, magnitude) = self.parse_signed(whole, 12);
+            self.state.known_nonempty(s);
+            let units = app("to_real", vec![magnitude]);
+            let cents = ite(
+                eq(fraction.clone(), Term::Str(String::new())),
+                Term::Int(0),
+                app(
+                    "str.to_int",
+                    vec![app(
+                        "str.substr",
+                        vec![fraction, Term::Int(1), Term::Int(2)],
+                    )],
+                ),
+            );
+            let hundredths =
+                app("/", vec![app("to_real", vec![cents]), Term::Real(100, 1)]);
+            // "-1.50" is -(1 + 0.50).
+            let value = app("+", vec![units, hundredths]);
+            ite(negative, neg(value.clone()), value)
+    }
+
+    /// Printable text that no float parse reads: no digit and no `n`
+    /// (so neither `inf`, `Infinity` nor `NaN`).
+    fn not_a_number_text(&mut self, s: &Term) {
+        self.state.assume(in_re(s.clone(), PRINTABLE_RE));
+        self.state.assume(not(in_re(s.clone(), DIGIT_FREE_RE)));
+        for n in ["n", "N"] {
+            self.state.assume(not(app(
+                "str.contains",
+                vec![s.clone(), Term::Str(n.into())],
+            )));
+        }
+    }
+
+    /// `df.sql_cast`: one fork, present or absent (NULL). The present side
+    /// is text that Spark reads the plain way (digits, or one of the
+    /// boolean words in lower case); the absent side printable ASCII
+    /// outside everything the cast accepts, so a witness is NULL on Spark
+    /// too.
+    fn sql_cast(&mut self, to: SqlCastTarget, point: &str, args: &[Sym]) -> Result<Sym, Stop> {
+        let [Sym::Str(s)] = args else {
+            return Err(unsupported(point, "df.sql_cast of a value that is not a string"));
+        };
+        let present = |value| Sym::Opt {
+            present: Term::Bool(true),
+            value: Box::new(value),
+        };
+        let absent = Sym::Opt {
+            present: Term::Bool(false),
+            value: Box::new(match to {
+                SqlCastTarget::Int | SqlCastTarget::BigInt => Sym::Int(Term::Int(0)),
+                SqlCastTarget::Double => Sym::Real(Term::Real(0, 1)),
+                SqlCastTarget::Boolean => Sym::Bool(Term::Bool(false)),
+            }),
+        };
+        if let Term::Str(text) = s {
+            return Ok(match sql::cast_str(to, text) {
+                None => absent,
+                Some(Value::Int(v)) => present(Sym::Int(Term::Int(v))),
+                Some(Value::Bool(b)) => present(Sym::Bool(Term::Bool(b))),
+                Some(Value::Float(v)) => present(Sym::Real(
+                    real(v).ok_or_else(|| unsupported(point, "a non-finite f64 constant"))?,
+                )),
+                Some(_) => return Err(unsupported(point, "df.sql_cast's result")),
+            });
+        }
+        if self.choose() {
+            return Ok(present(match to {
+                SqlCastTarget::Int => Sym::Int(self.integer_text(s, true)),
+                SqlCastTarget::BigInt => Sym::Int(self.integer_text(s, false)),
+                SqlCastTarget::Double => Sym::Real(self.decimal_text(s)),
+                SqlCastTarget::Boolean => {
+                    self.state.known_nonempty(s);
+                    self.state.assume(in_re(s.clone(), SQL_BOOLEAN_WORD_RE.as_str()));
+                    Sym::Bool(in_re(s.clone(), SQL_TRUE_WORD_RE.as_str()))
+                }
+            }));
+        }
+        self.state.assume(in_re(s.clone(), PRINTABLE_RE));
+        match to {
+            SqlCastTarget::Int | SqlCastTarget::BigInt => {
+                self.state.assume(not(in_re(s.clone(), SQL_INTEGER_RE)))
+            }
+            SqlCastTarget::Double => self.not_a_number_text(s),
+            SqlCastTarget::Boolean => self
+                .state
+                .assume(not(in_re(s.clone(), SQL_BOOLEAN_TEXT_RE.as_str()))),
+        }
+        Ok(absent)
+    }
+
     fn parse_signed(&mut self, text: Term, max_digits: usize) -> (Term, Term) {
         let negative = self.state.fresh("n", Sort::Bool);
         let magnitude = self.state.fresh("v", Sort::Int);
@@ -995,6 +1174,7 @@ impl SymDomain {
     /// constant and does not fork again.
     fn total(&mut self, kind: &UdfOp, point: &str, args: &[Sym]) -> Result<Sym, Stop> {
         let (partial, absent) = match kind {
+            UdfOp::SqlCast { to } => return self.sql_cast(*to, point, args),
             UdfOp::ToInt { int32, .. } => (
                 UdfOp::ToInt {
                     int32: *int32,
@@ -1292,19 +1472,10 @@ impl SymDomain {
                 // The failing side only needs some text that is not a
                 // number: one that does not match the integer syntax.
                 if self.choose() {
-                    let (negative, magnitude) = self.parse_signed(s.clone(), MAX_DIGITS);
-                    self.state.known_nonempty(s);
-                    let value = ite(negative, neg(magnitude.clone()), magnitude);
-                    if *int32 {
-                        // Integer.parseInt's range; beyond it the parse
-                        // throws, which the failing side's witness (text
-                        // outside the syntax) already covers.
-                        self.state
-                            .assume(cmp(">=", value.clone(), Term::Int(i32::MIN.into())));
-                        self.state
-                            .assume(cmp("<=", value.clone(), Term::Int(i32::MAX.into())));
-                    }
-                    Int(value)
+                    // Integer.parseInt's range; beyond it the parse throws,
+                    // which the failing side's witness (text outside the
+                    // syntax) already covers.
+                    Int(self.integer_text(s, *int32))
                 } else {
                     // Printable ASCII that the host's parse refuses.
                     let parsed = match self.host {
@@ -1329,53 +1500,9 @@ impl SymDomain {
                 // fraction, whose value is exact. Failure: text with no digit
                 // and no "n" (so neither "inf" nor "nan").
                 if self.choose() {
-                    let whole = self.state.fresh("w", Sort::Str);
-                    let fraction = self.state.fresh("f", Sort::Str);
-                    self.state.assume(eq(
-                        s.clone(),
-                        app("str.++", vec![whole.clone(), fraction.clone()]),
-                    ));
-                    self.state.assume(or(vec![
-                        eq(fraction.clone(), Term::Str(String::new())),
-                        in_re(fraction.clone(), FRACTION_RE),
-                    ]));
-                    // Whole numbers where the path allows them: Z3 decides
-                    // the fraction's digits about three times slower than
-                    // the integer part alone, and a boundary probe pins a
-                    // whole number anyway (sensor_peak: 1.6 s -> 1.1 s,
-                    // the same mutation score).
-                    self.state
-                        .prefer(eq(fraction.clone(), Term::Str(String::new())));
-                    let (negative, magnitude) = self.parse_signed(whole, 12);
-                    self.state.known_nonempty(s);
-                    let units = app("to_real", vec![magnitude]);
-                    let cents = ite(
-                        eq(fraction.clone(), Term::Str(String::new())),
-                        Term::Int(0),
-                        app(
-                            "str.to_int",
-                            vec![app(
-                                "str.substr",
-                                vec![fraction, Term::Int(1), Term::Int(2)],
-                            )],
-                        ),
-                    );
-                    let hundredths =
-                        app("/", vec![app("to_real", vec![cents]), Term::Real(100, 1)]);
-                    // "-1.50" is -(1 + 0.50).
-                    let value = app("+", vec![units, hundredths]);
-                    Real(ite(negative, neg(value.clone()), value))
+                    Real(self.decimal_text(s))
                 } else {
-                    self.state.assume(in_re(s.clone(), PRINTABLE_RE));
-                    self.state.assume(not(in_re(s.clone(), DIGIT_FREE_RE)));
-                    self.state.assume(not(app(
-                        "str.contains",
-                        vec![s.clone(), Term::Str("n".into())],
-                    )));
-                    self.state.assume(not(app(
-                        "str.contains",
-                        vec![s.clone(), Term::Str("N".into())],
-                    )));
+                    self.not_a_number_text(s);
                     return Err(Stop::Fail("not a number".into()));
                 }
             }

@@ -326,6 +326,36 @@ impl StripSide {
     }
 }
 
+/// The SQL type `df.sql_cast` casts a string to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SqlCastTarget {
+    /// INT: within 32 bits, widened to i64.
+    Int,
+    /// BIGINT.
+    BigInt,
+    Double,
+    Boolean,
+}
+
+impl SqlCastTarget {
+    /// In the order of the ODS enum.
+    pub const ALL: [SqlCastTarget; 4] = [
+        SqlCastTarget::Int,
+        SqlCastTarget::BigInt,
+        SqlCastTarget::Double,
+        SqlCastTarget::Boolean,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SqlCastTarget::Int => "int",
+            SqlCastTarget::BigInt => "bigint",
+            SqlCastTarget::Double => "double",
+            SqlCastTarget::Boolean => "boolean",
+        }
+    }
+}
+
 /// Comparison predicates; integers compare signed, floats ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cmp {
@@ -411,6 +441,11 @@ pub enum UdfOp {
     ToFloat {
         checked: bool,
     },
+    /// `df.sql_cast`: Spark SQL's cast of a string (ANSI off), absent
+    /// where Spark gives NULL; always total.
+    SqlCast {
+        to: SqlCastTarget,
+    },
     ToStr,
     Length,
     Concat,
@@ -488,6 +523,7 @@ impl UdfOp {
             UdfOp::Substr => "substr",
             UdfOp::ToInt { .. } => "to_int",
             UdfOp::ToFloat { .. } => "to_float",
+            UdfOp::SqlCast { .. } => "sql_cast",
             UdfOp::ToStr => "to_str",
             UdfOp::Length => "length",
             UdfOp::Concat => "concat",
@@ -522,6 +558,7 @@ impl UdfOp {
             self,
             UdfOp::ToInt { checked: true, .. }
                 | UdfOp::ToFloat { checked: true }
+                | UdfOp::SqlCast { .. }
                 | UdfOp::Get { checked: true, .. }
                 | UdfOp::GetAt
         )

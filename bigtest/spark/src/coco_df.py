@@ -295,6 +295,42 @@ def to_float_or_none(text):
         return ()
 
 
+# Spark SQL's CAST(string AS type) with ANSI off (df.sql_cast; sql.rs):
+# () where Spark gives NULL.
+_SQL_TRIMMED = "".join(chr(c) for c in range(0x21)) + "\x7f"
+_SQL_INTEGER = re.compile(r"([+-]?)([0-9]*)(?:\.[0-9]*)?\Z")
+_SQL_RANGES = {"int": (-(1 << 31), (1 << 31) - 1), "bigint": (I64_MIN, I64_MAX)}
+_SQL_TRUE = ("t", "true", "y", "yes", "1")
+_SQL_FALSE = ("f", "false", "n", "no", "0")
+
+
+def sql_cast_or_none(text, target):
+    body = text.strip(_SQL_TRIMMED)
+    if target in _SQL_RANGES:
+        m = _SQL_INTEGER.match(body)
+        if m is None or body in ("", "+", "-"):
+            return ()
+        value = int(m.group(2) or "0")
+        value = -value if m.group(1) == "-" else value
+        low, high = _SQL_RANGES[target]
+        return (value,) if low <= value <= high else ()
+    if target == "double":
+        value = _jvm_parse_double(text)
+        if value is None:
+            value = {
+                "inf": math.inf, "+inf": math.inf, "infinity": math.inf,
+                "+infinity": math.inf, "-inf": -math.inf,
+                "-infinity": -math.inf, "nan": math.nan,
+            }.get(text.strip("".join(chr(c) for c in range(0x21))).lower())
+        return () if value is None else (value,)
+    word = body.lower()
+    if word in _SQL_TRUE:
+        return (True,)
+    if word in _SQL_FALSE:
+        return (False,)
+    return ()
+
+
 def split(text, delimiter):
     pieces = text.split(delimiter)
     if HOST == "jvm" and len(pieces) > 1:

@@ -191,7 +191,8 @@ mod tests {
 
     use coco_dataflow::{
         host::{self, Host},
-        model::StripSide,
+        model::{SqlCastTarget, StripSide},
+        value::Value,
     };
 
     use super::COCO_DF;
@@ -328,6 +329,15 @@ mod tests {
             }
             out.push(host::lower(s));
             out.push(host::upper(s));
+            // Spark SQL's casts, the same on both hosts.
+            for to in SqlCastTarget::ALL {
+                out.push(match coco_dataflow::sql::cast_str(to, s) {
+                    None => "null".into(),
+                    Some(Value::Float(v)) => format!("{v:?}"),
+                    Some(Value::Bool(b)) => if b { "True" } else { "False" }.into(),
+                    Some(v) => v.to_string(),
+                });
+            }
         }
         for x in FLOATS {
             out.push(host::format_float(host, x));
@@ -355,7 +365,7 @@ mod tests {
     ];
 
     /// Results per input string, in the order both sides push them.
-    const PER_STRING: usize = 20;
+    const PER_STRING: usize = 24;
 
     const PYTHON_SIDE: &str = r#"
 import json, sys
@@ -387,6 +397,14 @@ for s in strings:
     out.append(s.rstrip())
     out.append(s.lower())
     out.append(s.upper())
+    for target in ("int", "bigint", "double", "boolean"):
+        v = sql_cast_or_none(s, target)
+        if not v:
+            out.append("null")
+        elif isinstance(v[0], float):
+            out.append(_rust_float(v[0]))
+        else:
+            out.append(str(v[0]))
 for x in floats:
     out.append(to_str(x))
 for a, b in int_pairs:

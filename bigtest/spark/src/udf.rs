@@ -404,6 +404,7 @@ fn value_expr(kind: &UdfOp, args: &[ValueId]) -> Option<String> {
         ),
         UdfOp::ToFloat { checked: false } => call("to_float"),
         UdfOp::ToFloat { checked: true } => call("to_float_or_none"),
+        UdfOp::SqlCast { to } => format!("sql_cast_or_none({}, \"{}\")", a(0), to.name()),
         UdfOp::ToStr => call("to_str"),
         UdfOp::Length => call("length"),
         UdfOp::Concat => format!("({} + {})", a(0), a(1)),

@@ -20,7 +20,7 @@ use crate::{
         schema::{Column, SqlTy},
         udf_call::python_udf,
     },
-    ir::{Function, Ty, Value},
+    ir::{Function, Ty, TyText, Value},
     job::Builder,
     syntax::{Constant, Node},
     udf::describe,
@@ -693,8 +693,10 @@ impl Exprs<'_, '_, '_> {
             (Int | Long, Double) => self.as_double(v, loc).value,
             (Double, Long) => self.f.op(format!("arith.fptosi {} : f64 to i64", v.value.name), Ty::Int, loc),
             (Double, Int) => {
-                let long = self.f.op(format!("arith.fptosi {} : f64 to i64", v.value.name), Ty::Int, loc);
-                self.wrap(long, Int, loc)
+                // Java's (int) of a double saturates (3e9 is 2147483647);
+                // it is not (int) of the (long).
+                let clamped = self.clamp_to_int(&v.value, loc);
+                self.f.op(format!("arith.fptosi {} : f64 to i64", clamped.name), Ty::Int, loc)
             }
             (Int | Long, Str) => self.f.op(format!("df.to_str {} : i64", v.value.name), Ty::Str, loc),
             (Bool, Str) => {
@@ -703,6 +705,7 @@ impl Exprs<'_, '_, '_> {
                 self.f.select(&v.value, &t, &f, loc)
             }
             (Bool, Int | Long) => self.f.op(format!("arith.extui {} : i1 to i64", v.value.name), Ty::Int, loc),
+            (Str, Int | Long | Double | Bool) => return Ok(self.cast_string(v, to, loc)),
             (Int | Long, Bool) => {
                 let zero = self.f.int(0, loc);
                 self.f.op(format!("arith.cmpi ne, {}, {} : i64", v.value.name, zero.name), Ty::Bool, loc)
@@ -711,7 +714,7 @@ impl Exprs<'_, '_, '_> {
                 return unsupported(
                     loc,
                     format!(
-                        "a cast from {} to {} is not supported yet (Spark's string parsing and double printing differ from Python's; parse in a UDF)",
+                        "a cast from {} to {} is not supported yet (Spark prints doubles as Java does, not as Python does; format in a UDF)",
                         from.name(),
                         to.name()
                     ),
@@ -723,5 +726,71 @@ impl Exprs<'_, '_, '_> {
             value,
             ty: to,
         })
+    }
+
+    /// `CAST(s AS to)` of a string: `df.sql_cast`, NULL where Spark's
+    /// parse fails (ANSI off) as well as where `s` is NULL.
+    fn cast_string(&mut self, v: &SqlVal, to: SqlTy, loc: &Loc) -> SqlVal {
+        let target = match to {
+            SqlTy::Int => "int",
+            SqlTy::Long => "bigint",
+            SqlTy::Double => "double",
+            SqlTy::Bool => "boolean",
+            SqlTy::Str => unreachable!("a string is not cast to itself"),
+        };
+        let option_ty = Ty::Option(Box::new(to.ty()));
+        let parsed = self.f.op(
+            format!(
+                "df.sql_cast {} to {target} : {}",
+                v.value.name,
+                option_ty.mlir()
+            ),
+            option_ty.clone(),
+            loc,
+        );
+        let parses = self.f.op(
+            format!("df.is_present {} : {}", parsed.name, option_ty.mlir()),
+            Ty::Bool,
+            loc,
+        );
+        let default = self.default(to, loc);
+        let value = self.f.op(
+            format!(
+                "df.value_or {}, {} : {}, {}",
+                parsed.name,
+                default.name,
+                option_ty.mlir(),
+                to.ty().mlir()
+            ),
+            to.ty(),
+            loc,
+        );
+        let present = match &v.present {
+            Some(p) => self.f.binary("andi", p, &parses, Ty::Bool, loc),
+            None => parses,
+        };
+        SqlVal {
+            present: Some(present),
+            value,
+            ty: to,
+        }
+    }
+
+    /// `x` within [-2^31, 2^31 - 1], NaN left as it is (fptosi makes it 0).
+    fn clamp_to_int(&mut self, x: &Value, loc: &Loc) -> Value {
+        let high = self.f.float(f64::from(i32::MAX), loc);
+        let low = self.f.float(f64::from(i32::MIN), loc);
+        let above = self.f.op(
+            format!("arith.cmpf ogt, {}, {} : f64", x.name, high.name),
+            Ty::Bool,
+            loc,
+        );
+        let capped = self.f.select(&above, &high, x, loc);
+        let below = self.f.op(
+            format!("arith.cmpf olt, {}, {} : f64", capped.name, low.name),
+            Ty::Bool,
+            loc,
+        );
+        self.f.select(&below, &low, &capped, loc)
     }
 }

@@ -16,6 +16,7 @@ pub const GET_AT: &str = "df.get_at";
 pub const SPLIT: &str = "df.split";
 pub const TO_INT: &str = "df.to_int";
 pub const TO_FLOAT: &str = "df.to_float";
+pub const SQL_CAST: &str = "df.sql_cast";
 pub const STR_CONSTANT: &str = "df.str_constant";
 pub const REPLACE: &str = "df.replace";
 pub const STRIP: &str = "df.strip";
@@ -55,6 +56,9 @@ pub const PYTHON_ONLY: &[(&str, &str)] = &[
 
 /// Sides of `df.strip`, in the order of the ODS enum.
 pub const STRIP_SIDES: &[&str] = &["both", "left", "right"];
+
+/// Targets of `df.sql_cast`, in the order of the ODS enum.
+pub const SQL_CAST_TARGETS: &[&str] = &["int", "bigint", "double", "boolean"];
 
 /// Join kinds, in the order of the ODS enum.
 pub const JOIN_KINDS: &[&str] = &["inner", "left_outer", "right_outer", "full_outer"];

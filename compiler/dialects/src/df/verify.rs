@@ -120,6 +120,7 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
                 verify_total_result(op, FieldType::Int, reporter);
             }
             ops::TO_FLOAT => verify_total_result(op, FieldType::Float, reporter),
+            ops::SQL_CAST => verify_sql_cast(op, reporter),
             ops::SPLIT => match str_attr(op, "delimiter") {
                 Some(d) if d.is_empty() => reporter.op_error(
                     op,
@@ -521,6 +522,29 @@ fn verify_total_result(op: &Operation, plain: FieldType, reporter: &mut Reporter
         reporter.op_error(
             op,
             format!("result type must be {plain}, or !df.option<{plain}> for the form that never fails, found {ty}"),
+        );
+    }
+}
+
+/// `df.sql_cast`: the option of the target's df type (int and bigint are
+/// both i64, as df holds every integer).
+fn verify_sql_cast(op: &Operation, reporter: &mut Reporter) {
+    let (Ok(result), Some(target)) = (op.result(0), int_attr(op, "target")) else {
+        return;
+    };
+    let (name, element) = match target {
+        0 => ("int", FieldType::Int),
+        1 => ("bigint", FieldType::Int),
+        2 => ("double", FieldType::Float),
+        _ => ("boolean", FieldType::Bool),
+    };
+    let ty = result.r#type();
+    if option_element(ty).and_then(FieldType::from_type).as_ref() != Some(&element) {
+        reporter.op_error(
+            op,
+            format!(
+                "result type of a cast to {name} must be !df.option<{element}> (absent where Spark gives NULL), found {ty}"
+            ),
         );
     }
 }

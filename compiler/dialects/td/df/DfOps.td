@@ -21,6 +21,15 @@ def Df_StripSide : I32EnumAttr<"StripSide", "which ends of a string df.strip str
   let cppNamespace = "::mlir::df";
 }
 
+def Df_SqlCastTarget : I32EnumAttr<"SqlCastTarget", "the SQL type df.sql_cast casts a string to", [
+      I32EnumAttrCase<"Int", 0, "int">,
+      I32EnumAttrCase<"BigInt", 1, "bigint">,
+      I32EnumAttrCase<"Double", 2, "double">,
+      I32EnumAttrCase<"Boolean", 3, "boolean">
+    ]> {
+  let cppNamespace = "::mlir::df";
+}
+
 def Df_JoinKind : I32EnumAttr<"JoinKind", "kind of join", [
       I32EnumAttrCase<"inner", 0>,
       I32EnumAttrCase<"left_outer", 1>,
@@ -367,6 +376,40 @@ def Df_ToFloatOp : Df_Op<"to_float"> {
   let assemblyFormat = [{
     $input attr-dict `` custom<ResultType>(type($result), "$_builder.getF64Type()")
   }];
+}
+
+def Df_SqlCastOp : Df_Op<"sql_cast", [Pure]> {
+  let summary = "Spark SQL's CAST of a string to int, bigint, double or boolean, NULL where it fails";
+  let description = [{
+    `CAST(s AS target)` as Spark 3.5 computes it with ANSI mode off, which
+    is not the host language's parse: absent (SQL's NULL) where the text is
+    not a value of the target type. The rules, from Spark's `UTF8String`
+    and `Cast`:
+
+    * `int`, `bigint`: bytes up to U+0020 and U+007F trimmed at both ends,
+      an optional sign, ASCII digits, and an optional `.` with ASCII digits
+      after it that are dropped (`" 12 "` is 12, `"1.9"` is 1, `"."` and
+      `"+."` are 0); absent beyond the type's range, for `"1e3"`, `"1_0"`,
+      `"0x10"` and non-ASCII digits. The result is widened to i64.
+    * `double`: Java's `Double.parseDouble` (characters up to U+0020
+      trimmed, `NaN`, `Infinity`, a `d`/`f` suffix, exponents), and then
+      `inf`, `+inf`, `infinity`, `+infinity`, `-inf`, `-infinity` and `nan`
+      in any case.
+    * `boolean`: trimmed as for `int`, then in any case `t`, `true`, `y`,
+      `yes`, `1` are true and `f`, `false`, `n`, `no`, `0` false.
+
+    The op is total; which way it went (`@f:sql_cast#3=absent`, `=present`)
+    is a JDU decision, as for the total form of `df.to_int`.
+
+    ```mlir
+    %n = df.sql_cast %s to bigint : !df.option<i64>
+    %x = df.sql_cast %s to double : !df.option<f64>
+    %b = df.sql_cast %s to boolean : !df.option<i1>
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input, Df_SqlCastTarget:$target);
+  let results = (outs Df_AnyOption:$result);
+  let assemblyFormat = "$input `to` $target attr-dict `:` type($result)";
 }
 
 def Df_ToStrOp : Df_Op<"to_str", [Pure]> {
