@@ -1,6 +1,7 @@
 """Per-day payment figures where amounts may be missing: settled payments
 are summed and counted per day, refunds count against the day, and a
-payment of no amount is counted apart.
+payment of no amount is counted apart. The export writes amounts as text,
+and an unreadable one ("n/a") counts as missing: the cast gives NULL.
 
     python daily_payments.py data/payments.csv /tmp/out-daily_payments
 """
@@ -9,13 +10,15 @@ import sys
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-PAYMENTS_SCHEMA = "payment_id STRING, day STRING, amount DOUBLE, status STRING"
+PAYMENTS_SCHEMA = "payment_id STRING, day STRING, amount STRING, status STRING"
 
 LARGE_PAYMENT = 500.0
 
 
 def daily_payments(payments: DataFrame) -> DataFrame:
-    settled = payments.filter(F.col("status").isin("settled", "refunded"))
+    settled = payments.filter(F.col("status").isin("settled", "refunded")).withColumn(
+        "amount", F.col("amount").cast("double")
+    )
     signed = settled.withColumn(
         "net",
         F.when(F.col("status") == "refunded", -F.col("amount")).otherwise(F.col("amount")),

@@ -28,9 +28,9 @@
 // TWO-KEYS: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:35:18: groupBy() of several columns is not supported yet (one key column is)
 // TWO-KEYS-NEXT: return sales.groupBy("store", "day").count()
 
-// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry string_cast 2>&1 | FileCheck %s --check-prefix=STRING-CAST
-// STRING-CAST: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:39:43: a cast from string to bigint is not supported yet (Spark's string parsing and double printing differ from Python's; parse in a UDF)
-// STRING-CAST-NEXT: return sales.withColumn("day_number", F.col("day").cast("bigint"))
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry double_text 2>&1 | FileCheck %s --check-prefix=DOUBLE-TEXT
+// DOUBLE-TEXT: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:39:44: a cast from double to string is not supported yet (Spark prints doubles as Java does, not as Python does; format in a UDF)
+// DOUBLE-TEXT-NEXT: return sales.withColumn("amount_text", F.col("amount").cast("string"))
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry regexp 2>&1 | FileCheck %s --check-prefix=REGEXP
 // REGEXP: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:43:25: regexp_extract() is not a Column function coco-bigtest reads

@@ -448,6 +448,7 @@ impl<'c> UdfBuilder<'c> {
             "df.replace" => UdfOp::Replace,
             "df.strip" => UdfOp::Strip {
                 side: StripSide::ALL[int_attr(op, "side").unwrap_or(0).clamp(0, 2) as usize],
+                spaces_only: op.attribute("spaces").is_ok(),
             },
             "df.lower" => UdfOp::Lower,
             "df.upper" => UdfOp::Upper,

@@ -1551,7 +1551,9 @@ impl SymDomain {
             (UdfOp::Replace, [Str(s), Str(old), Str(new)]) => {
                 Str(self.replace(point, s, old, new)?)
             }
-            (UdfOp::Strip { side }, [Str(s)]) => Str(self.strip(s, *side)),
+            (UdfOp::Strip { side, spaces_only }, [Str(s)]) => {
+                Str(self.strip(s, *side, *spaces_only))
+            }
             (UdfOp::Lower | UdfOp::Upper, [Str(s)]) => Str(match s {
                 Term::Str(text) if *kind == UdfOp::Lower => Term::Str(host::lower(text)),
                 Term::Str(text) => Term::Str(host::upper(text)),
@@ -1710,9 +1712,11 @@ impl SymDomain {
     /// other than a space. Generated text therefore has only spaces around
     /// what is kept, which is printable ASCII (an under-approximation:
     /// Python strips every `str.isspace()` character).
-    fn strip(&mut self, s: &Term, side: StripSide) -> Term {
+    /// Generated text holds no whitespace but spaces, so Python's strip
+    /// and Spark's trim (`spaces_only`) are the same encoding.
+    fn strip(&mut self, s: &Term, side: StripSide, spaces_only: bool) -> Term {
         if let Term::Str(text) = s {
-            return Term::Str(host::strip(text, side));
+            return Term::Str(host::strip(text, side, spaces_only));
         }
         let core = self.state.fresh("c", Sort::Str);
         let mut parts = Vec::new();
@@ -1833,6 +1837,7 @@ mod tests {
         let (mut domain, s) = python_domain();
         let strip = UdfOp::Strip {
             side: StripSide::Both,
+            spaces_only: false,
         };
         let Ok(Sym::Str(core)) = domain.apply_op(&strip, "t", &[Sym::Str(s)]) else {
             panic!("strip gives a string");

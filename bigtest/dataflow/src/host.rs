@@ -371,11 +371,18 @@ pub fn split_whitespace(s: &str) -> Vec<String> {
 }
 
 /// Python's `s.strip()`, `s.lstrip()`, `s.rstrip()` without an argument.
-pub fn strip(s: &str, side: StripSide) -> String {
+pub fn strip(s: &str, side: StripSide, spaces_only: bool) -> String {
+    let stripped = |c: char| {
+        if spaces_only {
+            c == ' '
+        } else {
+            is_python_whitespace(c)
+        }
+    };
     match side {
-        StripSide::Both => s.trim_matches(is_python_whitespace),
-        StripSide::Left => s.trim_start_matches(is_python_whitespace),
-        StripSide::Right => s.trim_end_matches(is_python_whitespace),
+        StripSide::Both => s.trim_matches(stripped),
+        StripSide::Left => s.trim_start_matches(stripped),
+        StripSide::Right => s.trim_end_matches(stripped),
     }
     .to_string()
 }
@@ -589,11 +596,18 @@ mod tests {
         // " \t a b\x0b\x1c ".strip() == 'a b'; "  a ".lstrip() == 'a ';
         // "  a ".rstrip() == '  a'; "\xa0a\u2003".strip() == 'a';
         // "\x85a\x1f".strip() == 'a'.
-        assert_eq!(strip(" \t a b\u{b}\u{1c} ", StripSide::Both), "a b");
-        assert_eq!(strip("  a ", StripSide::Left), "a ");
-        assert_eq!(strip("  a ", StripSide::Right), "  a");
-        assert_eq!(strip("\u{a0}a\u{2003}", StripSide::Both), "a");
-        assert_eq!(strip("\u{85}a\u{1f}", StripSide::Both), "a");
+        assert_eq!(strip(" \t a b\u{b}\u{1c} ", StripSide::Both, false), "a b");
+        assert_eq!(strip("  a ", StripSide::Left, false), "a ");
+        assert_eq!(strip("  a ", StripSide::Right, false), "  a");
+        assert_eq!(strip("\u{a0}a\u{2003}", StripSide::Both, false), "a");
+        assert_eq!(strip("\u{85}a\u{1f}", StripSide::Both, false), "a");
+        // Spark 3.5.3: trim(" \xa0a\xa0 ") == "\xa0a\xa0", ltrim keeps the
+        // right end, rtrim the left; tabs and newlines stay.
+        assert_eq!(strip(" \u{a0}a\u{a0} ", StripSide::Both, true), "\u{a0}a\u{a0}");
+        assert_eq!(strip(" \u{a0}a\u{a0} ", StripSide::Left, true), "\u{a0}a\u{a0} ");
+        assert_eq!(strip(" \u{a0}a\u{a0} ", StripSide::Right, true), " \u{a0}a\u{a0}");
+        assert_eq!(strip("\n a \n", StripSide::Both, true), "\n a \n");
+        assert_eq!(strip("   ", StripSide::Both, true), "");
         // The set is exactly str.isspace()'s (29 code points).
         let spaces: Vec<u32> = (0..0x11_0000)
             .filter_map(char::from_u32)

@@ -457,9 +457,11 @@ pub enum UdfOp {
     /// Every occurrence of the (non-empty) second operand replaced by the
     /// third.
     Replace,
-    /// Python's `strip()`, `lstrip()`, `rstrip()` without an argument.
+    /// Python's `strip()`, `lstrip()`, `rstrip()` without an argument, or
+    /// with `spaces_only` U+0020 alone (Spark SQL's `trim`, `s.strip(" ")`).
     Strip {
         side: StripSide,
+        spaces_only: bool,
     },
     Lower,
     Upper,

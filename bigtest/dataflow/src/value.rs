@@ -344,7 +344,9 @@ impl Domain for Concrete {
                     )))
                 }
             },
-            (UdfOp::Strip { side }, [Str(s)]) => Str(host::strip(s, *side)),
+            (UdfOp::Strip { side, spaces_only }, [Str(s)]) => {
+                Str(host::strip(s, *side, *spaces_only))
+            }
             (UdfOp::Lower, [Str(s)]) => Str(host::lower(s)),
             (UdfOp::Upper, [Str(s)]) => Str(host::upper(s)),
             (UdfOp::StrEq, [Str(a), Str(b)]) => Bool(a == b),

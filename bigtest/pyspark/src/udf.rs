@@ -2353,15 +2353,22 @@ impl<'s> Lowering<'s> {
                 _ => return unsupported(loc, "split() with maxsplit is not supported in a UDF"),
             },
             "strip" | "lstrip" | "rstrip" => {
-                if !args.is_empty() {
-                    return unsupported(loc, format!(".{method}(chars) is not supported yet; .{method}() is"));
-                }
+                let spaces = match args.len() {
+                    0 => "",
+                    1 if constant_arg(0).as_deref() == Some(" ") => " spaces",
+                    _ => {
+                        return unsupported(
+                            loc,
+                            format!(".{method}(chars) is not supported yet; .{method}() and .{method}(\" \") are"),
+                        )
+                    }
+                };
                 let side = match method.as_str() {
                     "strip" => "both",
                     "lstrip" => "left",
                     _ => "right",
                 };
-                self.f.op(format!("df.strip {} {side}", s.name), Ty::Str, loc)
+                self.f.op(format!("df.strip {} {side}{spaces}", s.name), Ty::Str, loc)
             }
             "lower" | "upper" => {
                 arity(0)?;

@@ -325,7 +325,8 @@ mod tests {
             let words = host::split_whitespace(s);
             out.push(format!("{}:{}", words.len(), words.join("\u{1}")));
             for side in StripSide::ALL {
-                out.push(host::strip(s, side));
+                out.push(host::strip(s, side, false));
+                out.push(host::strip(s, side, true));
             }
             out.push(host::lower(s));
             out.push(host::upper(s));
@@ -365,7 +366,7 @@ mod tests {
     ];
 
     /// Results per input string, in the order both sides push them.
-    const PER_STRING: usize = 24;
+    const PER_STRING: usize = 27;
 
     const PYTHON_SIDE: &str = r#"
 import json, sys
@@ -393,8 +394,11 @@ for s in strings:
     words = tuple(s.split())
     out.append("%d:%s" % (len(words), "\x01".join(words)))
     out.append(s.strip())
+    out.append(s.strip(" "))
     out.append(s.lstrip())
+    out.append(s.lstrip(" "))
     out.append(s.rstrip())
+    out.append(s.rstrip(" "))
     out.append(s.lower())
     out.append(s.upper())
     for target in ("int", "bigint", "double", "boolean"):

@@ -413,15 +413,17 @@ fn value_expr(kind: &UdfOp, args: &[ValueId]) -> Option<String> {
         UdfOp::EndsWith => format!("{}.endswith({})", a(0), a(1)),
         UdfOp::Find => call("find"),
         UdfOp::Replace => call("replace"),
-        // Python-only ops (the verifier refuses them under df.host = "jvm").
-        UdfOp::Strip { side } => format!(
-            "{}.{}()",
+        // Python-only ops (the verifier refuses them under df.host = "jvm",
+        // except a strip of spaces).
+        UdfOp::Strip { side, spaces_only } => format!(
+            "{}.{}({})",
             a(0),
             match side {
                 StripSide::Both => "strip",
                 StripSide::Left => "lstrip",
                 StripSide::Right => "rstrip",
-            }
+            },
+            if *spaces_only { "\" \"" } else { "" }
         ),
         UdfOp::Lower => format!("{}.lower()", a(0)),
         UdfOp::Upper => format!("{}.upper()", a(0)),

@@ -454,3 +454,21 @@ func.func @raise_of_a_non_identifier() {
   // expected-error@+1 {{'df.raise' op exception class must be a Python identifier such as "ValueError", found "Value Error"}}
   df.raise "Value Error"
 }
+
+// -----
+
+// Spark's cast gives NULL where the parse fails: the result is an option of
+// the target's df type.
+func.func @sql_cast_plain_result(%s: !df.str) -> i64 {
+  // expected-error@+1 {{'df.sql_cast' op result #0 must be df option, but got 'i64'}}
+  %n = df.sql_cast %s to bigint : i64
+  return %n : i64
+}
+
+// -----
+
+func.func @sql_cast_wrong_element(%s: !df.str) -> !df.option<i64> {
+  // expected-error@+1 {{'df.sql_cast' op result type of a cast to double must be !df.option<f64> (absent where Spark gives NULL), found !df.option<i64>}}
+  %n = df.sql_cast %s to double : !df.option<i64>
+  return %n : !df.option<i64>
+}

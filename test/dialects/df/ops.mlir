@@ -22,6 +22,9 @@ func.func @strings(%line: !df.str, %n: i64, %x: f64, %o: !df.option<f64>) -> (i6
   %s = df.to_str %x : f64
   // CHECK: df.length %{{.*}}
   %len = df.length %line
+  // Stripping spaces only (Spark SQL's trim) is defined on either host.
+  // CHECK: df.strip %{{.*}} left spaces
+  %trimmed = df.strip %line left spaces
   // CHECK: df.concat %{{.*}}, %{{.*}}
   %cat = df.concat %line, %sub
   // CHECK: df.contains %{{.*}}, %{{.*}}
@@ -49,6 +52,14 @@ func.func @python_ops(%line: !df.str, %t: !df.str, %a: i64, %b: i64, %x: f64) ->
   %oi = df.to_int %line : !df.option<i64>
   // CHECK: df.to_float %{{.*}} : !df.option<f64>
   %of = df.to_float %line : !df.option<f64>
+  // CHECK: df.sql_cast %{{.*}} to int : !df.option<i64>
+  %ci = df.sql_cast %line to int : !df.option<i64>
+  // CHECK: df.sql_cast %{{.*}} to bigint : !df.option<i64>
+  %cl = df.sql_cast %line to bigint : !df.option<i64>
+  // CHECK: df.sql_cast %{{.*}} to double : !df.option<f64>
+  %cd = df.sql_cast %line to double : !df.option<f64>
+  // CHECK: df.sql_cast %{{.*}} to boolean : !df.option<i1>
+  %cb = df.sql_cast %line to boolean : !df.option<i1>
   // CHECK: df.split %{{.*}} : !df.list<!df.str>
   %words = df.split %line : !df.list<!df.str>
   // CHECK: df.get %{{.*}}[1] : !df.list<!df.str> -> !df.option<!df.str>

@@ -35,8 +35,8 @@ def two_keys(sales: DataFrame) -> DataFrame:
     return sales.groupBy("store", "day").count()
 
 
-def string_cast(sales: DataFrame) -> DataFrame:
-    return sales.withColumn("day_number", F.col("day").cast("bigint"))
+def double_text(sales: DataFrame) -> DataFrame:
+    return sales.withColumn("amount_text", F.col("amount").cast("string"))
 
 
 def regexp(sales: DataFrame) -> DataFrame:

@@ -1,6 +1,7 @@
 """DataFrame subset: string functions on NULL-able columns: concat_ws skips
 NULLs, substring is 1-based, split/getItem past the end is NULL, a typed
-NULL literal, and the string tests."""
+NULL literal, the string tests, and trim (spaces only, not Python's
+whitespace)."""
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
@@ -22,4 +23,6 @@ def string_functions(people: DataFrame) -> DataFrame:
         F.col("last").endswith("son").alias("son"),
         F.col("code").contains("x").alias("has_x"),
         F.upper("last").alias("upper"),
+        F.when(F.trim(F.col("first")) == "", "blank").otherwise(F.ltrim("first")).alias("given"),
+        F.rtrim("last").alias("family"),
     )

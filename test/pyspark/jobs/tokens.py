@@ -1,9 +1,9 @@
-"""Whitespace split, replace, indexing a character, lstrip; flatMapValues."""
+"""Whitespace split, replace, indexing a character, lstrip and rstrip(" "); flatMapValues."""
 
 
 def tagged(line):
     fields = line.split(":")
-    return (fields[0], fields[1])
+    return (fields[0].rstrip(" "), fields[1])
 
 
 def tokens(lines):

@@ -42,6 +42,17 @@ impl Exprs<'_, '_, '_> {
                 let value = self.f.op(format!("df.{name} {}", a.value.name), Ty::Str, &loc);
                 Ok(SqlVal { value, ..a })
             }
+            // Spark trims U+0020 only (Python's strip() all whitespace).
+            ("trim" | "ltrim" | "rtrim", [arg]) => {
+                let a = self.string_arg(arg, name)?;
+                let side = match name {
+                    "trim" => "both",
+                    "ltrim" => "left",
+                    _ => "right",
+                };
+                let value = self.f.op(format!("df.strip {} {side} spaces", a.value.name), Ty::Str, &loc);
+                Ok(SqlVal { value, ..a })
+            }
             ("length", [arg]) => {
                 let a = self.string_arg(arg, name)?;
                 let value = self.f.op(format!("df.length {}", a.value.name), Ty::Int, &loc);

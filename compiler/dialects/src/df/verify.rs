@@ -137,6 +137,8 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
             ops::REPLACE => verify_replace(op, reporter),
             ops::RAISE => verify_raise(op, reporter),
             ops::VALUE_OR => verify_value_or(op, reporter),
+            // Stripping spaces only is Spark SQL's trim, on either host.
+            ops::STRIP if op.attribute("spaces").is_ok() => {}
             _ if !python => {
                 if let Some((_, what)) = ops::PYTHON_ONLY.iter().find(|(n, _)| *n == name) {
                     reporter.op_error(

@@ -378,7 +378,7 @@ def Df_ToFloatOp : Df_Op<"to_float"> {
   }];
 }
 
-def Df_SqlCastOp : Df_Op<"sql_cast", [Pure]> {
+def Df_SqlCastOp : Df_Op<"sql_cast"> {
   let summary = "Spark SQL's CAST of a string to int, bigint, double or boolean, NULL where it fails";
   let description = [{
     `CAST(s AS target)` as Spark 3.5 computes it with ANSI mode off, which
@@ -399,7 +399,8 @@ def Df_SqlCastOp : Df_Op<"sql_cast", [Pure]> {
       `yes`, `1` are true and `f`, `false`, `n`, `no`, `0` false.
 
     The op is total; which way it went (`@f:sql_cast#3=absent`, `=present`)
-    is a JDU decision, as for the total form of `df.to_int`.
+    is a JDU decision, as for the total form of `df.to_int`, so it is not
+    `Pure`: CSE or DCE would merge or drop a decision the paths name.
 
     ```mlir
     %n = df.sql_cast %s to bigint : !df.option<i64>
@@ -509,15 +510,19 @@ def Df_StripOp : Df_Op<"strip", [Pure]> {
     White_Space and the separators U+001C..U+001F). `df.host = "python"`
     only.
 
+    With `spaces`, only U+0020 is removed, on either host: Spark SQL's
+    `trim`, `ltrim` and `rtrim`, and Python's `s.strip(" ")`.
+
     ```mlir
     %t = df.strip %s both
     %l = df.strip %s left
     %r = df.strip %s right
+    %p = df.strip %s both spaces
     ```
   }];
-  let arguments = (ins Df_AnyString:$input, Df_StripSide:$side);
+  let arguments = (ins Df_AnyString:$input, Df_StripSide:$side, UnitAttr:$spaces);
   let results = (outs Df_AnyString:$result);
-  let assemblyFormat = "$input $side attr-dict";
+  let assemblyFormat = "$input $side (`spaces` $spaces^)? attr-dict";
 }
 
 def Df_LowerOp : Df_Op<"lower", [Pure]> {
