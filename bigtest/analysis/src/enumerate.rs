@@ -501,8 +501,9 @@ impl<'p> Enumerator<'p> {
         }
     }
 
-    /// What identifies a group: the key for group_by_key, the whole record
-    /// for distinct (records that differ in any field are different).
+    /// What identifies a group: the key fields for group_by_key and
+    /// reduce_by_key, the whole record for distinct (records that differ in
+    /// any field are different).
     fn group_key(
         &self,
         id: DatasetId,
@@ -510,7 +511,7 @@ impl<'p> Enumerator<'p> {
         fields: &[Sym],
     ) -> Result<Vec<Term>, EnumError> {
         if grouping {
-            return Ok(vec![self.key_term(id, &fields[0])?]);
+            return self.key_terms(id, &fields[..self.program.ops[id].key_fields()]);
         }
         let key = self.key_term(id, &fields[0])?;
         Ok(fields
@@ -600,15 +601,25 @@ impl<'p> Enumerator<'p> {
                 if !own {
                     continue;
                 }
-                let same_key = sym_eq(&arrived.fields[0], &unmatched.fields[0])
+                let keys = self.program.ops[id].key_fields();
+                let same_key = arrived.fields[..keys]
+                    .iter()
+                    .zip(&unmatched.fields[..keys])
+                    .map(|(a, b)| sym_eq(a, b))
+                    .collect::<Result<Vec<Term>, _>>()
                     .map_err(|e| self.error(id, e.to_string()))?;
-                reaches.push(unmatched.condition_of(arrived, [same_key]));
+                reaches.push(unmatched.condition_of(arrived, same_key));
             }
         }
         if !reaches.is_empty() {
             unmatched.assume(not(or(reaches)));
         }
         Ok(())
+    }
+
+    /// The terms of a key made of several fields.
+    fn key_terms(&self, id: DatasetId, syms: &[Sym]) -> Result<Vec<Term>, EnumError> {
+        syms.iter().map(|s| self.key_term(id, s)).collect()
     }
 
     fn key_term(&self, id: DatasetId, sym: &Sym) -> Result<Term, EnumError> {
@@ -677,11 +688,13 @@ impl<'p> Enumerator<'p> {
                     let empty = State::default();
                     self.finish(id, &empty, vec![self.label(id, EMPTY_REDUCE)])?;
                 }
+                // Keyed: the first `keys` fields are the key.
+                let keys = if keyed { op.key_fields() } else { 0 };
                 for state in self.states(op.inputs[0], inst)?.iter() {
                     let mut s = state.clone();
                     if keyed {
-                        let key = self.key_term(id, &s.fields[0])?;
-                        s.keys.push(self.key_use(id, KeyRole::Group, vec![key]));
+                        let key = self.key_terms(id, &s.fields[..keys])?;
+                        s.keys.push(self.key_use(id, KeyRole::Group, key));
                     }
                     s.lineage.push(self.label(id, "single"));
                     out.push(s);
@@ -689,15 +702,16 @@ impl<'p> Enumerator<'p> {
                 for tuple in self.tuples(op.inputs[0], inst)? {
                     let (mut merged, fields) = self.merge(id, "fold", &tuple);
                     if keyed {
-                        let key = self.key_term(id, &fields[0][0])?;
+                        let key = self.key_terms(id, &fields[0][..keys])?;
                         for f in &fields[1..] {
-                            merged.assume(super::term::eq(key.clone(), self.key_term(id, &f[0])?));
+                            let other = self.key_terms(id, &f[..keys])?;
+                            for (a, b) in key.iter().zip(other) {
+                                merged.assume(super::term::eq(a.clone(), b));
+                            }
                         }
-                        merged
-                            .keys
-                            .push(self.key_use(id, KeyRole::Group, vec![key]));
+                        merged.keys.push(self.key_use(id, KeyRole::Group, key));
                     }
-                    let values = |f: &Vec<Sym>| if keyed { f[1..].to_vec() } else { f.clone() };
+                    let values = |f: &Vec<Sym>| f[keys..].to_vec();
                     // Fold left, forking on every application's UDF paths.
                     let mut partial = vec![(merged, values(&fields[0]))];
                     for f in &fields[1..] {
@@ -715,11 +729,7 @@ impl<'p> Enumerator<'p> {
                         partial = next;
                     }
                     for (mut s, acc) in partial {
-                        s.fields = if keyed {
-                            std::iter::once(fields[0][0].clone()).chain(acc).collect()
-                        } else {
-                            acc
-                        };
+                        s.fields = fields[0][..keys].iter().cloned().chain(acc).collect();
                         out.push(s);
                     }
                 }
@@ -769,7 +779,7 @@ impl<'p> Enumerator<'p> {
                     out.push(merged);
                 }
             }
-            OpKind::Join { kind } => self.join(id, *kind, inst, &mut out)?,
+            OpKind::Join { kind, .. } => self.join(id, *kind, inst, &mut out)?,
             OpKind::Union => {
                 for (side, class) in [(0, "lhs"), (1, "rhs")] {
                     for state in self.states(op.inputs[side], inst)?.iter() {
@@ -910,8 +920,9 @@ impl<'p> Enumerator<'p> {
         } else {
             (none(), none())
         };
+        let keys = op.key_fields();
         let l_width = program.ops[op.inputs[0]].fields.len();
-        let l_types = op.fields[1..l_width].to_vec();
+        let l_types = op.fields[keys..l_width].to_vec();
         let r_types = op.fields[l_width..].to_vec();
         let side = |values: Option<&[Sym]>, types: &[coco_dataflow::model::Ty]| -> Vec<Sym> {
             types
@@ -933,21 +944,27 @@ impl<'p> Enumerator<'p> {
             {
                 let (mut merged, fields) =
                     self.merge_sharing(id, "both", &[l.clone(), r.clone()], shared);
-                let same = sym_eq(&fields[0][0], &fields[1][0])
+                let same = fields[0][..keys]
+                    .iter()
+                    .zip(&fields[1][..keys])
+                    .map(|(a, b)| sym_eq(a, b))
+                    .collect::<Result<Vec<Term>, _>>()
                     .map_err(|e| self.error(id, e.to_string()))?;
-                if same == Term::Bool(false) {
+                if same.contains(&Term::Bool(false)) {
                     continue;
                 }
-                merged.assume(same);
+                for same in same {
+                    merged.assume(same);
+                }
                 merged.matched_itself |= shared;
                 if shares {
                     self.groups_stay_whole(&mut merged, l, r)?;
                 }
-                let key = self.key_term(id, &fields[0][0])?;
-                merged.keys.push(self.key_use(id, KeyRole::Both, vec![key]));
-                let mut record = vec![fields[0][0].clone()];
-                record.extend(side(Some(&fields[0][1..]), &l_types));
-                record.extend(side(Some(&fields[1][1..]), &r_types));
+                let key = self.key_terms(id, &fields[0][..keys])?;
+                merged.keys.push(self.key_use(id, KeyRole::Both, key));
+                let mut record = fields[0][..keys].to_vec();
+                record.extend(side(Some(&fields[0][keys..]), &l_types));
+                record.extend(side(Some(&fields[1][keys..]), &r_types));
                 merged.fields = record;
                 out.push(merged);
             }
@@ -958,20 +975,20 @@ impl<'p> Enumerator<'p> {
         ] {
             for s in states.iter() {
                 let mut s = s.clone();
-                let key = self.key_term(id, &s.fields[0])?;
+                let key = self.key_terms(id, &s.fields[..keys])?;
                 let role = if class == "left-only" {
                     KeyRole::LeftOnly
                 } else {
                     KeyRole::RightOnly
                 };
-                s.keys.push(self.key_use(id, role, vec![key]));
+                s.keys.push(self.key_use(id, role, key));
                 if shares {
                     let other_side = op.inputs[usize::from(class == "left-only")];
                     self.unmatched_on(id, &mut s, other_side)?;
                 }
                 if keeps {
-                    let values = s.fields[1..].to_vec();
-                    let mut record = vec![s.fields[0].clone()];
+                    let values = s.fields[keys..].to_vec();
+                    let mut record = s.fields[..keys].to_vec();
                     if class == "left-only" {
                         record.extend(side(Some(&values), &l_types));
                         record.extend(side(None, &r_types));

@@ -144,6 +144,12 @@ pub fn extract<'c>(module: &Operation<'c>, func: &Operation<'c>) -> Result<'c, P
             )?,
         };
         let udf = || symbol_attr(op, "udf").unwrap_or_default();
+        let key_fields = || {
+            int_attr(op, "keys")
+                .and_then(|k| usize::try_from(k).ok())
+                .unwrap_or(1)
+                .max(1)
+        };
         let kind = match op_name.as_str() {
             ops::SOURCE => OpKind::Source {
                 name: str_attr(op, "name").unwrap_or_default(),
@@ -155,13 +161,17 @@ pub fn extract<'c>(module: &Operation<'c>, func: &Operation<'c>) -> Result<'c, P
             ops::FLAT_MAP => OpKind::FlatMap { udf: udf() },
             ops::FILTER => OpKind::Filter { udf: udf() },
             ops::REDUCE => OpKind::Reduce { udf: udf() },
-            ops::REDUCE_BY_KEY => OpKind::ReduceByKey { udf: udf() },
+            ops::REDUCE_BY_KEY => OpKind::ReduceByKey {
+                udf: udf(),
+                keys: key_fields(),
+            },
             ops::GROUP_BY_KEY => OpKind::GroupByKey,
             ops::JOIN => OpKind::Join {
                 kind: JoinKind::ALL[int_attr(op, "kind")
                     .unwrap_or(0)
                     .clamp(0, JoinKind::ALL.len() as i64 - 1)
                     as usize],
+                keys: key_fields(),
             },
             ops::UNION => OpKind::Union,
             ops::DISTINCT => OpKind::Distinct,

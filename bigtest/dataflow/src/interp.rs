@@ -439,9 +439,10 @@ impl<'p> Interp<'p> {
                     out.push(record);
                 }
             }
-            OpKind::ReduceByKey { .. } => {
+            OpKind::ReduceByKey { keys, .. } => {
                 for group in self.groups(id, input(0)) {
-                    if let Some(record) = self.fold(id, &group, Some(group[0].fields[0].clone()))? {
+                    let key = group[0].fields[..*keys].to_vec();
+                    if let Some(record) = self.fold(id, &group, Some(key))? {
                         out.push(record);
                     }
                 }
@@ -483,7 +484,7 @@ impl<'p> Interp<'p> {
                     }
                 }
             }
-            OpKind::Join { kind } => {
+            OpKind::Join { kind, .. } => {
                 out = self.join(id, *kind, input(0), input(1));
             }
             OpKind::Sink { name, .. } => {
@@ -498,13 +499,15 @@ impl<'p> Interp<'p> {
         Ok(out)
     }
 
-    /// Records of `input` grouped by their first field, in first-seen order.
+    /// Records of `input` grouped by their key fields, in first-seen order.
     fn groups<'r>(&mut self, id: DatasetId, input: &'r [Record]) -> Vec<Vec<&'r Record>> {
+        let keys = self.program.ops[id].key_fields();
         let mut groups: Vec<Vec<&Record>> = Vec::new();
-        let mut index: HashMap<Key, usize> = HashMap::new();
+        let mut index: HashMap<Vec<Key>, usize> = HashMap::new();
         for record in input {
-            self.note_key(id, &record.fields[..1]);
-            group_into(&mut groups, &mut index, record.fields[0].key(), record);
+            self.note_key(id, &record.fields[..keys]);
+            let key = record.fields[..keys].iter().map(Value::key).collect();
+            group_into(&mut groups, &mut index, key, record);
         }
         groups
     }
@@ -554,11 +557,11 @@ impl<'p> Interp<'p> {
         &mut self,
         id: DatasetId,
         group: &[&Record],
-        key: Option<Value>,
+        key: Option<Vec<Value>>,
     ) -> Result<Option<Record>, Error> {
         // Keyed: the value is every field after the key.
         let values = |r: &Record| match &key {
-            Some(_) => r.fields[1..].to_vec(),
+            Some(key) => r.fields[key.len()..].to_vec(),
             None => r.fields.clone(),
         };
         let mut record = self.combine(id, group, "single", "fold", Vec::new());
@@ -586,7 +589,7 @@ impl<'p> Interp<'p> {
             return Ok(None);
         };
         record.fields = match key {
-            Some(key) => std::iter::once(key).chain(acc).collect(),
+            Some(key) => key.into_iter().chain(acc).collect(),
             None => acc,
         };
         Ok(Some(record))
@@ -599,10 +602,15 @@ impl<'p> Interp<'p> {
         left: &[Record],
         right: &[Record],
     ) -> Vec<Record> {
-        let fields = &self.program.ops[id].fields;
+        let op = &self.program.ops[id];
+        let (fields, keys) = (&op.fields, op.key_fields());
         let (l_width, r_width) = (left_width(self.program, id), right_width(self.program, id));
         // Output field types of the non-key fields of each side.
-        let (l_types, r_types) = (&fields[1..l_width], &fields[l_width..l_width + r_width - 1]);
+        let (l_types, r_types) = (
+            &fields[keys..l_width],
+            &fields[l_width..l_width + r_width - keys],
+        );
+        let key_of = |r: &Record| -> Vec<Key> { r.fields[..keys].iter().map(Value::key).collect() };
         let side = |values: Option<&[Value]>, types: &[Ty]| -> Vec<Value> {
             types
                 .iter()
@@ -622,26 +630,26 @@ impl<'p> Interp<'p> {
                 .collect()
         };
         for r in left.iter().chain(right) {
-            self.note_key(id, &r.fields[..1]);
+            self.note_key(id, &r.fields[..keys]);
         }
         // Right records by key, in input order: each left record meets its
         // matches in the order a scan of the right side would.
-        let mut by_key: HashMap<Key, Vec<usize>> = HashMap::new();
+        let mut by_key: HashMap<Vec<Key>, Vec<usize>> = HashMap::new();
         for (j, r) in right.iter().enumerate() {
-            by_key.entry(r.fields[0].key()).or_default().push(j);
+            by_key.entry(key_of(r)).or_default().push(j);
         }
         let mut out = Vec::new();
         let mut right_matched = vec![false; right.len()];
         let label = self.program.op_label(id);
         for l in left {
             let mut matched = false;
-            for &j in by_key.get(&l.fields[0].key()).into_iter().flatten() {
+            for &j in by_key.get(&key_of(l)).into_iter().flatten() {
                 let r = &right[j];
                 matched = true;
                 right_matched[j] = true;
-                let mut record_fields = vec![l.fields[0].clone()];
-                record_fields.extend(side(Some(&l.fields[1..]), l_types));
-                record_fields.extend(side(Some(&r.fields[1..]), r_types));
+                let mut record_fields = l.fields[..keys].to_vec();
+                record_fields.extend(side(Some(&l.fields[keys..]), l_types));
+                record_fields.extend(side(Some(&r.fields[keys..]), r_types));
                 out.push(Record {
                     fields: record_fields,
                     lineage: vec![Step::Merge {
@@ -655,8 +663,8 @@ impl<'p> Interp<'p> {
                 let class = self.label(id, "left-only");
                 if kind.keeps_left_only() {
                     let mut record = l.clone();
-                    record.fields = vec![l.fields[0].clone()];
-                    record.fields.extend(side(Some(&l.fields[1..]), l_types));
+                    record.fields = l.fields[..keys].to_vec();
+                    record.fields.extend(side(Some(&l.fields[keys..]), l_types));
                     record.fields.extend(side(None, r_types));
                     record.lineage.push(class);
                     out.push(record);
@@ -672,9 +680,9 @@ impl<'p> Interp<'p> {
             let class = self.label(id, "right-only");
             if kind.keeps_right_only() {
                 let mut record = r.clone();
-                record.fields = vec![r.fields[0].clone()];
+                record.fields = r.fields[..keys].to_vec();
                 record.fields.extend(side(None, l_types));
-                record.fields.extend(side(Some(&r.fields[1..]), r_types));
+                record.fields.extend(side(Some(&r.fields[keys..]), r_types));
                 record.lineage.push(class);
                 out.push(record);
             } else {
@@ -751,6 +759,7 @@ mod tests {
                 op(
                     OpKind::Join {
                         kind: JoinKind::Inner,
+                        keys: 1,
                     },
                     vec![1, 0],
                     vec![Ty::Int, Ty::Int, Ty::Int],

@@ -110,14 +110,17 @@ pub enum OpKind {
     Reduce {
         udf: String,
     },
+    /// `keys`: how many leading fields are the key (1 unless `keys N`).
     ReduceByKey {
         udf: String,
+        keys: usize,
     },
     GroupByKey,
     /// A mutant may change `kind` but keeps `fields`: the join then fills an
     /// absent side with default values where the types hold no option.
     Join {
         kind: JoinKind,
+        keys: usize,
     },
     Union,
     Distinct,
@@ -137,6 +140,15 @@ pub struct DatasetOp {
 }
 
 impl DatasetOp {
+    /// How many leading fields of the input records key this op: `keys`
+    /// of a reduce_by_key or join, 1 for group_by_key.
+    pub fn key_fields(&self) -> usize {
+        match self.kind {
+            OpKind::ReduceByKey { keys, .. } | OpKind::Join { keys, .. } => keys,
+            _ => 1,
+        }
+    }
+
     /// The op's mnemonic without the dialect prefix (`reduce_by_key`).
     pub fn mnemonic(&self) -> &'static str {
         match self.kind {
@@ -160,7 +172,7 @@ impl DatasetOp {
             | OpKind::FlatMap { udf }
             | OpKind::Filter { udf }
             | OpKind::Reduce { udf }
-            | OpKind::ReduceByKey { udf } => Some(udf),
+            | OpKind::ReduceByKey { udf, .. } => Some(udf),
             _ => None,
         }
     }

@@ -152,7 +152,7 @@ fn dataset_mutants(program: &Program, id: usize, out: &mut Vec<Mutant>) {
                 program: mutated,
             });
         }
-        OpKind::Join { kind } => {
+        OpKind::Join { kind, keys } => {
             // The BigTest paper's wrong-join class among its three kinds:
             // full_outer is not a mutant target, so scores stay comparable.
             let targets = JoinKind::ALL
@@ -160,7 +160,10 @@ fn dataset_mutants(program: &Program, id: usize, out: &mut Vec<Mutant>) {
                 .filter(|k| k != kind && *k != JoinKind::FullOuter);
             for other in targets {
                 let mut mutated = program.clone();
-                mutated.ops[id].kind = OpKind::Join { kind: other };
+                mutated.ops[id].kind = OpKind::Join {
+                    kind: other,
+                    keys: *keys,
+                };
                 out.push(Mutant {
                     class: WRONG_JOIN_TYPE,
                     description: format!("{at}: {} -> {}", kind.name(), other.name()),
@@ -632,6 +635,7 @@ mod tests {
                 ds(
                     OpKind::Join {
                         kind: JoinKind::Inner,
+                        keys: 1,
                     },
                     &[2, 3],
                     vec![Str, Int, Int],

@@ -574,13 +574,15 @@ def grouped(records):
     return (records[0][0], tuple(values))
 
 
-def _side(record, wraps):
+def _side(record, wraps, keys):
     if record is None:
         return tuple(() for _ in wraps)
-    return tuple((v,) if wrap_it else v for v, wrap_it in zip(record[1:], wraps))
+    return tuple((v,) if wrap_it else v for v, wrap_it in zip(record[keys:], wraps))
 
 
-def joined(pair, left_wraps, right_wraps):
+def joined(pair, left_wraps, right_wraps, keys=1):
+    """A join's output record: the key fields (the first `keys`), then
+    each side's values, wrapped as options where `wraps` says."""
     left, right = pair
-    key = left[0] if left is not None else right[0]
-    return (key,) + _side(left, left_wraps) + _side(right, right_wraps)
+    key = left[:keys] if left is not None else right[:keys]
+    return tuple(key) + _side(left, left_wraps, keys) + _side(right, right_wraps, keys)

@@ -55,6 +55,15 @@ fn key_expr(value: &str, types: &[Ty]) -> String {
     }
 }
 
+/// The key of a record `r` whose first `keys` fields key it: the field,
+/// or the tuple of them.
+fn key_of_record(keys: usize) -> String {
+    match keys {
+        1 => "r[0]".to_string(),
+        n => format!("r[:{n}]"),
+    }
+}
+
 fn dataset(id: DatasetId) -> String {
     format!("d{id}")
 }
@@ -94,10 +103,10 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
                 "sc.parallelize([{}.reduce(lambda a, b: {udf}(*a, *b))], 1)",
                 input(0)
             ),
-            OpKind::ReduceByKey { .. } => format!(
-                "{}.map(lambda r: ({}, r)).reduceByKey(lambda a, b: (a[0],) + {udf}(*a[1:], *b[1:])).values()",
+            OpKind::ReduceByKey { keys, .. } => format!(
+                "{}.map(lambda r: ({}, r)).reduceByKey(lambda a, b: a[:{keys}] + {udf}(*a[{keys}:], *b[{keys}:])).values()",
                 input(0),
-                key_expr("r[0]", &fields_of(0)[..1])
+                key_expr(&key_of_record(*keys), &fields_of(0)[..*keys])
             ),
             OpKind::GroupByKey => format!(
                 "{}.map(lambda r: ({}, r)).groupByKey().map(lambda kv: grouped(kv[1]))",
@@ -115,7 +124,7 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
                 }
             }
             OpKind::Union => format!("{}.union({})", input(0), input(1)),
-            OpKind::Join { kind } => join(program, id, *kind)?,
+            OpKind::Join { kind, .. } => join(program, id, *kind)?,
             OpKind::Sink { name, path } => {
                 let directory = path
                     .as_deref()
@@ -188,7 +197,7 @@ pub fn source_files(program: &Program, w: &mut Writer) {
     w.line("}");
 }
 
-/// A join: both sides keyed by their first field, Spark's join,
+/// A join: both sides keyed by their key fields, Spark's join,
 /// leftOuterJoin, rightOuterJoin or fullOuterJoin, and the pair flattened into one record
 /// whose fields from an outer side are options.
 fn join(program: &Program, id: DatasetId, kind: JoinKind) -> Result<String, ExportError> {
@@ -201,9 +210,10 @@ fn join(program: &Program, id: DatasetId, kind: JoinKind) -> Result<String, Expo
         JoinKind::RightOuter => "rightOuterJoin",
         JoinKind::FullOuter => "fullOuterJoin",
     };
-    let key = key_expr("r[0]", &left.fields[..1]);
+    let keys = op.key_fields();
+    let key = key_expr(&key_of_record(keys), &left.fields[..keys]);
     Ok(format!(
-        "{l}.map(lambda r: ({key}, r)).{method}({r}.map(lambda r: ({key}, r))).map(lambda kv: joined(kv[1], {l_flags}, {r_flags}))",
+        "{l}.map(lambda r: ({key}, r)).{method}({r}.map(lambda r: ({key}, r))).map(lambda kv: joined(kv[1], {l_flags}, {r_flags}, {keys}))",
         l = dataset(op.inputs[0]),
         r = dataset(op.inputs[1]),
     ))
@@ -228,8 +238,9 @@ pub fn join_wraps(
             .map(|(i, o)| matches!(o, Ty::Option(_)) && !matches!(i, Ty::Option(_)))
             .collect()
     };
-    let l_out = &outputs[1..l_width];
-    let r_out = &outputs[l_width..l_width + r_width - 1];
+    let keys = op.key_fields();
+    let l_out = &outputs[keys..l_width];
+    let r_out = &outputs[l_width..l_width + r_width - keys];
     let may_be_absent = |side: &[Ty], absent: bool| -> Result<(), ExportError> {
         if absent && !side.iter().all(|t| matches!(t, Ty::Option(_))) {
             return Err(ExportError::Unsupported {
@@ -256,8 +267,8 @@ pub fn join_wraps(
         )
     };
     Ok((
-        flags(wraps(&left.fields[1..], l_out)),
-        flags(wraps(&right.fields[1..], r_out)),
+        flags(wraps(&left.fields[keys..], l_out)),
+        flags(wraps(&right.fields[keys..], r_out)),
     ))
 }
 

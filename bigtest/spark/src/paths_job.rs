@@ -61,6 +61,16 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
         let fields_of = |i: usize| &program.ops[op.inputs[i]].fields;
         let udf = op.udf().map(function_name).unwrap_or_default();
         let label = str_literal(&program.op_label(id));
+        if op.key_fields() > 1 {
+            return Err(ExportError::Unsupported {
+                loc: op.loc.clone(),
+                what: format!(
+                    "a {} keyed by {} fields in the coverage job (the job itself exports)",
+                    op.mnemonic(),
+                    op.key_fields()
+                ),
+            });
+        }
         let line = match &op.kind {
             OpKind::Source { .. } => {
                 format!("source_records(sc, inputs, {}, {label})", source_args(op))
@@ -114,7 +124,7 @@ pub fn emit(program: &Program, w: &mut Writer) -> Result<(), ExportError> {
                 input(0),
                 input(1)
             ),
-            OpKind::Join { kind } => {
+            OpKind::Join { kind, .. } => {
                 let (l_wraps, r_wraps) = join_wraps(program, id, *kind)?;
                 let left = &program.ops[op.inputs[0]];
                 format!(

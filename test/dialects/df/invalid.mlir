@@ -472,3 +472,37 @@ func.func @sql_cast_wrong_element(%s: !df.str) -> !df.option<i64> {
   %n = df.sql_cast %s to double : !df.option<i64>
   return %n : !df.option<i64>
 }
+
+// -----
+
+// A key of several fields: the same types on both sides of a join.
+func.func @join_keys_differ() {
+  %a = df.source "a" inline ["x,1,2"] delimiter "," : !df.dataset<tuple<!df.str, i64, i64>>
+  %b = df.source "b" inline ["x,y,2"] delimiter "," : !df.dataset<tuple<!df.str, !df.str, i64>>
+  // expected-error@+1 {{join keys must have the same type: left key is !df.str, i64, right key is !df.str, !df.str}}
+  %j = df.join inner %a, %b keys 2 : !df.dataset<tuple<!df.str, i64, i64>>, !df.dataset<tuple<!df.str, !df.str, i64>> -> !df.dataset<tuple<!df.str, i64, i64, i64>>
+  return
+}
+
+// -----
+
+func.func @reduce_by_key_no_value() {
+  %a = df.source "a" inline ["x,1"] delimiter "," : !df.dataset<tuple<!df.str, i64>>
+  // expected-error@+1 {{needs key-value records with 2 key fields and at least one value, found tuple<!df.str, i64>}}
+  %r = df.reduce_by_key %a @add keys 2 : !df.dataset<tuple<!df.str, i64>>
+  return
+}
+
+func.func @add(%a: i64, %b: i64) -> i64 {
+  %s = arith.addi %a, %b : i64
+  return %s : i64
+}
+
+// -----
+
+func.func @no_keys() {
+  %a = df.source "a" inline ["x,1"] delimiter "," : !df.dataset<tuple<!df.str, i64>>
+  // expected-error@+1 {{'df.join' op attribute 'keys' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1}}
+  %j = df.join inner %a, %a keys 0 : !df.dataset<tuple<!df.str, i64>>, !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<!df.str, i64, i64>>
+  return
+}

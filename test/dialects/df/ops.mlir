@@ -161,6 +161,9 @@ func.func @operators() {
   %r = df.join right_outer %counts, %rates : !df.dataset<tuple<!df.str, i64>>, !df.dataset<tuple<!df.str, f64>> -> !df.dataset<tuple<!df.str, !df.option<i64>, f64>>
   // CHECK: df.join full_outer {{.*}} -> !df.dataset<tuple<!df.str, !df.option<i64>, !df.option<f64>>>
   %f = df.join full_outer %counts, %rates : !df.dataset<tuple<!df.str, i64>>, !df.dataset<tuple<!df.str, f64>> -> !df.dataset<tuple<!df.str, !df.option<i64>, !df.option<f64>>>
+  // Keys of two fields.
+  // CHECK: df.join inner %{{.*}}, %{{.*}} keys 2 : !df.dataset<tuple<!df.str, i64, f64>>
+  %k = df.join inner %j, %j keys 2 : !df.dataset<tuple<!df.str, i64, f64>>, !df.dataset<tuple<!df.str, i64, f64>> -> !df.dataset<tuple<!df.str, i64, f64, f64>>
   %merged = df.map %l @merge : !df.dataset<tuple<!df.str, i64, !df.option<f64>>> -> !df.dataset<tuple<!df.str, i64>>
   // CHECK: df.union %{{.*}}, %{{.*}} : !df.dataset<tuple<!df.str, i64>>
   %u = df.union %merged, %big : !df.dataset<tuple<!df.str, i64>>

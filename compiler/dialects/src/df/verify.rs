@@ -362,14 +362,16 @@ fn verify_udf_use(
         // The value is every field after the key: `(k, (a, b))` in
         // Python is the record tuple<K, A, B>, folded by (A, B, A, B) -> (A, B).
         ops::REDUCE_BY_KEY => {
-            if in_fields.len() < 2 {
-                reporter.op_error(
-                    op,
-                    format!("needs key-value records tuple<K, V...>, found {input}"),
-                );
+            let keys = key_fields(op);
+            if in_fields.len() <= keys {
+                let needed = match keys {
+                    1 => "key-value records tuple<K, V...>".to_string(),
+                    n => format!("key-value records with {n} key fields and at least one value"),
+                };
+                reporter.op_error(op, format!("needs {needed}, found {input}"));
                 return;
             }
-            let value = &in_fields[1..];
+            let value = &in_fields[keys..];
             (value.iter().chain(value).cloned().collect(), value.to_vec())
         }
         _ => return,
@@ -423,19 +425,26 @@ fn verify_join(op: &Operation, reporter: &mut Reporter) {
         return;
     };
     let (l, r) = (texts(&record_fields(left)), texts(&record_fields(right)));
-    if l.len() < 2 || r.len() < 2 {
+    let keys = key_fields(op);
+    if l.len() <= keys || r.len() <= keys {
+        let key = if keys == 1 {
+            "K".to_string()
+        } else {
+            format!("{keys} key fields")
+        };
         reporter.op_error(
             op,
-            format!("joins keyed records tuple<K, ...> with at least one value; found {left} and {right}"),
+            format!("joins keyed records tuple<{key}, ...> with at least one value; found {left} and {right}"),
         );
         return;
     }
-    if l[0] != r[0] {
+    if l[..keys] != r[..keys] {
         reporter.op_error(
             op,
             format!(
                 "join keys must have the same type: left key is {}, right key is {}",
-                l[0], r[0]
+                l[..keys].join(", "),
+                r[..keys].join(", ")
             ),
         );
         return;
@@ -444,7 +453,7 @@ fn verify_join(op: &Operation, reporter: &mut Reporter) {
         .and_then(|k| ops::JOIN_KINDS.get(usize::try_from(k).ok()?).copied())
         .unwrap_or("inner");
     let wrap = |fields: &[String], optional: bool| -> Vec<String> {
-        fields[1..]
+        fields[keys..]
             .iter()
             .map(|f| {
                 if optional {
@@ -455,7 +464,7 @@ fn verify_join(op: &Operation, reporter: &mut Reporter) {
             })
             .collect()
     };
-    let mut expected = vec![l[0].clone()];
+    let mut expected = l[..keys].to_vec();
     expected.extend(wrap(&l, matches!(kind, "right_outer" | "full_outer")));
     expected.extend(wrap(&r, matches!(kind, "left_outer" | "full_outer")));
     let found = texts(&record_fields(output));
@@ -468,6 +477,15 @@ fn verify_join(op: &Operation, reporter: &mut Reporter) {
             ),
         );
     }
+}
+
+/// How many leading fields key a `df.reduce_by_key` or `df.join`: its
+/// `keys`, 1 without it.
+fn key_fields(op: &Operation) -> usize {
+    int_attr(op, "keys")
+        .and_then(|k| usize::try_from(k).ok())
+        .unwrap_or(1)
+        .max(1)
 }
 
 fn verify_get(op: &Operation, reporter: &mut Reporter) {

@@ -131,14 +131,20 @@ def Df_ReduceByKeyOp : Df_Op<"reduce_by_key", [Pure, SameOperandsAndResultType]>
     fields, everything after the key: records `tuple<K, A, B>` fold with
     `(A, B, A, B) → (A, B)` (PySpark's `reduceByKey` over `(k, (a, b))`).
 
+    With `keys N` the key is the first N fields (a DataFrame's
+    `groupBy("day", "country")`): records `tuple<K1, K2, V>` with `keys 2`
+    fold `(V, V) → V` per distinct pair of K1 and K2.
+
     ```mlir
     %c = df.reduce_by_key %pairs @add : !df.dataset<tuple<!df.str, i64>>
     %s = df.reduce_by_key %sums @add_pairs : !df.dataset<tuple<!df.str, i64, f64>>
+    %d = df.reduce_by_key %days @add keys 2 : !df.dataset<tuple<!df.str, !df.str, i64>>
     ```
   }];
-  let arguments = (ins Df_AnyDataset:$input, FlatSymbolRefAttr:$udf);
+  let arguments = (ins Df_AnyDataset:$input, FlatSymbolRefAttr:$udf,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$keys);
   let results = (outs Df_AnyDataset:$result);
-  let assemblyFormat = "$input $udf attr-dict `:` type($input)";
+  let assemblyFormat = "$input $udf (`keys` $keys^)? attr-dict `:` type($input)";
 }
 
 def Df_GroupByKeyOp : Df_Op<"group_by_key", [Pure]> {
@@ -160,7 +166,7 @@ def Df_GroupByKeyOp : Df_Op<"group_by_key", [Pure]> {
 }
 
 def Df_JoinOp : Df_Op<"join", [Pure]> {
-  let summary = "Join two keyed datasets on their first field";
+  let summary = "Join two keyed datasets on their first field (or first N fields)";
   let description = [{
     Left records `tuple<K, A...>` and right records `tuple<K, B...>` with the
     same key type `K` give `tuple<K, A..., B...>`. In a `left_outer` join the
@@ -168,14 +174,20 @@ def Df_JoinOp : Df_Op<"join", [Pure]> {
     `right_outer` wraps the left fields the same way, and `full_outer` wraps
     both sides (a key on one side only gives the other side's fields absent).
 
+    With `keys N` the key is the first N fields of each side, of the same
+    types (a DataFrame join on several columns): `tuple<K1, K2, A...>` and
+    `tuple<K1, K2, B...>` give `tuple<K1, K2, A..., B...>`.
+
     ```mlir
     %j = df.join inner %users, %orders : !df.dataset<tuple<i64, !df.str>>, !df.dataset<tuple<i64, f64>> -> !df.dataset<tuple<i64, !df.str, f64>>
+    %d = df.join inner %sales, %rates keys 2 : !df.dataset<tuple<!df.str, !df.str, i64>>, !df.dataset<tuple<!df.str, !df.str, f64>> -> !df.dataset<tuple<!df.str, !df.str, i64, f64>>
     ```
   }];
-  let arguments = (ins Df_JoinKind:$kind, Df_AnyDataset:$left, Df_AnyDataset:$right);
+  let arguments = (ins Df_JoinKind:$kind, Df_AnyDataset:$left, Df_AnyDataset:$right,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$keys);
   let results = (outs Df_AnyDataset:$result);
   let assemblyFormat = [{
-    $kind $left `,` $right attr-dict `:` type($left) `,` type($right) `->` type($result)
+    $kind $left `,` $right (`keys` $keys^)? attr-dict `:` type($left) `,` type($right) `->` type($result)
   }];
 }
 
