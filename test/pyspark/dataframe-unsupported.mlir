@@ -17,16 +17,16 @@
 // LIMITED-NEXT: return sales.orderBy("amount").limit(10)
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry condition_join 2>&1 | FileCheck %s --check-prefix=CONDITION-JOIN
-// CONDITION-JOIN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:27:31: a join on a Column condition is not supported yet; join on a column name both sides share (on="key")
+// CONDITION-JOIN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:27:31: a join on a Column condition is not supported yet; join on column names both sides share (on="key" or on=["a", "b"])
 // CONDITION-JOIN-NEXT: return sales.join(stores, sales.store == stores.store)
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry cross_join 2>&1 | FileCheck %s --check-prefix=CROSS-JOIN
 // CROSS-JOIN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:31:40: a cross join is not supported (inner, left, right, full, left_semi and left_anti are)
 // CROSS-JOIN-NEXT: return sales.join(stores, "store", "cross")
 
-// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry two_keys 2>&1 | FileCheck %s --check-prefix=TWO-KEYS
-// TWO-KEYS: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:35:18: groupBy() of several columns is not supported yet (one key column is)
-// TWO-KEYS-NEXT: return sales.groupBy("store", "day").count()
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry double_keys 2>&1 | FileCheck %s --check-prefix=DOUBLE-KEYS
+// DOUBLE-KEYS: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:35:35: a double column (amount) among several group keys is not supported yet
+// DOUBLE-KEYS-NEXT: return sales.groupBy("store", "amount").count()
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry double_text 2>&1 | FileCheck %s --check-prefix=DOUBLE-TEXT
 // DOUBLE-TEXT: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:39:44: a cast from double to string is not supported yet (Spark prints doubles as Java does, not as Python does; format in a UDF)

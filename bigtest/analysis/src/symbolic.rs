@@ -908,7 +908,11 @@ const SQL_INTEGER_RE: &str = r#"(re.++ (re.* (str.to_re " ")) (re.opt (re.union 
 /// The lower-case words Spark's boolean cast reads: every one, and the
 /// true ones.
 static SQL_BOOLEAN_WORD_RE: LazyLock<String> = LazyLock::new(|| {
-    let all: Vec<&str> = sql::TRUE_TEXTS.iter().chain(&sql::FALSE_TEXTS).copied().collect();
+    let all: Vec<&str> = sql::TRUE_TEXTS
+        .iter()
+        .chain(&sql::FALSE_TEXTS)
+        .copied()
+        .collect();
     words_re(&all, |w| format!("(str.to_re \"{w}\")"))
 });
 static SQL_TRUE_WORD_RE: LazyLock<String> =
@@ -916,7 +920,11 @@ static SQL_TRUE_WORD_RE: LazyLock<String> =
 /// What Spark's boolean cast reads from printable ASCII: a word in any
 /// case with spaces around.
 static SQL_BOOLEAN_TEXT_RE: LazyLock<String> = LazyLock::new(|| {
-    let all: Vec<&str> = sql::TRUE_TEXTS.iter().chain(&sql::FALSE_TEXTS).copied().collect();
+    let all: Vec<&str> = sql::TRUE_TEXTS
+        .iter()
+        .chain(&sql::FALSE_TEXTS)
+        .copied()
+        .collect();
     format!(
         "(re.++ {SPACES_RE} {} {SPACES_RE})",
         words_re(&all, caseless_re)
@@ -982,42 +990,41 @@ impl SymDomain {
     /// integer part and an optional two-digit fraction, whose value is
     /// exact. Its value, a real.
     fn decimal_text(&mut self, s: &Term) -> Term {
-            let whole = self.state.fresh("w", Sort::Str);
-            let fraction = self.state.fresh("f", Sort::Str);
-            self.state.assume(eq(
-                s.clone(),
-                app("str.++", vec![whole.clone(), fraction.clone()]),
-            ));
-            self.state.assume(or(vec![
-                eq(fraction.clone(), Term::Str(String::new())),
-                in_re(fraction.clone(), FRACTION_RE),
-            ]));
-            // Whole numbers where the path allows them: Z3 decides
-            // the fraction's digits about three times slower than
-            // the integer part alone, and a boundary probe pins a
-            // whole number anyway (sensor_peak: 1.6 s -> 1.1 s,
-            // the same mutation score).
-            self.state
-                .prefer(eq(fraction.clone(), Term::Str(String::new())));
-            let (negative, magnitude) = self.parse_signed(whole, 12);
-            self.state.known_nonempty(s);
-            let units = app("to_real", vec![magnitude]);
-            let cents = ite(
-                eq(fraction.clone(), Term::Str(String::new())),
-                Term::Int(0),
-                app(
-                    "str.to_int",
-                    vec![app(
-                        "str.substr",
-                        vec![fraction, Term::Int(1), Term::Int(2)],
-                    )],
-                ),
-            );
-            let hundredths =
-                app("/", vec![app("to_real", vec![cents]), Term::Real(100, 1)]);
-            // "-1.50" is -(1 + 0.50).
-            let value = app("+", vec![units, hundredths]);
-            ite(negative, neg(value.clone()), value)
+        let whole = self.state.fresh("w", Sort::Str);
+        let fraction = self.state.fresh("f", Sort::Str);
+        self.state.assume(eq(
+            s.clone(),
+            app("str.++", vec![whole.clone(), fraction.clone()]),
+        ));
+        self.state.assume(or(vec![
+            eq(fraction.clone(), Term::Str(String::new())),
+            in_re(fraction.clone(), FRACTION_RE),
+        ]));
+        // Whole numbers where the path allows them: Z3 decides
+        // the fraction's digits about three times slower than
+        // the integer part alone, and a boundary probe pins a
+        // whole number anyway (sensor_peak: 1.6 s -> 1.1 s,
+        // the same mutation score).
+        self.state
+            .prefer(eq(fraction.clone(), Term::Str(String::new())));
+        let (negative, magnitude) = self.parse_signed(whole, 12);
+        self.state.known_nonempty(s);
+        let units = app("to_real", vec![magnitude]);
+        let cents = ite(
+            eq(fraction.clone(), Term::Str(String::new())),
+            Term::Int(0),
+            app(
+                "str.to_int",
+                vec![app(
+                    "str.substr",
+                    vec![fraction, Term::Int(1), Term::Int(2)],
+                )],
+            ),
+        );
+        let hundredths = app("/", vec![app("to_real", vec![cents]), Term::Real(100, 1)]);
+        // "-1.50" is -(1 + 0.50).
+        let value = app("+", vec![units, hundredths]);
+        ite(negative, neg(value.clone()), value)
     }
 
     /// Printable text that no float parse reads: no digit and no `n`
@@ -1040,7 +1047,10 @@ impl SymDomain {
     /// too.
     fn sql_cast(&mut self, to: SqlCastTarget, point: &str, args: &[Sym]) -> Result<Sym, Stop> {
         let [Sym::Str(s)] = args else {
-            return Err(unsupported(point, "df.sql_cast of a value that is not a string"));
+            return Err(unsupported(
+                point,
+                "df.sql_cast of a value that is not a string",
+            ));
         };
         let present = |value| Sym::Opt {
             present: Term::Bool(true),
@@ -1059,9 +1069,11 @@ impl SymDomain {
                 None => absent,
                 Some(Value::Int(v)) => present(Sym::Int(Term::Int(v))),
                 Some(Value::Bool(b)) => present(Sym::Bool(Term::Bool(b))),
-                Some(Value::Float(v)) => present(Sym::Real(
-                    real(v).ok_or_else(|| unsupported(point, "a non-finite f64 constant"))?,
-                )),
+                Some(Value::Float(v)) => {
+                    present(Sym::Real(real(v).ok_or_else(|| {
+                        unsupported(point, "a non-finite f64 constant")
+                    })?))
+                }
                 Some(_) => return Err(unsupported(point, "df.sql_cast's result")),
             });
         }
@@ -1072,7 +1084,8 @@ impl SymDomain {
                 SqlCastTarget::Double => Sym::Real(self.decimal_text(s)),
                 SqlCastTarget::Boolean => {
                     self.state.known_nonempty(s);
-                    self.state.assume(in_re(s.clone(), SQL_BOOLEAN_WORD_RE.as_str()));
+                    self.state
+                        .assume(in_re(s.clone(), SQL_BOOLEAN_WORD_RE.as_str()));
                     Sym::Bool(in_re(s.clone(), SQL_TRUE_WORD_RE.as_str()))
                 }
             }));

@@ -603,9 +603,18 @@ mod tests {
         assert_eq!(strip("\u{85}a\u{1f}", StripSide::Both, false), "a");
         // Spark 3.5.3: trim(" \xa0a\xa0 ") == "\xa0a\xa0", ltrim keeps the
         // right end, rtrim the left; tabs and newlines stay.
-        assert_eq!(strip(" \u{a0}a\u{a0} ", StripSide::Both, true), "\u{a0}a\u{a0}");
-        assert_eq!(strip(" \u{a0}a\u{a0} ", StripSide::Left, true), "\u{a0}a\u{a0} ");
-        assert_eq!(strip(" \u{a0}a\u{a0} ", StripSide::Right, true), " \u{a0}a\u{a0}");
+        assert_eq!(
+            strip(" \u{a0}a\u{a0} ", StripSide::Both, true),
+            "\u{a0}a\u{a0}"
+        );
+        assert_eq!(
+            strip(" \u{a0}a\u{a0} ", StripSide::Left, true),
+            "\u{a0}a\u{a0} "
+        );
+        assert_eq!(
+            strip(" \u{a0}a\u{a0} ", StripSide::Right, true),
+            " \u{a0}a\u{a0}"
+        );
         assert_eq!(strip("\n a \n", StripSide::Both, true), "\n a \n");
         assert_eq!(strip("   ", StripSide::Both, true), "");
         // The set is exactly str.isspace()'s (29 code points).

@@ -54,7 +54,11 @@ fn integer(text: &str, min: i128, max: i128) -> Option<i64> {
         Some((whole, fraction)) => (whole, fraction),
         None => (rest, ""),
     };
-    if !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()) {
+    if !whole
+        .bytes()
+        .chain(fraction.bytes())
+        .all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     let mut magnitude: i128 = 0;
@@ -77,7 +81,11 @@ fn double(text: &str) -> Option<f64> {
         return Some(x);
     }
     // Java's String.trim: characters up to U+0020.
-    match text.trim_matches(|c: char| c <= ' ').to_lowercase().as_str() {
+    match text
+        .trim_matches(|c: char| c <= ' ')
+        .to_lowercase()
+        .as_str()
+    {
         "inf" | "+inf" | "infinity" | "+infinity" => Some(f64::INFINITY),
         "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
         "nan" => Some(f64::NAN),
@@ -126,11 +134,41 @@ mod tests {
         ("\t7\n", Some(7), Some(7), Some(7.0), None),
         ("\x007\x1f", Some(7), Some(7), Some(7.0), None),
         ("\x7f8", Some(8), Some(8), None, None),
-        ("2147483647", Some(2147483647), Some(2147483647), Some(2147483647.0), None),
-        ("2147483648", None, Some(2147483648), Some(2147483648.0), None),
-        ("-2147483648", Some(-2147483648), Some(-2147483648), Some(-2147483648.0), None),
-        ("9223372036854775807", None, Some(i64::MAX), Some(9.223372036854776e18), None),
-        ("9223372036854775808", None, None, Some(9.223372036854776e18), None),
+        (
+            "2147483647",
+            Some(2147483647),
+            Some(2147483647),
+            Some(2147483647.0),
+            None,
+        ),
+        (
+            "2147483648",
+            None,
+            Some(2147483648),
+            Some(2147483648.0),
+            None,
+        ),
+        (
+            "-2147483648",
+            Some(-2147483648),
+            Some(-2147483648),
+            Some(-2147483648.0),
+            None,
+        ),
+        (
+            "9223372036854775807",
+            None,
+            Some(i64::MAX),
+            Some(9.223372036854776e18),
+            None,
+        ),
+        (
+            "9223372036854775808",
+            None,
+            None,
+            Some(9.223372036854776e18),
+            None,
+        ),
         ("0x10", None, None, None, None),
         ("١٢", None, None, None, None),
         ("1 2", None, None, None, None),
@@ -164,9 +202,21 @@ mod tests {
         for &(text, int, bigint, double, boolean) in SPARK {
             let got = |to| cast_str(to, text);
             assert_eq!(got(SqlCastTarget::Int), int.map(Value::Int), "int {text:?}");
-            assert_eq!(got(SqlCastTarget::BigInt), bigint.map(Value::Int), "bigint {text:?}");
-            assert_eq!(got(SqlCastTarget::Double), double.map(Value::Float), "double {text:?}");
-            assert_eq!(got(SqlCastTarget::Boolean), boolean.map(Value::Bool), "boolean {text:?}");
+            assert_eq!(
+                got(SqlCastTarget::BigInt),
+                bigint.map(Value::Int),
+                "bigint {text:?}"
+            );
+            assert_eq!(
+                got(SqlCastTarget::Double),
+                double.map(Value::Float),
+                "double {text:?}"
+            );
+            assert_eq!(
+                got(SqlCastTarget::Boolean),
+                boolean.map(Value::Bool),
+                "boolean {text:?}"
+            );
         }
     }
 

@@ -325,7 +325,9 @@ impl Domain for Concrete {
                     .ok_or_else(|| Stop::Fail(format!("\"{s}\" is not a number")));
                 total(*checked, parsed)?
             }
-            (UdfOp::SqlCast { to }, [Str(s)]) => Value::Option(crate::sql::cast_str(*to, s).map(Box::new)),
+            (UdfOp::SqlCast { to }, [Str(s)]) => {
+                Value::Option(crate::sql::cast_str(*to, s).map(Box::new))
+            }
             (UdfOp::ToStr, [Int(v)]) => Str(v.to_string()),
             (UdfOp::ToStr, [Float(v)]) => Str(host::format_float(self.host, *v)),
             (UdfOp::ToStr, [Bool(v)]) => Str(host::format_bool(self.host, *v)),

@@ -31,8 +31,8 @@ def cross_join(sales: DataFrame, stores: DataFrame) -> DataFrame:
     return sales.join(stores, "store", "cross")
 
 
-def two_keys(sales: DataFrame) -> DataFrame:
-    return sales.groupBy("store", "day").count()
+def double_keys(sales: DataFrame) -> DataFrame:
+    return sales.groupBy("store", "amount").count()
 
 
 def double_text(sales: DataFrame) -> DataFrame:

@@ -3,12 +3,17 @@
 //! (`reduce_by_key`), and the states become the aggregates' values (a
 //! map). Rows whose key is NULL make one group of their own, as in Spark.
 //! Aggregates skip NULL inputs: whether an input is NULL is a decision.
+//!
+//! One key column: rows of a NULL key are split off and aggregated apart
+//! (the key is one df field). Several: the df key is every key column, a
+//! NULL-able one as its flag and its value (`reduce_by_key keys N`), so
+//! NULLs group together; whether each is NULL is a decision.
 
 use crate::{
     error::{unsupported, Loc, Result},
     frame::{
         expr::{Exprs, SqlVal},
-        join::df_join,
+        join::{df_join, keys_clause},
         names::callee,
         ops::{column_named, distinct, map_rows, record_fn, split_null_keys, union_op},
         schema::{row_shape, Column, SqlTy},
@@ -171,18 +176,97 @@ fn state(kind: Kind, ty: SqlTy) -> Vec<SqlTy> {
 
 /// A row's group key on one side of a NULL-able key: the key (the first
 /// column of keyed rows), or the one constant of the NULL-key side.
-fn group_key(
+/// Which rows a side of an aggregate holds, and so how its key is made.
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    /// One key column: the rows whose key is present (the key first, one
+    /// field) or the rows whose key is NULL (the key is the default).
+    OneKey { present: bool },
+    /// Several key columns: every row.
+    Keys,
+}
+
+/// The df key fields of a row, named; `decide`: whether a NULL-able key
+/// column's NULL is a decision here.
+fn key_fields(
     ex: &mut Exprs,
     columns: &[(Column, SqlVal)],
-    known_key: bool,
-    ty: SqlTy,
+    keys: &[Column],
+    side: Side,
+    decide: bool,
     loc: &Loc,
-) -> SqlVal {
-    if known_key {
-        return columns[0].1.clone();
+) -> Vec<(String, SqlVal)> {
+    match side {
+        Side::OneKey { present: true } => vec![(keys[0].name.clone(), columns[0].1.clone())],
+        Side::OneKey { present: false } => {
+            let ty = keys[0].ty;
+            let v = ex.default(ty, loc);
+            vec![(keys[0].name.clone(), plain(v, ty))]
+        }
+        Side::Keys => {
+            let mut out = Vec::new();
+            for key in keys {
+                let (_, v) = columns
+                    .iter()
+                    .find(|(c, _)| c.name == key.name)
+                    .expect("a key column");
+                match &v.present {
+                    Some(p) => {
+                        if decide {
+                            ex.decide(p, loc);
+                        }
+                        let value = ex.normalized(v, loc);
+                        out.push((
+                            format!("_{}_present", key.name),
+                            plain(p.clone(), SqlTy::Bool),
+                        ));
+                        out.push((key.name.clone(), plain(value, v.ty)));
+                    }
+                    None => out.push((key.name.clone(), v.clone())),
+                }
+            }
+            out
+        }
     }
-    let v = ex.default(ty, loc);
-    plain(v, ty)
+}
+
+/// The key columns of an aggregate's output from its record's key fields.
+fn key_columns(
+    ex: &mut Exprs,
+    fields: &[(Column, SqlVal)],
+    keys: &[Column],
+    side: Side,
+    loc: &Loc,
+) -> Vec<(String, SqlVal)> {
+    match side {
+        Side::OneKey { present } => {
+            let mut v = fields[0].1.clone();
+            if keys[0].nullable {
+                v.present = Some(ex.f.bool(present, loc));
+            }
+            vec![(keys[0].name.clone(), v)]
+        }
+        Side::Keys => {
+            let mut out = Vec::new();
+            let mut at = 0;
+            for key in keys {
+                if fields[at].0.name == format!("_{}_present", key.name) {
+                    out.push((
+                        key.name.clone(),
+                        SqlVal {
+                            present: Some(fields[at].1.value.clone()),
+                            ..fields[at + 1].1.clone()
+                        },
+                    ));
+                    at += 2;
+                } else {
+                    out.push((key.name.clone(), fields[at].1.clone()));
+                    at += 1;
+                }
+            }
+            out
+        }
+    }
 }
 
 /// What an aggregate reads from a row: a column by name, or an expression.
@@ -204,11 +288,11 @@ fn plain(value: Value, ty: SqlTy) -> SqlVal {
     }
 }
 
-/// `GroupedData.method(...)` of `frame` grouped by `key`.
+/// `GroupedData.method(...)` of `frame` grouped by `keys`.
 pub fn aggregate(
     reader: &mut Reader,
     frame: Frame,
-    key: &str,
+    keys: &[String],
     method: &str,
     call: &Node,
 ) -> Result<Frame> {
@@ -222,27 +306,36 @@ pub fn aggregate(
             hidden: true,
         });
     }
-    let key_column = column_named(&frame, key, &loc)?.clone();
-    let (keyed, nulls) = split_null_keys(reader, &frame, key, &loc)?;
-    let mut sides = vec![(keyed, true)];
-    if let Some(nulls) = nulls {
-        sides.push((nulls, false));
-    }
+    let key_columns_in: Vec<Column> = keys
+        .iter()
+        .map(|k| column_named(&frame, k, &loc).cloned())
+        .collect::<Result<_>>()?;
+    let sides = match keys {
+        [key] => {
+            let (keyed, nulls) = split_null_keys(reader, &frame, std::slice::from_ref(key), &loc)?;
+            let mut sides = vec![(keyed, Side::OneKey { present: true })];
+            if let Some(nulls) = nulls {
+                sides.push((nulls, Side::OneKey { present: false }));
+            }
+            sides
+        }
+        _ => vec![(frame.clone(), Side::Keys)],
+    };
     let mut results = Vec::new();
     let mut input_types: Vec<SqlTy> = Vec::new();
     let mut combined: Option<String> = None;
-    for (side, known_key) in sides {
+    for (side, key_side) in sides {
         // 1. Each row: its key and every aggregate's state.
-        let key_name = key.to_string();
         let mut types = Vec::new();
+        let mut key_width = 0;
         let states = map_rows(
             reader,
             &side,
             &format!("agg_state_{}", loc.line),
             &loc,
             |ex, columns| {
-                let key_value = group_key(ex, columns, known_key, key_column.ty, &loc);
-                let mut out = vec![(key_name.clone(), key_value)];
+                let mut out = key_fields(ex, columns, &key_columns_in, key_side, true, &loc);
+                key_width = out.len();
                 // One decision per NULL-able input, however many aggregates
                 // read it.
                 let mut decided = std::collections::BTreeSet::new();
@@ -321,7 +414,7 @@ pub fn aggregate(
             input_types = types;
         }
         // 2. The states of one key, combined.
-        let state_types: Vec<Ty> = row_shape(&states.columns[1..]).fields();
+        let state_types: Vec<Ty> = row_shape(&states.columns[key_width..]).fields();
         let mut both = state_types.clone();
         both.extend(state_types.clone());
         // Both sides' states have one layout: one combining function.
@@ -349,8 +442,9 @@ pub fn aggregate(
         combined = Some(combine.clone());
         let reduced = reader.builder.emit(
             format!(
-                "df.reduce_by_key {} @{combine} : {}",
+                "df.reduce_by_key {} @{combine}{} : {}",
                 states.value,
+                keys_clause(key_width),
                 dataset_type(&row_shape(&states.columns))
             ),
             &loc,
@@ -369,12 +463,9 @@ pub fn aggregate(
                 &format!("distinct_{}", loc.line),
                 &loc,
                 |ex, columns| {
-                    let key_value = group_key(ex, columns, known_key, key_column.ty, &loc);
-                    let v = aggregated(ex, columns, &input)?;
-                    Ok(vec![
-                        (key.to_string(), key_value),
-                        ("_value".to_string(), v),
-                    ])
+                    let mut out = key_fields(ex, columns, &key_columns_in, key_side, false, &loc);
+                    out.push(("_value".to_string(), aggregated(ex, columns, &input)?));
+                    Ok(out)
                 },
             )?;
             let pairs = distinct(reader, pairs, &loc)?;
@@ -384,16 +475,18 @@ pub fn aggregate(
                 &format!("distinct_count_{}", loc.line),
                 &loc,
                 |ex, columns| {
-                    let n = match &columns[1].1.present {
+                    let n = match &columns[key_width].1.present {
                         Some(p) => {
                             ex.f.op(format!("arith.extui {} : i1 to i64", p.name), Ty::Int, &loc)
                         }
                         None => ex.f.int(1, &loc),
                     };
-                    Ok(vec![
-                        (key.to_string(), columns[0].1.clone()),
-                        (agg.name.clone(), plain(n, SqlTy::Long)),
-                    ])
+                    let mut out: Vec<(String, SqlVal)> = columns[..key_width]
+                        .iter()
+                        .map(|(c, v)| (c.name.clone(), v.clone()))
+                        .collect();
+                    out.push((agg.name.clone(), plain(n, SqlTy::Long)));
+                    Ok(out)
                 },
             )?;
             let add = record_fn(
@@ -405,8 +498,9 @@ pub fn aggregate(
             )?;
             let counted = reader.builder.emit(
                 format!(
-                    "df.reduce_by_key {} @{add} : {}",
+                    "df.reduce_by_key {} @{add}{} : {}",
                     ones.value,
+                    keys_clause(key_width),
                     dataset_type(&row_shape(&ones.columns))
                 ),
                 &loc,
@@ -415,7 +509,7 @@ pub fn aggregate(
                 value: counted,
                 columns: ones.columns,
             };
-            reduced = df_join(reader, "inner", &reduced, &counted, &loc);
+            reduced = df_join(reader, "inner", &reduced, &counted, key_width, &loc);
         }
         // 3. The aggregates' values.
         let output = map_rows(
@@ -424,18 +518,15 @@ pub fn aggregate(
             &format!("agg_result_{}", loc.line),
             &loc,
             |ex, columns| {
-                let mut key_value = columns[0].1.clone();
-                if key_column.nullable {
-                    key_value.present = Some(ex.f.bool(known_key, &loc));
-                }
-                let mut out = vec![(key.to_string(), key_value)];
-                let mut at = 1;
+                let mut out =
+                    key_columns(ex, &columns[..key_width], &key_columns_in, key_side, &loc);
+                let mut at = key_width;
                 let states: usize = aggs
                     .iter()
                     .zip(&input_types)
                     .map(|(a, t)| state(a.kind, *t).len())
                     .sum();
-                let mut distinct_at = 1 + states;
+                let mut distinct_at = key_width + states;
                 for (agg, ty) in aggs.iter().zip(&input_types) {
                     if agg.kind == Kind::Distinct {
                         out.push((agg.name.clone(), columns[distinct_at].1.clone()));

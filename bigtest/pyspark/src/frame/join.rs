@@ -1,7 +1,8 @@
-//! `left.join(right, on="key", how=...)` as df ops. A NULL key matches
-//! nothing, as in SQL: rows with a NULL key are split off before df's join
-//! (a decision of their own) and, where the join kind keeps unmatched
-//! rows, put back with the other side's columns NULL.
+//! `left.join(right, on="key", how=...)` (or `on=["a", "b"]`) as df ops.
+//! A NULL key matches nothing, as in SQL: rows with a NULL key column are
+//! split off before df's join (a decision of their own) and, where the
+//! join kind keeps unmatched rows, put back with the other side's columns
+//! NULL. Several key columns are df's `keys N`.
 
 use crate::{
     error::{unsupported, Loc, Result},
@@ -37,11 +38,13 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
         return unsupported(loc, "join() takes the other DataFrame");
     };
     let right = reader.frame(other)?;
+    let on = args.get(1).cloned().or_else(|| keyword(call, "on"));
+    let keys = join_keys(on.as_ref(), loc)?;
     // df's join takes records with a value beside the key: a side of only
-    // the key column gets a constant column, dropped from the result.
-    let left = pad(reader, left, "_pad_left", loc)?;
-    let right = pad(reader, right, "_pad_right", loc)?;
-    let joined = join_frames(reader, left, right, call, loc)?;
+    // the key columns gets a constant column, dropped from the result.
+    let left = pad(reader, left, keys.len(), "_pad_left", loc)?;
+    let right = pad(reader, right, keys.len(), "_pad_right", loc)?;
+    let joined = join_frames(reader, left, right, &keys, call, loc)?;
     if !joined.columns.iter().any(|c| c.name.starts_with("_pad_")) {
         return Ok(joined);
     }
@@ -60,9 +63,40 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
     )
 }
 
-/// `frame` with a constant column `name` where it has one column only.
-fn pad(reader: &mut Reader, frame: Frame, name: &str, loc: &Loc) -> Result<Frame> {
-    if frame.columns.len() > 1 {
+/// The key columns of `on`: a column name, or a list of them.
+fn join_keys(on: Option<&Node>, loc: &Loc) -> Result<Vec<String>> {
+    let Some(on) = on else {
+        return unsupported(loc, "a join without on (a cross join) is not supported");
+    };
+    if let Some(key) = on.str_constant() {
+        return Ok(vec![key]);
+    }
+    if !(on.is("List") || on.is("Tuple")) {
+        return unsupported(
+            &on.loc,
+            "a join on a Column condition is not supported yet; join on column names both sides share (on=\"key\" or on=[\"a\", \"b\"])",
+        );
+    }
+    let mut keys: Vec<String> = Vec::new();
+    for item in on.list("elts") {
+        match item.str_constant() {
+            Some(k) if keys.contains(&k) => {
+                return unsupported(&item.loc, format!("join()'s on names column {k} twice"))
+            }
+            Some(k) => keys.push(k),
+            None => return unsupported(&item.loc, "join()'s on is a list of column names"),
+        }
+    }
+    if keys.is_empty() {
+        return unsupported(&on.loc, "join()'s on is an empty list");
+    }
+    Ok(keys)
+}
+
+/// `frame` with a constant column `name` where it has only its `keys` key
+/// columns.
+fn pad(reader: &mut Reader, frame: Frame, keys: usize, name: &str, loc: &Loc) -> Result<Frame> {
+    if frame.columns.len() > keys {
         return Ok(frame);
     }
     map_rows(
@@ -89,36 +123,19 @@ fn pad(reader: &mut Reader, frame: Frame, name: &str, loc: &Loc) -> Result<Frame
     )
 }
 
-/// The join of `left` and `right` (each with a column beside the key).
+/// The join of `left` and `right` on `keys` (each with a column beside
+/// the key columns).
 fn join_frames(
     reader: &mut Reader,
     left: Frame,
     right: Frame,
+    keys: &[String],
     call: &Node,
     loc: &Loc,
 ) -> Result<Frame> {
     let args = call.list("args");
-    let on = args.get(1).cloned().or_else(|| keyword(call, "on"));
     let how_node = args.get(2).cloned().or_else(|| keyword(call, "how"));
-    let key = match &on {
-        Some(n) if n.str_constant().is_some() => n.str_constant().unwrap_or_default(),
-        Some(n) if (n.is("List") || n.is("Tuple")) && n.list("elts").len() == 1 => {
-            match n.list("elts")[0].str_constant() {
-                Some(k) => k,
-                None => return unsupported(&n.loc, "join()'s on is a column name"),
-            }
-        }
-        Some(n) if n.is("List") || n.is("Tuple") => {
-            return unsupported(&n.loc, "a join on several columns is not supported yet (one key column is)")
-        }
-        Some(n) => {
-            return unsupported(
-                &n.loc,
-                "a join on a Column condition is not supported yet; join on a column name both sides share (on=\"key\")",
-            )
-        }
-        None => return unsupported(loc, "a join without on (a cross join) is not supported"),
-    };
+    let n = keys.len();
     let how_text = match &how_node {
         None => "inner".to_string(),
         Some(n) => match n.str_constant() {
@@ -144,21 +161,33 @@ fn join_frames(
             )
         }
     };
-    let lk = column_named(&left, &key, loc)?.clone();
-    let rk = column_named(&right, &key, loc)?.clone();
-    if lk.ty != rk.ty {
-        return unsupported(
-            loc,
-            format!(
-                "join on {key} of {} and {}: Spark would cast; cast one side",
-                lk.ty.name(),
-                rk.ty.name()
-            ),
-        );
+    let mut left_key_columns = Vec::new();
+    for key in keys {
+        let lk = column_named(&left, key, loc)?.clone();
+        let rk = column_named(&right, key, loc)?.clone();
+        if lk.ty != rk.ty {
+            return unsupported(
+                loc,
+                format!(
+                    "join on {key} of {} and {}: Spark would cast; cast one side",
+                    lk.ty.name(),
+                    rk.ty.name()
+                ),
+            );
+        }
+        if n > 1 && lk.ty == SqlTy::Double {
+            // Spark matches -0.0 with 0.0 and NaN with NaN, which df's
+            // key equality does not model for doubles.
+            return unsupported(
+                loc,
+                format!("a double column ({key}) among several join keys is not supported yet"),
+            );
+        }
+        left_key_columns.push(lk);
     }
     if matches!(how, How::Inner | How::Left | How::Right | How::Full) {
         for c in &left.columns {
-            if c.name != key && right.columns.iter().any(|d| d.name == c.name) {
+            if !keys.contains(&c.name) && right.columns.iter().any(|d| d.name == c.name) {
                 return unsupported(
                     loc,
                     format!("both sides of the join have a column {}: the result's {} would be ambiguous; rename one first", c.name, c.name),
@@ -166,32 +195,36 @@ fn join_frames(
             }
         }
     }
-    let (left_keyed, left_nulls) = split_null_keys(reader, &left, &key, loc)?;
-    let (right_keyed, right_nulls) = split_null_keys(reader, &right, &key, loc)?;
-    let key_col = Column {
-        nullable: false,
-        ..lk.clone()
-    };
+    let (left_keyed, left_nulls) = split_null_keys(reader, &left, keys, loc)?;
+    let (right_keyed, right_nulls) = split_null_keys(reader, &right, keys, loc)?;
     match how {
-        How::Inner => Ok(df_join(reader, "inner", &left_keyed, &right_keyed, loc)),
+        How::Inner => Ok(df_join(reader, "inner", &left_keyed, &right_keyed, n, loc)),
         How::Left | How::Right | How::Full => {
             let kind = match how {
                 How::Left => "left_outer",
                 How::Right => "right_outer",
                 _ => "full_outer",
             };
-            let joined = df_join(reader, kind, &left_keyed, &right_keyed, loc);
+            let joined = df_join(reader, kind, &left_keyed, &right_keyed, n, loc);
             let keeps_left = how != How::Right;
             let keeps_right = how != How::Left;
-            let left_rest = left_keyed.columns[1..].to_vec();
-            let right_rest = right_keyed.columns[1..].to_vec();
-            // The key is NULL only on rows of a kept side's NULL keys.
-            let key_nullable =
-                (keeps_left && left_nulls.is_some()) || (keeps_right && right_nulls.is_some());
-            let mut target = vec![Column {
-                nullable: key_nullable,
-                ..key_col.clone()
-            }];
+            let left_rest = left_keyed.columns[n..].to_vec();
+            let right_rest = right_keyed.columns[n..].to_vec();
+            // A key column is NULL only on rows of a kept side's NULL keys
+            // where that side's column may be NULL.
+            let nullable_on = |nulls: &Option<Frame>, key: &str| {
+                nulls
+                    .as_ref()
+                    .is_some_and(|f| f.columns.iter().any(|c| c.name == key && c.nullable))
+            };
+            let mut target: Vec<Column> = left_key_columns
+                .iter()
+                .map(|k| Column {
+                    nullable: (keeps_left && nullable_on(&left_nulls, &k.name))
+                        || (keeps_right && nullable_on(&right_nulls, &k.name)),
+                    ..k.clone()
+                })
+                .collect();
             target.extend(left_rest.iter().map(|c| Column {
                 nullable: c.nullable || keeps_right,
                 ..c.clone()
@@ -204,7 +237,8 @@ fn join_frames(
                 reader,
                 &joined,
                 &target,
-                left_rest.len() + 1,
+                n,
+                left_rest.len() + n,
                 keeps_right,
                 keeps_left,
                 loc,
@@ -217,7 +251,7 @@ fn join_frames(
                 let (true, Some(nulls)) = (kept, nulls) else {
                     continue;
                 };
-                let filled = only_side(reader, &nulls, &target, &key, own, loc)?;
+                let filled = only_side(reader, &nulls, &target, keys, own, loc)?;
                 result = union_op(reader, &result, &filled, loc);
             }
             Ok(result)
@@ -226,38 +260,42 @@ fn join_frames(
             // The right side's distinct keys, each with a flag, so a left
             // row matches at most once and an outer join tells matched
             // rows apart.
-            let keys = map_rows(
+            let right_keys = map_rows(
                 reader,
                 &right_keyed,
                 &format!("join_keys_{}", loc.line),
                 loc,
                 |ex, columns| {
                     let t = ex.f.bool(true, loc);
-                    Ok(vec![
-                        (key.clone(), columns[0].1.clone()),
-                        (
-                            "_matched".to_string(),
-                            SqlVal {
-                                present: None,
-                                value: t,
-                                ty: SqlTy::Bool,
-                            },
-                        ),
-                    ])
+                    let mut out: Vec<(String, SqlVal)> = columns[..n]
+                        .iter()
+                        .map(|(c, v)| (c.name.clone(), v.clone()))
+                        .collect();
+                    out.push((
+                        "_matched".to_string(),
+                        SqlVal {
+                            present: None,
+                            value: t,
+                            ty: SqlTy::Bool,
+                        },
+                    ));
+                    Ok(out)
                 },
             )?;
-            let keys = distinct(reader, keys, loc)?;
-            // Spark's output of a semi or anti join on a column name:
-            // the key first, then the left side's other columns.
-            let n = left_keyed.columns.len();
+            let right_keys = distinct(reader, right_keys, loc)?;
+            // Spark's output of a semi or anti join on column names: the
+            // key columns first, then the left side's other columns.
+            let width = left_keyed.columns.len();
             let mut target = left_keyed.columns.clone();
-            target[0].nullable = how == How::Anti && lk.nullable;
-            let first_n: Vec<usize> = (0..n).collect();
+            for (t, k) in target.iter_mut().zip(&left_key_columns) {
+                t.nullable = how == How::Anti && k.nullable;
+            }
+            let first_n: Vec<usize> = (0..width).collect();
             let kept = if how == How::Semi {
-                let joined = df_join(reader, "inner", &left_keyed, &keys, loc);
+                let joined = df_join(reader, "inner", &left_keyed, &right_keys, n, loc);
                 project(reader, &joined, &first_n, &target, loc)?
             } else {
-                let joined = df_join(reader, "left_outer", &left_keyed, &keys, loc);
+                let joined = df_join(reader, "left_outer", &left_keyed, &right_keys, n, loc);
                 let mut fields: Vec<Ty> = row_shape(&left_keyed.columns).fields();
                 fields.push(Ty::Option(Box::new(Ty::Bool)));
                 let unmatched = record_fn(
@@ -287,7 +325,7 @@ fn join_frames(
                     value: filtered,
                     columns: joined.columns.clone(),
                 };
-                let without_flag = strip_last(reader, &filtered, &fields, n, loc)?;
+                let without_flag = strip_last(reader, &filtered, &fields, width, loc)?;
                 let without_flag = Frame {
                     value: without_flag,
                     columns: left_keyed.columns.clone(),
@@ -324,35 +362,48 @@ pub(crate) fn df_join(
     kind: &str,
     left: &Frame,
     right: &Frame,
+    keys: usize,
     loc: &Loc,
 ) -> Frame {
     let mut columns = left.columns.clone();
-    columns.extend(right.columns[1..].iter().cloned());
+    columns.extend(right.columns[keys..].iter().cloned());
     let side = |frame: &Frame, absent: bool| {
-        let rest = Shape::Tuple(frame.columns[1..].iter().map(Column::shape).collect());
+        let rest = Shape::Tuple(frame.columns[keys..].iter().map(Column::shape).collect());
         if absent {
             Shape::Absent(Box::new(rest))
         } else {
             rest
         }
     };
-    let shape = Shape::Tuple(vec![
-        Shape::Field(left.columns[0].ty.ty()),
-        side(left, matches!(kind, "right_outer" | "full_outer")),
-        side(right, matches!(kind, "left_outer" | "full_outer")),
-    ]);
+    // Key columns are never NULL here: one field each.
+    let mut shape: Vec<Shape> = left.columns[..keys]
+        .iter()
+        .map(|c| Shape::Field(c.ty.ty()))
+        .collect();
+    shape.push(side(left, matches!(kind, "right_outer" | "full_outer")));
+    shape.push(side(right, matches!(kind, "left_outer" | "full_outer")));
     let value = reader.builder.emit(
         format!(
-            "df.join {kind} {}, {} : {}, {} -> {}",
+            "df.join {kind} {}, {}{} : {}, {} -> {}",
             left.value,
             right.value,
+            keys_clause(keys),
             dataset_type(&row_shape(&left.columns)),
             dataset_type(&row_shape(&right.columns)),
-            dataset_type(&shape)
+            dataset_type(&Shape::Tuple(shape))
         ),
         loc,
     );
     Frame { value, columns }
+}
+
+/// ` keys N` for a key of several fields, nothing for one.
+pub(crate) fn keys_clause(keys: usize) -> String {
+    if keys > 1 {
+        format!(" keys {keys}")
+    } else {
+        String::new()
+    }
 }
 
 /// Rows of `target` from one side's rows whose key is NULL (`nulls`, in
@@ -362,7 +413,7 @@ fn only_side(
     reader: &mut Reader,
     nulls: &Frame,
     target: &[Column],
-    key: &str,
+    keys: &[String],
     own: &[Column],
     loc: &Loc,
 ) -> Result<Frame> {
@@ -374,7 +425,7 @@ fn only_side(
         |ex, columns| {
             let mut out = Vec::new();
             for t in target {
-                let mine = t.name == key || own.iter().any(|c| c.name == t.name);
+                let mine = keys.contains(&t.name) || own.iter().any(|c| c.name == t.name);
                 match columns.iter().find(|(c, _)| mine && c.name == t.name) {
                     Some((_, v)) => out.push((t.name.clone(), v.clone())),
                     None => {
@@ -398,13 +449,16 @@ fn only_side(
     conform(reader, filled, target, &identity, loc)
 }
 
-/// Rows of `target` from an outer join's records: the key, then the left
-/// side's columns (from `!df.option` fields where `left_optional`), then
-/// the right side's (likewise), NULL where a side is absent.
+/// Rows of `target` from an outer join's records: the `keys` key columns,
+/// then the left side's columns (from `!df.option` fields where
+/// `left_optional`), then the right side's (likewise), NULL where a side
+/// is absent.
+#[allow(clippy::too_many_arguments)]
 fn unwrap_outer(
     reader: &mut Reader,
     joined: &Frame,
     target: &[Column],
+    keys: usize,
     plain: usize,
     left_optional: bool,
     right_optional: bool,
@@ -417,9 +471,9 @@ fn unwrap_outer(
             ts
         }
     };
-    let mut fields = vec![joined.columns[0].ty.ty()];
+    let mut fields: Vec<Ty> = joined.columns[..keys].iter().map(|c| c.ty.ty()).collect();
     fields.extend(optional(
-        row_shape(&joined.columns[1..plain]).fields(),
+        row_shape(&joined.columns[keys..plain]).fields(),
         left_optional,
     ));
     fields.extend(optional(
@@ -434,12 +488,14 @@ fn unwrap_outer(
         |ex, params| {
             let mut out: Vec<Value> = Vec::new();
             let mut it = params.iter();
-            if target[0].nullable {
-                out.push(ex.f.bool(true, loc));
+            for key in &target[..keys] {
+                if key.nullable {
+                    out.push(ex.f.bool(true, loc));
+                }
+                out.push(it.next().expect("a key field").clone());
             }
-            out.push(it.next().expect("the key").clone());
             let sides = [
-                (&joined.columns[1..plain], left_optional),
+                (&joined.columns[keys..plain], left_optional),
                 (&joined.columns[plain..], right_optional),
             ];
             for (columns, optional) in sides {

@@ -44,8 +44,8 @@ enum Binding {
     Frames(Vec<Frame>),
     /// A Column expression, kept as code and lowered where it is used.
     Column(Node),
-    /// `df.groupBy(key)`: the frame and its key column.
-    Grouped(Frame, String),
+    /// `df.groupBy(keys)`: the frame and its key columns.
+    Grouped(Frame, Vec<String>),
 }
 
 /// Whether `def` takes a DataFrame: a parameter annotated `DataFrame`.
@@ -332,8 +332,9 @@ impl Reader<'_, '_> {
                     Binding::Frame(frame) => {
                         return self.frame_method(frame, &method, node).map(Binding::Frame)
                     }
-                    Binding::Grouped(frame, key) => {
-                        return agg::aggregate(self, frame, &key, &method, node).map(Binding::Frame)
+                    Binding::Grouped(frame, keys) => {
+                        return agg::aggregate(self, frame, &keys, &method, node)
+                            .map(Binding::Frame)
                     }
                     _ => {}
                 }
@@ -360,29 +361,46 @@ impl Reader<'_, '_> {
             env: &env,
             frames: &names,
         };
-        let key = match &args[..] {
-            [one] => one
-                .str_constant()
-                .or_else(|| names::column_reference(one, &cx)),
-            [] => {
-                return unsupported(
-                    &loc,
-                    "groupBy() without a key (a global aggregate, one row even of no input) is not supported yet",
-                )
-            }
-            _ => {
-                return unsupported(
-                    &loc,
-                    "groupBy() of several columns is not supported yet (one key column is)",
-                )
-            }
+        // `groupBy("a", col("b"))` or `groupBy(["a", "b"])`.
+        let items = match &args[..] {
+            [list] if list.is("List") || list.is("Tuple") => list.list("elts"),
+            _ => args.clone(),
         };
-        let Some(key) = key else {
-            return unsupported(&args[0].loc, "groupBy() takes a column name or col(name)");
-        };
-        if !frame.columns.iter().any(|c| c.name == key) {
-            return unsupported(&args[0].loc, format!("no column {key} to group by"));
+        if items.is_empty() {
+            return unsupported(
+                &loc,
+                "groupBy() without a key (a global aggregate, one row even of no input) is not supported yet",
+            );
         }
-        Ok(Binding::Grouped(frame, key))
+        let mut keys: Vec<String> = Vec::new();
+        for item in &items {
+            let Some(key) = item
+                .str_constant()
+                .or_else(|| names::column_reference(item, &cx))
+            else {
+                return unsupported(&item.loc, "groupBy() takes column names or col(name)");
+            };
+            if !frame.columns.iter().any(|c| c.name == key) {
+                return unsupported(&item.loc, format!("no column {key} to group by"));
+            }
+            if keys.contains(&key) {
+                return unsupported(&item.loc, format!("groupBy() names column {key} twice"));
+            }
+            if items.len() > 1 {
+                let ty = frame.columns.iter().find(|c| c.name == key).map(|c| c.ty);
+                if ty == Some(schema::SqlTy::Double) {
+                    // Spark groups -0.0 with 0.0 and NaN with NaN, which
+                    // df's key equality does not model for doubles.
+                    return unsupported(
+                        &item.loc,
+                        format!(
+                            "a double column ({key}) among several group keys is not supported yet"
+                        ),
+                    );
+                }
+            }
+            keys.push(key);
+        }
+        Ok(Binding::Grouped(frame, keys))
     }
 }

@@ -786,48 +786,71 @@ fn snake(method: &str) -> String {
     out
 }
 
-/// A key column's rows split by whether the key is NULL: the rows whose
-/// key is present as keyed rows (the key first, never NULL, then the other
-/// columns: what df's keyed operators take), and the rows whose key is
-/// NULL (`None` where the key column is never NULL). Each filter is a
-/// decision, so a NULL key is a JDU path of its own.
+/// Rows split by whether a key column is NULL: the rows whose key
+/// columns are all present as keyed rows (the key columns first, in
+/// `keys`' order and never NULL, then the other columns: what df's keyed
+/// operators take), and the rows with a NULL key column (`None` where no
+/// key column is ever NULL). Each filter is a decision, so a NULL key is a
+/// JDU path of its own.
 pub fn split_null_keys(
     reader: &mut Reader,
     frame: &Frame,
-    key: &str,
+    keys: &[String],
     loc: &Loc,
 ) -> Result<(Frame, Option<Frame>)> {
-    let k = column(frame, key, loc)?.clone();
-    let (present, absent) = if k.nullable {
-        let flag = |columns: &[(Column, SqlVal)]| {
-            let (_, v) = columns
+    let key_columns: Vec<Column> = keys
+        .iter()
+        .map(|k| column(frame, k, loc).cloned())
+        .collect::<Result<_>>()?;
+    let base = keys.join("_");
+    let (present, absent) = if key_columns.iter().any(|k| k.nullable) {
+        // Whether every key column is present.
+        let all_present = |ex: &mut Exprs, columns: &[(Column, SqlVal)]| {
+            let flags: Vec<Option<crate::ir::Value>> = key_columns
                 .iter()
-                .find(|(c, _)| c.name == k.name)
-                .expect("the key");
-            v.present.clone().expect("a NULL-able key")
+                .map(|k| {
+                    let (_, v) = columns
+                        .iter()
+                        .find(|(c, _)| c.name == k.name)
+                        .expect("a key column");
+                    v.present.clone()
+                })
+                .collect();
+            flags
+                .into_iter()
+                .fold(None, |acc: Option<crate::ir::Value>, p| {
+                    ex.both(&acc, &p, loc)
+                })
+                .expect("a NULL-able key")
         };
         let present = filter_rows(
             reader,
             frame,
-            &format!("{key}_present"),
+            &format!("{base}_present"),
             loc,
-            |_, columns| {
+            |ex, columns| {
                 Ok(SqlVal {
                     present: None,
-                    value: flag(columns),
+                    value: all_present(ex, columns),
                     ty: SqlTy::Bool,
                 })
             },
         )?;
-        let absent = filter_rows(reader, frame, &format!("{key}_null"), loc, |ex, columns| {
-            let one = ex.f.bool(true, loc);
-            let value = ex.f.binary("xori", &flag(columns), &one, Ty::Bool, loc);
-            Ok(SqlVal {
-                present: None,
-                value,
-                ty: SqlTy::Bool,
-            })
-        })?;
+        let absent = filter_rows(
+            reader,
+            frame,
+            &format!("{base}_null"),
+            loc,
+            |ex, columns| {
+                let all = all_present(ex, columns);
+                let value = ex.not(&all, loc);
+                Ok(SqlVal {
+                    present: None,
+                    value,
+                    ty: SqlTy::Bool,
+                })
+            },
+        )?;
         (present, Some(absent))
     } else {
         (frame.clone(), None)
@@ -835,24 +858,28 @@ pub fn split_null_keys(
     let keyed = map_rows(
         reader,
         &present,
-        &format!("key_{key}"),
+        &format!("key_{base}"),
         loc,
         |_, columns| {
-            let mut out = Vec::new();
+            // Present here: the filter kept only those.
+            let mut out: Vec<(String, SqlVal)> = key_columns
+                .iter()
+                .map(|k| {
+                    let (c, v) = columns
+                        .iter()
+                        .find(|(c, _)| c.name == k.name)
+                        .expect("a key column");
+                    (
+                        c.name.clone(),
+                        SqlVal {
+                            present: None,
+                            ..v.clone()
+                        },
+                    )
+                })
+                .collect();
             for (c, v) in columns {
-                if c.name == k.name {
-                    // Present here: the filter kept only those.
-                    out.insert(
-                        0,
-                        (
-                            c.name.clone(),
-                            SqlVal {
-                                present: None,
-                                ..v.clone()
-                            },
-                        ),
-                    );
-                } else {
+                if !keys.contains(&c.name) {
                     out.push((c.name.clone(), v.clone()));
                 }
             }
