@@ -55,3 +55,11 @@
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry python_and 2>&1 | FileCheck %s --check-prefix=PYTHON-AND
 // PYTHON-AND: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:63:25: `and`/`or` of Columns: PySpark refuses a Column's truth; use & and | (with parentheses)
 // PYTHON-AND-NEXT: return sales.filter((F.col("amount") > 0) and (F.col("units") > 1))
+
+// Helpers are read at their call; one that calls itself is refused there.
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry recursive_helper 2>&1 | FileCheck %s --check-prefix=RECURSIVE
+// RECURSIVE: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:67:12: again() calls itself: recursive helpers are not supported
+// RECURSIVE-NEXT: return again(df.filter(F.col("amount") > 0))
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry helper_without_frame 2>&1 | FileCheck %s --check-prefix=HELPER-ACTION
+// HELPER-ACTION: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:75:12: DataFrame.count() is not supported (see the supported API in docs/bigtest.md)

@@ -98,10 +98,26 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
             }
         },
         None => {
-            let candidates: Vec<&String> = order
+            let mut candidates: Vec<&String> = order
                 .iter()
                 .filter(|n| takes_rdds(&scope.defs[*n]) || frame::takes_frames(&scope.defs[*n]))
                 .collect();
+            // Helpers a DataFrame function calls (`def clean(df): ...`)
+            // are part of it, not jobs of their own.
+            let frames: Vec<&String> = candidates
+                .iter()
+                .copied()
+                .filter(|n| frame::takes_frames(&scope.defs[*n]))
+                .collect();
+            if let [entry] = frames[..] {
+                let called = frame::helpers_called(&scope.defs, entry);
+                if candidates
+                    .iter()
+                    .all(|c| *c == entry || called.contains(*c))
+                {
+                    candidates = vec![entry];
+                }
+            }
             match candidates[..] {
                 [one] => Some(scope.defs[one].clone()),
                 [] => None,

@@ -181,6 +181,40 @@ impl Node {
         })
     }
 
+    /// This code with every read of a name in `names` (a `Name` in `Load`
+    /// context) replaced by that name's code: a helper's body with its
+    /// arguments in place of its parameters.
+    pub fn substitute(&self, names: &std::collections::HashMap<String, Node>) -> Node {
+        fn walk(json: &Json, names: &std::collections::HashMap<String, Node>) -> Json {
+            match json {
+                Json::Object(fields) => {
+                    let is_load = |f: &serde_json::Map<String, Json>| {
+                        f.get("ctx").and_then(|c| c.get("_")).and_then(Json::as_str) == Some("Load")
+                    };
+                    if fields.get("_").and_then(Json::as_str) == Some("Name") && is_load(fields) {
+                        let id = fields.get("id").and_then(Json::as_str).unwrap_or_default();
+                        if let Some(code) = names.get(id) {
+                            return code.json.clone();
+                        }
+                    }
+                    Json::Object(
+                        fields
+                            .iter()
+                            .map(|(k, v)| (k.clone(), walk(v, names)))
+                            .collect(),
+                    )
+                }
+                Json::Array(items) => Json::Array(items.iter().map(|i| walk(i, names)).collect()),
+                other => other.clone(),
+            }
+        }
+        Node {
+            kind: self.kind.clone(),
+            loc: self.loc.clone(),
+            json: walk(&self.json, names),
+        }
+    }
+
     /// `Name` nodes' identifier.
     pub fn name(&self) -> Option<String> {
         if self.is("Name") {

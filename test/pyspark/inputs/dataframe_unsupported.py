@@ -61,3 +61,20 @@ def unknown_column(sales: DataFrame) -> DataFrame:
 
 def python_and(sales: DataFrame) -> DataFrame:
     return sales.filter((F.col("amount") > 0) and (F.col("units") > 1))
+
+
+def again(df):
+    return again(df.filter(F.col("amount") > 0))
+
+
+def recursive_helper(sales: DataFrame) -> DataFrame:
+    return again(sales)
+
+
+def count_of(df):
+    n = df.count()
+    return n
+
+
+def helper_without_frame(sales: DataFrame) -> DataFrame:
+    return count_of(sales)

@@ -48,6 +48,38 @@ enum Binding {
     Grouped(Frame, Vec<String>),
 }
 
+/// The module-level functions `entry` calls, directly or through them.
+pub fn helpers_called(defs: &std::collections::HashMap<String, Node>, entry: &str) -> Vec<String> {
+    fn calls(node: &Node, out: &mut Vec<String>) {
+        if node.is("Call") {
+            if let Some(name) = node.expect("func").name() {
+                out.push(name);
+            }
+        }
+        for child in node.children() {
+            calls(&child, out);
+        }
+    }
+    let mut found: Vec<String> = Vec::new();
+    let mut todo = vec![entry.to_string()];
+    while let Some(name) = todo.pop() {
+        let Some(def) = defs.get(&name) else {
+            continue;
+        };
+        let mut called = Vec::new();
+        for statement in def.list("body") {
+            calls(&statement, &mut called);
+        }
+        for c in called {
+            if defs.contains_key(&c) && c != entry && !found.contains(&c) {
+                found.push(c.clone());
+                todo.push(c);
+            }
+        }
+    }
+    found
+}
+
 /// Whether `def` takes a DataFrame: a parameter annotated `DataFrame`.
 pub fn takes_frames(def: &Node) -> bool {
     def.expect("args")
@@ -183,7 +215,11 @@ pub fn entry_program(builder: &mut Builder, def: &Node, guard: Option<&Node>) ->
         env.insert(name, Binding::Frame(frame));
     }
     let name = def.str("name").unwrap_or_default();
-    let mut reader = Reader { builder, env };
+    let mut reader = Reader {
+        builder,
+        env,
+        helpers: Vec::new(),
+    };
     let Some((binding, loc)) = reader.body(&def.list("body"))? else {
         return unsupported(
             &def.loc,
@@ -215,7 +251,12 @@ pub fn entry_program(builder: &mut Builder, def: &Node, guard: Option<&Node>) ->
 struct Reader<'a, 's> {
     builder: &'a mut Builder<'s>,
     env: BTreeMap<String, Binding>,
+    /// The helper functions being inlined, innermost last.
+    helpers: Vec<String>,
 }
+
+/// How deep helper functions may call helper functions.
+const MAX_HELPER_DEPTH: usize = 16;
 
 impl Reader<'_, '_> {
     fn body(&mut self, body: &[Node]) -> Result<Option<(Binding, Loc)>> {
@@ -315,6 +356,9 @@ impl Reader<'_, '_> {
         }
         if node.is("Call") {
             let func = node.expect("func");
+            if let Some(helper) = self.helper(&func) {
+                return self.inline(&helper, node);
+            }
             if func.is("Attribute") {
                 let method = func.str("attr").unwrap_or_default();
                 let receiver = func.expect("value");
@@ -342,6 +386,121 @@ impl Reader<'_, '_> {
         }
         // Anything else is a Column expression, checked where it is used.
         Ok(Binding::Column(node.clone()))
+    }
+
+    /// The module-level function `func` names, where it is a helper of
+    /// the DataFrame code (not a UDF: no decorator).
+    fn helper(&self, func: &Node) -> Option<Node> {
+        let name = func.name()?;
+        if self.env.contains_key(&name) {
+            return None;
+        }
+        let def = self.builder.scope().defs.get(&name)?;
+        def.list("decorator_list").is_empty().then(|| def.clone())
+    }
+
+    /// A call of helper `def` (`def clean(df): return df.filter(...)`),
+    /// read as if its body stood here: its parameters bound to the
+    /// caller's DataFrames and constants, its result what it returns.
+    fn inline(&mut self, def: &Node, call: &Node) -> Result<Binding> {
+        let name = def.str("name").unwrap_or_default();
+        if self.helpers.contains(&name) {
+            return unsupported(
+                &call.loc,
+                format!("{name}() calls itself: recursive helpers are not supported"),
+            );
+        }
+        if self.helpers.len() >= MAX_HELPER_DEPTH {
+            return unsupported(
+                &call.loc,
+                format!("helpers nested deeper than {MAX_HELPER_DEPTH} calls"),
+            );
+        }
+        let args = def.expect("args");
+        let params: Vec<String> = args
+            .list("args")
+            .iter()
+            .map(|p| p.str("arg").unwrap_or_default())
+            .collect();
+        if !args.list("vararg").is_empty()
+            || args.child("vararg").is_some()
+            || args.child("kwarg").is_some()
+            || !args.list("kwonlyargs").is_empty()
+        {
+            return unsupported(&def.loc, format!("{name}() takes *args, **kwargs or keyword-only parameters: a helper of the DataFrame code takes plain parameters"));
+        }
+        // Defaults align with the last parameters.
+        let defaults = args.list("defaults");
+        let mut bound: Vec<Option<Node>> = vec![None; params.len()];
+        for (i, d) in defaults.iter().enumerate() {
+            bound[params.len() - defaults.len() + i] = Some(d.clone());
+        }
+        let given = call.list("args");
+        if given.len() > params.len() {
+            return unsupported(
+                &call.loc,
+                format!(
+                    "{name}() takes {} arguments, {} given",
+                    params.len(),
+                    given.len()
+                ),
+            );
+        }
+        for (i, a) in given.iter().enumerate() {
+            bound[i] = Some(a.clone());
+        }
+        for k in call.list("keywords") {
+            let key = k.str("arg").unwrap_or_default();
+            match params.iter().position(|p| *p == key) {
+                Some(i) => bound[i] = k.child("value"),
+                None => return unsupported(&k.loc, format!("{name}() has no parameter {key}")),
+            }
+        }
+        // DataFrames are bound by name; constants and Column expressions
+        // stand in the body as code, where the Spark calls read them.
+        let mut env = BTreeMap::new();
+        let mut code = std::collections::HashMap::new();
+        for (param, arg) in params.iter().zip(bound) {
+            let Some(arg) = arg else {
+                return unsupported(
+                    &call.loc,
+                    format!("{name}() is called without its parameter {param}"),
+                );
+            };
+            match self.binding(&arg)? {
+                Binding::Frames(_) => {
+                    return unsupported(
+                        &arg.loc,
+                        format!("{name}()'s parameter {param} is a tuple of DataFrames: pass them one by one"),
+                    )
+                }
+                Binding::Column(c) => {
+                    code.insert(param.clone(), c);
+                }
+                frame => {
+                    env.insert(param.clone(), frame);
+                }
+            }
+        }
+        let body: Vec<Node> = def
+            .list("body")
+            .iter()
+            .map(|s| s.substitute(&code))
+            .collect();
+        let caller = std::mem::replace(&mut self.env, env);
+        self.helpers.push(name.clone());
+        let result = self.body(&body);
+        self.helpers.pop();
+        self.env = caller;
+        match result? {
+            Some((binding @ (Binding::Frame(_) | Binding::Frames(_)), _)) => Ok(binding),
+            _ => unsupported(
+                &def.loc,
+                format!(
+                    "{name}() returns no DataFrame; a helper of the DataFrame code returns one"
+                ),
+            ),
+        }
     }
 
     fn frame_method(&mut self, frame: Frame, method: &str, call: &Node) -> Result<Frame> {
