@@ -17,8 +17,12 @@
 // LIMITED-NEXT: return sales.orderBy("amount").limit(10)
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry condition_join 2>&1 | FileCheck %s --check-prefix=CONDITION-JOIN
-// CONDITION-JOIN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:27:31: a join on a Column condition is not supported yet; join on column names both sides share (on="key" or on=["a", "b"])
+// CONDITION-JOIN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:27:18: both sides of the join have a column store: Spark keeps both and a later reference to it is ambiguous; rename one first, or join on="store" where the condition is their equality
 // CONDITION-JOIN-NEXT: return sales.join(stores, sales.store == stores.store)
+
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry range_join 2>&1 | FileCheck %s --check-prefix=RANGE-JOIN
+// RANGE-JOIN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:84:31: a join condition is an equality of columns, or a & of them (other conditions are not supported yet)
+// RANGE-JOIN-NEXT: return sales.join(stores, sales.day < stores.city)
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry cross_join 2>&1 | FileCheck %s --check-prefix=CROSS-JOIN
 // CROSS-JOIN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:31:40: a cross join is not supported (inner, left, right, full, left_semi and left_anti are)

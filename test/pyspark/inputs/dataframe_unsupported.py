@@ -78,3 +78,7 @@ def count_of(df):
 
 def helper_without_frame(sales: DataFrame) -> DataFrame:
     return count_of(sales)
+
+
+def range_join(sales: DataFrame, stores: DataFrame) -> DataFrame:
+    return sales.join(stores, sales.day < stores.city)

@@ -8,6 +8,7 @@ use crate::{
     error::{unsupported, Loc, Result},
     frame::{
         expr::SqlVal,
+        names,
         ops::{
             column_named, conform, distinct, keyword, map_rows, record_fn, split_null_keys,
             union_op,
@@ -39,6 +40,9 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
     };
     let right = reader.frame(other)?;
     let on = args.get(1).cloned().or_else(|| keyword(call, "on"));
+    if let Some(condition) = on.as_ref().filter(|n| n.is("Compare") || n.is("BinOp")) {
+        return condition_join(reader, left, right, condition, call, loc);
+    }
     let keys = join_keys(on.as_ref(), loc)?;
     // df's join takes records with a value beside the key: a side of only
     // the key columns gets a constant column, dropped from the result.
@@ -57,6 +61,186 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
             Ok(columns
                 .iter()
                 .filter(|(c, _)| !c.name.starts_with("_pad_"))
+                .map(|(c, v)| (c.name.clone(), v.clone()))
+                .collect())
+        },
+    )
+}
+
+/// Which side of a join a column of its condition is on.
+#[derive(Clone, Copy, PartialEq)]
+enum JoinSide {
+    Left,
+    Right,
+}
+
+/// `left.join(right, left.a == right.b, how)` (or a `&` of such
+/// equalities): each side gets a copy of its key columns (`_on0`, ...),
+/// the join is on those, and they are dropped, so the rows are the left
+/// side's columns, then the right side's, as Spark gives them.
+fn condition_join(
+    reader: &mut Reader,
+    left: Frame,
+    right: Frame,
+    condition: &Node,
+    call: &Node,
+    loc: &Loc,
+) -> Result<Frame> {
+    let left_names = reader.names_of(&left);
+    let right_names = reader.names_of(&right);
+    let mut conjuncts = Vec::new();
+    let mut todo = vec![condition.clone()];
+    while let Some(node) = todo.pop() {
+        if node.is("BinOp") && node.op_kind("op").as_deref() == Some("BitAnd") {
+            todo.push(node.expect("right"));
+            todo.push(node.expect("left"));
+            continue;
+        }
+        conjuncts.push(node);
+    }
+    // Each side of `==`: a column of one of the two DataFrames.
+    let side_of = |node: &Node| -> Result<(JoinSide, String)> {
+        let on = |side: JoinSide, name: String| {
+            let frame = if side == JoinSide::Left {
+                &left
+            } else {
+                &right
+            };
+            if frame.columns.iter().any(|c| c.name == name) {
+                Ok((side, name))
+            } else {
+                unsupported(
+                    &node.loc,
+                    format!("no column {name} on that side of the join"),
+                )
+            }
+        };
+        let frame_name = match node.kind.as_str() {
+            "Attribute" | "Subscript" => node.expect("value").name(),
+            _ => None,
+        };
+        let column = match node.kind.as_str() {
+            "Attribute" => node.str("attr"),
+            "Subscript" => node.expect("slice").str_constant(),
+            "Call" if matches!(names::callee(node).as_deref(), Some("col" | "column")) => {
+                node.list("args").first().and_then(Node::str_constant)
+            }
+            _ => None,
+        };
+        let Some(column) = column else {
+            return unsupported(
+                &node.loc,
+                "a join condition compares columns of the two DataFrames (left.a == right.b)",
+            );
+        };
+        match frame_name {
+            Some(f) if left_names.contains(&f) && right_names.contains(&f) => unsupported(
+                &node.loc,
+                "a self-join on a condition is not supported yet (both sides are one DataFrame; alias one)",
+            ),
+            Some(f) if left_names.contains(&f) => on(JoinSide::Left, column),
+            Some(f) if right_names.contains(&f) => on(JoinSide::Right, column),
+            Some(f) => unsupported(&node.loc, format!("{f} is neither side of the join")),
+            None => {
+                let in_left = left.columns.iter().any(|c| c.name == column);
+                let in_right = right.columns.iter().any(|c| c.name == column);
+                match (in_left, in_right) {
+                    (true, false) => Ok((JoinSide::Left, column)),
+                    (false, true) => Ok((JoinSide::Right, column)),
+                    (true, true) => unsupported(
+                        &node.loc,
+                        format!("col(\"{column}\") is on both sides of the join; name the side (left.{column})"),
+                    ),
+                    (false, false) => unsupported(&node.loc, format!("no column {column} on either side of the join")),
+                }
+            }
+        }
+    };
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for c in &conjuncts {
+        let comparators = c.list("comparators");
+        let (true, ["Eq"], [rhs]) = (
+            c.is("Compare"),
+            &c.compare_ops()
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()[..],
+            &comparators[..],
+        ) else {
+            return unsupported(
+                &c.loc,
+                "a join condition is an equality of columns, or a & of them (other conditions are not supported yet)",
+            );
+        };
+        let a = side_of(&c.expect("left"))?;
+        let b = side_of(rhs)?;
+        let (l, r) = match (a, b) {
+            ((JoinSide::Left, l), (JoinSide::Right, r))
+            | ((JoinSide::Right, r), (JoinSide::Left, l)) => (l, r),
+            _ => {
+                return unsupported(
+                    &c.loc,
+                    "each equality of a join condition compares a left column with a right one",
+                )
+            }
+        };
+        pairs.push((l, r));
+    }
+    let how = call
+        .list("args")
+        .get(2)
+        .cloned()
+        .or_else(|| keyword(call, "how"))
+        .and_then(|n| n.str_constant())
+        .unwrap_or_else(|| "inner".into())
+        .to_ascii_lowercase()
+        .replace('_', "");
+    if !matches!(how.as_str(), "semi" | "leftsemi" | "anti" | "leftanti") {
+        for c in &left.columns {
+            if right.columns.iter().any(|d| d.name == c.name) {
+                return unsupported(
+                    loc,
+                    format!("both sides of the join have a column {}: Spark keeps both and a later reference to it is ambiguous; rename one first, or join on=\"{}\" where the condition is their equality", c.name, c.name),
+                );
+            }
+        }
+    }
+    let keys: Vec<String> = (0..pairs.len()).map(|i| format!("_on{i}")).collect();
+    let with_keys = |reader: &mut Reader, frame: &Frame, side: JoinSide| -> Result<Frame> {
+        map_rows(
+            reader,
+            frame,
+            &format!("join_on_{}", loc.line),
+            loc,
+            |_, columns| {
+                let mut out: Vec<(String, SqlVal)> = columns
+                    .iter()
+                    .map(|(c, v)| (c.name.clone(), v.clone()))
+                    .collect();
+                for (key, (l, r)) in keys.iter().zip(&pairs) {
+                    let name = if side == JoinSide::Left { l } else { r };
+                    let (_, v) = columns
+                        .iter()
+                        .find(|(c, _)| c.name == *name)
+                        .expect("a key column");
+                    out.push((key.clone(), v.clone()));
+                }
+                Ok(out)
+            },
+        )
+    };
+    let left = with_keys(reader, &left, JoinSide::Left)?;
+    let right = with_keys(reader, &right, JoinSide::Right)?;
+    let joined = join_frames(reader, left, right, &keys, call, loc)?;
+    map_rows(
+        reader,
+        &joined,
+        &format!("drop_on_{}", loc.line),
+        loc,
+        |_, columns| {
+            Ok(columns
+                .iter()
+                .filter(|(c, _)| !keys.contains(&c.name))
                 .map(|(c, v)| (c.name.clone(), v.clone()))
                 .collect())
         },

@@ -319,7 +319,7 @@ impl Reader<'_, '_> {
     }
 
     /// Names bound to `frame` (for `orders["amount"]` and `orders.amount`).
-    fn names_of(&self, frame: &Frame) -> Vec<String> {
+    pub(crate) fn names_of(&self, frame: &Frame) -> Vec<String> {
         self.env
             .iter()
             .filter(|(_, b)| matches!(b, Binding::Frame(f) if f.value == frame.value))
