@@ -24,7 +24,7 @@
 // CHECK: v8, = v6,
 // CHECK: d0 = read_source(sc, inputs, "readings", None, "\x09", ("str",))
 // CHECK: d2 = d1.map(lambda r: (key_of(r), r)).reduceByKey(lambda a, b: a).values()
-// CHECK: d5 = d4.map(lambda r: (key_of(r[0]), r)).reduceByKey(lambda a, b: (a[0],) + udf_sum(*a[1:], *b[1:])).values()
+// CHECK: d5 = d4.map(lambda r: (key_of(r[0]), r)).reduceByKey(lambda a, b: a[:1] + udf_sum(*a[1:], *b[1:])).values()
 // CHECK: sinks.append(("per_value", "per_value", d5.map(lambda r: format_record(("f64", "i64"), r))))
 // CHECK: SOURCE_FILES = {
 // CHECK-NEXT: "readings": "readings.txt",
