@@ -8,9 +8,9 @@
 // MISSING-SCHEMA: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:14:20: parameter events is a DataFrame: its schema is the module-level constant EVENTS_SCHEMA (a DDL string or StructType), or the schema the `__main__` block reads it with (spark.read.csv(..., schema=S)); the file has neither
 // MISSING-SCHEMA-NEXT: def missing_schema(events: DataFrame) -> DataFrame:
 
-// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry int_column 2>&1 | FileCheck %s --check-prefix=INT-COLUMN
-// INT-COLUMN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:8:17: column n is INT: input columns of type INT are not supported yet (use BIGINT; INT results of expressions and UDFs are)
-// INT-COLUMN-NEXT: COUNTS_SCHEMA = "store STRING, n INT"
+// RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry date_column 2>&1 | FileCheck %s --check-prefix=DATE-COLUMN
+// DATE-COLUMN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:8:17: column n has type DATE; supported types are string, bigint (long), int, double, boolean
+// DATE-COLUMN-NEXT: COUNTS_SCHEMA = "store STRING, n DATE"
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry limited 2>&1 | FileCheck %s --check-prefix=LIMITED
 // LIMITED: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:23:36: limit(): which rows a limit keeps is not supported yet (the output is compared as a multiset)

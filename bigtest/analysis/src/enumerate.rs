@@ -637,7 +637,10 @@ impl<'p> Enumerator<'p> {
         let mut out: Vec<State> = Vec::new();
         match &op.kind {
             OpKind::Source {
-                name, delimiter, ..
+                name,
+                delimiter,
+                int32,
+                ..
             } => {
                 let mut state = State::default();
                 let delimiter = (op.fields.len() > 1).then_some(delimiter.as_str());
@@ -658,6 +661,18 @@ impl<'p> Enumerator<'p> {
                         if let Sym::Bool(flag) = &field {
                             state.prefer(flag.clone());
                         }
+                    }
+                    if let (true, Sym::Int(v)) = (int32.contains(&i), &field) {
+                        state.assume(super::term::cmp(
+                            ">=",
+                            v.clone(),
+                            Term::Int(i32::MIN.into()),
+                        ));
+                        state.assume(super::term::cmp(
+                            "<=",
+                            v.clone(),
+                            Term::Int(i32::MAX.into()),
+                        ));
                     }
                     state.fields.push(field);
                     vars.push(var);

@@ -19,8 +19,8 @@ use coco_dialects::{
         FieldType,
     },
     ir::{
-        as_op, body_ops, float_attr, int_attr, location_text, nested_ops, op_name, raw_op,
-        str_array_attr, str_attr, symbol_attr,
+        as_op, body_ops, float_attr, i64_array_attr, int_attr, location_text, nested_ops, op_name,
+        raw_op, str_array_attr, str_attr, symbol_attr,
     },
 };
 use melior::ir::{
@@ -156,6 +156,11 @@ pub fn extract<'c>(module: &Operation<'c>, func: &Operation<'c>) -> Result<'c, P
                 path: str_attr(op, "path"),
                 inline: str_array_attr(op, "records"),
                 delimiter: str_attr(op, "delimiter").unwrap_or_default(),
+                int32: i64_array_attr(op, "int32")
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|i| usize::try_from(i).ok())
+                    .collect(),
             },
             ops::MAP => OpKind::Map { udf: udf() },
             ops::FLAT_MAP => OpKind::FlatMap { udf: udf() },

@@ -103,6 +103,7 @@ pub fn parse_source(
     lines: &[String],
     delimiter: &str,
     fields: &[Ty],
+    int32: &[usize],
 ) -> Result<Vec<Vec<Value>>, Error> {
     lines
         .iter()
@@ -132,11 +133,19 @@ pub fn parse_source(
                 .zip(fields)
                 .enumerate()
                 .map(|(i, (part, ty))| {
-                    Value::parse(host, part, ty).ok_or_else(|| {
+                    let value = Value::parse(host, part, ty).ok_or_else(|| {
                         bad(format!(
                             "has field #{i} \"{part}\", which is not a valid {ty}"
                         ))
-                    })
+                    })?;
+                    match value {
+                        Value::Int(v) if int32.contains(&i) && i32::try_from(v).is_err() => {
+                            Err(bad(format!(
+                                "has field #{i} \"{part}\", which is not a 32-bit integer (an INT)"
+                            )))
+                        }
+                        value => Ok(value),
+                    }
                 })
                 .collect()
         })
@@ -335,16 +344,26 @@ impl<'p> Interp<'p> {
         let mut out = Vec::new();
         match &op.kind {
             OpKind::Source {
-                name, delimiter, ..
+                name,
+                delimiter,
+                int32,
+                ..
             } => {
                 let lines = inputs.get(name).ok_or_else(|| Error::MissingSource {
                     loc: op.loc.clone(),
                     name: name.clone(),
                 })?;
-                for (index, fields) in
-                    parse_source(program.host, &op.loc, name, lines, delimiter, &op.fields)?
-                        .into_iter()
-                        .enumerate()
+                for (index, fields) in parse_source(
+                    program.host,
+                    &op.loc,
+                    name,
+                    lines,
+                    delimiter,
+                    &op.fields,
+                    int32,
+                )?
+                .into_iter()
+                .enumerate()
                 {
                     out.push(Record {
                         fields,
@@ -751,6 +770,7 @@ mod tests {
                         path: None,
                         inline: None,
                         delimiter: ",".into(),
+                        int32: Vec::new(),
                     },
                     vec![],
                     pair.clone(),

@@ -97,6 +97,8 @@ pub enum OpKind {
         path: Option<String>,
         inline: Option<Vec<String>>,
         delimiter: String,
+        /// The fields that hold 32-bit integers (a DataFrame's INT).
+        int32: Vec<usize>,
     },
     Map {
         udf: String,

@@ -513,6 +513,7 @@ mod tests {
             path: None,
             inline: None,
             delimiter: delimiter.into(),
+            int32: Vec::new(),
         }
     }
 

@@ -277,14 +277,16 @@ impl<'s> Builder<'s> {
 
     /// A DataFrame parameter's source: rows of `shape`, built by the
     /// pytest module with the schema in module constant `schema`.
+    /// `int32`: the record fields of the schema's INT columns.
     pub(crate) fn frame_source(
         &mut self,
         name: &str,
         shape: Shape,
         schema: &str,
+        int32: &[usize],
         loc: &Loc,
     ) -> Result<String> {
-        let rdd = self.source_shaped(name, shape, loc)?;
+        let rdd = self.source_of(name, None, &[], int32, shape, loc)?;
         if let Some(input) = self.inputs.last_mut() {
             input.schema = Some(schema.to_string());
         }
@@ -320,7 +322,7 @@ impl<'s> Builder<'s> {
 
     /// A source of text lines named `name`: a file, or `inline` records.
     fn source(&mut self, name: &str, path: Option<&str>, loc: &Loc) -> Result<Rdd> {
-        self.source_of(name, path, &[], Shape::Field(Ty::Str), loc)
+        self.source_of(name, path, &[], &[], Shape::Field(Ty::Str), loc)
     }
 
     /// The source `sc.textFile(path)` (`call`) reads, named `name`.
@@ -337,7 +339,7 @@ impl<'s> Builder<'s> {
     /// A parameter's source: records of `shape`, their fields separated by
     /// tabs in the test data.
     fn source_shaped(&mut self, name: &str, shape: Shape, loc: &Loc) -> Result<Rdd> {
-        self.source_of(name, None, &[], shape, loc)
+        self.source_of(name, None, &[], &[], shape, loc)
     }
 
     fn source_of(
@@ -345,6 +347,7 @@ impl<'s> Builder<'s> {
         name: &str,
         path: Option<&str>,
         records: &[String],
+        int32: &[usize],
         shape: Shape,
         loc: &Loc,
     ) -> Result<Rdd> {
@@ -364,8 +367,14 @@ impl<'s> Builder<'s> {
                 format!("inline [{}]", items.join(", "))
             }
         };
+        let int32 = if int32.is_empty() {
+            String::new()
+        } else {
+            let fields: Vec<String> = int32.iter().map(usize::to_string).collect();
+            format!(" int32 [{}]", fields.join(", "))
+        };
         let text = format!(
-            "df.source {} {origin} delimiter \"\\t\" : {}",
+            "df.source {} {origin} delimiter \"\\t\"{int32} : {}",
             string_literal(name),
             dataset_type(&shape)
         );
@@ -609,6 +618,7 @@ impl<'s> Builder<'s> {
                     &name,
                     None,
                     &records,
+                    &[],
                     Shape::Field(Ty::Str),
                     &call.loc,
                 )?))
@@ -1249,7 +1259,14 @@ pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
                     builder.text_file(&name, &value)?
                 } else {
                     let records = parallelized(&value)?;
-                    builder.source_of(&name, None, &records, Shape::Field(Ty::Str), &value.loc)?
+                    builder.source_of(
+                        &name,
+                        None,
+                        &records,
+                        &[],
+                        Shape::Field(Ty::Str),
+                        &value.loc,
+                    )?
                 };
                 env.insert(name, Binding::Rdd(rdd));
                 continue;

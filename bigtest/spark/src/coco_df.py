@@ -434,8 +434,10 @@ class BadRecord(Exception):
 
 
 def _parse_field(kind, text):
-    if kind == "i64":
+    if kind in ("i64", "i32"):
         value = _jvm_parse_long(text) if HOST == "jvm" else _python_int(text)
+        if kind == "i32" and value is not None and not -(1 << 31) <= value < (1 << 31):
+            return None
         return value
     if kind == "f64":
         if HOST == "jvm":

@@ -161,6 +161,7 @@ pub fn source_args(op: &DatasetOp) -> String {
         name,
         inline,
         delimiter,
+        int32,
         ..
     } = &op.kind
     else {
@@ -173,11 +174,22 @@ pub fn source_args(op: &DatasetOp) -> String {
         }
         None => "None".into(),
     };
+    // An INT field reads as "i32": a value beyond 32 bits is no record.
+    let items: Vec<String> = op
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, ty)| match ty {
+            Ty::Int if int32.contains(&i) => "\"i32\"".to_string(),
+            ty => kind(ty),
+        })
+        .collect();
     format!(
-        "{}, {inline}, {}, {}",
+        "{}, {inline}, {}, ({}{})",
         str_literal(name),
         str_literal(delimiter),
-        kinds(&op.fields)
+        items.join(", "),
+        if items.len() == 1 { "," } else { "" }
     )
 }
 

@@ -506,3 +506,12 @@ func.func @no_keys() {
   %j = df.join inner %a, %a keys 0 : !df.dataset<tuple<!df.str, i64>>, !df.dataset<tuple<!df.str, i64>> -> !df.dataset<tuple<!df.str, i64, i64>>
   return
 }
+
+// -----
+
+// Only i64 fields hold 32-bit integers.
+func.func @int32_of_a_string() {
+  // expected-error@+1 {{'df.source' op int32 names field #0, which is not an i64 field of the record}}
+  %items = df.source "items" inline ["nut,5"] delimiter "," int32 [0] : !df.dataset<tuple<!df.str, i64>>
+  return
+}

@@ -5,7 +5,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.functions import pandas_udf
 
 SALES_SCHEMA = "store STRING, day STRING, amount DOUBLE, units BIGINT"
-COUNTS_SCHEMA = "store STRING, n INT"
+COUNTS_SCHEMA = "store STRING, n DATE"
 STORES_SCHEMA = "store STRING, city STRING"
 
 scale = pandas_udf(lambda s: s * 2, "double")
@@ -15,7 +15,7 @@ def missing_schema(events: DataFrame) -> DataFrame:
     return events.filter(F.col("kind") == "click")
 
 
-def int_column(counts: DataFrame) -> DataFrame:
+def date_column(counts: DataFrame) -> DataFrame:
     return counts.filter(F.col("n") > 0)
 
 

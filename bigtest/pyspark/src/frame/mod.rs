@@ -202,7 +202,19 @@ pub fn entry_program(builder: &mut Builder, def: &Node, guard: Option<&Node>) ->
             );
         };
         let columns = schema::parse(&node)?;
-        let source = builder.frame_source(&name, row_shape(&columns), &constant, &param.loc)?;
+        // The record fields of INT columns (a NULL-able column is its flag
+        // and then its value).
+        let mut int32 = Vec::new();
+        let mut field = 0;
+        for c in &columns {
+            field += usize::from(c.nullable);
+            if c.ty == schema::SqlTy::Int {
+                int32.push(field);
+            }
+            field += 1;
+        }
+        let source =
+            builder.frame_source(&name, row_shape(&columns), &constant, &int32, &param.loc)?;
         let frame = ops::normalize(
             builder,
             Frame {

@@ -18,8 +18,8 @@ use coco_base::host::{Host, HOST_ATTRIBUTE};
 
 use crate::{
     ir::{
-        as_op, body_ops, defining_op, dialect_of, enclosing, function_signature, int_attr,
-        nested_ops, op_name, str_array_attr, str_attr, string_value, symbol_attr,
+        as_op, body_ops, defining_op, dialect_of, enclosing, function_signature, i64_array_attr,
+        int_attr, nested_ops, op_name, str_array_attr, str_attr, string_value, symbol_attr,
     },
     verify::Reporter,
 };
@@ -291,6 +291,15 @@ fn verify_source(op: &Operation, reporter: &mut Reporter) {
             format!("reads text, so record fields must be i64, f64, i1 or !df.str; field #{i} is {field}"),
         );
         return;
+    }
+    for i in i64_array_attr(op, "int32").unwrap_or_default() {
+        let field = usize::try_from(i).ok().and_then(|i| fields.get(i));
+        if field != Some(&FieldType::Int) {
+            reporter.op_error(
+                op,
+                format!("int32 names field #{i}, which is not an i64 field of the record"),
+            );
+        }
     }
     for (r, line) in records.iter().flatten().enumerate() {
         if let Err(problem) = check_record_text(line, &delimiter, &fields) {

@@ -51,16 +51,23 @@ def Df_SourceOp : Df_Op<"source"> {
     program file) and `inline` is given. `name` identifies the source in
     generated test data.
 
+    `int32` lists the `i64` fields (by position from 0) that hold a
+    32-bit integer, as a DataFrame's `INT` column does: a value beyond
+    [-2^31, 2^31 - 1] there is not a record, and generated data stays
+    within it.
+
     ```mlir
     %orders = df.source "orders" path "orders.csv" delimiter "," : !df.dataset<tuple<i64, !df.str, f64>>
     %lines = df.source "lines" inline ["a b", "b c"] delimiter "\t" : !df.dataset<!df.str>
+    %units = df.source "units" inline ["a,3"] delimiter "," int32 [1] : !df.dataset<tuple<!df.str, i64>>
     ```
   }];
   let arguments = (ins StrAttr:$name, OptionalAttr<StrAttr>:$path,
-                       OptionalAttr<StrArrayAttr>:$records, StrAttr:$delimiter);
+                       OptionalAttr<StrArrayAttr>:$records, StrAttr:$delimiter,
+                       OptionalAttr<DenseI64ArrayAttr>:$int32);
   let results = (outs Df_AnyDataset:$result);
   let assemblyFormat = [{
-    $name (`path` $path^)? (`inline` $records^)? `delimiter` $delimiter attr-dict `:` type($result)
+    $name (`path` $path^)? (`inline` $records^)? `delimiter` $delimiter (`int32` $int32^)? attr-dict `:` type($result)
   }];
 }
 
