@@ -1,7 +1,7 @@
 // A source's `int32` fields hold 32-bit integers (a DataFrame's INT
 // column): a record beyond that is no record (RUN), and the JDU paths keep
 // generated values within it, so a path that needs more is infeasible
-// (PATHS: "big" needs units over 3e9).
+// ("big" needs units over 3e9 on the paths below).
 // RUN: not coco-bigtest run %s 2>&1 | FileCheck %s
 // RUN: coco-opt %s --pass-pipeline='builtin.module(bigtest-jdu-paths,bigtest-solve)' | FileCheck %s --check-prefix=PATHS
 
