@@ -748,31 +748,37 @@ impl Exprs<'_, '_, '_> {
             option_ty.clone(),
             loc,
         );
-        let parses = self.f.op(
-            format!("df.is_present {} : {}", parsed.name, option_ty.mlir()),
+        let parsed = self.from_option(&parsed, to, loc);
+        SqlVal {
+            present: self.both(&v.present, &parsed.present, loc),
+            ..parsed
+        }
+    }
+
+    /// The value of an `!df.option` of `ty`'s field as a NULL-able value:
+    /// NULL where it is absent.
+    pub(super) fn from_option(&mut self, option: &Value, ty: SqlTy, loc: &Loc) -> SqlVal {
+        let present = self.f.op(
+            format!("df.is_present {} : {}", option.name, option.ty.mlir()),
             Ty::Bool,
             loc,
         );
-        let default = self.default(to, loc);
+        let default = self.default(ty, loc);
         let value = self.f.op(
             format!(
                 "df.value_or {}, {} : {}, {}",
-                parsed.name,
+                option.name,
                 default.name,
-                option_ty.mlir(),
-                to.ty().mlir()
+                option.ty.mlir(),
+                ty.ty().mlir()
             ),
-            to.ty(),
+            ty.ty(),
             loc,
         );
-        let present = match &v.present {
-            Some(p) => self.f.binary("andi", p, &parses, Ty::Bool, loc),
-            None => parses,
-        };
         SqlVal {
             present: Some(present),
             value,
-            ty: to,
+            ty,
         }
     }
 

@@ -401,30 +401,10 @@ impl Exprs<'_, '_, '_> {
             option_ty.clone(),
             loc,
         );
-        let found = self.f.op(
-            format!("df.is_present {} : {}", item.name, option_ty.mlir()),
-            Ty::Bool,
-            loc,
-        );
-        let empty = self.f.str("", loc);
-        let value = self.f.op(
-            format!(
-                "df.value_or {}, {} : {}, !df.str",
-                item.name,
-                empty.name,
-                option_ty.mlir()
-            ),
-            Ty::Str,
-            loc,
-        );
-        let present = match &s.present {
-            Some(p) => self.f.binary("andi", p, &found, Ty::Bool, loc),
-            None => found,
-        };
+        let item = self.from_option(&item, SqlTy::Str, loc);
         Ok(SqlVal {
-            present: Some(present),
-            value,
-            ty: SqlTy::Str,
+            present: self.both(&s.present, &item.present, loc),
+            ..item
         })
     }
 }
