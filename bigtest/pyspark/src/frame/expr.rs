@@ -748,7 +748,7 @@ impl Exprs<'_, '_, '_> {
             option_ty.clone(),
             loc,
         );
-        let parsed = self.from_option(&parsed, to, loc);
+        let parsed = self.option_value(&parsed, to, loc);
         SqlVal {
             present: self.both(&v.present, &parsed.present, loc),
             ..parsed
@@ -757,7 +757,7 @@ impl Exprs<'_, '_, '_> {
 
     /// The value of an `!df.option` of `ty`'s field as a NULL-able value:
     /// NULL where it is absent.
-    pub(super) fn from_option(&mut self, option: &Value, ty: SqlTy, loc: &Loc) -> SqlVal {
+    pub(super) fn option_value(&mut self, option: &Value, ty: SqlTy, loc: &Loc) -> SqlVal {
         let present = self.f.op(
             format!("df.is_present {} : {}", option.name, option.ty.mlir()),
             Ty::Bool,

@@ -401,7 +401,7 @@ impl Exprs<'_, '_, '_> {
             option_ty.clone(),
             loc,
         );
-        let item = self.from_option(&item, SqlTy::Str, loc);
+        let item = self.option_value(&item, SqlTy::Str, loc);
         Ok(SqlVal {
             present: self.both(&s.present, &item.present, loc),
             ..item
