@@ -250,7 +250,9 @@ fn key_columns(
             let mut out = Vec::new();
             let mut at = 0;
             for key in keys {
-                if fields[at].0.name == format!("_{}_present", key.name) {
+                // A NULL-able key column is its flag and its value
+                // (key_fields).
+                if key.nullable {
                     out.push((
                         key.name.clone(),
                         SqlVal {

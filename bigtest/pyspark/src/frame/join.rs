@@ -205,7 +205,18 @@ fn condition_join(
             }
         }
     }
-    let keys: Vec<String> = (0..pairs.len()).map(|i| format!("_on{i}")).collect();
+    // Names for the key copies that neither side uses.
+    let taken = |name: &str| {
+        left.columns
+            .iter()
+            .chain(&right.columns)
+            .any(|c| c.name == name)
+    };
+    let mut prefix = "_on".to_string();
+    while (0..pairs.len()).any(|i| taken(&format!("{prefix}{i}"))) {
+        prefix.insert(0, '_');
+    }
+    let keys: Vec<String> = (0..pairs.len()).map(|i| format!("{prefix}{i}")).collect();
     let with_keys = |reader: &mut Reader, frame: &Frame, side: JoinSide| -> Result<Frame> {
         map_rows(
             reader,
