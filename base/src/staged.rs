@@ -13,6 +13,9 @@
 //! removes the siblings whose lock it can take, those of a writer that was
 //! killed. A held lock proves a live writer even in another PID namespace
 //! (a container sharing the folder), where its pid would say nothing.
+//! A sibling is locked before it takes its name, as `.coco-new-TOKEN`,
+//! which no sweep touches: a writer killed in that instant leaves one such
+//! empty file behind rather than ever letting a sweep take a live sibling.
 
 use std::{
     collections::hash_map::RandomState,
@@ -26,6 +29,9 @@ use std::{
 /// The prefixes of the siblings' names.
 const TEMP: &str = ".coco-tmp-";
 const OLD: &str = ".coco-old-";
+/// A sibling's name from its creation until it is locked: no sweep looks
+/// at it, so none can take it in the instant before its writer's lock.
+const NEW: &str = ".coco-new-";
 
 /// A file or folder being written at [`Staged::path`], to become `target`.
 pub struct Staged {
@@ -52,6 +58,30 @@ pub fn token() -> String {
 
 fn sibling(target: &Path, kind: &str) -> PathBuf {
     target.with_file_name(format!("{kind}{}", token()))
+}
+
+/// A temporary sibling of `target`, made by `create` and locked before it
+/// takes its sibling name. Created under its sibling name, it would be
+/// unlocked for an instant, and another writer's sweep in the same folder
+/// (two pipeline stages writing their outputs at once) could take its
+/// lock and remove it under its writer. The lock is on the file, so it
+/// holds across the rename.
+fn create_locked(
+    target: &Path,
+    create: impl Fn(&Path) -> io::Result<()>,
+) -> io::Result<(PathBuf, File)> {
+    let token = token();
+    let fresh = target.with_file_name(format!("{NEW}{token}"));
+    create(&fresh)?;
+    let staged = locked(&fresh).and_then(|lock| {
+        let temp = target.with_file_name(format!("{TEMP}{token}"));
+        std::fs::rename(&fresh, &temp)?;
+        Ok((temp, lock))
+    });
+    if staged.is_err() {
+        remove(&fresh);
+    }
+    staged
 }
 
 /// Whether `name` is a sibling's name: a prefix and 16 hexadecimal digits.
@@ -110,36 +140,33 @@ impl Staged {
     /// does not exist or cannot be written.
     pub fn file(target: &Path) -> io::Result<Staged> {
         remove_stale(target);
-        let temp = sibling(target, TEMP);
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        let mut staged = Staged {
+        let (temp, lock) = create_locked(target, |path| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map(drop)
+        })?;
+        Ok(Staged {
             temp,
             target: target.to_path_buf(),
             dir: false,
             committed: false,
-            _lock: None,
-        };
-        staged._lock = Some(locked(&staged.temp)?);
-        Ok(staged)
+            _lock: Some(lock),
+        })
     }
 
     /// An empty folder, created at [`Staged::path`].
     pub fn dir(target: &Path) -> io::Result<Staged> {
         remove_stale(target);
-        let temp = sibling(target, TEMP);
-        std::fs::create_dir(&temp)?;
-        let mut staged = Staged {
+        let (temp, lock) = create_locked(target, |path| std::fs::create_dir(path))?;
+        Ok(Staged {
             temp,
             target: target.to_path_buf(),
             dir: true,
             committed: false,
-            _lock: None,
-        };
-        staged._lock = Some(locked(&staged.temp)?);
-        Ok(staged)
+            _lock: Some(lock),
+        })
     }
 
     /// Where to write.
@@ -269,6 +296,31 @@ mod tests {
         staged.commit().unwrap();
         assert_eq!(names(&dir), ["d".repeat(255), "n".repeat(255)]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn writers_in_one_folder_never_remove_each_others_siblings() {
+        // Each write sweeps the folder; flock conflicts between open files
+        // of one process as between processes, so threads stand in for
+        // the ranks that write a pipeline's outputs side by side.
+        let dir = scratch("concurrent");
+        let writers: Vec<_> = (0..8)
+            .map(|w| {
+                let dir = dir.clone();
+                std::thread::spawn(move || {
+                    for i in 0..200 {
+                        let target = dir.join(format!("out{w}-{i}"));
+                        let staged = Staged::file(&target).unwrap();
+                        std::fs::write(staged.path(), b"x").unwrap();
+                        staged.commit().unwrap();
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        assert_eq!(names(&dir).len(), 8 * 200);
     }
 
     #[test]

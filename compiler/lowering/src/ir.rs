@@ -50,11 +50,20 @@ pub fn results_of(ops: &[OperationRef]) -> HashSet<usize> {
 
 /// Ops that kernels rematerialise instead of reading from a buffer:
 /// constants, splats (and broadcasts or slices of one value, such as LAMB's
-/// trust ratio), and arithmetic on builtin scalars.
+/// trust ratio), arithmetic on builtin scalars and scalars read out of 0-d
+/// tensors.
 pub fn is_free(op: &Operation) -> bool {
     facts(&op_name(op)).class == Class::Constant
         || is_scalar_arithmetic(op)
+        || is_scalar_read(op)
         || splat_source(op).is_some()
+}
+
+/// `tensor.extract %t[]` of a 0-d tensor (the verifier allows no other):
+/// every kernel that reads the scalar is given the 0-d buffer and reads it
+/// there, as it reads a scalar input.
+pub fn is_scalar_read(op: &Operation) -> bool {
+    op_name(op) == "tensor.extract" && op.operand_count() == 1
 }
 
 /// For a `coco.expand` of a 0-d tensor, or a `coco.slice` of such a

@@ -252,7 +252,7 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
     let pid = child.id();
     let _ = thread::Builder::new()
         .name("coco-job-watch".into())
-        .spawn(move || watch_stopped(pid));
+        .spawn(move || watch_job(pid));
     Ok(child)
 }
 
@@ -308,20 +308,32 @@ fn spawn_reaper(dirs: &[PathBuf]) {
     }
 }
 
+/// How long a launcher may outlive every rank it started. Open MPI's
+/// mpirun sometimes stays asleep after its ranks have exited (a rank that
+/// fails as the job starts, both ranks zombies it never reaps): the job is
+/// over, and only the launcher keeps the caller waiting, forever.
+const LAUNCHER_GRACE: Duration = if cfg!(test) {
+    Duration::from_secs(1)
+} else {
+    Duration::from_secs(20)
+};
+
 /// Until child `pid` is reaped: kills any process of its job (the child
 /// and its children: mpirun and the ranks) that stays stopped for twice
-/// the watchdog's limit. Samples are counted, not time: when the launcher
-/// itself is stopped with its job (Ctrl-Z), it does not count.
-fn watch_stopped(pid: u32) {
+/// the watchdog's limit, and the child when every rank it started has
+/// exited (a zombie it does not reap) for [`LAUNCHER_GRACE`]. Samples are
+/// counted, not time: when the launcher itself is stopped with its job
+/// (Ctrl-Z), it does not count.
+fn watch_job(pid: u32) {
     let limit = crate::watchdog::limit_s();
-    if limit == 0 {
-        return;
-    }
     let samples = (2 * limit).saturating_mul(1000) / POLL.as_millis() as u64;
+    let grace = (LAUNCHER_GRACE.as_millis() / POLL.as_millis()) as u64;
     let mut stopped: Vec<(u32, u64)> = Vec::new();
+    let mut orphaned = 0u64;
     while lock(&CHILDREN).contains(&pid) && interrupted().is_none() {
+        let ranks = proc_children(pid);
         let mut job = vec![pid];
-        job.extend(proc_children(pid));
+        job.extend(&ranks);
         stopped.retain(|(p, _)| job.contains(p));
         for &p in &job {
             let is_stopped = proc_state(p) == Some('T');
@@ -335,8 +347,26 @@ fn watch_stopped(pid: u32) {
                 (false, None) => {}
             }
         }
+        let all_exited = !ranks.is_empty()
+            && proc_state(pid) != Some('T')
+            && ranks.iter().all(|&r| proc_state(r) == Some('Z'));
+        orphaned = if all_exited { orphaned + 1 } else { 0 };
+        let program = PROGRAM.get().map_or("coco", String::as_str);
+        if orphaned >= grace {
+            let line = format!(
+                "{program}: error: every rank has exited, but mpirun (pid {pid}) has not ended \
+                 the job after {} s; ending it\n",
+                LAUNCHER_GRACE.as_secs()
+            );
+            let _ = io::Write::write_all(&mut io::stderr().lock(), line.as_bytes());
+            // SAFETY: kill(2) on our own child, not yet reaped.
+            unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+            return;
+        }
+        if limit == 0 {
+            stopped.clear();
+        }
         if let Some(&(victim, _)) = stopped.iter().find(|(_, n)| *n >= samples) {
-            let program = PROGRAM.get().map_or("coco", String::as_str);
             let what = if victim == pid { "mpirun" } else { "a rank" };
             let line = format!(
                 "{program}: error: {what} (pid {victim}) has been stopped for {} s; ending the \
@@ -650,6 +680,17 @@ mod tests {
         assert!(live.path().exists());
         drop(live);
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_launcher_that_outlives_its_ranks_is_ended() {
+        use std::os::unix::process::ExitStatusExt;
+        // `sleep 0` exits at once and the `sleep` exec'd in its parent's
+        // place never reaps it: a launcher asleep beside its exited ranks.
+        let child =
+            spawn(Command::new("/bin/sh").args(["-c", "sleep 0 & exec sleep 600"])).unwrap();
+        let status = wait(child).unwrap();
+        assert_eq!(status.signal(), Some(libc::SIGKILL));
     }
 
     #[test]

@@ -280,6 +280,7 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
         "math.exp" => unary(f64::exp)?,
         "math.log" => unary(f64::ln)?,
         "math.tanh" => unary(f64::tanh)?,
+        "math.erf" => unary(libm::erf)?,
         "math.absf" => unary(f64::abs)?,
         "math.floor" => unary(f64::floor)?,
         "math.ceil" => unary(f64::ceil)?,

@@ -33,6 +33,22 @@ fn key(value: Value) -> usize {
     value.to_raw().ptr as usize
 }
 
+/// Where a stage's run stands after [`Frame::resume`].
+pub enum Progress {
+    Finished(FunctionResult),
+    Waiting(Waiting),
+}
+
+/// A `coco.recv` whose message is not there yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Waiting {
+    pub location: String,
+    pub peer: String,
+    /// Its index in the function body: the same index on the next resume
+    /// means the stage has not moved.
+    pub at_op: usize,
+}
+
 /// What a function produced.
 pub struct FunctionResult {
     pub results: Vec<PerRank>,
@@ -53,6 +69,9 @@ pub struct Frame<'c> {
     /// What the live set, values in flight and the host's values take;
     /// each op's operands and results are checked against it first.
     pub memory: MemoryAccount,
+    /// The index of the next top-level op to run (send and receive are
+    /// top-level ops, so a stage only ever waits between them).
+    next_op: usize,
 }
 
 /// The local shape of a value of type `tensor` on one of `group_size` ranks.
@@ -106,6 +125,7 @@ impl<'c> Frame<'c> {
             arguments: Vec::new(),
             uses_left: HashMap::new(),
             memory,
+            next_op: 0,
         }
     }
 
@@ -141,13 +161,9 @@ impl<'c> Frame<'c> {
         }
     }
 
-    /// Runs `func` with `arguments` (one `PerRank` per function argument).
-    pub fn run_function(
-        &mut self,
-        func: &'c Operation<'c>,
-        arguments: Vec<PerRank>,
-        channels: &mut Channels,
-    ) -> Result<FunctionResult> {
+    /// Binds `func`'s arguments (one `PerRank` per function argument) and
+    /// counts the uses of its values; [`Frame::resume`] then runs it.
+    pub fn start(&mut self, func: &'c Operation<'c>, arguments: Vec<PerRank>) -> Result<()> {
         let region = func.region(0).map_err(|e| Error::Program(e.to_string()))?;
         let block = region.first_block().ok_or_else(|| {
             Error::Program(format!(
@@ -169,15 +185,73 @@ impl<'c> Frame<'c> {
                 *self.uses_left.entry(key(operand)).or_default() += 1;
             }
         }
-        let results = self.run_ops(body_ops(func), channels)?;
-        // Values never used die with the frame.
-        for (_, data) in self.values.drain() {
-            self.memory.release(budget::value_bytes(&data));
+        self.next_op = 0;
+        Ok(())
+    }
+
+    /// Runs `func`'s body from where it stopped until it returns or reaches
+    /// a `coco.recv` whose message has not been sent yet. Stages are
+    /// coroutines over `channels`: the same rule the verifier's deadlock
+    /// check and the executors follow (a send never waits, a receive waits
+    /// for its peer's send), so a 1F1B schedule, where a stage receives
+    /// after it sends, runs here as it does on the ranks.
+    pub fn resume(&mut self, func: &'c Operation<'c>, channels: &mut Channels) -> Result<Progress> {
+        let ops = body_ops(func);
+        while let Some(op_ref) = ops.get(self.next_op) {
+            let op = as_op(op_ref);
+            let name = op_name(op);
+            if name == "func.return" {
+                let results = op
+                    .operands()
+                    .map(|v| self.take(v, op))
+                    .collect::<Result<_>>()?;
+                // Values never used die with the frame.
+                for (_, data) in self.values.drain() {
+                    self.memory.release(budget::value_bytes(&data));
+                }
+                self.next_op = ops.len();
+                return Ok(Progress::Finished(FunctionResult {
+                    results,
+                    updates: std::mem::take(&mut self.updates),
+                }));
+            }
+            if let Some(wait) = self.pending_receive(op, channels) {
+                return Ok(Progress::Waiting(wait));
+            }
+            self.run_op(op, &name, channels)?;
+            self.next_op += 1;
         }
-        Ok(FunctionResult {
-            results,
-            updates: std::mem::take(&mut self.updates),
-        })
+        Err(Error::Program(format!(
+            "{}: the function ends without func.return",
+            location_text(func.location())
+        )))
+    }
+
+    /// The first receive of `op` (itself, or one in its regions: an
+    /// overlap may hold transfers) whose message has not been sent yet.
+    fn pending_receive(&self, op: &Operation, channels: &Channels) -> Option<Waiting> {
+        let own = self.group.clone().unwrap_or_default();
+        let nested = nested_ops(op);
+        let receives = std::iter::once(op)
+            .chain(nested.iter().map(|o| as_op(o)))
+            .filter(|o| op_name(o) == coco_ops::RECV);
+        let mut needed: HashMap<String, usize> = HashMap::new();
+        for receive in receives {
+            let peer = symbol_attr(receive, "peer").unwrap_or_default();
+            let count = needed.entry(peer.clone()).or_default();
+            *count += 1;
+            let queued = channels
+                .get(&(peer.clone(), own.clone()))
+                .map_or(0, VecDeque::len);
+            if queued < *count {
+                return Some(Waiting {
+                    location: location_text(receive.location()),
+                    peer,
+                    at_op: self.next_op,
+                });
+            }
+        }
+        None
     }
 
     /// Runs a block's operations; returns the operands of its terminator
@@ -289,9 +363,16 @@ impl<'c> Frame<'c> {
                 let own = self.group.clone().ok_or_else(|| {
                     Error::Program(format!("{location}: coco.recv outside a process group"))
                 })?;
-                let data = channels.get_mut(&(peer.clone(), own)).and_then(VecDeque::pop_front).ok_or_else(|| {
-                    Error::Program(format!("{location}: coco.recv from @{peer} has no matching coco.send (stages run in order, stage 0 first)"))
-                })?;
+                // `resume` waits until every receive of a top-level op has
+                // its message.
+                let data = channels
+                    .get_mut(&(peer.clone(), own))
+                    .and_then(VecDeque::pop_front)
+                    .ok_or_else(|| {
+                        Error::Program(format!(
+                            "{location}: coco.recv from @{peer} has no message to take"
+                        ))
+                    })?;
                 // In flight it was on the account; `set` adds it again.
                 self.memory.release(budget::value_bytes(&data));
                 if data.len() != g {

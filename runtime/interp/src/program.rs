@@ -15,7 +15,7 @@ use melior::ir::{operation::OperationRef, Operation, Type};
 use crate::{
     budget::{self, Limits, MemoryAccount},
     error::{Error, Result},
-    exec::{local_type, Channels, Frame, PerRank},
+    exec::{local_type, Channels, Frame, PerRank, Progress, Waiting},
     tensor::{DType, Scalar, Tensor},
 };
 
@@ -436,10 +436,20 @@ pub fn run(
         });
     }
     let group_size = ranks / stages;
-    let mut channels = Channels::new();
-    let mut outputs = Vec::new();
+    // Every stage starts with its inputs on its ranks, then the stages run
+    // as coroutines (`Frame::resume`): each in stage order until it waits
+    // for a message, round after round, until all have returned.
+    struct Stage<'c, 'a, 'e> {
+        entry: &'e Entry<'c, 'a>,
+        frame: Frame<'c>,
+        arg_specs: Vec<Spec>,
+        result: Option<crate::exec::FunctionResult>,
+        waiting: Option<Waiting>,
+    }
+    let mut running: Vec<Stage> = Vec::new();
     for e in &entries {
-        let (arg_types, result_types) = function_signature(as_op(&e.op))
+        let func = as_op(&e.op);
+        let (arg_types, _) = function_signature(func)
             .ok_or_else(|| Error::Program(format!("@{} has no signature", e.name)))?;
         let size = if e.group.is_some() { group_size } else { ranks };
         let mut arguments = Vec::new();
@@ -451,7 +461,7 @@ pub fn run(
             local_type(
                 *ty,
                 size,
-                &format!("{}: argument {i}", location_text(as_op(&e.op).location())),
+                &format!("{}: argument {i}", location_text(func.location())),
             )?;
             let value = inputs
                 .get(&spec.name)
@@ -460,9 +470,58 @@ pub fn run(
             arg_specs.push(spec);
         }
         let mut frame = Frame::new(size, e.group.as_ref().map(|g| g.0.clone()), memory);
+        frame.start(func, arguments)?;
+        memory = std::mem::replace(&mut frame.memory, MemoryAccount::new(limits.memory.clone()));
+        running.push(Stage {
+            entry: e,
+            frame,
+            arg_specs,
+            result: None,
+            waiting: None,
+        });
+    }
+    let mut channels = Channels::new();
+    while running.iter().any(|s| s.result.is_none()) {
+        let mut moved = false;
+        for stage in running.iter_mut().filter(|s| s.result.is_none()) {
+            // The account is shared: whichever stage runs holds it.
+            std::mem::swap(&mut stage.frame.memory, &mut memory);
+            let progress = stage.frame.resume(as_op(&stage.entry.op), &mut channels);
+            std::mem::swap(&mut stage.frame.memory, &mut memory);
+            match progress? {
+                Progress::Finished(result) => {
+                    stage.result = Some(result);
+                    moved = true;
+                }
+                Progress::Waiting(wait) => {
+                    moved |= stage.waiting.as_ref() != Some(&wait);
+                    stage.waiting = Some(wait);
+                }
+            }
+        }
+        if !moved {
+            // The verifier's deadlock check refuses such programs; one
+            // built past it still gets a located error, not a hang.
+            let waits: Vec<String> = running
+                .iter()
+                .filter_map(|s| s.waiting.as_ref().filter(|_| s.result.is_none()))
+                .map(|w| format!("{}: coco.recv from @{}", w.location, w.peer))
+                .collect();
+            return Err(Error::Program(format!(
+                "the stages deadlock: every unfinished stage waits for a message never sent ({})",
+                waits.join("; ")
+            )));
+        }
+    }
+    let mut outputs = Vec::new();
+    for stage in running {
+        let e = stage.entry;
         let func = as_op(&e.op);
-        let result = frame.run_function(func, arguments, &mut channels)?;
-        memory = frame.memory;
+        let (_, result_types) = function_signature(func)
+            .ok_or_else(|| Error::Program(format!("@{} has no signature", e.name)))?;
+        let Some(result) = stage.result else {
+            continue;
+        };
         let location = location_text(func.location());
         for (i, (ty, parts)) in result_types.iter().zip(result.results).enumerate() {
             let spec = spec(format!("{}.result{i}", e.name), *ty)?;
@@ -473,7 +532,7 @@ pub fn run(
         let mut updates = result.updates;
         updates.sort_by_key(|(i, _)| *i);
         for (i, parts) in updates {
-            let spec = arg_specs[i].clone();
+            let spec = stage.arg_specs[i].clone();
             let value = gather(&spec, parts, &location)?;
             outputs.push((spec, value));
         }

@@ -430,6 +430,7 @@ func.func @unknown_group() attributes {coco.group = @nowhere} {
 
 coco.process_group @stage0 stage 0 of 2
 coco.process_group @stage1 stage 1 of 2
+// expected-error@+1 {{@send_outside_a_group runs on no process group, but the program is split into pipeline stages}}
 func.func @send_outside_a_group(%x: tensor<8xf32, #coco.replicated>) {
   // expected-error@+1 {{must be in a function that runs on a process group}}
   coco.send %x to @stage1 : tensor<8xf32, #coco.replicated>
@@ -471,6 +472,32 @@ func.func @consumer() attributes {coco.group = @stage1} {
   %0 = coco.recv from @stage0 : tensor<4xf32, #coco.replicated>
   // expected-error@+1 {{has no matching coco.send from a function on @stage0 (receive #1 of this pair)}}
   %1 = coco.recv from @stage0 : tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+// A whole-world function beside the stages would never run.
+coco.process_group @stage0 stage 0 of 2
+coco.process_group @stage1 stage 1 of 2
+func.func @forward(%x: tensor<8xf32, #coco.replicated>) attributes {coco.group = @stage0} {
+  return
+}
+// expected-error@+1 {{@optimizer runs on no process group, but the program is split into pipeline stages, and only the stages' functions run; name its stage with 'coco.group = @<stage>' or move it into a program of its own}}
+func.func @optimizer(%w: tensor<8xf32, #coco.replicated>) {
+  return
+}
+
+// -----
+
+// A stage's one function is its whole step.
+coco.process_group @stage0 stage 0 of 2
+coco.process_group @stage1 stage 1 of 2
+func.func @forward(%x: tensor<8xf32, #coco.replicated>) attributes {coco.group = @stage0} {
+  return
+}
+// expected-error@+1 {{@stage0 already runs @forward (at}}
+func.func @step(%w: tensor<8xf32, #coco.replicated>) attributes {coco.group = @stage0} {
   return
 }
 
@@ -711,5 +738,53 @@ func.func @scatter_layouts(%d: tensor<8x4xf32, #coco.replicated>, %i: tensor<6xi
 func.func @scatter_update_rows(%d: tensor<8x4xf32, #coco.local>, %i: tensor<6xi64, #coco.local>, %u: tensor<6x3xf32, #coco.local>) {
   // expected-error@+1 {{updates must have the indices' length then the indexed tensor's other dimensions: 6x4, found 6x3}}
   %s = coco.scatter_add %d[%i], %u : tensor<8x4xf32, #coco.local>, tensor<6xi64, #coco.local>, tensor<6x3xf32, #coco.local> -> tensor<8x4xf32, #coco.local>
+  return
+}
+
+// -----
+
+// A ZeRO-style clip that forgets its all_reduce: each rank's own norm,
+// read out and put back as if every rank held the same one.
+func.func @laundered_norm(%g: tensor<64xf32, #coco.sliced<0>>) -> tensor<64xf32, #coco.sliced<0>> {
+  %sq = arith.mulf %g, %g : tensor<64xf32, #coco.sliced<0>>
+  %part = coco.reduce_elements sum %sq : tensor<64xf32, #coco.sliced<0>> -> tensor<f32, #coco.local>
+  %n = tensor.extract %part[] : tensor<f32, #coco.local>
+  %one = arith.constant 1.0 : f32
+  %scale = arith.addf %n, %one : f32
+  // expected-error@+1 {{result #0 is #coco.sliced<0>, but it is built from a scalar that may differ between ranks (read out of a #coco.local tensor at}}
+  %s = tensor.splat %scale : tensor<64xf32, #coco.sliced<0>>
+  // expected-error@+1 {{result #0 is #coco.replicated, but it is built from a scalar that may differ between ranks}}
+  %r = tensor.splat %n : tensor<f32, #coco.replicated>
+  %y = arith.divf %g, %s : tensor<64xf32, #coco.sliced<0>>
+  return %y : tensor<64xf32, #coco.sliced<0>>
+}
+
+// -----
+
+// A per-rank condition choosing between replicated values.
+func.func @per_rank_select(%flag: tensor<i1, #coco.local>, %a: tensor<8xf32, #coco.replicated>, %b: tensor<8xf32, #coco.replicated>) -> tensor<8xf32, #coco.replicated> {
+  %c = tensor.extract %flag[] : tensor<i1, #coco.local>
+  // expected-error@+1 {{result #0 is #coco.replicated, but it is built from a scalar that may differ between ranks}}
+  %y = arith.select %c, %a, %b : tensor<8xf32, #coco.replicated>
+  return %y : tensor<8xf32, #coco.replicated>
+}
+
+// -----
+
+func.func @extract_at_index(%x: tensor<8xf32, #coco.replicated>) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{reads an element of a 1-d tensor; coco reads scalars out of 0-d tensors only}}
+  %v = tensor.extract %x[%c0] : tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+// expected-error@+2 {{argument #0 has element type i8, which no coco backend runs}}
+// expected-error@+1 {{argument #1 has type i8, which no coco backend takes}}
+func.func @byte_collective(%g: tensor<64xi8, #coco.local>, %n: i8) {
+  // expected-error@+2 {{operand #0 has element type i8, which no coco backend runs}}
+  // expected-error@+1 {{result #0 has element type i8, which no coco backend runs}}
+  %y = coco.all_reduce sum %g : tensor<64xi8, #coco.local> -> tensor<64xi8, #coco.replicated>
   return
 }

@@ -159,3 +159,18 @@ func.func @indexed(%x: tensor<48x16xf32, #coco.replicated>, %i: tensor<48xi64, #
   %s = coco.scatter_add %d[%j], %u : tensor<8x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<48x16xf32, #coco.local> -> tensor<8x16xf32, #coco.local>
   return
 }
+
+// -----
+
+// A scalar read out of a replicated tensor is the same on every rank; one
+// read out of a local tensor may go back into a local tensor.
+// CHECK-LABEL: func.func @uniform_scalars
+func.func @uniform_scalars(%r: tensor<f32, #coco.replicated>, %l: tensor<f32, #coco.local>) -> (tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.local>) {
+  // CHECK: tensor.extract
+  %a = tensor.extract %r[] : tensor<f32, #coco.replicated>
+  %as = tensor.splat %a : tensor<8xf32, #coco.replicated>
+  %b = tensor.extract %l[] : tensor<f32, #coco.local>
+  %c = arith.mulf %a, %b : f32
+  %bs = tensor.splat %c : tensor<8xf32, #coco.local>
+  return %as, %bs : tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.local>
+}

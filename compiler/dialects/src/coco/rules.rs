@@ -216,12 +216,13 @@ pub fn infer_result_layout(
         }
         ops::TRANSPOSE => {
             let input = operands.first().ok_or("has no operand")?;
+            // The last two dimensions swap and each rank transposes its
+            // own block: a sliced dimension moves with them, no data moves.
             Is(match (input.rank, input.layout) {
-                (2, Sliced(0)) => Sliced(1),
-                (2, Sliced(1)) => Sliced(0),
-                (3, Sliced(0)) => Sliced(0),
+                (n @ (2 | 3), Sliced(d)) if d + 2 >= n as i64 => Sliced(2 * n as i64 - 3 - d),
+                (_, Sliced(d)) if d >= 0 && (d as usize) < input.rank => Sliced(d),
                 (_, Sliced(d)) => {
-                    return Err(format!("cannot transpose a tensor sliced along dimension {d} without communication"))
+                    return Err(format!("is sliced along dimension {d}, beyond the operand's rank {}", input.rank))
                 }
                 (_, other) => other,
             })

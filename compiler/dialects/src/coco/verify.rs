@@ -31,6 +31,7 @@ struct Transfer<'c, 'a> {
 
 pub fn verify(module: &Operation, reporter: &mut Reporter) {
     let groups = verify_groups(module, reporter);
+    verify_stage_functions(module, &groups, reporter);
     for op in body_ops(module) {
         let op = as_op(&op);
         if op_name(op) == "func.func" {
@@ -63,7 +64,13 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
                 }
             }
         } else if name.starts_with("arith.") || name.starts_with("math.") {
+            verify_tensor_types(op, reporter);
             verify_elementwise(op, reporter);
+        } else if name.starts_with("tensor.") {
+            verify_tensor_types(op, reporter);
+            if name == "tensor.extract" {
+                verify_extract(op, reporter);
+            }
         }
     }
     let errors = reporter.errors();
@@ -238,12 +245,129 @@ fn verify_function(func: &Operation, groups: &HashSet<String>, reporter: &mut Re
     if let Some((inputs, results)) = function_signature(func) {
         for (i, ty) in inputs.iter().enumerate() {
             check_tensor_type(func, &format!("argument #{i}"), *ty, reporter);
+            if DistTensor::from_type(*ty).is_none() && crate::ir::element_dtype(*ty).is_none() {
+                reporter.op_error(
+                    func,
+                    format!("argument #{i} has type {ty}, which no coco backend takes; scalar inputs are f64, f32, f16, bf16, i64, i32 or i1"),
+                );
+            }
         }
         for (i, ty) in results.iter().enumerate() {
             check_tensor_type(func, &format!("result #{i}"), *ty, reporter);
         }
     }
     verify_single_updates(func, reporter);
+    verify_uniform_scalars(func, reporter);
+}
+
+/// Every backend reads a builtin scalar out of a 0-d tensor only (kernels
+/// are given it as they are given a scalar input).
+fn verify_extract(op: &Operation, reporter: &mut Reporter) {
+    let Some(tensor) = op.operand(0).ok().and_then(|v| tensor_of(v.r#type())) else {
+        return;
+    };
+    if tensor.rank() != 0 {
+        reporter.op_error(
+            op,
+            format!(
+                "reads an element of a {}-d tensor; coco reads scalars out of 0-d tensors only (reduce it with coco.reduce_elements, or pick the element with coco.gather, first)",
+                tensor.rank()
+            ),
+        );
+    }
+}
+
+/// A program split into stages runs one function per stage on that stage's
+/// ranks: the interpreter, the plan and both executors take a stage's
+/// function as its whole step. A function on no stage, or a second one on a
+/// stage, would be left out of the run, so it is refused here instead.
+fn verify_stage_functions(module: &Operation, groups: &HashSet<String>, reporter: &mut Reporter) {
+    if groups.is_empty() {
+        return;
+    }
+    // Stage → (its function, where that function is).
+    let mut runs: HashMap<String, (String, String)> = HashMap::new();
+    for op in body_ops(module) {
+        let op = as_op(&op);
+        if op_name(op) != "func.func" {
+            continue;
+        }
+        let name = crate::ir::str_attr(op, "sym_name").unwrap_or_default();
+        let Ok(attr) = op.attribute(ops::GROUP_ATTR) else {
+            reporter.op_error(
+                op,
+                format!(
+                    "@{name} runs on no process group, but the program is split into pipeline stages, and only the stages' functions run; name its stage with '{} = @<stage>' or move it into a program of its own",
+                    ops::GROUP_ATTR
+                ),
+            );
+            continue;
+        };
+        // A symbol that names no stage is verify_function's error.
+        let Some(group) = crate::ir::flat_symbol(attr).filter(|g| groups.contains(g)) else {
+            continue;
+        };
+        match runs.get(&group) {
+            Some((first, at)) => reporter.op_error(
+                op,
+                format!(
+                    "@{group} already runs @{first} (at {at}); a stage runs one function per step, so merge @{name} into @{first}"
+                ),
+            ),
+            None => {
+                runs.insert(group, (name, location_text(op.location())));
+            }
+        }
+    }
+}
+
+/// Builtin scalars that may differ between ranks: read out of a tensor that
+/// is not replicated (`tensor.extract`), or computed from such a scalar.
+/// Putting one into a replicated tensor (which every rank must hold alike)
+/// or a sliced one (a part of one global tensor) would skip the collective
+/// that makes the ranks agree, and every later transformation would trust
+/// the layout; so only a `#coco.local` tensor may take it, from any op.
+fn verify_uniform_scalars(func: &Operation, reporter: &mut Reporter) {
+    let key = |value: melior::ir::Value| value.to_raw().ptr as usize;
+    // Per-rank scalar → where it was read out of a per-rank tensor.
+    let mut per_rank: HashMap<usize, String> = HashMap::new();
+    for op_ref in nested_ops(func) {
+        let op = as_op(&op_ref);
+        let extracted = (op_name(op) == "tensor.extract")
+            .then(|| op.operand(0).ok())
+            .flatten()
+            .and_then(|v| tensor_of(v.r#type()))
+            .and_then(|t| t.layout)
+            .filter(|layout| *layout != Layout::Replicated)
+            .map(|layout| {
+                format!(
+                    "read out of a {layout} tensor at {}",
+                    location_text(op.location())
+                )
+            });
+        let Some(origin) =
+            extracted.or_else(|| op.operands().find_map(|v| per_rank.get(&key(v)).cloned()))
+        else {
+            continue;
+        };
+        for (i, result) in op.results().enumerate() {
+            let result: melior::ir::Value = result.into();
+            match DistTensor::from_type(result.r#type()) {
+                None => {
+                    per_rank.insert(key(result), origin.clone());
+                }
+                Some(tensor) => match tensor.layout {
+                    Some(layout) if layout != Layout::Local => reporter.op_error(
+                        op,
+                        format!(
+                            "result #{i} is {layout}, but it is built from a scalar that may differ between ranks ({origin}); make the ranks agree with a collective first (coco.all_reduce, coco.broadcast), or keep the result #coco.local"
+                        ),
+                    ),
+                    _ => {}
+                },
+            }
+        }
+    }
 }
 
 /// Each input is updated at most once per step: the runtime writes every
@@ -303,6 +427,15 @@ fn check_tensor_type(op: &Operation, what: &str, ty: Type, reporter: &mut Report
             format!(
                 "{what} has dynamic shape {}; distributed tensors need static global shapes",
                 tensor.shape_text()
+            ),
+        );
+    }
+    if crate::ir::element_dtype(tensor.element).is_none() {
+        reporter.op_error(
+            op,
+            format!(
+                "{what} has element type {}, which no coco backend runs; distributed tensors hold f64, f32, f16, bf16, i64, i32 or i1",
+                tensor.element
             ),
         );
     }

@@ -35,7 +35,13 @@ def Coco_Dialect : Dialect {
 
     Element-wise math uses upstream `arith` and `math` ops on these tensors;
     since both operands and result of an element-wise op share one type, they
-    share one layout. Programs are valid for any world size that divides the
+    share one layout. Builtin scalars (function arguments, constants) are the
+    same on every rank, except one read out of a tensor that is not
+    replicated (`tensor.extract`) and anything computed from it: such a
+    per-rank scalar may only go into a `#coco.local` tensor (by
+    `tensor.splat` or any other op), never into a replicated or sliced one,
+    which would skip the collective that makes the ranks agree.
+    Programs are valid for any world size that divides the
     sliced dimensions. Pipeline stages are explicit `coco.process_group`s;
     a function runs on the group named by its `coco.group` attribute (the
     whole world when absent).

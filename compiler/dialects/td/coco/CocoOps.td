@@ -40,8 +40,13 @@ def Coco_ProcessGroupOp : Coco_Op<"process_group", [Symbol, HasParent<"::mlir::M
     `N / num_stages` ranks and names group `stage`. A `func.func` whose
     `coco.group` attribute names the group runs on those ranks only; its
     collectives reduce over that group. `coco.send`/`coco.recv` move a tensor
-    between rank `k` of one group and rank `k` of another. The world size must
-    be divisible by `num_stages`.
+    between rank `k` of one group and rank `k` of another; a send never waits
+    and a receive waits for its peer's send, so a stage may receive after it
+    sends (1F1B). The world size must be divisible by `num_stages`.
+
+    Each stage runs exactly one function, its whole step: a second function
+    on a stage, or a function on no stage beside the stages, is an error
+    (neither would run).
 
     ```mlir
     coco.process_group @stage0 stage 0 of 2

@@ -37,7 +37,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    ir::{is_scalar_arithmetic, key, operand, results_of, splat_source},
+    ir::{is_scalar_arithmetic, is_scalar_read, key, operand, results_of, splat_source},
 };
 
 /// How a cluster's values map onto its one loop. The loop is
@@ -499,6 +499,13 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     let source = splat_source(def_op).expect("checked");
                     return self.collect_cluster_input(source, produced, location, inputs);
                 }
+                // Read in the body from the 0-d tensor it comes from.
+                _ if is_scalar_read(def_op) => {
+                    let source = crate::ir::operand(def_op, 0).ok_or_else(|| {
+                        Error::unsupported(location, "tensor.extract without operand")
+                    })?;
+                    return self.collect_cluster_input(source, produced, location, inputs);
+                }
                 // Recomputed in the body from its own scalar inputs.
                 _ if is_scalar_arithmetic(def_op) => {
                     for i in 0..def_op.operand_count() {
@@ -556,6 +563,12 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             }
             _ if splat_source(def_op).is_some() => {
                 let source = splat_source(def_op).expect("checked");
+                self.scalar_in_body(source, scalars, body, counter, location)?
+            }
+            _ if is_scalar_read(def_op) => {
+                let source = crate::ir::operand(def_op, 0).ok_or_else(|| {
+                    Error::unsupported(location, "tensor.extract without operand")
+                })?;
                 self.scalar_in_body(source, scalars, body, counter, location)?
             }
             _ if is_scalar_arithmetic(def_op) => {

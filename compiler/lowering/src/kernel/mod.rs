@@ -555,10 +555,11 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 }
                 result
             }
-            Some(name) if name == "tensor.splat" => {
+            Some(name) if name == "tensor.splat" || name == "tensor.extract" => {
                 let op = as_op(def.as_ref().unwrap());
-                let source = operand(op, 0)
-                    .ok_or_else(|| Error::unsupported(location, "tensor.splat without operand"))?;
+                let source = operand(op, 0).ok_or_else(|| {
+                    Error::unsupported(location, format!("{name} without operand"))
+                })?;
                 self.scalar_of(source, location)?.0
             }
             _ => {

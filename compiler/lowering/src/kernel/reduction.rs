@@ -70,10 +70,10 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             return self.reduce_all(&x, None, Some(Reduction::Sum), "0.0", out);
         }
         let x = self.operand(op, 0, &out.location)?;
-        if !x.element.is_float() {
+        if !x.element.is_float() && name == ops::NORM {
             return Err(Error::unsupported(
                 &out.location,
-                format!("'{name}' of {} is not compiled yet", x.element),
+                format!("'{name}' of {} is not compiled", x.element),
             ));
         }
         let acc = x.element.accumulator();
@@ -86,12 +86,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     .unwrap_or(Reduction::Sum),
             )
         };
-        let init = match kind {
-            Some(Reduction::Prod) => "1.0",
-            Some(Reduction::Min) => acc.infinity(false),
-            Some(Reduction::Max) => acc.infinity(true),
-            _ => "0.0",
-        };
+        let init = identity(kind, acc);
         if let Some(dims) = i64_array_attr(op, "dims").filter(|d| d.len() < x.shape.len()) {
             return self.reduce_dims(&x, &dims, kind, init, out);
         }
@@ -512,7 +507,12 @@ fn leading_one(shape: &[usize]) -> Vec<usize> {
 }
 
 /// The body line folding `x` (in the accumulation type) into `%acc` as `%n`.
+/// Integers fold as the interpreter's `integer::combine`: wrapping at
+/// their width, i1 as a logical or (sum, avg, max) or and (prod, min).
 pub(super) fn combine(kind: Option<Reduction>, x: &str, acc: DType) -> String {
+    if !acc.is_float() {
+        return format!("      %n = {} %acc, {x} : {acc}\n", integer_fold(kind, acc));
+    }
     match kind {
         None => format!(
             "      %sq = arith.mulf {x}, {x} : {acc}\n      %n = arith.addf %acc, %sq : {acc}\n"
@@ -526,9 +526,53 @@ pub(super) fn combine(kind: Option<Reduction>, x: &str, acc: DType) -> String {
     }
 }
 
+/// The arith op folding two integers of type `acc` by `kind`.
+pub(super) fn integer_fold(kind: Option<Reduction>, acc: DType) -> &'static str {
+    match (kind.unwrap_or(Reduction::Sum), acc == DType::I1) {
+        (Reduction::Sum | Reduction::Avg | Reduction::Max, true) => "arith.ori",
+        (Reduction::Prod | Reduction::Min, true) => "arith.andi",
+        (Reduction::Sum | Reduction::Avg, false) => "arith.addi",
+        (Reduction::Prod, false) => "arith.muli",
+        (Reduction::Min, false) => "arith.minsi",
+        (Reduction::Max, false) => "arith.maxsi",
+    }
+}
+
+/// The value a fold of `kind` starts from, as a literal of `acc`.
+pub(super) fn identity(kind: Option<Reduction>, acc: DType) -> &'static str {
+    let kind = kind.unwrap_or(Reduction::Sum);
+    if acc.is_float() {
+        return match kind {
+            Reduction::Prod => "1.0",
+            Reduction::Min => acc.infinity(false),
+            Reduction::Max => acc.infinity(true),
+            Reduction::Sum | Reduction::Avg => "0.0",
+        };
+    }
+    match (kind, acc) {
+        (Reduction::Prod | Reduction::Min, DType::I1) => "1",
+        (Reduction::Prod, _) => "1",
+        (Reduction::Min, DType::I32) => "2147483647",
+        (Reduction::Min, _) => "9223372036854775807",
+        (Reduction::Max, DType::I32) => "-2147483648",
+        (Reduction::Max, DType::I64) => "-9223372036854775808",
+        _ => "0",
+    }
+}
+
 /// `(lines, name)`: what turns the accumulated `%a` over `count` elements
 /// into the result, before rounding.
 pub(super) fn finish(kind: Option<Reduction>, count: usize, acc: DType) -> (String, &'static str) {
+    if !acc.is_float() {
+        // The interpreter's `integer::average`: toward zero; i1 keeps the or.
+        return match kind {
+            Some(Reduction::Avg) if acc != DType::I1 => (
+                format!("      %cnt = arith.constant {count} : {acc}\n      %y = arith.divsi %a, %cnt : {acc}\n"),
+                "%y",
+            ),
+            _ => (String::new(), "%a"),
+        };
+    }
     match kind {
         None => (format!("      %y = math.sqrt %a : {acc}\n"), "%y"),
         Some(Reduction::Avg) => (

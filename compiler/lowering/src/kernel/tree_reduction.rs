@@ -52,8 +52,19 @@ const MAX_BLOCK: usize = 1024;
 const ROW_BLOCK: usize = 256;
 
 /// `gpu.all_reduce`'s operation for folding partial results of `kind`
-/// (`None`: a norm, whose partials are sums of squares).
-fn all_reduce_op(kind: Option<Reduction>) -> &'static str {
+/// (`None`: a norm, whose partials are sums of squares) in `acc`.
+fn all_reduce_op(kind: Option<Reduction>, acc: DType) -> &'static str {
+    if !acc.is_float() {
+        // As `reduction::integer_fold`.
+        return match (kind.unwrap_or(Reduction::Sum), acc == DType::I1) {
+            (Reduction::Sum | Reduction::Avg | Reduction::Max, true) => "or",
+            (Reduction::Prod | Reduction::Min, true) => "and",
+            (Reduction::Sum | Reduction::Avg, false) => "add",
+            (Reduction::Prod, false) => "mul",
+            (Reduction::Min, false) => "minsi",
+            (Reduction::Max, false) => "maxsi",
+        };
+    }
     match kind {
         None | Some(Reduction::Sum | Reduction::Avg) => "add",
         Some(Reduction::Prod) => "mul",
@@ -143,7 +154,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             ids[0], ids[1], ids[2], ids[3], ids[4], ids[5],
             ids[6], ids[7], ids[8], ids[9], ids[10], ids[11],
             ids[6],
-            all_reduce_op(combine_kind),
+            all_reduce_op(combine_kind, acc),
             ids[6],
         ));
         // What later computations of the kernel read (the caller records
@@ -335,7 +346,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             ids[0], ids[1], ids[2], ids[3], ids[4], ids[5],
             ids[6], ids[7], ids[8], ids[9], ids[10], ids[11],
             ids[0], ids[6],
-            all_reduce_op(Some(fold)),
+            all_reduce_op(Some(fold), acc),
             ids[6],
             store_indices.join(", "),
         ));
