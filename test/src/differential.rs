@@ -267,6 +267,7 @@ pub fn self_test() -> Result<(), String> {
         dtype: DType::F32,
         global_shape: vec![2],
         layout: None,
+        placement: None,
         drawn: None,
     };
     let tensor = |x: f64| Tensor {

@@ -28,7 +28,7 @@ pub(crate) fn chosen_inputs(
 /// An input or output as `--list-inputs` prints it: element type, global
 /// shape and layout (`scalar` without one).
 pub(crate) fn describe(spec: &Spec) -> String {
-    let layout = spec.layout.map_or("scalar".to_string(), |l| l.to_string());
+    let layout = spec.layout_text().unwrap_or_else(|| "scalar".to_string());
     format!("{} {:?} {layout}", spec.dtype, spec.global_shape)
 }
 

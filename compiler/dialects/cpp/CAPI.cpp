@@ -50,6 +50,12 @@ bool cocoAttributeIsASliced(MlirAttribute attr) {
 int64_t cocoSlicedAttrGetDim(MlirAttribute attr) {
   return llvm::cast<coco::SlicedAttr>(unwrap(attr)).getDim();
 }
+bool cocoAttributeIsAMeshLayout(MlirAttribute attr) {
+  return llvm::isa_and_nonnull<coco::MeshLayoutAttr>(unwrap(attr));
+}
+MlirAttribute cocoMeshLayoutAttrGetAxes(MlirAttribute attr) {
+  return wrap(llvm::cast<coco::MeshLayoutAttr>(unwrap(attr)).getAxes());
+}
 MlirAttribute cocoLocalAttrGet(MlirContext ctx) {
   return wrap(coco::LocalAttr::get(unwrap(ctx)));
 }

@@ -17,6 +17,8 @@ extern "C" {
     pub fn cocoAttributeIsAReplicated(attr: MlirAttribute) -> bool;
     pub fn cocoAttributeIsASliced(attr: MlirAttribute) -> bool;
     pub fn cocoSlicedAttrGetDim(attr: MlirAttribute) -> i64;
+    pub fn cocoAttributeIsAMeshLayout(attr: MlirAttribute) -> bool;
+    pub fn cocoMeshLayoutAttrGetAxes(attr: MlirAttribute) -> MlirAttribute;
     pub fn cocoLocalAttrGet(ctx: MlirContext) -> MlirAttribute;
     pub fn cocoReplicatedAttrGet(ctx: MlirContext) -> MlirAttribute;
     pub fn cocoSlicedAttrGet(ctx: MlirContext, dim: i64) -> MlirAttribute;

@@ -256,6 +256,16 @@ pub fn compile(
     }
     ptx::check_version(&options.chip, &options.features)?;
     let top = module.as_operation();
+    if let Some(mesh) = coco_dialects::coco::Mesh::declared(&top) {
+        return Err(Error::unsupported(
+            mesh.location,
+            format!(
+                "the compiled backends do not run programs on a coco.mesh yet (@{} {}); run it on the reference interpreter (--backend reference)",
+                mesh.name,
+                mesh.mesh.text()
+            ),
+        ));
+    }
     let (entries, num_stages) = entries(&top, options.entry.as_deref())?;
     if options.entry.is_none() {
         if let Some((location, message)) =

@@ -18,7 +18,7 @@
 
 use coco_base::memory::MemoryLimit;
 use coco_dialects::{
-    coco::ops as coco_ops,
+    coco::{ops as coco_ops, Mesh},
     ir::{as_op, location_text, nested_ops, op_name},
 };
 use melior::ir::{Operation, Type, ValueLike};
@@ -148,10 +148,10 @@ impl MemoryAccount {
     }
 }
 
-/// The elements of a value of type `ty` on one of `group` ranks (0 where
+/// The elements of a value of type `ty` on one rank of `mesh` (0 where
 /// its type says nothing: the run reports those).
-fn local_elements(ty: Type, group: usize) -> u64 {
-    match local_type(ty, group, "") {
+fn local_elements(ty: Type, mesh: &Mesh) -> u64 {
+    match local_type(ty, mesh, "") {
         Ok((_, shape, _)) => shape
             .iter()
             .try_fold(1u64, |n, &d| n.checked_mul(d as u64))
@@ -160,43 +160,43 @@ fn local_elements(ty: Type, group: usize) -> u64 {
     }
 }
 
-/// The element operations of `op` on `group` ranks: one per element each
-/// rank reads or writes, and `m·n·k` for a matmul's local `m×k · k×n`.
+/// The element operations of `op` on the ranks of `mesh`: one per element
+/// each rank reads or writes, and `m·n·k` for a matmul's local `m×k · k×n`.
 /// Ops with regions cost what their bodies cost.
-pub fn op_work(op: &Operation, group: usize) -> u64 {
+pub fn op_work(op: &Operation, mesh: &Mesh) -> u64 {
     let name = op_name(op);
     if op.regions().next().is_some() || name == "func.return" || name == coco_ops::YIELD {
         return 0;
     }
     let results: u64 = op
         .results()
-        .map(|r| local_elements(r.r#type(), group))
+        .map(|r| local_elements(r.r#type(), mesh))
         .fold(0, u64::saturating_add);
     let per_rank = if name == coco_ops::MATMUL {
         let k = op
             .operand(0)
             .ok()
-            .and_then(|a| local_type(a.r#type(), group, "").ok())
+            .and_then(|a| local_type(a.r#type(), mesh, "").ok())
             .and_then(|(_, shape, _)| shape.last().copied())
             .unwrap_or(1) as u64;
         results.saturating_mul(k.max(1))
     } else {
         op.operands()
-            .map(|v| local_elements(v.r#type(), group))
+            .map(|v| local_elements(v.r#type(), mesh))
             .fold(results, u64::saturating_add)
     };
-    per_rank.saturating_mul(group as u64)
+    per_rank.saturating_mul(mesh.size() as u64)
 }
 
-/// Checks the work of running `functions` (each on its group's ranks)
-/// against `limit`, before any of it is done.
-pub fn check_work(functions: &[(&Operation, usize)], limit: &WorkLimit) -> Result<()> {
+/// Checks the work of running `functions` (each on its group's ranks, as
+/// a mesh) against `limit`, before any of it is done.
+pub fn check_work(functions: &[(&Operation, Mesh)], limit: &WorkLimit) -> Result<()> {
     let mut total: u64 = 0;
     let mut costliest: Option<(u64, String)> = None;
-    for (function, group) in functions {
+    for (function, mesh) in functions {
         for op_ref in nested_ops(function) {
             let op = as_op(&op_ref);
-            let work = op_work(op, *group);
+            let work = op_work(op, mesh);
             total = total.saturating_add(work);
             if costliest.as_ref().is_none_or(|(w, _)| work > *w) {
                 costliest = Some((

@@ -7,7 +7,7 @@
 //! width, wrapping ([`crate::integer`]).
 
 use coco_dialects::{
-    coco::{ops, Layout, Reduction},
+    coco::{ops, Reduction},
     ir::{float_attr, i64_array_attr, int_attr},
 };
 use melior::ir::Operation;
@@ -23,13 +23,30 @@ use crate::{
 pub struct Context<'o, 'c> {
     pub op: &'o Operation<'c>,
     pub name: &'o str,
-    pub rank: usize,
-    pub group_size: usize,
     /// Element type and local shape of the (first) result.
     pub dtype: DType,
     pub shape: &'o [usize],
-    pub layout: Option<Layout>,
+    /// Which block of the global result this rank holds, per dimension:
+    /// `(blocks, index)` (`(1, 0)` where the dimension is whole).
+    pub blocks: &'o [(usize, usize)],
+    /// The same for the first operand (what `coco.slice` cuts its block
+    /// from).
+    pub operand_blocks: &'o [(usize, usize)],
     pub location: &'o str,
+}
+
+/// The part of `global` that blocks `blocks` select.
+pub fn block_of(global: &Tensor, blocks: &[(usize, usize)]) -> Tensor {
+    blocks
+        .iter()
+        .enumerate()
+        .fold(global.clone(), |t, (d, &(count, index))| {
+            if count > 1 {
+                t.slice(d, count, index)
+            } else {
+                t
+            }
+        })
 }
 
 /// The type accumulations are carried out in.
@@ -81,11 +98,11 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
         ops::GATHER => gather(cx, inputs[0], inputs[1]),
         ops::SCATTER_ADD => scatter_add(inputs[0], inputs[1], inputs[2]),
         ops::CAST => inputs[0].cast(cx.dtype),
-        ops::SLICE => match cx.layout {
-            Some(Layout::Sliced(dim)) => inputs[0].slice(dim as usize, cx.group_size, cx.rank),
-            other => {
+        ops::SLICE => match sub_block(cx) {
+            Some(parts) => block_of(inputs[0], &parts),
+            None => {
                 return Err(Error::Program(format!(
-                    "{}: coco.slice result is {other:?}",
+                    "{}: coco.slice: the result's block does not lie in the operand's (a dimension sliced over an outer axis after an inner one)",
                     cx.location
                 )))
             }
@@ -368,16 +385,37 @@ fn heads(cx: &Context, x: &Tensor, split: bool) -> Tensor {
     }
 }
 
+/// Where the result's block lies inside the first operand's, per
+/// dimension, as `(parts, index)` of the operand's block; `None` when it
+/// does not lie inside it (the verifier refuses such a slice).
+fn sub_block(cx: &Context) -> Option<Vec<(usize, usize)>> {
+    cx.blocks
+        .iter()
+        .zip(cx.operand_blocks)
+        .map(|(&(count, index), &(in_count, in_index))| {
+            // Global blocks: the result's is 1/count, the operand's 1/in_count.
+            if count % in_count != 0 {
+                return None;
+            }
+            let parts = count / in_count;
+            (index / parts == in_index).then_some((parts, index % parts))
+        })
+        .collect()
+}
+
 /// The global linear index of each local element, so that per-element
 /// randomness is independent of how the tensor is distributed.
 fn global_indices(cx: &Context, local: &[usize]) -> Vec<u64> {
-    let mut global = local.to_vec();
-    let mut offset = vec![0usize; local.len()];
-    if let Some(Layout::Sliced(dim)) = cx.layout {
-        let dim = dim as usize;
-        global[dim] = local[dim] * cx.group_size;
-        offset[dim] = local[dim] * cx.rank;
-    }
+    let global: Vec<usize> = local
+        .iter()
+        .zip(cx.blocks)
+        .map(|(l, (count, _))| l * count)
+        .collect();
+    let offset: Vec<usize> = local
+        .iter()
+        .zip(cx.blocks)
+        .map(|(l, (_, index))| l * index)
+        .collect();
     let strides = Tensor::strides(&global);
     let count: usize = local.iter().product();
     let mut out = Vec::with_capacity(count);

@@ -1,7 +1,7 @@
 //! Upstream element-wise ops (`arith`, `math`) and tensor construction
 //! (`tensor.splat`, `tensor.extract`, dense constants) on one rank's data.
 
-use coco_dialects::{coco::Layout, ir::int_attr};
+use coco_dialects::ir::int_attr;
 use melior::ir::{Attribute, AttributeLike};
 
 use crate::{
@@ -361,14 +361,13 @@ fn constant(cx: &Context) -> Result<Tensor> {
                 raw, i,
             ))),
         });
-        let mut global_shape = cx.shape.to_vec();
-        if let Some(Layout::Sliced(dim)) = cx.layout {
-            global_shape[dim as usize] *= cx.group_size;
-        }
+        let global_shape: Vec<usize> = cx
+            .shape
+            .iter()
+            .zip(cx.blocks)
+            .map(|(l, (count, _))| l * count)
+            .collect();
         let full = Tensor::from_scalars(cx.dtype, global_shape, values);
-        Ok(match cx.layout {
-            Some(Layout::Sliced(dim)) => full.slice(dim as usize, cx.group_size, cx.rank),
-            _ => full,
-        })
+        Ok(crate::compute::block_of(&full, cx.blocks))
     }
 }

@@ -9,8 +9,8 @@ use coco_dialects::lifetime;
 use std::collections::{HashMap, VecDeque};
 
 use coco_dialects::{
-    coco::{ops as coco_ops, DistTensor, Layout, LocalShapeError, Reduction},
-    ir::{as_op, body_ops, int_attr, location_text, nested_ops, op_name, symbol_attr},
+    coco::{ops as coco_ops, DistTensor, LocalShapeError, Mesh, Placement, Reduction},
+    ir::{as_op, body_ops, int_attr, location_text, nested_ops, op_name, str_attr, symbol_attr},
 };
 use melior::ir::{
     operation::OperationRef, BlockLike, Operation, RegionLike, Type, Value, ValueLike,
@@ -59,6 +59,8 @@ pub struct FunctionResult {
 /// The interpreter state for one function run.
 pub struct Frame<'c> {
     pub group_size: usize,
+    /// The group's ranks as the program's mesh (one flat axis without one).
+    pub mesh: Mesh,
     values: HashMap<usize, PerRank>,
     pub group: Option<String>,
     updates: Vec<(usize, PerRank)>,
@@ -74,25 +76,45 @@ pub struct Frame<'c> {
     next_op: usize,
 }
 
-/// The local shape of a value of type `tensor` on one of `group_size` ranks.
-pub fn local_shape(tensor: &DistTensor, group_size: usize, what: &str) -> Result<Vec<usize>> {
-    tensor.local_shape(group_size).map_err(|e| match e {
+/// The local shape of a value of type `tensor` on one rank of `mesh`, and
+/// its placement.
+pub fn local_shape(
+    tensor: &DistTensor,
+    mesh: &Mesh,
+    what: &str,
+) -> Result<(Vec<usize>, Placement)> {
+    let placement = tensor
+        .placement(mesh)
+        .map_err(|why| Error::Program(format!("{what} {why}")))?;
+    let global: Vec<usize> = tensor
+        .static_shape()
+        .ok_or_else(|| Error::Program(format!("{what} has a dynamic shape")))?
+        .iter()
+        .map(|&d| d as usize)
+        .collect();
+    let shape = placement.local_shape(mesh, &global).map_err(|e| match e {
         LocalShapeError::Dynamic => Error::Program(format!("{what} has a dynamic shape")),
         LocalShapeError::NotDivisible { dim, size } => Error::NotDivisible {
-            world: group_size,
+            world: placement
+                .slicing_axes(dim)
+                .iter()
+                .map(|&a| mesh.axes[a].1)
+                .product(),
             dim,
             size,
             what: what.to_string(),
         },
-    })
+    })?;
+    Ok((shape, placement))
 }
 
-/// The dtype and local shape of a value of type `ty` (scalars are 0-d).
+/// The dtype, local shape and placement of a value of type `ty` on one
+/// rank of `mesh` (scalars are 0-d and have no placement).
 pub fn local_type(
     ty: Type,
-    group_size: usize,
+    mesh: &Mesh,
     what: &str,
-) -> Result<(DType, Vec<usize>, Option<Layout>)> {
+) -> Result<(DType, Vec<usize>, Option<Placement>)> {
     match DistTensor::from_type(ty) {
         Some(tensor) => {
             let dtype = crate::tensor::dtype_of(tensor.element).ok_or_else(|| {
@@ -101,11 +123,8 @@ pub fn local_type(
                     tensor.element
                 ))
             })?;
-            Ok((
-                dtype,
-                local_shape(&tensor, group_size, what)?,
-                tensor.layout,
-            ))
+            let (shape, placement) = local_shape(&tensor, mesh, what)?;
+            Ok((dtype, shape, Some(placement)))
         }
         None => {
             let dtype = crate::tensor::dtype_of(ty)
@@ -116,9 +135,10 @@ pub fn local_type(
 }
 
 impl<'c> Frame<'c> {
-    pub fn new(group_size: usize, group: Option<String>, memory: MemoryAccount) -> Self {
+    pub fn new(mesh: Mesh, group: Option<String>, memory: MemoryAccount) -> Self {
         Frame {
-            group_size,
+            group_size: mesh.size(),
+            mesh,
             values: HashMap::new(),
             group,
             updates: Vec::new(),
@@ -291,7 +311,7 @@ impl<'c> Frame<'c> {
         let result_info = match result_type {
             Some(ty) => Some(local_type(
                 ty,
-                self.group_size,
+                &self.mesh,
                 &format!("{location}: the result of '{name}'"),
             )?),
             None => None,
@@ -384,42 +404,78 @@ impl<'c> Frame<'c> {
                 vec![data]
             }
             _ if collective::is_collective(name) => {
-                let (dtype, shape, layout) = result_info
+                let (dtype, shape, placement) = result_info
                     .clone()
                     .ok_or_else(|| unsupported("no result"))?;
                 let kind = int_attr(op, "kind").and_then(Reduction::from_value);
-                let input_layout = op
+                let input_placement = op
                     .operand(0)
                     .ok()
                     .and_then(|v| DistTensor::from_type(v.r#type()))
-                    .and_then(|t| t.layout);
+                    .and_then(|t| t.placement(&self.mesh).ok());
                 let root = int_attr(op, "root").map(|r| r as usize);
-                vec![collective::run(
-                    name,
-                    &operands[0],
-                    kind,
-                    root,
-                    input_layout,
-                    layout,
-                    (dtype, shape),
-                    &location,
-                )?]
+                // Over one axis: each row of ranks along it is a group of
+                // its own, with the layouts along that axis; over the whole
+                // group: the (plain) layouts every axis shares.
+                let (rows, axis) = match str_attr(op, "axis") {
+                    Some(axis) => {
+                        let a = self.mesh.axis(&axis).ok_or_else(|| {
+                            Error::Program(format!("{location}: the mesh has no axis \"{axis}\""))
+                        })?;
+                        (self.mesh.rows(a), Some(a))
+                    }
+                    None => (vec![(0..g).collect()], None),
+                };
+                let along = |p: &Option<Placement>| {
+                    p.as_ref().and_then(|p| match axis {
+                        Some(a) => p.0.get(a).copied(),
+                        None => p.uniform(),
+                    })
+                };
+                let mut result: Vec<Option<Tensor>> = vec![None; g];
+                for row in rows {
+                    let values: PerRank = row.iter().map(|&r| operands[0][r].clone()).collect();
+                    let out = collective::run(
+                        name,
+                        &values,
+                        kind,
+                        root,
+                        along(&input_placement),
+                        along(&placement),
+                        (dtype, shape.clone()),
+                        &location,
+                    )?;
+                    for (&r, value) in row.iter().zip(out) {
+                        result[r] = Some(value);
+                    }
+                }
+                vec![result.into_iter().flatten().collect()]
             }
             _ => {
-                let (dtype, shape, layout) = result_info
+                let (dtype, shape, placement) = result_info
                     .clone()
                     .ok_or_else(|| unsupported("no result"))?;
+                let operand_placement = op
+                    .operand(0)
+                    .ok()
+                    .and_then(|v| DistTensor::from_type(v.r#type()))
+                    .and_then(|t| Some((t.placement(&self.mesh).ok()?, t.rank())));
                 let mut per_rank = Vec::with_capacity(g);
                 for rank in 0..g {
                     let inputs: Vec<&Tensor> = operands.iter().map(|o| &o[rank]).collect();
+                    let blocks = placement
+                        .as_ref()
+                        .map_or_else(Vec::new, |p| p.blocks(&self.mesh, rank, shape.len()));
+                    let operand_blocks = operand_placement
+                        .as_ref()
+                        .map_or_else(Vec::new, |(p, r)| p.blocks(&self.mesh, rank, *r));
                     let context = compute::Context {
                         op,
                         name,
-                        rank,
-                        group_size: g,
                         dtype,
                         shape: &shape,
-                        layout,
+                        blocks: &blocks,
+                        operand_blocks: &operand_blocks,
                         location: &location,
                     };
                     let value = match compute::run(&context, &inputs)? {

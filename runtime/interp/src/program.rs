@@ -1,10 +1,11 @@
 //! Running a whole program: choosing the functions to run, distributing
-//! inputs over ranks, running stages in order and gathering outputs.
+//! inputs over ranks (or a mesh), running the stages as coroutines and
+//! gathering outputs.
 
 use std::collections::HashMap;
 
 use coco_dialects::{
-    coco::{ops as coco_ops, DistTensor, Layout},
+    coco::{ops as coco_ops, DistTensor, Layout, Mesh, Placement},
     ir::{
         argument_attr, argument_positions, as_op, body_ops, function_signature, int_attr,
         location_text, op_name, ssa_name_at, str_attr, string_value, symbol_attr,
@@ -53,12 +54,38 @@ pub struct Spec {
     pub name: String,
     pub dtype: DType,
     pub global_shape: Vec<usize>,
-    /// `None` for scalars (the same on every rank).
+    /// `None` for scalars (the same on every rank). On a mesh: `#coco.local`
+    /// when the value differs along some axis (the host holds one tensor
+    /// per position on those axes), else `#coco.replicated` (one global
+    /// tensor); [`Spec::placement`] says how the ranks hold it.
     pub layout: Option<Layout>,
+    /// In a program with a `coco.mesh`: the mesh and the value's layout
+    /// along each axis. `None` otherwise (the layout is the same on every
+    /// rank of the group, however many there are).
+    pub placement: Option<(Mesh, Placement)>,
     /// How the program says its seeded values are drawn
     /// (`{coco.input = "normal(0,0.02)"}` on the argument; `None`: the
     /// default, uniform in [0, 1)). `--input` overrides it.
     pub drawn: Option<crate::seeded::Distribution>,
+}
+
+impl Spec {
+    /// How many tensors the host holds for a `#coco.local` value: one per
+    /// position on the mesh's local axes, or (`None`) one per rank of the
+    /// group.
+    pub fn parts(&self) -> Option<usize> {
+        self.placement
+            .as_ref()
+            .map(|(mesh, placement)| placement.local_part(mesh, 0).1)
+    }
+
+    /// The layout as the program writes it, for listings.
+    pub fn layout_text(&self) -> Option<String> {
+        match &self.placement {
+            Some((mesh, placement)) => Some(placement.text(mesh)),
+            None => self.layout.map(|l| l.to_string()),
+        }
+    }
 }
 
 /// The argument attribute that declares how an input is drawn when seeded:
@@ -148,8 +175,22 @@ fn entries<'c, 'a>(
     }
 }
 
-fn spec(name: String, ty: Type) -> Result<Spec> {
+fn spec(name: String, ty: Type, mesh: Option<&Mesh>) -> Result<Spec> {
     match DistTensor::from_type(ty) {
+        Some(tensor) if mesh.is_some() => {
+            let mesh = mesh.expect("checked").clone();
+            let placement = tensor
+                .placement(&mesh)
+                .map_err(|why| Error::Program(format!("{name} {why}")))?;
+            let mut spec = spec(name, ty, None)?;
+            spec.layout = Some(if placement.has_local() {
+                Layout::Local
+            } else {
+                Layout::Replicated
+            });
+            spec.placement = Some((mesh, placement));
+            Ok(spec)
+        }
         Some(tensor) => Ok(Spec {
             dtype: crate::tensor::dtype_of(tensor.element).ok_or_else(|| {
                 Error::Program(format!(
@@ -164,6 +205,7 @@ fn spec(name: String, ty: Type) -> Result<Spec> {
                 .map(|&d| d as usize)
                 .collect(),
             layout: tensor.layout,
+            placement: None,
             name,
             drawn: None,
         }),
@@ -172,6 +214,7 @@ fn spec(name: String, ty: Type) -> Result<Spec> {
                 .ok_or_else(|| Error::Program(format!("{name} has unsupported type {ty}")))?,
             global_shape: Vec::new(),
             layout: None,
+            placement: None,
             name,
             drawn: None,
         }),
@@ -181,13 +224,14 @@ fn spec(name: String, ty: Type) -> Result<Spec> {
 /// The inputs a program takes, in order.
 pub fn input_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>> {
     let (entries, _) = entries(module, entry)?;
+    let mesh = Mesh::declared(module).map(|d| d.mesh);
     let mut specs = Vec::new();
     for e in &entries {
         let (inputs, _) = function_signature(as_op(&e.op))
             .ok_or_else(|| Error::Program(format!("@{} has no signature", e.name)))?;
         let function = as_op(&e.op);
         for (i, ty) in inputs.into_iter().enumerate() {
-            let mut spec = spec(format!("{}.arg{i}", e.name), ty)?;
+            let mut spec = spec(format!("{}.arg{i}", e.name), ty, mesh.as_ref())?;
             if let Some(text) = argument_attr(function, i, INPUT_ATTR).and_then(string_value) {
                 let drawn = text
                     .parse::<crate::seeded::Distribution>()
@@ -236,13 +280,14 @@ pub fn input_source_names(
 /// the arguments it updates (`coco.update`), by index.
 pub fn output_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>> {
     let (entries, _) = entries(module, entry)?;
+    let mesh = Mesh::declared(module).map(|d| d.mesh);
     let mut specs = Vec::new();
     for e in &entries {
         let func = as_op(&e.op);
         let (inputs, results) = function_signature(func)
             .ok_or_else(|| Error::Program(format!("@{} has no signature", e.name)))?;
         for (i, ty) in results.into_iter().enumerate() {
-            specs.push(spec(format!("{}.result{i}", e.name), ty)?);
+            specs.push(spec(format!("{}.result{i}", e.name), ty, mesh.as_ref())?);
         }
         let mut updated: Vec<usize> = coco_dialects::ir::nested_ops(func)
             .iter()
@@ -257,7 +302,11 @@ pub fn output_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>
         updated.sort_unstable();
         updated.dedup();
         for i in updated {
-            specs.push(spec(format!("{}.arg{i}", e.name), inputs[i])?);
+            specs.push(spec(
+                format!("{}.arg{i}", e.name),
+                inputs[i],
+                mesh.as_ref(),
+            )?);
         }
     }
     Ok(specs)
@@ -277,11 +326,13 @@ pub fn check_program(
 ) -> Result<()> {
     let (entries, num_stages) = entries(module, entry)?;
     let group_size = ranks / usize::try_from(num_stages.max(1)).unwrap_or(1).max(1);
-    let functions: Vec<(&Operation, usize)> = entries
+    let declared = Mesh::declared(module).map(|d| d.mesh);
+    let functions: Vec<(&Operation, Mesh)> = entries
         .iter()
         .map(|e| {
             let size = if e.group.is_some() { group_size } else { ranks };
-            (as_op(&e.op), size.max(1))
+            let mesh = declared.clone().unwrap_or_else(|| Mesh::flat(size.max(1)));
+            (as_op(&e.op), mesh)
         })
         .collect();
     let mut memory = MemoryAccount::new(limits.memory.clone());
@@ -320,8 +371,174 @@ fn check_tensor(spec: &Spec, tensor: &Tensor, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Splits a host value over the ranks of a mesh: rank `r` holds the part
+/// of its position on the local axes, cut to its block along the sliced
+/// ones.
+fn distribute_on_mesh(
+    spec: &Spec,
+    mesh: &Mesh,
+    placement: &Placement,
+    value: &HostValue,
+) -> Result<PerRank> {
+    let (_, count) = placement.local_part(mesh, 0);
+    let parts: Vec<&Tensor> = match value {
+        HostValue::PerRank(parts) if placement.has_local() => {
+            if parts.len() != count {
+                return Err(Error::BadInput {
+                    name: spec.name.clone(),
+                    expected: format!(
+                        "one tensor per position on the mesh's local axes ({count}, for {})",
+                        placement.text(mesh)
+                    ),
+                    found: format!("{} tensors", parts.len()),
+                });
+            }
+            parts.iter().collect()
+        }
+        HostValue::Global(t) if !placement.has_local() => vec![t],
+        HostValue::Global(t) => {
+            return Err(Error::BadInput {
+                name: spec.name.clone(),
+                expected: format!(
+                    "one tensor per position on the mesh's local axes ({count}, for {}), shape [{count}, {:?}]",
+                    placement.text(mesh),
+                    spec.global_shape
+                ),
+                found: format!("one tensor of shape {:?}", t.shape),
+            })
+        }
+        HostValue::PerRank(_) => {
+            return Err(Error::BadInput {
+                name: spec.name.clone(),
+                expected: "one global tensor".into(),
+                found: "one tensor per rank".into(),
+            })
+        }
+    };
+    for part in &parts {
+        check_tensor(spec, part, "")?;
+    }
+    placement
+        .local_shape(mesh, &spec.global_shape)
+        .map_err(|e| match e {
+            coco_dialects::coco::LocalShapeError::NotDivisible { dim, size } => {
+                Error::NotDivisible {
+                    world: placement
+                        .slicing_axes(dim)
+                        .iter()
+                        .map(|&a| mesh.axes[a].1)
+                        .product(),
+                    dim,
+                    size,
+                    what: format!("input '{}'", spec.name),
+                }
+            }
+            coco_dialects::coco::LocalShapeError::Dynamic => {
+                Error::Program(format!("{} has a dynamic shape", spec.name))
+            }
+        })?;
+    Ok((0..mesh.size())
+        .map(|rank| {
+            let (part, _) = placement.local_part(mesh, rank);
+            let blocks = placement.blocks(mesh, rank, spec.global_shape.len());
+            crate::compute::block_of(parts[part], &blocks)
+        })
+        .collect())
+}
+
+/// The tensor that blocks at their indices (one per combination, `counts`
+/// blocks along each dimension) make up, concatenated dimension by
+/// dimension, innermost first.
+fn join_blocks(mut pieces: Vec<(Vec<usize>, Tensor)>, counts: &[usize]) -> Option<Tensor> {
+    for dim in (0..counts.len()).rev().filter(|&d| counts[d] > 1) {
+        let mut rows: std::collections::BTreeMap<Vec<usize>, Vec<(usize, Tensor)>> =
+            std::collections::BTreeMap::new();
+        for (mut at, t) in pieces {
+            let index = at[dim];
+            at[dim] = 0;
+            rows.entry(at).or_default().push((index, t));
+        }
+        pieces = rows
+            .into_iter()
+            .map(|(at, mut row)| {
+                row.sort_by_key(|(index, _)| *index);
+                let row: Vec<Tensor> = row.into_iter().map(|(_, t)| t).collect();
+                (at, Tensor::concat(&row, dim))
+            })
+            .collect();
+    }
+    pieces.into_iter().next().map(|(_, t)| t)
+}
+
+/// Joins the ranks' blocks into what the user sees: one global tensor per
+/// position on the local axes; ranks that hold the same block (replicated
+/// axes) must hold it bitwise alike.
+fn gather_on_mesh(
+    spec: &Spec,
+    mesh: &Mesh,
+    placement: &Placement,
+    parts: PerRank,
+    location: &str,
+) -> Result<HostValue> {
+    let (_, count) = placement.local_part(mesh, 0);
+    let rank_of_tensor = spec.global_shape.len();
+    let mut values = Vec::with_capacity(count);
+    for local in 0..count {
+        let mut blocks: Vec<(Vec<usize>, &Tensor, usize)> = Vec::new();
+        for (rank, part) in parts.iter().enumerate() {
+            if placement.local_part(mesh, rank).0 != local {
+                continue;
+            }
+            let at: Vec<usize> = placement
+                .blocks(mesh, rank, rank_of_tensor)
+                .into_iter()
+                .map(|(_, index)| index)
+                .collect();
+            match blocks.iter().find(|(key, _, _)| *key == at) {
+                Some((_, first, first_rank)) => {
+                    if let Some(index) = part
+                        .scalars()
+                        .zip(first.scalars())
+                        .position(|(a, b)| a.bits() != b.bits())
+                    {
+                        return Err(Error::ReplicaMismatch {
+                            location: location.to_string(),
+                            what: format!("{} (rank {first_rank} and rank {rank})", spec.name),
+                            rank,
+                            index,
+                            a: part.get(index),
+                            b: first.get(index),
+                        });
+                    }
+                }
+                None => blocks.push((at, part, rank)),
+            }
+        }
+        let counts: Vec<usize> = placement
+            .blocks(mesh, 0, rank_of_tensor)
+            .into_iter()
+            .map(|(count, _)| count)
+            .collect();
+        let pieces: Vec<(Vec<usize>, Tensor)> = blocks
+            .into_iter()
+            .map(|(at, t, _)| (at, t.clone()))
+            .collect();
+        values.push(join_blocks(pieces, &counts).unwrap_or_else(|| {
+            Tensor::filled(spec.dtype, spec.global_shape.clone(), Scalar::Int(0))
+        }));
+    }
+    Ok(if placement.has_local() {
+        HostValue::PerRank(values)
+    } else {
+        HostValue::Global(values.into_iter().next().expect("one part"))
+    })
+}
+
 /// Splits a host value over the `group` ranks according to its layout.
 fn distribute(spec: &Spec, value: &HostValue, group: usize) -> Result<PerRank> {
+    if let Some((mesh, placement)) = &spec.placement {
+        return distribute_on_mesh(spec, mesh, placement, value);
+    }
     match (spec.layout, value) {
         (Some(Layout::Local), HostValue::PerRank(parts)) => {
             if parts.len() != group {
@@ -372,6 +589,9 @@ fn distribute(spec: &Spec, value: &HostValue, group: usize) -> Result<PerRank> {
 /// Joins the ranks' parts into what the user sees; replicated values must be
 /// identical on every rank.
 fn gather(spec: &Spec, parts: PerRank, location: &str) -> Result<HostValue> {
+    if let Some((mesh, placement)) = &spec.placement {
+        return gather_on_mesh(spec, mesh, placement, parts, location);
+    }
     match spec.layout {
         Some(Layout::Local) => Ok(HostValue::PerRank(parts)),
         Some(Layout::Sliced(dim)) => Ok(HostValue::Global(Tensor::concat(&parts, dim as usize))),
@@ -436,6 +656,14 @@ pub fn run(
         });
     }
     let group_size = ranks / stages;
+    if entry.is_none() {
+        if let Some((location, message)) =
+            coco_dialects::coco::world::mesh_size_error(module, ranks)
+        {
+            return Err(Error::NotDivisibleByStages { location, message });
+        }
+    }
+    let declared = Mesh::declared(module).map(|d| d.mesh);
     // Every stage starts with its inputs on its ranks, then the stages run
     // as coroutines (`Frame::resume`): each in stage order until it waits
     // for a message, round after round, until all have returned.
@@ -452,15 +680,16 @@ pub fn run(
         let (arg_types, _) = function_signature(func)
             .ok_or_else(|| Error::Program(format!("@{} has no signature", e.name)))?;
         let size = if e.group.is_some() { group_size } else { ranks };
+        let mesh = declared.clone().unwrap_or_else(|| Mesh::flat(size));
         let mut arguments = Vec::new();
         let mut arg_specs = Vec::new();
         for (i, ty) in arg_types.iter().enumerate() {
-            let spec = spec(format!("{}.arg{i}", e.name), *ty)?;
+            let spec = spec(format!("{}.arg{i}", e.name), *ty, declared.as_ref())?;
             // Located as the compiled backends locate it: the function,
             // then the argument.
             local_type(
                 *ty,
-                size,
+                &mesh,
                 &format!("{}: argument {i}", location_text(func.location())),
             )?;
             let value = inputs
@@ -469,7 +698,7 @@ pub fn run(
             arguments.push(distribute(&spec, value, size)?);
             arg_specs.push(spec);
         }
-        let mut frame = Frame::new(size, e.group.as_ref().map(|g| g.0.clone()), memory);
+        let mut frame = Frame::new(mesh, e.group.as_ref().map(|g| g.0.clone()), memory);
         frame.start(func, arguments)?;
         memory = std::mem::replace(&mut frame.memory, MemoryAccount::new(limits.memory.clone()));
         running.push(Stage {
@@ -524,7 +753,7 @@ pub fn run(
         };
         let location = location_text(func.location());
         for (i, (ty, parts)) in result_types.iter().zip(result.results).enumerate() {
-            let spec = spec(format!("{}.result{i}", e.name), *ty)?;
+            let spec = spec(format!("{}.result{i}", e.name), *ty, declared.as_ref())?;
             let value = gather(&spec, parts, &location)?;
             memory.add(value.bytes());
             outputs.push((spec, value));

@@ -393,7 +393,8 @@ pub fn seeded_inputs(
         .map(|spec| {
             let value = match spec.layout {
                 Some(Layout::Local) => {
-                    HostValue::PerRank((0..ranks as u64).map(|r| tensor(spec, r + 1)).collect())
+                    let parts = spec.parts().unwrap_or(ranks) as u64;
+                    HostValue::PerRank((0..parts).map(|r| tensor(spec, r + 1)).collect())
                 }
                 _ => HostValue::Global(tensor(spec, 0)),
             };
@@ -474,6 +475,7 @@ mod tests {
             dtype,
             global_shape: shape,
             layout: Some(Layout::Replicated),
+            placement: None,
             drawn: None,
         }
     }

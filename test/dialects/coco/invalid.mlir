@@ -788,3 +788,83 @@ func.func @byte_collective(%g: tensor<64xi8, #coco.local>, %n: i8) {
   %y = coco.all_reduce sum %g : tensor<64xi8, #coco.local> -> tensor<64xi8, #coco.replicated>
   return
 }
+
+// -----
+
+#batch = #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>
+#cols = #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>
+#rows = #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>
+#partial = #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.local}>
+#grads = #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @mesh_rules(%x: tensor<8x16xf32, #batch>, %w1: tensor<16x32xf32, #cols>, %w2: tensor<32x16xf32, #rows>, %g: tensor<16x32xf32, #grads>) {
+  // expected-error@+1 {{along axis "tp": expects result layout #coco.sliced<1> for operand layouts #coco.replicated, #coco.sliced<1>, found #coco.replicated}}
+  %h = coco.matmul %x, %w1 : tensor<8x16xf32, #batch>, tensor<16x32xf32, #cols> -> tensor<8x32xf32, #batch>
+  // expected-error@+1 {{communicates over "tp", so along axis "dp" the result keeps the operand's layout #coco.replicated, found #coco.local}}
+  %a = coco.all_gather %w1 over "tp" : tensor<16x32xf32, #cols> -> tensor<16x32xf32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>
+  // expected-error@+1 {{spans the whole group, which takes a plain layout; name the axis it communicates over (`over "dp"`)}}
+  %r = coco.all_reduce sum %g : tensor<16x32xf32, #grads> -> tensor<16x32xf32, #cols>
+  // expected-error@+1 {{communicates over axis "pp", which the mesh [dp = 2, tp = 2] does not have}}
+  %s = coco.all_reduce sum %g over "pp" : tensor<16x32xf32, #grads> -> tensor<16x32xf32, #cols>
+  // expected-error@+1 {{along axis "dp": expects result layout #coco.replicated for operand layout #coco.local, found #coco.local}}
+  %t = coco.all_reduce sum %g over "dp" : tensor<16x32xf32, #grads> -> tensor<16x32xf32, #grads>
+  return
+}
+
+// -----
+
+coco.mesh @grid [dp = 2, tp = 2]
+// expected-error@+1 {{argument #0 gives no layout along axis "tp" of the mesh [dp = 2, tp = 2]}}
+func.func @missing_axis(%x: tensor<8xf32, #coco.mesh<{dp = #coco.local}>>) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{argument #0 has a #coco.mesh layout, but the program declares no coco.mesh}}
+func.func @no_mesh(%x: tensor<8xf32, #coco.mesh<{dp = #coco.local}>>) {
+  return
+}
+
+// -----
+
+func.func @axis_without_mesh(%x: tensor<8xf32, #coco.local>) {
+  // expected-error@+1 {{communicates over axis "dp", but the program declares no coco.mesh}}
+  %0 = coco.all_reduce sum %x over "dp" : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{names axis "dp" twice}}
+coco.mesh @twice [dp = 2, dp = 2]
+
+// -----
+
+coco.mesh @grid [dp = 2, tp = 2]
+// expected-error@+1 {{a program has one coco.mesh, and @grid is one already}}
+coco.mesh @again [dp = 4]
+
+// -----
+
+// Rows split over dp, then within each dp block over tp: only tp, the
+// inner axis, can gather them back.
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @outer_regather(%x: tensor<8xf32, #coco.sliced<0>>) {
+  // expected-error@+1 {{dimension 0 is also sliced over axis "tp", inside "dp" in the mesh [dp = 2, tp = 2]; a collective over "dp" can only change a dimension's innermost slicing}}
+  %0 = coco.all_gather %x over "dp" : tensor<8xf32, #coco.sliced<0>> -> tensor<8xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>>
+  return
+}
+
+// -----
+
+// A per-replica norm put back as if every data-parallel replica agreed.
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @replica_norm(%n: tensor<f32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>) {
+  %v = tensor.extract %n[] : tensor<f32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>
+  // This one is fine: local along dp, the axis it varies on.
+  %ok = tensor.splat %v : tensor<4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>
+  // expected-error@+1 {{result #0 is #coco.replicated, but it is built from a scalar that may differ between ranks (read out of a #coco.mesh<{dp = #coco.local, tp = #coco.replicated}> tensor at}}
+  %bad = tensor.splat %v : tensor<4xf32, #coco.replicated>
+  return
+}

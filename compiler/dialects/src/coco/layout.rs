@@ -85,7 +85,12 @@ pub struct DistTensor<'c> {
     /// Global shape; dynamic sizes are `None`.
     pub shape: Vec<Option<i64>>,
     pub element: Type<'c>,
+    /// The layout, when it is one layout on every axis of the mesh (a plain
+    /// `#coco.local`, `#coco.replicated` or `#coco.sliced<d>`).
     pub layout: Option<Layout>,
+    /// A `#coco.mesh<{...}>` layout: each axis it names with its layout
+    /// (by name; [`DistTensor::placement`] orders them by the mesh).
+    pub axes: Option<Vec<(String, Layout)>>,
 }
 
 impl<'c> DistTensor<'c> {
@@ -99,15 +104,22 @@ impl<'c> DistTensor<'c> {
                 (size != dynamic).then_some(size)
             })
             .collect();
+        let encoding = tensor.encoding();
         Some(DistTensor {
             shape,
             element: tensor.element(),
-            layout: tensor.encoding().and_then(Layout::from_attribute),
+            layout: encoding.and_then(Layout::from_attribute),
+            axes: encoding.and_then(mesh_axes),
         })
     }
 
     pub fn rank(&self) -> usize {
         self.shape.len()
+    }
+
+    /// Whether the tensor has a coco layout, plain or per mesh axis.
+    pub fn has_coco_layout(&self) -> bool {
+        self.layout.is_some() || self.axes.is_some()
     }
 
     /// What the layout rules need to know; `None` without a coco layout.
@@ -151,6 +163,33 @@ impl<'c> DistTensor<'c> {
             .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
             .collect::<Vec<_>>()
             .join("x")
+    }
+}
+
+/// The axes of a `#coco.mesh<{axis = layout, ...}>` attribute, in the
+/// dictionary's order; `None` for any other attribute. An entry whose value
+/// is not a coco layout is left out (the placement then reports the axis
+/// as missing).
+fn mesh_axes(attribute: Attribute) -> Option<Vec<(String, Layout)>> {
+    let raw = attribute.to_raw();
+    // SAFETY: pure queries on a valid attribute; the dictionary outlives
+    // the loop.
+    unsafe {
+        if !ffi::cocoAttributeIsAMeshLayout(raw) {
+            return None;
+        }
+        let dictionary = ffi::cocoMeshLayoutAttrGetAxes(raw);
+        let count = mlir_sys::mlirDictionaryAttrGetNumElements(dictionary);
+        Some(
+            (0..count)
+                .filter_map(|i| {
+                    let entry = mlir_sys::mlirDictionaryAttrGetElement(dictionary, i);
+                    let name = ir::owned(mlir_sys::mlirIdentifierStr(entry.name));
+                    Layout::from_attribute(Attribute::from_raw(entry.attribute))
+                        .map(|layout| (name, layout))
+                })
+                .collect(),
+        )
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod build;
 pub mod facts;
 pub mod layout;
+pub mod mesh;
 pub mod ops;
 pub mod rules;
 pub mod verify;
@@ -12,5 +13,6 @@ pub mod world;
 pub use build::CocoBuilder;
 pub use facts::{facts, OpFacts};
 pub use layout::{DistTensor, Layout, LocalShapeError};
+pub use mesh::{Mesh, MeshDecl, Placement};
 pub use ops::Reduction;
 pub use rules::{infer_result_layout, LayoutPattern};

@@ -33,6 +33,7 @@ pub const FUSED_COLLECTIVE: &str = "coco.fused_collective";
 pub const OVERLAP: &str = "coco.overlap";
 pub const YIELD: &str = "coco.yield";
 pub const PROCESS_GROUP: &str = "coco.process_group";
+pub const MESH: &str = "coco.mesh";
 
 /// The discardable attribute naming the process group a function runs on.
 pub const GROUP_ATTR: &str = "coco.group";

@@ -9,6 +9,7 @@ use melior::ir::{block::BlockArgument, operation::OperationRef, Operation, Type,
 
 use super::{
     layout::{describe, DistTensor, Layout},
+    mesh::{Mesh, Placement},
     ops::{self, is_collective, is_computation, Reduction},
     rules::{infer_result_layout, rule_dims, Operand},
 };
@@ -32,10 +33,11 @@ struct Transfer<'c, 'a> {
 pub fn verify(module: &Operation, reporter: &mut Reporter) {
     let groups = verify_groups(module, reporter);
     verify_stage_functions(module, &groups, reporter);
+    let mesh = verify_mesh(module, reporter);
     for op in body_ops(module) {
         let op = as_op(&op);
         if op_name(op) == "func.func" {
-            verify_function(op, &groups, reporter);
+            verify_function(op, &groups, mesh.as_ref(), reporter);
         }
     }
 
@@ -50,8 +52,8 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
             verify_tile(op, reporter);
         }
         if dialect_of(&name) == "coco" {
-            verify_tensor_types(op, reporter);
-            verify_op(op, &name, reporter);
+            verify_tensor_types(op, mesh.as_ref(), reporter);
+            verify_op(op, &name, mesh.as_ref(), reporter);
             if name == ops::SEND || name == ops::RECV {
                 if let Some(transfer) = verify_transfer(op_ref, &name, &groups, reporter) {
                     if name == ops::SEND {
@@ -64,10 +66,10 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
                 }
             }
         } else if name.starts_with("arith.") || name.starts_with("math.") {
-            verify_tensor_types(op, reporter);
+            verify_tensor_types(op, mesh.as_ref(), reporter);
             verify_elementwise(op, reporter);
         } else if name.starts_with("tensor.") {
-            verify_tensor_types(op, reporter);
+            verify_tensor_types(op, mesh.as_ref(), reporter);
             if name == "tensor.extract" {
                 verify_extract(op, reporter);
             }
@@ -222,7 +224,12 @@ fn verify_groups(module: &Operation, reporter: &mut Reporter) -> HashSet<String>
     groups
 }
 
-fn verify_function(func: &Operation, groups: &HashSet<String>, reporter: &mut Reporter) {
+fn verify_function(
+    func: &Operation,
+    groups: &HashSet<String>,
+    mesh: Option<&Mesh>,
+    reporter: &mut Reporter,
+) {
     if let Ok(attr) = func.attribute(ops::GROUP_ATTR) {
         match crate::ir::flat_symbol(attr) {
             Some(group) if groups.contains(&group) => {}
@@ -244,8 +251,8 @@ fn verify_function(func: &Operation, groups: &HashSet<String>, reporter: &mut Re
     }
     if let Some((inputs, results)) = function_signature(func) {
         for (i, ty) in inputs.iter().enumerate() {
-            check_tensor_type(func, &format!("argument #{i}"), *ty, reporter);
-            if DistTensor::from_type(*ty).is_none() && crate::ir::element_dtype(*ty).is_none() {
+            check_tensor_type(func, &format!("argument #{i}"), *ty, mesh, reporter);
+            if is_builtin_scalar(*ty) && crate::ir::element_dtype(*ty).is_none() {
                 reporter.op_error(
                     func,
                     format!("argument #{i} has type {ty}, which no coco backend takes; scalar inputs are f64, f32, f16, bf16, i64, i32 or i1"),
@@ -253,11 +260,82 @@ fn verify_function(func: &Operation, groups: &HashSet<String>, reporter: &mut Re
             }
         }
         for (i, ty) in results.iter().enumerate() {
-            check_tensor_type(func, &format!("result #{i}"), *ty, reporter);
+            check_tensor_type(func, &format!("result #{i}"), *ty, mesh, reporter);
         }
     }
     verify_single_updates(func, reporter);
-    verify_uniform_scalars(func, reporter);
+    verify_uniform_scalars(func, mesh, reporter);
+}
+
+/// A builtin integer, float, index or complex type (not a tensor, not
+/// another dialect's type such as df's).
+fn is_builtin_scalar(ty: Type) -> bool {
+    use melior::ir::TypeLike;
+    let raw = ty.to_raw();
+    // SAFETY: pure type queries.
+    let integer_or_complex = unsafe {
+        mlir_sys::mlirTypeIsAInteger(raw)
+            || mlir_sys::mlirTypeIsAIndex(raw)
+            || mlir_sys::mlirTypeIsAComplex(raw)
+    };
+    integer_or_complex || is_float(ty)
+}
+
+/// The program's `coco.mesh`: at most one, with distinct named axes of
+/// positive sizes.
+fn verify_mesh(module: &Operation, reporter: &mut Reporter) -> Option<Mesh> {
+    let mut declared: Option<(Mesh, String)> = None;
+    for op in body_ops(module) {
+        let op = as_op(&op);
+        if op_name(op) != ops::MESH {
+            continue;
+        }
+        let name = crate::ir::str_attr(op, "sym_name").unwrap_or_default();
+        if let Some((_, first)) = &declared {
+            reporter.op_error(
+                op,
+                format!("a program has one coco.mesh, and @{first} is one already"),
+            );
+            continue;
+        }
+        let axes = crate::ir::str_array_attr(op, "axes").unwrap_or_default();
+        let sizes = crate::ir::i64_array_attr(op, "sizes").unwrap_or_default();
+        let mut ok = !axes.is_empty() && axes.len() == sizes.len();
+        if axes.is_empty() {
+            reporter.op_error(op, "needs at least one axis");
+        }
+        for (i, axis) in axes.iter().enumerate() {
+            if axis.is_empty() {
+                reporter.op_error(op, format!("axis #{i} has an empty name"));
+                ok = false;
+            } else if axes[..i].contains(axis) {
+                reporter.op_error(op, format!("names axis \"{axis}\" twice"));
+                ok = false;
+            }
+        }
+        if let Some((axis, size)) = axes.iter().zip(&sizes).find(|(_, s)| **s < 1) {
+            reporter.op_error(
+                op,
+                format!("axis \"{axis}\" has size {size}; sizes are at least 1"),
+            );
+            ok = false;
+        }
+        if ok {
+            let mesh = Mesh {
+                axes: axes
+                    .into_iter()
+                    .zip(sizes)
+                    .map(|(a, s)| (a, s as usize))
+                    .collect(),
+            };
+            declared = Some((mesh, name));
+        } else {
+            declared = Some((Mesh::flat(1), name));
+        }
+    }
+    declared
+        .map(|(mesh, _)| mesh)
+        .filter(|mesh| !mesh.axes[0].0.is_empty())
 }
 
 /// Every backend reads a builtin scalar out of a 0-d tensor only (kernels
@@ -326,45 +404,71 @@ fn verify_stage_functions(module: &Operation, groups: &HashSet<String>, reporter
 /// Putting one into a replicated tensor (which every rank must hold alike)
 /// or a sliced one (a part of one global tensor) would skip the collective
 /// that makes the ranks agree, and every later transformation would trust
-/// the layout; so only a `#coco.local` tensor may take it, from any op.
-fn verify_uniform_scalars(func: &Operation, reporter: &mut Reporter) {
+/// the layout; so only a `#coco.local` tensor may take it, from any op. On
+/// a mesh this holds axis by axis: a scalar varies along the axes its
+/// tensor is not replicated on, and must stay local along those.
+fn verify_uniform_scalars(func: &Operation, mesh: Option<&Mesh>, reporter: &mut Reporter) {
+    let flat = Mesh::flat(1);
+    let mesh = mesh.unwrap_or(&flat);
     let key = |value: melior::ir::Value| value.to_raw().ptr as usize;
-    // Per-rank scalar → where it was read out of a per-rank tensor.
-    let mut per_rank: HashMap<usize, String> = HashMap::new();
+    // Per-rank scalar → (the axes it varies along, where it was read out).
+    let mut per_rank: HashMap<usize, (Vec<usize>, String)> = HashMap::new();
     for op_ref in nested_ops(func) {
         let op = as_op(&op_ref);
         let extracted = (op_name(op) == "tensor.extract")
             .then(|| op.operand(0).ok())
             .flatten()
             .and_then(|v| tensor_of(v.r#type()))
-            .and_then(|t| t.layout)
-            .filter(|layout| *layout != Layout::Replicated)
-            .map(|layout| {
-                format!(
-                    "read out of a {layout} tensor at {}",
-                    location_text(op.location())
-                )
+            .and_then(|t| t.placement(mesh).ok())
+            .and_then(|placement| {
+                let varying: Vec<usize> = (0..placement.0.len())
+                    .filter(|&a| placement.0[a] != Layout::Replicated)
+                    .collect();
+                (!varying.is_empty()).then(|| {
+                    (
+                        varying,
+                        format!(
+                            "read out of a {} tensor at {}",
+                            placement.text(mesh),
+                            location_text(op.location())
+                        ),
+                    )
+                })
             });
-        let Some(origin) =
-            extracted.or_else(|| op.operands().find_map(|v| per_rank.get(&key(v)).cloned()))
-        else {
+        let mut origin = extracted;
+        for operand in op.operands() {
+            if let Some((axes, at)) = per_rank.get(&key(operand)) {
+                let (varying, _) = origin.get_or_insert_with(|| (Vec::new(), at.clone()));
+                for a in axes {
+                    if !varying.contains(a) {
+                        varying.push(*a);
+                    }
+                }
+            }
+        }
+        let Some((varying, at)) = origin else {
             continue;
         };
         for (i, result) in op.results().enumerate() {
             let result: melior::ir::Value = result.into();
             match DistTensor::from_type(result.r#type()) {
                 None => {
-                    per_rank.insert(key(result), origin.clone());
+                    per_rank.insert(key(result), (varying.clone(), at.clone()));
                 }
-                Some(tensor) => match tensor.layout {
-                    Some(layout) if layout != Layout::Local => reporter.op_error(
-                        op,
-                        format!(
-                            "result #{i} is {layout}, but it is built from a scalar that may differ between ranks ({origin}); make the ranks agree with a collective first (coco.all_reduce, coco.broadcast), or keep the result #coco.local"
-                        ),
-                    ),
-                    _ => {}
-                },
+                Some(tensor) => {
+                    let Ok(placement) = tensor.placement(mesh) else {
+                        continue;
+                    };
+                    if varying.iter().any(|&a| placement.0[a] != Layout::Local) {
+                        reporter.op_error(
+                            op,
+                            format!(
+                                "result #{i} is {}, but it is built from a scalar that may differ between ranks ({at}); make the ranks agree with a collective first (coco.all_reduce, coco.broadcast), or keep the result #coco.local",
+                                placement.text(mesh)
+                            ),
+                        );
+                    }
+                }
             }
         }
     }
@@ -405,21 +509,35 @@ fn verify_single_updates(func: &Operation, reporter: &mut Reporter) {
 
 /// Static global shapes and in-range slice dimensions for every tensor an op
 /// touches.
-fn verify_tensor_types(op: &Operation, reporter: &mut Reporter) {
+fn verify_tensor_types(op: &Operation, mesh: Option<&Mesh>, reporter: &mut Reporter) {
     for (i, ty) in operand_types(op).into_iter().enumerate() {
-        check_tensor_type(op, &format!("operand #{i}"), ty, reporter);
+        check_tensor_type(op, &format!("operand #{i}"), ty, mesh, reporter);
     }
     for (i, ty) in result_types(op).into_iter().enumerate() {
-        check_tensor_type(op, &format!("result #{i}"), ty, reporter);
+        check_tensor_type(op, &format!("result #{i}"), ty, mesh, reporter);
     }
 }
 
-fn check_tensor_type(op: &Operation, what: &str, ty: Type, reporter: &mut Reporter) {
+fn check_tensor_type(
+    op: &Operation,
+    what: &str,
+    ty: Type,
+    mesh: Option<&Mesh>,
+    reporter: &mut Reporter,
+) {
     let Some(tensor) = DistTensor::from_type(ty) else {
         return;
     };
-    let Some(layout) = tensor.layout else {
+    if !tensor.has_coco_layout() {
         return;
+    }
+    let flat = Mesh::flat(1);
+    let placement = match tensor.placement(mesh.unwrap_or(&flat)) {
+        Ok(placement) => placement,
+        Err(why) => {
+            reporter.op_error(op, format!("{what} {why}"));
+            return;
+        }
     };
     if tensor.static_shape().is_none() {
         reporter.op_error(
@@ -439,21 +557,36 @@ fn check_tensor_type(op: &Operation, what: &str, ty: Type, reporter: &mut Report
             ),
         );
     }
-    if let Layout::Sliced(dim) = layout {
-        if dim < 0 || dim as usize >= tensor.rank() {
-            reporter.op_error(
-                op,
-                format!(
-                    "{what} is sliced along dimension {dim}, but the tensor has rank {}",
-                    tensor.rank()
-                ),
-            );
+    let mut reported = HashSet::new();
+    for layout in placement.0 {
+        if let Layout::Sliced(dim) = layout {
+            if (dim < 0 || dim as usize >= tensor.rank()) && reported.insert(dim) {
+                reporter.op_error(
+                    op,
+                    format!(
+                        "{what} is sliced along dimension {dim}, but the tensor has rank {}",
+                        tensor.rank()
+                    ),
+                );
+            }
         }
     }
 }
 
 fn tensor_of<'c>(ty: Type<'c>) -> Option<DistTensor<'c>> {
-    DistTensor::from_type(ty).filter(|t| t.layout.is_some())
+    DistTensor::from_type(ty).filter(DistTensor::has_coco_layout)
+}
+
+/// A tensor's layout as the source writes it, for messages.
+fn layout_text(tensor: &DistTensor) -> String {
+    match (&tensor.layout, &tensor.axes) {
+        (Some(layout), _) => layout.to_string(),
+        (None, Some(axes)) => {
+            let axes: Vec<String> = axes.iter().map(|(n, l)| format!("{n} = {l}")).collect();
+            format!("#coco.mesh<{{{}}}>", axes.join(", "))
+        }
+        (None, None) => describe(None),
+    }
 }
 
 fn expect_same_tensor(
@@ -502,8 +635,26 @@ fn reduction_kind(op: &Operation) -> Option<Reduction> {
     Reduction::from_value(int_attr(op, "kind")?)
 }
 
-/// Checks the result layout against the inferred one (`rules.rs`).
-fn verify_layouts(op: &Operation, name: &str, reporter: &mut Reporter) {
+/// Checks the result layout against the inferred one (`rules.rs`), axis by
+/// axis on a mesh.
+fn verify_layouts(op: &Operation, name: &str, mesh: Option<&Mesh>, reporter: &mut Reporter) {
+    let axis = crate::ir::str_attr(op, "axis");
+    if let (Some(axis), None) = (&axis, mesh) {
+        reporter.op_error(
+            op,
+            format!("communicates over axis \"{axis}\", but the program declares no coco.mesh"),
+        );
+        return;
+    }
+    let on_mesh = operand_types(op)
+        .into_iter()
+        .chain(result_types(op))
+        .filter_map(tensor_of)
+        .any(|t| t.axes.is_some());
+    if let (Some(mesh), true) = (mesh, on_mesh || axis.is_some()) {
+        verify_mesh_layouts(op, name, mesh, axis.as_deref(), reporter);
+        return;
+    }
     let operands: Vec<DistTensor> = operand_types(op)
         .into_iter()
         .filter_map(tensor_of)
@@ -542,8 +693,147 @@ fn verify_layouts(op: &Operation, name: &str, reporter: &mut Reporter) {
     }
 }
 
-fn verify_op(op: &Operation, name: &str, reporter: &mut Reporter) {
-    verify_layouts(op, name, reporter);
+/// [`verify_layouts`] on a mesh: each axis by the op's rule, except that a
+/// collective applies its rule on the axis it communicates over and keeps
+/// every other axis's layout.
+fn verify_mesh_layouts(
+    op: &Operation,
+    name: &str,
+    mesh: &Mesh,
+    axis: Option<&str>,
+    reporter: &mut Reporter,
+) {
+    fn placed<'c>(ty: Type<'c>, mesh: &Mesh) -> Option<(DistTensor<'c>, Placement)> {
+        let tensor = tensor_of(ty)?;
+        let placement = tensor.placement(mesh).ok()?;
+        Some((tensor, placement))
+    }
+    // A layout that names the wrong axes is check_tensor_type's error.
+    let Some(operands) = operand_types(op)
+        .into_iter()
+        .filter(|ty| tensor_of(*ty).is_some())
+        .map(|ty| placed(ty, mesh))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    let result = match op.result(0).ok().map(|r| r.r#type()) {
+        Some(ty) if tensor_of(ty).is_some() => match placed(ty, mesh) {
+            Some(result) => Some(result),
+            None => return,
+        },
+        _ => None,
+    };
+    let communicates = is_collective(name) && name != ops::SEND && name != ops::RECV;
+    let over = match axis {
+        Some(axis) => match mesh.axis(axis) {
+            Some(a) => Some(a),
+            None => {
+                reporter.op_error(
+                    op,
+                    format!(
+                        "communicates over axis \"{axis}\", which the mesh {} does not have",
+                        mesh.text()
+                    ),
+                );
+                return;
+            }
+        },
+        None => None,
+    };
+    if communicates
+        && over.is_none()
+        && operands
+            .iter()
+            .chain(&result)
+            .any(|(_, p)| p.uniform().is_none())
+    {
+        reporter.op_error(
+            op,
+            format!(
+                "spans the whole group, which takes a plain layout; name the axis it communicates over (`over \"{}\"`)",
+                mesh.axes[0].0
+            ),
+        );
+        return;
+    }
+    let result_rank = result.as_ref().map_or(0, |(t, _)| t.rank());
+    for (a, (axis_name, _)) in mesh.axes.iter().enumerate() {
+        let infos: Vec<Operand> = operands
+            .iter()
+            .map(|(t, p)| Operand {
+                layout: p.0[a],
+                rank: t.rank(),
+            })
+            .collect();
+        let found = result.as_ref().map(|(_, p)| p.0[a]);
+        if communicates && over.is_some_and(|o| o != a) {
+            let kept = infos.first().map(|o| o.layout);
+            if let (Some(kept), Some(found)) = (kept, found) {
+                if kept != found {
+                    reporter.op_error(
+                        op,
+                        format!(
+                            "communicates over \"{}\", so along axis \"{axis_name}\" the result keeps the operand's layout {kept}, found {found}",
+                            mesh.axes[over.unwrap_or(0)].0
+                        ),
+                    );
+                }
+            }
+            continue;
+        }
+        match infer_result_layout(
+            name,
+            &infos,
+            result_rank,
+            reduction_kind(op),
+            rule_dims(op).as_deref(),
+        ) {
+            Err(message) => reporter.op_error(op, format!("along axis \"{axis_name}\": {message}")),
+            Ok(Some(pattern)) => {
+                if let Some(found) = found.filter(|f| !pattern.accepts(*f)) {
+                    let given: Vec<String> = infos.iter().map(|o| o.layout.to_string()).collect();
+                    reporter.op_error(
+                        op,
+                        format!(
+                            "along axis \"{axis_name}\": expects result layout {pattern} for operand layout{} {}, found {found}",
+                            if given.len() == 1 { "" } else { "s" },
+                            given.join(", ")
+                        ),
+                    );
+                }
+            }
+            Ok(None) => {}
+        }
+    }
+    // A dimension sliced over several axes splits outermost first, so a
+    // collective can only re-slice it along the innermost of them.
+    if let (Some(a), Some((_, input)), Some((_, output))) = (over, operands.first(), &result) {
+        for layout in [input.0[a], output.0[a]] {
+            let Layout::Sliced(dim) = layout else {
+                continue;
+            };
+            if let Some(b) = (a + 1..mesh.axes.len())
+                .find(|&b| input.0[b] == Layout::Sliced(dim) || output.0[b] == Layout::Sliced(dim))
+            {
+                reporter.op_error(
+                    op,
+                    format!(
+                        "dimension {dim} is also sliced over axis \"{}\", inside \"{}\" in the mesh {}; a collective over \"{}\" can only change a dimension's innermost slicing",
+                        mesh.axes[b].0,
+                        mesh.axes[a].0,
+                        mesh.text(),
+                        mesh.axes[a].0
+                    ),
+                );
+                return;
+            }
+        }
+    }
+}
+
+fn verify_op(op: &Operation, name: &str, mesh: Option<&Mesh>, reporter: &mut Reporter) {
+    verify_layouts(op, name, mesh, reporter);
     match name {
         ops::ALL_REDUCE | ops::REDUCE_SCATTER | ops::ALL_GATHER | ops::SLICE => {
             if let (Some(input), Some(result)) = unary_tensors(op) {
@@ -1132,18 +1422,17 @@ fn verify_yield(op: &Operation, reporter: &mut Reporter) {
 fn verify_elementwise(op: &Operation, reporter: &mut Reporter) {
     let types = operand_types(op).into_iter().chain(result_types(op));
     let tensors: Vec<DistTensor> = types.filter_map(DistTensor::from_type).collect();
-    let Some(first_laid_out) = tensors.iter().find(|t| t.layout.is_some()) else {
+    let Some(first_laid_out) = tensors.iter().find(|t| t.has_coco_layout()) else {
         return;
     };
-    let expected = first_laid_out.layout;
-    if let Some(other) = tensors.iter().find(|t| t.layout != expected) {
+    let expected = layout_text(first_laid_out);
+    if let Some(other) = tensors.iter().find(|t| layout_text(t) != expected) {
         reporter.op_error(
             op,
             format!(
-                "mixes layouts {} and {}; element-wise ops need one layout, change it explicitly \
+                "mixes layouts {expected} and {}; element-wise ops need one layout, change it explicitly \
                  (coco.all_reduce, coco.all_gather, coco.slice)",
-                describe(expected),
-                describe(other.layout)
+                layout_text(other)
             ),
         );
     }

@@ -7,7 +7,7 @@
 
 use melior::ir::{Operation, ValueLike};
 
-use super::{layout::LocalShapeError, ops, DistTensor};
+use super::{layout::LocalShapeError, ops, DistTensor, Mesh};
 use crate::ir::{
     as_op, body_ops, function_signature, int_attr, location_text, nested_ops, op_name, str_attr,
     symbol_attr,
@@ -35,6 +35,43 @@ pub fn stage_split_error(module: &Operation, ranks: usize) -> Option<(String, St
     })
 }
 
+/// Where and why the program's `coco.mesh` does not span each function's
+/// group on `ranks` ranks (the world, or a pipeline stage's share of it).
+pub fn mesh_size_error(module: &Operation, ranks: usize) -> Option<(String, String)> {
+    let declared = Mesh::declared(module)?;
+    let stages = num_stages(module);
+    let group = ranks / stages;
+    let needed = declared.mesh.size();
+    (group != needed || !ranks.is_multiple_of(stages)).then(|| {
+        let found = if stages > 1 {
+            format!(
+                "each of the {stages} pipeline stages has {group} of the world's {ranks}; run on {} ranks",
+                stages * needed
+            )
+        } else {
+            format!("the world has {ranks}; run on {needed} ranks")
+        };
+        (
+            declared.location,
+            format!(
+                "the mesh @{} {} spans {needed} ranks, but {found}",
+                declared.name,
+                declared.mesh.text()
+            ),
+        )
+    })
+}
+
+fn num_stages(module: &Operation) -> usize {
+    body_ops(module)
+        .iter()
+        .find(|op| op_name(as_op(op)) == ops::PROCESS_GROUP)
+        .and_then(|op| int_attr(as_op(op), "num_stages"))
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(1)
+        .max(1)
+}
+
 /// Where and why `module` cannot run on `ranks` ranks: the stage split, then
 /// the first sliced function argument or op result whose sliced dimension
 /// its group does not divide. `None` when it can run.
@@ -42,18 +79,30 @@ pub fn world_size_problem(module: &Operation, ranks: usize) -> Option<(String, S
     if let Some(problem) = stage_split_error(module, ranks) {
         return Some(problem);
     }
-    let stages = body_ops(module)
-        .iter()
-        .find(|op| op_name(as_op(op)) == ops::PROCESS_GROUP)
-        .and_then(|op| int_attr(as_op(op), "num_stages"))
-        .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or(1)
-        .max(1);
+    if let Some(problem) = mesh_size_error(module, ranks) {
+        return Some(problem);
+    }
+    let stages = num_stages(module);
     let divides = |ty: melior::ir::Type, group: usize| -> Result<(), String> {
-        match DistTensor::from_type(ty).map(|t| t.local_shape(group)) {
-            Some(Err(LocalShapeError::NotDivisible { dim, size })) => Err(format!(
-                "dimension {dim} of size {size} is sliced over {group} ranks, which does not divide it"
-            )),
+        let Some(tensor) = DistTensor::from_type(ty) else {
+            return Ok(());
+        };
+        let mesh = Mesh::of_group(module, group);
+        let (Ok(placement), Some(global)) = (tensor.placement(&mesh), tensor.static_shape()) else {
+            return Ok(());
+        };
+        let global: Vec<usize> = global.iter().map(|&d| d as usize).collect();
+        match placement.local_shape(&mesh, &global) {
+            Err(LocalShapeError::NotDivisible { dim, size }) => {
+                let over: usize = placement
+                    .slicing_axes(dim)
+                    .iter()
+                    .map(|&a| mesh.axes[a].1)
+                    .product();
+                Err(format!(
+                    "dimension {dim} of size {size} is sliced over {over} ranks, which does not divide it"
+                ))
+            }
             _ => Ok(()),
         }
     };

@@ -46,6 +46,24 @@ def Coco_SlicedAttr : Coco_Attr<"Sliced", "sliced"> {
   let assemblyFormat = "`<` $dim `>`";
 }
 
+def Coco_MeshLayoutAttr : Coco_Attr<"MeshLayout", "mesh"> {
+  let summary = "Layout: one layout per axis of the program's coco.mesh";
+  let description = [{
+    Used as a tensor encoding in a program with a `coco.mesh`: names every
+    axis of the mesh with the layout the tensor has along it. A data-parallel
+    batch sliced over `dp` and replicated over `tp`:
+
+    ```mlir
+    %x : tensor<32x512xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>
+    ```
+
+    Rank `(dp = i, tp = j)` holds rows `i * 16 .. (i + 1) * 16` in full. The
+    same layout on every axis is written as the plain layout.
+  }];
+  let parameters = (ins "::mlir::DictionaryAttr":$axes);
+  let assemblyFormat = "`<` $axes `>`";
+}
+
 def Coco_ReductionKind : I32EnumAttr<"ReductionKind",
     "reduction operator of a collective or tensor reduction", [
       I32EnumAttrCase<"sum", 0>,

@@ -24,10 +24,11 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Coco_DistTensor : Type<
     And<[AnyRankedTensor.predicate,
          CPred<"::llvm::isa_and_nonnull<::mlir::coco::LocalAttr, "
-               "::mlir::coco::ReplicatedAttr, ::mlir::coco::SlicedAttr>("
+               "::mlir::coco::ReplicatedAttr, ::mlir::coco::SlicedAttr, "
+               "::mlir::coco::MeshLayoutAttr>("
                "::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding())">]>,
     "ranked tensor with a coco layout encoding (#coco.local, "
-    "#coco.replicated or #coco.sliced<d>)", "::mlir::RankedTensorType">;
+    "#coco.replicated, #coco.sliced<d> or #coco.mesh<{...}>)", "::mlir::RankedTensorType">;
 
 //===----------------------------------------------------------------------===//
 // Process groups
@@ -58,6 +59,39 @@ def Coco_ProcessGroupOp : Coco_Op<"process_group", [Symbol, HasParent<"::mlir::M
   let assemblyFormat = "$sym_name `stage` $stage `of` $num_stages attr-dict";
 }
 
+def Coco_MeshOp : Coco_Op<"mesh", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "Named axes over the ranks of every function's group";
+  let description = [{
+    Arranges the ranks a function runs on (the whole world, or each pipeline
+    stage's group) as a row-major grid with named axes, as MLIR's `mesh`
+    dialect and JAX name them: on `[dp = 2, tp = 2]`, rank `r` of the group is
+    at `dp = r / 2`, `tp = r % 2`. The product of the sizes must equal the
+    group's size when the program runs (with pipeline stages, the world is
+    `stages × product`, the stage being the outermost axis).
+
+    A tensor's layout is then one layout per axis, `#coco.mesh<{...}>`; a
+    plain `#coco.local`, `#coco.replicated` or `#coco.sliced<d>` is that
+    layout on every axis (a dimension sliced over several axes is split in
+    the mesh's order, outermost first, which is the group's rank order).
+    Collectives name the axis they communicate over (`over "dp"`): every
+    row of ranks along that axis is one group, the layout rule applies on
+    that axis and every other axis keeps its layout. A collective without
+    an axis spans the whole group and applies to plain layouts only. Layout
+    rules of computations apply axis by axis.
+
+    ```mlir
+    coco.mesh @grid [dp = 2, tp = 2]
+    func.func @step(%g: tensor<64x32xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>>) {
+      %r = coco.all_reduce sum %g over "dp" : tensor<64x32xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>>
+                                            -> tensor<64x32xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$axes, DenseI64ArrayAttr:$sizes);
+  let hasCustomAssemblyFormat = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Communication
 //===----------------------------------------------------------------------===//
@@ -72,9 +106,9 @@ def Coco_AllReduceOp : Coco_Op<"all_reduce", [Pure]> {
     %r = coco.all_reduce sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.replicated>
     ```
   }];
-  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input);
+  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input, OptionalAttr<StrAttr>:$axis);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$kind $input (`over` $axis^)? attr-dict `:` type($input) `->` type($result)";
 }
 
 def Coco_ReduceScatterOp : Coco_Op<"reduce_scatter", [Pure]> {
@@ -87,9 +121,9 @@ def Coco_ReduceScatterOp : Coco_Op<"reduce_scatter", [Pure]> {
     %s = coco.reduce_scatter sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.sliced<0>>
     ```
   }];
-  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input);
+  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input, OptionalAttr<StrAttr>:$axis);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$kind $input (`over` $axis^)? attr-dict `:` type($input) `->` type($result)";
 }
 
 def Coco_AllGatherOp : Coco_Op<"all_gather", [Pure]> {
@@ -102,9 +136,9 @@ def Coco_AllGatherOp : Coco_Op<"all_gather", [Pure]> {
     %r = coco.all_gather %s : tensor<1024xf32, #coco.sliced<0>> -> tensor<1024xf32, #coco.replicated>
     ```
   }];
-  let arguments = (ins Coco_DistTensor:$input);
+  let arguments = (ins Coco_DistTensor:$input, OptionalAttr<StrAttr>:$axis);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input (`over` $axis^)? attr-dict `:` type($input) `->` type($result)";
 }
 
 def Coco_BroadcastOp : Coco_Op<"broadcast", [Pure]> {
@@ -118,9 +152,9 @@ def Coco_BroadcastOp : Coco_Op<"broadcast", [Pure]> {
     %w = coco.broadcast %x root 0 : tensor<64xf32, #coco.local> -> tensor<64xf32, #coco.replicated>
     ```
   }];
-  let arguments = (ins Coco_DistTensor:$input, I64Attr:$root);
+  let arguments = (ins Coco_DistTensor:$input, OptionalAttr<StrAttr>:$axis, I64Attr:$root);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$input `root` $root attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input `root` $root (`over` $axis^)? attr-dict `:` type($input) `->` type($result)";
 }
 
 def Coco_ReduceOp : Coco_Op<"reduce", [Pure]> {
@@ -135,9 +169,9 @@ def Coco_ReduceOp : Coco_Op<"reduce", [Pure]> {
     %s = coco.reduce max %x root 0 : tensor<64xf32, #coco.local> -> tensor<64xf32, #coco.local>
     ```
   }];
-  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input, I64Attr:$root);
+  let arguments = (ins Coco_ReductionKind:$kind, Coco_DistTensor:$input, OptionalAttr<StrAttr>:$axis, I64Attr:$root);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$kind $input `root` $root attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$kind $input `root` $root (`over` $axis^)? attr-dict `:` type($input) `->` type($result)";
 }
 
 def Coco_AllToAllOp : Coco_Op<"all_to_all", [Pure]> {
@@ -151,9 +185,9 @@ def Coco_AllToAllOp : Coco_Op<"all_to_all", [Pure]> {
     %t = coco.all_to_all %x : tensor<8x16xf32, #coco.sliced<1>> -> tensor<8x16xf32, #coco.sliced<0>>
     ```
   }];
-  let arguments = (ins Coco_DistTensor:$input);
+  let arguments = (ins Coco_DistTensor:$input, OptionalAttr<StrAttr>:$axis);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$input (`over` $axis^)? attr-dict `:` type($input) `->` type($result)";
 }
 
 def Coco_SendOp : Coco_Op<"send"> {

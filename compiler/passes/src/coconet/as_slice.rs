@@ -278,6 +278,9 @@ fn gathered_input<'c, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
 
 impl ModulePass for AsSlicePass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
+        if super::leaves_mesh_program(module, "coco-as-slice") {
+            return true;
+        }
         let functions = functions(module);
         for func_ref in functions {
             let func = as_op(&func_ref);

@@ -318,6 +318,9 @@ impl FusePass {
 
 impl ModulePass for FusePass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
+        if super::leaves_mesh_program(module, "coco-fuse") {
+            return true;
+        }
         let functions = functions(module);
         for func in functions {
             let func_op = as_op(&func);

@@ -7,3 +7,34 @@ pub mod partial_reduce;
 pub mod reorder;
 pub mod split;
 pub mod tile;
+
+use coco_dialects::{
+    coco::{ops, Mesh},
+    diagnostics::emit_remark,
+};
+use melior::ir::Operation;
+
+/// Whether `pass` leaves `module` as written because it runs on a
+/// `coco.mesh`: the transformations reason about collectives over a whole
+/// group and plain layouts, and none is proven over mesh axes yet. Says so
+/// in a remark at the mesh rather than skip in silence.
+pub(crate) fn leaves_mesh_program(module: &Operation, pass: &str) -> bool {
+    let Some(declared) = Mesh::declared(module) else {
+        return false;
+    };
+    let mesh_op = coco_dialects::ir::body_ops(module)
+        .into_iter()
+        .find(|op| coco_dialects::ir::op_name(coco_dialects::ir::as_op(op)) == ops::MESH);
+    if let Some(mesh_op) = mesh_op {
+        let location = coco_dialects::ir::as_op(&mesh_op).location();
+        emit_remark(
+            location,
+            &format!(
+                "{pass}: not applied: the program runs on the mesh @{} {}, and {pass} does not transform collectives over mesh axes yet",
+                declared.name,
+                declared.mesh.text()
+            ),
+        );
+    }
+    true
+}

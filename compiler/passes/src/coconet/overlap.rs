@@ -156,6 +156,9 @@ impl OverlapPass {
 
 impl ModulePass for OverlapPass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
+        if super::leaves_mesh_program(module, "coco-overlap") {
+            return true;
+        }
         let functions = functions(module);
         for func in functions {
             let matmuls: Vec<_> = body_ops(as_op(&func))

@@ -328,6 +328,9 @@ impl PartialReducePass {
 
 impl ModulePass for PartialReducePass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
+        if super::leaves_mesh_program(module, "coco-partial-reduce") {
+            return true;
+        }
         for func in functions(module) {
             let reductions: Vec<OperationRef> = body_ops(as_op(&func))
                 .into_iter()

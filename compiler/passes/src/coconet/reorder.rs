@@ -302,6 +302,9 @@ impl ReorderPass {
 
 impl ModulePass for ReorderPass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
+        if super::leaves_mesh_program(module, "coco-reorder") {
+            return true;
+        }
         let functions = functions(module);
         for func in functions {
             let gathers: Vec<OperationRef> = body_ops(as_op(&func))

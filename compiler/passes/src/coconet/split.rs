@@ -167,6 +167,9 @@ impl SplitPass {
 
 impl ModulePass for SplitPass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
+        if super::leaves_mesh_program(module, "coco-split") {
+            return true;
+        }
         let candidates: Vec<OperationRef> = nested_ops(module)
             .into_iter()
             .filter(|op| op_name(as_op(op)) == ops::ALL_REDUCE)

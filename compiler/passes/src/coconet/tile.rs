@@ -164,6 +164,9 @@ impl TilePass {
 
 impl ModulePass for TilePass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
+        if super::leaves_mesh_program(module, "coco-tile") {
+            return true;
+        }
         let functions = functions(module);
         for func in functions {
             // Ops inside fused regions share the region's tile; an overlap
