@@ -51,6 +51,10 @@ for example in examples/coco/*.mlir; do
     echo "skipping $name: its pipeline stages need one GPU each; this check runs one"
     continue
   fi
+  if grep -q coco.mesh "$example"; then
+    echo "skipping $name: the compiled backends do not run mesh programs yet"
+    continue
+  fi
   compile "$name" "$example"
 done
 $bin/coco-opt examples/coco/adam.mlir --coco-autotune=v100-cluster -o "$work/adam-autotuned.mlir"

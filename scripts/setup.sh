@@ -81,6 +81,16 @@ else
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "pytest==$PYTEST_VERSION"
 fi
 
+# numpy, which the examples' oracles (examples/coco/oracles/*.py) recompute
+# programs with, on one device, to check what coco computed on many ranks.
+NUMPY_VERSION=2.1.3
+if "$VENV/bin/python" -c "import sys, importlib.metadata as m; sys.exit(m.version('numpy') != '$NUMPY_VERSION')" 2>/dev/null; then
+  echo "setup: numpy $NUMPY_VERSION present in .venv"
+else
+  echo "setup: installing numpy $NUMPY_VERSION into .venv"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION"
+fi
+
 # NVIDIA's PTX assembler and libdevice (the nvidia-cuda-nvcc-cu12 wheel: no
 # GPU or driver needed). The test suite assembles every PTX coco emits with
 # this ptxas, and coco-translate links this libdevice into GPU modules

@@ -5,8 +5,8 @@
 //! Regenerate committed docs: `COCO_BLESS=1 cargo test -p coco-filetests --test filetests -- docs`.
 
 use coco_filetests::{
-    builders, compiled, differential, fuzz, layers, mlir_files, random_programs, repo_root, runner,
-    spark, test_dir, world_sizes,
+    builders, compiled, differential, fuzz, layers, mlir_files, oracles, random_programs,
+    repo_root, runner, spark, test_dir, world_sizes,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -165,6 +165,31 @@ fn main() {
         if path.contains("/paper/") {
             continue;
         }
+        let source = std::fs::read_to_string(repo_root().join(path.trim_start_matches("../")))
+            .unwrap_or_default();
+        // A program on a mesh runs on its one world; the passes leave it
+        // as written and the compiled backends refuse it (for now), so
+        // only the pipelines' differential checks apply.
+        let mesh_world = oracles::mesh_world(&source);
+        if let Some(world) = mesh_world {
+            for pipeline in pipelines {
+                let file = path.clone();
+                trials.push(timed(
+                    format!("differential::{path}::{pipeline}"),
+                    move || {
+                        differential::check_ranks(
+                            &file,
+                            pipeline,
+                            differential::agreement_for(pipeline),
+                            &[world],
+                        )
+                        .map(|_| ())
+                        .map_err(Failed::from)
+                    },
+                ));
+            }
+            continue;
+        }
         let file = path.clone();
         trials.push(timed(
             format!("differential::{path}::autotune-schedule-space"),
@@ -202,8 +227,9 @@ fn main() {
         let path = path.to_string_lossy().into_owned();
         let text = std::fs::read_to_string(repo_root().join(path.trim_start_matches("../")))
             .unwrap_or_default();
-        // Paper-scale programs are only costed.
-        if path.contains("/paper/") {
+        // Paper-scale programs are only costed; the compiled backends do
+        // not run mesh programs yet (they say so).
+        if path.contains("/paper/") || oracles::mesh_world(&text).is_some() {
             continue;
         }
         // Two pipeline stages need an even world.
@@ -270,7 +296,10 @@ fn main() {
         let path = path.to_string_lossy().into_owned();
         let text = std::fs::read_to_string(repo_root().join(path.trim_start_matches("../")))
             .unwrap_or_default();
-        if path.contains("/paper/") || text.contains("coco.process_group") {
+        if path.contains("/paper/")
+            || text.contains("coco.process_group")
+            || text.contains("coco.mesh")
+        {
             continue;
         }
         let file = path.clone();
@@ -284,6 +313,19 @@ fn main() {
             })
             .with_ignored_flag(cuda.is_err()),
         );
+    }
+    // Examples against their numpy oracles (examples/coco/oracles).
+    for (script, example) in oracles::oracles() {
+        let name = example
+            .strip_prefix(repo_root())
+            .unwrap_or(&example)
+            .display()
+            .to_string();
+        trials.push(timed(format!("oracle::{name}"), move || {
+            oracles::check(&script, &example)
+                .map(|_| ())
+                .map_err(Failed::from)
+        }));
     }
     trials.push(timed(
         "differential::comparison-detects-differences",

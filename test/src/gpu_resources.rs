@@ -27,7 +27,10 @@ pub fn markdown() -> Result<String, String> {
     );
     for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {
         let path = path.to_string_lossy().into_owned();
-        if path.contains("/paper/") {
+        // Mesh programs are not compiled yet (the lowering says so).
+        let source = std::fs::read_to_string(repo_root().join(path.trim_start_matches("../")))
+            .unwrap_or_default();
+        if path.contains("/paper/") || crate::oracles::mesh_world(&source).is_some() {
             continue;
         }
         let name = path.rsplit('/').next().unwrap_or(&path).to_string();

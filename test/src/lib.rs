@@ -21,6 +21,7 @@ pub mod fuzz;
 pub mod gpu_resources;
 pub mod layers;
 pub mod natural_data;
+pub mod oracles;
 pub mod pyspark_jobs;
 pub mod random_programs;
 pub mod run_line;

@@ -851,8 +851,18 @@ coco.mesh @again [dp = 4]
 // inner axis, can gather them back.
 coco.mesh @grid [dp = 2, tp = 2]
 func.func @outer_regather(%x: tensor<8xf32, #coco.sliced<0>>) {
-  // expected-error@+1 {{dimension 0 is also sliced over axis "tp", inside "dp" in the mesh [dp = 2, tp = 2]; a collective over "dp" can only change a dimension's innermost slicing}}
+  // expected-error@+1 {{dimension 0 is also sliced over axis "tp", inside "dp" in the mesh [dp = 2, tp = 2]; along "dp" this op can only change a dimension's innermost slicing}}
   %0 = coco.all_gather %x over "dp" : tensor<8xf32, #coco.sliced<0>> -> tensor<8xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>>
+  return
+}
+
+// -----
+
+// The same for a slice: dp's blocks would not lie inside tp's.
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @outer_slice(%x: tensor<8xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>>) {
+  // expected-error@+1 {{dimension 0 is also sliced over axis "tp", inside "dp" in the mesh [dp = 2, tp = 2]; along "dp" this op can only change a dimension's innermost slicing}}
+  %0 = coco.slice %x : tensor<8xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>> -> tensor<8xf32, #coco.sliced<0>>
   return
 }
 

@@ -224,6 +224,7 @@ pub const OP_FACTS: &[OpFacts] = &[
     op(ops::UPDATE,              K::Structure,     E::No,          F::Never,           Tile::None,   C::Free),
     op(ops::YIELD,               K::Structure,     E::No,          F::Never,           Tile::None,   C::Free),
     op(ops::PROCESS_GROUP,       K::Structure,     E::No,          F::Never,           Tile::None,   C::Free),
+    op(ops::MESH,                K::Structure,     E::No,          F::Never,           Tile::None,   C::Free),
     op("arith.*",                K::Computation,   E::Upstream,    F::Anywhere,        Tile::Block,  C::PerElement),
     op("math.*",                 K::Computation,   E::Upstream,    F::Anywhere,        Tile::Block,  C::PerElement),
     op("arith.constant",         K::Constant,      E::No,          F::CollectivesOnly, Tile::None,   C::Free),
@@ -274,7 +275,7 @@ mod tests {
     #[test]
     fn every_coco_op_has_a_row_and_every_coco_row_an_op() {
         let ods = ods_ops();
-        assert_eq!(ods.len(), 29, "CocoOps.td read wrongly: {ods:?}");
+        assert_eq!(ods.len(), 30, "CocoOps.td read wrongly: {ods:?}");
         for name in &ods {
             assert!(
                 OP_FACTS.iter().any(|f| f.name == name),
@@ -413,6 +414,7 @@ mod tests {
                 | ops::YIELD
                 | "func.return"
                 | ops::PROCESS_GROUP
+                | ops::MESH
         )
     }
 

@@ -767,6 +767,10 @@ fn verify_mesh_layouts(
             })
             .collect();
         let found = result.as_ref().map(|(_, p)| p.0[a]);
+        // A slice changes nothing along an axis whose layout it keeps.
+        if name == ops::SLICE && infos.first().map(|o| o.layout) == found {
+            continue;
+        }
         if communicates && over.is_some_and(|o| o != a) {
             let kept = infos.first().map(|o| o.layout);
             if let (Some(kept), Some(found)) = (kept, found) {
@@ -807,8 +811,19 @@ fn verify_mesh_layouts(
         }
     }
     // A dimension sliced over several axes splits outermost first, so a
-    // collective can only re-slice it along the innermost of them.
-    if let (Some(a), Some((_, input)), Some((_, output))) = (over, operands.first(), &result) {
+    // collective (or a coco.slice) can only change how the innermost of
+    // them slices it.
+    let (Some((_, input)), Some((_, output))) = (operands.first(), &result) else {
+        return;
+    };
+    let changed: Vec<usize> = match over {
+        Some(a) => vec![a],
+        None if name == ops::SLICE => (0..mesh.axes.len())
+            .filter(|&a| input.0[a] != output.0[a])
+            .collect(),
+        None => Vec::new(),
+    };
+    for a in changed {
         for layout in [input.0[a], output.0[a]] {
             let Layout::Sliced(dim) = layout else {
                 continue;
@@ -819,7 +834,7 @@ fn verify_mesh_layouts(
                 reporter.op_error(
                     op,
                     format!(
-                        "dimension {dim} is also sliced over axis \"{}\", inside \"{}\" in the mesh {}; a collective over \"{}\" can only change a dimension's innermost slicing",
+                        "dimension {dim} is also sliced over axis \"{}\", inside \"{}\" in the mesh {}; along \"{}\" this op can only change a dimension's innermost slicing",
                         mesh.axes[b].0,
                         mesh.axes[a].0,
                         mesh.text(),

@@ -8,7 +8,7 @@
 use coco_dialects::{
     coco::{
         facts::{facts, Cost, Traffic},
-        ops, DistTensor, Layout,
+        ops, DistTensor, Layout, Mesh,
     },
     ir::{as_op, body_ops, int_attr, op_name},
 };
@@ -52,25 +52,82 @@ fn element_bytes(ty: Type) -> f64 {
     }
 }
 
-/// `(global bytes, local bytes, local elements, 16-bit)` of a tensor value.
-fn tensor_size(ty: Type, ranks: usize) -> Option<(f64, f64, f64, bool)> {
-    let tensor = DistTensor::from_type(ty)?;
-    let elements: f64 = tensor.shape.iter().map(|d| d.unwrap_or(1) as f64).product();
-    let size = element_bytes(tensor.element);
-    let local = if matches!(tensor.layout, Some(Layout::Sliced(_))) {
-        elements / ranks as f64
-    } else {
-        elements
-    };
-    Some((elements * size, local * size, local, size == 2.0))
-}
-
 pub struct CostModel<'m> {
     pub machine: &'m Machine,
     pub ranks: usize,
+    /// The program's `coco.mesh`, whose axes split tensors and carry
+    /// collectives (`None`: one axis over all ranks).
+    pub mesh: Option<Mesh>,
 }
 
 impl CostModel<'_> {
+    /// Into how many parts the ranks split dimension `dim` of `tensor`.
+    fn parts(&self, tensor: &DistTensor, dim: usize) -> f64 {
+        match (&self.mesh, tensor.layout) {
+            (_, Some(Layout::Sliced(d))) if d as usize == dim => match &self.mesh {
+                Some(mesh) => mesh.size() as f64,
+                None => self.ranks as f64,
+            },
+            (Some(mesh), None) => tensor.placement(mesh).map_or(1.0, |p| {
+                p.slicing_axes(dim)
+                    .iter()
+                    .map(|&a| mesh.axes[a].1 as f64)
+                    .product()
+            }),
+            _ => 1.0,
+        }
+    }
+
+    /// `(global bytes, local bytes, local elements, 16-bit)` of a tensor
+    /// value.
+    fn tensor_size(&self, ty: Type) -> Option<(f64, f64, f64, bool)> {
+        let tensor = DistTensor::from_type(ty)?;
+        let elements: f64 = tensor.shape.iter().map(|d| d.unwrap_or(1) as f64).product();
+        let size = element_bytes(tensor.element);
+        let split: f64 = (0..tensor.rank()).map(|d| self.parts(&tensor, d)).product();
+        let local = elements / split;
+        Some((elements * size, local * size, local, size == 2.0))
+    }
+
+    /// Into how many parts the axes other than a collective's own split its
+    /// tensor: each row of ranks along the axis moves one such part.
+    fn other_axes_parts(&self, op: &Operation, ty: Type) -> f64 {
+        let (Some(mesh), Some(axis)) = (&self.mesh, coco_dialects::ir::str_attr(op, "axis")) else {
+            return 1.0;
+        };
+        let Some(own) = mesh.axis(&axis) else {
+            return 1.0;
+        };
+        let Some(placement) = DistTensor::from_type(ty).and_then(|t| t.placement(mesh).ok()) else {
+            return 1.0;
+        };
+        placement
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(a, layout)| *a != own && layout.is_sliced())
+            .map(|(a, _)| mesh.axes[a].1 as f64)
+            .product()
+    }
+
+    /// The ranks a collective runs among, and how many consecutive ranks
+    /// they span (which decides whether it crosses nodes): the whole
+    /// world, or one axis of the mesh, whose ranks lie `stride` apart.
+    fn group_of(&self, op: &Operation) -> (usize, usize) {
+        let axis = coco_dialects::ir::str_attr(op, "axis");
+        match (&self.mesh, axis) {
+            (Some(mesh), Some(axis)) => match mesh.axis(&axis) {
+                Some(a) => {
+                    let size = mesh.axes[a].1;
+                    let stride: usize = mesh.axes[a + 1..].iter().map(|(_, n)| n).product();
+                    (size, size * stride)
+                }
+                None => (self.ranks, self.ranks),
+            },
+            _ => (self.ranks, self.ranks),
+        }
+    }
+
     /// Latency (us) and inverse bandwidth (us per byte) of a link.
     fn alpha_beta(link: &super::machine::Link) -> (f64, f64) {
         (link.latency_us, 1.0 / (link.bandwidth_gbps * 1e3))
@@ -84,13 +141,15 @@ impl CostModel<'_> {
     /// A reduce_scatter (or all_gather) as NCCL runs it: one ring inside a
     /// node, or two levels (inside nodes, then across nodes on the node's
     /// share) when the group spans nodes.
-    fn scatter_like(&self, bytes: f64) -> (f64, f64) {
-        let p = self.ranks as f64;
-        let per_node = self.machine.devices_per_node.min(self.ranks) as f64;
+    fn scatter_like(&self, bytes: f64, (ranks, span): (usize, usize)) -> (f64, f64) {
+        let p = ranks as f64;
         let intra = Self::alpha_beta(&self.machine.intra_node);
-        if self.ranks <= self.machine.devices_per_node {
+        if span <= self.machine.devices_per_node {
             return Self::ring_half(p, bytes, intra);
         }
+        // A group whose ranks lie apart: as many of them share a node as
+        // the node holds of its span.
+        let per_node = (self.machine.devices_per_node as f64 * p / span as f64).clamp(1.0, p);
         let nodes = p / per_node;
         let inside = Self::ring_half(per_node, bytes, intra);
         let across = Self::ring_half(
@@ -102,14 +161,21 @@ impl CostModel<'_> {
     }
 
     /// `(latency part, bandwidth part)` of a collective moving a tensor of
-    /// `bytes` global bytes.
+    /// `bytes` global bytes among all ranks.
     pub fn collective_parts(&self, name: &str, bytes: f64) -> (f64, f64) {
-        if self.ranks <= 1 {
+        self.collective_parts_among(name, bytes, (self.ranks, self.ranks))
+    }
+
+    /// [`CostModel::collective_parts`] among `group.0` ranks spanning
+    /// `group.1` consecutive ones (one mesh axis).
+    fn collective_parts_among(&self, name: &str, bytes: f64, group: (usize, usize)) -> (f64, f64) {
+        let (ranks, span) = group;
+        if ranks <= 1 {
             return (0.0, 0.0);
         }
-        let p = self.ranks as f64;
+        let p = ranks as f64;
         let log_p = p.log2().ceil();
-        let (alpha, beta) = Self::alpha_beta(self.machine.link(self.ranks));
+        let (alpha, beta) = Self::alpha_beta(self.machine.link(span));
         let Cost::Collective(traffic) = facts(name).cost else {
             return (0.0, 0.0);
         };
@@ -117,7 +183,7 @@ impl CostModel<'_> {
             Traffic::AllReduce => {
                 // Ring (= reduce_scatter + all_gather) or NCCL's double
                 // binary tree: logarithmic latency, still bandwidth-optimal.
-                let half = self.scatter_like(bytes);
+                let half = self.scatter_like(bytes, group);
                 let ring = (2.0 * half.0, 2.0 * half.1);
                 let tree = (2.0 * log_p * alpha, 2.0 * (p - 1.0) / p * bytes * beta);
                 if ring.0 + ring.1 <= tree.0 + tree.1 {
@@ -126,7 +192,7 @@ impl CostModel<'_> {
                     tree
                 }
             }
-            Traffic::ScatterLike => self.scatter_like(bytes),
+            Traffic::ScatterLike => self.scatter_like(bytes, group),
             Traffic::Rooted => (log_p * alpha, bytes * beta),
             Traffic::PointToPoint => (alpha, bytes * beta),
         }
@@ -142,7 +208,7 @@ impl CostModel<'_> {
             .map(|v| v.r#type())
             .chain(op.results().map(|r| r.r#type()))
         {
-            if let Some((_, local, _, h)) = tensor_size(ty, self.ranks) {
+            if let Some((_, local, _, h)) = self.tensor_size(ty) {
                 bytes += local;
                 half |= h;
             }
@@ -150,7 +216,7 @@ impl CostModel<'_> {
         let out_elements = op
             .result(0)
             .ok()
-            .and_then(|r| tensor_size(r.r#type(), self.ranks))
+            .and_then(|r| self.tensor_size(r.r#type()))
             .map_or(0.0, |s| s.2);
         let flops = match facts(&name).cost {
             Cost::Matmul => {
@@ -160,11 +226,7 @@ impl CostModel<'_> {
                     .and_then(|v| DistTensor::from_type(v.r#type()))
                     .map_or(1.0, |t| {
                         let k = t.shape.get(1).copied().flatten().unwrap_or(1) as f64;
-                        if t.layout == Some(Layout::Sliced(1)) {
-                            k / self.ranks as f64
-                        } else {
-                            k
-                        }
+                        k / self.parts(&t, 1)
                     });
                 2.0 * out_elements * k
             }
@@ -173,7 +235,7 @@ impl CostModel<'_> {
                 2.0 * op
                     .operand(0)
                     .ok()
-                    .and_then(|v| tensor_size(v.r#type(), self.ranks))
+                    .and_then(|v| self.tensor_size(v.r#type()))
                     .map_or(0.0, |s| s.2)
             }
             _ => out_elements,
@@ -207,10 +269,9 @@ impl CostModel<'_> {
         } else {
             op.operand(0).ok().map(|v| v.r#type())
         };
-        let bytes = ty
-            .and_then(|t| tensor_size(t, self.ranks))
-            .map_or(0.0, |s| s.0);
-        let (latency, bandwidth) = self.collective_parts(&name, bytes);
+        let bytes = ty.and_then(|t| self.tensor_size(t)).map_or(0.0, |s| s.0)
+            / ty.map_or(1.0, |t| self.other_axes_parts(op, t));
+        let (latency, bandwidth) = self.collective_parts_among(&name, bytes, self.group_of(op));
         let time = latency + bandwidth;
         Estimate {
             communication_us: time,
@@ -255,7 +316,7 @@ impl CostModel<'_> {
                 .operands()
                 .filter(|v| !produced.contains(&(v.to_raw().ptr as usize)))
             {
-                bytes += tensor_size(v.r#type(), self.ranks).map_or(0.0, |s| s.1);
+                bytes += self.tensor_size(v.r#type()).map_or(0.0, |s| s.1);
             }
             // Results leave through memory when used outside the group, except
             // slices a fused collective's all_gather takes in flight.
@@ -269,7 +330,7 @@ impl CostModel<'_> {
                         && (!member_ops.contains(&(u.ptr as usize)) || user_name == ops::YIELD)
                 });
                 if escapes {
-                    bytes += tensor_size(r.r#type(), self.ranks).map_or(0.0, |s| s.1);
+                    bytes += self.tensor_size(r.r#type()).map_or(0.0, |s| s.1);
                 }
             }
         }
@@ -380,7 +441,11 @@ mod tests {
     use crate::autotune::machine::Machine;
 
     fn model(machine: &Machine, ranks: usize) -> CostModel<'_> {
-        CostModel { machine, ranks }
+        CostModel {
+            machine,
+            ranks,
+            mesh: None,
+        }
     }
 
     fn total((latency, bandwidth): (f64, f64)) -> f64 {
@@ -416,6 +481,26 @@ mod tests {
             all_reduce <= split * (1.0 + 1e-12),
             "{all_reduce} > {split}"
         );
+    }
+
+    #[test]
+    fn an_axis_collective_runs_among_that_axis_on_the_links_it_spans() {
+        let machine = Machine::load("v100-cluster").unwrap();
+        let n = machine.devices_per_node;
+        // dp across nodes, tp inside each: [dp = 4, tp = n].
+        let cost = CostModel {
+            machine: &machine,
+            ranks: 4 * n,
+            mesh: Some(Mesh {
+                axes: vec![("dp".into(), 4), ("tp".into(), n)],
+            }),
+        };
+        let bytes = 64.0 * 1024.0 * 1024.0;
+        let tp = total(cost.collective_parts_among(ops::ALL_REDUCE, bytes, (n, n)));
+        let dp = total(cost.collective_parts_among(ops::ALL_REDUCE, bytes, (4, 4 * n)));
+        let inside = total(model(&machine, n).collective_parts(ops::ALL_REDUCE, bytes));
+        assert_eq!(tp, inside);
+        assert!(dp > tp, "{dp} <= {tp}");
     }
 
     #[test]

@@ -250,7 +250,11 @@ pub fn tune(
     machine: &Machine,
     ranks: usize,
 ) -> Result<Vec<Candidate>> {
-    let model = CostModel { machine, ranks };
+    let model = CostModel {
+        machine,
+        ranks,
+        mesh: coco_dialects::coco::Mesh::declared(&module.as_operation()).map(|d| d.mesh),
+    };
     let mut candidates = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (_, pipeline_text) in schedule_space() {

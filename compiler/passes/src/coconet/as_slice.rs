@@ -57,7 +57,7 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-as-slice",
     summary: "Turn replicated inputs used only through slices into sliced inputs (optimizer-state partitioning)",
-    description: "**Preconditions**: a `#coco.replicated` function argument whose every use is a `coco.slice` \
+    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). a `#coco.replicated` function argument whose every use is a `coco.slice` \
                   along one dimension or the target of a `coco.update`; an argument with a slice and any other \
                   use gets a remark naming that use.\n\n\
                   **Guarantees**: the global values read and written back are unchanged (bitwise); updates with \

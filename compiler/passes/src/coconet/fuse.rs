@@ -61,7 +61,7 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-fuse",
     summary: "Group reduce_scatter + sliced computations + all_gather into fused collectives, and computation runs into fused kernels",
-    description: "**Preconditions**: grouped ops share a block and no op between the first and last one uses \
+    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). grouped ops share a block and no op between the first and last one uses \
                   a grouped result (that would be a cycle through the region); a reduce_scatter whose slices \
                   reach no all_gather is left alone. Each refusal is a remark naming the blocking op.\n\n\
                   **Guarantees**: bitwise-identical results; grouped results used outside become the region's \

@@ -50,7 +50,7 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-overlap",
     summary: "Group a matmul with the collective consuming it into an overlap region pipelined in chunks",
-    description: "**Preconditions**: the matmul's result only feeds one coco.all_reduce, coco.reduce_scatter or \
+    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). the matmul's result only feeds one coco.all_reduce, coco.reduce_scatter or \
                   coco.fused_collective, and its row count is divisible by `chunks`; otherwise a remark.\n\n\
                   **Guarantees**: bitwise-identical results; the lowering pipelines chunk `i`'s collective with \
                   chunk `i + 1`'s matmul.\n\n\

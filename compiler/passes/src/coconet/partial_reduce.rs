@@ -80,7 +80,7 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-partial-reduce",
     summary: "Compute norms and reductions of replicated tensors from per-slice partial results and a scalar all_reduce",
-    description: "For `coco.norm x` or `coco.reduce_elements x` where `x` is replicated and its slice is \
+    description: "Leaves a program on a `coco.mesh` as written, with a remark. For `coco.norm x` or `coco.reduce_elements x` where `x` is replicated and its slice is \
                   available (`x = coco.all_gather s`, or the block already has `coco.slice x`), each rank \
                   reduces its slice and one scalar `coco.all_reduce` combines the partial results; an \
                   all_gather left without users disappears.\n\n\

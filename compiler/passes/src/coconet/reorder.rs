@@ -52,7 +52,7 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-reorder",
     summary: "Move element-wise computations that consume an all_gather before it, onto the slices",
-    description: "**Preconditions**: an all_gather whose result feeds element-wise ops (arith, math, \
+    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). an all_gather whose result feeds element-wise ops (arith, math, \
                   coco.dropout, coco.cast) in the same block whose other tensor operands are replicated \
                   with the same shape; otherwise a remark and no change.\n\n\
                   **Guarantees**: bitwise-identical results; replicated operands are sliced \

@@ -46,7 +46,7 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-split",
     summary: "Split every coco.all_reduce into reduce_scatter + all_gather (or reduce + broadcast)",
-    description: "**Preconditions**: the tensor has dimension `dim` (0-d all_reduces get a remark and stay). \
+    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). the tensor has dimension `dim` (0-d all_reduces get a remark and stay). \
                   The split program needs a world size that divides dimension `dim`.\n\n\
                   **Guarantees**: bitwise-identical results for every valid world size and reduction.\n\n\
                   ```mlir\n\

@@ -52,7 +52,7 @@ pub const TILE_ATTR: &str = "coco.tile";
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-tile",
     summary: "Attach kernel tile sizes (coco.tile) to matmuls, element-wise ops and fused regions",
-    description: "**Preconditions**: none; tiles larger than a dimension are clamped to it.\n\n\
+    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). none; tiles larger than a dimension are clamped to it.\n\n\
                   **Guarantees**: only `coco.tile` attributes are added: `[rows, cols]` output tiles on \
                   matmuls (`[rows, cols, depth]` with a depth: the CPU's GEMMs block A and B by them), \
                   a 1-D block over the flattened elements on element-wise ops and fused regions. \
