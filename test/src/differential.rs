@@ -268,6 +268,7 @@ pub fn self_test() -> Result<(), String> {
         global_shape: vec![2],
         layout: None,
         placement: None,
+        groups: 1,
         drawn: None,
     };
     let tensor = |x: f64| Tensor {

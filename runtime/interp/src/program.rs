@@ -63,6 +63,10 @@ pub struct Spec {
     /// along each axis. `None` otherwise (the layout is the same on every
     /// rank of the group, however many there are).
     pub placement: Option<(Mesh, Placement)>,
+    /// Into how many groups the world splits for the value's function: its
+    /// pipeline stages, or 1 for a function on the whole world. A
+    /// `#coco.local` value has one tensor per rank of its group.
+    pub groups: usize,
     /// How the program says its seeded values are drawn
     /// (`{coco.input = "normal(0,0.02)"}` on the argument; `None`: the
     /// default, uniform in [0, 1)). `--input` overrides it.
@@ -70,13 +74,14 @@ pub struct Spec {
 }
 
 impl Spec {
-    /// How many tensors the host holds for a `#coco.local` value: one per
-    /// position on the mesh's local axes, or (`None`) one per rank of the
-    /// group.
-    pub fn parts(&self) -> Option<usize> {
-        self.placement
-            .as_ref()
-            .map(|(mesh, placement)| placement.local_part(mesh, 0).1)
+    /// How many tensors the host holds for a `#coco.local` value on a
+    /// world of `ranks`: one per position on the mesh's local axes, or one
+    /// per rank of the value's group.
+    pub fn parts(&self, ranks: usize) -> usize {
+        match &self.placement {
+            Some((mesh, placement)) => placement.local_part(mesh, 0).1,
+            None => ranks / self.groups.max(1),
+        }
     }
 
     /// The layout as the program writes it, for listings.
@@ -206,6 +211,7 @@ fn spec(name: String, ty: Type, mesh: Option<&Mesh>) -> Result<Spec> {
                 .collect(),
             layout: tensor.layout,
             placement: None,
+            groups: 1,
             name,
             drawn: None,
         }),
@@ -215,6 +221,7 @@ fn spec(name: String, ty: Type, mesh: Option<&Mesh>) -> Result<Spec> {
             global_shape: Vec::new(),
             layout: None,
             placement: None,
+            groups: 1,
             name,
             drawn: None,
         }),
@@ -223,7 +230,7 @@ fn spec(name: String, ty: Type, mesh: Option<&Mesh>) -> Result<Spec> {
 
 /// The inputs a program takes, in order.
 pub fn input_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>> {
-    let (entries, _) = entries(module, entry)?;
+    let (entries, num_stages) = entries(module, entry)?;
     let mesh = Mesh::declared(module).map(|d| d.mesh);
     let mut specs = Vec::new();
     for e in &entries {
@@ -232,6 +239,9 @@ pub fn input_specs(module: &Operation, entry: Option<&str>) -> Result<Vec<Spec>>
         let function = as_op(&e.op);
         for (i, ty) in inputs.into_iter().enumerate() {
             let mut spec = spec(format!("{}.arg{i}", e.name), ty, mesh.as_ref())?;
+            if e.group.is_some() {
+                spec.groups = usize::try_from(num_stages).unwrap_or(1).max(1);
+            }
             if let Some(text) = argument_attr(function, i, INPUT_ATTR).and_then(string_value) {
                 let drawn = text
                     .parse::<crate::seeded::Distribution>()

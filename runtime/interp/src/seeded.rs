@@ -393,7 +393,7 @@ pub fn seeded_inputs(
         .map(|spec| {
             let value = match spec.layout {
                 Some(Layout::Local) => {
-                    let parts = spec.parts().unwrap_or(ranks) as u64;
+                    let parts = spec.parts(ranks) as u64;
                     HostValue::PerRank((0..parts).map(|r| tensor(spec, r + 1)).collect())
                 }
                 _ => HostValue::Global(tensor(spec, 0)),
@@ -476,6 +476,7 @@ mod tests {
             global_shape: shape,
             layout: Some(Layout::Replicated),
             placement: None,
+            groups: 1,
             drawn: None,
         }
     }
