@@ -96,7 +96,7 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
         ops::REDUCE_ELEMENTS => reduce_elements(cx, inputs[0]),
         ops::ARGMAX => argmax(cx, inputs[0]),
         ops::GATHER => gather(cx, inputs[0], inputs[1]),
-        ops::SCATTER_ADD => scatter_add(inputs[0], inputs[1], inputs[2]),
+        ops::SCATTER_ADD => scatter_add(cx, inputs[0], inputs[1], inputs[2]),
         ops::CAST => inputs[0].cast(cx.dtype),
         ops::SLICE => match sub_block(cx) {
             Some(parts) => block_of(inputs[0], &parts),
@@ -195,35 +195,58 @@ fn fold(kind: Reduction, x: &Tensor, indices: &[usize]) -> Scalar {
     }
 }
 
-/// Row `indices[i]` of `source`, clamped to its rows, for every `i`.
+/// Row `indices[i]` of `source`, clamped to its rows (or, with `drop`, a
+/// row of zeros for an index outside them), for every `i`.
 fn gather(cx: &Context, source: &Tensor, indices: &Tensor) -> Tensor {
     let rows = source.shape.first().copied().unwrap_or(0);
     let row_len: usize = source.shape.iter().skip(1).product();
+    let drop = cx.op.attribute("drop").is_ok();
     if rows == 0 {
         return Tensor::filled(cx.dtype, cx.shape.to_vec(), Scalar::Int(0));
     }
+    // One zero past the source's elements for dropped rows to read.
+    let zero = source.len();
     let picked = indices.scalars().flat_map(|i| {
-        let row = (i.to_int(DType::I64).clamp(0, rows as i64 - 1)) as usize;
-        row * row_len..(row + 1) * row_len
+        let index = i.to_int(DType::I64);
+        let row = index.clamp(0, rows as i64 - 1) as usize;
+        let dropped = drop && (index < 0 || index >= rows as i64);
+        (0..row_len).map(move |k| if dropped { zero } else { row * row_len + k })
     });
+    let padded = Tensor::concat(
+        &[
+            Tensor {
+                dtype: source.dtype,
+                shape: vec![source.len()],
+                data: source.data.clone(),
+            },
+            Tensor::filled(source.dtype, vec![1], Scalar::Int(0)),
+        ],
+        0,
+    );
     Tensor {
         dtype: cx.dtype,
         shape: cx.shape.to_vec(),
-        data: source.data.gather(picked.collect::<Vec<_>>()),
+        data: padded.data.gather(picked.collect::<Vec<_>>()),
     }
 }
 
-/// `dest` with row `updates[i]` added to row `indices[i]` (clamped), for
-/// `i` in order, rounding after each addition.
-fn scatter_add(dest: &Tensor, indices: &Tensor, updates: &Tensor) -> Tensor {
+/// `dest` with row `updates[i]` added to row `indices[i]` (clamped, or with
+/// `drop` skipped when outside the rows), for `i` in order, rounding after
+/// each addition.
+fn scatter_add(cx: &Context, dest: &Tensor, indices: &Tensor, updates: &Tensor) -> Tensor {
     let mut out = dest.clone();
     let rows = dest.shape.first().copied().unwrap_or(0);
     let row_len: usize = dest.shape.iter().skip(1).product();
+    let drop = cx.op.attribute("drop").is_ok();
     if rows == 0 {
         return out;
     }
     for (i, index) in indices.scalars().enumerate() {
-        let row = (index.to_int(DType::I64).clamp(0, rows as i64 - 1)) as usize;
+        let index = index.to_int(DType::I64);
+        if drop && (index < 0 || index >= rows as i64) {
+            continue;
+        }
+        let row = index.clamp(0, rows as i64 - 1) as usize;
         for c in 0..row_len {
             let (at, from) = (row * row_len + c, i * row_len + c);
             match (&mut out.data, &updates.data) {

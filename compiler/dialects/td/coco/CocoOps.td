@@ -356,7 +356,9 @@ def Coco_GatherOp : Coco_Op<"gather", [Pure]> {
     `result[i, ...] = source[clamp(indices[i]), ...]`: row `i` of the result
     is the row of `source` (along dimension 0) that `indices[i]` (i64) names,
     clamped to `[0, rows - 1]` as XLA's gather clamps, so no index reads
-    outside the tensor. The result has `indices`' length, then `source`'s
+    outside the tensor. With `drop`, an index outside `[0, rows)` reads a row
+    of zeros instead (a token an MoE's capacity drops, marked by an index
+    past the last slot). The result has `indices`' length, then `source`'s
     other dimensions. Layout rule: `source` is `replicated` or `local` (a
     sliced source would need communication); the result is `local` when
     either operand is, otherwise `indices`' layout (`replicated`, or
@@ -364,18 +366,20 @@ def Coco_GatherOp : Coco_Op<"gather", [Pure]> {
 
     ```mlir
     %rows = coco.gather %x[%order] : tensor<48x16xf32, #coco.replicated>, tensor<48xi64, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
+    %kept = coco.gather %x[%slot] drop : tensor<48x16xf32, #coco.local>, tensor<64xi64, #coco.local> -> tensor<64x16xf32, #coco.local>
     ```
   }];
-  let arguments = (ins Coco_DistTensor:$source, Coco_DistTensor:$indices);
+  let arguments = (ins Coco_DistTensor:$source, Coco_DistTensor:$indices, UnitAttr:$drop);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$source `[` $indices `]` attr-dict `:` type($source) `,` type($indices) `->` type($result)";
+  let assemblyFormat = "$source `[` $indices `]` (`drop` $drop^)? attr-dict `:` type($source) `,` type($indices) `->` type($result)";
 }
 
 def Coco_ScatterAddOp : Coco_Op<"scatter_add", [Pure]> {
   let summary = "Add rows into a tensor at indices (an MoE's combine)";
   let description = [{
     The result is `dest` with row `updates[i]` added to row `indices[i]`
-    (clamped to `[0, rows - 1]`) for every `i`, in order `i = 0, 1, ...`:
+    (clamped to `[0, rows - 1]`; with `drop`, an index outside `[0, rows)`
+    adds nothing) for every `i`, in order `i = 0, 1, ...`:
     each result row is its `dest` row plus the updates aimed at it, summed in
     index order, so repeated indices accumulate deterministically. `updates`
     has `indices`' length, then `dest`'s other dimensions. Layout rule: all
@@ -385,9 +389,9 @@ def Coco_ScatterAddOp : Coco_Op<"scatter_add", [Pure]> {
     %y = coco.scatter_add %zeros[%slot], %rows : tensor<48x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<48x16xf32, #coco.local> -> tensor<48x16xf32, #coco.local>
     ```
   }];
-  let arguments = (ins Coco_DistTensor:$dest, Coco_DistTensor:$indices, Coco_DistTensor:$updates);
+  let arguments = (ins Coco_DistTensor:$dest, Coco_DistTensor:$indices, Coco_DistTensor:$updates, UnitAttr:$drop);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$dest `[` $indices `]` `,` $updates attr-dict `:` type($dest) `,` type($indices) `,` type($updates) `->` type($result)";
+  let assemblyFormat = "$dest `[` $indices `]` `,` $updates (`drop` $drop^)? attr-dict `:` type($dest) `,` type($indices) `,` type($updates) `->` type($result)";
 }
 
 def Coco_CastOp : Coco_Op<"cast", [Pure]> {

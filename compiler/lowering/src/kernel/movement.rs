@@ -13,7 +13,11 @@ use coco_dialects::{
 };
 use melior::ir::{Operation, ValueLike};
 
-use super::{identity_map, map, parallel, types::tensor_type, Computed, Emitter};
+use super::{
+    identity_map, map, parallel,
+    types::{tensor_type, KernelType},
+    Computed, Emitter,
+};
 use crate::error::{Error, Result};
 
 impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
@@ -126,8 +130,21 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             let _ = writeln!(body, "      %j{d} = linalg.index {d} : index");
             at.push(format!("%j{d}"));
         }
+        // `drop`: the clamped read stays in bounds, and an index outside
+        // the rows keeps zero instead.
+        let (keep, value) = if op.attribute("drop").is_ok() {
+            (
+                format!(
+                    "      %in = arith.cmpi eq, %i, %c1 : i64\n      %zero = arith.constant {} : {element}\n      %w = arith.select %in, %v, %zero : {element}\n",
+                    element.zero()
+                ),
+                "%w",
+            )
+        } else {
+            (String::new(), "%v")
+        };
         self.line(&format!(
-            "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%i: i64, %o: {element}):\n{body}      %v = tensor.extract {}[{}] : {}\n      linalg.yield %v : {element}\n    }} -> {}",
+            "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%i: i64, %o: {element}):\n{body}      %v = tensor.extract {}[{}] : {}\n{keep}      linalg.yield {value} : {element}\n    }} -> {}",
             out.name,
             map(rank, &[0]),
             identity_map(rank),
@@ -178,8 +195,14 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         ));
         let mut kinds = vec!["parallel"; rank];
         kinds.push("reduction");
+        // `drop`: an index outside the rows is never clamped onto one.
+        let hit = if op.attribute("drop").is_ok() {
+            "      %at = arith.cmpi eq, %row, %r : index\n      %in = arith.cmpi eq, %i, %c1 : i64\n      %hit = arith.andi %at, %in : i1\n"
+        } else {
+            "      %hit = arith.cmpi eq, %row, %r : index\n"
+        };
         self.line(&format!(
-            "{} = linalg.generic {{indexing_maps = [{}, {}, {}], iterator_types = {}}} ins({}, {} : {}, {}) outs({start} : {}) {{\n    ^bb0(%i: i64, %u: {element}, %acc: {element}):\n      %r = linalg.index 0 : index\n      %lo = arith.constant 0 : i64\n      %hi = arith.constant {} : i64\n      %c0 = arith.maxsi %i, %lo : i64\n      %c1 = arith.minsi %c0, %hi : i64\n      %row = arith.index_cast %c1 : i64 to index\n      %hit = arith.cmpi eq, %row, %r : index\n      %sum = {add} %acc, %u : {element}\n      %n = arith.select %hit, %sum, %acc : {element}\n      linalg.yield %n : {element}\n    }} -> {}",
+            "{} = linalg.generic {{indexing_maps = [{}, {}, {}], iterator_types = {}}} ins({}, {} : {}, {}) outs({start} : {}) {{\n    ^bb0(%i: i64, %u: {element}, %acc: {element}):\n      %r = linalg.index 0 : index\n      %lo = arith.constant 0 : i64\n      %hi = arith.constant {} : i64\n      %c0 = arith.maxsi %i, %lo : i64\n      %c1 = arith.minsi %c0, %hi : i64\n      %row = arith.index_cast %c1 : i64 to index\n{hit}      %sum = {add} %acc, %u : {element}\n      %n = arith.select %hit, %sum, %acc : {element}\n      linalg.yield %n : {element}\n    }} -> {}",
             out.name,
             map(loops, &[rank]),
             map(loops, &update_dims),
