@@ -95,6 +95,7 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
         }
         ops::REDUCE_ELEMENTS => reduce_elements(cx, inputs[0]),
         ops::ARGMAX => argmax(cx, inputs[0]),
+        ops::CUMSUM => cumsum(cx, inputs[0]),
         ops::GATHER => gather(cx, inputs[0], inputs[1]),
         ops::SCATTER_ADD => scatter_add(cx, inputs[0], inputs[1], inputs[2]),
         ops::CAST => inputs[0].cast(cx.dtype),
@@ -193,6 +194,39 @@ fn fold(kind: Reduction, x: &Tensor, indices: &[usize]) -> Scalar {
             Scalar::Int(value)
         }
     }
+}
+
+/// The running sum along `dim`, from zero in index order, rounded to the
+/// element type after each addition (integers wrap).
+fn cumsum(cx: &Context, x: &Tensor) -> Tensor {
+    let dim = int_attr(cx.op, "dim").unwrap_or(0) as usize;
+    let len = x.shape.get(dim).copied().unwrap_or(1);
+    let inner: usize = x.shape.iter().skip(dim + 1).product();
+    let outer = x.len() / (len * inner).max(1);
+    let mut out = x.clone();
+    for o in 0..outer {
+        for k in 0..inner {
+            let at = |i: usize| (o * len + i) * inner + k;
+            match (&mut out.data, &x.data) {
+                (Data::Float(out), Data::Float(x)) => {
+                    let mut acc = 0.0;
+                    for i in 0..len {
+                        acc = cx.dtype.round(acc + x[at(i)]);
+                        out[at(i)] = acc;
+                    }
+                }
+                (Data::Int(out), Data::Int(x)) => {
+                    let mut acc = 0;
+                    for i in 0..len {
+                        acc = integer::combine(cx.dtype, Reduction::Sum, acc, x[at(i)]);
+                        out[at(i)] = acc;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// Row `indices[i]` of `source`, clamped to its rows (or, with `drop`, a

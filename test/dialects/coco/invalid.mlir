@@ -878,3 +878,15 @@ func.func @replica_norm(%n: tensor<f32, #coco.mesh<{dp = #coco.local, tp = #coco
   %bad = tensor.splat %v : tensor<4xf32, #coco.replicated>
   return
 }
+
+// -----
+
+func.func @cumsum_rules(%x: tensor<8x4xf32, #coco.sliced<0>>, %b: tensor<8xi1, #coco.local>) {
+  // expected-error@+1 {{sums along dimension 0, which the input is sliced along; all_gather it first}}
+  %0 = coco.cumsum %x dim 0 : tensor<8x4xf32, #coco.sliced<0>> -> tensor<8x4xf32, #coco.sliced<0>>
+  // expected-error@+1 {{dim 2 is not a dimension of a rank-2 tensor}}
+  %1 = coco.cumsum %x dim 2 : tensor<8x4xf32, #coco.sliced<0>> -> tensor<8x4xf32, #coco.sliced<0>>
+  // expected-error@+1 {{sums numbers; an i1 operand has none}}
+  %2 = coco.cumsum %b dim 0 : tensor<8xi1, #coco.local> -> tensor<8xi1, #coco.local>
+  return
+}

@@ -174,3 +174,12 @@ func.func @uniform_scalars(%r: tensor<f32, #coco.replicated>, %l: tensor<f32, #c
   %bs = tensor.splat %c : tensor<8xf32, #coco.local>
   return %as, %bs : tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.local>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @scan
+func.func @scan(%m: tensor<64x8xi64, #coco.local>) -> tensor<64x8xi64, #coco.local> {
+  // CHECK: coco.cumsum %{{.*}} dim 0 : tensor<64x8xi64, #coco.local> -> tensor<64x8xi64, #coco.local>
+  %s = coco.cumsum %m dim 0 : tensor<64x8xi64, #coco.local> -> tensor<64x8xi64, #coco.local>
+  return %s : tensor<64x8xi64, #coco.local>
+}

@@ -210,6 +210,7 @@ pub const OP_FACTS: &[OpFacts] = &[
     op(ops::NORM,                K::Computation,   E::No,          F::Anywhere,        Tile::None,   C::Reduction),
     op(ops::REDUCE_ELEMENTS,     K::Computation,   E::No,          F::Anywhere,        Tile::None,   C::Reduction),
     op(ops::ARGMAX,              K::Computation,   E::No,          F::Anywhere,        Tile::None,   C::PerElement),
+    op(ops::CUMSUM,              K::Computation,   E::No,          F::Never,           Tile::None,   C::PerElement),
     op(ops::GATHER,              K::Computation,   E::No,          F::Anywhere,        Tile::None,   C::PerElement),
     op(ops::SCATTER_ADD,         K::Computation,   E::No,          F::Anywhere,        Tile::None,   C::PerElement),
     op(ops::CAST,                K::Computation,   E::Coco,        F::Anywhere,        Tile::Block,  C::PerElement),
@@ -275,7 +276,7 @@ mod tests {
     #[test]
     fn every_coco_op_has_a_row_and_every_coco_row_an_op() {
         let ods = ods_ops();
-        assert_eq!(ods.len(), 30, "CocoOps.td read wrongly: {ods:?}");
+        assert_eq!(ods.len(), 31, "CocoOps.td read wrongly: {ods:?}");
         for name in &ods {
             assert!(
                 OP_FACTS.iter().any(|f| f.name == name),
@@ -338,6 +339,7 @@ mod tests {
         ops::NORM,
         ops::REDUCE_ELEMENTS,
         ops::ARGMAX,
+        ops::CUMSUM,
         ops::GATHER,
         ops::SCATTER_ADD,
         ops::CAST,

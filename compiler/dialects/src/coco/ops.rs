@@ -18,6 +18,7 @@ pub const LAYER_NORM: &str = "coco.layer_norm";
 pub const NORM: &str = "coco.norm";
 pub const REDUCE_ELEMENTS: &str = "coco.reduce_elements";
 pub const ARGMAX: &str = "coco.argmax";
+pub const CUMSUM: &str = "coco.cumsum";
 pub const GATHER: &str = "coco.gather";
 pub const SCATTER_ADD: &str = "coco.scatter_add";
 pub const CAST: &str = "coco.cast";

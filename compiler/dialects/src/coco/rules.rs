@@ -201,6 +201,18 @@ pub fn infer_result_layout(
                 }
             }
         }
+        ops::CUMSUM => {
+            let dim = dims.and_then(|d| d.first().copied()).unwrap_or(0);
+            match first {
+                Some(Sliced(d)) if d == dim => {
+                    return Err(format!(
+                        "sums along dimension {d}, which the input is sliced along; all_gather it first"
+                    ))
+                }
+                Some(layout) => Is(layout),
+                None => return Err("has no operand".into()),
+            }
+        }
         ops::ARGMAX => {
             let dim = dims.and_then(|d| d.first().copied()).unwrap_or(0);
             match first {

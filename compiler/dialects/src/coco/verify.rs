@@ -889,6 +889,7 @@ fn verify_op(op: &Operation, name: &str, mesh: Option<&Mesh>, reporter: &mut Rep
             None => verify_scalar_reduction(op, false, reporter),
         },
         ops::ARGMAX => verify_argmax(op, reporter),
+        ops::CUMSUM => verify_cumsum(op, reporter),
         ops::GATHER | ops::SCATTER_ADD => verify_indexed(op, name, reporter),
         ops::CAST => verify_cast(op, reporter),
         ops::EXPAND => verify_expand(op, reporter),
@@ -1227,6 +1228,21 @@ fn verify_argmax(op: &Operation, reporter: &mut Reporter) {
                 result.element
             ),
         );
+    }
+}
+
+fn verify_cumsum(op: &Operation, reporter: &mut Reporter) {
+    let (Some(input), Some(result)) = unary_tensors(op) else {
+        return;
+    };
+    let dim = int_attr(op, "dim").unwrap_or(0);
+    if let Some(problem) = dims_problem(&[dim], input.rank()) {
+        reporter.op_error(op, problem.replace("dims entry", "dim"));
+        return;
+    }
+    expect_same_tensor(op, &input, &result, reporter);
+    if crate::ir::element_dtype(input.element) == Some(crate::ir::DType::I1) {
+        reporter.op_error(op, "sums numbers; an i1 operand has none (extend it to i32 or i64 first)");
     }
 }
 

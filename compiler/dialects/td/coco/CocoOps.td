@@ -350,6 +350,25 @@ def Coco_ArgmaxOp : Coco_Op<"argmax", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def Coco_CumsumOp : Coco_Op<"cumsum", [Pure]> {
+  let summary = "Running sum along one dimension (an MoE's slot in each expert)";
+  let description = [{
+    `result[..., i, ...] = x[..., 0, ...] + ... + x[..., i, ...]` along `dim`,
+    summed from zero in index order and rounded to the element type after
+    each addition (integers wrap), so every backend gives the same bits.
+    Same shape, element type and layout as the operand; an operand sliced
+    along `dim` is rejected (all_gather it first), since each rank's running
+    sum would start from zero.
+
+    ```mlir
+    %slot = coco.cumsum %onehot dim 0 : tensor<64x8xi64, #coco.local> -> tensor<64x8xi64, #coco.local>
+    ```
+  }];
+  let arguments = (ins Coco_DistTensor:$input, I64Attr:$dim);
+  let results = (outs Coco_DistTensor:$result);
+  let assemblyFormat = "$input `dim` $dim attr-dict `:` type($input) `->` type($result)";
+}
+
 def Coco_GatherOp : Coco_Op<"gather", [Pure]> {
   let summary = "Rows of a tensor picked by index (an MoE's token dispatch)";
   let description = [{

@@ -653,6 +653,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             ops::SPLIT_HEADS | ops::MERGE_HEADS => self.heads(op, &out)?,
             ops::NORM | ops::REDUCE_ELEMENTS => self.reduce_elements(op, &out)?,
             ops::ARGMAX => self.argmax(op, &out)?,
+            ops::CUMSUM => self.cumsum(op, &out)?,
             ops::GATHER => self.gather(op, &out)?,
             ops::SCATTER_ADD => self.scatter_add(op, &out)?,
             ops::MATMUL => self.matmul(op, &out)?,

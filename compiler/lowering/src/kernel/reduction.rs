@@ -250,6 +250,38 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         s
     }
 
+    /// `coco.cumsum`: a parallel loop over the result with the summed
+    /// dimension again as the innermost `reduction` loop `j`; element `i`
+    /// adds `x[j]` for `j <= i` only (a select, never `+ 0`, which would
+    /// turn -0.0 into +0.0), in index order from zero, rounding after each
+    /// addition as the interpreter does. Quadratic in the summed dimension,
+    /// which an MoE's token count keeps small.
+    pub(super) fn cumsum(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
+        let x = self.operand(op, 0, &out.location)?;
+        let dim = int_attr(op, "dim").unwrap_or(0) as usize;
+        let rank = x.shape.len();
+        let element = x.element;
+        // Loops: the result's dimensions, then `j`, which reads the operand
+        // in place of the summed dimension.
+        let read: Vec<usize> = (0..rank).map(|d| if d == dim { rank } else { d }).collect();
+        let mut kinds = vec!["parallel"; rank];
+        kinds.push("reduction");
+        let add = if element.is_float() { "arith.addf" } else { "arith.addi" };
+        let zero = self.filled(&out.shape, element, element.zero());
+        self.line(&format!(
+            "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({zero} : {}) {{\n    ^bb0(%a: {element}, %acc: {element}):\n      %i = linalg.index {dim} : index\n      %j = linalg.index {rank} : index\n      %le = arith.cmpi ule, %j, %i : index\n      %sum = {add} %acc, %a : {element}\n      %n = arith.select %le, %sum, %acc : {element}\n      linalg.yield %n : {element}\n    }} -> {}",
+            out.name,
+            map(rank + 1, &read),
+            map(rank + 1, &(0..rank).collect::<Vec<_>>()),
+            iterators(&kinds),
+            x.name,
+            x.ty(),
+            tensor_type(&out.shape, element),
+            tensor_type(&out.shape, element),
+        ));
+        Ok(())
+    }
+
     /// `coco.argmax`: one generic over the operand with the compared
     /// dimension as a `reduction` iterator, carrying (largest so far, its
     /// index) from (-inf, 0) and moving on strictly greater values, as the
