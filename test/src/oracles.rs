@@ -1,7 +1,8 @@
 //! Examples checked against numpy: `examples/coco/oracles/<name>.py`
 //! recomputes `examples/coco/<name>.mlir` on one device from the inputs the
 //! reference interpreter ran it with, and exits non-zero naming any output
-//! that differs. The script says the world it needs (`RANKS = 8`); it runs
+//! that differs. The script says the worlds to check (`RANKS = 8`, or
+//! `RANKS = [1, 2, 4, 8]`); it runs
 //! with the project's `.venv` python (scripts/setup.sh installs numpy).
 
 use std::path::{Path, PathBuf};
@@ -35,11 +36,38 @@ pub fn oracles() -> Vec<(PathBuf, PathBuf)> {
 /// `script` on what it read and wrote.
 pub fn check(script: &Path, example: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(script).map_err(|e| format!("{}: {e}", script.display()))?;
-    let ranks = text
+    // `RANKS = 8` or `RANKS = [1, 2, 4, 8]`.
+    let worlds: Vec<usize> = text
         .lines()
         .find_map(|line| line.strip_prefix("RANKS = "))
-        .and_then(|rest| rest.split_whitespace().next()?.parse::<usize>().ok())
-        .ok_or_else(|| format!("{}: no `RANKS = N` line", script.display()))?;
+        .map(|rest| {
+            rest.split('#')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .split(',')
+                .filter_map(|n| n.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    if worlds.is_empty() {
+        return Err(format!(
+            "{}: no `RANKS = N` or `RANKS = [N, ...]` line",
+            script.display()
+        ));
+    }
+    let mut reports = String::new();
+    for ranks in worlds {
+        let report = check_on(script, example, ranks).map_err(|e| format!("{ranks} ranks: {e}"))?;
+        reports.push_str(&format!("{ranks} ranks: {report}"));
+    }
+    Ok(reports)
+}
+
+/// [`check`] on one world of `ranks`.
+fn check_on(script: &Path, example: &Path, ranks: usize) -> Result<String, String> {
     let scratch = std::env::temp_dir()
         .join("coco-filetests")
         .join("oracles")

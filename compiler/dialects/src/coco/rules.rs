@@ -113,6 +113,10 @@ pub fn infer_result_layout(
             let rule = if rank == 3 {
                 match (lhs, rhs) {
                     (Sliced(0), Sliced(0)) => Some(Sliced(0)),
+                    // Each batch contracted over its slice of the inner
+                    // dimension: partial sums (an MoE's dispatch of each
+                    // rank's tokens into the experts' slots).
+                    (Sliced(2), Sliced(1)) => Some(Local),
                     (Sliced(_), _) | (_, Sliced(_)) => None,
                     other => matmul_result_layout(other.0, other.1),
                 }
@@ -124,7 +128,8 @@ pub fn infer_result_layout(
                     "has no layout rule for lhs {lhs} and rhs {rhs}; supported: replicated x replicated, \
                      replicated x sliced<1> (column parallel), sliced<1> x sliced<0> (row parallel, \
                      local partial sums), sliced<0> x replicated, local with local or replicated, \
-                     and for batched 3-D products sliced<0> x sliced<0> (heads)"
+                     and for batched 3-D products sliced<0> x sliced<0> (heads) and sliced<2> x sliced<1> \
+                     (local partial sums)"
                 )
             })?)
         }

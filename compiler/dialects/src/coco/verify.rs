@@ -1242,7 +1242,10 @@ fn verify_cumsum(op: &Operation, reporter: &mut Reporter) {
     }
     expect_same_tensor(op, &input, &result, reporter);
     if crate::ir::element_dtype(input.element) == Some(crate::ir::DType::I1) {
-        reporter.op_error(op, "sums numbers; an i1 operand has none (extend it to i32 or i64 first)");
+        reporter.op_error(
+            op,
+            "sums numbers; an i1 operand has none (extend it to i32 or i64 first)",
+        );
     }
 }
 

@@ -228,8 +228,9 @@ def Coco_MatmulOp : Coco_Op<"matmul", [Pure]> {
   let description = [{
     `[M, K] x [K, N] -> [M, N]`, or batched `[B, M, K] x [B, K, N] -> [B, M, N]`
     (attention heads), where both operands sliced along the batch dimension
-    give a result sliced along it, and replicated or local operands follow
-    the 2-D rules. Layout rules of the 2-D product (Megatron-LM sharding):
+    give a result sliced along it, `sliced<2> x sliced<1>` (contracting each
+    rank's slice of `K`) gives local partial sums, and replicated or local
+    operands follow the 2-D rules. Layout rules of the 2-D product (Megatron-LM sharding):
 
     | lhs | rhs | result | use |
     |---|---|---|---|

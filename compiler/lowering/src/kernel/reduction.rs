@@ -266,7 +266,11 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let read: Vec<usize> = (0..rank).map(|d| if d == dim { rank } else { d }).collect();
         let mut kinds = vec!["parallel"; rank];
         kinds.push("reduction");
-        let add = if element.is_float() { "arith.addf" } else { "arith.addi" };
+        let add = if element.is_float() {
+            "arith.addf"
+        } else {
+            "arith.addi"
+        };
         let zero = self.filled(&out.shape, element, element.zero());
         self.line(&format!(
             "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({zero} : {}) {{\n    ^bb0(%a: {element}, %acc: {element}):\n      %i = linalg.index {dim} : index\n      %j = linalg.index {rank} : index\n      %le = arith.cmpi ule, %j, %i : index\n      %sum = {add} %acc, %a : {element}\n      %n = arith.select %le, %sum, %acc : {element}\n      linalg.yield %n : {element}\n    }} -> {}",
