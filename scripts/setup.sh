@@ -73,33 +73,25 @@ fi
 
 # pytest, which runs the test modules `coco-bigtest generate job.py --pytest`
 # writes for PySpark jobs (the test suite runs every example's module).
-PYTEST_VERSION=8.3.4
-if "$VENV/bin/python" -c "import sys, importlib.metadata as m; sys.exit(m.version('pytest') != '$PYTEST_VERSION')" 2>/dev/null; then
-  echo "setup: pytest $PYTEST_VERSION present in .venv"
-else
-  echo "setup: installing pytest $PYTEST_VERSION into .venv"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "pytest==$PYTEST_VERSION"
-fi
+# A wheel at a pinned version in .venv, installed only when another version
+# (or none) is there.
+pinned_wheel() {
+  if "$VENV/bin/python" -c "import sys, importlib.metadata as m; sys.exit(m.version('$1') != '$2')" 2>/dev/null; then
+    echo "setup: $1 $2 present in .venv"
+  else
+    echo "setup: installing $1 $2 into .venv"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check "$1==$2"
+  fi
+}
+pinned_wheel pytest 8.3.4
 
 # numpy, which the examples' oracles (examples/coco/oracles/*.py) recompute
 # programs with, on one device, to check what coco computed on many ranks.
-NUMPY_VERSION=2.1.3
-if "$VENV/bin/python" -c "import sys, importlib.metadata as m; sys.exit(m.version('numpy') != '$NUMPY_VERSION')" 2>/dev/null; then
-  echo "setup: numpy $NUMPY_VERSION present in .venv"
-else
-  echo "setup: installing numpy $NUMPY_VERSION into .venv"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION"
-fi
+pinned_wheel numpy 2.1.3
 
 # NVIDIA's PTX assembler and libdevice (the nvidia-cuda-nvcc-cu12 wheel: no
 # GPU or driver needed). The test suite assembles every PTX coco emits with
 # this ptxas, and coco-translate links this libdevice into GPU modules
 # (`--cuda-path`, which the tests and scripts point at
 # .venv/.../nvidia/cuda_nvcc).
-NVCC_WHEEL_VERSION=12.9.86
-if "$VENV/bin/python" -c "import sys, importlib.metadata as m; sys.exit(m.version('nvidia-cuda-nvcc-cu12') != '$NVCC_WHEEL_VERSION')" 2>/dev/null; then
-  echo "setup: nvidia-cuda-nvcc-cu12 $NVCC_WHEEL_VERSION present in .venv"
-else
-  echo "setup: installing nvidia-cuda-nvcc-cu12 $NVCC_WHEEL_VERSION into .venv"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "nvidia-cuda-nvcc-cu12==$NVCC_WHEEL_VERSION"
-fi
+pinned_wheel nvidia-cuda-nvcc-cu12 12.9.86

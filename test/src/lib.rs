@@ -127,6 +127,22 @@ pub fn coco_run(args: &[&str]) -> coco_tools::Output {
     coco_tools::run::run(&full)
 }
 
+/// `coco-run PATH --backend reference --ranks RANKS --seed 1 EXTRA...`.
+pub fn run_reference(path: &str, ranks: usize, extra: &[&str]) -> coco_tools::Output {
+    let ranks = ranks.to_string();
+    let mut args = vec![
+        path,
+        "--backend",
+        "reference",
+        "--ranks",
+        &ranks,
+        "--seed",
+        "1",
+    ];
+    args.extend(extra);
+    coco_run(&args)
+}
+
 /// Generated docs (`docs/dialects/*.md`, `docs/passes.md`) match their
 /// sources; with `COCO_BLESS=1` they are rewritten instead.
 pub fn docs_current() -> Result<(), String> {

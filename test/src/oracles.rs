@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::{coco_run, repo_root};
+use crate::{repo_root, run_reference};
 
 /// Every oracle script, with the example it checks.
 pub fn oracles() -> Vec<(PathBuf, PathBuf)> {
@@ -78,19 +78,16 @@ fn check_on(script: &Path, example: &Path, ranks: usize) -> Result<String, Strin
         ));
     let _ = std::fs::remove_dir_all(&scratch);
     let (inputs, outputs) = (scratch.join("inputs"), scratch.join("outputs"));
-    let run = coco_run(&[
+    let run = run_reference(
         &example.to_string_lossy(),
-        "--backend",
-        "reference",
-        "--ranks",
-        &ranks.to_string(),
-        "--seed",
-        "1",
-        "--save-inputs",
-        &inputs.to_string_lossy(),
-        "--outputs",
-        &outputs.to_string_lossy(),
-    ]);
+        ranks,
+        &[
+            "--save-inputs",
+            &inputs.to_string_lossy(),
+            "--outputs",
+            &outputs.to_string_lossy(),
+        ],
+    );
     if run.code != 0 {
         return Err(format!(
             "coco-run failed:\n{}",

@@ -4,7 +4,7 @@
 //! dimension and stage split as the compiled ones do). Where no schedule
 //! can run, the autotuner must say so, naming the reason.
 
-use crate::{coco_opt, coco_run};
+use crate::{coco_opt, run_reference};
 
 pub const PLANNED: &[usize] = &[1, 2, 3, 4, 8];
 
@@ -27,15 +27,7 @@ pub fn check(path: &str) -> Result<(), String> {
         }
         let file = dir.join(format!("{}-{ranks}.mlir", path.replace(['/', '.'], "_")));
         std::fs::write(&file, &tuned.stdout).map_err(|e| e.to_string())?;
-        let run = coco_run(&[
-            &file.to_string_lossy(),
-            "--backend",
-            "reference",
-            "--ranks",
-            &ranks.to_string(),
-            "--seed",
-            "1",
-        ]);
+        let run = run_reference(&file.to_string_lossy(), ranks, &[]);
         if run.code != 0 {
             return Err(format!(
                 "planned for {ranks} ranks, the chosen schedule fails there:\n{}",

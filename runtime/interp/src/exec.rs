@@ -92,20 +92,28 @@ pub fn local_shape(
         .iter()
         .map(|&d| d as usize)
         .collect();
-    let shape = placement.local_shape(mesh, &global).map_err(|e| match e {
+    let shape = placed_shape(&placement, mesh, &global, what)?;
+    Ok((shape, placement))
+}
+
+/// The shape one rank of `mesh` holds of a tensor of `global` shape placed
+/// as `placement`; a sliced dimension its ranks do not divide is an error
+/// naming `what`.
+pub fn placed_shape(
+    placement: &Placement,
+    mesh: &Mesh,
+    global: &[usize],
+    what: &str,
+) -> Result<Vec<usize>> {
+    placement.local_shape(mesh, global).map_err(|e| match e {
         LocalShapeError::Dynamic => Error::Program(format!("{what} has a dynamic shape")),
         LocalShapeError::NotDivisible { dim, size } => Error::NotDivisible {
-            world: placement
-                .slicing_axes(dim)
-                .iter()
-                .map(|&a| mesh.axes[a].1)
-                .product(),
+            world: placement.parts(mesh, dim),
             dim,
             size,
             what: what.to_string(),
         },
-    })?;
-    Ok((shape, placement))
+    })
 }
 
 /// The dtype, local shape and placement of a value of type `ty` on one

@@ -428,25 +428,12 @@ fn distribute_on_mesh(
     for part in &parts {
         check_tensor(spec, part, "")?;
     }
-    placement
-        .local_shape(mesh, &spec.global_shape)
-        .map_err(|e| match e {
-            coco_dialects::coco::LocalShapeError::NotDivisible { dim, size } => {
-                Error::NotDivisible {
-                    world: placement
-                        .slicing_axes(dim)
-                        .iter()
-                        .map(|&a| mesh.axes[a].1)
-                        .product(),
-                    dim,
-                    size,
-                    what: format!("input '{}'", spec.name),
-                }
-            }
-            coco_dialects::coco::LocalShapeError::Dynamic => {
-                Error::Program(format!("{} has a dynamic shape", spec.name))
-            }
-        })?;
+    crate::exec::placed_shape(
+        placement,
+        mesh,
+        &spec.global_shape,
+        &format!("input '{}'", spec.name),
+    )?;
     Ok((0..mesh.size())
         .map(|rank| {
             let (part, _) = placement.local_part(mesh, rank);

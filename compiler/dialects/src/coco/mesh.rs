@@ -129,6 +129,14 @@ impl Placement {
             .collect()
     }
 
+    /// Into how many blocks the mesh splits dimension `dim`.
+    pub fn parts(&self, mesh: &Mesh, dim: usize) -> usize {
+        self.slicing_axes(dim)
+            .iter()
+            .map(|&a| mesh.axes[a].1)
+            .product()
+    }
+
     /// Whether some axis holds per-rank values.
     pub fn has_local(&self) -> bool {
         self.0.contains(&Layout::Local)
@@ -175,11 +183,7 @@ impl Placement {
     ) -> Result<Vec<usize>, LocalShapeError> {
         let mut shape = global.to_vec();
         for (dim, size) in shape.iter_mut().enumerate() {
-            let count: usize = self
-                .slicing_axes(dim)
-                .iter()
-                .map(|&a| mesh.axes[a].1)
-                .product();
+            let count = self.parts(mesh, dim);
             if !size.is_multiple_of(count) {
                 return Err(LocalShapeError::NotDivisible { dim, size: *size });
             }

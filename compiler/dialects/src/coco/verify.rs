@@ -11,7 +11,7 @@ use super::{
     layout::{describe, DistTensor, Layout},
     mesh::{Mesh, Placement},
     ops::{self, is_collective, is_computation, Reduction},
-    rules::{infer_result_layout, rule_dims, Operand},
+    rules::{infer_result_layout, rule_dims, LayoutPattern, Operand},
 };
 use crate::{
     ir::{
@@ -665,32 +665,44 @@ fn verify_layouts(op: &Operation, name: &str, mesh: Option<&Mesh>, reporter: &mu
         .filter_map(DistTensor::rule_operand)
         .collect();
     let result_rank = result.as_ref().map_or(0, DistTensor::rank);
-    match infer_result_layout(
-        name,
-        &infos,
-        result_rank,
-        reduction_kind(op),
-        rule_dims(op).as_deref(),
-    ) {
+    match op_rule(op, name, &infos, result_rank) {
         Err(message) => reporter.op_error(op, message),
         Ok(Some(pattern)) => {
             let Some(found) = result.and_then(|r| r.layout) else {
                 return;
             };
             if !pattern.accepts(found) {
-                let given: Vec<String> = infos.iter().map(|o| o.layout.to_string()).collect();
-                reporter.op_error(
-                    op,
-                    format!(
-                        "expects result layout {pattern} for operand layout{} {}, found {found}",
-                        if given.len() == 1 { "" } else { "s" },
-                        given.join(", ")
-                    ),
-                );
+                reporter.op_error(op, layout_mismatch(&pattern, &infos, found));
             }
         }
         Ok(None) => {}
     }
+}
+
+/// The layout rule of `op` (`rules.rs`) for operands `infos`.
+fn op_rule(
+    op: &Operation,
+    name: &str,
+    infos: &[Operand],
+    result_rank: usize,
+) -> Result<Option<LayoutPattern>, String> {
+    infer_result_layout(
+        name,
+        infos,
+        result_rank,
+        reduction_kind(op),
+        rule_dims(op).as_deref(),
+    )
+}
+
+/// The message for a result layout its rule does not give.
+fn layout_mismatch(pattern: &LayoutPattern, operands: &[Operand], found: Layout) -> String {
+    let given: Vec<String> = operands.iter().map(|o| o.layout.to_string()).collect();
+    format!(
+        "expects result layout {pattern} for operand layout{} {}, found {found}",
+        if given.len() == 1 { "" } else { "s" },
+        given.join(", ")
+    )
 }
 
 /// [`verify_layouts`] on a mesh: each axis by the op's rule, except that a
@@ -786,23 +798,15 @@ fn verify_mesh_layouts(
             }
             continue;
         }
-        match infer_result_layout(
-            name,
-            &infos,
-            result_rank,
-            reduction_kind(op),
-            rule_dims(op).as_deref(),
-        ) {
+        match op_rule(op, name, &infos, result_rank) {
             Err(message) => reporter.op_error(op, format!("along axis \"{axis_name}\": {message}")),
             Ok(Some(pattern)) => {
                 if let Some(found) = found.filter(|f| !pattern.accepts(*f)) {
-                    let given: Vec<String> = infos.iter().map(|o| o.layout.to_string()).collect();
                     reporter.op_error(
                         op,
                         format!(
-                            "along axis \"{axis_name}\": expects result layout {pattern} for operand layout{} {}, found {found}",
-                            if given.len() == 1 { "" } else { "s" },
-                            given.join(", ")
+                            "along axis \"{axis_name}\": {}",
+                            layout_mismatch(&pattern, &infos, found)
                         ),
                     );
                 }
@@ -1209,15 +1213,27 @@ fn verify_indexed(op: &Operation, name: &str, reporter: &mut Reporter) {
     expect_same_element(op, base, &result, reporter);
 }
 
-fn verify_argmax(op: &Operation, reporter: &mut Reporter) {
+/// The operand, result and `dim` of an op along one dimension (argmax,
+/// cumsum), once `dim` is one of the operand's.
+fn along_dim<'c>(
+    op: &Operation<'c>,
+    reporter: &mut Reporter,
+) -> Option<(DistTensor<'c>, DistTensor<'c>, i64)> {
     let (Some(input), Some(result)) = unary_tensors(op) else {
-        return;
+        return None;
     };
     let dim = int_attr(op, "dim").unwrap_or(0);
     if let Some(problem) = dims_problem(&[dim], input.rank()) {
         reporter.op_error(op, problem.replace("dims entry", "dim"));
-        return;
+        return None;
     }
+    Some((input, result, dim))
+}
+
+fn verify_argmax(op: &Operation, reporter: &mut Reporter) {
+    let Some((input, result, dim)) = along_dim(op, reporter) else {
+        return;
+    };
     let removed = format!("dimension {dim}");
     expect_shape_without(op, &input, &result, &[dim], &removed, reporter);
     if crate::ir::element_dtype(result.element) != Some(crate::ir::DType::I64) {
@@ -1232,14 +1248,9 @@ fn verify_argmax(op: &Operation, reporter: &mut Reporter) {
 }
 
 fn verify_cumsum(op: &Operation, reporter: &mut Reporter) {
-    let (Some(input), Some(result)) = unary_tensors(op) else {
+    let Some((input, result, _)) = along_dim(op, reporter) else {
         return;
     };
-    let dim = int_attr(op, "dim").unwrap_or(0);
-    if let Some(problem) = dims_problem(&[dim], input.rank()) {
-        reporter.op_error(op, problem.replace("dims entry", "dim"));
-        return;
-    }
     expect_same_tensor(op, &input, &result, reporter);
     if crate::ir::element_dtype(input.element) == Some(crate::ir::DType::I1) {
         reporter.op_error(

@@ -94,11 +94,7 @@ pub fn world_size_problem(module: &Operation, ranks: usize) -> Option<(String, S
         let global: Vec<usize> = global.iter().map(|&d| d as usize).collect();
         match placement.local_shape(&mesh, &global) {
             Err(LocalShapeError::NotDivisible { dim, size }) => {
-                let over: usize = placement
-                    .slicing_axes(dim)
-                    .iter()
-                    .map(|&a| mesh.axes[a].1)
-                    .product();
+                let over = placement.parts(&mesh, dim);
                 Err(format!(
                     "dimension {dim} of size {size} is sliced over {over} ranks, which does not divide it"
                 ))

@@ -547,7 +547,10 @@ fn leading_one(shape: &[usize]) -> Vec<usize> {
 /// their width, i1 as a logical or (sum, avg, max) or and (prod, min).
 pub(super) fn combine(kind: Option<Reduction>, x: &str, acc: DType) -> String {
     if !acc.is_float() {
-        return format!("      %n = {} %acc, {x} : {acc}\n", integer_fold(kind, acc));
+        return format!(
+            "      %n = {} %acc, {x} : {acc}\n",
+            IntegerFold::of(kind, acc).arith()
+        );
     }
     match kind {
         None => format!(
@@ -562,15 +565,53 @@ pub(super) fn combine(kind: Option<Reduction>, x: &str, acc: DType) -> String {
     }
 }
 
-/// The arith op folding two integers of type `acc` by `kind`.
-pub(super) fn integer_fold(kind: Option<Reduction>, acc: DType) -> &'static str {
-    match (kind.unwrap_or(Reduction::Sum), acc == DType::I1) {
-        (Reduction::Sum | Reduction::Avg | Reduction::Max, true) => "arith.ori",
-        (Reduction::Prod | Reduction::Min, true) => "arith.andi",
-        (Reduction::Sum | Reduction::Avg, false) => "arith.addi",
-        (Reduction::Prod, false) => "arith.muli",
-        (Reduction::Min, false) => "arith.minsi",
-        (Reduction::Max, false) => "arith.maxsi",
+/// How integers of one type fold by one reduction kind, as the
+/// interpreter's `integer::combine`: wrapping at their width, i1 as a
+/// logical or (sum, avg, max) or and (prod, min).
+#[derive(Clone, Copy)]
+pub(super) enum IntegerFold {
+    Or,
+    And,
+    Add,
+    Mul,
+    Min,
+    Max,
+}
+
+impl IntegerFold {
+    pub(super) fn of(kind: Option<Reduction>, acc: DType) -> IntegerFold {
+        match (kind.unwrap_or(Reduction::Sum), acc == DType::I1) {
+            (Reduction::Sum | Reduction::Avg | Reduction::Max, true) => IntegerFold::Or,
+            (Reduction::Prod | Reduction::Min, true) => IntegerFold::And,
+            (Reduction::Sum | Reduction::Avg, false) => IntegerFold::Add,
+            (Reduction::Prod, false) => IntegerFold::Mul,
+            (Reduction::Min, false) => IntegerFold::Min,
+            (Reduction::Max, false) => IntegerFold::Max,
+        }
+    }
+
+    /// The arith op.
+    pub(super) fn arith(self) -> &'static str {
+        match self {
+            IntegerFold::Or => "arith.ori",
+            IntegerFold::And => "arith.andi",
+            IntegerFold::Add => "arith.addi",
+            IntegerFold::Mul => "arith.muli",
+            IntegerFold::Min => "arith.minsi",
+            IntegerFold::Max => "arith.maxsi",
+        }
+    }
+
+    /// `gpu.all_reduce`'s operation.
+    pub(super) fn gpu(self) -> &'static str {
+        match self {
+            IntegerFold::Or => "or",
+            IntegerFold::And => "and",
+            IntegerFold::Add => "add",
+            IntegerFold::Mul => "mul",
+            IntegerFold::Min => "minsi",
+            IntegerFold::Max => "maxsi",
+        }
     }
 }
 

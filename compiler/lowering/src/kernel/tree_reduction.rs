@@ -55,15 +55,7 @@ const ROW_BLOCK: usize = 256;
 /// (`None`: a norm, whose partials are sums of squares) in `acc`.
 fn all_reduce_op(kind: Option<Reduction>, acc: DType) -> &'static str {
     if !acc.is_float() {
-        // As `reduction::integer_fold`.
-        return match (kind.unwrap_or(Reduction::Sum), acc == DType::I1) {
-            (Reduction::Sum | Reduction::Avg | Reduction::Max, true) => "or",
-            (Reduction::Prod | Reduction::Min, true) => "and",
-            (Reduction::Sum | Reduction::Avg, false) => "add",
-            (Reduction::Prod, false) => "mul",
-            (Reduction::Min, false) => "minsi",
-            (Reduction::Max, false) => "maxsi",
-        };
+        return super::reduction::IntegerFold::of(kind, acc).gpu();
     }
     match kind {
         None | Some(Reduction::Sum | Reduction::Avg) => "add",

@@ -68,12 +68,9 @@ impl CostModel<'_> {
                 Some(mesh) => mesh.size() as f64,
                 None => self.ranks as f64,
             },
-            (Some(mesh), None) => tensor.placement(mesh).map_or(1.0, |p| {
-                p.slicing_axes(dim)
-                    .iter()
-                    .map(|&a| mesh.axes[a].1 as f64)
-                    .product()
-            }),
+            (Some(mesh), None) => tensor
+                .placement(mesh)
+                .map_or(1.0, |p| p.parts(mesh, dim) as f64),
             _ => 1.0,
         }
     }
