@@ -335,6 +335,15 @@ pub fn check_program(
     limits: &Limits,
 ) -> Result<()> {
     let (entries, num_stages) = entries(module, entry)?;
+    // Before any input is drawn: a mesh's local axes decide how many
+    // tensors the host holds for an input.
+    if entry.is_none() {
+        if let Some((location, message)) =
+            coco_dialects::coco::world::mesh_size_error(module, ranks)
+        {
+            return Err(Error::NotDivisibleByStages { location, message });
+        }
+    }
     let group_size = ranks / usize::try_from(num_stages.max(1)).unwrap_or(1).max(1);
     let declared = Mesh::declared(module).map(|d| d.mesh);
     let functions: Vec<(&Operation, Mesh)> = entries
@@ -653,13 +662,6 @@ pub fn run(
         });
     }
     let group_size = ranks / stages;
-    if entry.is_none() {
-        if let Some((location, message)) =
-            coco_dialects::coco::world::mesh_size_error(module, ranks)
-        {
-            return Err(Error::NotDivisibleByStages { location, message });
-        }
-    }
     let declared = Mesh::declared(module).map(|d| d.mesh);
     // Every stage starts with its inputs on its ranks, then the stages run
     // as coroutines (`Frame::resume`): each in stage order until it waits

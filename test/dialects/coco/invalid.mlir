@@ -890,3 +890,17 @@ func.func @cumsum_rules(%x: tensor<8x4xf32, #coco.sliced<0>>, %b: tensor<8xi1, #
   %2 = coco.cumsum %b dim 0 : tensor<8xi1, #coco.local> -> tensor<8xi1, #coco.local>
   return
 }
+
+// -----
+
+// expected-error@+1 {{spans more than 65536 ranks, the most any world has}}
+coco.mesh @huge [dp = 65536, tp = 65536]
+
+// -----
+
+// Axis names that are not identifiers are quoted in messages.
+coco.mesh @grid ["d\"p" = 2, "t p" = 2]
+// expected-error@+1 {{argument #0 gives no layout along axis "t p" of the mesh ["d\"p" = 2, "t p" = 2]}}
+func.func @odd_names(%x: tensor<8xf32, #coco.mesh<{"d\"p" = #coco.local}>>) {
+  return
+}

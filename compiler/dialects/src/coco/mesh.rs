@@ -34,7 +34,9 @@ impl Mesh {
 
     /// The ranks the mesh spans.
     pub fn size(&self) -> usize {
-        self.axes.iter().map(|(_, n)| n).product()
+        self.axes
+            .iter()
+            .fold(1usize, |size, (_, n)| size.saturating_mul(*n))
     }
 
     /// The program's declared mesh (the first `coco.mesh`; the verifier
@@ -101,9 +103,23 @@ impl Mesh {
         let axes: Vec<String> = self
             .axes
             .iter()
-            .map(|(n, s)| format!("{n} = {s}"))
+            .map(|(n, s)| format!("{} = {s}", axis_text(n)))
             .collect();
         format!("[{}]", axes.join(", "))
+    }
+}
+
+/// An axis name as MLIR writes it: bare when it is an identifier, else
+/// quoted and escaped, so a quote or newline in a name stays in it.
+pub(crate) fn axis_text(name: &str) -> String {
+    let bare = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
+    if bare {
+        name.to_string()
+    } else {
+        format!("{name:?}")
     }
 }
 
@@ -202,7 +218,7 @@ impl Placement {
             .axes
             .iter()
             .zip(&self.0)
-            .map(|((name, _), layout)| format!("{name} = {layout}"))
+            .map(|((name, _), layout)| format!("{} = {layout}", axis_text(name)))
             .collect();
         format!("#coco.mesh<{{{}}}>", axes.join(", "))
     }

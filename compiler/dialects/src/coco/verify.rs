@@ -281,6 +281,9 @@ fn is_builtin_scalar(ty: Type) -> bool {
     integer_or_complex || is_float(ty)
 }
 
+/// The largest world coco plans or runs for (the autotuner's limit too).
+const MAX_MESH_RANKS: i64 = 65536;
+
 /// The program's `coco.mesh`: at most one, with distinct named axes of
 /// positive sizes.
 fn verify_mesh(module: &Operation, reporter: &mut Reporter) -> Option<Mesh> {
@@ -317,6 +320,16 @@ fn verify_mesh(module: &Operation, reporter: &mut Reporter) -> Option<Mesh> {
             reporter.op_error(
                 op,
                 format!("axis \"{axis}\" has size {size}; sizes are at least 1"),
+            );
+            ok = false;
+        } else if sizes
+            .iter()
+            .try_fold(1i64, |n, &s| n.checked_mul(s))
+            .is_none_or(|n| n > MAX_MESH_RANKS)
+        {
+            reporter.op_error(
+                op,
+                format!("spans more than {MAX_MESH_RANKS} ranks, the most any world has"),
             );
             ok = false;
         }
@@ -582,7 +595,10 @@ fn layout_text(tensor: &DistTensor) -> String {
     match (&tensor.layout, &tensor.axes) {
         (Some(layout), _) => layout.to_string(),
         (None, Some(axes)) => {
-            let axes: Vec<String> = axes.iter().map(|(n, l)| format!("{n} = {l}")).collect();
+            let axes: Vec<String> = axes
+                .iter()
+                .map(|(n, l)| format!("{} = {l}", super::mesh::axis_text(n)))
+                .collect();
             format!("#coco.mesh<{{{}}}>", axes.join(", "))
         }
         (None, None) => describe(None),
