@@ -1,7 +1,7 @@
 // Reductions on the GPU are trees (kernel/tree_reduction.rs, docs/gpu.md):
 // a linalg loop of partial folds with the thread index on x (coalesced),
 // then gpu.all_reduce in a block (warp shuffles and shared memory). The
-// CPU's kernels keep the interpreter's index order (the compiled trials
+// CPU's kernels keep the interpreter's blocked order (the compiled trials
 // check them bitwise). Each function's launches are pinned here, and ptxas
 // assembles the module (with libdevice) for sm_80 and sm_90.
 // RUN: coco-translate %s --entry whole --emit=plan | FileCheck %s --check-prefix=WHOLE

@@ -32,12 +32,11 @@ pub enum Agreement {
 }
 
 /// How a program transformed by `pipeline` must agree with its original:
-/// bitwise, except where `coco-partial-reduce` reassociates float sums.
-/// The original's own sequential f32 sum of `n` terms is typically off by
-/// about `sqrt(n / 3) u` relative (1.5e-5 for the 2^16 squares of LAMB's
-/// norms, seen as 1.0e-5 in its update on 4 ranks); per-slice sums are
-/// closer to exact. 1e-4 relative admits that and still fails on any wrong
-/// scale, sign, or missing term.
+/// bitwise, except where `coco-partial-reduce` reassociates float sums
+/// (per-slice sums in the blocked order, then the slices in rank order,
+/// against the whole tensor's blocked order; both are within a few ulps of
+/// exact). 1e-4 relative admits that and still fails on any wrong scale,
+/// sign, or missing term.
 pub fn agreement_for(pipeline: &str) -> Agreement {
     if pipeline.contains("coco-partial-reduce") {
         Agreement::Relative(1e-4)

@@ -138,8 +138,9 @@ struct Cli {
     #[arg(long, value_name = "DIR")]
     cuda_path: Option<std::path::PathBuf>,
     /// cpu: the order of the kernels' whole-tensor and row reductions, as
-    /// coco-translate's flag: `index-order` (the interpreter's) or `tree`
-    /// (the GPU's) [default: index-order].
+    /// coco-translate's flag: `interpreter` (the reference interpreter's),
+    /// `index-order` (sequential sums, a baseline) or `tree` (the GPU's)
+    /// [default: interpreter].
     #[arg(long, value_enum)]
     cpu_reductions: Option<crate::translate::ReductionOrderArg>,
     /// How the kernels compute float matmuls, as coco-translate's flag:

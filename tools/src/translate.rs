@@ -110,10 +110,12 @@ struct Cli {
     #[arg(long)]
     resource_usage: bool,
     /// The order of the native kernels' whole-tensor and row reductions:
-    /// `index-order` (the interpreter's, bit for bit) or `tree` (the GPU
-    /// kernels' order, docs/gpu.md: runs their indexing on a CPU, and long
-    /// sums round less).
-    #[arg(long, value_enum, default_value_t = ReductionOrderArg::IndexOrder)]
+    /// `interpreter` (the reference interpreter's, bit for bit: whole-tensor
+    /// float sums in blocked order, rows in index order), `index-order`
+    /// (every sum one sequential chain: the baseline of
+    /// bench/reductions.sh) or `tree` (the GPU kernels' order, docs/gpu.md:
+    /// runs their indexing on a CPU).
+    #[arg(long, value_enum, default_value_t = ReductionOrderArg::Interpreter)]
     cpu_reductions: ReductionOrderArg,
     /// How the kernels compute float matmuls: `generated` (CPU: blocked,
     /// packed and vectorised GEMMs; GPU: shared-memory tiles; both tiled by
@@ -180,6 +182,7 @@ impl From<GemmArithmeticArg> for gemm::Arithmetic {
 /// `--cpu-reductions` (see `coco_lowering::ReductionOrder`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ReductionOrderArg {
+    Interpreter,
     IndexOrder,
     Tree,
 }
@@ -187,6 +190,7 @@ pub(crate) enum ReductionOrderArg {
 impl From<ReductionOrderArg> for ReductionOrder {
     fn from(arg: ReductionOrderArg) -> Self {
         match arg {
+            ReductionOrderArg::Interpreter => ReductionOrder::Interpreter,
             ReductionOrderArg::IndexOrder => ReductionOrder::IndexOrder,
             ReductionOrderArg::Tree => ReductionOrder::Tree,
         }

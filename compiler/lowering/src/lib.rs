@@ -80,8 +80,15 @@ pub struct Options {
 /// How native (CPU) kernels order a whole-tensor or row reduction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ReductionOrder {
-    /// Index order, one loop: the reference interpreter's, bit for bit.
+    /// The reference interpreter's, bit for bit: whole-tensor float sums
+    /// in the blocked order (`coco_dialects::coco::summation`), rows and
+    /// min/max in index order.
     #[default]
+    Interpreter,
+    /// Every reduction in index order, one loop-carried chain: the order
+    /// before the blocked one, kept as the baseline of
+    /// `bench/reductions.sh` (long f32 sums round more, and do not
+    /// vectorise).
     IndexOrder,
     /// The GPU's tree order (docs/gpu.md, "GPU reductions"), its
     /// cross-thread stage as a loop: the GPU kernels' indexing runs on a
@@ -299,7 +306,7 @@ pub fn compile(
     // f32 elements per vector register: element-wise and row vectorisation.
     let lanes = vector_bits / 32;
     let cpu_target = Target::Cpu {
-        tree: options.cpu_reductions == ReductionOrder::Tree,
+        reductions: options.cpu_reductions,
         gemm: (options.gemm != gemm::Route::Loops).then(|| gemm::CpuGemm {
             library: options.gemm == gemm::Route::Library,
             gpu_tiles: options.gemm == gemm::Route::GpuTiles,

@@ -2,12 +2,15 @@
 //!
 //! Precision follows GPU practice: matmul, layer_norm, norm and
 //! reduce_elements accumulate in f32 for f16/bf16/f32 inputs (f64 for f64),
-//! rounding after each step, in index order, and round the result to the
-//! element type once. Integer matmuls and reductions compute at the element
-//! width, wrapping ([`crate::integer`]).
+//! rounding after each step, and round the result to the element type once.
+//! Whole-tensor float sums and products (norm, reduce_elements without
+//! `dims`) combine in the blocked order of
+//! [`coco_dialects::coco::summation`]; everything else accumulates in index
+//! order. Integer matmuls and reductions compute at the element width,
+//! wrapping ([`crate::integer`]).
 
 use coco_dialects::{
-    coco::{ops, Reduction},
+    coco::{ops, summation::blocked_fold, Reduction},
     ir::{float_attr, i64_array_attr, int_attr},
 };
 use melior::ir::Operation;
@@ -88,9 +91,14 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
         ops::LAYER_NORM => layer_norm(cx, inputs[0], inputs[1], inputs[2])?,
         ops::NORM => {
             let acc = accumulator(inputs[0].dtype);
-            let sum = floats(cx, inputs[0])?
-                .iter()
-                .fold(0.0, |s, &x| acc.round(s + acc.round(x * x)));
+            let x = floats(cx, inputs[0])?;
+            let sum = blocked_fold(
+                x.len(),
+                |i| x[i],
+                0.0,
+                |s, x| acc.round(s + acc.round(x * x)),
+                |a, b| acc.round(a + b),
+            );
             Tensor::filled(cx.dtype, Vec::new(), Scalar::Float(acc.round(sum.sqrt())))
         }
         ops::REDUCE_ELEMENTS => reduce_elements(cx, inputs[0]),
@@ -118,8 +126,10 @@ pub fn run(cx: &Context, inputs: &[&Tensor]) -> Result<Option<Tensor>> {
     Ok(Some(out))
 }
 
-/// The whole tensor reduced to a 0-d one, in index order: floats in the
-/// accumulation type, integers at their width.
+/// The tensor reduced along `dims` (all of them without the attribute):
+/// floats in the accumulation type, integers at their width. A whole-tensor
+/// float sum, average or product folds in the blocked order, everything
+/// else in index order.
 fn reduce_elements(cx: &Context, x: &Tensor) -> Tensor {
     let kind = int_attr(cx.op, "kind")
         .and_then(Reduction::from_value)
@@ -128,11 +138,36 @@ fn reduce_elements(cx: &Context, x: &Tensor) -> Tensor {
         Some(dims) => dims.iter().map(|&d| d as usize).collect(),
         None => (0..x.shape.len()).collect(),
     };
+    if dims.len() == x.shape.len() {
+        if let Some(value) = blocked_whole(kind, x) {
+            return Tensor::from_scalars(cx.dtype, cx.shape.to_vec(), vec![value]);
+        }
+    }
     let values: Vec<Scalar> = along(&x.shape, &dims)
         .into_iter()
         .map(|group| fold(kind, x, &group))
         .collect();
     Tensor::from_scalars(cx.dtype, cx.shape.to_vec(), values)
+}
+
+/// A float sum, average or product of every element of `x`, in the
+/// blocked order; `None` for the folds that keep index order.
+fn blocked_whole(kind: Reduction, x: &Tensor) -> Option<Scalar> {
+    let Data::Float(data) = &x.data else {
+        return None;
+    };
+    let acc = accumulator(x.dtype);
+    let identity = match kind {
+        Reduction::Sum | Reduction::Avg => 0.0,
+        Reduction::Prod => 1.0,
+        Reduction::Min | Reduction::Max => return None,
+    };
+    let step = |a, b| acc.round(combine(kind, a, b));
+    let mut value = blocked_fold(data.len(), |i| data[i], identity, step, step);
+    if kind == Reduction::Avg && !data.is_empty() {
+        value = acc.round(value / data.len() as f64);
+    }
+    Some(Scalar::Float(value))
 }
 
 /// For each element of `shape` without `dims` (row-major), the flat
@@ -229,22 +264,45 @@ fn cumsum(cx: &Context, x: &Tensor) -> Tensor {
     out
 }
 
-/// Row `indices[i]` of `source`, clamped to its rows (or, with `drop`, a
-/// row of zeros for an index outside them), for every `i`.
+/// `shape` split around dimension `dim` (`dim` attribute, 0 without it):
+/// `(elements before it, its size, elements after it)`, row-major.
+fn around_dim(cx: &Context, shape: &[usize]) -> (usize, usize, usize) {
+    let dim = int_attr(cx.op, "dim").unwrap_or(0) as usize;
+    let outer = shape[..dim].iter().product();
+    let inner = shape[dim + 1..].iter().product();
+    (outer, shape[dim], inner)
+}
+
+/// The index `index` picks along a dimension of `size`: clamped into it,
+/// or `None` with `drop` when it lies outside.
+fn picked(index: i64, size: usize, drop: bool) -> Option<usize> {
+    if drop && (index < 0 || index >= size as i64) {
+        return None;
+    }
+    Some(index.clamp(0, size as i64 - 1) as usize)
+}
+
+/// Slice `indices[i]` of `source` along `dim`, clamped into it (or, with
+/// `drop`, zeros for an index outside it), for every `i`: `numpy.take`.
 fn gather(cx: &Context, source: &Tensor, indices: &Tensor) -> Tensor {
-    let rows = source.shape.first().copied().unwrap_or(0);
-    let row_len: usize = source.shape.iter().skip(1).product();
+    let (outer, size, inner) = around_dim(cx, &source.shape);
     let drop = cx.op.attribute("drop").is_ok();
-    if rows == 0 {
+    if size == 0 {
         return Tensor::filled(cx.dtype, cx.shape.to_vec(), Scalar::Int(0));
     }
-    // One zero past the source's elements for dropped rows to read.
+    let rows: Vec<Option<usize>> = indices
+        .scalars()
+        .map(|i| picked(i.to_int(DType::I64), size, drop))
+        .collect();
+    // One zero past the source's elements for dropped slices to read.
     let zero = source.len();
-    let picked = indices.scalars().flat_map(|i| {
-        let index = i.to_int(DType::I64);
-        let row = index.clamp(0, rows as i64 - 1) as usize;
-        let dropped = drop && (index < 0 || index >= rows as i64);
-        (0..row_len).map(move |k| if dropped { zero } else { row * row_len + k })
+    let picked = (0..outer).flat_map(|o| {
+        rows.iter().flat_map(move |row| {
+            (0..inner).map(move |k| match row {
+                Some(row) => (o * size + row) * inner + k,
+                None => zero,
+            })
+        })
     });
     let padded = Tensor::concat(
         &[
@@ -264,25 +322,23 @@ fn gather(cx: &Context, source: &Tensor, indices: &Tensor) -> Tensor {
     }
 }
 
-/// `dest` with row `updates[i]` added to row `indices[i]` (clamped, or with
-/// `drop` skipped when outside the rows), for `i` in order, rounding after
-/// each addition.
+/// `dest` with slice `i` of `updates` added to slice `indices[i]` along
+/// `dim` (clamped, or with `drop` skipped when outside), for `i` in order,
+/// rounding after each addition: `numpy.add.at`.
 fn scatter_add(cx: &Context, dest: &Tensor, indices: &Tensor, updates: &Tensor) -> Tensor {
     let mut out = dest.clone();
-    let rows = dest.shape.first().copied().unwrap_or(0);
-    let row_len: usize = dest.shape.iter().skip(1).product();
+    let (outer, size, inner) = around_dim(cx, &dest.shape);
+    let count = indices.len();
     let drop = cx.op.attribute("drop").is_ok();
-    if rows == 0 {
+    if size == 0 {
         return out;
     }
     for (i, index) in indices.scalars().enumerate() {
-        let index = index.to_int(DType::I64);
-        if drop && (index < 0 || index >= rows as i64) {
+        let Some(row) = picked(index.to_int(DType::I64), size, drop) else {
             continue;
-        }
-        let row = index.clamp(0, rows as i64 - 1) as usize;
-        for c in 0..row_len {
-            let (at, from) = (row * row_len + c, i * row_len + c);
+        };
+        for (o, k) in (0..outer).flat_map(|o| (0..inner).map(move |k| (o, k))) {
+            let (at, from) = ((o * size + row) * inner + k, (o * count + i) * inner + k);
             match (&mut out.data, &updates.data) {
                 (Data::Float(o), Data::Float(u)) => o[at] = dest.dtype.round(o[at] + u[from]),
                 (Data::Int(o), Data::Int(u)) => {

@@ -712,7 +712,7 @@ func.func @expand_dims_layout(%x: tensor<4x8xf32, #coco.sliced<0>>) {
 // -----
 
 func.func @gather_from_sliced(%x: tensor<8x4xf32, #coco.sliced<0>>, %i: tensor<8xi64, #coco.replicated>) {
-  // expected-error@+1 {{gathers from a source sliced along dimension 0; all_gather it first}}
+  // expected-error@+1 {{gathers along dimension 0, which the source is sliced along; all_gather it first}}
   %g = coco.gather %x[%i] : tensor<8x4xf32, #coco.sliced<0>>, tensor<8xi64, #coco.replicated> -> tensor<8x4xf32, #coco.replicated>
   return
 }
@@ -727,6 +727,38 @@ func.func @gather_shapes(%x: tensor<8x4xf32, #coco.replicated>, %i: tensor<6xi32
 
 // -----
 
+func.func @gather_sliced_both(%x: tensor<8x4xf32, #coco.sliced<1>>, %i: tensor<8xi64, #coco.sliced<0>>) {
+  // expected-error@+1 {{gathers from a source sliced along dimension 1 with sliced indices; replicate the indices}}
+  %g = coco.gather %x[%i] : tensor<8x4xf32, #coco.sliced<1>>, tensor<8xi64, #coco.sliced<0>> -> tensor<8x4xf32, #coco.sliced<1>>
+  return
+}
+
+// -----
+
+func.func @gather_dim_out_of_range(%x: tensor<8x4xf32, #coco.replicated>, %i: tensor<6xi64, #coco.replicated>) {
+  // expected-error@+1 {{dim 2 is not a dimension of a rank-2 tensor}}
+  %g = coco.gather %x[%i] dim 2 : tensor<8x4xf32, #coco.replicated>, tensor<6xi64, #coco.replicated> -> tensor<8x6xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @gather_dim_shape(%x: tensor<8x4xf32, #coco.replicated>, %i: tensor<6xi64, #coco.replicated>) {
+  // expected-error@+1 {{result must have the indexed tensor's shape with dimension 1 the indices' length: 8x6, found 6x4}}
+  %g = coco.gather %x[%i] dim 1 : tensor<8x4xf32, #coco.replicated>, tensor<6xi64, #coco.replicated> -> tensor<6x4xf32, #coco.replicated>
+  return
+}
+
+// -----
+
+func.func @gather_dim_sliced_along(%x: tensor<8x4xf32, #coco.sliced<1>>, %i: tensor<6xi64, #coco.replicated>) {
+  // expected-error@+1 {{gathers along dimension 1, which the source is sliced along; all_gather it first}}
+  %g = coco.gather %x[%i] dim 1 : tensor<8x4xf32, #coco.sliced<1>>, tensor<6xi64, #coco.replicated> -> tensor<8x6xf32, #coco.sliced<1>>
+  return
+}
+
+// -----
+
 func.func @scatter_layouts(%d: tensor<8x4xf32, #coco.replicated>, %i: tensor<6xi64, #coco.local>, %u: tensor<6x4xf32, #coco.local>) {
   // expected-error@+1 {{expects dest, indices and updates in one layout, #coco.local or #coco.replicated, found #coco.replicated, #coco.local, #coco.local}}
   %s = coco.scatter_add %d[%i], %u : tensor<8x4xf32, #coco.replicated>, tensor<6xi64, #coco.local>, tensor<6x4xf32, #coco.local> -> tensor<8x4xf32, #coco.replicated>
@@ -736,7 +768,7 @@ func.func @scatter_layouts(%d: tensor<8x4xf32, #coco.replicated>, %i: tensor<6xi
 // -----
 
 func.func @scatter_update_rows(%d: tensor<8x4xf32, #coco.local>, %i: tensor<6xi64, #coco.local>, %u: tensor<6x3xf32, #coco.local>) {
-  // expected-error@+1 {{updates must have the indices' length then the indexed tensor's other dimensions: 6x4, found 6x3}}
+  // expected-error@+1 {{updates must have the indexed tensor's shape with dimension 0 the indices' length: 6x4, found 6x3}}
   %s = coco.scatter_add %d[%i], %u : tensor<8x4xf32, #coco.local>, tensor<6xi64, #coco.local>, tensor<6x3xf32, #coco.local> -> tensor<8x4xf32, #coco.local>
   return
 }

@@ -157,6 +157,16 @@ func.func @indexed(%x: tensor<48x16xf32, #coco.replicated>, %i: tensor<48xi64, #
   %g = coco.gather %x[%i] : tensor<48x16xf32, #coco.replicated>, tensor<48xi64, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
   // CHECK: coco.scatter_add %{{.*}}[%{{.*}}], %{{.*}} : tensor<8x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<48x16xf32, #coco.local> -> tensor<8x16xf32, #coco.local>
   %s = coco.scatter_add %d[%j], %u : tensor<8x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<48x16xf32, #coco.local> -> tensor<8x16xf32, #coco.local>
+  // Along dimension 1: `dim` comes before `drop`.
+  // CHECK: coco.gather %{{.*}}[%{{.*}}] dim 1 drop : tensor<8x16xf32, #coco.local>, tensor<48xi64, #coco.local> -> tensor<8x48xf32, #coco.local>
+  %gc = coco.gather %d[%j] dim 1 drop : tensor<8x16xf32, #coco.local>, tensor<48xi64, #coco.local> -> tensor<8x48xf32, #coco.local>
+  // CHECK: coco.scatter_add %{{.*}}[%{{.*}}], %{{.*}} dim 1 : tensor<8x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<8x48xf32, #coco.local> -> tensor<8x16xf32, #coco.local>
+  %sc = coco.scatter_add %d[%j], %gc dim 1 : tensor<8x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<8x48xf32, #coco.local> -> tensor<8x16xf32, #coco.local>
+  // A source sliced along another dimension than the gathered one.
+  // CHECK: coco.gather %{{.*}}[%{{.*}}] dim 1 : tensor<48x16xf32, #coco.sliced<0>>, tensor<4xi64, #coco.replicated> -> tensor<48x4xf32, #coco.sliced<0>>
+  %xs = coco.slice %x : tensor<48x16xf32, #coco.replicated> -> tensor<48x16xf32, #coco.sliced<0>>
+  %k = arith.constant dense<[3, 1, 4, 1]> : tensor<4xi64, #coco.replicated>
+  %gs = coco.gather %xs[%k] dim 1 : tensor<48x16xf32, #coco.sliced<0>>, tensor<4xi64, #coco.replicated> -> tensor<48x4xf32, #coco.sliced<0>>
   return
 }
 

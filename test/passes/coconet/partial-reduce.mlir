@@ -71,3 +71,42 @@ func.func @reductions(%h: tensor<64xf16, #coco.sliced<0>>, %i: tensor<64xi32, #c
   %avg = coco.reduce_elements avg %fg : tensor<4x16xf32, #coco.replicated> -> tensor<f32, #coco.replicated>
   return %max, %sum, %avg : tensor<f16, #coco.replicated>, tensor<i32, #coco.replicated>, tensor<f32, #coco.replicated>
 }
+
+// -----
+
+// Adafactor's row and column means of gathered squares. The rows are
+// sliced, so each rank's row means are its part of the result (one
+// all_gather of 64 values instead of 64 x 32); the column means reduce the
+// sliced dimension: partial sums of the kept 32 columns, an all_reduce,
+// and a division by the 64 rows. Both partial reductions read the slice.
+// CHECK-LABEL: func.func @row_and_column_means
+// CHECK-NOT: coco.all_gather %arg0
+// CHECK-DAG: %[[ROWS:.*]] = coco.reduce_elements avg %arg0 {dims = array<i64: 1>} : tensor<64x32xf32, #coco.sliced<0>> -> tensor<64xf32, #coco.sliced<0>>
+// CHECK-DAG: %[[COLS:.*]] = coco.reduce_elements sum %arg0 {dims = array<i64: 0>} : tensor<64x32xf32, #coco.sliced<0>> -> tensor<32xf32, #coco.local>
+// CHECK-DAG: %[[R:.*]] = coco.all_gather %[[ROWS]] : tensor<64xf32, #coco.sliced<0>> -> tensor<64xf32, #coco.replicated>
+// CHECK-DAG: %[[T:.*]] = coco.all_reduce sum %[[COLS]] : tensor<32xf32, #coco.local> -> tensor<32xf32, #coco.replicated>
+// CHECK-DAG: %[[N:.*]] = arith.constant dense<6.400000e+01> : tensor<32xf32, #coco.replicated>
+// CHECK-DAG: %[[C:.*]] = arith.divf %[[T]], %[[N]] : tensor<32xf32, #coco.replicated>
+// CHECK: return %[[R]], %[[C]]
+func.func @row_and_column_means(%s: tensor<64x32xf32, #coco.sliced<0>>) -> (tensor<64xf32, #coco.replicated>, tensor<32xf32, #coco.replicated>) {
+  %g = coco.all_gather %s : tensor<64x32xf32, #coco.sliced<0>> -> tensor<64x32xf32, #coco.replicated>
+  %rows = coco.reduce_elements avg %g {dims = array<i64: 1>} : tensor<64x32xf32, #coco.replicated> -> tensor<64xf32, #coco.replicated>
+  %cols = coco.reduce_elements avg %g {dims = array<i64: 0>} : tensor<64x32xf32, #coco.replicated> -> tensor<32xf32, #coco.replicated>
+  return %rows, %cols : tensor<64xf32, #coco.replicated>, tensor<32xf32, #coco.replicated>
+}
+
+// -----
+
+// Keeping the sliced dimension needs no partial results, so 16-bit
+// elements and every kind qualify; reducing it needs wide floats, as for
+// whole-tensor reductions.
+// CHECK-LABEL: func.func @sixteen_bit_rows
+// CHECK: %[[M:.*]] = coco.reduce_elements max %arg0 {dims = array<i64: 0, 2>} : tensor<4x8x6xbf16, #coco.sliced<1>> -> tensor<8xbf16, #coco.sliced<0>>
+// CHECK: coco.all_gather %[[M]] : tensor<8xbf16, #coco.sliced<0>> -> tensor<8xbf16, #coco.replicated>
+// CHECK: coco.reduce_elements avg %{{.*}} {dims = array<i64: 1>} : tensor<4x8x6xbf16, #coco.replicated>
+func.func @sixteen_bit_rows(%s: tensor<4x8x6xbf16, #coco.sliced<1>>) -> (tensor<8xbf16, #coco.replicated>, tensor<4x6xbf16, #coco.replicated>) {
+  %g = coco.all_gather %s : tensor<4x8x6xbf16, #coco.sliced<1>> -> tensor<4x8x6xbf16, #coco.replicated>
+  %m = coco.reduce_elements max %g {dims = array<i64: 0, 2>} : tensor<4x8x6xbf16, #coco.replicated> -> tensor<8xbf16, #coco.replicated>
+  %a = coco.reduce_elements avg %g {dims = array<i64: 1>} : tensor<4x8x6xbf16, #coco.replicated> -> tensor<4x6xbf16, #coco.replicated>
+  return %m, %a : tensor<8xbf16, #coco.replicated>, tensor<4x6xbf16, #coco.replicated>
+}

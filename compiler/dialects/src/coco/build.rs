@@ -6,7 +6,7 @@
 
 use melior::{
     ir::{
-        attribute::IntegerAttribute,
+        attribute::{DenseI64ArrayAttribute, IntegerAttribute},
         operation::OperationBuilder,
         r#type::{IntegerType, RankedTensorType},
         Identifier, Location, Operation, Type, Value, ValueLike,
@@ -34,7 +34,7 @@ impl<'c> CocoBuilder<'c> {
 
     /// `coco.all_reduce`: local → replicated.
     pub fn all_reduce(&self, kind: Reduction, input: Value<'c, '_>) -> Result<Operation<'c>> {
-        self.layout_op(ops::ALL_REDUCE, &[input], None, Some(kind))
+        self.layout_op(ops::ALL_REDUCE, &[input], None, Some(kind), None)
     }
 
     /// `coco.reduce_scatter`: local → sliced along `dim`.
@@ -44,7 +44,7 @@ impl<'c> CocoBuilder<'c> {
         input: Value<'c, '_>,
         dim: i64,
     ) -> Result<Operation<'c>> {
-        self.layout_op(ops::REDUCE_SCATTER, &[input], Some(dim), Some(kind))
+        self.layout_op(ops::REDUCE_SCATTER, &[input], Some(dim), Some(kind), None)
     }
 
     /// `coco.reduce`: local → local, the reduction on `root`.
@@ -55,14 +55,17 @@ impl<'c> CocoBuilder<'c> {
         root: i64,
     ) -> Result<Operation<'c>> {
         self.with_root(
-            self.layout_op(ops::REDUCE, &[input], None, Some(kind))?,
+            self.layout_op(ops::REDUCE, &[input], None, Some(kind), None)?,
             root,
         )
     }
 
     /// `coco.broadcast`: root's value → replicated.
     pub fn broadcast(&self, input: Value<'c, '_>, root: i64) -> Result<Operation<'c>> {
-        self.with_root(self.layout_op(ops::BROADCAST, &[input], None, None)?, root)
+        self.with_root(
+            self.layout_op(ops::BROADCAST, &[input], None, None, None)?,
+            root,
+        )
     }
 
     fn with_root(&self, mut op: Operation<'c>, root: i64) -> Result<Operation<'c>> {
@@ -79,18 +82,30 @@ impl<'c> CocoBuilder<'c> {
 
     /// `coco.all_gather`: sliced → replicated.
     pub fn all_gather(&self, input: Value<'c, '_>) -> Result<Operation<'c>> {
-        self.layout_op(ops::ALL_GATHER, &[input], None, None)
+        self.layout_op(ops::ALL_GATHER, &[input], None, None, None)
     }
 
     /// `coco.slice`: replicated → sliced along `dim`, no communication.
     pub fn slice(&self, input: Value<'c, '_>, dim: i64) -> Result<Operation<'c>> {
-        self.layout_op(ops::SLICE, &[input], Some(dim), None)
+        self.layout_op(ops::SLICE, &[input], Some(dim), None, None)
     }
 
     /// `coco.reduce_elements`: every element of the input to one 0-d value
     /// (a sliced input gives each rank's partial result, `#coco.local`).
     pub fn reduce_elements(&self, kind: Reduction, input: Value<'c, '_>) -> Result<Operation<'c>> {
-        self.layout_op(ops::REDUCE_ELEMENTS, &[input], None, Some(kind))
+        self.layout_op(ops::REDUCE_ELEMENTS, &[input], None, Some(kind), None)
+    }
+
+    /// `coco.reduce_elements` of the dimensions `dims` only (strictly
+    /// increasing): the result keeps the others, and the layout rule says
+    /// where a slice goes.
+    pub fn reduce_elements_along(
+        &self,
+        kind: Reduction,
+        input: Value<'c, '_>,
+        dims: &[i64],
+    ) -> Result<Operation<'c>> {
+        self.layout_op(ops::REDUCE_ELEMENTS, &[input], None, Some(kind), Some(dims))
     }
 
     /// An element-wise upstream op (`arith.mulf`, `math.sqrt`, ...) whose
@@ -116,17 +131,19 @@ impl<'c> CocoBuilder<'c> {
 
     /// `coco.matmul` with Megatron's sharding rules.
     pub fn matmul(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Result<Operation<'c>> {
-        self.layout_op(ops::MATMUL, &[lhs, rhs], None, None)
+        self.layout_op(ops::MATMUL, &[lhs, rhs], None, None, None)
     }
 
     /// One op whose result has the first operand's element type; the shape
-    /// is the operand's, or `[M, N]` for matmul.
+    /// is the operand's, `[M, N]` for matmul, or without the `reduced`
+    /// dimensions for reduce_elements (all of them when `None`).
     fn layout_op(
         &self,
         name: &str,
         operands: &[Value<'c, '_>],
         sliced_dim: Option<i64>,
         kind: Option<Reduction>,
+        reduced: Option<&[i64]>,
     ) -> Result<Operation<'c>> {
         let fail = |message: String| Error::Build {
             op: name.to_string(),
@@ -160,7 +177,14 @@ impl<'c> CocoBuilder<'c> {
             }
             vec![lhs[0], rhs[1]]
         } else if name == ops::REDUCE_ELEMENTS {
-            Vec::new()
+            let shape = tensors[0].static_shape().unwrap_or_default();
+            match reduced {
+                Some(dims) => (0..shape.len())
+                    .filter(|d| !dims.contains(&(*d as i64)))
+                    .map(|d| shape[d])
+                    .collect(),
+                None => Vec::new(),
+            }
         } else {
             tensors[0].static_shape().unwrap_or_default()
         };
@@ -171,7 +195,7 @@ impl<'c> CocoBuilder<'c> {
             .iter()
             .filter_map(DistTensor::rule_operand)
             .collect();
-        let layout = match infer_result_layout(name, &infos, shape.len(), kind, None)
+        let layout = match infer_result_layout(name, &infos, shape.len(), kind, reduced)
             .map_err(fail)?
         {
             Some(LayoutPattern::Is(layout)) => layout,
@@ -197,6 +221,12 @@ impl<'c> CocoBuilder<'c> {
         let mut builder = OperationBuilder::new(name, self.location)
             .add_operands(operands)
             .add_results(&[result]);
+        if let Some(dims) = reduced {
+            builder = builder.add_attributes(&[(
+                Identifier::new(self.context, "dims"),
+                DenseI64ArrayAttribute::new(self.context, dims).into(),
+            )]);
+        }
         if let Some(kind) = kind {
             let i32_type = IntegerType::new(self.context, 32).into();
             builder = builder.add_attributes(&[(

@@ -7,6 +7,7 @@ pub mod layout;
 pub mod mesh;
 pub mod ops;
 pub mod rules;
+pub mod summation;
 pub mod verify;
 pub mod world;
 

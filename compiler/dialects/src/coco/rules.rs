@@ -181,16 +181,24 @@ pub fn infer_result_layout(
             let [source, indices] = operands else {
                 return Err("expects a source and indices".into());
             };
+            let dim = dims.and_then(|d| d.first().copied()).unwrap_or(0);
             match (source.layout, indices.layout) {
-                (Sliced(d), _) => {
-                    return Err(format!(
-                        "gathers from a source sliced along dimension {d}; all_gather it first"
-                    ))
-                }
                 (_, Sliced(d)) if d != 0 => {
                     return Err(format!("expects indices replicated, local or sliced<0>, found sliced<{d}>"))
                 }
+                (Sliced(d), _) if d == dim => {
+                    return Err(format!(
+                        "gathers along dimension {d}, which the source is sliced along; all_gather it first"
+                    ))
+                }
+                (Sliced(d), Replicated) => Is(Sliced(d)),
+                (Sliced(d), Sliced(_)) => {
+                    return Err(format!(
+                        "gathers from a source sliced along dimension {d} with sliced indices; replicate the indices"
+                    ))
+                }
                 (Local, _) | (_, Local) => Is(Local),
+                (_, Sliced(_)) => Is(Sliced(dim)),
                 (_, layout) => Is(layout),
             }
         }

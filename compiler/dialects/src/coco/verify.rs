@@ -1195,11 +1195,16 @@ fn verify_indexed(op: &Operation, name: &str, reporter: &mut Reporter) {
         return;
     }
     if base.rank() == 0 {
-        reporter.op_error(op, "the indexed tensor needs a dimension of rows");
+        reporter.op_error(op, "the indexed tensor needs a dimension to index");
         return;
     }
-    let mut rows = vec![indices.shape[0]];
-    rows.extend(&base.shape[1..]);
+    let dim = int_attr(op, "dim").unwrap_or(0);
+    if let Some(problem) = dims_problem(&[dim], base.rank()) {
+        reporter.op_error(op, problem.replace("dims entry", "dim"));
+        return;
+    }
+    let mut rows = base.shape.clone();
+    rows[dim as usize] = indices.shape[0];
     let (moved, what) = if name == ops::GATHER {
         (&result, "result")
     } else {
@@ -1223,7 +1228,7 @@ fn verify_indexed(op: &Operation, name: &str, reporter: &mut Reporter) {
         .shape_text();
         reporter.op_error(
             op,
-            format!("{what} must have the indices' length then the indexed tensor's other dimensions: {text}, found {}", moved.shape_text()),
+            format!("{what} must have the indexed tensor's shape with dimension {dim} the indices' length: {text}, found {}", moved.shape_text()),
         );
     }
     expect_same_element(op, base, &result, reporter);

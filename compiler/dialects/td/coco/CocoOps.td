@@ -288,6 +288,10 @@ def Coco_LayerNormOp : Coco_Op<"layer_norm", [Pure]> {
 def Coco_NormOp : Coco_Op<"norm", [Pure]> {
   let summary = "L2 norm of a whole tensor, as a 0-d tensor";
   let description = [{
+    The squares (rounded to the accumulation type, f32 for 16-bit floats)
+    are summed in the blocked order of `coco.reduce_elements`, then the
+    square root is rounded to the element type.
+
     Layout rule: `replicated` → `replicated`, `local` → `local`. A sliced
     input is rejected: the norm of the whole tensor needs communication
     (express it as `coco.reduce_elements` of squares, `coco.all_reduce`,
@@ -308,9 +312,13 @@ def Coco_ReduceElementsOp : Coco_Op<"reduce_elements", [Pure]> {
     Without `dims`, every element is reduced to a 0-d tensor. With `dims`
     (strictly increasing), only those dimensions are reduced: the result has
     the operand's shape without them (a per-token sum over experts, the row
-    maximum of gate probabilities). Each result element combines its
-    elements in index order (row-major over `dims`), in f32 for 16-bit
-    floats.
+    maximum of gate probabilities). Accumulation is in f32 for 16-bit
+    floats. A whole-tensor float sum, avg or prod combines its elements in
+    the blocked order (lanes of 16 adjacent elements folding 256 rows each
+    per block of 4096, then the partials pairwise: see
+    `coco_dialects::coco::summation` and docs/interpreter.md); with `dims`,
+    and for min, max and integers, each result element combines its
+    elements in index order (row-major over `dims`).
 
     Layout rule: `replicated` → `replicated`, `local` → `local`, and
     `sliced<d>` → `local` when `d` is reduced: each rank reduces its own
@@ -371,47 +379,58 @@ def Coco_CumsumOp : Coco_Op<"cumsum", [Pure]> {
 }
 
 def Coco_GatherOp : Coco_Op<"gather", [Pure]> {
-  let summary = "Rows of a tensor picked by index (an MoE's token dispatch)";
+  let summary = "Slices of a tensor picked by index along one dimension (an MoE's token dispatch)";
   let description = [{
-    `result[i, ...] = source[clamp(indices[i]), ...]`: row `i` of the result
-    is the row of `source` (along dimension 0) that `indices[i]` (i64) names,
-    clamped to `[0, rows - 1]` as XLA's gather clamps, so no index reads
-    outside the tensor. With `drop`, an index outside `[0, rows)` reads a row
-    of zeros instead (a token an MoE's capacity drops, marked by an index
-    past the last slot). The result has `indices`' length, then `source`'s
-    other dimensions. Layout rule: `source` is `replicated` or `local` (a
-    sliced source would need communication); the result is `local` when
-    either operand is, otherwise `indices`' layout (`replicated`, or
-    `sliced<0>`: each rank gathers its own rows).
+    Along dimension `dim` (0 without it), as `numpy.take`:
+    `result[..., i, ...] = source[..., clamp(indices[i]), ...]`, with `i` at
+    position `dim`. Each index (i64) is clamped to `[0, size - 1]`, `size`
+    being `source`'s extent along `dim`, as XLA's gather clamps, so no index
+    reads outside the tensor. With `drop`, an index outside `[0, size)`
+    reads zeros instead (a token an MoE's capacity drops, marked by an index
+    past the last slot). The result is `source`'s shape with dimension `dim`
+    replaced by `indices`' length.
+
+    Layout rule: the result is `local` when either operand is. Otherwise,
+    with `indices` `replicated` or `sliced<0>` and `source` `replicated`,
+    the result is `replicated` or `sliced<dim>` (each rank gathers its own
+    positions); with `indices` `replicated` and `source` `sliced<d>`, `d` not
+    `dim`, the result is `sliced<d>` (each rank gathers from its own
+    slice). A source sliced along `dim` would need communication.
 
     ```mlir
     %rows = coco.gather %x[%order] : tensor<48x16xf32, #coco.replicated>, tensor<48xi64, #coco.sliced<0>> -> tensor<48x16xf32, #coco.sliced<0>>
     %kept = coco.gather %x[%slot] drop : tensor<48x16xf32, #coco.local>, tensor<64xi64, #coco.local> -> tensor<64x16xf32, #coco.local>
+    %cols = coco.gather %h[%perm] dim 1 : tensor<8x64x16xf32, #coco.sliced<2>>, tensor<64xi64, #coco.replicated> -> tensor<8x64x16xf32, #coco.sliced<2>>
     ```
   }];
-  let arguments = (ins Coco_DistTensor:$source, Coco_DistTensor:$indices, UnitAttr:$drop);
+  let arguments = (ins Coco_DistTensor:$source, Coco_DistTensor:$indices,
+                       OptionalAttr<I64Attr>:$dim, UnitAttr:$drop);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$source `[` $indices `]` (`drop` $drop^)? attr-dict `:` type($source) `,` type($indices) `->` type($result)";
+  let assemblyFormat = "$source `[` $indices `]` (`dim` $dim^)? (`drop` $drop^)? attr-dict `:` type($source) `,` type($indices) `->` type($result)";
 }
 
 def Coco_ScatterAddOp : Coco_Op<"scatter_add", [Pure]> {
-  let summary = "Add rows into a tensor at indices (an MoE's combine)";
+  let summary = "Add slices into a tensor at indices along one dimension (an MoE's combine)";
   let description = [{
-    The result is `dest` with row `updates[i]` added to row `indices[i]`
-    (clamped to `[0, rows - 1]`; with `drop`, an index outside `[0, rows)`
-    adds nothing) for every `i`, in order `i = 0, 1, ...`:
-    each result row is its `dest` row plus the updates aimed at it, summed in
-    index order, so repeated indices accumulate deterministically. `updates`
-    has `indices`' length, then `dest`'s other dimensions. Layout rule: all
-    three operands and the result have one layout, `replicated` or `local`.
+    Along dimension `dim` (0 without it), as `numpy.add.at`: the result is
+    `dest` with slice `i` of `updates` (at position `dim`) added to slice
+    `indices[i]` of `dest` (clamped to `[0, size - 1]`; with `drop`, an
+    index outside `[0, size)` adds nothing) for every `i`, in order
+    `i = 0, 1, ...`: each result element is its `dest` element plus the
+    updates aimed at it, summed in index order, so repeated indices
+    accumulate deterministically. `updates` is `dest`'s shape with dimension
+    `dim` replaced by `indices`' length. Layout rule: all three operands and
+    the result have one layout, `replicated` or `local`.
 
     ```mlir
     %y = coco.scatter_add %zeros[%slot], %rows : tensor<48x16xf32, #coco.local>, tensor<48xi64, #coco.local>, tensor<48x16xf32, #coco.local> -> tensor<48x16xf32, #coco.local>
+    %z = coco.scatter_add %acc[%slot], %cols dim 1 drop : tensor<4x48xf32, #coco.local>, tensor<64xi64, #coco.local>, tensor<4x64xf32, #coco.local> -> tensor<4x48xf32, #coco.local>
     ```
   }];
-  let arguments = (ins Coco_DistTensor:$dest, Coco_DistTensor:$indices, Coco_DistTensor:$updates, UnitAttr:$drop);
+  let arguments = (ins Coco_DistTensor:$dest, Coco_DistTensor:$indices, Coco_DistTensor:$updates,
+                       OptionalAttr<I64Attr>:$dim, UnitAttr:$drop);
   let results = (outs Coco_DistTensor:$result);
-  let assemblyFormat = "$dest `[` $indices `]` `,` $updates (`drop` $drop^)? attr-dict `:` type($dest) `,` type($indices) `,` type($updates) `->` type($result)";
+  let assemblyFormat = "$dest `[` $indices `]` `,` $updates (`dim` $dim^)? (`drop` $drop^)? attr-dict `:` type($dest) `,` type($indices) `,` type($updates) `->` type($result)";
 }
 
 def Coco_CastOp : Coco_Op<"cast", [Pure]> {

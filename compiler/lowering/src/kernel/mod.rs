@@ -33,6 +33,7 @@
 //! (softmax, layer norm, dropout) and `movement` (slices, broadcasts,
 //! transposes, head reshapes); `types` holds the element types.
 
+mod blocked_reduction;
 mod elementwise;
 mod math;
 mod matmul;
@@ -64,6 +65,7 @@ use crate::{
         Values,
     },
     partition::KernelUnit,
+    ReductionOrder,
 };
 pub use matmul::matmul_chunk;
 use types::{memref_type, tensor_type};
@@ -129,7 +131,7 @@ pub struct Binding {
 pub enum Target {
     /// `lanes`: f32 elements per vector register of the host CPU.
     Cpu {
-        tree: bool,
+        reductions: ReductionOrder,
         gemm: Option<CpuGemm>,
         lanes: usize,
     },
@@ -144,7 +146,26 @@ impl Target {
     }
 
     fn trees(self) -> bool {
-        matches!(self, Target::Gpu { .. } | Target::Cpu { tree: true, .. })
+        matches!(
+            self,
+            Target::Gpu { .. }
+                | Target::Cpu {
+                    reductions: ReductionOrder::Tree,
+                    ..
+                }
+        )
+    }
+
+    /// Whether whole-tensor float sums take the blocked order (the
+    /// interpreter's); otherwise a tree, or index order.
+    fn blocked_sums(self) -> bool {
+        matches!(
+            self,
+            Target::Cpu {
+                reductions: ReductionOrder::Interpreter,
+                ..
+            }
+        )
     }
 
     /// The tile of a row reduction vectorised across rows (see
@@ -152,8 +173,8 @@ impl Target {
     fn row_tile(self) -> Option<usize> {
         match self {
             Target::Cpu {
-                tree: false, lanes, ..
-            } if lanes > 1 => Some(lanes),
+                reductions, lanes, ..
+            } if reductions != ReductionOrder::Tree && lanes > 1 => Some(lanes),
             _ => None,
         }
     }

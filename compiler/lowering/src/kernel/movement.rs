@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use coco_dialects::{
     coco::{ops, DistTensor, Layout},
-    ir::{i64_array_attr, op_name},
+    ir::{i64_array_attr, int_attr, op_name},
 };
 use melior::ir::{Operation, ValueLike};
 
@@ -104,17 +104,19 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     }
 
     /// `coco.gather`: one parallel loop over the result; each element
-    /// reads its index, clamps it to the source's rows and extracts.
+    /// reads its index (at its position along `dim`), clamps it to the
+    /// source's extent there and extracts.
     pub(super) fn gather(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
         let (shape, element) = (&out.shape, out.element);
         let source = self.operand(op, 0, &out.location)?;
         let indices = self.operand(op, 1, &out.location)?;
         let rank = shape.len();
-        let rows = source.shape.first().copied().unwrap_or(0);
+        let dim = int_attr(op, "dim").unwrap_or(0) as usize;
+        let rows = source.shape.get(dim).copied().unwrap_or(0);
         if rows == 0 {
             return Err(Error::unsupported(
                 &out.location,
-                "coco.gather from a tensor without rows",
+                format!("coco.gather from a tensor of extent zero along dimension {dim}"),
             ));
         }
         let e = self.empty(shape, element);
@@ -125,10 +127,14 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             rows - 1
         );
         let _ = writeln!(body, "      %c0 = arith.maxsi %i, %lo : i64\n      %c1 = arith.minsi %c0, %hi : i64\n      %row = arith.index_cast %c1 : i64 to index");
-        let mut at = vec!["%row".to_string()];
-        for d in 1..rank {
-            let _ = writeln!(body, "      %j{d} = linalg.index {d} : index");
-            at.push(format!("%j{d}"));
+        let mut at = Vec::new();
+        for d in 0..rank {
+            if d == dim {
+                at.push("%row".to_string());
+            } else {
+                let _ = writeln!(body, "      %j{d} = linalg.index {d} : index");
+                at.push(format!("%j{d}"));
+            }
         }
         // `drop`: the clamped read stays in bounds, and an index outside
         // the rows keeps zero instead.
@@ -146,7 +152,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         self.line(&format!(
             "{} = linalg.generic {{indexing_maps = [{}, {}], iterator_types = {}}} ins({} : {}) outs({e} : {}) {{\n    ^bb0(%i: i64, %o: {element}):\n{body}      %v = tensor.extract {}[{}] : {}\n{keep}      linalg.yield {value} : {element}\n    }} -> {}",
             out.name,
-            map(rank, &[0]),
+            map(rank, &[dim]),
             identity_map(rank),
             parallel(rank),
             indices.name,
@@ -170,15 +176,18 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let indices = self.operand(op, 1, &out.location)?;
         let updates = self.operand(op, 2, &out.location)?;
         let rank = shape.len();
-        let rows = shape.first().copied().unwrap_or(0);
+        let dim = int_attr(op, "dim").unwrap_or(0) as usize;
+        let rows = shape.get(dim).copied().unwrap_or(0);
         if rows == 0 {
             return Err(Error::unsupported(
                 &out.location,
-                "coco.scatter_add into a tensor without rows",
+                format!("coco.scatter_add into a tensor of extent zero along dimension {dim}"),
             ));
         }
+        // The result's dimensions, then the update index (the innermost
+        // loop), which takes `dim`'s place in `updates`.
         let loops = rank + 1;
-        let update_dims: Vec<usize> = std::iter::once(rank).chain(1..rank).collect();
+        let update_dims: Vec<usize> = (0..rank).map(|d| if d == dim { rank } else { d }).collect();
         let add = if element.is_float() {
             "arith.addf"
         } else {
@@ -202,7 +211,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             "      %hit = arith.cmpi eq, %row, %r : index\n"
         };
         self.line(&format!(
-            "{} = linalg.generic {{indexing_maps = [{}, {}, {}], iterator_types = {}}} ins({}, {} : {}, {}) outs({start} : {}) {{\n    ^bb0(%i: i64, %u: {element}, %acc: {element}):\n      %r = linalg.index 0 : index\n      %lo = arith.constant 0 : i64\n      %hi = arith.constant {} : i64\n      %c0 = arith.maxsi %i, %lo : i64\n      %c1 = arith.minsi %c0, %hi : i64\n      %row = arith.index_cast %c1 : i64 to index\n{hit}      %sum = {add} %acc, %u : {element}\n      %n = arith.select %hit, %sum, %acc : {element}\n      linalg.yield %n : {element}\n    }} -> {}",
+            "{} = linalg.generic {{indexing_maps = [{}, {}, {}], iterator_types = {}}} ins({}, {} : {}, {}) outs({start} : {}) {{\n    ^bb0(%i: i64, %u: {element}, %acc: {element}):\n      %r = linalg.index {dim} : index\n      %lo = arith.constant 0 : i64\n      %hi = arith.constant {} : i64\n      %c0 = arith.maxsi %i, %lo : i64\n      %c1 = arith.minsi %c0, %hi : i64\n      %row = arith.index_cast %c1 : i64 to index\n{hit}      %sum = {add} %acc, %u : {element}\n      %n = arith.select %hit, %sum, %acc : {element}\n      linalg.yield %n : {element}\n    }} -> {}",
             out.name,
             map(loops, &[rank]),
             map(loops, &update_dims),

@@ -1,10 +1,11 @@
 //! Reductions: `coco.norm` (L2) and `coco.reduce_elements` (sum, prod,
 //! min, max, avg) of a whole tensor to a 0-d result, and the row reduction
 //! along the last dimension that softmax and layer norm build on. Each is a
-//! `linalg.generic` with `reduction` iterators accumulating, in index order,
-//! into a `linalg.fill`ed tensor of the accumulation type; a second
-//! one-element generic finishes (sqrt, divide) and rounds to the element
-//! type.
+//! `linalg.generic` with `reduction` iterators accumulating into a
+//! `linalg.fill`ed tensor of the accumulation type (whole-tensor float sums
+//! in the blocked order, `blocked_reduction.rs`; the rest in index order);
+//! a second one-element generic finishes (sqrt, divide) and rounds to the
+//! element type.
 
 use coco_bundle::DType;
 use coco_dialects::{
@@ -15,6 +16,7 @@ use coco_dialects::{
 use melior::ir::{Operation, Value, ValueLike};
 
 use super::{
+    blocked_reduction::is_blocked,
     identity_map, iterators, map,
     tree_reduction::fold_kind,
     types::{convert, tensor_type, widen, KernelType},
@@ -108,9 +110,15 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             return self.tree_reduce_all(x, combine_kind, finish_kind, init, out);
         }
         let acc = x.element.accumulator();
-        // One parallel iteration around the sequential reduction, so that
-        // the whole reduction is one loop nest; the order of the sum stays
-        // the interpreter's.
+        let count = x.shape.iter().product::<usize>().max(1);
+        if self.target.blocked_sums() && is_blocked(combine_kind, acc) {
+            let s = self.blocked_fold(x, combine_kind, init);
+            self.finish_scalar(&s, count, finish_kind, acc, out);
+            return Ok(());
+        }
+        // Min, max and integers: one parallel iteration around the
+        // index-order reduction, so that the whole reduction is one loop
+        // nest.
         let f = self.filled(&[1], acc, init);
         let xe = self.with_leading_one(x);
         let rank = x.shape.len() + 1;
@@ -127,7 +135,6 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             x.element,
             combine(combine_kind, &xin, acc),
         ));
-        let count = x.shape.iter().product::<usize>().max(1);
         self.finish_scalar(&s, count, finish_kind, acc, out);
         Ok(())
     }

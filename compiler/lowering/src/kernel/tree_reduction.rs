@@ -23,13 +23,13 @@
 //! the block folds partials `t, t + T, ...`; the block's `T` values combine
 //! as the all-reduce tree does (butterfly within each warp of 32, then the
 //! warps' results the same way). The interpreter and the CPU kernels sum
-//! in index order instead, so a GPU sum of `n` terms differs from theirs
-//! by rounding only: at most `(n/P + P/T + 10) * 2^-24 * sum |x_i|` for
+//! in the blocked order instead (`blocked_reduction.rs`), so a GPU sum of
+//! `n` terms differs from theirs by rounding only: at most `(n/P + P/T + 10) * 2^-24 * sum |x_i|` for
 //! f32 accumulation (docs/bundle.md, "GPU reductions"). Min and max are
 //! exact.
 //!
-//! The CPU keeps the sequential form (`reduction.rs`), which is the
-//! interpreter's order bit for bit.
+//! The CPU keeps the interpreter's order bit for bit (`reduction.rs`,
+//! `blocked_reduction.rs`).
 
 use coco_bundle::DType;
 use coco_dialects::coco::Reduction;

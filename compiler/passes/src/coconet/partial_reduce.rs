@@ -13,10 +13,17 @@
 //! | `coco.norm x` | `math.sqrt(all_reduce sum(reduce_elements sum(s * s)))` |
 //! | `coco.reduce_elements k x`, `k` in sum, prod, min, max | `all_reduce k(reduce_elements k s)` |
 //! | `coco.reduce_elements avg x` (floats) | `all_reduce sum(reduce_elements sum s) / numel(x)` |
+//! | `coco.reduce_elements k x {dims}`, `s`'s sliced dimension kept | `all_gather(reduce_elements k s {dims})` |
+//! | `coco.reduce_elements k x {dims}`, `s`'s sliced dimension reduced | as the rows above, per result element |
 //!
-//! The all_gather disappears when nothing else reads it.
+//! The all_gather disappears when nothing else reads it. Reductions along
+//! `dims` are Adafactor's row and column means: with the gradient's
+//! squares sliced by rows, each rank computes its rows' means (gathered:
+//! `R` values instead of `R x C`) and partial column sums (all_reduced: `C`
+//! values).
 //!
-//! **Summation order**: each rank reduces its slice in element order, then
+//! **Summation order**: each rank reduces its slice (in the blocked order
+//! of `coco_dialects::coco::summation`, or in index order along `dims`), then
 //! the all_reduce combines the `P` partial results (in rank order under
 //! `--exact-reductions`). Min, max and integer sums and products (which
 //! wrap) are associative, so their results are bitwise those of the
@@ -35,8 +42,9 @@
 //! and max, integer sum and product. Otherwise, or when no slice of the
 //! operand is available, a remark says why and nothing changes.
 //!
-//! **Guarantees**: min, max and integer reductions are bitwise identical;
-//! float sums, products and norms agree within the bound above.
+//! **Guarantees**: min, max and integer reductions, and reductions along
+//! `dims` that keep the sliced dimension, are bitwise identical; float
+//! sums, products and norms agree within the bound above.
 //!
 //! ```mlir
 //! // before
@@ -83,11 +91,15 @@ pub const INFO: PassInfo = PassInfo {
     description: "Leaves a program on a `coco.mesh` as written, with a remark. For `coco.norm x` or `coco.reduce_elements x` where `x` is replicated and its slice is \
                   available (`x = coco.all_gather s`, or the block already has `coco.slice x`), each rank \
                   reduces its slice and one scalar `coco.all_reduce` combines the partial results; an \
-                  all_gather left without users disappears.\n\n\
+                  all_gather left without users disappears. A reduction along `dims` (row and column means) \
+                  that keeps the sliced dimension becomes the slice's reduction and an all_gather of the \
+                  smaller result; one that reduces it, partial results and an all_reduce of the kept shape.\n\n\
                   **Preconditions**: f32/f64 elements for norms and float sum, prod and avg; any element \
-                  type for min and max and integer sum and prod. Otherwise a remark and no change.\n\n\
-                  **Guarantees**: min, max and integer reductions are bitwise identical. Float sums are \
-                  reassociated (each slice in element order, then the partial results in rank order): \
+                  type for min and max and integer sum and prod (any kind and type when the sliced dimension \
+                  is kept). Otherwise a remark and no change.\n\n\
+                  **Guarantees**: min, max and integer reductions, and those that keep the sliced dimension, \
+                  are bitwise identical. Float sums are \
+                  reassociated (each slice in the blocked order, then the partial results in rank order): \
                   for the `n` squares of a norm both orders are within `(n-1)u` relative of the exact sum. \
                   The differential suite accepts 1e-5 relative on f32.\n\n\
                   ```mlir\n\
@@ -155,6 +167,38 @@ fn plan(name: &str, kind: Option<Reduction>, element: DType) -> std::result::Res
     }
 }
 
+/// The dimension along which a slice of replicated `x` is available: the
+/// all_gather's, or that of a `coco.slice` of `x` in the block.
+fn slice_dim(x: Value) -> Option<i64> {
+    if let Some(def) = defining_op(x) {
+        if op_name(as_op(&def)) == ops::ALL_GATHER {
+            let source = as_op(&def).operand(0).ok()?;
+            return match DistTensor::from_type(source.r#type())?.layout {
+                Some(Layout::Sliced(dim)) => Some(dim),
+                _ => None,
+            };
+        }
+    }
+    existing_slice_dim(x)
+}
+
+/// The dimension of a `coco.slice` of `x` among its users.
+fn existing_slice_dim(x: Value) -> Option<i64> {
+    users(x).into_iter().find_map(|user| {
+        // SAFETY: users are live ops of this function.
+        let user = unsafe { OperationRef::from_raw(user) };
+        let op = as_op(&user);
+        (op_name(op) == ops::SLICE)
+            .then(|| op.result(0).ok())
+            .flatten()
+            .and_then(|r| DistTensor::from_type(r.r#type()))
+            .and_then(|t| match t.layout {
+                Some(Layout::Sliced(dim)) => Some(dim),
+                _ => None,
+            })
+    })
+}
+
 /// The slice of replicated `x` to reduce, built before `anchor` when it
 /// is not already a value: the all_gather's input, or a new `coco.slice` of
 /// `x` along the dimension the block already slices it (so the world sizes
@@ -169,20 +213,7 @@ fn slice_source<'c, 'a>(
             return Ok(Some(lifetime::value(as_op(&def).operand(0)?)));
         }
     }
-    let existing_dim = users(x).into_iter().find_map(|user| {
-        // SAFETY: users are live ops of this function.
-        let user = unsafe { OperationRef::from_raw(user) };
-        let op = as_op(&user);
-        (op_name(op) == ops::SLICE)
-            .then(|| op.result(0).ok())
-            .flatten()
-            .and_then(|r| DistTensor::from_type(r.r#type()))
-            .and_then(|t| match t.layout {
-                Some(Layout::Sliced(dim)) => Some(dim),
-                _ => None,
-            })
-    });
-    let Some(dim) = existing_dim else {
+    let Some(dim) = existing_slice_dim(x) else {
         return Ok(None);
     };
     let slice = insert_before(anchor, builder.slice(x, dim)?)?;
@@ -222,15 +253,14 @@ impl PartialReducePass {
                 tensor.element
             )));
         };
-        if let Some(dims) = i64_array_attr(op, "dims") {
-            return Ok(Err(format!(
-                "it reduces dimensions {dims:?} only; the rewrite applies to whole-tensor reductions"
-            )));
-        }
+        // Reduced dimensions, when not all of them.
+        let dims = i64_array_attr(op, "dims").filter(|d| d.len() < tensor.rank());
         let kind = int_attr(op, "kind").and_then(Reduction::from_value);
-        let plan = match plan(&name, kind, element) {
-            Ok(plan) => plan,
-            Err(reason) => return Ok(Err(reason)),
+        let Some(sliced_dim) = slice_dim(x) else {
+            return Ok(Err(
+                "no slice of its operand is available (it is neither an all_gather's result nor sliced in this block)"
+                    .into(),
+            ));
         };
         let context = lifetime::context(op);
         let builder = CocoBuilder::new(context, op.location());
@@ -248,13 +278,35 @@ impl PartialReducePass {
             .find(|o| op_name(as_op(o)) != ops::ALL_REDUCE)
             .copied()
             .unwrap_or(op_ref);
-        let Some(slice) = slice_source(x, partial_at, &builder)? else {
-            return Ok(Err(
-                "no slice of its operand is available (it is neither an all_gather's result nor sliced in this block)"
-                    .into(),
-            ));
-        };
         let gather = defining_op(x).filter(|d| op_name(as_op(d)) == ops::ALL_GATHER);
+        if let (Some(dims), Some(kind)) = (&dims, kind) {
+            if !dims.contains(&sliced_dim) {
+                // Row means of a tensor sliced by rows: each rank reduces its
+                // own rows, each result element the same elements in the
+                // same order, and an all_gather of the (smaller) result
+                // replaces the operand's. Bitwise the original, for every
+                // kind and element type.
+                let Some(slice) = slice_source(x, partial_at, &builder)? else {
+                    return Ok(Err("its slice could not be built".into()));
+                };
+                let partial = insert_before(
+                    partial_at,
+                    builder.reduce_elements_along(kind, slice, dims)?,
+                )?;
+                let partial = lifetime::value(as_op(&partial).result(0)?);
+                let gathered = insert_before(op_ref, builder.all_gather(partial)?)?;
+                combining.insert(gathered.to_raw().ptr as usize);
+                let result = lifetime::value(as_op(&gathered).result(0)?);
+                return finish(op_ref, result, gather).map(Ok);
+            }
+        }
+        let plan = match plan(&name, kind, element) {
+            Ok(plan) => plan,
+            Err(reason) => return Ok(Err(reason)),
+        };
+        let Some(slice) = slice_source(x, partial_at, &builder)? else {
+            return Ok(Err("its slice could not be built".into()));
+        };
 
         let mut created: Vec<usize> = Vec::new();
         let mut insert = |at: OperationRef<'c, 'a>,
@@ -281,7 +333,10 @@ impl PartialReducePass {
         };
         let partial = insert(
             partial_at,
-            builder.reduce_elements(local_kind, reduced)?,
+            match &dims {
+                Some(dims) => builder.reduce_elements_along(local_kind, reduced, dims)?,
+                None => builder.reduce_elements(local_kind, reduced)?,
+            },
             false,
         )?;
         let total = insert(combine_at, builder.all_reduce(local_kind, partial)?, true)?;
@@ -290,9 +345,13 @@ impl PartialReducePass {
             Plan::Norm => add(builder.elementwise("math.sqrt", &[total])?)?,
             Plan::Same(_) => total,
             Plan::Average => {
-                let count: i64 = tensor
-                    .static_shape()
-                    .map_or(1, |shape| shape.iter().product());
+                // The elements each result element averages.
+                let count: i64 = tensor.static_shape().map_or(1, |shape| {
+                    (0..shape.len())
+                        .filter(|d| dims.as_ref().is_none_or(|dims| dims.contains(&(*d as i64))))
+                        .map(|d| shape[d])
+                        .product()
+                });
                 let ty = total.r#type();
                 let scalar = FloatAttribute::new(context, tensor.element, count as f64);
                 let dense = DenseElementsAttribute::new(ty, &[scalar.into()]).map_err(|e| {
@@ -315,15 +374,25 @@ impl PartialReducePass {
             }
         };
         combining.extend(created);
-        replace_all_uses(op.result(0)?.into(), result);
-        erase(op_ref)?;
-        if let Some(gather) = gather {
-            if users(as_op(&gather).result(0)?.into()).is_empty() {
-                erase(gather)?;
-            }
-        }
-        Ok(Ok(()))
+        finish(op_ref, result, gather).map(Ok)
     }
+}
+
+/// The reduction `op_ref` replaced by `result`, and the all_gather it read
+/// erased when nothing else reads it.
+fn finish<'c, 'a>(
+    op_ref: OperationRef<'c, 'a>,
+    result: Value<'c, 'a>,
+    gather: Option<OperationRef<'c, 'a>>,
+) -> coco_dialects::Result<()> {
+    replace_all_uses(as_op(&op_ref).result(0)?.into(), result);
+    erase(op_ref)?;
+    if let Some(gather) = gather {
+        if users(as_op(&gather).result(0)?.into()).is_empty() {
+            erase(gather)?;
+        }
+    }
+    Ok(())
 }
 
 impl ModulePass for PartialReducePass {

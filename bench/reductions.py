@@ -1,0 +1,162 @@
+"""Blocked-order reductions (issue 31), in one run: accuracy against an exact
+sum, and the CPU kernels' time against the index order they replaced.
+
+Accuracy: f32 sums of n = 1M and 16M values (squares of N(0,1) draws, and
+uniform [0, 1) draws) as the interpreter and the CPU kernels compute them
+(blocked order, which must agree bit for bit), as `--cpu-reductions
+index-order` computes them (the order before), and as numpy's pairwise
+`np.sum` does, each relative to the exact sum (`math.fsum` of the f64
+values; f32 squares are exact in f64).
+
+Speed, one rank: a whole-tensor norm and mean of squares at 16M (kernel time
+per launch); LAMB at 4M and 16M as bench/optimizers.sh fuses it (one kernel
+per step with both norms); Adafactor (examples/coco/adafactor.mlir) at
+2048^2 and 4096^2 as written (one kernel per op). Each timed under both
+orders in the same run.
+
+Usage (after `cargo build`): .venv/bin/python bench/reductions.py [--quick]
+"""
+
+import math
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = ROOT / "target" / "debug"
+FUSE = (
+    "builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,"
+    "canonicalize,coco-partial-reduce,canonicalize,cse,coco-fuse)"
+)
+ORDERS = ("index-order", "interpreter")
+
+
+def run(*args):
+    done = subprocess.run(args, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(map(str, args))}\n{done.stdout}{done.stderr}")
+    return done.stdout + done.stderr
+
+
+def sums_program(n):
+    t = f"tensor<{n}xf32, #coco.replicated>"
+    s = "tensor<f32, #coco.replicated>"
+    return f"""func.func @sums(%x: {t}, %u: {t}) -> ({s}, {s}, {s}) {{
+  %sq = arith.mulf %x, %x : {t}
+  %ss = coco.reduce_elements sum %sq : {t} -> {s}
+  %ms = coco.reduce_elements avg %sq : {t} -> {s}
+  %us = coco.reduce_elements sum %u : {t} -> {s}
+  return %ss, %ms, %us : {s}, {s}, {s}
+}}
+"""
+
+
+def accuracy(work, n):
+    src = work / f"sums{n}.mlir"
+    src.write_text(sums_program(n))
+    inputs = work / f"in{n}"
+    draws = ["--input", "x=normal(0,1)", "--input", "u=uniform(0,1)", "--seed", "7"]
+    out = {}
+    ref = work / f"ref{n}"
+    run(BIN / "coco-run", src, "--backend", "reference", "--ranks", "1", *draws,
+        "--save-inputs", inputs, "--outputs", ref, "--max-interp-work", str(64 * n))
+    out["reference"] = ref
+    for order in ORDERS:
+        d = work / f"{order}{n}"
+        run(BIN / "coco-run", src, "--backend", "cpu", "--ranks", "1", "--inputs", inputs,
+            "--outputs", d, "--cpu-reductions", order)
+        out[order] = d
+    x = np.load(inputs / "sums.arg0.npy").astype(np.float64)
+    u = np.load(inputs / "sums.arg1.npy").astype(np.float64)
+    exact = {
+        "sum of squares": math.fsum(x * x),
+        "mean of squares": math.fsum(x * x) / n,
+        "sum of uniforms": math.fsum(u),
+    }
+    numpy_f32 = {
+        "sum of squares": np.sum(np.float32(x) * np.float32(x), dtype=np.float32),
+        "mean of squares": np.mean(np.float32(x) * np.float32(x), dtype=np.float32),
+        "sum of uniforms": np.sum(np.float32(u), dtype=np.float32),
+    }
+    rows = []
+    for i, (what, e) in enumerate(exact.items()):
+        value = {k: np.load(d / f"sums.result{i}.npy") for k, d in out.items()}
+        # The CPU's default order is the interpreter's, bit for bit.
+        bitwise = value["reference"].tobytes() == value["interpreter"].tobytes()
+        rel = lambda v: abs(float(v) - e) / abs(e)
+        rows.append((what, n, rel(value["index-order"]), rel(value["reference"]), rel(numpy_f32[what]), bitwise))
+    return rows
+
+
+def kernel_ms(output):
+    """(launch ms per iteration, per iteration ms) from `--timing`."""
+    launch = re.search(r"^\s+launch\s+([\d.]+) ms\s+\((\d+) x\)", output, re.M)
+    per = re.search(r"per iteration\s+([\d.]+) ms\s+\((\d+) iterations\)", output)
+    iterations = int(per.group(2))
+    return float(launch.group(1)) / iterations, float(per.group(1))
+
+
+def timed(src, repeat):
+    return {
+        order: kernel_ms(run(BIN / "coco-run", src, "--backend", "cpu", "--ranks", "1",
+                             "--repeat", str(repeat), "--timing", "--cpu-reductions", order))
+        for order in ORDERS
+    }
+
+
+def resized(work, example, replacements, name):
+    text = (ROOT / example).read_text()
+    for old, new in replacements:
+        if old not in text:
+            sys.exit(f"cannot resize {example}: no {old}")
+        text = text.replace(old, new)
+    path = work / name
+    path.write_text(text)
+    return path
+
+
+def main():
+    quick = "--quick" in sys.argv
+    sizes = [1 << 20] if quick else [1 << 20, 1 << 24]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        print("accuracy: relative error against the exact sum (f32)")
+        print(f"{'sum':<18} {'n':>9} {'index order':>12} {'blocked':>10} {'numpy f32':>10}  cpu == interpreter")
+        for n in sizes:
+            for what, n_, seq, blocked, npy, same in accuracy(work, n):
+                print(f"{what:<18} {n_:>9} {seq:>12.2e} {blocked:>10.2e} {npy:>10.2e}  {'bitwise' if same else 'DIFFERENT'}")
+
+        print("\nspeed: CPU kernel time per step, one rank (ms)")
+        print(f"{'program':<28} {'index order':>12} {'blocked':>10} {'speed-up':>9}")
+        cases = []
+        n = sizes[-1]
+        norm = work / "norm.mlir"
+        t = f"tensor<{n}xf32, #coco.replicated>"
+        norm.write_text(
+            f"func.func @norm(%x: {t}) -> (tensor<f32, #coco.replicated>) {{\n"
+            f"  %n = coco.norm %x : {t} -> tensor<f32, #coco.replicated>\n"
+            f"  return %n : tensor<f32, #coco.replicated>\n}}\n")
+        cases.append((f"norm {n}", norm, 20))
+        lamb_sizes = [1 << 22] if quick else [1 << 22, 1 << 24]
+        for size in lamb_sizes:
+            src = resized(work, "examples/coco/lamb.mlir", [("tensor<65536xf32", f"tensor<{size}xf32")], f"lamb{size}.mlir")
+            fused = work / f"lamb{size}-fused.mlir"
+            run(BIN / "coco-opt", src, f"--pass-pipeline={FUSE}", "-o", fused)
+            cases.append((f"LAMB {size} fused", fused, 5))
+        for side in [2048] if quick else [2048, 4096]:
+            shape = [("tensor<48x32", f"tensor<{side}x{side}"), ("tensor<48xf32", f"tensor<{side}xf32"),
+                     ("tensor<32xf32", f"tensor<{side}xf32")]
+            src = resized(work, "examples/coco/adafactor.mlir", shape, f"adafactor{side}.mlir")
+            cases.append((f"Adafactor {side}x{side}", src, 5))
+        for name, src, repeat in cases:
+            t = timed(src, repeat)
+            seq, blocked = t["index-order"][0], t["interpreter"][0]
+            print(f"{name:<28} {seq:>12.2f} {blocked:>10.2f} {seq / blocked:>8.2f}x")
+
+
+if __name__ == "__main__":
+    main()

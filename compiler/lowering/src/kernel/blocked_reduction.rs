@@ -1,0 +1,248 @@
+//! Whole-tensor float sums and products on the CPU, in the blocked order of
+//! `coco_dialects::coco::summation` (the interpreter's, bit for bit):
+//!
+//! ```text
+//! x (n elements, flattened)  ->  [blocks, ROWS, LANES] views, the last
+//!                                block only the rows it fills (its last row
+//!                                padded with the identity: a copy of < BLOCK)
+//! partials[b, j] = fold over r of x[b, r, j]      one linalg.generic
+//! partials (blocks * LANES) joined pairwise        one generic per level,
+//!                                                  an odd last one carried
+//! ```
+//!
+//! The first stage's loops are `b`, `r`, `j` with the lanes innermost and
+//! independent, so `affine-super-vectorize` turns them into vector loads
+//! and adds (LANES is a multiple of every x86 vector width in f32); no
+//! loop-carried chain is longer than ROWS. The pairwise levels touch
+//! `n / ROWS` values in all.
+
+use coco_dialects::coco::{
+    summation::{pairwise_levels, BLOCK, LANES, ROWS},
+    Reduction,
+};
+
+use super::{
+    reduction::combine,
+    tree_reduction::fold_kind,
+    types::{tensor_type, widen, KernelType},
+    Emitter, Tensor,
+};
+
+impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
+    /// `x`'s elements folded by `kind` (`None`: squared and summed, a
+    /// norm) in the blocked order from `init`, as a `tensor<1xacc>`.
+    pub(super) fn blocked_fold(
+        &mut self,
+        x: &Tensor,
+        kind: Option<Reduction>,
+        init: &str,
+    ) -> String {
+        let acc = x.element.accumulator();
+        let n: usize = x.shape.iter().product();
+        if n == 0 {
+            return self.filled(&[1], acc, init);
+        }
+        let flat = self.flattened(x, n);
+        let (full, tail) = (n / BLOCK, n % BLOCK);
+        let blocks = full + usize::from(tail > 0);
+        let mut partials = self.filled(&[blocks, LANES], acc, init);
+        if full > 0 {
+            let head = if tail == 0 {
+                flat.clone()
+            } else {
+                let head = self.fresh("x");
+                self.line(&format!(
+                    "{head} = tensor.extract_slice {flat}[0] [{}] [1] : {} to {}",
+                    full * BLOCK,
+                    tensor_type(&[n], x.element),
+                    tensor_type(&[full * BLOCK], x.element)
+                ));
+                head
+            };
+            partials = self.lane_partials(&head, (full, ROWS), 0, &partials, blocks, x, kind);
+        }
+        if tail > 0 {
+            // The last block's rows, the last one padded with the identity
+            // (in the element type: it widens to the accumulator's, and its
+            // square is zero) when it is short. Rows past the data would
+            // only fold the identity, so there are none.
+            let rows = tail.div_ceil(LANES);
+            let rest = if full == 0 {
+                flat.clone()
+            } else {
+                let rest = self.fresh("x");
+                self.line(&format!(
+                    "{rest} = tensor.extract_slice {flat}[{}] [{tail}] [1] : {} to {}",
+                    full * BLOCK,
+                    tensor_type(&[n], x.element),
+                    tensor_type(&[tail], x.element)
+                ));
+                rest
+            };
+            let padded = if tail == rows * LANES {
+                rest
+            } else {
+                let pad = self.filled(&[rows * LANES], x.element, init);
+                let padded = self.fresh("x");
+                self.line(&format!(
+                    "{padded} = tensor.insert_slice {rest} into {pad}[0] [{tail}] [1] : {} into {}",
+                    tensor_type(&[tail], x.element),
+                    tensor_type(&[rows * LANES], x.element)
+                ));
+                padded
+            };
+            partials = self.lane_partials(&padded, (1, rows), full, &partials, blocks, x, kind);
+        }
+        let count = blocks * LANES;
+        let mut values = self.fresh("s");
+        self.line(&format!(
+            "{values} = tensor.collapse_shape {partials} [[0, 1]] : {} into {}",
+            tensor_type(&[blocks, LANES], acc),
+            tensor_type(&[count], acc)
+        ));
+        let join = combine(Some(fold_kind(kind)), "%q", acc);
+        let mut m = count;
+        for next in pairwise_levels(count) {
+            let pairs = m / 2;
+            let ty = |len: usize| tensor_type(&[len], acc);
+            let (a, b) = (self.fresh("s"), self.fresh("s"));
+            for (name, offset) in [(&a, 0), (&b, 1)] {
+                self.line(&format!(
+                    "{name} = tensor.extract_slice {values}[{offset}] [{pairs}] [2] : {} to {}",
+                    ty(m),
+                    ty(pairs)
+                ));
+            }
+            let level = self.empty(&[next], acc);
+            let joined_into = if next == pairs {
+                level.clone()
+            } else {
+                let e = self.fresh("s");
+                self.line(&format!(
+                    "{e} = tensor.extract_slice {level}[0] [{pairs}] [1] : {} to {}",
+                    ty(next),
+                    ty(pairs)
+                ));
+                e
+            };
+            let joined = self.fresh("s");
+            self.line(&format!(
+                "{joined} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]}} ins({a}, {b} : {}, {}) outs({joined_into} : {}) {{\n    ^bb0(%acc: {acc}, %q: {acc}, %o: {acc}):\n{join}      linalg.yield %n : {acc}\n    }} -> {}",
+                ty(pairs),
+                ty(pairs),
+                ty(pairs),
+                ty(pairs)
+            ));
+            values = if next == pairs {
+                joined
+            } else {
+                // The odd last value, carried up unchanged.
+                let with_pairs = self.fresh("s");
+                self.line(&format!(
+                    "{with_pairs} = tensor.insert_slice {joined} into {level}[0] [{pairs}] [1] : {} into {}",
+                    ty(pairs),
+                    ty(next)
+                ));
+                let last = self.fresh("s");
+                self.line(&format!(
+                    "{last} = tensor.extract_slice {values}[{}] [1] [1] : {} to {}",
+                    m - 1,
+                    ty(m),
+                    ty(1)
+                ));
+                let carried = self.fresh("s");
+                self.line(&format!(
+                    "{carried} = tensor.insert_slice {last} into {with_pairs}[{pairs}] [1] [1] : {} into {}",
+                    ty(1),
+                    ty(next)
+                ));
+                carried
+            };
+            m = next;
+        }
+        values
+    }
+
+    /// `x` as a 1-D tensor of its `n` elements (a view).
+    fn flattened(&mut self, x: &Tensor, n: usize) -> String {
+        let flat_ty = tensor_type(&[n], x.element);
+        let flat = self.fresh("x");
+        match x.shape.len() {
+            1 => return x.name.clone(),
+            0 => self.line(&format!(
+                "{flat} = tensor.expand_shape {} [] output_shape [1] : {} into {flat_ty}",
+                x.name,
+                x.ty()
+            )),
+            rank => self.line(&format!(
+                "{flat} = tensor.collapse_shape {} [[{}]] : {} into {flat_ty}",
+                x.name,
+                (0..rank)
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                x.ty()
+            )),
+        }
+        flat
+    }
+
+    /// The lane partials of `count` blocks of `rows` rows each (`source`,
+    /// `count * rows * LANES` elements), written into rows `first ..` of
+    /// `partials` (`[blocks, LANES]`): the updated `partials`.
+    #[allow(clippy::too_many_arguments)]
+    fn lane_partials(
+        &mut self,
+        source: &str,
+        (count, rows): (usize, usize),
+        first: usize,
+        partials: &str,
+        blocks: usize,
+        x: &Tensor,
+        kind: Option<Reduction>,
+    ) -> String {
+        let acc = x.element.accumulator();
+        let view = [count, rows, LANES];
+        let cube = self.fresh("x");
+        self.line(&format!(
+            "{cube} = tensor.expand_shape {source} [[0, 1, 2]] output_shape [{count}, {rows}, {LANES}] : {} into {}",
+            tensor_type(&[count * rows * LANES], x.element),
+            tensor_type(&view, x.element)
+        ));
+        let whole = count == blocks;
+        let rows_ty = tensor_type(&[count, LANES], acc);
+        let all_ty = tensor_type(&[blocks, LANES], acc);
+        let into = if whole {
+            partials.to_string()
+        } else {
+            let part = self.fresh("s");
+            self.line(&format!(
+                "{part} = tensor.extract_slice {partials}[{first}, 0] [{count}, {LANES}] [1, 1] : {all_ty} to {rows_ty}"
+            ));
+            part
+        };
+        let (widen, xin) = widen(x.element, acc, "%a", "%x");
+        let folded = self.fresh("s");
+        self.line(&format!(
+            "{folded} = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = [\"parallel\", \"reduction\", \"parallel\"]}} ins({cube} : {}) outs({into} : {rows_ty}) {{\n    ^bb0(%a: {}, %acc: {acc}):\n{widen}{}      linalg.yield %n : {acc}\n    }} -> {rows_ty}",
+            tensor_type(&view, x.element),
+            x.element,
+            combine(kind, &xin, acc),
+        ));
+        if whole {
+            return folded;
+        }
+        let updated = self.fresh("s");
+        self.line(&format!(
+            "{updated} = tensor.insert_slice {folded} into {partials}[{first}, 0] [{count}, {LANES}] [1, 1] : {rows_ty} into {all_ty}"
+        ));
+        updated
+    }
+}
+
+/// Whether a whole-tensor fold of `kind` over `acc` takes the blocked order
+/// (float sums, averages, products and norms; min, max and integer folds
+/// keep index order, which they share with every other order).
+pub(super) fn is_blocked(kind: Option<Reduction>, acc: coco_bundle::DType) -> bool {
+    acc.is_float() && !matches!(kind, Some(Reduction::Min | Reduction::Max))
+}
