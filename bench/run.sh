@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 cargo build --quiet -p coco-tools -p coco-runtime --bins
 echo "== optimizer step, CPU, 2 MPI ranks: AR_C vs fuse(RS_C_AG) + as-slice"
 bash bench/optimizers.sh "$@"
+echo "== blocked-order reductions: accuracy and kernel time against index order"
+.venv/bin/python bench/reductions.py
 echo "== fused optimizer kernel vs STREAM triad, CPU, 1 rank"
 bash bench/triad.sh
 echo "== compile time"
