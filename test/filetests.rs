@@ -205,8 +205,9 @@ fn main() {
         let ptx_ranks = 4;
         let file = path.clone();
         trials.push(timed(format!("ptxas::{path}::every-pipeline"), move || {
+            let mut assembled = std::collections::HashSet::new();
             for pipeline in pipelines {
-                compiled::assemble_pipeline(&file, pipeline, ptx_ranks)
+                compiled::assemble_pipeline(&file, pipeline, ptx_ranks, &mut assembled)
                     .map_err(|e| Failed::from(format!("{pipeline}: {e}")))?;
             }
             Ok(())

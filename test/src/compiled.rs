@@ -354,7 +354,15 @@ fn check_ptx(file: &str) -> Result<(), String> {
 /// `ranks` with libdevice linked and assembled by ptxas for every chip of
 /// [`PTXAS_CHIPS`] without an error, a warning or a spill. The PTX is
 /// emitted once, for the oldest chip: ptxas takes it for the newer ones.
-pub fn assemble_pipeline(path: &str, pipeline: &str, ranks: usize) -> Result<(), String> {
+/// `assembled` holds the programs already assembled: a pipeline that
+/// leaves the program as another one did (many leave an example as
+/// written) gives the same PTX, so it is not assembled again.
+pub fn assemble_pipeline(
+    path: &str,
+    pipeline: &str,
+    ranks: usize,
+    assembled: &mut std::collections::HashSet<Vec<u8>>,
+) -> Result<(), String> {
     let out = coco_opt(
         &[path, &format!("--pass-pipeline=builtin.module({pipeline})")],
         None,
@@ -364,6 +372,9 @@ pub fn assemble_pipeline(path: &str, pipeline: &str, ranks: usize) -> Result<(),
             "{pipeline} failed on {path}:\n{}",
             String::from_utf8_lossy(&out.stderr)
         ));
+    }
+    if !assembled.insert(out.stdout.clone()) {
+        return Ok(());
     }
     let cuda = crate::cuda_path().display().to_string();
     let args: Vec<String> = [

@@ -16,6 +16,7 @@
 //! loop-carried chain is longer than ROWS. The pairwise levels touch
 //! `n / ROWS` values in all.
 
+use coco_bundle::DType;
 use coco_dialects::coco::{
     summation::{pairwise_levels, BLOCK, LANES, ROWS},
     Reduction,
@@ -50,14 +51,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             let head = if tail == 0 {
                 flat.clone()
             } else {
-                let head = self.fresh("x");
-                self.line(&format!(
-                    "{head} = tensor.extract_slice {flat}[0] [{}] [1] : {} to {}",
-                    full * BLOCK,
-                    tensor_type(&[n], x.element),
-                    tensor_type(&[full * BLOCK], x.element)
-                ));
-                head
+                self.extract_1d(&flat, n, (0, full * BLOCK, 1), x.element)
             };
             partials = self.lane_partials(&head, (full, ROWS), 0, &partials, blocks, x, kind);
         }
@@ -70,26 +64,13 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             let rest = if full == 0 {
                 flat.clone()
             } else {
-                let rest = self.fresh("x");
-                self.line(&format!(
-                    "{rest} = tensor.extract_slice {flat}[{}] [{tail}] [1] : {} to {}",
-                    full * BLOCK,
-                    tensor_type(&[n], x.element),
-                    tensor_type(&[tail], x.element)
-                ));
-                rest
+                self.extract_1d(&flat, n, (full * BLOCK, tail, 1), x.element)
             };
             let padded = if tail == rows * LANES {
                 rest
             } else {
                 let pad = self.filled(&[rows * LANES], x.element, init);
-                let padded = self.fresh("x");
-                self.line(&format!(
-                    "{padded} = tensor.insert_slice {rest} into {pad}[0] [{tail}] [1] : {} into {}",
-                    tensor_type(&[tail], x.element),
-                    tensor_type(&[rows * LANES], x.element)
-                ));
-                padded
+                self.insert_1d(&rest, tail, &pad, rows * LANES, 0, x.element)
             };
             partials = self.lane_partials(&padded, (1, rows), full, &partials, blocks, x, kind);
         }
@@ -104,63 +85,68 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let mut m = count;
         for next in pairwise_levels(count) {
             let pairs = m / 2;
-            let ty = |len: usize| tensor_type(&[len], acc);
-            let (a, b) = (self.fresh("s"), self.fresh("s"));
-            for (name, offset) in [(&a, 0), (&b, 1)] {
-                self.line(&format!(
-                    "{name} = tensor.extract_slice {values}[{offset}] [{pairs}] [2] : {} to {}",
-                    ty(m),
-                    ty(pairs)
-                ));
-            }
+            let a = self.extract_1d(&values, m, (0, pairs, 2), acc);
+            let b = self.extract_1d(&values, m, (1, pairs, 2), acc);
             let level = self.empty(&[next], acc);
             let joined_into = if next == pairs {
                 level.clone()
             } else {
-                let e = self.fresh("s");
-                self.line(&format!(
-                    "{e} = tensor.extract_slice {level}[0] [{pairs}] [1] : {} to {}",
-                    ty(next),
-                    ty(pairs)
-                ));
-                e
+                self.extract_1d(&level, next, (0, pairs, 1), acc)
             };
+            let ty = tensor_type(&[pairs], acc);
             let joined = self.fresh("s");
             self.line(&format!(
-                "{joined} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]}} ins({a}, {b} : {}, {}) outs({joined_into} : {}) {{\n    ^bb0(%acc: {acc}, %q: {acc}, %o: {acc}):\n{join}      linalg.yield %n : {acc}\n    }} -> {}",
-                ty(pairs),
-                ty(pairs),
-                ty(pairs),
-                ty(pairs)
+                "{joined} = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]}} ins({a}, {b} : {ty}, {ty}) outs({joined_into} : {ty}) {{\n    ^bb0(%acc: {acc}, %q: {acc}, %o: {acc}):\n{join}      linalg.yield %n : {acc}\n    }} -> {ty}"
             ));
             values = if next == pairs {
                 joined
             } else {
                 // The odd last value, carried up unchanged.
-                let with_pairs = self.fresh("s");
-                self.line(&format!(
-                    "{with_pairs} = tensor.insert_slice {joined} into {level}[0] [{pairs}] [1] : {} into {}",
-                    ty(pairs),
-                    ty(next)
-                ));
-                let last = self.fresh("s");
-                self.line(&format!(
-                    "{last} = tensor.extract_slice {values}[{}] [1] [1] : {} to {}",
-                    m - 1,
-                    ty(m),
-                    ty(1)
-                ));
-                let carried = self.fresh("s");
-                self.line(&format!(
-                    "{carried} = tensor.insert_slice {last} into {with_pairs}[{pairs}] [1] [1] : {} into {}",
-                    ty(1),
-                    ty(next)
-                ));
-                carried
+                let with_pairs = self.insert_1d(&joined, pairs, &level, next, 0, acc);
+                let last = self.extract_1d(&values, m, (m - 1, 1, 1), acc);
+                self.insert_1d(&last, 1, &with_pairs, next, pairs, acc)
             };
             m = next;
         }
         values
+    }
+
+    /// `len` elements of the 1-D `source` (`from` elements of `element`)
+    /// from `offset`, `stride` apart.
+    fn extract_1d(
+        &mut self,
+        source: &str,
+        from: usize,
+        (offset, len, stride): (usize, usize, usize),
+        element: DType,
+    ) -> String {
+        let part = self.fresh("s");
+        self.line(&format!(
+            "{part} = tensor.extract_slice {source}[{offset}] [{len}] [{stride}] : {} to {}",
+            tensor_type(&[from], element),
+            tensor_type(&[len], element)
+        ));
+        part
+    }
+
+    /// The 1-D `part` (`len` elements) written into the 1-D `into` (`total`
+    /// elements) from `offset`.
+    fn insert_1d(
+        &mut self,
+        part: &str,
+        len: usize,
+        into: &str,
+        total: usize,
+        offset: usize,
+        element: DType,
+    ) -> String {
+        let whole = self.fresh("s");
+        self.line(&format!(
+            "{whole} = tensor.insert_slice {part} into {into}[{offset}] [{len}] [1] : {} into {}",
+            tensor_type(&[len], element),
+            tensor_type(&[total], element)
+        ));
+        whole
     }
 
     /// `x` as a 1-D tensor of its `n` elements (a view).
@@ -243,6 +229,6 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
 /// Whether a whole-tensor fold of `kind` over `acc` takes the blocked order
 /// (float sums, averages, products and norms; min, max and integer folds
 /// keep index order, which they share with every other order).
-pub(super) fn is_blocked(kind: Option<Reduction>, acc: coco_bundle::DType) -> bool {
+pub(super) fn is_blocked(kind: Option<Reduction>, acc: DType) -> bool {
     acc.is_float() && !matches!(kind, Some(Reduction::Min | Reduction::Max))
 }
