@@ -13,6 +13,11 @@ per step with both norms); Adafactor (examples/coco/adafactor.mlir) at
 2048^2 and 4096^2 as written (one kernel per op). Each timed under both
 orders in the same run.
 
+Row and column means on slices, 2 ranks: Adafactor at 2048^2 as written,
+fused without coco-partial-reduce (its row and column means over the
+gathered gradient squares) and fused with it (each rank's rows reduced,
+R + C values communicated instead of R x C), step time and all_gather time.
+
 Usage (after `cargo build`): .venv/bin/python bench/reductions.py [--quick]
 """
 
@@ -30,6 +35,11 @@ BIN = ROOT / "target" / "debug"
 FUSE = (
     "builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,"
     "canonicalize,coco-partial-reduce,canonicalize,cse,coco-fuse)"
+)
+# The same without coco-partial-reduce: reductions over the gathered tensor.
+GATHERED = (
+    "builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-as-slice,"
+    "canonicalize,coco-fuse)"
 )
 ORDERS = ("index-order", "interpreter")
 
@@ -166,6 +176,25 @@ def main():
             seq, blocked = t["index-order"][0], t["interpreter"][0]
             print(f"{name:<28} {seq:>12.2f} {blocked:>10.2f} {seq / blocked:>8.2f}x")
 
+        print("\nrow and column means on slices: Adafactor 2048x2048, 2 ranks (ms per step)")
+        print(f"{'schedule':<34} {'step':>8} {'all_gather':>11} {'vs gathered':>12}")
+        shape = [("tensor<48x32", "tensor<2048x2048"), ("tensor<48xf32", "tensor<2048xf32"),
+                 ("tensor<32xf32", "tensor<2048xf32")]
+        written = resized(work, "examples/coco/adafactor.mlir", shape, "adafactor-2r.mlir")
+        schedules = [("as written", written)]
+        for label, pipeline in [("fused, means of the gathered", GATHERED), ("fused + partial-reduce", FUSE)]:
+            out = work / f"adafactor-{len(schedules)}.mlir"
+            run(BIN / "coco-opt", written, f"--pass-pipeline={pipeline}", "-o", out)
+            schedules.append((label, out))
+        results = []
+        for label, src in schedules:
+            output = run(BIN / "coco-run", src, "--ranks", "2", "--repeat", "5", "--timing")
+            per = float(re.search(r"per iteration\s+([\d.]+) ms", output).group(1))
+            gather = re.search(r"^\s+all_gather\s+([\d.]+) ms", output, re.M)
+            results.append((label, per, float(gather.group(1)) / 5 if gather else 0.0))
+        base = results[1][1]
+        for label, per, gather in results:
+            print(f"{label:<34} {per:>8.2f} {gather:>11.2f} {base / per:>11.2f}x")
 
 if __name__ == "__main__":
     main()
