@@ -13,11 +13,11 @@
 //! ```
 //!
 //! Why this order: an index-order sum of `n` same-sign terms loses up to
-//! `n/2` ulp (8.1e-5 relative for a mean of 294,912 squares in f32); here
+//! `n/2` ulp (7.0e-5 relative for a mean of 294,912 squares in f32); here
 //! each lane's chain is at most `ROWS` long and the tree `log2(n / ROWS)`
 //! deep, so the error bound is `(ROWS + log2(n/ROWS))` ulp and the typical
-//! error that of numpy's pairwise sum (docs/benchmarks.md, "Blocked
-//! reductions"). And the lanes are independent: a kernel's first stage is a
+//! error that of numpy's pairwise sum (3.0e-8 for the same mean;
+//! docs/benchmarks.md, "Blocked-order reductions"). And the lanes are independent: a kernel's first stage is a
 //! loop over rows around a loop over `LANES` adjacent elements, which
 //! vectorises for every x86 vector width (4, 8 or 16 f32 lanes).
 //!
