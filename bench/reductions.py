@@ -154,6 +154,15 @@ def main():
             f"  %n = coco.norm %x : {t} -> tensor<f32, #coco.replicated>\n"
             f"  return %n : tensor<f32, #coco.replicated>\n}}\n")
         cases.append((f"norm {n}", norm, 20))
+        # What a user would otherwise run on one core: numpy's norm, timed in
+        # this process (best of 20).
+        import time
+        x = np.random.default_rng(0).standard_normal(n, dtype=np.float32)
+        best = min(
+            (lambda t0: (np.linalg.norm(x), time.perf_counter() - t0)[1])(time.perf_counter())
+            for _ in range(20)
+        )
+        numpy_norm_ms = best * 1e3
         mean = work / "mean.mlir"
         mean.write_text(
             f"func.func @mean(%x: {t}) -> (tensor<f32, #coco.replicated>) {{\n"
@@ -175,6 +184,8 @@ def main():
             t = timed(src, repeat)
             seq, blocked = t["index-order"][0], t["interpreter"][0]
             print(f"{name:<28} {seq:>12.2f} {blocked:>10.2f} {seq / blocked:>8.2f}x")
+            if name.startswith("norm"):
+                print(f"{'  numpy np.linalg.norm':<28} {'':>12} {numpy_norm_ms:>10.2f} {numpy_norm_ms / blocked:>8.2f}x (numpy / coco blocked)")
 
         print("\nrow and column means on slices: Adafactor 2048x2048, 2 ranks (ms per step)")
         print(f"{'schedule':<34} {'step':>8} {'all_gather':>11} {'vs gathered':>12}")

@@ -10,7 +10,11 @@
 //! wrapping ([`crate::integer`]).
 
 use coco_dialects::{
-    coco::{ops, summation::blocked_fold, Reduction},
+    coco::{
+        ops,
+        summation::{self, blocked_fold},
+        Reduction,
+    },
     ir::{float_attr, i64_array_attr, int_attr},
 };
 use melior::ir::Operation;
@@ -156,12 +160,11 @@ fn blocked_whole(kind: Reduction, x: &Tensor) -> Option<Scalar> {
     let Data::Float(data) = &x.data else {
         return None;
     };
+    if !summation::is_blocked(Some(kind)) {
+        return None;
+    }
     let acc = accumulator(x.dtype);
-    let identity = match kind {
-        Reduction::Sum | Reduction::Avg => 0.0,
-        Reduction::Prod => 1.0,
-        Reduction::Min | Reduction::Max => return None,
-    };
+    let identity = if kind == Reduction::Prod { 1.0 } else { 0.0 };
     let step = |a, b| acc.round(combine(kind, a, b));
     let mut value = blocked_fold(data.len(), |i| data[i], identity, step, step);
     if kind == Reduction::Avg && !data.is_empty() {

@@ -28,6 +28,15 @@
 //! index order; so do integer folds, which wrap, and reductions along
 //! `dims`, whose rows are short.
 
+use super::Reduction;
+
+/// Whether a whole-tensor float fold of `kind` (`None`: a norm's sum of
+/// squares) takes the blocked order: sums, averages and products do; min
+/// and max keep index order, which gives the same value.
+pub fn is_blocked(kind: Option<Reduction>) -> bool {
+    !matches!(kind, Some(Reduction::Min | Reduction::Max))
+}
+
 /// Adjacent elements folded side by side (one per lane).
 pub const LANES: usize = 16;
 /// Elements each lane folds in one block.

@@ -18,7 +18,7 @@
 
 use coco_bundle::DType;
 use coco_dialects::coco::{
-    summation::{pairwise_levels, BLOCK, LANES, ROWS},
+    summation::{self, pairwise_levels, BLOCK, LANES, ROWS},
     Reduction,
 };
 
@@ -227,8 +227,8 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
 }
 
 /// Whether a whole-tensor fold of `kind` over `acc` takes the blocked order
-/// (float sums, averages, products and norms; min, max and integer folds
-/// keep index order, which they share with every other order).
+/// (`summation::is_blocked` for floats; integer folds wrap, the same in any
+/// order, and keep index order).
 pub(super) fn is_blocked(kind: Option<Reduction>, acc: DType) -> bool {
-    acc.is_float() && !matches!(kind, Some(Reduction::Min | Reduction::Max))
+    acc.is_float() && summation::is_blocked(kind)
 }
