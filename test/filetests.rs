@@ -168,10 +168,15 @@ fn main() {
         let source = std::fs::read_to_string(repo_root().join(path.trim_start_matches("../")))
             .unwrap_or_default();
         // A program on a mesh runs on its one world; the passes leave it
-        // as written and the compiled backends refuse it (for now), so
-        // only the pipelines' differential checks apply.
+        // as written, so the pipelines' differential checks and the
+        // program compiled for the CPU backend (MPI communicators per
+        // axis) apply.
         let mesh_world = oracles::mesh_world(&source);
         if let Some(world) = mesh_world {
+            let file = path.clone();
+            trials.push(timed(format!("compiled::{path}::as-written"), move || {
+                compiled::check(&file, &[], &[world]).map_err(Failed::from)
+            }));
             for pipeline in pipelines {
                 let file = path.clone();
                 trials.push(timed(
@@ -228,8 +233,8 @@ fn main() {
         let path = path.to_string_lossy().into_owned();
         let text = std::fs::read_to_string(repo_root().join(path.trim_start_matches("../")))
             .unwrap_or_default();
-        // Paper-scale programs are only costed; the compiled backends do
-        // not run mesh programs yet (they say so).
+        // Paper-scale programs are only costed; mesh programs have their
+        // compiled trial above, on their one world.
         if path.contains("/paper/") || oracles::mesh_world(&text).is_some() {
             continue;
         }

@@ -35,7 +35,7 @@ except ImportError:
     sys.exit(3)
 
 # The plan format version this script reads (coco_bundle::FORMAT_VERSION).
-PLAN_VERSION = 3
+PLAN_VERSION = 4
 FAILURES = []
 RESULTS = None  # the --results file, when given
 

@@ -164,7 +164,9 @@ pub fn check(path: &str, schedule: &[&str], world_sizes: &[usize]) -> Result<(),
     );
     let file = dir.join(name);
     std::fs::write(&file, &out.stdout).map_err(|e| e.to_string())?;
-    check_ptx(&file.to_string_lossy())?;
+    // PTX for the largest world it runs on (a mesh program has only one).
+    let ptx_ranks = world_sizes.iter().copied().max().unwrap_or(4).to_string();
+    check_ptx(&file.to_string_lossy(), &ptx_ranks)?;
     for &ranks in world_sizes {
         let stdout = checked_run(&file.to_string_lossy(), ranks, &[])?;
         if !agrees(&stdout, transcendental) {
@@ -287,10 +289,10 @@ pub const PTXAS_CHIPS: &[&str] = &["sm_80", "sm_90"];
 /// assembles it, and the PTX with libdevice linked, for every chip of
 /// [`PTXAS_CHIPS`] without an error or a warning and without spilling a
 /// register.
-fn check_ptx(file: &str) -> Result<(), String> {
+fn check_ptx(file: &str, ranks: &str) -> Result<(), String> {
     let cuda = crate::cuda_path().display().to_string();
     let translate = |extra: &[&str]| -> Result<String, String> {
-        let mut args: Vec<String> = ["coco-translate", file, "--ranks", "4"]
+        let mut args: Vec<String> = ["coco-translate", file, "--ranks", ranks]
             .iter()
             .map(|s| s.to_string())
             .collect();

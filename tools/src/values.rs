@@ -110,15 +110,17 @@ pub(crate) fn summary(value: &HostValue) -> String {
     format!("sum={sum:.6e} min={min:.6e} max={max:.6e}")
 }
 
-/// An output file the executor wrote, as a host value (local outputs are
-/// stacked per rank).
+/// An output file the executor wrote on a world of `ranks`, as a host
+/// value (local outputs are stacked per rank of their group, or per
+/// position on a mesh's local axes).
 pub(crate) fn read_output(path: &Path, spec: &Spec, ranks: usize) -> Result<HostValue, String> {
     let tensor = npy::read(path, spec.dtype).map_err(|e| format!("output '{}': {e}", spec.name))?;
     if spec.layout == Some(coco_dialects::coco::Layout::Local) {
         let part = spec.global_shape.iter().product::<usize>().max(1);
-        if tensor.len() != part * ranks {
+        let parts = spec.parts(ranks);
+        if tensor.len() != part * parts {
             return Err(format!(
-                "output '{}': {} holds {} elements, expected {ranks} x {part}",
+                "output '{}': {} holds {} elements, expected {parts} x {part}",
                 spec.name,
                 path.display(),
                 tensor.len()

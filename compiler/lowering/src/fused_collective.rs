@@ -17,7 +17,8 @@
 //!   reduced part in a buffer after all), of a stored value (a constant has
 //!   no buffer to read), and not an integer `avg` (whose rounding the fold
 //!   in the kernel does not reproduce); `i1` stays with MPI too;
-//! - an all_gather along dimension 0 of a value this kernel computes.
+//! - an all_gather along dimension 0 of a value this kernel computes;
+//! - neither over one axis of a mesh: a peer launch spans the whole stage.
 //!
 //! Anything else in the region keeps its collective step, so the rewrite
 //! never changes what a program computes, only where the work runs.
@@ -25,8 +26,8 @@
 use std::ops::Range;
 
 use coco_dialects::{
-    coco::{ops, DistTensor, Layout, Reduction},
-    ir::{as_op, int_attr, op_name, DType},
+    coco::{ops, DistTensor, Layout, Mesh, Reduction},
+    ir::{as_op, int_attr, op_name, str_attr, DType},
 };
 use melior::ir::{operation::OperationRef, Value, ValueLike};
 
@@ -43,7 +44,7 @@ pub(crate) fn peer_units<'c: 'a, 'a>(
     regions: &[Range<usize>],
     tail: &[OperationRef<'c, 'a>],
     values: &Values<'c, 'a>,
-    group: usize,
+    group: &Mesh,
 ) -> Vec<Unit<'c, 'a>> {
     let read_by = readers(&units, tail, values, group);
     let in_region = |i: usize| regions.iter().any(|r| r.contains(&i));
@@ -87,7 +88,7 @@ pub(crate) fn peer_units<'c: 'a, 'a>(
             };
             let computed_here =
                 operand(as_op(&ag), 0).is_some_and(|v| produced.contains(&key(values.resolve(v))));
-            if !computed_here || !along_first_dim(operand(as_op(&ag), 0)) {
+            if !computed_here || !along_first_dim(operand(as_op(&ag), 0)) || over_axis(&ag) {
                 break;
             }
             last += 1;
@@ -133,7 +134,7 @@ pub(crate) fn peer_units<'c: 'a, 'a>(
 }
 
 /// A reduce_scatter a peer kernel computes itself (see the module docs).
-fn reduce_scatter_fits(rs: &OperationRef, values: &Values, group: usize) -> bool {
+fn reduce_scatter_fits(rs: &OperationRef, values: &Values, group: &Mesh) -> bool {
     let op = as_op(rs);
     let Ok(result) = op.result(0) else {
         return false;
@@ -151,7 +152,12 @@ fn reduce_scatter_fits(rs: &OperationRef, values: &Values, group: usize) -> bool
         Ok((DType::I64 | DType::I32, _)) => kind != Reduction::Avg,
         _ => false,
     };
-    sliced_first && exact_fold && values.stored(input).is_some()
+    sliced_first && exact_fold && values.stored(input).is_some() && !over_axis(rs)
+}
+
+/// Whether a collective runs over one axis of a mesh, not the whole stage.
+fn over_axis(op: &OperationRef) -> bool {
+    str_attr(as_op(op), "axis").is_some()
 }
 
 /// Whether `value` (an all_gather operand) is sliced along dimension 0.

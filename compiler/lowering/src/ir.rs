@@ -11,7 +11,7 @@ use coco_bundle::DType;
 use coco_dialects::{
     coco::{
         facts::{facts, Class, Elementwise},
-        ops, DistTensor, Layout, LocalShapeError,
+        ops, DistTensor, Layout, LocalShapeError, Mesh,
     },
     ir::{as_op, body_ops, defining_op, element_dtype, op_name},
     lifetime,
@@ -106,7 +106,7 @@ pub fn is_scalar_arithmetic(op: &Operation) -> bool {
 /// offset, `rank_stride` elements apart, rather than a computation.
 pub fn contiguous_slice<'c: 'a, 'a>(
     op: &Operation<'c>,
-    group: usize,
+    group: &Mesh,
     values: &Values<'c, 'a>,
 ) -> Option<usize> {
     if op_name(op) != ops::SLICE {
@@ -125,11 +125,17 @@ pub fn contiguous_slice<'c: 'a, 'a>(
     let Some(Layout::Sliced(dim)) = result.layout else {
         return None;
     };
+    // The view's offset is the position times the part's size, into a
+    // whole (plain-layout) tensor; a base on a #coco.mesh layout holds
+    // only a block.
+    if DistTensor::from_type(base.r#type()).is_some_and(|t| t.axes.is_some()) {
+        return None;
+    }
     let global = result.static_shape()?;
     if global[..dim as usize].iter().any(|&d| d != 1) {
         return None;
     }
-    Some(result.local_shape(group).ok()?.iter().product())
+    Some(result.local_shape(group.size()).ok()?.iter().product())
 }
 
 /// An op that communicates between ranks (`coco.send` and `coco.recv`
@@ -154,8 +160,9 @@ pub fn is_elementwise(op: &Operation) -> bool {
     }
 }
 
-/// Element type and local shape of a value of type `ty` on `group` ranks.
-pub fn local_type(ty: Type, group: usize, location: &str) -> Result<(DType, Vec<usize>)> {
+/// Element type and local shape of a value of type `ty` on one rank of
+/// `group` (the stage's mesh; one flat axis without a `coco.mesh`).
+pub fn local_type(ty: Type, group: &Mesh, location: &str) -> Result<(DType, Vec<usize>)> {
     match DistTensor::from_type(ty) {
         Some(tensor) => {
             let dtype = element_dtype(tensor.element).ok_or_else(|| {
@@ -164,13 +171,42 @@ pub fn local_type(ty: Type, group: usize, location: &str) -> Result<(DType, Vec<
                     format!("element type {} is not supported", tensor.element),
                 )
             })?;
-            let shape = tensor.local_shape(group).map_err(|e| match e {
-                LocalShapeError::Dynamic => {
-                    Error::unsupported(location, format!("{ty} has a dynamic shape"))
+            let dynamic = || Error::unsupported(location, format!("{ty} has a dynamic shape"));
+            // A `#coco.mesh` layout cuts each dimension by the axes that
+            // slice it; a plain layout slices along every axis at once.
+            let placement = match &tensor.axes {
+                Some(_) => Some(
+                    tensor
+                        .placement(group)
+                        .map_err(|why| Error::unsupported(location, format!("{ty} {why}")))?,
+                ),
+                None => None,
+            };
+            let shape = match &placement {
+                Some(placement) => {
+                    let global: Vec<usize> = tensor
+                        .static_shape()
+                        .ok_or_else(dynamic)?
+                        .iter()
+                        .map(|&d| d as usize)
+                        .collect();
+                    placement.local_shape(group, &global)
                 }
+                None => tensor.local_shape(group.size()),
+            };
+            let parts = |dim| {
+                placement
+                    .as_ref()
+                    .map_or(group.size(), |p| p.parts(group, dim))
+            };
+            let shape = shape.map_err(|e| match e {
+                LocalShapeError::Dynamic => dynamic(),
                 LocalShapeError::NotDivisible { dim, size } => Error::unsupported(
                     location,
-                    format!("dimension {dim} of size {size} is sliced over {group} ranks, which does not divide it"),
+                    format!(
+                        "dimension {dim} of size {size} is sliced over {} ranks, which does not divide it",
+                        parts(dim)
+                    ),
                 ),
             })?;
             Ok((dtype, shape))

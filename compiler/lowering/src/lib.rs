@@ -263,16 +263,6 @@ pub fn compile(
     }
     ptx::check_version(&options.chip, &options.features)?;
     let top = module.as_operation();
-    if let Some(mesh) = coco_dialects::coco::Mesh::declared(&top) {
-        return Err(Error::unsupported(
-            mesh.location,
-            format!(
-                "the compiled backends do not run programs on a coco.mesh yet (@{} {}); run it on the reference interpreter (--backend reference)",
-                mesh.name,
-                mesh.mesh.text()
-            ),
-        ));
-    }
     let (entries, num_stages) = entries(&top, options.entry.as_deref())?;
     if options.entry.is_none() {
         if let Some((location, message)) =
@@ -281,11 +271,18 @@ pub fn compile(
             return Err(Error::unsupported(location, message));
         }
     }
+    if let Some((location, message)) =
+        coco_dialects::coco::world::mesh_size_error(&top, options.ranks)
+    {
+        return Err(Error::unsupported(location, message));
+    }
     let group_size = if num_stages > 1 {
         options.ranks / num_stages
     } else {
         options.ranks
     };
+    // Every stage's ranks as the program's mesh, or one flat axis.
+    let group = coco_dialects::coco::Mesh::of_group(&top, group_size);
     let peers: HashMap<String, usize> = entries
         .iter()
         .enumerate()
@@ -342,7 +339,7 @@ pub fn compile(
         })?;
         let stage_plan = partition::plan_function(
             function_op,
-            group_size,
+            &group,
             index * group_size,
             &peers,
             options.fused_collectives,
@@ -352,9 +349,9 @@ pub fn compile(
         let mut texts = Vec::new();
         for unit in &stage_plan.kernels {
             let binding = bind(&mut stage, &unit.name);
-            let text = kernel::emit(unit, &values, group_size, &binding, cpu_target, tuning)?;
+            let text = kernel::emit(unit, &values, &group, &binding, cpu_target, tuning)?;
             let gpu = if options.ptx {
-                kernel::emit(unit, &values, group_size, &binding, gpu_target, tuning)?.text
+                kernel::emit(unit, &values, &group, &binding, gpu_target, tuning)?.text
             } else {
                 String::new()
             };

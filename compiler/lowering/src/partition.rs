@@ -26,9 +26,11 @@ use std::{
     ops::Range,
 };
 
-use coco_bundle::{Buffer, DType, Io, IoLayout, Reduction as PlanReduction, Stage, Step, View};
+use coco_bundle::{
+    Buffer, DType, Io, IoLayout, MeshAxis, Reduction as PlanReduction, Stage, Step, View,
+};
 use coco_dialects::{
-    coco::{ops, verify::TILE_ATTR, DistTensor, Layout, Reduction},
+    coco::{ops, verify::TILE_ATTR, DistTensor, Layout, Mesh, Reduction},
     ir::{
         as_op, body_ops, defining_op, element_dtype, function_signature, i64_array_attr, int_attr,
         location_text, op_name, str_attr, symbol_attr,
@@ -49,18 +51,47 @@ use crate::{
     FusedCollectives,
 };
 
-fn io_layout(ty: Type) -> IoLayout {
-    match DistTensor::from_type(ty).and_then(|t| t.layout) {
-        None => {
-            if DistTensor::from_type(ty).is_some() {
-                IoLayout::Replicated
-            } else {
-                IoLayout::Scalar
-            }
-        }
+/// How the file of an input or output of type `ty` maps to the ranks of
+/// `group`: a plain layout (along every axis), or on a mesh one layout
+/// per axis when they differ.
+fn io_of(name: String, ty: Type, group: &Mesh) -> Io {
+    let plain = |layout: Option<Layout>| match layout {
         Some(Layout::Local) => IoLayout::Local,
         Some(Layout::Replicated) => IoLayout::Replicated,
         Some(Layout::Sliced(d)) => IoLayout::Sliced(d as usize),
+        None => IoLayout::Replicated,
+    };
+    let Some(tensor) = DistTensor::from_type(ty) else {
+        return Io {
+            name,
+            layout: IoLayout::Scalar,
+            axes: Vec::new(),
+        };
+    };
+    let placement = tensor
+        .axes
+        .as_ref()
+        .and_then(|_| tensor.placement(group).ok())
+        .filter(|p| p.uniform().is_none());
+    match placement {
+        Some(placement) => Io {
+            name,
+            layout: if placement.has_local() {
+                IoLayout::Local
+            } else {
+                IoLayout::Replicated
+            },
+            axes: placement.0.iter().map(|l| plain(Some(*l))).collect(),
+        },
+        None => Io {
+            name,
+            layout: plain(
+                tensor
+                    .layout
+                    .or_else(|| tensor.placement(group).ok().and_then(|p| p.uniform())),
+            ),
+            axes: Vec::new(),
+        },
     }
 }
 
@@ -104,7 +135,7 @@ pub struct MatmulChunk {
 fn overlap_unit<'c: 'a, 'a>(
     op: &'a Operation<'c>,
     values: &Values<'c, 'a>,
-    group: usize,
+    group: &Mesh,
 ) -> Option<Unit<'c, 'a>> {
     let chunks = usize::try_from(int_attr(op, "chunks")?)
         .ok()
@@ -186,7 +217,7 @@ fn materialise<'c: 'a, 'a>(
 fn cut<'c: 'a, 'a>(
     ops: Vec<OperationRef<'c, 'a>>,
     values: &Values<'c, 'a>,
-    group: usize,
+    group: &Mesh,
     fused: bool,
     units: &mut Vec<Unit<'c, 'a>>,
     tail: &mut Vec<OperationRef<'c, 'a>>,
@@ -283,18 +314,12 @@ fn plan_reduction(kind: Reduction) -> PlanReduction {
     }
 }
 
-fn sliced_dim(ty: Type) -> Option<usize> {
-    match DistTensor::from_type(ty)?.layout? {
-        Layout::Sliced(d) => Some(d as usize),
-        _ => None,
-    }
-}
-
 /// The stage being built: buffers and steps in program order, and the
 /// kernels the steps launch.
 struct Builder<'c, 'a, 'v> {
     values: &'v Values<'c, 'a>,
-    group: usize,
+    /// The stage's ranks as its mesh (one flat axis without a coco.mesh).
+    group: Mesh,
     /// The function's name and location (for names and messages).
     function: String,
     location: String,
@@ -314,10 +339,10 @@ struct Builder<'c, 'a, 'v> {
 }
 
 impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
-    fn new(values: &'v Values<'c, 'a>, group: usize, function: String, location: String) -> Self {
+    fn new(values: &'v Values<'c, 'a>, group: &Mesh, function: String, location: String) -> Self {
         Builder {
             values,
-            group,
+            group: group.clone(),
             function,
             location,
             buffers: Vec::new(),
@@ -339,10 +364,10 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         if let Some(name) = self.names.get(&key(value)) {
             return Ok(name.clone());
         }
-        let (dtype, shape) = local_type(value.r#type(), self.group, location)?;
+        let (dtype, shape) = local_type(value.r#type(), &self.group, location)?;
         let mut view = None;
         if let Some(slice) = defining_op(value) {
-            if let Some(rank_stride) = contiguous_slice(as_op(&slice), self.group, self.values) {
+            if let Some(rank_stride) = contiguous_slice(as_op(&slice), &self.group, self.values) {
                 let base = operand(as_op(&slice), 0)
                     .ok_or_else(|| Error::unsupported(location, "coco.slice without an operand"))?;
                 let base = self.values.resolve(base);
@@ -486,17 +511,17 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
                 .map_err(|e| Error::unsupported(&self.location, e.to_string()))?
                 .into();
             let arg: Value<'c, 'a> = lifetime::value(arg);
-            let (dtype, shape) =
-                local_type(*ty, self.group, &format!("{}: argument {i}", self.location))?;
+            let (dtype, shape) = local_type(
+                *ty,
+                &self.group,
+                &format!("{}: argument {i}", self.location),
+            )?;
             let name = format!("arg{i}");
             self.buffers.push(Buffer {
                 name: name.clone(),
                 dtype,
                 shape,
-                input: Some(Io {
-                    name: format!("{}.arg{i}", self.function),
-                    layout: io_layout(*ty),
-                }),
+                input: Some(io_of(format!("{}.arg{i}", self.function), *ty, &self.group)),
                 output: None,
                 view: None,
             });
@@ -515,7 +540,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         all_reduce: &OperationRef<'c, 'a>,
         chunks: usize,
     ) -> Result<()> {
-        let group = self.group;
+        let group = &self.group.clone();
         let mm = as_op(matmul);
         let location = location_text(mm.location());
         let lhs = self
@@ -551,6 +576,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
             tile: i64_array_attr(mm, TILE_ATTR),
         });
         let kind = reduction_of(as_op(all_reduce));
+        let axis = str_attr(as_op(all_reduce), "axis");
         for c in 0..chunks {
             let a_c = self.view(&a, c * rows * k, vec![rows, k]);
             let p_c = self.view(&partial, c * rows * n, vec![rows, n]);
@@ -571,6 +597,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
                 input: p_c,
                 output: o_c,
                 stream: 1,
+                axis: axis.clone(),
             });
         }
         // Whatever comes next runs on stream 0, after the last chunk.
@@ -664,7 +691,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         }
         let name = self.kernel_name();
         let buffers = self.kernel_buffers(&inputs, &outputs)?;
-        if is_elementwise_kernel(ops, self.group) {
+        if is_elementwise_kernel(ops, &self.group) {
             self.elementwise_steps.insert(self.steps.len());
         }
         self.steps.push(Step::Launch {
@@ -735,7 +762,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
             );
             let whole = self.buffer(gathered, "all_gather_", &location)?;
             // This rank's part of the gathered buffer holds the operand.
-            let (_, shape) = local_type(part.r#type(), self.group, &location)?;
+            let (_, shape) = local_type(part.r#type(), &self.group, &location)?;
             let own = self.part_view(&whole, shape);
             self.names.insert(key(part), own);
             self.writer.insert(whole.clone(), self.steps.len());
@@ -747,7 +774,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         let (inputs, outputs) = self.kernel_values(index, ops, readers, &given, &written);
         let name = self.kernel_name();
         let buffers = self.kernel_buffers(&inputs, &outputs)?;
-        if is_elementwise_kernel(ops, self.group) {
+        if is_elementwise_kernel(ops, &self.group) {
             self.elementwise_steps.insert(self.steps.len());
         }
         self.steps.push(Step::PeerLaunch {
@@ -777,7 +804,13 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
             .find(|b| b.name == of)
             .expect("viewed buffers exist")
             .len();
-        self.add_view(of, 0, elements / self.group, shape, format!("{of}_part"))
+        self.add_view(
+            of,
+            0,
+            elements / self.group.size(),
+            shape,
+            format!("{of}_part"),
+        )
     }
 
     /// `coco.send` / `coco.recv`: a step paired with the peer group's stage.
@@ -848,18 +881,43 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
         self.writer.insert(output.clone(), self.steps.len());
         let kind = reduction_of(op);
         let root = int_attr(op, "root").unwrap_or(0).max(0) as usize;
-        if matches!(name.as_str(), ops::BROADCAST | ops::REDUCE) && root >= self.group {
+        // Over one mesh axis, each row of ranks along it is a group, with
+        // the layouts along that axis; else the whole stage, with the
+        // layout every axis shares.
+        let axis = str_attr(op, "axis");
+        let axis_index = match &axis {
+            Some(name) => Some(self.group.axis(name).ok_or_else(|| {
+                Error::unsupported(
+                    &location,
+                    format!("the mesh {} has no axis \"{name}\"", self.group.text()),
+                )
+            })?),
+            None => None,
+        };
+        let size = axis_index.map_or(self.group.size(), |a| self.group.axes[a].1);
+        if matches!(name.as_str(), ops::BROADCAST | ops::REDUCE) && root >= size {
             // The interpreter's words, at the op: the plan check would
             // only name plan.toml.
             return Err(Error::unsupported(
                 &location,
-                format!("root {root} is not a rank of a group of {}", self.group),
+                format!("root {root} is not a rank of a group of {size}"),
             ));
         }
+        let group = &self.group;
         let dim_of = |ty: Type, what: &str| {
-            sliced_dim(ty).ok_or_else(|| {
-                Error::unsupported(&location, format!("{what} of '{name}' is not sliced"))
-            })
+            let tensor = DistTensor::from_type(ty);
+            let placement = tensor.and_then(|t| t.placement(group).ok());
+            let along = placement.and_then(|p| match axis_index {
+                Some(a) => p.0.get(a).copied(),
+                None => p.uniform(),
+            });
+            match along {
+                Some(Layout::Sliced(d)) => Ok(d as usize),
+                _ => Err(Error::unsupported(
+                    &location,
+                    format!("{what} of '{name}' is not sliced"),
+                )),
+            }
         };
         let step = match name.as_str() {
             ops::ALL_REDUCE => Step::AllReduce {
@@ -867,6 +925,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
                 input,
                 output,
                 stream: 0,
+                axis: axis.clone(),
             },
             ops::REDUCE_SCATTER => Step::ReduceScatter {
                 reduction: kind,
@@ -874,18 +933,21 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
                 output,
                 dim: dim_of(result.r#type(), "the result")?,
                 stream: 0,
+                axis: axis.clone(),
             },
             ops::ALL_GATHER => Step::AllGather {
                 input,
                 output,
                 dim: dim_of(operand.r#type(), "the operand")?,
                 stream: 0,
+                axis: axis.clone(),
             },
             ops::BROADCAST => Step::Broadcast {
                 root,
                 input,
                 output,
                 stream: 0,
+                axis: axis.clone(),
             },
             ops::REDUCE => Step::Reduce {
                 root,
@@ -893,6 +955,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
                 input,
                 output,
                 stream: 0,
+                axis: axis.clone(),
             },
             ops::ALL_TO_ALL => Step::AllToAll {
                 input,
@@ -900,6 +963,7 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
                 split_dim: dim_of(result.r#type(), "the result")?,
                 concat_dim: dim_of(operand.r#type(), "the operand")?,
                 stream: 0,
+                axis: axis.clone(),
             },
             _ => {
                 return Err(Error::unsupported(
@@ -933,10 +997,11 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
             &location,
             "coco.update with a constant is not supported by the lowering",
         )?;
-        let io = Some(Io {
-            name: format!("{}.arg{index}", self.function),
-            layout: io_layout(argument_types[index]),
-        });
+        let io = Some(io_of(
+            format!("{}.arg{index}", self.function),
+            argument_types[index],
+            &self.group,
+        ));
         self.write_into(value_name, &target_name);
         self.buffer_mut(&target_name).output = io;
         Ok(())
@@ -999,10 +1064,11 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
                 });
                 name = copy;
             }
-            self.buffer_mut(&name).output = Some(Io {
-                name: format!("{}.result{i}", self.function),
-                layout: io_layout(result_types[i]),
-            });
+            self.buffer_mut(&name).output = Some(io_of(
+                format!("{}.result{i}", self.function),
+                result_types[i],
+                &self.group,
+            ));
         }
         Ok(())
     }
@@ -1015,7 +1081,18 @@ impl<'c: 'a, 'a, 'v> Builder<'c, 'a, 'v> {
             stage: Stage {
                 function: self.function,
                 first_rank,
-                size: self.group,
+                size: self.group.size(),
+                // A flat group's one unnamed axis is no mesh.
+                mesh: self
+                    .group
+                    .axes
+                    .iter()
+                    .filter(|(name, _)| !name.is_empty())
+                    .map(|(name, size)| MeshAxis {
+                        name: name.clone(),
+                        size: *size,
+                    })
+                    .collect(),
                 buffers: self.buffers,
                 steps: self.steps,
             },
@@ -1037,7 +1114,7 @@ fn reduction_of(op: &Operation) -> PlanReduction {
 /// that read only what the kernel computes, 0-d values and rematerialised
 /// values (the partial sums of a norm of the updated slice), never an
 /// input the run may already have overwritten.
-fn is_elementwise_kernel(ops: &[OperationRef], group: usize) -> bool {
+fn is_elementwise_kernel(ops: &[OperationRef], group: &Mesh) -> bool {
     let shape = |op: &OperationRef| {
         as_op(op).result(0).ok().map(|r| {
             local_type(r.r#type(), group, "")
@@ -1075,7 +1152,7 @@ fn is_elementwise_kernel(ops: &[OperationRef], group: usize) -> bool {
 /// `coco.send`/`coco.recv`).
 pub fn plan_function<'c, 'a>(
     function: &'a Operation<'c>,
-    group: usize,
+    group: &Mesh,
     first_rank: usize,
     peers: &HashMap<String, usize>,
     fused_collectives: FusedCollectives,

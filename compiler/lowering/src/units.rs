@@ -4,7 +4,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use coco_dialects::ir::{as_op, defining_op};
+use coco_dialects::{
+    coco::Mesh,
+    ir::{as_op, defining_op},
+};
 use melior::ir::{operation::OperationRef, Value};
 
 use crate::ir::{contiguous_slice, key, operand, Values};
@@ -67,7 +70,7 @@ pub(crate) fn readers<'c: 'a, 'a>(
     units: &[Unit<'c, 'a>],
     tail: &[OperationRef<'c, 'a>],
     values: &Values<'c, 'a>,
-    group: usize,
+    group: &Mesh,
 ) -> Readers {
     let mut readers = Readers::new();
     let mut read = |value: Value<'c, 'a>, unit: usize| {

@@ -279,6 +279,7 @@ mod tests {
             size: 1,
             buffers: Vec::new(),
             steps: Vec::new(),
+            mesh: Vec::new(),
         });
         plan.record_digests(&dir).unwrap();
         assert_eq!(plan.native_digest.as_ref().unwrap().bytes, 2);

@@ -18,6 +18,7 @@
 
 pub mod artifact;
 pub mod error;
+pub mod mesh;
 pub mod plan;
 mod validate;
 
@@ -25,6 +26,7 @@ pub use artifact::{read_verified, Digest};
 /// The plan's schema names element types; they are defined once, in coco-base.
 pub use coco_base::DType;
 pub use error::{Error, Result};
+pub use mesh::{Blocks, MeshAxis};
 pub use plan::{
     Buffer, BufferType, GpuLaunch, Io, IoLayout, Kernel, LaunchParam, Plan, Reduction, Scalar,
     Stage, Step, View, FORMAT_NAME, FORMAT_VERSION, PLAN_FILE,

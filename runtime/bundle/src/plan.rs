@@ -7,13 +7,15 @@ use std::{fmt, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{artifact::Digest, error::Error, error::Result, DType};
+use crate::{artifact::Digest, error::Error, error::Result, mesh::MeshAxis, DType};
 
 pub const FORMAT_NAME: &str = "coco-bundle";
 /// 2: launch parameters are tables (`LaunchParam`), not prefixed strings.
 /// 3: kernels list the element type and shape of each buffer they take
 /// (`BufferType`), not only how many, so launches are checked against them.
-pub const FORMAT_VERSION: u32 = 3;
+/// 4: stages may have a device mesh (`Stage::mesh`), collectives an `axis`
+/// and inputs and outputs a layout per axis (`Io::axes`).
+pub const FORMAT_VERSION: u32 = 4;
 pub const PLAN_FILE: &str = "plan.toml";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -208,6 +210,10 @@ pub struct Stage {
     /// The ranks `first_rank .. first_rank + size` run this stage.
     pub first_rank: usize,
     pub size: usize,
+    /// The stage's ranks as a grid of named axes, outermost first, whose
+    /// sizes multiply to `size` (empty: one flat group).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mesh: Vec<MeshAxis>,
     pub buffers: Vec<Buffer>,
     pub steps: Vec<Step>,
 }
@@ -286,6 +292,12 @@ impl View {
 pub struct Io {
     pub name: String,
     pub layout: IoLayout,
+    /// On a stage with a mesh, the layout along each axis (`replicated`,
+    /// `local` or `sliced-<d>`): the file holds the global tensor, or with
+    /// `layout = "local"` one global tensor per position on the local axes
+    /// (row-major over them), and each rank its block (`mesh.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub axes: Vec<IoLayout>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -416,6 +428,10 @@ pub enum Step {
         reduction: Reduction,
         input: String,
         output: String,
+        /// The mesh axis the collective runs over (the whole stage without
+        /// one): each row of ranks along it is a group of its own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        axis: Option<String>,
         #[serde(default)]
         stream: u32,
     },
@@ -425,6 +441,10 @@ pub enum Step {
         input: String,
         output: String,
         dim: usize,
+        /// The mesh axis the collective runs over (the whole stage without
+        /// one): each row of ranks along it is a group of its own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        axis: Option<String>,
         #[serde(default)]
         stream: u32,
     },
@@ -433,6 +453,10 @@ pub enum Step {
         input: String,
         output: String,
         dim: usize,
+        /// The mesh axis the collective runs over (the whole stage without
+        /// one): each row of ranks along it is a group of its own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        axis: Option<String>,
         #[serde(default)]
         stream: u32,
     },
@@ -440,6 +464,10 @@ pub enum Step {
         root: usize,
         input: String,
         output: String,
+        /// The mesh axis the collective runs over (the whole stage without
+        /// one): each row of ranks along it is a group of its own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        axis: Option<String>,
         #[serde(default)]
         stream: u32,
     },
@@ -450,6 +478,10 @@ pub enum Step {
         reduction: Reduction,
         input: String,
         output: String,
+        /// The mesh axis the collective runs over (the whole stage without
+        /// one): each row of ranks along it is a group of its own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        axis: Option<String>,
         #[serde(default)]
         stream: u32,
     },
@@ -460,6 +492,10 @@ pub enum Step {
         output: String,
         split_dim: usize,
         concat_dim: usize,
+        /// The mesh axis the collective runs over (the whole stage without
+        /// one): each row of ranks along it is a group of its own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        axis: Option<String>,
         #[serde(default)]
         stream: u32,
     },
@@ -511,6 +547,19 @@ impl Step {
             Step::Copy { .. } => "copy",
             Step::RecordEvent { .. } => "record_event",
             Step::WaitEvent { .. } => "wait_event",
+        }
+    }
+
+    /// The mesh axis a collective runs over.
+    pub fn axis(&self) -> Option<&str> {
+        match self {
+            Step::AllReduce { axis, .. }
+            | Step::ReduceScatter { axis, .. }
+            | Step::AllGather { axis, .. }
+            | Step::Broadcast { axis, .. }
+            | Step::Reduce { axis, .. }
+            | Step::AllToAll { axis, .. } => axis.as_deref(),
+            _ => None,
         }
     }
 
@@ -627,6 +676,17 @@ fn inline_launch_params(body: &str) -> String {
         .and_then(toml_edit::Item::as_table_mut)
     {
         inline_table(ptx, "digest");
+    }
+    // A stage's mesh on one line, after its placement in the world.
+    let stages = document
+        .get_mut("stages")
+        .and_then(toml_edit::Item::as_array_of_tables_mut);
+    for stage in stages.into_iter().flat_map(|s| s.iter_mut()) {
+        if let Some(item) = stage.remove("mesh") {
+            if let Ok(array) = item.into_value() {
+                stage.insert("mesh", toml_edit::Item::Value(array));
+            }
+        }
     }
     let kernels = document
         .get_mut("kernels")
@@ -829,6 +889,7 @@ mod tests {
                     Some(Io {
                         name: "adam.arg0".into(),
                         layout: IoLayout::Local,
+                        axes: Vec::new(),
                     }),
                 ),
                 buffer("g", None),
@@ -839,6 +900,7 @@ mod tests {
                     input: "grad".into(),
                     output: "g".into(),
                     stream: 0,
+                    axis: None,
                 },
                 Step::Launch {
                     kernel: "adam_k0".into(),
@@ -846,6 +908,7 @@ mod tests {
                     stream: 0,
                 },
             ],
+            mesh: Vec::new(),
         });
         plan
     }

@@ -164,6 +164,7 @@ impl Plan {
         outputs: &mut HashMap<&'p str, String>,
     ) -> Checked {
         let context = format!("stage {index} (@{})", stage.function);
+        check_mesh(stage).map_err(|e| format!("{context}: {e}"))?;
         let mut buffers: HashMap<&str, &Buffer> = HashMap::new();
         for buffer in &stage.buffers {
             let at = format!("{context}: buffer '{}'", buffer.name);
@@ -178,7 +179,7 @@ impl Plan {
             }
             for (what, io) in [("input", &buffer.input), ("output", &buffer.output)] {
                 if let Some(io) = io {
-                    check_io(buffer, io, stage.size).map_err(|e| format!("{at}: {what} {e}"))?;
+                    check_io(buffer, io, stage).map_err(|e| format!("{at}: {what} {e}"))?;
                 }
             }
             if let Some(io) = &buffer.output {
@@ -245,10 +246,20 @@ impl Plan {
                 }
                 Ok(())
             }
-            Step::Broadcast { root, .. } | Step::Reduce { root, .. } if *root >= stage.size => {
-                Err(format!("root {root} in a stage of {} ranks", stage.size))
+            _ => {
+                let size = stage.axis_size(step.axis()).ok_or_else(|| {
+                    format!(
+                        "runs over axis \"{}\", which the stage's mesh does not have",
+                        step.axis().unwrap_or_default()
+                    )
+                })?;
+                match step {
+                    Step::Broadcast { root, .. } | Step::Reduce { root, .. } if *root >= size => {
+                        Err(format!("root {root} in a group of {size} ranks"))
+                    }
+                    _ => Ok(()),
+                }
             }
-            _ => Ok(()),
         }
     }
 }
@@ -315,10 +326,42 @@ fn check_reads_written(stage: &Stage) -> Checked {
     Ok(())
 }
 
+/// A stage's mesh has named axes of at least one rank that span exactly
+/// its ranks.
+fn check_mesh(stage: &Stage) -> Checked {
+    if stage.mesh.is_empty() {
+        return Ok(());
+    }
+    let mut span = 1usize;
+    for (a, axis) in stage.mesh.iter().enumerate() {
+        if axis.name.is_empty() || axis.size == 0 {
+            return Err(format!("mesh axis {a} needs a name and at least one rank"));
+        }
+        if stage.mesh[..a].iter().any(|b| b.name == axis.name) {
+            return Err(format!("mesh axis \"{}\" is named twice", axis.name));
+        }
+        span = span.saturating_mul(axis.size);
+    }
+    if span != stage.size {
+        return Err(format!(
+            "the mesh spans {span} ranks, but the stage has {}",
+            stage.size
+        ));
+    }
+    Ok(())
+}
+
 /// The file of `io` has a shape for its layout, and one allocation holds it.
-fn check_io(buffer: &Buffer, io: &Io, size: usize) -> Checked {
+fn check_io(buffer: &Buffer, io: &Io, stage: &Stage) -> Checked {
     check_file_name(&io.name)?;
-    let shape = io.layout.file_shape(&buffer.shape, size)?;
+    if !io.axes.is_empty() && stage.mesh.is_empty() {
+        return Err(format!(
+            "'{}' has axis layouts, but the stage has no mesh",
+            io.name
+        ));
+    }
+    io.check_axes(stage, buffer.shape.len())?;
+    let shape = io.file_shape(&buffer.shape, stage)?;
     if buffer.dtype.array_bytes(&shape).is_none() {
         return Err(format!(
             "'{}': the file's shape {shape:?} is larger than one allocation can be",
@@ -503,6 +546,7 @@ mod tests {
         Some(Io {
             name: name.into(),
             layout,
+            axes: Vec::new(),
         })
     }
 
@@ -533,6 +577,7 @@ mod tests {
                 buffers: ["a", "x", "b", "y"].map(String::from).to_vec(),
                 stream: 0,
             }],
+            mesh: Vec::new(),
         });
         plan
     }
@@ -759,6 +804,7 @@ mod tests {
             input: input.into(),
             output: "y".into(),
             stream: 0,
+            axis: None,
         };
         let mut plan = sample();
         plan.stages[0].steps.push(reduce("y"));

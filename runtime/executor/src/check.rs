@@ -72,7 +72,9 @@ fn dim_of(i: &[usize], dim: usize, what: &str) -> std::result::Result<Vec<usize>
 }
 
 fn check_collective(stage: &Stage, step: &Step) -> std::result::Result<(), String> {
-    let size = stage.size;
+    // The ranks it spans: its axis's (a validated plan names only axes the
+    // stage has), or the whole stage's.
+    let size = stage.axis_size(step.axis()).unwrap_or(stage.size);
     match step {
         Step::AllReduce { input, output, .. }
         | Step::Broadcast { input, output, .. }

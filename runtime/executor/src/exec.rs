@@ -7,7 +7,8 @@
 //! positions; sends and receives between stages use a duplicate of the world,
 //! so they can never match traffic of anything else. Both are created only
 //! after the plan checks pass, and each is created by every rank (the plan
-//! is the same everywhere), as MPI requires.
+//! is the same everywhere), as MPI requires. A stage on a mesh splits its
+//! communicator once more per axis, for the collectives over that axis.
 
 use std::{path::Path, time::Instant};
 
@@ -119,6 +120,17 @@ pub(crate) fn run(
             stage.size
         )));
     }
+    // One communicator per mesh axis: the ranks that share every other
+    // coordinate, ordered along the axis.
+    let axes = stage
+        .mesh
+        .iter()
+        .enumerate()
+        .map(|(a, _)| {
+            let (color, key) = stage.axis_split(a, position);
+            stage_comm.split(color, key)
+        })
+        .collect::<Result<Vec<Comm>>>()?;
     let p2p = world.dup()?;
     let mut cpu = match options.backend {
         BackendKind::Cpu => Backend::Cpu(Cpu::new(
@@ -129,6 +141,12 @@ pub(crate) fn run(
             &stage_comm,
             options.ranks_per_node,
         )?),
+        BackendKind::Cuda if !stage.mesh.is_empty() => {
+            return Err(Error::Plan(format!(
+                "stage {stage_index} (@{}) runs on a device mesh, whose per-axis NCCL communicators the CUDA backend does not create yet; run it with --backend cpu",
+                stage.function
+            )))
+        }
         BackendKind::Cuda => Backend::Cuda(Box::new(Cuda::new(
             bundle,
             &plan,
@@ -146,7 +164,7 @@ pub(crate) fn run(
     let start = Instant::now();
     for buffer in &stage.buffers {
         if let Some(input) = &buffer.input {
-            let data = io::read_input(inputs, buffer, input, stage.size, position)?;
+            let data = io::read_input(inputs, buffer, input, stage, position)?;
             cpu.upload(&buffer.name, &data)?;
         }
     }
@@ -154,7 +172,9 @@ pub(crate) fn run(
 
     let cx = StepContext {
         plan: &plan,
+        stage,
         stage_comm: &stage_comm,
+        axes: &axes,
         p2p: &p2p,
         reductions: options.reductions,
     };
@@ -184,6 +204,7 @@ pub(crate) fn run(
         if let Some(output) = &buffer.output {
             io::write_output(
                 &stage_comm,
+                stage,
                 outputs,
                 buffer,
                 output,

@@ -9,6 +9,11 @@
 //! | `local`      | `[size, ...local]`                | row r                  |
 //! | `sliced-d`   | local, dim d multiplied by `size` | part r of `size` along d |
 //!
+//! On a stage with a mesh, a file whose layout differs along the axes
+//! (`Io::axes`) holds the global tensor (one per position on the local
+//! axes, stacked, when some are local) and each rank its block, as the
+//! reference interpreter cuts it (`coco_bundle::mesh`).
+//!
 //! Every rank reads the input files itself (the files are on a filesystem
 //! every rank sees, as the bundle is) and keeps its part: no traffic before
 //! the first step, and a bad file is reported by every rank that reads it.
@@ -20,7 +25,7 @@
 use std::path::{Path, PathBuf};
 
 use coco_base::npy;
-use coco_bundle::{Buffer, Io, IoLayout};
+use coco_bundle::{Buffer, Io, IoLayout, Stage};
 
 use crate::{
     comm::Comm,
@@ -34,11 +39,25 @@ fn shape_text(shape: &[usize]) -> String {
     format!("[{}]", dims.join(", "))
 }
 
-/// The shape of the file that holds `buffer` for a stage of `size` ranks.
-pub fn file_shape(buffer: &Buffer, layout: IoLayout, size: usize) -> Result<Vec<usize>> {
-    layout
-        .file_shape(&buffer.shape, size)
+/// The shape of the file that holds `buffer` (written as `io`) for the
+/// ranks of `stage`.
+pub fn file_shape(buffer: &Buffer, io: &Io, stage: &Stage) -> Result<Vec<usize>> {
+    io.file_shape(&buffer.shape, stage)
         .map_err(|e| Error::Plan(format!("buffer '{}': {e}", buffer.name)))
+}
+
+/// The layout a message names: `layout`, or the layout along each axis.
+fn layout_text(io: &Io, stage: &Stage) -> String {
+    if io.axes.is_empty() {
+        return io.layout.text();
+    }
+    let axes: Vec<String> = stage
+        .mesh
+        .iter()
+        .zip(&io.axes)
+        .map(|(axis, layout)| format!("{} = {}", axis.name, layout.text()))
+        .collect();
+    format!("{{{}}}", axes.join(", "))
 }
 
 /// `<dir>/<name>.npy`; the plan's names are plain file names
@@ -54,18 +73,19 @@ pub fn read_input(
     dir: &Path,
     buffer: &Buffer,
     io: &Io,
-    size: usize,
+    stage: &Stage,
     position: usize,
 ) -> Result<Vec<u8>> {
+    let size = stage.size;
     let path = file(dir, io);
-    let expected = file_shape(buffer, io.layout, size)?;
+    let expected = file_shape(buffer, io, stage)?;
     let describe = || {
         format!(
             "buffer '{}' is {}{} on each of {size} rank(s), layout {}",
             buffer.name,
             buffer.dtype,
             shape_text(&buffer.shape),
-            io.layout.text()
+            layout_text(io, stage)
         )
     };
     if !path.exists() {
@@ -89,10 +109,19 @@ pub fn read_input(
             describe()
         )));
     }
-    let array = reader
+    let mut array = reader
         .read()
         .map_err(|e| input_error(format!("{e} ({})", describe())))?;
     let elem = buffer.dtype.size();
+    if !io.axes.is_empty() {
+        let blocks = io.blocks(stage, position, buffer.shape.len());
+        let global = &expected[expected.len() - buffer.shape.len()..];
+        let whole = global.iter().product::<usize>() * elem;
+        let mut block = zeroed(buffer.bytes(), &format!("input '{}'", io.name))?;
+        let tensor = &mut array.data[blocks.local * whole..(blocks.local + 1) * whole];
+        layout::copy_block(tensor, global, &blocks.dims, elem, &mut block, true);
+        return Ok(block);
+    }
     Ok(match io.layout {
         IoLayout::Scalar | IoLayout::Replicated => array.data,
         IoLayout::Local => {
@@ -108,6 +137,7 @@ pub fn read_input(
 /// without a `dir`, which is the same on every rank).
 pub(crate) fn write_output(
     comm: &Comm,
+    stage: &Stage,
     dir: Option<&Path>,
     buffer: &Buffer,
     io: &Io,
@@ -118,24 +148,35 @@ pub(crate) fn write_output(
     };
     let size = comm.size();
     let root = comm.rank() == 0;
-    let shape = file_shape(buffer, io.layout, size)?;
+    let shape = file_shape(buffer, io, stage)?;
     let elem = buffer.dtype.size();
-    let data = match io.layout {
-        IoLayout::Scalar | IoLayout::Replicated => data.to_vec(),
-        IoLayout::Local | IoLayout::Sliced(_) => {
-            let mut gathered = if root {
-                zeroed(data.len() * size, &format!("output '{}'", io.name))?
-            } else {
-                Vec::new()
-            };
-            comm.gather(elem, data, &mut gathered, 0)?;
-            match io.layout {
-                IoLayout::Sliced(dim) if root && !layout::parts_contiguous(&shape, dim) => {
-                    let mut global = zeroed(gathered.len(), &format!("output '{}'", io.name))?;
-                    layout::concat_parts(&gathered, &buffer.shape, elem, dim, size, &mut global);
-                    global
+    let data = if !io.axes.is_empty() {
+        assemble_blocks(comm, stage, buffer, io, data, &shape)?
+    } else {
+        match io.layout {
+            IoLayout::Scalar | IoLayout::Replicated => data.to_vec(),
+            IoLayout::Local | IoLayout::Sliced(_) => {
+                let mut gathered = if root {
+                    zeroed(data.len() * size, &format!("output '{}'", io.name))?
+                } else {
+                    Vec::new()
+                };
+                comm.gather(elem, data, &mut gathered, 0)?;
+                match io.layout {
+                    IoLayout::Sliced(dim) if root && !layout::parts_contiguous(&shape, dim) => {
+                        let mut global = zeroed(gathered.len(), &format!("output '{}'", io.name))?;
+                        layout::concat_parts(
+                            &gathered,
+                            &buffer.shape,
+                            elem,
+                            dim,
+                            size,
+                            &mut global,
+                        );
+                        global
+                    }
+                    _ => gathered,
                 }
-                _ => gathered,
             }
         }
     };
@@ -150,4 +191,40 @@ pub(crate) fn write_output(
     };
     npy::write(&file(dir, io), &array)?;
     Ok(())
+}
+
+/// Every rank's block gathered to position 0, which places each where its
+/// mesh coordinates say in a file of `shape` (ranks that hold the same
+/// block, along replicated axes, hold the same values; the last one's
+/// are written). Empty on the other positions.
+fn assemble_blocks(
+    comm: &Comm,
+    stage: &Stage,
+    buffer: &Buffer,
+    io: &Io,
+    data: &[u8],
+    shape: &[usize],
+) -> Result<Vec<u8>> {
+    let what = format!("output '{}'", io.name);
+    let size = comm.size();
+    let root = comm.rank() == 0;
+    let elem = buffer.dtype.size();
+    let mut gathered = if root {
+        zeroed(data.len() * size, &what)?
+    } else {
+        Vec::new()
+    };
+    comm.gather(elem, data, &mut gathered, 0)?;
+    if !root {
+        return Ok(Vec::new());
+    }
+    let mut file = zeroed(shape.iter().product::<usize>() * elem, &what)?;
+    let global = &shape[shape.len() - buffer.shape.len()..];
+    let whole = global.iter().product::<usize>() * elem;
+    for (position, block) in gathered.chunks_mut(data.len().max(1)).enumerate() {
+        let blocks = io.blocks(stage, position, buffer.shape.len());
+        let tensor = &mut file[blocks.local * whole..(blocks.local + 1) * whole];
+        layout::copy_block(tensor, global, &blocks.dims, elem, block, false);
+    }
+    Ok(file)
 }

@@ -96,6 +96,61 @@ pub fn concat_parts(
     }
 }
 
+/// Copies one rank's block of a tensor of shape `global` (`elem` bytes per
+/// element) between the whole tensor and the block: `blocks[d]` is
+/// `(count, index)`, block `index` of `count` equal ones along dimension
+/// `d`. `to_block` reads the block out of `whole` into `block`; otherwise
+/// writes `block` into its place in `whole`. A block is contiguous only
+/// along its last dimension, so rows of that many elements move at a time.
+pub fn copy_block(
+    whole: &mut [u8],
+    global: &[usize],
+    blocks: &[(usize, usize)],
+    elem: usize,
+    block: &mut [u8],
+    to_block: bool,
+) {
+    let local: Vec<usize> = global
+        .iter()
+        .zip(blocks)
+        .map(|(&n, &(count, _))| n / count.max(1))
+        .collect();
+    let dims = global.len();
+    if dims == 0 {
+        if to_block {
+            block.copy_from_slice(&whole[..elem]);
+        } else {
+            whole[..elem].copy_from_slice(&block[..elem]);
+        }
+        return;
+    }
+    let row = local[dims - 1] * elem;
+    let rows: usize = local[..dims - 1].iter().product();
+    let mut at = vec![0usize; dims - 1];
+    for r in 0..rows {
+        // The row's first element in the whole tensor, row-major.
+        let mut start = 0;
+        for d in 0..dims {
+            let within = if d < dims - 1 { at[d] } else { 0 };
+            start = start * global[d] + blocks[d].1 * local[d] + within;
+        }
+        let start = start * elem;
+        let part = &mut block[r * row..(r + 1) * row];
+        if to_block {
+            part.copy_from_slice(&whole[start..start + row]);
+        } else {
+            whole[start..start + row].copy_from_slice(part);
+        }
+        for d in (0..dims - 1).rev() {
+            at[d] += 1;
+            if at[d] < local[d] {
+                break;
+            }
+            at[d] = 0;
+        }
+    }
+}
+
 /// Two values combined by `reduction` (avg sums; [`divide`] finishes it).
 fn combine(reduction: Reduction, a: f64, b: f64) -> f64 {
     match reduction {
@@ -265,6 +320,25 @@ mod tests {
         assert_eq!(out, data);
         assert!(parts_contiguous(&[1, 4], 1));
         assert!(!parts_contiguous(&[2, 4], 1));
+    }
+
+    #[test]
+    fn blocks_are_cut_and_placed_along_several_dimensions() {
+        // [[0 1 2 3] [4 5 6 7] [8 9 10 11] [12 13 14 15]] in 2 x 2 blocks.
+        let mut whole = bytes(&(0..16).collect::<Vec<_>>());
+        let blocks = [(2, 1), (2, 0)];
+        let mut block = vec![0; 16];
+        copy_block(&mut whole, &[4, 4], &blocks, 4, &mut block, true);
+        assert_eq!(ints(&block), [8, 9, 12, 13]);
+        // Only dimension 1 cut: rows 0..4, columns 2..4.
+        let mut block = vec![0; 32];
+        copy_block(&mut whole, &[4, 4], &[(1, 0), (2, 1)], 4, &mut block, true);
+        assert_eq!(ints(&block), [2, 3, 6, 7, 10, 11, 14, 15]);
+        let mut empty = vec![0; 64];
+        copy_block(&mut empty, &[4, 4], &[(1, 0), (2, 1)], 4, &mut block, false);
+        assert_eq!(ints(&empty)[2..4], [2, 3]);
+        assert_eq!(ints(&empty)[14..16], [14, 15]);
+        assert_eq!(ints(&empty)[0..2], [0, 0]);
     }
 
     #[test]

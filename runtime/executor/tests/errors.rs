@@ -211,6 +211,7 @@ fn a_kernel_that_aborts_on_one_rank_ends_the_job() {
                 input: "x".into(),
                 output: "s".into(),
                 stream: 0,
+                axis: None,
             },
         ],
     );
@@ -313,6 +314,7 @@ fn a_collective_whose_output_does_not_fit() {
             output: "g".into(),
             dim: 0,
             stream: 0,
+            axis: None,
         }],
     );
     let bundle = Bundle::new("collective-shape", &plan);

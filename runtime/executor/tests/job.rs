@@ -40,6 +40,7 @@ fn all_reduce_bundle(name: &str) -> Bundle {
             input: "x".into(),
             output: "y".into(),
             stream: 0,
+            axis: None,
         }],
     );
     let bundle = Bundle::new(name, &plan);

@@ -46,6 +46,7 @@ fn all_reduce(reduction: Reduction, input: &str, output: &str) -> Step {
         input: input.into(),
         output: output.into(),
         stream: 0,
+        axis: None,
     }
 }
 
@@ -185,6 +186,7 @@ fn reduce_scatter_along_dims_0_and_1() {
                     output: "r0".into(),
                     dim: 0,
                     stream: 0,
+                    axis: None,
                 },
                 Step::ReduceScatter {
                     reduction: Reduction::Avg,
@@ -192,6 +194,7 @@ fn reduce_scatter_along_dims_0_and_1() {
                     output: "r1".into(),
                     dim: 1,
                     stream: 0,
+                    axis: None,
                 },
             ],
         );
@@ -226,12 +229,14 @@ fn all_gather_along_dims_0_and_1() {
                     output: "g0".into(),
                     dim: 0,
                     stream: 0,
+                    axis: None,
                 },
                 Step::AllGather {
                     input: "y".into(),
                     output: "g1".into(),
                     dim: 1,
                     stream: 0,
+                    axis: None,
                 },
             ],
         );
@@ -265,6 +270,7 @@ fn broadcast_and_reduce_to_the_last_rank() {
                     input: "x".into(),
                     output: "b".into(),
                     stream: 0,
+                    axis: None,
                 },
                 Step::Reduce {
                     root,
@@ -272,6 +278,7 @@ fn broadcast_and_reduce_to_the_last_rank() {
                     input: "x".into(),
                     output: "o".into(),
                     stream: 0,
+                    axis: None,
                 },
             ],
         );
@@ -315,6 +322,7 @@ fn all_to_all_both_ways() {
                     split_dim: 0,
                     concat_dim: 1,
                     stream: 0,
+                    axis: None,
                 },
                 Step::AllToAll {
                     input: "y".into(),
@@ -322,6 +330,7 @@ fn all_to_all_both_ways() {
                     split_dim: 1,
                     concat_dim: 0,
                     stream: 0,
+                    axis: None,
                 },
             ],
         );
@@ -514,6 +523,7 @@ fn half_precision_and_i1_reductions_fold_in_rank_order() {
                     output: "hr".into(),
                     dim: 0,
                     stream: 0,
+                    axis: None,
                 },
                 Step::Reduce {
                     root: 0,
@@ -521,6 +531,7 @@ fn half_precision_and_i1_reductions_fold_in_rank_order() {
                     input: "h".into(),
                     output: "hm".into(),
                     stream: 0,
+                    axis: None,
                 },
                 all_reduce(Reduction::Sum, "g", "gs"),
                 all_reduce(Reduction::Max, "k", "ko"),
@@ -614,6 +625,7 @@ fn exact_reductions_fold_f32_in_rank_order() {
                 output: "r".into(),
                 dim: 0,
                 stream: 0,
+                axis: None,
             },
             Step::Reduce {
                 root: 2,
@@ -621,6 +633,7 @@ fn exact_reductions_fold_f32_in_rank_order() {
                 input: "x".into(),
                 output: "m".into(),
                 stream: 0,
+                axis: None,
             },
         ],
     );

@@ -70,6 +70,7 @@ fn output_and_input_names_are_plain_file_names() {
         plan.stages[0].buffers[3].output = Some(Io {
             name: escape.into(),
             layout: IoLayout::Local,
+            axes: Vec::new(),
         });
     });
     bundle.run(&[]).assert_error(&[
@@ -83,6 +84,7 @@ fn output_and_input_names_are_plain_file_names() {
         plan.stages[0].buffers[1].input = Some(Io {
             name: "/etc/hostname".into(),
             layout: IoLayout::Local,
+            axes: Vec::new(),
         });
     });
     bundle

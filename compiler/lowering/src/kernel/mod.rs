@@ -48,7 +48,7 @@ use std::collections::{HashMap, HashSet};
 
 use coco_bundle::{BufferType, DType};
 use coco_dialects::{
-    coco::{ops, DistTensor},
+    coco::{ops, DistTensor, Mesh},
     ir::{as_op, defining_op, location_text, op_name},
     lifetime,
 };
@@ -207,7 +207,8 @@ pub const ROW_REDUCTION_ATTR: &str = "coco.row_reduction";
 struct Emitter<'v, 'c, 'a> {
     target: Target,
     values: &'v Values<'c, 'a>,
-    group: usize,
+    /// The stage's ranks as its mesh (one flat axis without a coco.mesh).
+    group: Mesh,
     body: String,
     tensors: HashMap<usize, Tensor>,
     /// Kernel outputs not yet written: value -> (parameter, memref type).
@@ -230,11 +231,34 @@ struct Emitter<'v, 'c, 'a> {
     counter: usize,
 }
 
+/// Refuses `op`, whose kernel computes from the rank's position, when its
+/// result or an operand has a `#coco.mesh` layout: the kernels know a
+/// rank's block only along one flat axis (its position times the block
+/// size).
+pub(crate) fn refuse_mesh_placed(op: &Operation, location: &str) -> Result<()> {
+    let types = op
+        .results()
+        .map(|r| r.r#type())
+        .chain(op.operands().map(|v| v.r#type()));
+    for ty in types {
+        if DistTensor::from_type(ty).is_some_and(|t| t.axes.is_some()) {
+            return Err(Error::unsupported(
+                location,
+                format!(
+                    "'{}' on a #coco.mesh layout is not compiled yet: its kernel finds a rank's block from its position along one flat axis; give its values plain layouts or run it on the reference interpreter",
+                    op_name(op)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Emits `unit` as a `func.func` for a stage of `group` ranks.
 pub fn emit(
     unit: &KernelUnit,
     values: &Values,
-    group: usize,
+    group: &Mesh,
     binding: &Binding,
     target: Target,
     tuning: Tuning,
@@ -243,7 +267,7 @@ pub fn emit(
         target,
         tuning,
         values,
-        group,
+        group: group.clone(),
         body: String::new(),
         tensors: HashMap::new(),
         destinations: HashMap::new(),
@@ -282,7 +306,7 @@ pub fn emit(
 /// would leave the kernel untranslatable ("MLIR could not translate the
 /// kernels"), so it is an error here, located at the op that reads or
 /// writes the buffer. The reference backend runs such programs.
-fn reject_empty_buffers(unit: &KernelUnit, group: usize) -> Result<()> {
+fn reject_empty_buffers(unit: &KernelUnit, group: &Mesh) -> Result<()> {
     let first = unit
         .ops
         .first()
@@ -341,7 +365,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     }
 
     fn local(&self, value: Value, location: &str) -> Result<(DType, Vec<usize>)> {
-        let (_, shape) = local_type(value.r#type(), self.group, location)?;
+        let (_, shape) = local_type(value.r#type(), &self.group, location)?;
         Ok((types::element(value.r#type(), location)?, shape))
     }
 
@@ -425,7 +449,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             })
             .collect();
         let outputs: HashSet<usize> = outputs.iter().map(|v| key(*v)).collect();
-        let group = self.group;
+        let group = &self.group.clone();
         let shape_of = |op: &Operation| {
             op.result(0)
                 .ok()
@@ -507,8 +531,10 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 let Some(text) = splat_text(op) else {
                     // Every element spelled out: the constant itself, which
                     // is the same on every rank unless it is sliced.
-                    let sliced = DistTensor::from_type(value.r#type())
-                        .is_some_and(|t| t.layout.is_some_and(|l| l.is_sliced()));
+                    let sliced = DistTensor::from_type(value.r#type()).is_some_and(|t| {
+                        t.layout.is_some_and(|l| l.is_sliced())
+                            || t.axes.iter().flatten().any(|(_, l)| l.is_sliced())
+                    });
                     let text = dense_text(op).filter(|_| !sliced).ok_or_else(|| {
                         Error::unsupported(
                             location_text(op.location()),

@@ -23,6 +23,7 @@ use crate::error::{Error, Result};
 impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     pub(super) fn slice(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
         let (shape, element, location) = (&out.shape, out.element, &out.location);
+        super::refuse_mesh_placed(op, location)?;
         let x = self.operand(op, 0, location)?;
         let dim = match DistTensor::from_type(out.value.r#type()).and_then(|t| t.layout) {
             Some(Layout::Sliced(d)) => d as usize,

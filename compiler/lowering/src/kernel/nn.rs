@@ -170,6 +170,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     /// index) is dropped when `uniform(key(seed), i) < prob`; the hash is
     /// SplitMix64 in i64 inside the kernel, the key a compile-time constant.
     pub(super) fn dropout(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
+        super::refuse_mesh_placed(op, &out.location)?;
         let x = self.operand(op, 0, &out.location)?;
         let dist = DistTensor::from_type(out.value.r#type());
         let layout = dist.as_ref().and_then(|t| t.layout);

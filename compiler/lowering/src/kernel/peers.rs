@@ -51,7 +51,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             let (element, shape) = self.local(read.value, &unit.name)?;
             let memref = memref_type(&shape, element);
             let mut parts = Vec::new();
-            for q in 0..self.group {
+            for q in 0..self.group.size() {
                 params.push(format!("%q{j}_{q}: {memref} {{llvm.noalias}}"));
                 types.push(BufferType {
                     dtype: element,
@@ -79,7 +79,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             let (element, shape) = self.local(*value, &unit.name)?;
             let memref = memref_type(&shape, element);
             let mut destinations = Vec::new();
-            for k in 1..self.group {
+            for k in 1..self.group.size() {
                 params.push(format!("%w{j}_{k}: {memref} {{llvm.noalias}}"));
                 types.push(BufferType {
                     dtype: element,

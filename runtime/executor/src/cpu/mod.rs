@@ -37,8 +37,13 @@ const P2P_TAG: i32 = 1;
 /// What a step needs beyond the stage's own state.
 pub struct StepContext<'a> {
     pub plan: &'a Plan,
+    /// The stage this rank runs.
+    pub stage: &'a Stage,
     /// The ranks of this stage, at their positions.
     pub stage_comm: &'a Comm,
+    /// One per axis of the stage's mesh: the ranks along it through this
+    /// one, at their coordinates.
+    pub axes: &'a [Comm],
     /// The world, for send/recv between stages.
     pub p2p: &'a Comm,
     pub reductions: Reductions,
@@ -114,7 +119,19 @@ impl Cpu {
 
     /// Runs one step; returns the bytes it sent to other ranks.
     pub fn run(&mut self, step: &Step, cx: &StepContext) -> Result<u64> {
-        let comm = cx.stage_comm;
+        // A collective's group: its axis's ranks, or the whole stage.
+        let comm = match step.axis() {
+            Some(axis) => cx
+                .stage
+                .axis_index(axis)
+                .and_then(|a| cx.axes.get(a))
+                .ok_or_else(|| {
+                    Error::Internal(format!(
+                        "axis \"{axis}\" of a validated plan has no communicator"
+                    ))
+                })?,
+            None => cx.stage_comm,
+        };
         let how = cx.reductions;
         let region = |name: &str| self.memory.region(name).clone();
         // SAFETY (every block below): the slices from `in_out`, `bytes` and

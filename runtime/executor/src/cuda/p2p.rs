@@ -316,6 +316,7 @@ mod tests {
                 view: None,
             }],
             steps,
+            mesh: Vec::new(),
         }
     }
 

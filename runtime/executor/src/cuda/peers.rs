@@ -363,6 +363,7 @@ mod tests {
                 peer_writes: vec!["p".into()],
                 stream: 0,
             }],
+            mesh: Vec::new(),
         }
     }
 

@@ -131,6 +131,7 @@ impl BufferExt for Buffer {
         self.input = Some(Io {
             name: self.name.clone(),
             layout,
+            axes: Vec::new(),
         });
         self
     }
@@ -140,6 +141,7 @@ impl BufferExt for Buffer {
         self.output = Some(Io {
             name: format!("out_{}", self.name),
             layout,
+            axes: Vec::new(),
         });
         self
     }
@@ -166,6 +168,7 @@ pub fn stage(first_rank: usize, size: usize, buffers: Vec<Buffer>, steps: Vec<St
         size,
         buffers,
         steps,
+        mesh: Vec::new(),
     }
 }
 

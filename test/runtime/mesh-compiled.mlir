@@ -1,0 +1,79 @@
+// Programs on a [dp = 2, tp = 2] mesh, compiled: every collective over one
+// axis (each row of ranks along it a group of its own, with a root along
+// the axis), input and output files cut into blocks along both axes and
+// stacked per position on a local axis, checked bitwise against the
+// reference interpreter (integers and f32 with rank-order reductions).
+// RUN: coco-run %s --entry axes --backend cpu --ranks 4 --seed 3 --check --exact-reductions | FileCheck %s
+// RUN: coco-run %s --entry roots --backend cpu --ranks 4 --seed 3 --check --exact-reductions | FileCheck %s --check-prefix=ROOTS
+// RUN: coco-translate %s --entry axes --emit=plan --ranks 4 | FileCheck %s --check-prefix=PLAN
+// RUN: not coco-run %s --entry sliced --backend cpu --ranks 4 2>&1 | FileCheck %s --check-prefix=SLICE
+// RUN: not coco-run %s --entry axes --backend cpu --ranks 8 2>&1 | FileCheck %s --check-prefix=SIZE
+
+// CHECK: check against the reference interpreter:
+// CHECK-NEXT: axes.result0: bitwise equal
+// CHECK-NEXT: axes.result1: bitwise equal
+// CHECK-NEXT: axes.result2: bitwise equal
+// CHECK-NEXT: axes.result3: bitwise equal
+// CHECK-NEXT: axes.result4: bitwise equal
+// CHECK-NEXT: axes.arg2: bitwise equal
+
+// ROOTS: check against the reference interpreter:
+// ROOTS-NEXT: roots.result0: bitwise equal
+// ROOTS-NEXT: roots.result1: bitwise equal
+
+// PLAN: mesh = [{ name = "dp", size = 2 }, { name = "tp", size = 2 }]
+// PLAN: axes = ["sliced-0", "replicated"]
+// PLAN: axes = ["local", "sliced-1"]
+// PLAN: op = "all_gather"
+// PLAN: axis = "tp"
+// PLAN: op = "all_reduce"
+// PLAN: axis = "dp"
+
+#batch = #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>
+#cols = #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>
+#blocks = #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>
+#replica_grads = #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>
+#per_replica = #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>
+#tp_rows = #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>
+#per_replica_tp = #coco.mesh<{dp = #coco.local, tp = #coco.local}>
+
+// SIZE: error: {{.*}}mesh-compiled.mlir:[[@LINE+1]]:1: the mesh @grid [dp = 2, tp = 2] spans 4 ranks, but the world has 8; run on 4 ranks
+coco.mesh @grid [dp = 2, tp = 2]
+
+// A data- and tensor-parallel matmul gathered over tp; its column sums
+// reduced over dp; a per-replica gradient all-reduced, reduce-scattered and
+// averaged over dp; an all_to_all over tp that moves the split from
+// columns to rows.
+func.func @axes(%x: tensor<4x3xi64, #batch> {coco.input = "uniform(0,5)"},
+                %w: tensor<3x4xi64, #cols> {coco.input = "uniform(0,5)"},
+                %g: tensor<2x4xf32, #replica_grads> {coco.input = "normal(0,1)"})
+    -> (tensor<4xi64, #coco.replicated>, tensor<4x4xi64, #batch>, tensor<2x4xf32, #cols>,
+        tensor<2x4xf32, #blocks>, tensor<2x4xf32, #tp_rows>) {
+  %h = coco.matmul %x, %w : tensor<4x3xi64, #batch>, tensor<3x4xi64, #cols> -> tensor<4x4xi64, #blocks>
+  %rows = coco.all_gather %h over "tp" : tensor<4x4xi64, #blocks> -> tensor<4x4xi64, #batch>
+  %part = coco.reduce_elements sum %rows {dims = array<i64: 0>} : tensor<4x4xi64, #batch> -> tensor<4xi64, #per_replica>
+  %sums = coco.all_reduce sum %part over "dp" : tensor<4xi64, #per_replica> -> tensor<4xi64, #coco.replicated>
+  %gavg = coco.all_reduce avg %g over "dp" : tensor<2x4xf32, #replica_grads> -> tensor<2x4xf32, #cols>
+  %gscatter = coco.reduce_scatter sum %g over "dp" : tensor<2x4xf32, #replica_grads> -> tensor<2x4xf32, #blocks>
+  %swapped = coco.all_to_all %gavg over "tp" : tensor<2x4xf32, #cols> -> tensor<2x4xf32, #tp_rows>
+  %two = arith.constant 2.0 : f32
+  %twos = tensor.splat %two : tensor<2x4xf32, #replica_grads>
+  %scaled = arith.mulf %g, %twos : tensor<2x4xf32, #replica_grads>
+  coco.update %g, %scaled : tensor<2x4xf32, #replica_grads>
+  return %sums, %rows, %gavg, %gscatter, %swapped : tensor<4xi64, #coco.replicated>, tensor<4x4xi64, #batch>, tensor<2x4xf32, #cols>, tensor<2x4xf32, #blocks>, tensor<2x4xf32, #tp_rows>
+}
+
+// A root is a coordinate along the axis: tp rank 1 of each dp row.
+func.func @roots(%v: tensor<3x2xf32, #per_replica_tp> {coco.input = "normal(0,1)"})
+    -> (tensor<3x2xf32, #per_replica>, tensor<3x2xf32, #per_replica_tp>) {
+  %b = coco.broadcast %v root 1 over "tp" : tensor<3x2xf32, #per_replica_tp> -> tensor<3x2xf32, #per_replica>
+  %r = coco.reduce sum %v root 1 over "tp" : tensor<3x2xf32, #per_replica_tp> -> tensor<3x2xf32, #per_replica_tp>
+  return %b, %r : tensor<3x2xf32, #per_replica>, tensor<3x2xf32, #per_replica_tp>
+}
+
+// SLICE: mesh-compiled.mlir:[[@LINE+3]]:{{[0-9]+}}: 'coco.slice' on a #coco.mesh layout is not compiled yet
+func.func @sliced(%x: tensor<4x4xi64, #batch> {coco.input = "uniform(0,5)"})
+    -> tensor<4x4xi64, #coco.sliced<0>> {
+  %q = coco.slice %x : tensor<4x4xi64, #batch> -> tensor<4x4xi64, #coco.sliced<0>>
+  return %q : tensor<4x4xi64, #coco.sliced<0>>
+}
