@@ -32,3 +32,21 @@ func.func @overlap_matmul_fused_collective(%x: tensor<16x64xf32, #coco.sliced<1>
   }
   return %r : tensor<16x32xf32, #coco.replicated>
 }
+
+// -----
+
+// On a mesh, a matmul overlaps with an all_reduce over one axis: the
+// collective reduces each row of ranks element by element, so chunks of
+// rows are independent (tensor parallelism inside data parallelism).
+// CHECK-LABEL: func.func @overlap_over_axis
+// CHECK: coco.overlap chunks 4 -> tensor<8x64xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>
+// CHECK-NEXT: coco.matmul
+// CHECK-NEXT: coco.all_reduce sum %{{.*}} over "tp"
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @overlap_over_axis(%h: tensor<8x128xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>,
+                             %w: tensor<128x64xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>>)
+    -> tensor<8x64xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>> {
+  %p = coco.matmul %h, %w : tensor<8x128xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>, tensor<128x64xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>> -> tensor<8x64xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.local}>>
+  %y = coco.all_reduce sum %p over "tp" : tensor<8x64xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.local}>> -> tensor<8x64xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>
+  return %y : tensor<8x64xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>
+}

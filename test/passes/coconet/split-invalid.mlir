@@ -12,3 +12,13 @@ func.func @no_split_of_scalar(%loss: tensor<f32, #coco.local>) -> tensor<f32, #c
   %r = coco.all_reduce sum %loss : tensor<f32, #coco.local> -> tensor<f32, #coco.replicated>
   return %r : tensor<f32, #coco.replicated>
 }
+
+// -----
+
+// The other passes leave a program on a mesh as written, and say so.
+// expected-remark@+1 {{coco-split: not applied: the program runs on the mesh @grid [dp = 2, tp = 2], and coco-split does not transform collectives over mesh axes yet}}
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @on_a_mesh(%g: tensor<8xf32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>) -> tensor<8xf32, #coco.replicated> {
+  %r = coco.all_reduce sum %g over "dp" : tensor<8xf32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>> -> tensor<8xf32, #coco.replicated>
+  return %r : tensor<8xf32, #coco.replicated>
+}

@@ -9,7 +9,10 @@
 //! body's, so the interpreter runs it unchanged.
 //!
 //! **Preconditions**: the matmul's result has no other use; its row count is
-//! divisible by `chunks`. Otherwise a remark names the reason.
+//! divisible by `chunks`. Otherwise a remark names the reason. On a
+//! `coco.mesh` too: a collective over one axis reduces each row of ranks
+//! element by element, so its chunks of matmul rows are independent just
+//! as over the whole group.
 //!
 //! **Guarantees**: bitwise-identical results (the same ops, in order).
 //!
@@ -50,7 +53,7 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-overlap",
     summary: "Group a matmul with the collective consuming it into an overlap region pipelined in chunks",
-    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). the matmul's result only feeds one coco.all_reduce, coco.reduce_scatter or \
+    description: "**Preconditions**: the matmul's result only feeds one coco.all_reduce, coco.reduce_scatter or \
                   coco.fused_collective, and its row count is divisible by `chunks`; otherwise a remark.\n\n\
                   **Guarantees**: bitwise-identical results; the lowering pipelines chunk `i`'s collective with \
                   chunk `i + 1`'s matmul.\n\n\
@@ -156,9 +159,6 @@ impl OverlapPass {
 
 impl ModulePass for OverlapPass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
-        if super::leaves_mesh_program(module, "coco-overlap") {
-            return true;
-        }
         let functions = functions(module);
         for func in functions {
             let matmuls: Vec<_> = body_ops(as_op(&func))
