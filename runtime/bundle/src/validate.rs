@@ -591,6 +591,81 @@ mod tests {
         sample().validate().unwrap();
     }
 
+    /// The sample's stage as a [dp = 2, tp = 1] mesh.
+    fn on_mesh() -> Plan {
+        let mut plan = sample();
+        plan.stages[0].mesh = vec![
+            crate::MeshAxis {
+                name: "dp".into(),
+                size: 2,
+            },
+            crate::MeshAxis {
+                name: "tp".into(),
+                size: 1,
+            },
+        ];
+        plan
+    }
+
+    #[test]
+    fn meshes_span_their_stage_and_collectives_name_their_axes() {
+        on_mesh().validate().unwrap();
+        let mut plan = on_mesh();
+        plan.stages[0].mesh[1].size = 2;
+        assert_eq!(
+            error(&plan),
+            "stage 0 (@f): the mesh spans 4 ranks, but the stage has 2"
+        );
+        let mut plan = on_mesh();
+        plan.stages[0].mesh[1].name = "dp".into();
+        assert_eq!(
+            error(&plan),
+            "stage 0 (@f): mesh axis \"dp\" is named twice"
+        );
+
+        let mut plan = on_mesh();
+        plan.stages[0].steps.push(Step::Broadcast {
+            root: 1,
+            input: "y".into(),
+            output: "b".into(),
+            stream: 0,
+            axis: Some("tp".into()),
+        });
+        assert!(
+            error(&plan).ends_with("root 1 in a group of 1 ranks"),
+            "{}",
+            error(&plan)
+        );
+        let Step::Broadcast { axis, .. } = &mut plan.stages[0].steps[1] else {
+            unreachable!()
+        };
+        *axis = Some("pp".into());
+        assert!(
+            error(&plan).ends_with("runs over axis \"pp\", which the stage's mesh does not have"),
+            "{}",
+            error(&plan)
+        );
+    }
+
+    #[test]
+    fn axis_layouts_describe_the_mesh() {
+        let mut plan = on_mesh();
+        plan.stages[0].buffers[1].input = Some(Io {
+            name: "f.arg1".into(),
+            layout: IoLayout::Replicated,
+            axes: vec![IoLayout::Sliced(0), IoLayout::Replicated],
+        });
+        plan.validate().unwrap();
+        plan.stages[0].buffers[1].input.as_mut().unwrap().axes.pop();
+        assert!(error(&plan).ends_with("'f.arg1' gives 1 axis layouts for a mesh of 2 axes"));
+        plan.stages[0].buffers[1].input.as_mut().unwrap().axes = vec![IoLayout::Local; 2];
+        assert!(error(&plan)
+            .ends_with("'f.arg1' has layout replicated with axis layouts, expected local"));
+        let mut flat = sample();
+        flat.stages[0].buffers[1].input.as_mut().unwrap().axes = vec![IoLayout::Local];
+        assert!(error(&flat).ends_with("'f.arg1' has axis layouts, but the stage has no mesh"));
+    }
+
     #[test]
     fn launch_arguments_must_have_the_kernels_types() {
         // The scalar where an 8-element buffer is expected: the kernel
