@@ -46,7 +46,7 @@
 // PTX-NOT: .entry
 
 // PLAN: format = "coco-bundle"
-// PLAN: version = 3
+// PLAN: version = 4
 // PLAN: ranks = 4
 // PLAN: {{\[\[}}kernels]]
 // PLAN-NEXT: name = "adam_k0"

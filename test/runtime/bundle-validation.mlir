@@ -18,7 +18,7 @@
 // ESCAPE: coco-run: error: runtime/inputs/bundles/output-escape/plan.toml: stage 0 (@sgd): buffer 'arg1': output '../../sgd.arg1' is not a plain file name (it contains '/')
 // WORLD: coco-run: error: runtime/inputs/bundles/stage-past-world/plan.toml: stage 0 (@sgd) runs ranks 0 .. 2, but the plan has 1 ranks
 // HUGE: coco-run: error: runtime/inputs/bundles/huge-shape/plan.toml: stage 0 (@sgd): buffer 't1' (f32[4611686018427387904, 4]) is larger than one allocation can be
-// VERSION: coco-run: error: runtime/inputs/bundles/version-2/plan.toml: plan format version 2; this executor reads version 3: recompile the bundle with this release's coco-translate --emit=bundle
+// VERSION: coco-run: error: runtime/inputs/bundles/version-2/plan.toml: plan format version 2; this executor reads version 4: recompile the bundle with this release's coco-translate --emit=bundle
 // NAME: coco-translate: error: {{.*}}bundle-validation.mlir:[[@LINE+1]]:1: @../escape names the program's input and output files, but '../escape' is not a plain file name (it contains '/')
 func.func @"../escape"(%x: tensor<4xf32, #coco.local>) -> tensor<4xf32, #coco.replicated> {
   %s = coco.all_reduce sum %x : tensor<4xf32, #coco.local> -> tensor<4xf32, #coco.replicated>

@@ -1,12 +1,13 @@
 // Programs on a [dp = 2, tp = 2] mesh, compiled: every collective over one
 // axis (each row of ranks along it a group of its own, with a root along
 // the axis), input and output files cut into blocks along both axes and
-// stacked per position on a local axis, checked bitwise against the
-// reference interpreter (integers and f32 with rank-order reductions).
+// stacked per position on a local axis, and a rank's block of a slice or a
+// dropout mask from its coordinates, checked bitwise against the reference
+// interpreter (integers and f32 with rank-order reductions).
 // RUN: coco-run %s --entry axes --backend cpu --ranks 4 --seed 3 --check --exact-reductions | FileCheck %s
 // RUN: coco-run %s --entry roots --backend cpu --ranks 4 --seed 3 --check --exact-reductions | FileCheck %s --check-prefix=ROOTS
 // RUN: coco-translate %s --entry axes --emit=plan --ranks 4 | FileCheck %s --check-prefix=PLAN
-// RUN: not coco-run %s --entry sliced --backend cpu --ranks 4 2>&1 | FileCheck %s --check-prefix=SLICE
+// RUN: coco-run %s --entry sliced --backend cpu --ranks 4 --seed 3 --check | FileCheck %s --check-prefix=SLICED
 // RUN: not coco-run %s --entry axes --backend cpu --ranks 8 2>&1 | FileCheck %s --check-prefix=SIZE
 
 // CHECK: check against the reference interpreter:
@@ -20,6 +21,13 @@
 // ROOTS: check against the reference interpreter:
 // ROOTS-NEXT: roots.result0: bitwise equal
 // ROOTS-NEXT: roots.result1: bitwise equal
+
+// SLICED: check against the reference interpreter:
+// SLICED-NEXT: sliced.result0: bitwise equal
+// SLICED-NEXT: sliced.result1: bitwise equal
+// SLICED-NEXT: sliced.result2: bitwise equal
+// SLICED-NEXT: sliced.result3: bitwise equal
+// SLICED-NEXT: sliced.result4: bitwise equal
 
 // PLAN: mesh = [{ name = "dp", size = 2 }, { name = "tp", size = 2 }]
 // PLAN: axes = ["sliced-0", "replicated"]
@@ -71,9 +79,17 @@ func.func @roots(%v: tensor<3x2xf32, #per_replica_tp> {coco.input = "normal(0,1)
   return %b, %r : tensor<3x2xf32, #per_replica>, tensor<3x2xf32, #per_replica_tp>
 }
 
-// SLICE: mesh-compiled.mlir:[[@LINE+3]]:{{[0-9]+}}: 'coco.slice' on a #coco.mesh layout is not compiled yet
-func.func @sliced(%x: tensor<4x4xi64, #batch> {coco.input = "uniform(0,5)"})
-    -> tensor<4x4xi64, #coco.sliced<0>> {
-  %q = coco.slice %x : tensor<4x4xi64, #batch> -> tensor<4x4xi64, #coco.sliced<0>>
-  return %q : tensor<4x4xi64, #coco.sliced<0>>
+// A rank's block from its coordinates: slices that refine a replicated or
+// partly sliced operand along one or both dimensions (dimension 0 over dp
+// then tp), and dropout, whose counters are global element indices.
+func.func @sliced(%x: tensor<4x4xi64, #batch> {coco.input = "uniform(0,9)"},
+                  %r: tensor<4x8xf32, #coco.replicated> {coco.input = "normal(0,1)"})
+    -> (tensor<4x4xi64, #coco.sliced<0>>, tensor<4x4xi64, #blocks>, tensor<4x8xf32, #blocks>,
+        tensor<4x8xf32, #cols>, tensor<4x8xf32, #blocks>) {
+  %quarters = coco.slice %x : tensor<4x4xi64, #batch> -> tensor<4x4xi64, #coco.sliced<0>>
+  %tiles = coco.slice %x : tensor<4x4xi64, #batch> -> tensor<4x4xi64, #blocks>
+  %rtiles = coco.slice %r : tensor<4x8xf32, #coco.replicated> -> tensor<4x8xf32, #blocks>
+  %rcols = coco.slice %r : tensor<4x8xf32, #coco.replicated> -> tensor<4x8xf32, #cols>
+  %dropped = coco.dropout %rtiles prob 0.5 seed 7 : tensor<4x8xf32, #blocks>
+  return %quarters, %tiles, %rtiles, %rcols, %dropped : tensor<4x4xi64, #coco.sliced<0>>, tensor<4x4xi64, #blocks>, tensor<4x8xf32, #blocks>, tensor<4x8xf32, #cols>, tensor<4x8xf32, #blocks>
 }

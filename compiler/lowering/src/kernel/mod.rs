@@ -31,9 +31,11 @@
 //! `elementwise` (fused clusters), `reduction` (and its GPU form,
 //! `tree_reduction`), `matmul`, `nn`
 //! (softmax, layer norm, dropout) and `movement` (slices, broadcasts,
-//! transposes, head reshapes); `types` holds the element types.
+//! transposes, head reshapes); `types` holds the element types, `blocks`
+//! a rank's block on the stage's mesh.
 
 mod blocked_reduction;
+mod blocks;
 mod elementwise;
 mod math;
 mod matmul;
@@ -229,29 +231,6 @@ struct Emitter<'v, 'c, 'a> {
     /// Measured blockings for the CPU's GEMM helpers.
     tuning: Tuning<'v>,
     counter: usize,
-}
-
-/// Refuses `op`, whose kernel computes from the rank's position, when its
-/// result or an operand has a `#coco.mesh` layout: the kernels know a
-/// rank's block only along one flat axis (its position times the block
-/// size).
-pub(crate) fn refuse_mesh_placed(op: &Operation, location: &str) -> Result<()> {
-    let types = op
-        .results()
-        .map(|r| r.r#type())
-        .chain(op.operands().map(|v| v.r#type()));
-    for ty in types {
-        if DistTensor::from_type(ty).is_some_and(|t| t.axes.is_some()) {
-            return Err(Error::unsupported(
-                location,
-                format!(
-                    "'{}' on a #coco.mesh layout is not compiled yet: its kernel finds a rank's block from its position along one flat axis; give its values plain layouts or run it on the reference interpreter",
-                    op_name(op)
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Emits `unit` as a `func.func` for a stage of `group` ranks.

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use coco_dialects::{
-    coco::{ops, DistTensor, Layout},
+    coco::ops,
     ir::{i64_array_attr, int_attr, op_name},
 };
 use melior::ir::{Operation, ValueLike};
@@ -23,36 +23,66 @@ use crate::error::{Error, Result};
 impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     pub(super) fn slice(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
         let (shape, element, location) = (&out.shape, out.element, &out.location);
-        super::refuse_mesh_placed(op, location)?;
         let x = self.operand(op, 0, location)?;
-        let dim = match DistTensor::from_type(out.value.r#type()).and_then(|t| t.layout) {
-            Some(Layout::Sliced(d)) => d as usize,
-            _ => {
-                return Err(Error::unsupported(
-                    location,
-                    "coco.slice result is not sliced",
-                ))
-            }
-        };
-        let c = self.fresh("c");
-        self.line(&format!("{c} = arith.constant {} : index", shape[dim]));
-        let offset = self.fresh("o");
-        self.line(&format!("{offset} = arith.muli %rank, {c} : index"));
-        // A gather rather than `tensor.extract_slice`: a subview at a
-        // rank-dependent offset is a strided memref, which GPU kernels
-        // cannot take as a bare pointer.
+        let mesh = self.group.clone();
+        let result = self.placement_of(out.value.r#type());
+        let source = self.placement_of(
+            op.operand(0)
+                .map_err(|_| Error::unsupported(location, "coco.slice without an operand"))?
+                .r#type(),
+        );
+        if !result.0.iter().any(|l| l.is_sliced()) {
+            return Err(Error::unsupported(
+                location,
+                "coco.slice result is not sliced",
+            ));
+        }
+        // Along each dimension the result's blocks refine the operand's
+        // (`parts` of them in each); the rank's part starts at its block
+        // index modulo `parts`, times the part's size: the interpreter's
+        // `sub_block`.
         let rank = shape.len();
         let mut index = String::new();
         let mut coordinates = Vec::new();
-        for d in 0..rank {
+        for (d, &size_d) in shape.iter().enumerate() {
             let _ = writeln!(index, "      %gl{d} = linalg.index {d} : index");
-            if d == dim {
-                let _ = writeln!(index, "      %gs{d} = arith.addi %gl{d}, {offset} : index");
-                coordinates.push(format!("%gs{d}"));
-            } else {
+            let (count, source_count) = (result.parts(&mesh, d), source.parts(&mesh, d));
+            if count == source_count {
                 coordinates.push(format!("%gl{d}"));
+                continue;
             }
+            if source_count == 0 || !count.is_multiple_of(source_count) {
+                return Err(Error::unsupported(
+                    location,
+                    format!("coco.slice: dimension {d}'s {count} blocks do not refine the operand's {source_count}"),
+                ));
+            }
+            let block = self
+                .block_index(&result, d)
+                .expect("a dimension in more blocks than the operand's is sliced");
+            // Of a whole operand the block index is the part already.
+            let within = if source_count == 1 {
+                block
+            } else {
+                let parts = self.fresh("c");
+                let within = self.fresh("w");
+                self.line(&format!(
+                    "{parts} = arith.constant {} : index",
+                    count / source_count
+                ));
+                self.line(&format!("{within} = arith.remui {block}, {parts} : index"));
+                within
+            };
+            let size = self.fresh("c");
+            let offset = self.fresh("o");
+            self.line(&format!("{size} = arith.constant {size_d} : index"));
+            self.line(&format!("{offset} = arith.muli {within}, {size} : index"));
+            let _ = writeln!(index, "      %gs{d} = arith.addi %gl{d}, {offset} : index");
+            coordinates.push(format!("%gs{d}"));
         }
+        // A gather rather than `tensor.extract_slice`: a subview at a
+        // rank-dependent offset is a strided memref, which GPU kernels
+        // cannot take as a bare pointer.
         let e = self.empty(shape, element);
         self.line(&format!(
             "{} = linalg.generic {{indexing_maps = [{}], iterator_types = {}}} outs({e} : {}) {{\n    ^bb0(%o: {element}):\n{index}      %v = tensor.extract {}[{}] : {}\n      linalg.yield %v : {element}\n    }} -> {}",

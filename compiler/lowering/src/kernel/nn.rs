@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use coco_bundle::DType;
 
 use coco_dialects::{
-    coco::{DistTensor, Layout, Reduction},
+    coco::{DistTensor, Reduction},
     ir::{float_attr, int_attr},
 };
 use melior::ir::{Operation, ValueLike};
@@ -170,10 +170,12 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
     /// index) is dropped when `uniform(key(seed), i) < prob`; the hash is
     /// SplitMix64 in i64 inside the kernel, the key a compile-time constant.
     pub(super) fn dropout(&mut self, op: &Operation<'c>, out: &Computed<'c, 'a>) -> Result<()> {
-        super::refuse_mesh_placed(op, &out.location)?;
         let x = self.operand(op, 0, &out.location)?;
         let dist = DistTensor::from_type(out.value.r#type());
-        let layout = dist.as_ref().and_then(|t| t.layout);
+        let placement = self.placement_of(out.value.r#type());
+        let blocks: Vec<Option<String>> = (0..x.shape.len())
+            .map(|d| self.block_index(&placement, d))
+            .collect();
         let global = dist
             .and_then(|t| t.static_shape())
             .ok_or_else(|| Error::unsupported(&out.location, "dropout of a dynamic shape"))?;
@@ -185,7 +187,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let body = format!(
             "{}{}      %ctr = arith.muli %dgi{rank}, %spread : i64\n      %in = arith.xori %key, %ctr : i64\n{}      %bits = arith.shrui %h, %sh11 : i64\n      %drop = arith.cmpi ult, %bits, %threshold : i64\n      %scale = arith.constant {} : {element}\n      %kept = arith.mulf %a, %scale : {element}\n      %zero = arith.constant 0.0 : {element}\n      %y = arith.select %drop, %zero, %kept : {element}\n",
             rng_constants(seed, prob),
-            global_index(&x, layout, &global),
+            global_index(&x, &blocks, &global),
             MIX,
             float_literal(scale)
         );
@@ -235,9 +237,10 @@ fn rng_constants(seed: u64, prob: f64) -> String {
 }
 
 /// Lines computing `%dgi{rank}`, an element's row-major index in the
-/// global tensor of shape `global`: the sliced dimension of a local part
-/// starts at `%rank` times its local size.
-fn global_index(x: &Tensor, layout: Option<Layout>, global: &[i64]) -> String {
+/// global tensor of shape `global`: along a sliced dimension the local
+/// part starts at the rank's block index (`blocks[d]`, an `index` value
+/// computed before the loop) times its local size.
+fn global_index(x: &Tensor, blocks: &[Option<String>], global: &[i64]) -> String {
     let rank = x.shape.len();
     let mut strides = vec![1i64; rank];
     for d in (0..rank.saturating_sub(1)).rev() {
@@ -249,16 +252,16 @@ fn global_index(x: &Tensor, layout: Option<Layout>, global: &[i64]) -> String {
             index,
             "      %dl{d} = linalg.index {d} : index\n      %dli{d} = arith.index_cast %dl{d} : index to i64\n"
         );
-        let coordinate = match layout {
-            Some(Layout::Sliced(dim)) if dim as usize == d => {
+        let coordinate = match &blocks[d] {
+            Some(block) => {
                 let _ = write!(
                     index,
-                    "      %dr{d} = arith.index_cast %rank : index to i64\n      %dn{d} = arith.constant {} : i64\n      %do{d} = arith.muli %dr{d}, %dn{d} : i64\n      %dc{d} = arith.addi %dli{d}, %do{d} : i64\n",
+                    "      %dr{d} = arith.index_cast {block} : index to i64\n      %dn{d} = arith.constant {} : i64\n      %do{d} = arith.muli %dr{d}, %dn{d} : i64\n      %dc{d} = arith.addi %dli{d}, %do{d} : i64\n",
                     x.shape[d]
                 );
                 format!("%dc{d}")
             }
-            _ => format!("%dli{d}"),
+            None => format!("%dli{d}"),
         };
         let _ = write!(
             index,
