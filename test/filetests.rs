@@ -173,10 +173,37 @@ fn main() {
         // axis) apply.
         let mesh_world = oracles::mesh_world(&source);
         if let Some(world) = mesh_world {
-            let file = path.clone();
-            trials.push(timed(format!("compiled::{path}::as-written"), move || {
-                compiled::check(&file, &[], &[world]).map_err(Failed::from)
-            }));
+            // Compiled as written, as the autotuner plans it for its world,
+            // and under the passes that apply on a mesh (split over an
+            // axis, in both forms; overlap).
+            let schedules: [(&str, Vec<String>); 4] = [
+                ("as-written", Vec::new()),
+                (
+                    "autotuned",
+                    vec![
+                        "--coco-autotune=h100-node".into(),
+                        format!("--autotune-ranks={world}"),
+                    ],
+                ),
+                (
+                    "split-overlap",
+                    vec![
+                        "--pass-pipeline=builtin.module(coco-split,canonicalize,cse,coco-overlap{chunks=2})"
+                            .into(),
+                    ],
+                ),
+                (
+                    "split-reduce-broadcast",
+                    vec!["--pass-pipeline=builtin.module(coco-split{via=reduce-broadcast})".into()],
+                ),
+            ];
+            for (name, schedule) in schedules {
+                let file = path.clone();
+                trials.push(timed(format!("compiled::{path}::{name}"), move || {
+                    let schedule: Vec<&str> = schedule.iter().map(String::as_str).collect();
+                    compiled::check(&file, &schedule, &[world]).map_err(Failed::from)
+                }));
+            }
             for pipeline in pipelines {
                 let file = path.clone();
                 trials.push(timed(

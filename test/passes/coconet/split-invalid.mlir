@@ -15,10 +15,11 @@ func.func @no_split_of_scalar(%loss: tensor<f32, #coco.local>) -> tensor<f32, #c
 
 // -----
 
-// The other passes leave a program on a mesh as written, and say so.
-// expected-remark@+1 {{coco-split: not applied: the program runs on the mesh @grid [dp = 2, tp = 2], and coco-split does not transform collectives over mesh axes yet}}
+// Over one mesh axis, the intermediate cannot be sliced along a dimension
+// another axis slices already.
 coco.mesh @grid [dp = 2, tp = 2]
-func.func @on_a_mesh(%g: tensor<8xf32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>) -> tensor<8xf32, #coco.replicated> {
-  %r = coco.all_reduce sum %g over "dp" : tensor<8xf32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>> -> tensor<8xf32, #coco.replicated>
-  return %r : tensor<8xf32, #coco.replicated>
+func.func @dim_taken(%g: tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<0>}>>) -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>> {
+  // expected-remark@+1 {{coco-split: not applied to coco.all_reduce: dimension 0 is sliced along axis "tp" already, so the intermediate cannot be sliced along it over "dp" too (choose another with dim=)}}
+  %r = coco.all_reduce sum %g over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<0>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>>
+  return %r : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>>
 }

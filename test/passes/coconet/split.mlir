@@ -29,3 +29,23 @@ func.func @split_keeps_kind_and_uses(%g: tensor<16xf32, #coco.local>) -> tensor<
   %s = arith.mulf %r, %r : tensor<16xf32, #coco.replicated>
   return %s : tensor<16xf32, #coco.replicated>
 }
+
+// -----
+
+// Over one axis of a mesh: the data-parallel gradient all_reduce of a
+// tensor-parallel weight splits into collectives over "dp", the
+// intermediate sliced along dimension 0 on dp (dimension 1 stays tp's).
+// CHECK-LABEL: func.func @split_over_axis
+// CHECK: %[[S:.*]] = coco.reduce_scatter sum %arg0 over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+// CHECK-NEXT: %[[G:.*]] = coco.all_gather %[[S]] over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+// CHECK-NEXT: return %[[G]]
+// BCAST-LABEL: func.func @split_over_axis
+// BCAST: %[[R:.*]] = coco.reduce sum %arg0 root 0 over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>>
+// BCAST-NEXT: coco.broadcast %[[R]] root 0 over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+// DIM1-LABEL: func.func @split_over_axis
+// DIM1: coco.all_reduce sum %arg0 over "dp"
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @split_over_axis(%g: tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>>) -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>> {
+  %r = coco.all_reduce sum %g over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+  return %r : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+}

@@ -6,7 +6,7 @@
 
 use melior::{
     ir::{
-        attribute::{DenseI64ArrayAttribute, IntegerAttribute},
+        attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute},
         operation::OperationBuilder,
         r#type::{IntegerType, RankedTensorType},
         Identifier, Location, Operation, Type, Value, ValueLike,
@@ -16,6 +16,7 @@ use melior::{
 
 use super::{
     layout::{DistTensor, Layout},
+    mesh::{placed_type, Mesh, Placement},
     ops::{self, Reduction},
     rules::{infer_result_layout, LayoutPattern, Operand},
 };
@@ -132,6 +133,52 @@ impl<'c> CocoBuilder<'c> {
     /// `coco.matmul` with Megatron's sharding rules.
     pub fn matmul(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Result<Operation<'c>> {
         self.layout_op(ops::MATMUL, &[lhs, rhs], None, None, None)
+    }
+
+    /// A collective `name` over axis `axis` of `mesh`, whose result keeps
+    /// the operand's shape and element type and is placed as `placement`
+    /// (the caller applies the rule along the axis; the verifier checks
+    /// it). `kind` for reductions, `root` for reduce and broadcast.
+    pub fn over_axis(
+        &self,
+        name: &str,
+        input: Value<'c, '_>,
+        axis: &str,
+        mesh: &Mesh,
+        placement: &Placement,
+        kind: Option<Reduction>,
+        root: Option<i64>,
+    ) -> Result<Operation<'c>> {
+        let fail = |message: String| Error::Build {
+            op: name.to_string(),
+            message,
+        };
+        let result =
+            placed_type(self.context, input.r#type(), mesh, placement).ok_or_else(|| {
+                fail(format!(
+                    "operand {} is not a statically shaped coco tensor",
+                    input.r#type()
+                ))
+            })?;
+        let mut builder = OperationBuilder::new(name, self.location)
+            .add_operands(&[input])
+            .add_results(&[result])
+            .add_attributes(&[(
+                Identifier::new(self.context, "axis"),
+                StringAttribute::new(self.context, axis).into(),
+            )]);
+        if let Some(kind) = kind {
+            let i32_type = IntegerType::new(self.context, 32).into();
+            builder = builder.add_attributes(&[(
+                Identifier::new(self.context, "kind"),
+                IntegerAttribute::new(i32_type, kind.value()).into(),
+            )]);
+        }
+        let op = builder.build().map_err(|e| fail(e.to_string()))?;
+        match root {
+            Some(root) => self.with_root(op, root),
+            None => Ok(op),
+        }
     }
 
     /// One op whose result has the first operand's element type; the shape

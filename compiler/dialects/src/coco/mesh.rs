@@ -4,7 +4,10 @@
 //! one unnamed axis over the whole group, so every backend and rule works on
 //! placements alone and a plain layout is the same layout on every axis.
 
-use melior::ir::Operation;
+use melior::{
+    ir::{r#type::RankedTensorType, Attribute, Operation, Type},
+    Context,
+};
 
 use super::{layout::LocalShapeError, ops, DistTensor, Layout};
 use crate::ir::{as_op, body_ops, i64_array_attr, location_text, op_name, str_array_attr};
@@ -222,6 +225,21 @@ impl Placement {
             .collect();
         format!("#coco.mesh<{{{}}}>", axes.join(", "))
     }
+}
+
+/// The ranked tensor type with `ty`'s shape and element type placed as
+/// `placement` on `mesh` (a plain layout when it is one along every axis).
+/// `None` when `ty` is not a statically shaped ranked tensor.
+pub fn placed_type<'c>(
+    context: &'c Context,
+    ty: Type<'c>,
+    mesh: &Mesh,
+    placement: &Placement,
+) -> Option<Type<'c>> {
+    let tensor = DistTensor::from_type(ty)?;
+    let dims: Vec<u64> = tensor.static_shape()?.iter().map(|&d| d as u64).collect();
+    let layout = Attribute::parse(context, &placement.text(mesh))?;
+    Some(RankedTensorType::new(&dims, tensor.element, Some(layout)).into())
 }
 
 impl DistTensor<'_> {

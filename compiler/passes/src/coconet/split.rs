@@ -8,7 +8,12 @@
 //! broadcast from it.
 //!
 //! **Preconditions**: the all_reduce's tensor has a dimension `dim` (0-d
-//! tensors are left alone, with a remark). The split program runs only on
+//! tensors are left alone, with a remark). On a `coco.mesh`, an all_reduce
+//! over one axis splits into collectives over that axis, the intermediate
+//! sliced along `dim` on it (`#coco.mesh<{dp = #coco.sliced<0>, ...}>`),
+//! when no other axis slices `dim` already: the reduce_scatter cuts each
+//! rank's block in coordinate order, which is the placement's block order
+//! only then. The split program runs only on
 //! world sizes that divide dimension `dim`; the interpreter and runtime
 //! report others by name.
 //!
@@ -26,9 +31,9 @@
 
 use coco_dialects::lifetime;
 use coco_dialects::{
-    coco::{ops, CocoBuilder, DistTensor, Reduction},
+    coco::{ops, CocoBuilder, DistTensor, Layout, Mesh, Placement, Reduction},
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, int_attr, nested_ops, op_name},
+    ir::{as_op, int_attr, nested_ops, op_name, str_attr},
     rewrite::{erase, insert_before, replace_all_uses},
 };
 use melior::Context;
@@ -46,7 +51,9 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-split",
     summary: "Split every coco.all_reduce into reduce_scatter + all_gather (or reduce + broadcast)",
-    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). the tensor has dimension `dim` (0-d all_reduces get a remark and stay). \
+    description: "**Preconditions**: the tensor has dimension `dim` (0-d all_reduces get a remark and stay). \
+                  On a `coco.mesh`, an all_reduce over one axis splits into a reduce_scatter and an all_gather over that axis, the \
+                  intermediate sliced along `dim` on it, when no other axis slices `dim` already (else a remark). \
                   The split program needs a world size that divides dimension `dim`.\n\n\
                   **Guarantees**: bitwise-identical results for every valid world size and reduction.\n\n\
                   ```mlir\n\
@@ -113,33 +120,158 @@ fn create(options: &Options) -> Result<Pass> {
     Ok(create_module_pass(&INFO, &PASS_ID, "CocoSplit", pass))
 }
 
+/// An all_reduce over one axis of the program's mesh: the mesh, the
+/// axis's index and name, and the operand's placement.
+struct OverAxis {
+    mesh: Mesh,
+    axis: usize,
+    name: String,
+    operand: Placement,
+}
+
 impl SplitPass {
-    /// Why `op` cannot be split, if it cannot.
-    fn check(&self, op: &Operation) -> std::result::Result<(), String> {
-        if self.via == Via::ReduceBroadcast {
-            return Ok(());
-        }
-        let rank = op
+    /// Why `op` cannot be split, if it cannot; on a mesh, the axis it runs
+    /// over (`None`: the whole group, with plain layouts).
+    fn check(
+        &self,
+        op: &Operation,
+        mesh: Option<&Mesh>,
+    ) -> std::result::Result<Option<OverAxis>, String> {
+        let tensor = op
             .operand(0)
             .ok()
-            .and_then(|v| DistTensor::from_type(v.r#type()))
-            .map_or(0, |t| t.rank());
+            .and_then(|v| DistTensor::from_type(v.r#type()));
+        let over = match (mesh, str_attr(op, "axis")) {
+            (Some(mesh), Some(name)) => {
+                let axis = mesh
+                    .axis(&name)
+                    .ok_or_else(|| format!("the mesh has no axis \"{name}\""))?;
+                let operand = tensor
+                    .as_ref()
+                    .and_then(|t| t.placement(mesh).ok())
+                    .ok_or("its operand has no placement on the mesh")?;
+                Some(OverAxis {
+                    mesh: mesh.clone(),
+                    axis,
+                    name,
+                    operand,
+                })
+            }
+            (Some(_), None) if tensor.as_ref().is_some_and(|t| t.layout.is_none()) => {
+                return Err(
+                    "it spans the whole mesh with a #coco.mesh layout (split the collectives over one axis)"
+                        .into(),
+                )
+            }
+            _ => None,
+        };
+        if self.via == Via::ReduceBroadcast {
+            return Ok(over);
+        }
+        let rank = tensor.as_ref().map_or(0, |t| t.rank());
         if self.dim as usize >= rank {
             return Err(format!(
                 "the tensor has rank {rank}, so there is no dimension {} to slice the intermediate along",
                 self.dim
             ));
         }
-        Ok(())
+        if let Some(over) = &over {
+            // The reduce_scatter cuts each rank's block along `dim` in
+            // coordinate order, which is the placement's block order only
+            // when no other axis slices `dim` already.
+            if let Some(&other) = over.operand.slicing_axes(self.dim as usize).first() {
+                return Err(format!(
+                    "dimension {} is sliced along axis \"{}\" already, so the intermediate cannot be sliced along it over \"{}\" too (choose another with dim=)",
+                    self.dim, over.mesh.axes[other].0, over.name
+                ));
+            }
+        }
+        Ok(over)
     }
 
-    fn rewrite(&self, op_ref: OperationRef) -> coco_dialects::Result<()> {
+    /// The two collectives over one mesh axis that replace `op`.
+    fn split_over_axis<'c>(
+        &self,
+        builder: &CocoBuilder<'c>,
+        op_ref: OperationRef<'c, '_>,
+        over: &OverAxis,
+        kind: Reduction,
+    ) -> coco_dialects::Result<Operation<'c>> {
+        let op = as_op(&op_ref);
+        let input = op.operand(0).map_err(coco_dialects::Error::from)?;
+        let result = op.result(0).map_err(coco_dialects::Error::from)?;
+        let output = DistTensor::from_type(result.r#type())
+            .and_then(|t| t.placement(&over.mesh).ok())
+            .ok_or_else(|| coco_dialects::Error::Build {
+                op: ops::ALL_REDUCE.into(),
+                message: "its result has no placement on the mesh".into(),
+            })?;
+        let (first, second, root) = match self.via {
+            Via::ReduceScatter => {
+                let mut middle = over.operand.clone();
+                middle.0[over.axis] = Layout::Sliced(self.dim);
+                (
+                    builder.over_axis(
+                        ops::REDUCE_SCATTER,
+                        input,
+                        &over.name,
+                        &over.mesh,
+                        &middle,
+                        Some(kind),
+                        None,
+                    )?,
+                    ops::ALL_GATHER,
+                    None,
+                )
+            }
+            Via::ReduceBroadcast => (
+                builder.over_axis(
+                    ops::REDUCE,
+                    input,
+                    &over.name,
+                    &over.mesh,
+                    &over.operand,
+                    Some(kind),
+                    Some(0),
+                )?,
+                ops::BROADCAST,
+                Some(0),
+            ),
+        };
+        let first = insert_before(op_ref, first)?;
+        let intermediate = as_op(&first)
+            .result(0)
+            .map_err(coco_dialects::Error::from)?
+            .into();
+        builder.over_axis(
+            second,
+            intermediate,
+            &over.name,
+            &over.mesh,
+            &output,
+            None,
+            root,
+        )
+    }
+
+    fn rewrite(&self, op_ref: OperationRef, over: Option<&OverAxis>) -> coco_dialects::Result<()> {
         let op = as_op(&op_ref);
         let context = lifetime::context(op);
         let builder = CocoBuilder::new(context, op.location());
         let kind = int_attr(op, "kind")
             .and_then(Reduction::from_value)
             .unwrap_or(Reduction::Sum);
+        if let Some(over) = over {
+            let second = self.split_over_axis(&builder, op_ref, over, kind)?;
+            let second = insert_before(op_ref, second)?;
+            let old = op.result(0).map_err(coco_dialects::Error::from)?.into();
+            let new = as_op(&second)
+                .result(0)
+                .map_err(coco_dialects::Error::from)?
+                .into();
+            replace_all_uses(old, new);
+            return erase(op_ref);
+        }
         let input = op.operand(0).map_err(coco_dialects::Error::from)?;
         let (first, root) = match self.via {
             Via::ReduceScatter => (builder.reduce_scatter(kind, input, self.dim)?, None),
@@ -167,9 +299,7 @@ impl SplitPass {
 
 impl ModulePass for SplitPass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
-        if super::leaves_mesh_program(module, "coco-split") {
-            return true;
-        }
+        let mesh = Mesh::declared(module).map(|d| d.mesh);
         let candidates: Vec<OperationRef> = nested_ops(module)
             .into_iter()
             .filter(|op| op_name(as_op(op)) == ops::ALL_REDUCE)
@@ -177,18 +307,21 @@ impl ModulePass for SplitPass {
         let mut ok = true;
         for op_ref in candidates {
             let op = as_op(&op_ref);
-            if let Err(reason) = self.check(op) {
-                let message = format!("coco-split: not applied to coco.all_reduce: {reason}");
-                if self.strict {
-                    emit_error(op.location(), &message);
-                    ok = false;
-                } else {
-                    emit_remark(op.location(), &message);
+            let over = match self.check(op, mesh.as_ref()) {
+                Ok(over) => over,
+                Err(reason) => {
+                    let message = format!("coco-split: not applied to coco.all_reduce: {reason}");
+                    if self.strict {
+                        emit_error(op.location(), &message);
+                        ok = false;
+                    } else {
+                        emit_remark(op.location(), &message);
+                    }
+                    continue;
                 }
-                continue;
-            }
+            };
             let location = op.location();
-            if let Err(e) = self.rewrite(op_ref) {
+            if let Err(e) = self.rewrite(op_ref, over.as_ref()) {
                 emit_error(location, &format!("coco-split: internal error: {e}"));
                 return false;
             }
