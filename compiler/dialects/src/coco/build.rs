@@ -22,6 +22,15 @@ use super::{
 };
 use crate::{Error, Result};
 
+/// Where a collective over one mesh axis puts its result: the axis, the
+/// mesh, and the result's placement on it.
+#[derive(Clone, Copy)]
+pub struct OnAxis<'m> {
+    pub axis: &'m str,
+    pub mesh: &'m Mesh,
+    pub placement: &'m Placement,
+}
+
 /// Builds coco ops at one location.
 pub struct CocoBuilder<'c> {
     context: &'c Context,
@@ -143,12 +152,15 @@ impl<'c> CocoBuilder<'c> {
         &self,
         name: &str,
         input: Value<'c, '_>,
-        axis: &str,
-        mesh: &Mesh,
-        placement: &Placement,
+        on: OnAxis,
         kind: Option<Reduction>,
         root: Option<i64>,
     ) -> Result<Operation<'c>> {
+        let OnAxis {
+            axis,
+            mesh,
+            placement,
+        } = on;
         let fail = |message: String| Error::Build {
             op: name.to_string(),
             message,

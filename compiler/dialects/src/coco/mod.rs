@@ -11,7 +11,7 @@ pub mod summation;
 pub mod verify;
 pub mod world;
 
-pub use build::CocoBuilder;
+pub use build::{CocoBuilder, OnAxis};
 pub use facts::{facts, OpFacts};
 pub use layout::{DistTensor, Layout, LocalShapeError};
 pub use mesh::{Mesh, MeshDecl, Placement};

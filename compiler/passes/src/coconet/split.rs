@@ -31,7 +31,7 @@
 
 use coco_dialects::lifetime;
 use coco_dialects::{
-    coco::{ops, CocoBuilder, DistTensor, Layout, Mesh, Placement, Reduction},
+    coco::{ops, CocoBuilder, DistTensor, Layout, Mesh, OnAxis, Placement, Reduction},
     diagnostics::{emit_error, emit_remark},
     ir::{as_op, int_attr, nested_ops, op_name, str_attr},
     rewrite::{erase, insert_before, replace_all_uses},
@@ -214,9 +214,11 @@ impl SplitPass {
                     builder.over_axis(
                         ops::REDUCE_SCATTER,
                         input,
-                        &over.name,
-                        &over.mesh,
-                        &middle,
+                        OnAxis {
+                            axis: &over.name,
+                            mesh: &over.mesh,
+                            placement: &middle,
+                        },
                         Some(kind),
                         None,
                     )?,
@@ -228,9 +230,11 @@ impl SplitPass {
                 builder.over_axis(
                     ops::REDUCE,
                     input,
-                    &over.name,
-                    &over.mesh,
-                    &over.operand,
+                    OnAxis {
+                        axis: &over.name,
+                        mesh: &over.mesh,
+                        placement: &over.operand,
+                    },
                     Some(kind),
                     Some(0),
                 )?,
@@ -246,9 +250,11 @@ impl SplitPass {
         builder.over_axis(
             second,
             intermediate,
-            &over.name,
-            &over.mesh,
-            &output,
+            OnAxis {
+                axis: &over.name,
+                mesh: &over.mesh,
+                placement: &output,
+            },
             None,
             root,
         )
