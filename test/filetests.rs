@@ -175,8 +175,8 @@ fn main() {
         if let Some(world) = mesh_world {
             // Compiled as written, as the autotuner plans it for its world,
             // and under the passes that apply on a mesh (split over an
-            // axis, in both forms; overlap).
-            let schedules: [(&str, Vec<String>); 4] = [
+            // axis, in both forms; reorder onto its slices; overlap).
+            let schedules: [(&str, Vec<String>); 5] = [
                 ("as-written", Vec::new()),
                 (
                     "autotuned",
@@ -191,6 +191,10 @@ fn main() {
                         "--pass-pipeline=builtin.module(coco-split,canonicalize,cse,coco-overlap{chunks=2})"
                             .into(),
                     ],
+                ),
+                (
+                    "rs-c-ag",
+                    vec!["--pass-pipeline=builtin.module(coco-split,coco-reorder,canonicalize,cse)".into()],
                 ),
                 (
                     "split-reduce-broadcast",

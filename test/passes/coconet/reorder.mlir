@@ -33,3 +33,30 @@ func.func @recompute_producers_and_keep_needed_gathers(%s: tensor<64xf32, #coco.
   %n = coco.norm %sum : tensor<64xf32, #coco.replicated> -> tensor<f32, #coco.replicated>
   return %n : tensor<f32, #coco.replicated>
 }
+
+// -----
+
+// Over one mesh axis: the data-parallel SGD step moves onto the slices of
+// the gradient's reduce_scatter over "dp" (ZeRO), the weight is sliced
+// along dimension 0 on dp (its tp slices stay), and the new weight is
+// gathered over "dp" for the update.
+// CHECK-LABEL: func.func @reorder_over_axis
+// CHECK-DAG: %[[LR:.*]] = arith.constant dense<{{.*}}> : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+// CHECK-DAG: %[[S:.*]] = coco.reduce_scatter sum %arg1 over "dp"
+// CHECK: %[[STEP:.*]] = arith.mulf %[[S]], %[[LR]] : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+// CHECK-NEXT: %[[W:.*]] = coco.slice %arg0 : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+// CHECK-NEXT: %[[NEW:.*]] = arith.subf %[[W]], %[[STEP]]
+// CHECK-NEXT: %[[G:.*]] = coco.all_gather %[[NEW]] over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+// CHECK-NEXT: coco.update %arg0, %[[G]]
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @reorder_over_axis(%w: tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>,
+                             %g: tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>>) {
+  %s = coco.reduce_scatter sum %g over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+  %full = coco.all_gather %s over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+  %lr = arith.constant 0.01 : f32
+  %lrs = tensor.splat %lr : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+  %step = arith.mulf %full, %lrs : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+  %new = arith.subf %w, %step : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+  coco.update %w, %new : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+  return
+}

@@ -16,10 +16,10 @@ func.func @no_split_of_scalar(%loss: tensor<f32, #coco.local>) -> tensor<f32, #c
 // -----
 
 // Over one mesh axis, the intermediate cannot be sliced along a dimension
-// another axis slices already.
+// an axis inside that one slices already.
 coco.mesh @grid [dp = 2, tp = 2]
 func.func @dim_taken(%g: tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<0>}>>) -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>> {
-  // expected-remark@+1 {{coco-split: not applied to coco.all_reduce: dimension 0 is sliced along axis "tp" already, so the intermediate cannot be sliced along it over "dp" too (choose another with dim=)}}
+  // expected-remark@+1 {{coco-split: not applied to coco.all_reduce: dimension 0 is sliced along axis "tp", inside "dp", so the intermediate cannot be sliced along it over "dp" (choose another with dim=)}}
   %r = coco.all_reduce sum %g over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<0>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>>
   return %r : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>>
 }

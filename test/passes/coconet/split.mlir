@@ -49,3 +49,17 @@ func.func @split_over_axis(%g: tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp 
   %r = coco.all_reduce sum %g over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
   return %r : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
 }
+
+// -----
+
+// Over the inner axis of a dimension the outer one slices already: the
+// intermediate's dimension 0 is cut by dp, then by tp (Megatron's
+// sequence-parallel reduce_scatter).
+// CHECK-LABEL: func.func @split_over_inner_axis
+// CHECK: coco.reduce_scatter sum %arg0 over "tp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.local}>> -> tensor<8x4xf32, #coco.sliced<0>>
+// CHECK-NEXT: coco.all_gather %{{.*}} over "tp" : tensor<8x4xf32, #coco.sliced<0>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @split_over_inner_axis(%p: tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.local}>>) -> tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>> {
+  %y = coco.all_reduce sum %p over "tp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.local}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>
+  return %y : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>
+}

@@ -100,6 +100,27 @@ impl<'c> CocoBuilder<'c> {
         self.layout_op(ops::SLICE, &[input], Some(dim), None, None)
     }
 
+    /// `coco.slice` of `input` to the placement `on.placement` on a mesh:
+    /// each rank keeps its block (no communication; `on.axis` is unused).
+    pub fn slice_placed(&self, input: Value<'c, '_>, on: OnAxis) -> Result<Operation<'c>> {
+        let fail = |message: String| Error::Build {
+            op: ops::SLICE.to_string(),
+            message,
+        };
+        let result =
+            placed_type(self.context, input.r#type(), on.mesh, on.placement).ok_or_else(|| {
+                fail(format!(
+                    "operand {} is not a statically shaped coco tensor",
+                    input.r#type()
+                ))
+            })?;
+        OperationBuilder::new(ops::SLICE, self.location)
+            .add_operands(&[input])
+            .add_results(&[result])
+            .build()
+            .map_err(|e| fail(e.to_string()))
+    }
+
     /// `coco.reduce_elements`: every element of the input to one 0-d value
     /// (a sliced input gives each rank's partial result, `#coco.local`).
     pub fn reduce_elements(&self, kind: Reduction, input: Value<'c, '_>) -> Result<Operation<'c>> {

@@ -25,16 +25,29 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
             })
     }
 
-    /// Lines computing the rank's block index along `dim` of a value placed
-    /// as `placement`, as an `index`; `None` when no axis slices `dim`.
-    pub(super) fn block_index(&mut self, placement: &Placement, dim: usize) -> Option<String> {
+    /// The rank's block index along `dim` of a value placed as
+    /// `placement`, as an `index`: `(lines, value)`, the lines to put
+    /// inside the loop body that uses it (on the GPU the host part of a
+    /// kernel may only scale the rank, `LaunchParam::RankTimes`, so the
+    /// coordinates are computed on the device); `None` when no axis slices
+    /// `dim`. A flat group's one axis is the position itself, with no lines.
+    pub(super) fn block_index(
+        &mut self,
+        placement: &Placement,
+        dim: usize,
+    ) -> Option<(String, String)> {
         let axes = placement.slicing_axes(dim);
         let mesh = self.group.clone();
+        let mut lines = String::new();
         let mut index: Option<String> = None;
+        let mut line = |text: String| {
+            lines.push_str("      ");
+            lines.push_str(&text);
+            lines.push('\n');
+        };
         for a in axes {
             let size = mesh.axes[a].1;
             let stride: usize = mesh.axes[a + 1..].iter().map(|(_, n)| n).product();
-            // A flat group's one axis is the position itself.
             let coordinate = if mesh.axes.len() == 1 {
                 "%rank".to_string()
             } else {
@@ -43,14 +56,14 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                 } else {
                     let s = self.fresh("bs");
                     let q = self.fresh("bq");
-                    self.line(&format!("{s} = arith.constant {stride} : index"));
-                    self.line(&format!("{q} = arith.divui %rank, {s} : index"));
+                    line(format!("{s} = arith.constant {stride} : index"));
+                    line(format!("{q} = arith.divui %rank, {s} : index"));
                     q
                 };
                 let n = self.fresh("bn");
                 let coordinate = self.fresh("bc");
-                self.line(&format!("{n} = arith.constant {size} : index"));
-                self.line(&format!(
+                line(format!("{n} = arith.constant {size} : index"));
+                line(format!(
                     "{coordinate} = arith.remui {quotient}, {n} : index"
                 ));
                 coordinate
@@ -61,15 +74,13 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     let n = self.fresh("bn");
                     let scaled = self.fresh("bm");
                     let sum = self.fresh("bi");
-                    self.line(&format!("{n} = arith.constant {size} : index"));
-                    self.line(&format!("{scaled} = arith.muli {outer}, {n} : index"));
-                    self.line(&format!(
-                        "{sum} = arith.addi {scaled}, {coordinate} : index"
-                    ));
+                    line(format!("{n} = arith.constant {size} : index"));
+                    line(format!("{scaled} = arith.muli {outer}, {n} : index"));
+                    line(format!("{sum} = arith.addi {scaled}, {coordinate} : index"));
                     sum
                 }
             });
         }
-        index
+        index.map(|value| (lines, value))
     }
 }

@@ -57,26 +57,37 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
                     format!("coco.slice: dimension {d}'s {count} blocks do not refine the operand's {source_count}"),
                 ));
             }
-            let block = self
+            let (lines, block) = self
                 .block_index(&result, d)
                 .expect("a dimension in more blocks than the operand's is sliced");
-            // Of a whole operand the block index is the part already.
-            let within = if source_count == 1 {
-                block
-            } else {
-                let parts = self.fresh("c");
-                let within = self.fresh("w");
-                self.line(&format!(
-                    "{parts} = arith.constant {} : index",
-                    count / source_count
-                ));
-                self.line(&format!("{within} = arith.remui {block}, {parts} : index"));
-                within
-            };
             let size = self.fresh("c");
             let offset = self.fresh("o");
-            self.line(&format!("{size} = arith.constant {size_d} : index"));
-            self.line(&format!("{offset} = arith.muli {within}, {size} : index"));
+            if lines.is_empty() && source_count == 1 {
+                // The position times the part's size, on the host: the
+                // GPU launch takes it as `rank_times`.
+                self.line(&format!("{size} = arith.constant {size_d} : index"));
+                self.line(&format!("{offset} = arith.muli {block}, {size} : index"));
+            } else {
+                // The block index modulo the parts of the operand's block
+                // each rank's part is one of, in the loop body.
+                index.push_str(&lines);
+                let within = if source_count == 1 {
+                    block
+                } else {
+                    let parts = self.fresh("c");
+                    let within = self.fresh("w");
+                    let _ = writeln!(
+                        index,
+                        "      {parts} = arith.constant {} : index\n      {within} = arith.remui {block}, {parts} : index",
+                        count / source_count
+                    );
+                    within
+                };
+                let _ = writeln!(
+                    index,
+                    "      {size} = arith.constant {size_d} : index\n      {offset} = arith.muli {within}, {size} : index"
+                );
+            }
             let _ = writeln!(index, "      %gs{d} = arith.addi %gl{d}, {offset} : index");
             coordinates.push(format!("%gs{d}"));
         }

@@ -173,7 +173,7 @@ impl<'v, 'c: 'a, 'a> Emitter<'v, 'c, 'a> {
         let x = self.operand(op, 0, &out.location)?;
         let dist = DistTensor::from_type(out.value.r#type());
         let placement = self.placement_of(out.value.r#type());
-        let blocks: Vec<Option<String>> = (0..x.shape.len())
+        let blocks: Vec<Option<(String, String)>> = (0..x.shape.len())
             .map(|d| self.block_index(&placement, d))
             .collect();
         let global = dist
@@ -238,9 +238,10 @@ fn rng_constants(seed: u64, prob: f64) -> String {
 
 /// Lines computing `%dgi{rank}`, an element's row-major index in the
 /// global tensor of shape `global`: along a sliced dimension the local
-/// part starts at the rank's block index (`blocks[d]`, an `index` value
-/// computed before the loop) times its local size.
-fn global_index(x: &Tensor, blocks: &[Option<String>], global: &[i64]) -> String {
+/// part starts at the rank's block index (`blocks[d]`: the lines that
+/// compute it in the loop body, and its `index` value) times its local
+/// size.
+fn global_index(x: &Tensor, blocks: &[Option<(String, String)>], global: &[i64]) -> String {
     let rank = x.shape.len();
     let mut strides = vec![1i64; rank];
     for d in (0..rank.saturating_sub(1)).rev() {
@@ -253,7 +254,8 @@ fn global_index(x: &Tensor, blocks: &[Option<String>], global: &[i64]) -> String
             "      %dl{d} = linalg.index {d} : index\n      %dli{d} = arith.index_cast %dl{d} : index to i64\n"
         );
         let coordinate = match &blocks[d] {
-            Some(block) => {
+            Some((lines, block)) => {
+                index.push_str(lines);
                 let _ = write!(
                     index,
                     "      %dr{d} = arith.index_cast {block} : index to i64\n      %dn{d} = arith.constant {} : i64\n      %do{d} = arith.muli %dr{d}, %dn{d} : i64\n      %dc{d} = arith.addi %dli{d}, %do{d} : i64\n",

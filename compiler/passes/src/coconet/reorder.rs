@@ -12,7 +12,10 @@
 //! all_gather; the original gather disappears when nothing else uses it.
 //!
 //! **Preconditions**: the all_gather's result feeds at least one such op
-//! (otherwise a remark says so and nothing changes).
+//! (otherwise a remark says so and nothing changes). On a `coco.mesh`, an
+//! all_gather over one axis moves the ops whose other operands have its
+//! result's placement; they are sliced along the gathered dimension on that
+//! axis (ZeRO's optimizer step on data-parallel slices).
 //!
 //! **Guarantees**: bitwise-identical results: every element is computed by
 //! the same operation on the same values (dropout masks are keyed by global
@@ -33,9 +36,12 @@ use melior::Context;
 use std::collections::{HashMap, HashSet};
 
 use coco_dialects::{
-    coco::{facts, layout::with_layout, ops, CocoBuilder, DistTensor, Layout},
+    coco::{
+        facts, layout::with_layout, mesh::placed_type, ops, CocoBuilder, DistTensor, Layout, Mesh,
+        OnAxis, Placement,
+    },
     diagnostics::{emit_error, emit_remark},
-    ir::{as_op, body_ops, defining_op, functions, op_name},
+    ir::{as_op, body_ops, defining_op, functions, op_name, str_attr},
     rewrite::{clone_with, erase, insert_after, insert_before, replace_all_uses, users},
 };
 use melior::{
@@ -52,9 +58,10 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-reorder",
     summary: "Move element-wise computations that consume an all_gather before it, onto the slices",
-    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). an all_gather whose result feeds element-wise ops (arith, math, \
+    description: "**Preconditions**: an all_gather whose result feeds element-wise ops (arith, math, \
                   coco.dropout, coco.cast) in the same block whose other tensor operands are replicated \
-                  with the same shape; otherwise a remark and no change.\n\n\
+                  with the same shape; otherwise a remark and no change. On a `coco.mesh`, an all_gather over one axis \
+                  moves ops whose other operands have its result's placement.\n\n\
                   **Guarantees**: bitwise-identical results; replicated operands are sliced \
                   (`coco.slice`, or rebuilt sliced when they are splats); one all_gather per value \
                   still needed replicated.\n\n\
@@ -94,9 +101,114 @@ fn is_elementwise(name: &str) -> bool {
     facts(name).elementwise.is_elementwise()
 }
 
-fn is_replicated_like(ty: Type, shape: &[Option<i64>]) -> bool {
-    DistTensor::from_type(ty)
-        .is_some_and(|t| t.layout == Some(Layout::Replicated) && t.shape == shape)
+/// What the all_gather being reordered gathers: over the whole group (one
+/// flat axis, plain layouts) or over one axis of a mesh, from the `part`
+/// placement (sliced along `dim` on that axis) to the `whole` one
+/// (replicated on it; the other axes keep their layouts).
+struct Frame {
+    mesh: Mesh,
+    axis: Option<String>,
+    dim: i64,
+    shape: Vec<Option<i64>>,
+    part: Placement,
+    whole: Placement,
+}
+
+impl Frame {
+    /// The frame of `gather`, or why it has none.
+    fn of(gather: &Operation, mesh: Option<&Mesh>) -> std::result::Result<Frame, String> {
+        let input = DistTensor::from_type(gather.operand(0).map_err(|e| e.to_string())?.r#type())
+            .ok_or("its operand is not a coco tensor")?;
+        let axis = str_attr(gather, "axis");
+        let mesh = match (mesh, &axis) {
+            (Some(mesh), Some(_)) => mesh.clone(),
+            _ => Mesh::flat(1),
+        };
+        let part = input
+            .placement(&mesh)
+            .map_err(|why| format!("its operand {why}"))?;
+        let a = match &axis {
+            Some(name) => mesh
+                .axis(name)
+                .ok_or_else(|| format!("the mesh has no axis \"{name}\""))?,
+            None => 0,
+        };
+        let Some(Layout::Sliced(dim)) = part.0.get(a).copied() else {
+            return Err("its operand is not sliced".into());
+        };
+        if axis.is_some() {
+            // The slices of the other operands refine their blocks along
+            // `dim` on this axis, the placement's order when it is the
+            // innermost to slice `dim` (the verifier's rule for the
+            // all_gather too).
+            if let Some(&inner) = part.slicing_axes(dim as usize).iter().find(|&&b| b > a) {
+                return Err(format!(
+                    "dimension {dim} is sliced along axis \"{}\", inside this one",
+                    mesh.axes[inner].0
+                ));
+            }
+        }
+        let mut whole = part.clone();
+        whole.0[a] = Layout::Replicated;
+        Ok(Frame {
+            mesh,
+            axis,
+            dim,
+            shape: input.shape.clone(),
+            part,
+            whole,
+        })
+    }
+
+    /// Whether `ty` is placed as the gathered value, with its shape: an
+    /// operand that can be sliced alongside.
+    fn is_whole(&self, ty: Type) -> bool {
+        DistTensor::from_type(ty).is_some_and(|t| {
+            t.shape == self.shape
+                && (t.layout.is_some() || self.axis.is_some())
+                && t.placement(&self.mesh).is_ok_and(|p| p == self.whole)
+        })
+    }
+
+    /// `ty` placed as the slices.
+    fn part_type<'c>(&self, context: &'c Context, ty: Type<'c>) -> Option<Type<'c>> {
+        match self.axis {
+            None => with_layout(context, ty, Layout::Sliced(self.dim)),
+            Some(_) => placed_type(context, ty, &self.mesh, &self.part),
+        }
+    }
+
+    fn on<'m>(&'m self, placement: &'m Placement) -> OnAxis<'m> {
+        OnAxis {
+            axis: self.axis.as_deref().unwrap_or_default(),
+            mesh: &self.mesh,
+            placement,
+        }
+    }
+
+    /// Each rank's slice of a whole `value`.
+    fn slice<'c>(
+        &self,
+        builder: &CocoBuilder<'c>,
+        value: Value<'c, '_>,
+    ) -> coco_dialects::Result<Operation<'c>> {
+        match self.axis {
+            None => builder.slice(value, self.dim),
+            Some(_) => builder.slice_placed(value, self.on(&self.part)),
+        }
+    }
+
+    /// The slices of `value` gathered back.
+    fn gather<'c>(
+        &self,
+        builder: &CocoBuilder<'c>,
+        value: Value<'c, '_>,
+    ) -> coco_dialects::Result<Operation<'c>> {
+        match self.axis {
+            None => builder.all_gather(value),
+            Some(_) => builder.over_axis(ops::ALL_GATHER, value, self.on(&self.whole), None, None),
+        }
+    }
 }
 
 impl ReorderPass {
@@ -105,18 +217,11 @@ impl ReorderPass {
         &self,
         gather: OperationRef<'c, 'a>,
         block_ops: &[OperationRef<'c, 'a>],
+        frame: &Frame,
     ) -> coco_dialects::Result<usize> {
         let gather_op = as_op(&gather);
         let input = gather_op.operand(0)?;
         let gathered: Value = gather_op.result(0)?.into();
-        let Some(DistTensor {
-            shape,
-            layout: Some(Layout::Sliced(dim)),
-            ..
-        }) = DistTensor::from_type(input.r#type())
-        else {
-            return Ok(0);
-        };
         let context = lifetime::context(gather_op);
         let builder = CocoBuilder::new(context, gather_op.location());
 
@@ -139,8 +244,8 @@ impl ReorderPass {
             let movable = op.operands().all(|v| {
                 sliced.contains_key(&key(v))
                     || DistTensor::from_type(v.r#type()).is_none()
-                    || is_replicated_like(v.r#type(), &shape)
-            }) && op.results().all(|r| is_replicated_like(r.r#type(), &shape));
+                    || frame.is_whole(v.r#type())
+            }) && op.results().all(|r| frame.is_whole(r.r#type()));
             if !movable {
                 continue;
             }
@@ -151,13 +256,13 @@ impl ReorderPass {
                 } else if DistTensor::from_type(v.r#type()).is_none() {
                     operands.push(extend(v));
                 } else {
-                    let s = self.slice_of(&builder, v, dim, &shape, op_ref, &mut sliced)?;
+                    let s = self.slice_of(&builder, v, frame, op_ref, &mut sliced)?;
                     operands.push(s);
                 }
             }
             let types = op
                 .results()
-                .map(|r| with_layout(context, r.r#type(), Layout::Sliced(dim)))
+                .map(|r| frame.part_type(context, r.r#type()))
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| coco_dialects::Error::Build {
                     op: name.clone(),
@@ -183,7 +288,7 @@ impl ReorderPass {
                     .iter()
                     .any(|u| !moved_set.contains(&(u.ptr as usize)));
                 if outside {
-                    let gather = builder.all_gather(as_op(clone).result(i)?.into())?;
+                    let gather = frame.gather(&builder, as_op(clone).result(i)?.into())?;
                     let gather = insert_after(*clone, gather)?;
                     replace_all_uses(result.into(), as_op(&gather).result(0)?.into());
                 }
@@ -210,15 +315,14 @@ impl ReorderPass {
         &self,
         builder: &CocoBuilder<'c>,
         value: Value<'c, '_>,
-        dim: i64,
-        shape: &[Option<i64>],
+        frame: &Frame,
         anchor: OperationRef<'c, 'a>,
         sliced: &mut HashMap<usize, Value<'c, 'a>>,
     ) -> coco_dialects::Result<Value<'c, 'a>> {
         if let Some(s) = sliced.get(&key(value)) {
             return Ok(*s);
         }
-        let result = self.slice_uncached(builder, value, dim, shape, anchor, sliced)?;
+        let result = self.slice_uncached(builder, value, frame, anchor, sliced)?;
         sliced.insert(key(value), result);
         Ok(result)
     }
@@ -227,8 +331,7 @@ impl ReorderPass {
         &self,
         builder: &CocoBuilder<'c>,
         value: Value<'c, '_>,
-        dim: i64,
-        shape: &[Option<i64>],
+        frame: &Frame,
         anchor: OperationRef<'c, 'a>,
         sliced: &mut HashMap<usize, Value<'c, 'a>>,
     ) -> coco_dialects::Result<Value<'c, 'a>> {
@@ -244,13 +347,12 @@ impl ReorderPass {
                     }));
             if splat {
                 let context = lifetime::context(def_op);
-                let ty =
-                    with_layout(context, value.r#type(), Layout::Sliced(dim)).ok_or_else(|| {
-                        coco_dialects::Error::Build {
-                            op: name.clone(),
-                            message: "not a static tensor".into(),
-                        }
-                    })?;
+                let ty = frame.part_type(context, value.r#type()).ok_or_else(|| {
+                    coco_dialects::Error::Build {
+                        op: name.clone(),
+                        message: "not a static tensor".into(),
+                    }
+                })?;
                 let operands: Vec<Value> = def_op.operands().collect();
                 let mut clone = clone_with(def, &operands, &[ty])?;
                 if name == "arith.constant" {
@@ -271,8 +373,7 @@ impl ReorderPass {
             let recomputable = is_elementwise(&name)
                 && def_op.result_count() == 1
                 && def_op.operands().all(|v| {
-                    DistTensor::from_type(v.r#type()).is_none()
-                        || is_replicated_like(v.r#type(), shape)
+                    DistTensor::from_type(v.r#type()).is_none() || frame.is_whole(v.r#type())
                 });
             if recomputable {
                 let mut operands = Vec::new();
@@ -280,31 +381,28 @@ impl ReorderPass {
                     if DistTensor::from_type(v.r#type()).is_none() {
                         operands.push(lifetime::value(v));
                     } else {
-                        operands.push(self.slice_of(builder, v, dim, shape, anchor, sliced)?);
+                        operands.push(self.slice_of(builder, v, frame, anchor, sliced)?);
                     }
                 }
                 let context = lifetime::context(def_op);
-                let ty =
-                    with_layout(context, value.r#type(), Layout::Sliced(dim)).ok_or_else(|| {
-                        coco_dialects::Error::Build {
-                            op: name.clone(),
-                            message: "not a static tensor".into(),
-                        }
-                    })?;
+                let ty = frame.part_type(context, value.r#type()).ok_or_else(|| {
+                    coco_dialects::Error::Build {
+                        op: name.clone(),
+                        message: "not a static tensor".into(),
+                    }
+                })?;
                 let rebuilt = insert_before(anchor, clone_with(def, &operands, &[ty])?)?;
                 return Ok(lifetime::value(as_op(&rebuilt).result(0)?));
             }
         }
-        let slice = insert_before(anchor, builder.slice(value, dim)?)?;
+        let slice = insert_before(anchor, frame.slice(builder, value)?)?;
         Ok(lifetime::value(as_op(&slice).result(0)?))
     }
 }
 
 impl ModulePass for ReorderPass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
-        if super::leaves_mesh_program(module, "coco-reorder") {
-            return true;
-        }
+        let mesh = Mesh::declared(module).map(|d| d.mesh);
         let functions = functions(module);
         for func in functions {
             let gathers: Vec<OperationRef> = body_ops(as_op(&func))
@@ -314,7 +412,17 @@ impl ModulePass for ReorderPass {
             for gather in gathers {
                 let location = as_op(&gather).location();
                 let block_ops = body_ops(as_op(&func));
-                match self.reorder(gather, &block_ops) {
+                let frame = match Frame::of(as_op(&gather), mesh.as_ref()) {
+                    Ok(frame) => frame,
+                    Err(why) => {
+                        emit_remark(
+                            location,
+                            &format!("coco-reorder: not applied to coco.all_gather: {why}"),
+                        );
+                        continue;
+                    }
+                };
+                match self.reorder(gather, &block_ops, &frame) {
                     Ok(0) => emit_remark(
                         location,
                         "coco-reorder: not applied to coco.all_gather: no element-wise computation with replicated \

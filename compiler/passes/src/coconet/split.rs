@@ -11,9 +11,9 @@
 //! tensors are left alone, with a remark). On a `coco.mesh`, an all_reduce
 //! over one axis splits into collectives over that axis, the intermediate
 //! sliced along `dim` on it (`#coco.mesh<{dp = #coco.sliced<0>, ...}>`),
-//! when no other axis slices `dim` already: the reduce_scatter cuts each
-//! rank's block in coordinate order, which is the placement's block order
-//! only then. The split program runs only on
+//! when no axis inside that one slices `dim` already: the reduce_scatter
+//! cuts each rank's block in coordinate order, which is the placement's
+//! block order (axes slice outermost first) only then. The split program runs only on
 //! world sizes that divide dimension `dim`; the interpreter and runtime
 //! report others by name.
 //!
@@ -53,7 +53,7 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Split every coco.all_reduce into reduce_scatter + all_gather (or reduce + broadcast)",
     description: "**Preconditions**: the tensor has dimension `dim` (0-d all_reduces get a remark and stay). \
                   On a `coco.mesh`, an all_reduce over one axis splits into a reduce_scatter and an all_gather over that axis, the \
-                  intermediate sliced along `dim` on it, when no other axis slices `dim` already (else a remark). \
+                  intermediate sliced along `dim` on it, when no axis inside that one slices `dim` already (else a remark). \
                   The split program needs a world size that divides dimension `dim`.\n\n\
                   **Guarantees**: bitwise-identical results for every valid world size and reduction.\n\n\
                   ```mlir\n\
@@ -177,12 +177,18 @@ impl SplitPass {
         }
         if let Some(over) = &over {
             // The reduce_scatter cuts each rank's block along `dim` in
-            // coordinate order, which is the placement's block order only
-            // when no other axis slices `dim` already.
-            if let Some(&other) = over.operand.slicing_axes(self.dim as usize).first() {
+            // coordinate order: the placement's block order when the axis
+            // becomes the innermost to slice `dim` (axes slice outermost
+            // first), so no axis inside it may slice `dim` already.
+            if let Some(&inner) = over
+                .operand
+                .slicing_axes(self.dim as usize)
+                .iter()
+                .find(|&&b| b > over.axis)
+            {
                 return Err(format!(
-                    "dimension {} is sliced along axis \"{}\" already, so the intermediate cannot be sliced along it over \"{}\" too (choose another with dim=)",
-                    self.dim, over.mesh.axes[other].0, over.name
+                    "dimension {} is sliced along axis \"{}\", inside \"{}\", so the intermediate cannot be sliced along it over \"{}\" (choose another with dim=)",
+                    self.dim, over.mesh.axes[inner].0, over.name, over.name
                 ));
             }
         }
