@@ -6,6 +6,7 @@
 // interpreter (integers and f32 with rank-order reductions).
 // RUN: coco-run %s --entry axes --backend cpu --ranks 4 --seed 3 --check --exact-reductions | FileCheck %s
 // RUN: coco-run %s --entry roots --backend cpu --ranks 4 --seed 3 --check --exact-reductions | FileCheck %s --check-prefix=ROOTS
+// RUN: coco-translate %s --entry sliced --emit=ptx --ranks 4 | FileCheck %s --check-prefix=PTX
 // RUN: coco-translate %s --entry axes --emit=plan --ranks 4 | FileCheck %s --check-prefix=PLAN
 // RUN: coco-run %s --entry sliced --backend cpu --ranks 4 --seed 3 --check | FileCheck %s --check-prefix=SLICED
 // RUN: not coco-run %s --entry axes --backend cpu --ranks 8 2>&1 | FileCheck %s --check-prefix=SIZE
@@ -28,6 +29,10 @@
 // SLICED-NEXT: sliced.result2: bitwise equal
 // SLICED-NEXT: sliced.result3: bitwise equal
 // SLICED-NEXT: sliced.result4: bitwise equal
+
+// Every kernel compiles for the GPU too (the compiled:: trials check each
+// has replayable launches: the coordinates are computed on the device).
+// PTX-COUNT-5: .entry
 
 // PLAN: mesh = [{ name = "dp", size = 2 }, { name = "tp", size = 2 }]
 // PLAN: axes = ["sliced-0", "replicated"]
