@@ -9,7 +9,7 @@ use melior::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute},
         operation::OperationBuilder,
         r#type::{IntegerType, RankedTensorType},
-        Identifier, Location, Operation, Type, Value, ValueLike,
+        Attribute, Identifier, Location, Operation, Type, Value, ValueLike,
     },
     Context,
 };
@@ -103,22 +103,42 @@ impl<'c> CocoBuilder<'c> {
     /// `coco.slice` of `input` to the placement `on.placement` on a mesh:
     /// each rank keeps its block (no communication; `on.axis` is unused).
     pub fn slice_placed(&self, input: Value<'c, '_>, on: OnAxis) -> Result<Operation<'c>> {
-        let fail = |message: String| Error::Build {
-            op: ops::SLICE.to_string(),
-            message,
-        };
-        let result =
-            placed_type(self.context, input.r#type(), on.mesh, on.placement).ok_or_else(|| {
-                fail(format!(
-                    "operand {} is not a statically shaped coco tensor",
-                    input.r#type()
-                ))
-            })?;
+        let result = self.placed_result(ops::SLICE, input, on.mesh, on.placement)?;
         OperationBuilder::new(ops::SLICE, self.location)
             .add_operands(&[input])
             .add_results(&[result])
             .build()
-            .map_err(|e| fail(e.to_string()))
+            .map_err(|e| Error::Build {
+                op: ops::SLICE.to_string(),
+                message: e.to_string(),
+            })
+    }
+
+    /// The type of `op`'s result: `input`'s shape and element type placed
+    /// as `placement` on `mesh`.
+    fn placed_result(
+        &self,
+        op: &str,
+        input: Value<'c, '_>,
+        mesh: &Mesh,
+        placement: &Placement,
+    ) -> Result<Type<'c>> {
+        placed_type(self.context, input.r#type(), mesh, placement).ok_or_else(|| Error::Build {
+            op: op.to_string(),
+            message: format!(
+                "operand {} is not a statically shaped coco tensor",
+                input.r#type()
+            ),
+        })
+    }
+
+    /// A reduction's `kind` attribute (an i32, as ODS declares it).
+    fn kind_attribute(&self, kind: Reduction) -> (Identifier<'c>, Attribute<'c>) {
+        let i32_type = IntegerType::new(self.context, 32).into();
+        (
+            Identifier::new(self.context, "kind"),
+            IntegerAttribute::new(i32_type, kind.value()).into(),
+        )
     }
 
     /// `coco.reduce_elements`: every element of the input to one 0-d value
@@ -186,13 +206,7 @@ impl<'c> CocoBuilder<'c> {
             op: name.to_string(),
             message,
         };
-        let result =
-            placed_type(self.context, input.r#type(), mesh, placement).ok_or_else(|| {
-                fail(format!(
-                    "operand {} is not a statically shaped coco tensor",
-                    input.r#type()
-                ))
-            })?;
+        let result = self.placed_result(name, input, mesh, placement)?;
         let mut builder = OperationBuilder::new(name, self.location)
             .add_operands(&[input])
             .add_results(&[result])
@@ -201,11 +215,7 @@ impl<'c> CocoBuilder<'c> {
                 StringAttribute::new(self.context, axis).into(),
             )]);
         if let Some(kind) = kind {
-            let i32_type = IntegerType::new(self.context, 32).into();
-            builder = builder.add_attributes(&[(
-                Identifier::new(self.context, "kind"),
-                IntegerAttribute::new(i32_type, kind.value()).into(),
-            )]);
+            builder = builder.add_attributes(&[self.kind_attribute(kind)]);
         }
         let op = builder.build().map_err(|e| fail(e.to_string()))?;
         match root {
@@ -308,11 +318,7 @@ impl<'c> CocoBuilder<'c> {
             )]);
         }
         if let Some(kind) = kind {
-            let i32_type = IntegerType::new(self.context, 32).into();
-            builder = builder.add_attributes(&[(
-                Identifier::new(self.context, "kind"),
-                IntegerAttribute::new(i32_type, kind.value()).into(),
-            )]);
+            builder = builder.add_attributes(&[self.kind_attribute(kind)]);
         }
         builder.build().map_err(|e| fail(e.to_string()))
     }

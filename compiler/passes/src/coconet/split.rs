@@ -273,30 +273,26 @@ impl SplitPass {
         let kind = int_attr(op, "kind")
             .and_then(Reduction::from_value)
             .unwrap_or(Reduction::Sum);
-        if let Some(over) = over {
-            let second = self.split_over_axis(&builder, op_ref, over, kind)?;
-            let second = insert_before(op_ref, second)?;
-            let old = op.result(0).map_err(coco_dialects::Error::from)?.into();
-            let new = as_op(&second)
-                .result(0)
-                .map_err(coco_dialects::Error::from)?
-                .into();
-            replace_all_uses(old, new);
-            return erase(op_ref);
-        }
-        let input = op.operand(0).map_err(coco_dialects::Error::from)?;
-        let (first, root) = match self.via {
-            Via::ReduceScatter => (builder.reduce_scatter(kind, input, self.dim)?, None),
-            Via::ReduceBroadcast => (builder.reduce(kind, input, 0)?, Some(0)),
-        };
-        let first = insert_before(op_ref, first)?;
-        let intermediate = as_op(&first)
-            .result(0)
-            .map_err(coco_dialects::Error::from)?
-            .into();
-        let second = match root {
-            None => builder.all_gather(intermediate)?,
-            Some(root) => builder.broadcast(intermediate, root)?,
+        // The first collective goes in before `op`; `second` is the one
+        // whose result replaces `op`'s.
+        let second = match over {
+            Some(over) => self.split_over_axis(&builder, op_ref, over, kind)?,
+            None => {
+                let input = op.operand(0).map_err(coco_dialects::Error::from)?;
+                let (first, root) = match self.via {
+                    Via::ReduceScatter => (builder.reduce_scatter(kind, input, self.dim)?, None),
+                    Via::ReduceBroadcast => (builder.reduce(kind, input, 0)?, Some(0)),
+                };
+                let first = insert_before(op_ref, first)?;
+                let intermediate = as_op(&first)
+                    .result(0)
+                    .map_err(coco_dialects::Error::from)?
+                    .into();
+                match root {
+                    None => builder.all_gather(intermediate)?,
+                    Some(root) => builder.broadcast(intermediate, root)?,
+                }
+            }
         };
         let second = insert_before(op_ref, second)?;
         let old = op.result(0).map_err(coco_dialects::Error::from)?.into();
