@@ -2,12 +2,12 @@
 // examples/coco/megatron_3d.mlir with ReLU instead of tanh, so that every
 // op is exact against the interpreter: compiled for 8 ranks (2 stages of a
 // [dp = 2, tp = 2] mesh) as written and under the schedules the autotuner
-// considers, each bitwise equal to the reference interpreter with
+// considers (fused kernels and overlap included), each bitwise equal to the reference interpreter with
 // rank-order reductions.
 // RUN: coco-run %s --backend cpu --ranks 8 --seed 11 --check --exact-reductions --gemm-arithmetic ordered | FileCheck %s
 // RUN: coco-opt %s --pass-pipeline='builtin.module(coco-split,coco-reorder,canonicalize,cse)' -o %t.rs_c_ag.mlir
 // RUN: coco-run %t.rs_c_ag.mlir --backend cpu --ranks 8 --seed 11 --check --exact-reductions --gemm-arithmetic ordered | FileCheck %s
-// RUN: coco-opt %s --pass-pipeline='builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-overlap{chunks=2})' -o %t.overlap.mlir
+// RUN: coco-opt %s --pass-pipeline='builtin.module(coco-split,coco-reorder,canonicalize,cse,coco-fuse{collectives=false},coco-overlap{chunks=2})' -o %t.overlap.mlir
 // RUN: coco-run %t.overlap.mlir --backend cpu --ranks 8 --seed 11 --check --exact-reductions --gemm-arithmetic ordered | FileCheck %s
 
 // CHECK: check against the reference interpreter:

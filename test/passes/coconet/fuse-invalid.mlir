@@ -22,9 +22,9 @@ func.func @no_fusion_across_a_use(%g: tensor<64xf32, #coco.local>) -> (tensor<64
 
 // -----
 
-// Passes that do not transform collectives over mesh axes leave a program on
-// a mesh as written, and say so.
-// expected-remark@+1 {{coco-fuse: not applied: the program runs on the mesh @grid [dp = 2, tp = 2], and coco-fuse does not transform collectives over mesh axes yet}}
+// On a mesh, fused collectives are not formed (and a remark says so); the
+// kernels-only form, fused kernels, is what applies.
+// expected-remark@+1 {{coco-fuse: fused collectives not formed: the program runs on the mesh @grid [dp = 2, tp = 2], and coco-fuse does not fuse collectives over mesh axes yet (fused kernels are formed)}}
 coco.mesh @grid [dp = 2, tp = 2]
 func.func @on_a_mesh(%s: tensor<8xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>) -> tensor<8xf32, #coco.replicated> {
   %g = coco.all_gather %s over "dp" : tensor<8xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>> -> tensor<8xf32, #coco.replicated>

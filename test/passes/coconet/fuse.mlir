@@ -48,3 +48,24 @@ func.func @fuse_kernel_run(%x: tensor<8xf32, #coco.replicated>, %l: tensor<8xf32
   %r = coco.all_reduce sum %l : tensor<8xf32, #coco.local> -> tensor<8xf32, #coco.replicated>
   return %b, %r : tensor<8xf32, #coco.replicated>, tensor<8xf32, #coco.replicated>
 }
+
+// -----
+
+// On a mesh, the computations between collectives over an axis become a
+// fused kernel; no fused collective is formed (a remark at the mesh).
+// CHECK-LABEL: func.func @kernels_on_a_mesh
+// CHECK: coco.reduce_scatter sum %arg0 over "dp"
+// CHECK-NEXT: coco.fused_kernel
+// CHECK: coco.all_gather %{{.*}} over "dp"
+// CHECK-NOT: coco.fused_collective
+// NOKERNEL-LABEL: func.func @kernels_on_a_mesh
+// NOKERNEL-NOT: coco.fused_kernel
+// NOKERNEL-NOT: coco.fused_collective
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @kernels_on_a_mesh(%g: tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>>) -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>> {
+  %s = coco.reduce_scatter sum %g over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.local, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+  %sq = arith.mulf %s, %s : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+  %y = arith.addf %sq, %s : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+  %r = coco.all_gather %y over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>> -> tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+  return %r : tensor<8x4xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>
+}

@@ -61,7 +61,7 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-fuse",
     summary: "Group reduce_scatter + sliced computations + all_gather into fused collectives, and computation runs into fused kernels",
-    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). grouped ops share a block and no op between the first and last one uses \
+    description: "**Preconditions**: on a `coco.mesh` only fused kernels are formed (a remark at the mesh says so). grouped ops share a block and no op between the first and last one uses \
                   a grouped result (that would be a cycle through the region); a reduce_scatter whose slices \
                   reach no all_gather is left alone. Each refusal is a remark naming the blocking op.\n\n\
                   **Guarantees**: bitwise-identical results; grouped results used outside become the region's \
@@ -318,13 +318,17 @@ impl FusePass {
 
 impl ModulePass for FusePass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
-        if super::leaves_mesh_program(module, "coco-fuse") {
-            return true;
-        }
+        // On a mesh only fused kernels are formed: they group computations,
+        // whatever the collectives between them run over; a fused
+        // collective's peer kernel spans the whole stage.
+        let collectives = self.collectives
+            && !super::mesh_remark(module, |mesh| {
+                format!("coco-fuse: fused collectives not formed: the program runs on the mesh {mesh}, and coco-fuse does not fuse collectives over mesh axes yet (fused kernels are formed)")
+            });
         let functions = functions(module);
         for func in functions {
             let func_op = as_op(&func);
-            let result = (if self.collectives {
+            let result = (if collectives {
                 self.fuse_collectives(func_op)
             } else {
                 Ok(())

@@ -19,6 +19,14 @@ use melior::ir::Operation;
 /// group and plain layouts, and none is proven over mesh axes yet. Says so
 /// in a remark at the mesh rather than skip in silence.
 pub(crate) fn leaves_mesh_program(module: &Operation, pass: &str) -> bool {
+    mesh_remark(module, |mesh| {
+        format!("{pass}: not applied: the program runs on the mesh {mesh}, and {pass} does not transform collectives over mesh axes yet")
+    })
+}
+
+/// Whether `module` runs on a `coco.mesh`; if so, emits the remark
+/// `message(mesh)` at the mesh (`mesh`: `@grid [dp = 2, tp = 2]`).
+pub(crate) fn mesh_remark(module: &Operation, message: impl Fn(&str) -> String) -> bool {
     let Some(declared) = Mesh::declared(module) else {
         return false;
     };
@@ -29,11 +37,7 @@ pub(crate) fn leaves_mesh_program(module: &Operation, pass: &str) -> bool {
         let location = coco_dialects::ir::as_op(&mesh_op).location();
         emit_remark(
             location,
-            &format!(
-                "{pass}: not applied: the program runs on the mesh @{} {}, and {pass} does not transform collectives over mesh axes yet",
-                declared.name,
-                declared.mesh.text()
-            ),
+            &message(&format!("@{} {}", declared.name, declared.mesh.text())),
         );
     }
     true
