@@ -32,3 +32,14 @@ func.func @tile_clamped(%x: tensor<8x16xf32, #coco.sliced<1>>, %w: tensor<16x4xf
   %r = coco.all_reduce sum %p : tensor<8x4xf32, #coco.local> -> tensor<8x4xf32, #coco.replicated>
   return %r : tensor<8x4xf32, #coco.replicated>
 }
+
+// -----
+
+// On a mesh the tiles are set as on a flat group (global shapes, clamped).
+// CHECK-LABEL: func.func @tile_on_a_mesh
+// CHECK: coco.matmul %arg0, %arg1 {coco.tile = array<i64: 8, 128>}
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @tile_on_a_mesh(%x: tensor<8x64xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>, %w: tensor<64x128xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>>) -> tensor<8x128xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>> {
+  %y = coco.matmul %x, %w : tensor<8x64xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>, tensor<64x128xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>> -> tensor<8x128xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+  return %y : tensor<8x128xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.sliced<1>}>>
+}

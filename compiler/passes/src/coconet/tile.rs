@@ -15,7 +15,7 @@
 //! | `cpu` | 192 x 2048 x 256 | 4096 |
 //!
 //! **Preconditions**: none; tile sizes larger than a dimension are clamped to
-//! it, so every tile is valid.
+//! it, so every tile is valid. On a `coco.mesh` too: only attributes change.
 //!
 //! **Guarantees**: the IR is unchanged except for `coco.tile` attributes.
 //!
@@ -52,7 +52,7 @@ pub const TILE_ATTR: &str = "coco.tile";
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-tile",
     summary: "Attach kernel tile sizes (coco.tile) to matmuls, element-wise ops and fused regions",
-    description: "**Preconditions**: the program is on no `coco.mesh` (on one, a remark says the pass leaves it as written). none; tiles larger than a dimension are clamped to it.\n\n\
+    description: "**Preconditions**: none; tiles larger than a dimension are clamped to it.\n\n\
                   **Guarantees**: only `coco.tile` attributes are added: `[rows, cols]` output tiles on \
                   matmuls (`[rows, cols, depth]` with a depth: the CPU's GEMMs block A and B by them), \
                   a 1-D block over the flattened elements on element-wise ops and fused regions. \
@@ -164,9 +164,6 @@ impl TilePass {
 
 impl ModulePass for TilePass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
-        if super::leaves_mesh_program(module, "coco-tile") {
-            return true;
-        }
         let functions = functions(module);
         for func in functions {
             // Ops inside fused regions share the region's tile; an overlap
