@@ -38,6 +38,17 @@ pub enum Error {
     #[error("{0}")]
     Kernel(String),
 
+    /// Two ranks that hold the same block of an output (replicas along a
+    /// mesh axis) hold different values: a miscompiled step, never valid.
+    #[error("output '{output}': positions {first} and {second} of stage @{function} hold the same block with different values (element {element} of the block)")]
+    ReplicaMismatch {
+        output: String,
+        function: String,
+        first: usize,
+        second: usize,
+        element: usize,
+    },
+
     /// A step failed; `at` names the stage and the step.
     #[error("{at}: {source}")]
     Step { at: String, source: Box<Error> },

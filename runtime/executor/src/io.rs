@@ -193,10 +193,15 @@ pub(crate) fn write_output(
     Ok(())
 }
 
+/// A block of an output file: the position on the local axes, and per
+/// dimension `(count, index)`.
+type BlockKey = (usize, Vec<(usize, usize)>);
+
 /// Every rank's block gathered to position 0, which places each where its
-/// mesh coordinates say in a file of `shape` (ranks that hold the same
-/// block, along replicated axes, hold the same values; the last one's
-/// are written). Empty on the other positions.
+/// mesh coordinates say in a file of `shape`. Ranks that hold the same
+/// block (replicas along replicated axes) must hold it bitwise alike, as
+/// the interpreter requires of its own outputs. Empty on the other
+/// positions.
 fn assemble_blocks(
     comm: &Comm,
     stage: &Stage,
@@ -221,10 +226,31 @@ fn assemble_blocks(
     let mut file = zeroed(shape.iter().product::<usize>() * elem, &what)?;
     let global = &shape[shape.len() - buffer.shape.len()..];
     let whole = global.iter().product::<usize>() * elem;
+    // The first position that wrote each block.
+    let mut written: Vec<(BlockKey, usize)> = Vec::new();
+    let mut replica = vec![0u8; data.len()];
     for (position, block) in gathered.chunks_mut(data.len().max(1)).enumerate() {
         let blocks = io.blocks(stage, position, buffer.shape.len());
         let tensor = &mut file[blocks.local * whole..(blocks.local + 1) * whole];
-        layout::copy_block(tensor, global, &blocks.dims, elem, block, false);
+        let at = (blocks.local, blocks.dims);
+        match written.iter().find(|(key, _)| *key == at) {
+            Some(&(_, first)) => {
+                layout::copy_block(tensor, global, &at.1, elem, &mut replica, true);
+                if let Some(byte) = replica.iter().zip(block.iter()).position(|(a, b)| a != b) {
+                    return Err(Error::ReplicaMismatch {
+                        output: io.name.clone(),
+                        function: stage.function.clone(),
+                        first,
+                        second: position,
+                        element: byte / elem,
+                    });
+                }
+            }
+            None => {
+                layout::copy_block(tensor, global, &at.1, elem, block, false);
+                written.push((at, position));
+            }
+        }
     }
     Ok(file)
 }

@@ -377,3 +377,27 @@ fn sends_and_receives_must_pair_up() {
         .assert_error(&["the stages deadlock: stage 0 (@main), step 0 (recv) and stage 1"]);
     bundle.remove();
 }
+
+/// An output declared replicated along an axis whose ranks hold different
+/// values is an error naming the positions, never one of them in silence.
+#[test]
+fn replicas_that_differ_are_refused() {
+    let mut x = buffer("x", F32, &[4]);
+    x.input = Some(coco_bundle::Io {
+        name: "x".into(),
+        ..axes(&[IoLayout::Local, IoLayout::Local])
+    });
+    // Per-rank values written out as if replicated along tp.
+    x.output = Some(coco_bundle::Io {
+        name: "out_x".into(),
+        ..axes(&[IoLayout::Local, IoLayout::Replicated])
+    });
+    let mut plan = plan(4, vec![x], Vec::new());
+    plan.stages[0].mesh = mesh(&[("dp", 2), ("tp", 2)]);
+    let bundle = Bundle::new("replica-mismatch", &plan);
+    bundle.input("x", F32, &T::new(&[4, 4], |i| i as f64));
+    bundle.run(&[]).assert_error(&[
+        "output 'out_x': positions 0 and 1 of stage @main hold the same block with different values (element 0 of the block)",
+    ]);
+    bundle.remove();
+}

@@ -173,6 +173,30 @@ pub fn stage(first_rank: usize, size: usize, buffers: Vec<Buffer>, steps: Vec<St
 }
 
 /// A plan of one stage over `ranks` ranks, with the test kernels.
+/// `layout` along each axis of a stage's mesh: the file holds the global
+/// tensor (`local` when some axis is local, one per local position).
+pub fn axes(axes: &[IoLayout]) -> coco_bundle::Io {
+    coco_bundle::Io {
+        name: String::new(),
+        layout: if axes.contains(&IoLayout::Local) {
+            IoLayout::Local
+        } else {
+            IoLayout::Replicated
+        },
+        axes: axes.to_vec(),
+    }
+}
+
+/// A mesh of named axes for a stage.
+pub fn mesh(axes: &[(&str, usize)]) -> Vec<coco_bundle::MeshAxis> {
+    axes.iter()
+        .map(|&(name, size)| coco_bundle::MeshAxis {
+            name: name.into(),
+            size,
+        })
+        .collect()
+}
+
 pub fn plan(ranks: usize, buffers: Vec<Buffer>, steps: Vec<Step>) -> Plan {
     let mut plan = Plan::new("test.mlir", ranks);
     plan.native = Some("kernels.so".into());
