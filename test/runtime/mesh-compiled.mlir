@@ -6,6 +6,10 @@
 // interpreter (integers and f32 with rank-order reductions).
 // RUN: coco-run %s --entry axes --backend cpu --ranks 4 --seed 3 --check --exact-reductions | FileCheck %s
 // RUN: coco-run %s --entry roots --backend cpu --ranks 4 --seed 3 --check --exact-reductions | FileCheck %s --check-prefix=ROOTS
+// RUN: coco-run %s --entry norms --backend reference --ranks 4 --seed 3 --print-values | FileCheck %s --check-prefix=NORMS
+// RUN: coco-opt %s --coco-partial-reduce -o %t.partial.mlir
+// RUN: coco-run %t.partial.mlir --entry norms --backend reference --ranks 4 --seed 3 --print-values | FileCheck %s --check-prefix=NORMS
+// RUN: coco-run %t.partial.mlir --entry norms --backend cpu --ranks 4 --seed 3 --check --exact-reductions | FileCheck %s --check-prefix=PARTIAL
 // RUN: coco-translate %s --entry sliced --emit=ptx --ranks 4 | FileCheck %s --check-prefix=PTX
 // RUN: coco-translate %s --entry axes --emit=plan --ranks 4 | FileCheck %s --check-prefix=PLAN
 // RUN: coco-run %s --entry sliced --backend cpu --ranks 4 --seed 3 --check | FileCheck %s --check-prefix=SLICED
@@ -33,6 +37,17 @@
 // Every kernel compiles for the GPU too (the compiled:: trials check each
 // has replayable launches: the coordinates are computed on the device).
 // PTX-COUNT-5: .entry
+
+// Integer sums and maxima from slices are exact: the same values before and
+// after coco-partial-reduce.
+// NORMS: norms.result0: i64 [] #coco.replicated
+// NORMS-NEXT: [786]
+// NORMS: norms.result1: i64 [] #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>
+// NORMS-NEXT: rank 0: [47]
+// NORMS-NEXT: rank 1: [45]
+// PARTIAL: norms.result0: bitwise equal
+// PARTIAL: norms.result1: bitwise equal
+// PARTIAL: norms.result2: bitwise equal
 
 // PLAN: mesh = [{ name = "dp", size = 2 }, { name = "tp", size = 2 }]
 // PLAN: axes = ["sliced-0", "replicated"]
@@ -97,4 +112,19 @@ func.func @sliced(%x: tensor<4x4xi64, #batch> {coco.input = "uniform(0,9)"},
   %rcols = coco.slice %r : tensor<4x8xf32, #coco.replicated> -> tensor<4x8xf32, #cols>
   %dropped = coco.dropout %rtiles prob 0.5 seed 7 : tensor<4x8xf32, #blocks>
   return %quarters, %tiles, %rtiles, %rcols, %dropped : tensor<4x4xi64, #coco.sliced<0>>, tensor<4x4xi64, #blocks>, tensor<4x8xf32, #blocks>, tensor<4x8xf32, #cols>, tensor<4x8xf32, #blocks>
+}
+
+// Reductions of gathered values, which coco-partial-reduce computes from
+// the slices and an all_reduce over the gathered axis.
+func.func @norms(%s: tensor<8x4xi64, #batch> {coco.input = "uniform(0,50)"},
+                 %t: tensor<8x4xi64, #coco.sliced<0>> {coco.input = "uniform(0,50)"},
+                 %f: tensor<8x4xf32, #batch> {coco.input = "normal(0,1)"})
+    -> (tensor<i64, #coco.replicated>, tensor<i64, #per_replica>, tensor<f32, #coco.replicated>) {
+  %g = coco.all_gather %s over "dp" : tensor<8x4xi64, #batch> -> tensor<8x4xi64, #coco.replicated>
+  %sum = coco.reduce_elements sum %g : tensor<8x4xi64, #coco.replicated> -> tensor<i64, #coco.replicated>
+  %h = coco.all_gather %t over "tp" : tensor<8x4xi64, #coco.sliced<0>> -> tensor<8x4xi64, #batch>
+  %max = coco.reduce_elements max %h : tensor<8x4xi64, #batch> -> tensor<i64, #per_replica>
+  %fg = coco.all_gather %f over "dp" : tensor<8x4xf32, #batch> -> tensor<8x4xf32, #coco.replicated>
+  %n = coco.norm %fg : tensor<8x4xf32, #coco.replicated> -> tensor<f32, #coco.replicated>
+  return %sum, %max, %n : tensor<i64, #coco.replicated>, tensor<i64, #per_replica>, tensor<f32, #coco.replicated>
 }

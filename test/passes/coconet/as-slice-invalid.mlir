@@ -19,3 +19,13 @@ func.func @no_as_slice_with_two_dimensions(%p: tensor<8x8xf32, #coco.replicated>
   %b = coco.slice %p : tensor<8x8xf32, #coco.replicated> -> tensor<8x8xf32, #coco.sliced<1>>
   return %a, %b : tensor<8x8xf32, #coco.sliced<0>>, tensor<8x8xf32, #coco.sliced<1>>
 }
+
+// -----
+
+// coco-as-slice leaves a program on a mesh as written, and says so.
+// expected-remark@+1 {{coco-as-slice: not applied: the program runs on the mesh @grid [dp = 2, tp = 2], and coco-as-slice does not transform collectives over mesh axes yet}}
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @on_a_mesh(%w: tensor<8xf32, #coco.replicated>) -> tensor<8xf32, #coco.sliced<0>> {
+  %s = coco.slice %w : tensor<8xf32, #coco.replicated> -> tensor<8xf32, #coco.sliced<0>>
+  return %s : tensor<8xf32, #coco.sliced<0>>
+}

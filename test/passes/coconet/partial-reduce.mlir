@@ -110,3 +110,38 @@ func.func @sixteen_bit_rows(%s: tensor<4x8x6xbf16, #coco.sliced<1>>) -> (tensor<
   %a = coco.reduce_elements avg %g {dims = array<i64: 1>} : tensor<4x8x6xbf16, #coco.replicated> -> tensor<4x6xbf16, #coco.replicated>
   return %m, %a : tensor<8xbf16, #coco.replicated>, tensor<4x6xbf16, #coco.replicated>
 }
+
+// -----
+
+// On a mesh: the norm of an all_gather over dp is the slice's partial sum
+// of squares (local along dp, and along tp where the slice is local too),
+// an all_reduce over dp and a square root.
+// CHECK-LABEL: func.func @norm_over_axis
+// CHECK-NOT: coco.all_gather
+// CHECK: %[[SQ:.*]] = arith.mulf %arg0, %arg0 : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>
+// CHECK: %[[P:.*]] = coco.reduce_elements sum %[[SQ]] : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>> -> tensor<f32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>
+// CHECK: %[[T:.*]] = coco.all_reduce sum %[[P]] over "dp" : tensor<f32, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>> -> tensor<f32, #coco.replicated>
+// CHECK: %[[N:.*]] = math.sqrt %[[T]] : tensor<f32, #coco.replicated>
+// CHECK: return %[[N]]
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @norm_over_axis(%s: tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>) -> tensor<f32, #coco.replicated> {
+  %g = coco.all_gather %s over "dp" : tensor<8x4xf32, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>> -> tensor<8x4xf32, #coco.replicated>
+  %n = coco.norm %g : tensor<8x4xf32, #coco.replicated> -> tensor<f32, #coco.replicated>
+  return %n : tensor<f32, #coco.replicated>
+}
+
+// -----
+
+// On a mesh, a maximum over an all_gather over tp of a tensor sliced along
+// dp too: partial maxima local along both axes, combined over tp only (the
+// dp blocks stay apart, as in the original's result).
+// CHECK-LABEL: func.func @max_over_inner_axis
+// CHECK: %[[P:.*]] = coco.reduce_elements max %arg0 : tensor<8x4xi64, #coco.sliced<0>> -> tensor<i64, #coco.local>
+// CHECK: %[[T:.*]] = coco.all_reduce max %[[P]] over "tp" : tensor<i64, #coco.local> -> tensor<i64, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>
+// CHECK: return %[[T]]
+coco.mesh @grid [dp = 2, tp = 2]
+func.func @max_over_inner_axis(%s: tensor<8x4xi64, #coco.sliced<0>>) -> tensor<i64, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>> {
+  %g = coco.all_gather %s over "tp" : tensor<8x4xi64, #coco.sliced<0>> -> tensor<8x4xi64, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>>
+  %m = coco.reduce_elements max %g : tensor<8x4xi64, #coco.mesh<{dp = #coco.sliced<0>, tp = #coco.replicated}>> -> tensor<i64, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>
+  return %m : tensor<i64, #coco.mesh<{dp = #coco.local, tp = #coco.replicated}>>
+}

@@ -16,7 +16,7 @@ use melior::{
 
 use super::{
     layout::{DistTensor, Layout},
-    mesh::{placed_type, Mesh, Placement},
+    mesh::{placed_type, shaped_placed_type, Mesh, Placement},
     ops::{self, Reduction},
     rules::{infer_result_layout, LayoutPattern, Operand},
 };
@@ -112,6 +112,32 @@ impl<'c> CocoBuilder<'c> {
                 op: ops::SLICE.to_string(),
                 message: e.to_string(),
             })
+    }
+
+    /// `coco.reduce_elements` of every element of `input` on a mesh: a
+    /// 0-d result placed as `on.placement` (the caller applies the rule
+    /// axis by axis: a sliced axis gives partial results, `#coco.local`).
+    pub fn reduce_elements_placed(
+        &self,
+        kind: Reduction,
+        input: Value<'c, '_>,
+        on: OnAxis,
+    ) -> Result<Operation<'c>> {
+        let fail = |message: String| Error::Build {
+            op: ops::REDUCE_ELEMENTS.to_string(),
+            message,
+        };
+        let element = DistTensor::from_type(input.r#type())
+            .ok_or_else(|| fail(format!("operand {} is not a coco tensor", input.r#type())))?
+            .element;
+        let result = shaped_placed_type(self.context, &[], element, on.mesh, on.placement)
+            .ok_or_else(|| fail(format!("no layout {}", on.placement.text(on.mesh))))?;
+        OperationBuilder::new(ops::REDUCE_ELEMENTS, self.location)
+            .add_operands(&[input])
+            .add_results(&[result])
+            .add_attributes(&[self.kind_attribute(kind)])
+            .build()
+            .map_err(|e| fail(e.to_string()))
     }
 
     /// The type of `op`'s result: `input`'s shape and element type placed

@@ -238,8 +238,20 @@ pub fn placed_type<'c>(
 ) -> Option<Type<'c>> {
     let tensor = DistTensor::from_type(ty)?;
     let dims: Vec<u64> = tensor.static_shape()?.iter().map(|&d| d as u64).collect();
+    shaped_placed_type(context, &dims, tensor.element, mesh, placement)
+}
+
+/// The ranked tensor type of shape `dims` and element type `element`
+/// placed as `placement` on `mesh`.
+pub fn shaped_placed_type<'c>(
+    context: &'c Context,
+    dims: &[u64],
+    element: Type<'c>,
+    mesh: &Mesh,
+    placement: &Placement,
+) -> Option<Type<'c>> {
     let layout = Attribute::parse(context, &placement.text(mesh))?;
-    Some(RankedTensorType::new(&dims, tensor.element, Some(layout)).into())
+    Some(RankedTensorType::new(dims, element, Some(layout)).into())
 }
 
 impl DistTensor<'_> {

@@ -36,6 +36,13 @@
 //! computes the same order, and `coco-run --check --exact-reductions`
 //! compares bitwise against it.
 //!
+//! On a `coco.mesh`, a whole-tensor norm or reduction of `all_gather(s)`
+//! over one axis becomes the slice's partial result and an all_reduce over
+//! that axis (the rule axis by axis: the partial result is local along
+//! every axis `s` is sliced on, and the all_reduce makes the gathered axis
+//! replicated again); reductions along `dims` there are left alone, with a
+//! remark.
+//!
 //! **Preconditions**: f32 or f64 elements for norms, float sums, products
 //! and averages (16-bit types accumulate in f32 in `coco.norm`, which a
 //! 16-bit partial result could not reproduce); any element type for min
@@ -61,11 +68,11 @@ use std::collections::HashSet;
 
 use coco_dialects::lifetime;
 use coco_dialects::{
-    coco::{ops, CocoBuilder, DistTensor, Layout, Reduction},
+    coco::{ops, CocoBuilder, DistTensor, Layout, Mesh, OnAxis, Placement, Reduction},
     diagnostics::{emit_error, emit_remark},
     ir::{
         as_op, body_ops, defining_op, element_dtype, functions, i64_array_attr, int_attr, op_name,
-        DType,
+        str_attr, DType,
     },
     rewrite::{erase, insert_before, replace_all_uses, users},
 };
@@ -88,7 +95,7 @@ use coco_pass::{
 pub const INFO: PassInfo = PassInfo {
     argument: "coco-partial-reduce",
     summary: "Compute norms and reductions of replicated tensors from per-slice partial results and a scalar all_reduce",
-    description: "Leaves a program on a `coco.mesh` as written, with a remark. For `coco.norm x` or `coco.reduce_elements x` where `x` is replicated and its slice is \
+    description: "On a `coco.mesh`, whole-tensor norms and reductions of an all_gather over one axis are computed from its slices and an all_reduce over that axis; other reductions there get a remark. For `coco.norm x` or `coco.reduce_elements x` where `x` is replicated and its slice is \
                   available (`x = coco.all_gather s`, or the block already has `coco.slice x`), each rank \
                   reduces its slice and one scalar `coco.all_reduce` combines the partial results; an \
                   all_gather left without users disappears. A reduction along `dims` (row and column means) \
@@ -220,6 +227,35 @@ fn slice_source<'c, 'a>(
     Ok(Some(lifetime::value(as_op(&slice).result(0)?)))
 }
 
+/// An all_gather over one axis of the program's mesh that produced the
+/// reduced operand: the mesh, the axis, and the placement of its slices.
+struct AxisGather {
+    mesh: Mesh,
+    axis: usize,
+    name: String,
+    part: Placement,
+}
+
+/// The all_gather over one mesh axis `x` comes from, if it does.
+fn axis_gather(x: Value, mesh: &Mesh) -> Option<AxisGather> {
+    let def = defining_op(x)?;
+    let gather = as_op(&def);
+    if op_name(gather) != ops::ALL_GATHER {
+        return None;
+    }
+    let name = str_attr(gather, "axis")?;
+    let axis = mesh.axis(&name)?;
+    let part = DistTensor::from_type(gather.operand(0).ok()?.r#type())?
+        .placement(mesh)
+        .ok()?;
+    part.0[axis].is_sliced().then_some(AxisGather {
+        mesh: mesh.clone(),
+        axis,
+        name,
+        part,
+    })
+}
+
 impl PartialReducePass {
     /// Rewrites one reduction; `Ok(Err(reason))` when it does not apply.
     ///
@@ -234,6 +270,7 @@ impl PartialReducePass {
         op_ref: OperationRef<'c, 'a>,
         block: &[OperationRef<'c, 'a>],
         combining: &mut HashSet<usize>,
+        mesh: Option<&Mesh>,
     ) -> coco_dialects::Result<std::result::Result<(), String>> {
         let op = as_op(&op_ref);
         let name = op_name(op);
@@ -241,7 +278,13 @@ impl PartialReducePass {
         let Some(tensor) = DistTensor::from_type(x.r#type()) else {
             return Ok(Err("its operand is not a coco tensor".into()));
         };
-        if tensor.layout != Some(Layout::Replicated) {
+        let over_axis = mesh.and_then(|mesh| axis_gather(x, mesh));
+        if mesh.is_some() && over_axis.is_none() {
+            return Ok(Err(
+                "on a mesh, only the reduction of an all_gather over one axis is computed from its slices".into(),
+            ));
+        }
+        if over_axis.is_none() && tensor.layout != Some(Layout::Replicated) {
             return Ok(Err(format!(
                 "its operand is {}, not #coco.replicated",
                 coco_dialects::coco::layout::describe(tensor.layout)
@@ -256,7 +299,13 @@ impl PartialReducePass {
         // Reduced dimensions, when not all of them.
         let dims = i64_array_attr(op, "dims").filter(|d| d.len() < tensor.rank());
         let kind = int_attr(op, "kind").and_then(Reduction::from_value);
-        let Some(sliced_dim) = slice_dim(x) else {
+        let gathered_dim = over_axis
+            .as_ref()
+            .and_then(|over| match over.part.0[over.axis] {
+                Layout::Sliced(d) => Some(d),
+                _ => None,
+            });
+        let Some(sliced_dim) = gathered_dim.or_else(|| slice_dim(x)) else {
             return Ok(Err(
                 "no slice of its operand is available (it is neither an all_gather's result nor sliced in this block)"
                     .into(),
@@ -279,6 +328,12 @@ impl PartialReducePass {
             .copied()
             .unwrap_or(op_ref);
         let gather = defining_op(x).filter(|d| op_name(as_op(d)) == ops::ALL_GATHER);
+        if over_axis.is_some() && dims.is_some() {
+            return Ok(Err(
+                "reductions along `dims` of an all_gather over a mesh axis are not rewritten yet"
+                    .into(),
+            ));
+        }
         if let (Some(dims), Some(kind)) = (&dims, kind) {
             if !dims.contains(&sliced_dim) {
                 // Row means of a tensor sliced by rows: each rank reduces its
@@ -331,15 +386,51 @@ impl PartialReducePass {
             Plan::Same(kind) => (kind, slice),
             Plan::Average => (Reduction::Sum, slice),
         };
-        let partial = insert(
-            partial_at,
-            match &dims {
-                Some(dims) => builder.reduce_elements_along(local_kind, reduced, dims)?,
-                None => builder.reduce_elements(local_kind, reduced)?,
-            },
-            false,
-        )?;
-        let total = insert(combine_at, builder.all_reduce(local_kind, partial)?, true)?;
+        let total = match &over_axis {
+            // On a mesh, the rule axis by axis: sliced axes give partial
+            // results (the gathered axis among them), and the all_reduce
+            // over the gathered axis makes it replicated again.
+            Some(over) => {
+                let partials = Placement(
+                    over.part
+                        .0
+                        .iter()
+                        .map(|l| if l.is_sliced() { Layout::Local } else { *l })
+                        .collect(),
+                );
+                let mut totals = partials.clone();
+                totals.0[over.axis] = Layout::Replicated;
+                let on = |placement| OnAxis {
+                    axis: &over.name,
+                    mesh: &over.mesh,
+                    placement,
+                };
+                let partial = insert(
+                    partial_at,
+                    builder.reduce_elements_placed(local_kind, reduced, on(&partials))?,
+                    false,
+                )?;
+                builder.over_axis(
+                    ops::ALL_REDUCE,
+                    partial,
+                    on(&totals),
+                    Some(local_kind),
+                    None,
+                )?
+            }
+            None => {
+                let partial = insert(
+                    partial_at,
+                    match &dims {
+                        Some(dims) => builder.reduce_elements_along(local_kind, reduced, dims)?,
+                        None => builder.reduce_elements(local_kind, reduced)?,
+                    },
+                    false,
+                )?;
+                builder.all_reduce(local_kind, partial)?
+            }
+        };
+        let total = insert(combine_at, total, true)?;
         let mut add = |built: Operation<'c>| insert(op_ref, built, true);
         let result = match plan {
             Plan::Norm => add(builder.elementwise("math.sqrt", &[total])?)?,
@@ -397,9 +488,7 @@ fn finish<'c, 'a>(
 
 impl ModulePass for PartialReducePass {
     fn run<'c>(&mut self, _context: &'c Context, module: &Operation<'c>) -> bool {
-        if super::leaves_mesh_program(module, "coco-partial-reduce") {
-            return true;
-        }
+        let mesh = Mesh::declared(module).map(|d| d.mesh);
         for func in functions(module) {
             let reductions: Vec<OperationRef> = body_ops(as_op(&func))
                 .into_iter()
@@ -410,7 +499,7 @@ impl ModulePass for PartialReducePass {
                 let location = as_op(&op_ref).location();
                 let name = op_name(as_op(&op_ref));
                 let block = body_ops(as_op(&func));
-                match self.rewrite(op_ref, &block, &mut combining) {
+                match self.rewrite(op_ref, &block, &mut combining, mesh.as_ref()) {
                     Ok(Ok(())) => {}
                     Ok(Err(reason)) => emit_remark(
                         location,
