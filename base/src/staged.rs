@@ -199,6 +199,56 @@ impl Staged {
     }
 }
 
+/// Writes `bytes` to the file `target`, whole or not at all: the one way
+/// coco writes a file that a user names (`-o FILE`, `--pytest FILE`, a
+/// tile table). A symbolic link at `target` is replaced by the file, never
+/// written through, so a planted link (dangling or not) cannot lead the
+/// write outside; a regular file keeps its permissions. A FIFO, a device,
+/// a socket or a folder at `target` is refused ([`NotAFile`] says which):
+/// writing into one in place would block, or write somewhere other than a
+/// file, and standard output is the tools' `-o -`.
+pub fn write_file(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let permissions = match std::fs::symlink_metadata(target) {
+        Ok(meta) if meta.file_type().is_symlink() => None,
+        Ok(meta) if meta.is_file() => Some(meta.permissions()),
+        Ok(meta) => return Err(io::Error::other(NotAFile(crate::file::kind(&meta)))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    let staged = Staged::file(target)?;
+    // The sibling was created exclusively a moment ago; opened without
+    // following links and without blocking, so that one swapped in since
+    // is refused rather than written through.
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(staged.path())?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other(NotAFile("a special file")));
+    }
+    file.write_all(bytes)?;
+    if let Some(permissions) = permissions {
+        file.set_permissions(permissions)?;
+    }
+    drop(file);
+    staged.commit()
+}
+
+/// Why [`write_file`] refused its target: what the target is, in
+/// [`crate::file::kind`]'s words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotAFile(pub &'static str);
+
+impl std::fmt::Display for NotAFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "it is {}, and coco writes only regular files", self.0)
+    }
+}
+
+impl std::error::Error for NotAFile {}
+
 impl Drop for Staged {
     fn drop(&mut self) {
         if !self.committed {
@@ -349,5 +399,59 @@ mod tests {
         assert_eq!(names(&dir), expected);
         drop(live);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn write_file_replaces_links_and_keeps_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("write-file");
+        let outside = dir.join("outside.txt");
+        std::fs::write(&outside, "precious").unwrap();
+        let link = dir.join("link.txt");
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        write_file(&link, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), "new");
+
+        let dangling = dir.join("dangling.txt");
+        std::os::unix::fs::symlink(dir.join("made-through-the-link"), &dangling).unwrap();
+        write_file(&dangling, b"new").unwrap();
+        assert!(!dir.join("made-through-the-link").exists());
+        assert!(std::fs::symlink_metadata(&dangling).unwrap().is_file());
+
+        let script = dir.join("run.sh");
+        std::fs::write(&script, "old").unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o750)).unwrap();
+        write_file(&script, b"new").unwrap();
+        let mode = std::fs::metadata(&script).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o750);
+        assert_eq!(
+            names(&dir),
+            ["dangling.txt", "link.txt", "outside.txt", "run.sh"]
+        );
+    }
+
+    #[test]
+    fn write_file_refuses_fifos_devices_and_folders_at_once() {
+        let dir = scratch("write-file-special");
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        let mut refused = vec![(dir.clone(), "a directory")];
+        if made {
+            refused.push((fifo, "a FIFO"));
+        }
+        if Path::new("/dev/null").exists() {
+            refused.push((PathBuf::from("/dev/null"), "a device"));
+        }
+        for (target, kind) in refused {
+            let error = write_file(&target, b"x").unwrap_err();
+            let why = error.get_ref().and_then(|e| e.downcast_ref::<NotAFile>());
+            assert_eq!(why, Some(&NotAFile(kind)), "{}", target.display());
+        }
+        assert!(names(&dir).iter().all(|n| !n.starts_with(".coco")));
     }
 }
