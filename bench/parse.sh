@@ -27,7 +27,7 @@ done > "$work/functions.mlir"
 for input in functions arguments nested; do
   start=$(date +%s.%N)
   set +e
-  timeout 120 "$bin/coco-opt" "$work/$input.mlir" -o /dev/null 2>"$work/err"
+  timeout 120 "$bin/coco-opt" "$work/$input.mlir" >/dev/null 2>"$work/err"
   code=$?
   set -e
   end=$(date +%s.%N)

@@ -6,7 +6,7 @@
 
 use coco_filetests::{
     builders, compiled, differential, fuzz, layers, mlir_files, oracles, random_programs,
-    repo_root, runner, spark, test_dir, world_sizes,
+    repo_root, runner, spark, test_dir, world_sizes, writes,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -418,6 +418,27 @@ fn main() {
             }
         }
         Ok(())
+    }));
+    trials.push(timed("writes::go-through-the-staged-writer", || {
+        writes::check(&writes::scan(&repo_root())).map_err(Failed::from)
+    }));
+    trials.push(timed("writes::a-new-write-is-caught", || {
+        let mut found = writes::scan(&repo_root());
+        *found.entry("tools/src/bigtest.rs".into()).or_default() += 1;
+        let comments_and_tests = writes::writes_in(
+            "// std::fs::write(a, b)\nlet f = std::fs::File::create(p)?;\n\
+             #[cfg(test)]\nmod tests {\n    std::fs::write(x, y).unwrap();\n}\n",
+        );
+        match writes::check(&found) {
+            Err(message)
+                if message.contains("tools/src/bigtest.rs") && comments_and_tests == 1 =>
+            {
+                Ok(())
+            }
+            other => Err(Failed::from(format!(
+                "a new write was not caught ({other:?}), or comments and tests counted ({comments_and_tests})"
+            ))),
+        }
     }));
     trials.push(timed("docs::generated-docs-are-current", || {
         coco_filetests::docs_current().map_err(Failed::from)

@@ -22,7 +22,7 @@ pub fn markdown() -> Result<String, String> {
          does (`test/src/compiled.rs`). Per example:\n\n\
          ```sh\n\
          coco-translate examples/coco/<example>.mlir --emit=ptx --ranks {RANKS} --chip <chip> \\\n    \
-         --cuda-path .venv/lib/python3.11/site-packages/nvidia/cuda_nvcc --resource-usage -o /dev/null\n\
+         --cuda-path .venv/lib/python3.11/site-packages/nvidia/cuda_nvcc --resource-usage >/dev/null\n\
          ```\n"
     );
     for path in mlir_files(&repo_root().join("examples/coco"), &test_dir()) {

@@ -30,6 +30,7 @@ pub mod spark;
 pub mod spark_cli;
 pub mod spark_coverage;
 pub mod world_sizes;
+pub mod writes;
 
 use std::path::{Path, PathBuf};
 

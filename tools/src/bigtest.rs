@@ -816,18 +816,45 @@ fn write_pytest(
     cases: &[coco_pyspark::pytest::Case],
 ) -> Result<(), String> {
     let shown_file = shown_path(file);
-    if file.is_dir() {
-        return Err(format!(
-            "--pytest {shown_file}: is a folder; name a .py file"
-        ));
+    if file == Path::new("-") {
+        return Err(
+            "--pytest -: the module names its job by a path relative to its own folder, so it is a file; name a .py file"
+                .into(),
+        );
     }
-    if let Ok(existing) = std::fs::read(file) {
-        let first = existing.split(|&b| b == b'\n').next().unwrap_or_default();
-        if !String::from_utf8_lossy(first).contains(coco_pyspark::pytest::MARK) {
+    // Looked at, not followed: only a regular file that coco-bigtest wrote
+    // is replaced, and nothing is read through a link or from a FIFO.
+    match std::fs::symlink_metadata(file) {
+        Ok(meta) if meta.file_type().is_symlink() => {
             return Err(format!(
-                "--pytest {shown_file}: the file exists and coco-bigtest did not write it; it is left alone"
-            ));
+                "--pytest {shown_file}: is a symbolic link, not a module coco-bigtest wrote; it is left alone"
+            ))
         }
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!(
+                "--pytest {shown_file}: is {}; name a .py file",
+                coco_base::file::kind(&meta)
+            ))
+        }
+        Ok(_) => {
+            let written_by_us = coco_base::file::open_regular(file)
+                .ok()
+                .and_then(|(file, _)| {
+                    let mut first = String::new();
+                    std::io::BufRead::read_line(
+                        &mut std::io::BufReader::new(std::io::Read::take(file, 4096)),
+                        &mut first,
+                    )
+                    .ok()
+                    .map(|_| first.contains(coco_pyspark::pytest::MARK))
+                });
+            if written_by_us != Some(true) {
+                return Err(format!(
+                    "--pytest {shown_file}: the file exists and coco-bigtest did not write it; it is left alone"
+                ));
+            }
+        }
+        Err(_) => {}
     }
     let folder = match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -845,18 +872,8 @@ fn write_pytest(
         .map_err(|e| format!("--pytest {shown_file}: {}", crate::output::reason(&e)))?;
     let relative = relative_path(&folder_abs, &job_abs);
     let text = coco_pyspark::pytest::module(&imported.job, &relative, job, cases)?;
-    let temporary = folder.join(format!(
-        ".{}.coco-tmp",
-        file.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    ));
-    std::fs::write(&temporary, text)
-        .and_then(|()| std::fs::rename(&temporary, file))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&temporary);
-            format!("--pytest {shown_file}: {}", crate::output::reason(&e))
-        })
+    coco_base::staged::write_file(file, text.as_bytes())
+        .map_err(|e| format!("--pytest {shown_file}: {}", crate::output::reason(&e)))
 }
 
 /// `to` relative to folder `from` (both absolute): `../jobs/job.py`.
@@ -888,9 +905,10 @@ fn import_command(
     let context = context();
     source::load_shown(&context, &program.mlir, path, &program.shown)?;
     match output {
-        None => out.push_str(&program.mlir),
-        Some(file) => std::fs::write(file, &program.mlir)
-            .map_err(|e| format!("-o {}: {}", shown_path(file), crate::output::reason(&e)))?,
+        Some(file) if file != Path::new("-") => {
+            crate::write_output_atomically(file, program.mlir.as_bytes())?
+        }
+        _ => out.push_str(&program.mlir),
     }
     Ok(())
 }

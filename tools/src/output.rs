@@ -4,7 +4,7 @@
 
 use std::{
     io::{self, Write},
-    path::{Path, PathBuf},
+    path::Path,
 };
 
 use crate::{guarded, Output};
@@ -101,85 +101,29 @@ pub fn reason(error: &io::Error) -> String {
     }
 }
 
-/// Writes `bytes` to `path` so that the file is either left as it was or
-/// replaced whole: into a temporary sibling in the same directory, renamed
-/// over `path` once complete. Call it only on success, so a failed run
-/// leaves the previous output untouched. A `path` that exists and is not a
-/// regular file (`/dev/null`, a pipe) is written in place; a symbolic link
-/// is followed, so the link stays. Errors name the file.
+/// Writes `bytes` to the output file `path` with the project's staged
+/// writer ([`coco_base::staged::write_file`]): whole or not at all, a
+/// symbolic link replaced rather than written through, a FIFO, device or
+/// folder refused at once. Call it only on success, so a failed run
+/// leaves the previous output untouched. Errors name the file.
 pub fn write_output_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let failed = |e: io::Error| {
+    coco_base::staged::write_file(path, bytes).map_err(|e| {
         format!(
-            "could not write output file '{}': {}",
+            "could not write output file '{}': {}{}",
             path.display(),
-            reason(&e)
-        )
-    };
-    let target = resolve(path);
-    let existing = std::fs::metadata(&target).ok();
-    if existing.as_ref().is_some_and(|m| !m.is_file()) {
-        return write_in_place(&target, bytes).map_err(|e| {
-            if e.raw_os_error() == Some(libc::ENXIO) {
-                format!(
-                    "could not write output file '{}': it is a FIFO that no process reads",
-                    path.display()
-                )
+            reason(&e),
+            if refused_as_special(&e) {
+                " (-o - writes to standard output)"
             } else {
-                failed(e)
+                ""
             }
-        });
-    }
-    (|| {
-        let staged = coco_base::staged::Staged::file(&target)?;
-        let mut file = std::fs::File::create(staged.path())?;
-        file.write_all(bytes)?;
-        file.flush()?;
-        if let Some(metadata) = &existing {
-            file.set_permissions(metadata.permissions())?;
-        }
-        drop(file);
-        staged.commit()
-    })()
-    .map_err(failed)
+        )
+    })
 }
 
-/// Writes `bytes` into `target`, a device or a pipe, as it is. It is
-/// opened without blocking, so that a FIFO nobody reads fails at once
-/// (ENXIO) instead of waiting forever, and then written with blocking
-/// writes (a reader such as `-o >(gzip)` takes them at its pace).
-fn write_in_place(target: &Path, bytes: &[u8]) -> io::Result<()> {
-    use std::os::{fd::AsRawFd, unix::fs::OpenOptionsExt};
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(target)?;
-    // SAFETY: fcntl(2) on a descriptor `file` owns.
-    unsafe {
-        let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
-        if flags < 0 || libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0
-        {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    file.write_all(bytes)?;
-    file.flush()
-}
-
-/// `path` with its symbolic links followed (as far as they lead to
-/// something that exists).
-fn resolve(path: &Path) -> PathBuf {
-    let mut target = path.to_path_buf();
-    // A bounded number of hops: a link cycle stays a path that fails later.
-    for _ in 0..40 {
-        match std::fs::read_link(&target) {
-            Ok(link) => {
-                target = match target.parent() {
-                    Some(parent) if link.is_relative() => parent.join(link),
-                    _ => link,
-                }
-            }
-            Err(_) => break,
-        }
-    }
-    target
+/// Whether the staged writer refused the target for what it is.
+fn refused_as_special(error: &io::Error) -> bool {
+    error
+        .get_ref()
+        .is_some_and(|e| e.is::<coco_base::staged::NotAFile>())
 }

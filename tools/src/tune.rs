@@ -94,8 +94,12 @@ fn program(gemm: &Gemm, blockings: &[Blocking]) -> String {
 /// of each in the table at `path` (created, or updated: other entries
 /// stay), and says what it found.
 pub fn tune_gemms(gemms: &[Gemm], options: &Options, path: &Path) -> Result<String, String> {
+    // Only a new file or an existing tile table is written: anything else
+    // (a project's Cargo.toml is TOML too) is the user's and left alone.
     let mut table = if path.exists() {
-        TileTable::load(path).map_err(|e| e.to_string())?
+        TileTable::load(path).map_err(|e| {
+            format!("--tune-gemms: {e}; it writes only a new file or a tile table, so the file is left alone")
+        })?
     } else {
         TileTable::default()
     };

@@ -164,11 +164,13 @@ fn a_failed_run_leaves_the_previous_output_file() {
         .collect();
     assert_eq!(names.len(), 3, "{names:?}");
 
+    // A device is not an output file (standard output is `-o -`).
     let full = run(OPT, &[good, "-o", "/dev/full"], &[], None);
     assert_eq!(full.status.code(), Some(1));
     assert_eq!(
         stderr(&full),
-        "coco-opt: error: could not write output file '/dev/full': No space left on device\n"
+        "coco-opt: error: could not write output file '/dev/full': it is a device, \
+         and coco writes only regular files (-o - writes to standard output)\n"
     );
 }
 
@@ -380,8 +382,10 @@ fn links_in_the_output_folder_are_replaced_not_written_through() {
     }
 }
 
+/// A FIFO or a device as `-o` is refused at once, read or not: the staged
+/// writer writes only regular files (`-o -` is standard output).
 #[test]
-fn a_fifo_nobody_reads_is_refused_at_once_and_one_with_a_reader_is_written() {
+fn a_fifo_or_a_device_as_output_is_refused_at_once() {
     let dir = scratch("fifo");
     let program = dir.join("p.mlir");
     fs::write(&program, PROGRAM).unwrap();
@@ -393,47 +397,107 @@ fn a_fifo_nobody_reads_is_refused_at_once_and_one_with_a_reader_is_written() {
     {
         return;
     }
-    let args = [program.to_str().unwrap(), "-o", fifo.to_str().unwrap()];
-    // Before: opening the FIFO for writing waited for a reader forever.
-    let mut child = Command::new(OPT)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut ended = None;
-    for _ in 0..600 {
-        if let Some(status) = child.try_wait().unwrap() {
-            ended = Some(status);
-            break;
+    for (target, kind) in [
+        (fifo.as_path(), "a FIFO"),
+        (Path::new("/dev/null"), "a device"),
+    ] {
+        let args = [program.to_str().unwrap(), "-o", target.to_str().unwrap()];
+        // Before: opening the FIFO for writing waited for a reader forever.
+        let mut child = Command::new(OPT)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut ended = None;
+        for _ in 0..600 {
+            if let Some(status) = child.try_wait().unwrap() {
+                ended = Some(status);
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
         }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    if ended.is_none() {
-        let _ = child.kill();
-    }
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(ended.is_some(), "coco-opt -o FIFO waited for a reader");
-    assert!(!output.status.success());
-    assert!(
-        stderr.contains("it is a FIFO that no process reads"),
-        "{stderr}"
-    );
-    // With a reader (as `-o >(gzip)` has), the output goes through.
-    let reader = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
-    };
-    let mut written = None;
-    for _ in 0..100 {
-        let output = Command::new(OPT).args(args).output().unwrap();
-        if output.status.success() {
-            written = Some(output);
-            break;
+        if ended.is_none() {
+            let _ = child.kill();
         }
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(ended.is_some(), "coco-opt -o {kind} waited");
+        assert!(!output.status.success());
+        assert!(
+            stderr.contains(&format!("it is {kind}, and coco writes only regular files"))
+                && stderr.contains("-o - writes to standard output"),
+            "{stderr}"
+        );
     }
-    assert!(written.is_some(), "coco-opt never wrote to the read FIFO");
-    assert!(reader.join().unwrap().contains("func.func @double"));
+    assert_eq!(names(&dir), ["fifo", "p.mlir"]);
+}
+
+/// Ctrl-C and `timeout` signal coco-run's whole process group while the
+/// ranks run: mpirun and the ranks end too, and coco-run ends by the same
+/// signal (a shell's 130 for SIGINT, 143 for SIGTERM) with the documented
+/// line, not as a failed job (exit 1) because mpirun died first.
+#[test]
+fn a_signal_to_the_process_group_ends_coco_run_by_that_signal() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::time::{Duration, Instant};
+    // A limit on a hang, not on speed.
+    const BOUND: Duration = Duration::from_secs(60);
+    for (signal, name) in [(libc::SIGINT, "SIGINT"), (libc::SIGTERM, "SIGTERM")] {
+        let dir = scratch(&format!("group-{name}"));
+        let program = dir.join("double.mlir");
+        fs::write(&program, PROGRAM).unwrap();
+        let shm = dir.join("shm");
+        fs::create_dir_all(&shm).unwrap();
+        let child = Command::new(RUN)
+            .arg(&program)
+            .args(["--backend", "cpu", "--ranks", "2", "--repeat", "1000000000"])
+            .env("TMPDIR", &dir)
+            .env("COCO_SHM_DIR", &shm)
+            .env_remove("OMPI_COMM_WORLD_SIZE")
+            .env_remove("PMI_SIZE")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        // mpirun and both ranks run (their command lines name coco-exec
+        // and the bundle in `dir`).
+        let key = format!("{}/", dir.display());
+        let job = || {
+            fs::read_dir("/proc")
+                .unwrap()
+                .flatten()
+                .filter_map(|e| fs::read(e.path().join("cmdline")).ok())
+                .map(|c| String::from_utf8_lossy(&c).into_owned())
+                .filter(|c| c.contains("coco-exec") && c.contains(&key))
+                .count()
+        };
+        let start = Instant::now();
+        while job() < 3 {
+            if start.elapsed() > BOUND {
+                // SAFETY: kill(2) on the test's own process group.
+                unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+                panic!("{name}: the job did not start within {BOUND:?}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // SAFETY: kill(2) on the test's own process group (coco-run leads it).
+        assert_eq!(unsafe { libc::kill(-(child.id() as i32), signal) }, 0);
+        let output = child.wait_with_output().unwrap();
+        let status = output
+            .status
+            .code()
+            .or(output.status.signal().map(|s| 128 + s));
+        assert_eq!(status, Some(128 + signal), "{name}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains(&format!(
+                "coco-run: error: stopped by {name}; the job was ended\n"
+            )),
+            "{name}: {}",
+            stderr(&output)
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
 }
