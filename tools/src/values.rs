@@ -33,8 +33,10 @@ pub(crate) fn describe(spec: &Spec) -> String {
 }
 
 /// Every input of `specs` from `<dir>/<name>.npy`, checked against its
-/// spec (a `#coco.local` input holds one tensor per rank, shape
-/// `[ranks, ...]`).
+/// spec. A `#coco.local` input holds one tensor per rank of its group, or
+/// on a mesh one per position on the axes it is local along (`Spec::parts`):
+/// shape `[parts, ...]`, as `--save-inputs` writes it and the executor
+/// reads it.
 pub(crate) fn read_inputs(
     dir: &Path,
     specs: &[Spec],
@@ -53,12 +55,24 @@ pub(crate) fn read_inputs(
         }
         let tensor = npy::read(&path, spec.dtype).map_err(|e| e.to_string())?;
         let value = if spec.layout == Some(coco_dialects::coco::Layout::Local) {
-            if tensor.shape.first() != Some(&ranks) || tensor.shape[1..] != spec.global_shape[..] {
+            let parts = spec.parts(ranks);
+            if tensor.shape.first() != Some(&parts) || tensor.shape[1..] != spec.global_shape[..] {
+                let per = match &spec.placement {
+                    Some((mesh, placement)) => format!(
+                        "one tensor per position on the mesh's local axes, for {}",
+                        placement.text(mesh)
+                    ),
+                    None => "one tensor per rank".to_string(),
+                };
                 return Err(format!(
-                    "input '{}' is #coco.local: {} must have shape [{ranks}, {}] (one tensor per rank), found {:?}",
+                    "input '{}' is #coco.local: {} must have shape [{}] ({per}), found {:?}",
                     spec.name,
                     path.display(),
-                    spec.global_shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+                    std::iter::once(parts)
+                        .chain(spec.global_shape.iter().copied())
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     tensor.shape
                 ));
             }

@@ -63,7 +63,12 @@ pub fn cpu_bufferize() -> String {
 /// innermost parallel loop `affine-super-vectorize` turns into `lanes`-wide
 /// vector ops (LLVM's own loop vectorizer leaves many of them scalar, bf16
 /// conversions for one); loops that carry a reduction stay scalar, so sums
-/// keep the interpreter's order. Math ops become LLVM intrinsics or libm
+/// keep the interpreter's order. Loops of one iteration (a reduction over
+/// dimensions of size 1) are inlined first (`affine-loop-unroll` with
+/// `unroll-full-threshold=1`): the vectorizer finds no dependence carried
+/// by such a loop, takes it for a parallel one, and vectorises the
+/// accumulator's store, which does not vary along it, into an invalid
+/// broadcasting `vector.transfer_write`. Math ops become LLVM intrinsics or libm
 /// calls before the vector lowering: libm's are scalar, so a vector op
 /// becomes one call per lane through `vector.extract`s that
 /// `convert-vector-to-llvm` must still see. `expand-strided-metadata` emits
@@ -75,7 +80,8 @@ pub fn cpu_bufferize() -> String {
 pub fn cpu_to_llvm(lanes: usize) -> String {
     format!(
         "builtin.module(inline,symbol-dce,buffer-deallocation-pipeline,\
-         func.func(convert-linalg-to-affine-loops,affine-super-vectorize{{virtual-vector-size={lanes}}}),\
+         func.func(convert-linalg-to-affine-loops,affine-loop-unroll{{unroll-full unroll-full-threshold=1}},\
+         affine-super-vectorize{{virtual-vector-size={lanes}}}),\
          convert-math-to-llvm,convert-math-to-libm,\
          convert-vector-to-scf,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-vector-to-llvm,\
          finalize-memref-to-llvm,convert-arith-to-llvm,\

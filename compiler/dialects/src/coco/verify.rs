@@ -252,6 +252,7 @@ fn verify_function(
     if let Some((inputs, results)) = function_signature(func) {
         for (i, ty) in inputs.iter().enumerate() {
             check_tensor_type(func, &format!("argument #{i}"), *ty, mesh, reporter);
+            check_tensor_bytes(func, &format!("argument #{i}"), *ty, reporter);
             if is_builtin_scalar(*ty) && crate::ir::element_dtype(*ty).is_none() {
                 reporter.op_error(
                     func,
@@ -528,6 +529,34 @@ fn verify_tensor_types(op: &Operation, mesh: Option<&Mesh>, reporter: &mut Repor
     }
     for (i, ty) in result_types(op).into_iter().enumerate() {
         check_tensor_type(op, &format!("result #{i}"), ty, mesh, reporter);
+        check_tensor_bytes(op, &format!("result #{i}"), ty, reporter);
+    }
+}
+
+/// A tensor, where it is defined (an op's result, a function's argument),
+/// of at most 2^63 - 1 bytes: sizes become MLIR `index` values and byte
+/// offsets in the lowering, and a larger one would wrap there.
+fn check_tensor_bytes(op: &Operation, what: &str, ty: Type, reporter: &mut Reporter) {
+    let Some(tensor) = tensor_of(ty) else {
+        return;
+    };
+    let (Some(shape), Some(dtype)) = (
+        tensor.static_shape(),
+        crate::ir::element_dtype(tensor.element),
+    ) else {
+        return;
+    };
+    let bytes = shape
+        .iter()
+        .try_fold(dtype.size() as i64, |n, &d| n.checked_mul(d.max(0)));
+    if bytes.is_none() {
+        reporter.op_error(
+            op,
+            format!(
+                "{what} ({}) holds more than 2^63 bytes, beyond what any buffer can address",
+                tensor.shape_text()
+            ),
+        );
     }
 }
 
@@ -884,15 +913,7 @@ fn verify_op(op: &Operation, name: &str, mesh: Option<&Mesh>, reporter: &mut Rep
         ops::ALL_TO_ALL => {
             if let (Some(input), Some(result)) = unary_tensors(op) {
                 expect_same_tensor(op, &input, &result, reporter);
-                if input.layout == result.layout && input.layout.is_some_and(Layout::is_sliced) {
-                    reporter.op_error(
-                        op,
-                        format!(
-                            "re-slices along the dimension it is already sliced on ({}); use different dimensions",
-                            describe(input.layout)
-                        ),
-                    );
-                }
+                verify_all_to_all(op, &input, &result, mesh, reporter);
             }
         }
         ops::MATMUL => verify_matmul(op, reporter),
@@ -921,6 +942,48 @@ fn verify_op(op: &Operation, name: &str, mesh: Option<&Mesh>, reporter: &mut Rep
         }
         ops::YIELD => verify_yield(op, reporter),
         _ => {}
+    }
+}
+
+/// An all_to_all must re-slice: along the axis it communicates over (the
+/// whole group without `over`), `#coco.sliced<a>` to `#coco.sliced<b>`
+/// with `a != b`. From a dimension to itself it means no exchange (each
+/// rank keeps its block, as the interpreter ran it), while an executor's
+/// exchange of blocks permutes them: refused, so no backend has to guess.
+fn verify_all_to_all(
+    op: &Operation,
+    input: &DistTensor,
+    result: &DistTensor,
+    mesh: Option<&Mesh>,
+    reporter: &mut Reporter,
+) {
+    let axis = crate::ir::str_attr(op, "axis");
+    let along = match (mesh, &axis) {
+        (Some(mesh), Some(name)) => {
+            // A wrong axis or placement is `verify_layouts`'s error.
+            let (Some(a), Ok(from), Ok(to)) = (
+                mesh.axis(name),
+                input.placement(mesh),
+                result.placement(mesh),
+            ) else {
+                return;
+            };
+            Some((from.0[a], to.0[a]))
+        }
+        _ => input.layout.zip(result.layout),
+    };
+    let Some((from, to)) = along else {
+        return;
+    };
+    if from == to && from.is_sliced() {
+        let over = axis.map_or(String::new(), |a| format!(" over \"{a}\""));
+        reporter.op_error(
+            op,
+            format!(
+                "re-slices along the dimension it is already sliced on ({from}{over}); \
+                 all_to_all goes from #coco.sliced<a> to #coco.sliced<b> with a != b"
+            ),
+        );
     }
 }
 

@@ -179,10 +179,14 @@ def Coco_AllToAllOp : Coco_Op<"all_to_all", [Pure]> {
   let description = [{
     Layout rule: `#coco.sliced<a>` → `#coco.sliced<b>` with `a != b`, same
     global shape and element type. Every rank sends one block to every other
-    rank.
+    rank. On a `coco.mesh`, the rule holds along the axis named by `over`
+    (the whole group without it), and every other axis keeps its layout.
+    `#coco.sliced<a>` → `#coco.sliced<a>` is refused, with or without a
+    mesh: it would leave every rank its block, so it is no exchange.
 
     ```mlir
     %t = coco.all_to_all %x : tensor<8x16xf32, #coco.sliced<1>> -> tensor<8x16xf32, #coco.sliced<0>>
+    %m = coco.all_to_all %y over "tp" : tensor<8x16xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<1>}>> -> tensor<8x16xf32, #coco.mesh<{dp = #coco.replicated, tp = #coco.sliced<0>}>>
     ```
   }];
   let arguments = (ins Coco_DistTensor:$input, OptionalAttr<StrAttr>:$axis);

@@ -15,7 +15,9 @@
 //! cuts each rank's block in coordinate order, which is the placement's
 //! block order (axes slice outermost first) only then. The split program runs only on
 //! world sizes that divide dimension `dim`; the interpreter and runtime
-//! report others by name.
+//! report others by name. A mesh fixes the world size, so there an
+//! all_reduce whose dimension `dim` the intermediate's blocks do not divide
+//! is left alone, with a remark.
 //!
 //! **Guarantees**: results are bitwise identical to the all_reduce's for every
 //! valid world size, for every reduction (`avg` divides once, after the
@@ -54,7 +56,8 @@ pub const INFO: PassInfo = PassInfo {
     description: "**Preconditions**: the tensor has dimension `dim` (0-d all_reduces get a remark and stay). \
                   On a `coco.mesh`, an all_reduce over one axis splits into a reduce_scatter and an all_gather over that axis, the \
                   intermediate sliced along `dim` on it, when no axis inside that one slices `dim` already (else a remark). \
-                  The split program needs a world size that divides dimension `dim`.\n\n\
+                  The split program needs a world size that divides dimension `dim`; on a mesh, which fixes the world \
+                  size, an all_reduce whose dimension `dim` does not divide into the intermediate's blocks gets a remark and stays.\n\n\
                   **Guarantees**: bitwise-identical results for every valid world size and reduction.\n\n\
                   ```mlir\n\
                   %r = coco.all_reduce sum %g : tensor<1024xf32, #coco.local> -> tensor<1024xf32, #coco.replicated>\n\
@@ -175,6 +178,9 @@ impl SplitPass {
                 self.dim
             ));
         }
+        if let Some(mesh) = mesh {
+            self.check_divides(tensor.as_ref(), mesh, over.as_ref())?;
+        }
         if let Some(over) = &over {
             // The reduce_scatter cuts each rank's block along `dim` in
             // coordinate order: the placement's block order when the axis
@@ -193,6 +199,46 @@ impl SplitPass {
             }
         }
         Ok(over)
+    }
+
+    /// A mesh fixes the world size, so an intermediate whose dimension
+    /// `dim` does not divide into its blocks there could never run: the
+    /// blocks are the sizes of the axes that slice `dim` in the
+    /// intermediate (the split axis and any outside it), or the whole mesh
+    /// for an all_reduce over the whole group. Without a mesh the world
+    /// size is the run's choice, and the runtime names sizes that do not
+    /// divide.
+    fn check_divides(
+        &self,
+        tensor: Option<&DistTensor>,
+        mesh: &Mesh,
+        over: Option<&OverAxis>,
+    ) -> std::result::Result<(), String> {
+        let dim = self.dim as usize;
+        let Some(Some(size)) = tensor.and_then(|t| t.shape.get(dim).copied()) else {
+            return Ok(());
+        };
+        let (blocks, axes) = match over {
+            Some(over) => {
+                let mut middle = over.operand.clone();
+                middle.0[over.axis] = Layout::Sliced(self.dim);
+                let axes: Vec<String> = middle
+                    .slicing_axes(dim)
+                    .iter()
+                    .map(|&a| format!("\"{}\"", mesh.axes[a].0))
+                    .collect();
+                (middle.parts(mesh, dim), axes.join(" x "))
+            }
+            None => (mesh.size(), format!("the mesh {}", mesh.text())),
+        };
+        let size = usize::try_from(size).unwrap_or(0);
+        if !size.is_multiple_of(blocks) {
+            return Err(format!(
+                "dimension {dim} has size {size}, which {axes} ({blocks} ranks) cannot slice evenly, \
+                 so the split program could not run on the mesh (choose another with dim=)"
+            ));
+        }
+        Ok(())
     }
 
     /// The two collectives over one mesh axis that replace `op`.
