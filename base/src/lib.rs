@@ -6,6 +6,8 @@
 //! * [`file`]: opening untrusted input files (regular files only).
 //! * [`host`]: the host language of a df program (`df.host`), named for
 //!   the df dialect and the dataflow model alike.
+//! * [`job`]: a launcher's ownership of its job: the processes it starts
+//!   and its temporary folders end with it, on a signal or a kill.
 //! * [`memory`]: the memory limit (`COCO_MAX_MEMORY_BYTES`) the executor
 //!   and the interpreter check before allocating.
 //! * [`npy`]: reading and writing `.npy` arrays (program inputs, outputs
@@ -18,6 +20,7 @@ pub mod dtype;
 pub mod error;
 pub mod file;
 pub mod host;
+pub mod job;
 pub mod memory;
 pub mod npy;
 pub mod sha256;

@@ -13,6 +13,7 @@
 // RUN: coco-translate %s --emit=kernels --mcpu x86-64-v3 --gemm-tiles runtime/inputs/gemm-tiles/x86-64-v3.toml | FileCheck %s --check-prefix=FUSED
 // RUN: not coco-translate %s --emit=kernels --gemm-tiles runtime/inputs/gemm-tiles/corrupt.toml 2>&1 | FileCheck %s --check-prefix=CORRUPT
 // RUN: not coco-translate %s --emit=kernels --gemm-tiles runtime/inputs/gemm-tiles/absent.toml 2>&1 | FileCheck %s --check-prefix=ABSENT
+// RUN: not coco-translate %s --emit=kernels --mcpu x86-64-v3 --gemm-arithmetic ordered --gemm-tiles runtime/inputs/gemm-tiles/four-numbers.toml 2>&1 | FileCheck %s --check-prefix=FOUR
 // RUN: not coco-run %s --backend cpu --ranks 1 --gemm-tiles runtime/inputs/gemm-tiles 2>&1 | FileCheck %s --check-prefix=FOLDER
 
 // Two shapes (the batched one tuned as its 2-D matrices), each once.
@@ -34,7 +35,8 @@
 // OTHER-NOT:  b12x16x7
 // FUSED-NOT:  b12x16x7
 
-// CORRUPT: coco-translate: error: --gemm-tiles: runtime/inputs/gemm-tiles/corrupt.toml: not a GEMM tile table
+// CORRUPT: coco-translate: error: --gemm-tiles: runtime/inputs/gemm-tiles/corrupt.toml:1: not a GEMM tile table
+// FOUR:    coco-translate: error: --gemm-tiles: runtime/inputs/gemm-tiles/four-numbers.toml:10: not a GEMM tile table: `tile` has 4 number(s), [12, 16, 7, 64]; it takes 3: rows, cols, depth
 // ABSENT:  coco-translate: error: --gemm-tiles: runtime/inputs/gemm-tiles/absent.toml:
 // FOLDER:  coco-run: error: --gemm-tiles: runtime/inputs/gemm-tiles:
 func.func @tiles(%a: tensor<37x29xf32, #coco.replicated>, %b: tensor<29x45xf32, #coco.replicated>,

@@ -13,6 +13,7 @@
 //! out with MPI or NCCL, so one compiled program runs on either backend.
 //! This crate depends on `coco-dialects` and `coco-bundle` only.
 
+mod bool_memory;
 pub mod cuda_toolkit;
 pub mod error;
 mod fused_collective;
@@ -429,6 +430,7 @@ pub fn compile(
         pipelines::run(context, &mut cpu, &pipelines::cpu_bufferize(), "CPU")?;
         gemm::calls::outline(context, &cpu)?;
         pipelines::run(context, &mut cpu, &pipelines::cpu_to_llvm(lanes), "CPU")?;
+        bool_memory::widen(context, &cpu)?;
         let native = native::compile(&cpu, &options.cpu)?;
         compiled.llvm_ir = Some(native.llvm_ir);
         compiled.object = Some(native.object);
@@ -460,6 +462,11 @@ pub fn compile(
             });
         }
         compiled.ptx = ptx.assembly;
+    }
+    // A mesh stage's plan says what a flat one leaves implicit, so that
+    // the executor can refuse an edit that deleted it (docs/bundle.md).
+    for stage in &mut compiled.plan.stages {
+        stage.spell_out_mesh();
     }
     // What the executor would refuse is refused here, where it can be
     // fixed.

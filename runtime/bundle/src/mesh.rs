@@ -61,6 +61,41 @@ impl Stage {
     }
 }
 
+impl Stage {
+    /// Writes out what the plan of a stage with a mesh must say explicitly
+    /// (`Plan::validate` refuses it left out, since an edit that deleted it
+    /// would run differently): on a mesh of two or more axes, the group of
+    /// every collective (`axis = ""` for the whole stage), and on any mesh
+    /// the layout of every input and output along each axis (a plain
+    /// layout's: the same along every axis). The plan runs as before.
+    pub fn spell_out_mesh(&mut self) {
+        if self.mesh.is_empty() {
+            return;
+        }
+        if self.mesh.len() > 1 {
+            for step in &mut self.steps {
+                if let Some(axis @ None) = step.axis_mut() {
+                    *axis = Some(String::new());
+                }
+            }
+        }
+        let axes = self.mesh.len();
+        for buffer in &mut self.buffers {
+            for io in [&mut buffer.input, &mut buffer.output]
+                .into_iter()
+                .flatten()
+            {
+                if io.axes.is_empty() && io.layout != IoLayout::Scalar {
+                    io.axes = vec![io.layout; axes];
+                    if let IoLayout::Sliced(_) = io.layout {
+                        io.layout = IoLayout::Replicated;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Where stage position `position` holds its part of a file with `axes`
 /// layouts: the index of its value among the local axes' positions
 /// (row-major over the local axes, 0 without any), and per dimension of a
@@ -119,6 +154,18 @@ impl Io {
             })?);
         }
         Ok(shape)
+    }
+
+    /// The plain layout that moves the file's data exactly as this one
+    /// does: `layout` without `axes`, or the layout every axis shares (a
+    /// plain layout spans every axis at once, and the blocks of one layout
+    /// along every axis, row-major over the axes, are the stage's
+    /// positions in order); `None` when the axes differ.
+    pub fn plain_layout(&self) -> Option<IoLayout> {
+        let Some((first, rest)) = self.axes.split_first() else {
+            return Some(self.layout);
+        };
+        rest.iter().all(|l| l == first).then_some(*first)
     }
 
     /// Why `axes` cannot describe a file of `stage`, if it cannot: one

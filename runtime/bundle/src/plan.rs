@@ -428,8 +428,9 @@ pub enum Step {
         reduction: Reduction,
         input: String,
         output: String,
-        /// The mesh axis the collective runs over (the whole stage without
-        /// one): each row of ranks along it is a group of its own.
+        /// The mesh axis the collective runs over: each row of ranks along
+        /// it is a group of its own ([`Step::axis`]; `""`, or none on a
+        /// stage without a mesh of two or more axes: the whole stage).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         axis: Option<String>,
         #[serde(default)]
@@ -441,8 +442,9 @@ pub enum Step {
         input: String,
         output: String,
         dim: usize,
-        /// The mesh axis the collective runs over (the whole stage without
-        /// one): each row of ranks along it is a group of its own.
+        /// The mesh axis the collective runs over: each row of ranks along
+        /// it is a group of its own ([`Step::axis`]; `""`, or none on a
+        /// stage without a mesh of two or more axes: the whole stage).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         axis: Option<String>,
         #[serde(default)]
@@ -453,8 +455,9 @@ pub enum Step {
         input: String,
         output: String,
         dim: usize,
-        /// The mesh axis the collective runs over (the whole stage without
-        /// one): each row of ranks along it is a group of its own.
+        /// The mesh axis the collective runs over: each row of ranks along
+        /// it is a group of its own ([`Step::axis`]; `""`, or none on a
+        /// stage without a mesh of two or more axes: the whole stage).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         axis: Option<String>,
         #[serde(default)]
@@ -464,8 +467,9 @@ pub enum Step {
         root: usize,
         input: String,
         output: String,
-        /// The mesh axis the collective runs over (the whole stage without
-        /// one): each row of ranks along it is a group of its own.
+        /// The mesh axis the collective runs over: each row of ranks along
+        /// it is a group of its own ([`Step::axis`]; `""`, or none on a
+        /// stage without a mesh of two or more axes: the whole stage).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         axis: Option<String>,
         #[serde(default)]
@@ -478,8 +482,9 @@ pub enum Step {
         reduction: Reduction,
         input: String,
         output: String,
-        /// The mesh axis the collective runs over (the whole stage without
-        /// one): each row of ranks along it is a group of its own.
+        /// The mesh axis the collective runs over: each row of ranks along
+        /// it is a group of its own ([`Step::axis`]; `""`, or none on a
+        /// stage without a mesh of two or more axes: the whole stage).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         axis: Option<String>,
         #[serde(default)]
@@ -492,8 +497,9 @@ pub enum Step {
         output: String,
         split_dim: usize,
         concat_dim: usize,
-        /// The mesh axis the collective runs over (the whole stage without
-        /// one): each row of ranks along it is a group of its own.
+        /// The mesh axis the collective runs over: each row of ranks along
+        /// it is a group of its own ([`Step::axis`]; `""`, or none on a
+        /// stage without a mesh of two or more axes: the whole stage).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         axis: Option<String>,
         #[serde(default)]
@@ -550,8 +556,29 @@ impl Step {
         }
     }
 
-    /// The mesh axis a collective runs over.
+    /// The mesh axis a collective runs over; `None`: the whole stage (the
+    /// plan's `axis = ""`, or no `axis`, which `Plan::validate` accepts
+    /// only where it cannot mean anything else).
     pub fn axis(&self) -> Option<&str> {
+        self.axis_field().filter(|axis| !axis.is_empty())
+    }
+
+    /// Whether the step is a collective over a group of the stage (one
+    /// that has an `axis`).
+    pub fn is_collective(&self) -> bool {
+        matches!(
+            self,
+            Step::AllReduce { .. }
+                | Step::ReduceScatter { .. }
+                | Step::AllGather { .. }
+                | Step::Broadcast { .. }
+                | Step::Reduce { .. }
+                | Step::AllToAll { .. }
+        )
+    }
+
+    /// A collective's `axis` as the plan writes it.
+    pub fn axis_field(&self) -> Option<&str> {
         match self {
             Step::AllReduce { axis, .. }
             | Step::ReduceScatter { axis, .. }
@@ -559,6 +586,19 @@ impl Step {
             | Step::Broadcast { axis, .. }
             | Step::Reduce { axis, .. }
             | Step::AllToAll { axis, .. } => axis.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// A collective's `axis`, to set it.
+    pub fn axis_mut(&mut self) -> Option<&mut Option<String>> {
+        match self {
+            Step::AllReduce { axis, .. }
+            | Step::ReduceScatter { axis, .. }
+            | Step::AllGather { axis, .. }
+            | Step::Broadcast { axis, .. }
+            | Step::Reduce { axis, .. }
+            | Step::AllToAll { axis, .. } => Some(axis),
             _ => None,
         }
     }

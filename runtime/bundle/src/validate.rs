@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::plan::{Buffer, BufferType, Io, Kernel, LaunchParam, Plan, Stage, Step};
+use crate::plan::{Buffer, BufferType, Io, IoLayout, Kernel, LaunchParam, Plan, Stage, Step};
 
 type Checked = Result<(), String>;
 
@@ -247,6 +247,18 @@ impl Plan {
                 Ok(())
             }
             _ => {
+                // The whole stage and one axis of it are both groups a
+                // compiled collective may run over: with two or more axes,
+                // a plan that does not say which would run whatever an
+                // edit left.
+                if stage.mesh.len() > 1 && step.is_collective() && step.axis_field().is_none() {
+                    return Err(format!(
+                        "has no `axis`: on a mesh of {} axes ({}) a collective names the axis \
+                         it runs over, or `axis = \"\"` for the whole stage",
+                        stage.mesh.len(),
+                        mesh_text(stage)
+                    ));
+                }
                 let size = stage.axis_size(step.axis()).ok_or_else(|| {
                     format!(
                         "runs over axis \"{}\", which the stage's mesh does not have",
@@ -326,6 +338,16 @@ fn check_reads_written(stage: &Stage) -> Checked {
     Ok(())
 }
 
+/// `dp = 2, tp = 2`, for messages.
+fn mesh_text(stage: &Stage) -> String {
+    let axes: Vec<String> = stage
+        .mesh
+        .iter()
+        .map(|a| format!("{:?} = {}", a.name, a.size))
+        .collect();
+    axes.join(", ")
+}
+
 /// A stage's mesh has named axes of at least one rank that span exactly
 /// its ranks.
 fn check_mesh(stage: &Stage) -> Checked {
@@ -358,6 +380,18 @@ fn check_io(buffer: &Buffer, io: &Io, stage: &Stage) -> Checked {
         return Err(format!(
             "'{}' has axis layouts, but the stage has no mesh",
             io.name
+        ));
+    }
+    // A plain layout and per-axis ones read and write the file
+    // differently (`replicated` is every rank's whole buffer, or with
+    // `axes` the global tensor of their blocks): a mesh stage says which.
+    if !stage.mesh.is_empty() && io.axes.is_empty() && io.layout != IoLayout::Scalar {
+        return Err(format!(
+            "'{}' has layout {} but no `axes`: on a stage with a mesh ({}) every input and \
+             output but a scalar gives its layout along each axis",
+            io.name,
+            io.layout.text(),
+            mesh_text(stage)
         ));
     }
     io.check_axes(stage, buffer.shape.len())?;
@@ -604,7 +638,135 @@ mod tests {
                 size: 1,
             },
         ];
+        plan.stages[0].spell_out_mesh();
         plan
+    }
+
+    fn all_reduce(axis: Option<&str>) -> Step {
+        Step::AllReduce {
+            reduction: crate::Reduction::Sum,
+            input: "y".into(),
+            output: "b".into(),
+            stream: 0,
+            axis: axis.map(String::from),
+        }
+    }
+
+    #[test]
+    fn a_collective_on_a_mesh_of_several_axes_says_its_group() {
+        let mut plan = on_mesh();
+        plan.stages[0].steps.push(all_reduce(Some("dp")));
+        // Steps other than collectives have no group to name.
+        plan.stages[0].steps.push(Step::RecordEvent {
+            event: "e".into(),
+            stream: 0,
+        });
+        plan.validate().unwrap();
+        // Deleting `axis` would run over the whole stage instead of dp.
+        *plan.stages[0].steps[1].axis_mut().unwrap() = None;
+        assert_eq!(
+            error(&plan),
+            "stage 0 (@f), step 1 (all_reduce): has no `axis`: on a mesh of 2 axes \
+             (\"dp\" = 2, \"tp\" = 1) a collective names the axis it runs over, or \
+             `axis = \"\"` for the whole stage"
+        );
+        // The whole stage, said so.
+        *plan.stages[0].steps[1].axis_mut().unwrap() = Some(String::new());
+        plan.validate().unwrap();
+        assert_eq!(plan.stages[0].steps[1].axis(), None);
+        // What the compiler writes for the whole stage is that.
+        let mut compiled = on_mesh();
+        compiled.stages[0].steps.push(all_reduce(None));
+        compiled.stages[0].spell_out_mesh();
+        assert_eq!(compiled.stages[0].steps[1].axis_field(), Some(""));
+        compiled.validate().unwrap();
+        let text = compiled.to_text();
+        assert!(text.contains("axis = \"\"\n"), "{text}");
+        let parsed = Plan::parse(&text, std::path::Path::new("plan.toml")).unwrap();
+        assert_eq!(parsed, compiled);
+        // One axis spans the whole stage: leaving it out says the same.
+        let mut one = sample();
+        one.stages[0].mesh = vec![crate::MeshAxis {
+            name: "dp".into(),
+            size: 2,
+        }];
+        one.stages[0].spell_out_mesh();
+        one.stages[0].steps.push(all_reduce(None));
+        one.validate().unwrap();
+        assert_eq!(one.stages[0].steps[1].axis_field(), None);
+    }
+
+    #[test]
+    fn inputs_and_outputs_on_a_mesh_give_their_axis_layouts() {
+        let plan = on_mesh();
+        let x = plan.stages[0].buffers[1].input.as_ref().unwrap();
+        assert_eq!(x.axes, vec![IoLayout::Local; 2]);
+        assert_eq!(x.plain_layout(), Some(IoLayout::Local));
+        // The scalar has no layout per axis.
+        assert!(plan.stages[0].buffers[0]
+            .input
+            .as_ref()
+            .unwrap()
+            .axes
+            .is_empty());
+        // Deleting `axes` would read each rank's block as the whole file.
+        let mut edited = on_mesh();
+        edited.stages[0].buffers[1].input = Some(Io {
+            name: "f.arg1".into(),
+            layout: IoLayout::Replicated,
+            axes: vec![IoLayout::Sliced(0), IoLayout::Replicated],
+        });
+        edited.validate().unwrap();
+        assert_eq!(
+            edited.stages[0].buffers[1]
+                .input
+                .as_ref()
+                .unwrap()
+                .plain_layout(),
+            None
+        );
+        edited.stages[0].buffers[1]
+            .input
+            .as_mut()
+            .unwrap()
+            .axes
+            .clear();
+        assert_eq!(
+            error(&edited),
+            "stage 0 (@f): buffer 'x': input 'f.arg1' has layout replicated but no `axes`: \
+             on a stage with a mesh (\"dp\" = 2, \"tp\" = 1) every input and output but a \
+             scalar gives its layout along each axis"
+        );
+        let mut edited = on_mesh();
+        edited.stages[0].buffers[3]
+            .output
+            .as_mut()
+            .unwrap()
+            .axes
+            .clear();
+        assert!(
+            error(&edited).starts_with(
+                "stage 0 (@f): buffer 'y': output 'f.result0' has layout local but no `axes`"
+            ),
+            "{}",
+            error(&edited)
+        );
+        // A plain sliced layout spans every axis: per axis, the file holds
+        // the global tensor.
+        let mut sliced = sample();
+        sliced.stages[0].buffers[1].input.as_mut().unwrap().layout = IoLayout::Sliced(0);
+        sliced.stages[0].mesh = on_mesh().stages[0].mesh.clone();
+        sliced.stages[0].spell_out_mesh();
+        let x = sliced.stages[0].buffers[1].input.as_ref().unwrap();
+        assert_eq!(
+            (x.layout, x.axes.clone(), x.plain_layout()),
+            (
+                IoLayout::Replicated,
+                vec![IoLayout::Sliced(0); 2],
+                Some(IoLayout::Sliced(0))
+            )
+        );
+        sliced.validate().unwrap();
     }
 
     #[test]

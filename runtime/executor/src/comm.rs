@@ -764,6 +764,30 @@ impl Drop for Pending {
     }
 }
 
+impl Pending {
+    /// Whether the send has completed: its receiver has the bytes (or MPI
+    /// copied them), so dropping it frees them.
+    pub fn done(&mut self) -> Result<bool> {
+        let mut flag: c_int = 0;
+        // SAFETY: a live request from MPI_Isend (or MPI_REQUEST_NULL once
+        // completed, which MPI_Test reports done).
+        unsafe {
+            check(
+                "MPI_Test",
+                ffi::MPI_Test(&mut self.request, &mut flag, ffi::RSMPI_STATUS_IGNORE),
+            )?
+        };
+        Ok(flag != 0)
+    }
+
+    /// Waits until the send has completed (watched), and frees its bytes.
+    pub fn wait(mut self) -> Result<()> {
+        // SAFETY: as in `done`; completing it sets it to MPI_REQUEST_NULL,
+        // after which dropping `self` frees its bytes.
+        unsafe { wait_request("MPI_Send", &mut self.request, ffi::RSMPI_STATUS_IGNORE) }
+    }
+}
+
 /// Completes `pending` sends.
 pub fn wait_all(pending: &mut Vec<Pending>) -> Result<()> {
     for mut p in pending.drain(..) {

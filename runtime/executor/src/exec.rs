@@ -52,8 +52,17 @@ impl Backend {
     /// Runs step `index` of the stage (`step`).
     fn run(&mut self, step: &coco_bundle::Step, index: usize, cx: &StepContext) -> Result<u64> {
         match self {
-            Backend::Cpu(cpu) => cpu.run(step, cx),
+            Backend::Cpu(cpu) => cpu.run(step, index, cx),
             Backend::Cuda(cuda) => cuda.run(step, index),
+        }
+    }
+
+    /// The most send buffers held at once (the CUDA backend's sends
+    /// reuse device buffers of their own).
+    fn send_buffers_peak(&self) -> usize {
+        match self {
+            Backend::Cpu(cpu) => cpu.send_buffers_peak(),
+            Backend::Cuda(_) => 0,
         }
     }
 
@@ -195,6 +204,7 @@ pub(crate) fn run(
         }
     }
     cpu.finish()?;
+    report.send_buffers_peak = cpu.send_buffers_peak();
     world.barrier()?;
     report.steps_seconds = start.elapsed().as_secs_f64();
     report.iterations = iterations;

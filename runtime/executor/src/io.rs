@@ -113,7 +113,8 @@ pub fn read_input(
         .read()
         .map_err(|e| input_error(format!("{e} ({})", describe())))?;
     let elem = buffer.dtype.size();
-    if !io.axes.is_empty() {
+    // One layout along every axis is a plain layout: no blocks to cut.
+    let Some(plain) = io.plain_layout() else {
         let blocks = io.blocks(stage, position, buffer.shape.len());
         let global = &expected[expected.len() - buffer.shape.len()..];
         let whole = global.iter().product::<usize>() * elem;
@@ -121,8 +122,8 @@ pub fn read_input(
         let tensor = &mut array.data[blocks.local * whole..(blocks.local + 1) * whole];
         layout::copy_block(tensor, global, &blocks.dims, elem, &mut block, true);
         return Ok(block);
-    }
-    Ok(match io.layout {
+    };
+    Ok(match plain {
         IoLayout::Scalar | IoLayout::Replicated => array.data,
         IoLayout::Local => {
             let row = buffer.bytes();
@@ -150,10 +151,8 @@ pub(crate) fn write_output(
     let root = comm.rank() == 0;
     let shape = file_shape(buffer, io, stage)?;
     let elem = buffer.dtype.size();
-    let data = if !io.axes.is_empty() {
-        assemble_blocks(comm, stage, buffer, io, data, &shape)?
-    } else {
-        match io.layout {
+    let data = if let Some(plain) = io.plain_layout() {
+        match plain {
             IoLayout::Scalar | IoLayout::Replicated => data.to_vec(),
             IoLayout::Local | IoLayout::Sliced(_) => {
                 let mut gathered = if root {
@@ -162,7 +161,7 @@ pub(crate) fn write_output(
                     Vec::new()
                 };
                 comm.gather(elem, data, &mut gathered, 0)?;
-                match io.layout {
+                match plain {
                     IoLayout::Sliced(dim) if root && !layout::parts_contiguous(&shape, dim) => {
                         let mut global = zeroed(gathered.len(), &format!("output '{}'", io.name))?;
                         layout::concat_parts(
@@ -179,6 +178,8 @@ pub(crate) fn write_output(
                 }
             }
         }
+    } else {
+        assemble_blocks(comm, stage, buffer, io, data, &shape)?
     };
     if !root {
         return Ok(());

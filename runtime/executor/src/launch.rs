@@ -98,7 +98,7 @@ pub fn check_inputs(plan: &Plan, dir: &Path) -> Result<()> {
                         path.display(),
                         buffer.dtype,
                         buffer.shape,
-                        io.layout.text()
+                        io.plain_layout().unwrap_or(io.layout).text()
                     )));
                 }
             }

@@ -79,7 +79,7 @@ mod error;
 mod exec;
 mod invocation;
 pub mod io;
-pub mod job;
+pub use coco_base::job;
 pub mod launch;
 mod layout;
 pub mod limits;

@@ -61,6 +61,10 @@ pub struct Report {
     pub step_times: Vec<(String, f64)>,
     /// Whether the plan has one stage (every rank runs the same steps).
     pub one_stage: bool,
+    /// The most send buffers the rank held at once: sends in flight keep
+    /// a copy of their input until the receiver has it, at most one per
+    /// send step whatever `--repeat` is.
+    pub send_buffers_peak: usize,
 }
 
 impl Report {
@@ -86,6 +90,7 @@ impl Report {
             outputs_seconds: 0.0,
             step_times: Vec::new(),
             one_stage: false,
+            send_buffers_peak: 0,
         }
     }
 
@@ -147,6 +152,7 @@ pub(crate) fn summarize(world: &Comm, report: &Report) -> Result<Option<String>>
     times.extend(report.kinds.iter().map(|k| k.seconds));
     times.extend(report.kinds.iter().map(|k| k.count as f64));
     times.push(report.steps as f64);
+    times.push(report.send_buffers_peak as f64);
     let max = world.max_f64(&times, 0)?;
     let bytes = world.sum_u64(&[report.bytes_moved], 0)?[0];
     // Per step, slowest and fastest rank (the fastest as the largest
@@ -164,7 +170,8 @@ pub(crate) fn summarize(world: &Comm, report: &Report) -> Result<Option<String>>
     let kinds = STEP_KINDS.len();
     let (phases, rest) = max.split_at(4);
     let (seconds, rest) = rest.split_at(kinds);
-    let (counts, steps) = rest.split_at(kinds);
+    let (counts, rest) = rest.split_at(kinds);
+    let (steps, send_buffers) = (rest[0], rest[1] as usize);
     let mut text = format!(
         "timing over {} rank(s), slowest rank per line:\n",
         report.world_size
@@ -176,7 +183,7 @@ pub(crate) fn summarize(world: &Comm, report: &Report) -> Result<Option<String>>
         "  {:<16}{:>10.3} ms  ({} steps, {} moved by all ranks)\n",
         "steps",
         phases[2] * 1e3,
-        steps[0] as usize,
+        steps as usize,
         bytes_text(bytes)
     );
     for (i, kind) in STEP_KINDS.iter().enumerate() {
@@ -187,6 +194,9 @@ pub(crate) fn summarize(world: &Comm, report: &Report) -> Result<Option<String>>
                 counts[i] as usize
             );
         }
+    }
+    if send_buffers > 0 {
+        text += &format!("  send buffers held at once, at most: {send_buffers}\n");
     }
     if !step_max.is_empty() {
         text += "  per step, slowest and fastest rank:\n";

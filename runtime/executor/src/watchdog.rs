@@ -44,6 +44,8 @@ pub fn configure(flag: Option<u64>) -> std::result::Result<u64, String> {
         None => from_env()?.unwrap_or(DEFAULT_WATCHDOG_S),
     };
     LIMIT_S.store(seconds, Ordering::SeqCst);
+    // The launcher's watcher kills a process stopped for twice as long.
+    coco_base::job::set_stop_limit(seconds);
     Ok(seconds)
 }
 

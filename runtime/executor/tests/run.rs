@@ -414,6 +414,54 @@ fn send_and_recv_between_two_stages_of_two_ranks() {
     bundle.remove();
 }
 
+/// A sender repeating its steps ahead of its receiver keeps at most one
+/// buffer per send step: each is freed once the receiver has it, so
+/// memory stays flat under `--repeat` (it grew by one copy of the input
+/// per iteration). Messages of 64 KiB take MPI's rendezvous path, where a
+/// send completes only when the receive does.
+#[test]
+fn send_buffers_are_freed_once_received() {
+    const N: usize = 16384;
+    let mut plan = plan(2, Vec::new(), Vec::new());
+    plan.stages = vec![
+        stage(
+            0,
+            1,
+            vec![buffer("x", F32, &[N]).input(IoLayout::Replicated)],
+            vec![Step::Send {
+                input: "x".into(),
+                peer_stage: 1,
+                stream: 0,
+            }],
+        ),
+        stage(
+            1,
+            1,
+            vec![buffer("y", F32, &[N]).output(IoLayout::Replicated)],
+            vec![Step::Recv {
+                output: "y".into(),
+                peer_stage: 0,
+                stream: 0,
+            }],
+        ),
+    ];
+    plan.stages[1].function = "second".into();
+    let bundle = Bundle::new("send-buffers", &plan);
+    let x = T::new(&[N], |i| i as f64);
+    bundle.input("x", F32, &x);
+    let outcome = bundle.run(&["--repeat", "100", "--timing"]);
+    outcome.assert_success();
+    assert!(
+        outcome
+            .stderr
+            .contains("  send buffers held at once, at most: 1\n"),
+        "{}",
+        outcome.stderr
+    );
+    assert_eq!(bundle.output("out_y", F32), x);
+    bundle.remove();
+}
+
 #[test]
 fn views_alias_their_base_buffer() {
     for n in RANKS {

@@ -46,12 +46,16 @@ pub struct TunedTile {
     #[serde(flatten)]
     pub key: GemmKey,
     /// rows, cols, depth (`MC`, `NC`, `KC`), as `coco.tile` says them.
+    #[serde(deserialize_with = "three_numbers")]
     pub tile: [usize; 3],
     /// Milliseconds per GEMM with it, on one thread.
     pub ms: f64,
 }
 
+/// A table has nothing but its entries: a TOML file with anything else
+/// (a `[package]`) is not one, and `--tune-gemms` will not replace it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TileTable {
     #[serde(default, rename = "gemm")]
     pub entries: Vec<TunedTile>,
@@ -64,13 +68,11 @@ impl TileTable {
             path: path.display().to_string(),
             message,
         })?;
-        toml::from_str(&text).map_err(|e| Error::Io {
-            path: path.display().to_string(),
-            message: format!("not a GEMM tile table: {}", e.message()),
-        })
+        parse_table(&text, &path.display().to_string())
     }
 
-    /// Writes the table to `path`, replacing it.
+    /// Writes the table to `path`, replacing it whole with the staged
+    /// writer (a link there is replaced, a FIFO refused).
     pub fn save(&self, path: &Path) -> Result<()> {
         let mut text = String::from(
             "# GEMM cache blockings measured by coco-translate --tune-gemms (docs/gemm.md).\n",
@@ -79,7 +81,7 @@ impl TileTable {
             path: path.display().to_string(),
             message: e.to_string(),
         })?);
-        std::fs::write(path, text).map_err(|e| Error::io(path, e))
+        coco_base::staged::write_file(path, text.as_bytes()).map_err(|e| Error::io(path, e))
     }
 
     /// The blocking measured for `key`, if any.
@@ -130,6 +132,36 @@ impl Tuning<'_> {
     }
 }
 
+/// The table in `text`, read from `path`; an error names `path:LINE`, the
+/// line where TOML or the schema found the fault.
+fn parse_table(text: &str, path: &str) -> Result<TileTable> {
+    toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+        Error::Io {
+            path: line.map_or(path.to_string(), |line| format!("{path}:{line}")),
+            message: format!("not a GEMM tile table: {}", e.message().trim_end()),
+        }
+    })
+}
+
+/// A `tile`: exactly rows, cols and depth. serde's fixed-size arrays
+/// ignore elements past their length, so `[192, 2048, 512, 64]` would
+/// apply a blocking other than the one written.
+fn three_numbers<'de, D>(deserializer: D) -> std::result::Result<[usize; 3], D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let numbers = Vec::<usize>::deserialize(deserializer)?;
+    <[usize; 3]>::try_from(numbers.as_slice()).map_err(|_| {
+        serde::de::Error::custom(format!(
+            "`tile` has {} number(s), {numbers:?}; it takes 3: rows, cols, depth",
+            numbers.len()
+        ))
+    })
+}
+
 /// The text of the table at `path`: a regular file (a FIFO would block)
 /// of at most [`MAX_TABLE_BYTES`] of UTF-8.
 fn read_table(path: &Path) -> std::result::Result<String, String> {
@@ -146,4 +178,34 @@ fn read_table(path: &Path) -> std::result::Result<String, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
     String::from_utf8(bytes).map_err(|_| "not UTF-8 text".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ENTRY: &str = "[[gemm]]\ncpu = \"znver4\"\nm = 512\nn = 4096\nk = 1024\n\
+        element = \"bf16\"\narithmetic = \"fused\"\n";
+
+    #[test]
+    fn a_tile_of_three_numbers_is_read() {
+        let text = format!("{ENTRY}tile = [192, 2048, 512]\nms = 24.3\n");
+        let table = parse_table(&text, "t.toml").unwrap();
+        assert_eq!(table.entries[0].tile, [192, 2048, 512]);
+    }
+
+    #[test]
+    fn a_tile_of_four_numbers_is_refused_at_its_line() {
+        let text = format!("# tuned\n{ENTRY}tile = [192, 2048, 512, 64]\nms = 24.3\n");
+        let error = parse_table(&text, "t.toml").unwrap_err().to_string();
+        // Line 9 is the `tile`.
+        assert_eq!(
+            error,
+            "t.toml:9: not a GEMM tile table: `tile` has 4 number(s), [192, 2048, 512, 64]; \
+             it takes 3: rows, cols, depth"
+        );
+        let text = format!("{ENTRY}tile = [192, 2048]\nms = 1.0\n");
+        let two = parse_table(&text, "t.toml").unwrap_err().to_string();
+        assert!(two.contains("`tile` has 2 number(s)"), "{two}");
+    }
 }

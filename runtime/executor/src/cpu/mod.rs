@@ -57,7 +57,12 @@ pub struct Cpu {
     peers: Option<Box<Peers>>,
     kernels: kernels::Kernels,
     position: usize,
-    pending: Vec<Pending>,
+    /// Sends in flight, with the index of the step that made each: at most
+    /// one per send step, so that a sender running ahead of its receiver
+    /// (`--repeat`) holds a bounded number of buffers.
+    pending: Vec<(usize, Pending)>,
+    /// The most send buffers held at once.
+    send_buffers_peak: usize,
 }
 
 impl Cpu {
@@ -81,6 +86,7 @@ impl Cpu {
             peers: peers.map(Box::new),
             position,
             pending: Vec::new(),
+            send_buffers_peak: 0,
         })
     }
 
@@ -117,8 +123,9 @@ impl Cpu {
         (input, self.memory.bytes_mut(output))
     }
 
-    /// Runs one step; returns the bytes it sent to other ranks.
-    pub fn run(&mut self, step: &Step, cx: &StepContext) -> Result<u64> {
+    /// Runs step `index` of the stage (`step`); returns the bytes it sent
+    /// to other ranks.
+    pub fn run(&mut self, step: &Step, index: usize, cx: &StepContext) -> Result<u64> {
         // A collective's group: its axis's ranks, or the whole stage.
         let comm = match step.axis() {
             Some(axis) => cx
@@ -270,9 +277,11 @@ impl Cpu {
             } => {
                 let r = region(input);
                 let dest = cx.plan.stages[*peer_stage].first_rank + self.position;
+                self.release_sends(index)?;
                 let data = unsafe { self.memory.bytes(input) }.to_vec();
                 let pending = cx.p2p.send_queued(r.dtype.size(), data, dest, P2P_TAG)?;
-                self.pending.push(pending);
+                self.pending.push((index, pending));
+                self.send_buffers_peak = self.send_buffers_peak.max(self.pending.len());
                 r.bytes
             }
             Step::Recv {
@@ -294,10 +303,35 @@ impl Cpu {
         Ok(moved as u64)
     }
 
+    /// Before send step `index` sends again: frees the buffers of the sends
+    /// whose receivers have them, and waits for this step's previous send
+    /// (the receiver takes the messages of one step in order, and has every
+    /// earlier one already, so this cannot deadlock).
+    fn release_sends(&mut self, index: usize) -> Result<()> {
+        let mut kept = Vec::with_capacity(self.pending.len());
+        for (step, mut pending) in self.pending.drain(..) {
+            if pending.done()? {
+                continue;
+            }
+            kept.push((step, pending));
+        }
+        self.pending = kept;
+        if let Some(at) = self.pending.iter().position(|(step, _)| *step == index) {
+            self.pending.remove(at).1.wait()?;
+        }
+        Ok(())
+    }
+
+    /// The most send buffers this rank held at once.
+    pub fn send_buffers_peak(&self) -> usize {
+        self.send_buffers_peak
+    }
+
     /// Completes the sends still in flight (before outputs are written and
     /// MPI is finalised).
     pub fn finish(&mut self) -> Result<()> {
-        comm::wait_all(&mut self.pending)
+        let mut pending: Vec<Pending> = self.pending.drain(..).map(|(_, p)| p).collect();
+        comm::wait_all(&mut pending)
     }
 
     /// Frees the shared window, after the outputs are read (collective).

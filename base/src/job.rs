@@ -17,9 +17,9 @@
 //!   [`TempDir::new`] removes those whose owner file's lock nobody holds
 //!   (never a folder without one). Open MPI's session folder and
 //!   shared-memory segments live in such folders too
-//!   ([`crate::launch::MpiFolders`]).
+//!   (`coco_runtime::launch::MpiFolders`).
 //! - A stopped process (SIGSTOP) cannot act either. A rank waiting for it
-//!   fails by the watchdog (`crate::watchdog`), which names the step; where
+//!   fails by the watchdog (`coco_runtime::watchdog`), which names the step; where
 //!   no rank waits (mpirun stopped, a one-rank job, a stop outside a
 //!   collective), the launcher watches its job's processes and kills one
 //!   that stays stopped for twice the watchdog's limit, which ends the job.
@@ -32,7 +32,7 @@ use std::{
     path::{Path, PathBuf},
     process::{Child, Command, ExitStatus, Output},
     sync::{
-        atomic::{AtomicI32, AtomicUsize, Ordering},
+        atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering},
         Mutex, Once, OnceLock,
     },
     thread,
@@ -52,6 +52,14 @@ const POLL: Duration = Duration::from_millis(250);
 /// The signals a launcher forwards to its job.
 const SIGNALS: [c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
 
+/// Of [`SIGNALS`], those caught even when the process starts with them
+/// ignored. A shell runs a script's background commands with SIGINT
+/// ignored, but mpirun installs its own handler, so Ctrl-C to the script's
+/// process group ended the ranks anyway while the launcher, ignoring it,
+/// reported a failed job (exit 1) instead of the signal (130). SIGHUP
+/// ignored is `nohup`'s request, which holds while compiling.
+const ALWAYS_CAUGHT: [c_int; 2] = [libc::SIGTERM, libc::SIGINT];
+
 /// Write end of the pipe the signal handler writes the signal number to.
 static PIPE: AtomicI32 = AtomicI32::new(-1);
 /// The signal being handled (0: none).
@@ -61,6 +69,16 @@ static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 /// Folders to remove on a signal: every live [`TempDir`].
 static TEMP_DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 static PROGRAM: OnceLock<String> = OnceLock::new();
+/// Half the time a process of a job may stay stopped before it is killed:
+/// the executor's watchdog limit (`coco_runtime::watchdog`, which sets it);
+/// 0, as for a Spark job, never kills a stopped process.
+static STOP_LIMIT_S: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the limit [`spawn`]'s watcher kills a stopped process of the job
+/// after (twice `seconds`; 0: never).
+pub fn set_stop_limit(seconds: u64) {
+    STOP_LIMIT_S.store(seconds, Ordering::Relaxed);
+}
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
@@ -78,8 +96,9 @@ extern "C" fn on_signal(signal: c_int) {
 /// Makes this process the owner of its job: from now on SIGTERM, SIGINT
 /// and SIGHUP end the children started with [`spawn`], remove every
 /// [`TempDir`], and end the process by the signal (after one line on
-/// stderr, prefixed with `program`). Signals the process was started with
-/// ignored (`nohup`) stay ignored. Idempotent.
+/// stderr, prefixed with `program`). SIGHUP, if the process was started
+/// with it ignored (`nohup`), stays ignored ([`ALWAYS_CAUGHT`]).
+/// Idempotent.
 pub fn guard(program: &str) {
     static ONCE: Once = Once::new();
     let _ = PROGRAM.set(program.to_string());
@@ -104,7 +123,7 @@ pub fn guard(program: &str) {
             unsafe {
                 let mut old: libc::sigaction = std::mem::zeroed();
                 libc::sigaction(signal, std::ptr::null(), &mut old);
-                if old.sa_sigaction == libc::SIG_IGN {
+                if old.sa_sigaction == libc::SIG_IGN && !ALWAYS_CAUGHT.contains(&signal) {
                     continue;
                 }
                 let mut action: libc::sigaction = std::mem::zeroed();
@@ -325,7 +344,7 @@ const LAUNCHER_GRACE: Duration = if cfg!(test) {
 /// counted, not time: when the launcher itself is stopped with its job
 /// (Ctrl-Z), it does not count.
 fn watch_job(pid: u32) {
-    let limit = crate::watchdog::limit_s();
+    let limit = STOP_LIMIT_S.load(Ordering::Relaxed);
     let samples = (2 * limit).saturating_mul(1000) / POLL.as_millis() as u64;
     let grace = (LAUNCHER_GRACE.as_millis() / POLL.as_millis()) as u64;
     let mut stopped: Vec<(u32, u64)> = Vec::new();
@@ -370,9 +389,8 @@ fn watch_job(pid: u32) {
             let what = if victim == pid { "mpirun" } else { "a rank" };
             let line = format!(
                 "{program}: error: {what} (pid {victim}) has been stopped for {} s; ending the \
-                 job (twice the limit set by --watchdog-s or {})\n",
+                 job (twice the watchdog's limit, --watchdog-s or COCO_WATCHDOG_S)\n",
                 2 * limit,
-                crate::watchdog::WATCHDOG_ENV
             );
             let _ = io::Write::write_all(&mut io::stderr().lock(), line.as_bytes());
             // SAFETY: kill(2); a stopped process ends only by SIGKILL.
@@ -448,7 +466,7 @@ const OWNER_TEXT: &str = "coco temporary folder\n";
 /// PID namespace's job with the same pid.
 fn process_token() -> &'static str {
     static TOKEN: OnceLock<String> = OnceLock::new();
-    TOKEN.get_or_init(|| coco_base::staged::token()[..8].to_string())
+    TOKEN.get_or_init(|| crate::staged::token()[..8].to_string())
 }
 
 /// A folder `PREFIX-PID-TOKEN-N-WHAT` under the temporary directory
@@ -514,7 +532,7 @@ fn create_owned(path: &Path) -> io::Result<std::fs::File> {
     // Locked before it says what it is: a sweep that takes the lock first
     // finds it empty, and leaves the folder. Where the file system has no
     // locks, a sweep cannot take one either, and leaves every folder.
-    let _ = coco_base::file::lock(&owner);
+    let _ = crate::file::lock(&owner);
     let namespace = std::fs::read_link("/proc/self/ns/pid")
         .map(|p| p.display().to_string())
         .unwrap_or_default();
@@ -570,10 +588,10 @@ fn remove_stale(root: &Path, prefix: &str) {
         if !ours {
             continue;
         }
-        let Ok(mut owner) = coco_base::file::open_for_lock(&path.join(OWNER_FILE)) else {
+        let Ok(mut owner) = crate::file::open_for_lock(&path.join(OWNER_FILE)) else {
             continue;
         };
-        if !coco_base::file::try_lock(&owner).unwrap_or(false) {
+        if !crate::file::try_lock(&owner).unwrap_or(false) {
             continue; // its owner is alive
         }
         let mut text = [0u8; OWNER_TEXT.len()];
@@ -659,8 +677,8 @@ mod tests {
         // A live job whose pid means nothing here (another PID namespace,
         // pid 4194306 above any pid_max): its owner holds the lock.
         let other_namespace = dead_folder(&root, "coco-x-4194306-89abcdef-0-inputs");
-        let holder = coco_base::file::open_for_lock(&other_namespace.join(OWNER_FILE)).unwrap();
-        coco_base::file::lock(&holder).unwrap();
+        let holder = crate::file::open_for_lock(&other_namespace.join(OWNER_FILE)).unwrap();
+        crate::file::lock(&holder).unwrap();
         // Another prefix's folder, and this process's own live one.
         let other = dead_folder(&root, "coco-y-4194305-0123abcd-0-bundle");
         let live = TempDir::new_in(&root, "coco-x", "outputs").unwrap();
