@@ -16,3 +16,19 @@
 // write outside it: refused.
 // RUN: not coco-bigtest generate pyspark/inputs/script_parent_path.py -o %t/parent --pytest %t/test_parent.py 2>&1 | FileCheck %s --check-prefix=PARENT
 // PARENT: coco-bigtest: error: --pytest: the script's output (saveAsTextFile) is the fixed path "out/../../errors" (it leaves the folder with ..); a test can give it a case's files only through sys.argv or a relative path inside its folder
+
+// Paths Hadoop reads otherwise than the test writes them: a comma is a list
+// of paths (this one reads /etc/hostname), a backslash escapes in a glob
+// (`a\b.txt` reads `ab.txt`), a name starting with _ or . is skipped as
+// hidden (the job fails: no input), `.` is the whole folder, and one path
+// read and saved to cannot be both. Each was checked on Spark 3.5.
+// RUN: not coco-bigtest generate pyspark/inputs/script_comma_path.py -o %t/comma --pytest %t/test_comma.py 2>&1 | FileCheck %s --check-prefix=COMMA
+// COMMA: error: --pytest: the script's input (sc.textFile) is the fixed path "a,/etc/hostname" (Hadoop reads a comma as a list of paths)
+// RUN: not coco-bigtest generate pyspark/inputs/script_backslash_path.py -o %t/backslash --pytest %t/test_backslash.py 2>&1 | FileCheck %s --check-prefix=BACKSLASH
+// BACKSLASH: error: source "lines" at pyspark/inputs/script_backslash_path.py:7:13: data file "a\\b.txt" contains a path separator
+// RUN: not coco-bigtest generate pyspark/inputs/script_hidden_path.py -o %t/hidden --pytest %t/test_hidden.py 2>&1 | FileCheck %s --check-prefix=HIDDEN
+// HIDDEN: error: --pytest: the script's input (sc.textFile) is the fixed path "_logs.txt" (Hadoop skips a name starting with _ or . as hidden)
+// RUN: not coco-bigtest generate pyspark/inputs/script_dot_path.py -o %t/dot --pytest %t/test_dot.py 2>&1 | FileCheck %s --check-prefix=DOT
+// DOT: error: --pytest: the script's input (sc.textFile) is the fixed path "." (the test's folder itself)
+// RUN: not coco-bigtest generate pyspark/inputs/script_same_path.py -o %t/same --pytest %t/test_same.py 2>&1 | FileCheck %s --check-prefix=SAME
+// SAME: error: --pytest: the script saves to sys.argv[1], which it also reads or saves to elsewhere; a test cannot give one path two roles

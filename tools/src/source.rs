@@ -53,21 +53,25 @@ pub fn is_pyspark(path: &str) -> bool {
 /// Reads the program at `path`: a `.py` file is a PySpark job, read with
 /// `python` (`coco_pyspark::Options`); anything else is df MLIR.
 pub fn read_program(path: &str, python: &coco_pyspark::Options) -> Result<ProgramSource, String> {
-    let text = read_input(path, None)?;
     if !is_pyspark(path) {
+        let text = read_input(path, None)?;
         return Ok(ProgramSource {
             mlir: text.clone(),
             shown: text,
             imported: None,
         });
     }
-    match coco_pyspark::import(path, &text, python) {
+    // Bytes: CPython decodes the file (a BOM, a `# coding:` declaration).
+    let bytes = read_input_bytes(path, None)?;
+    match coco_pyspark::import_bytes(path, &bytes, python) {
         Ok(imported) => Ok(ProgramSource {
             mlir: imported.mlir.clone(),
-            shown: text,
+            shown: imported.text.clone(),
             imported: Some(imported),
         }),
         Err(e) => {
+            let text =
+                String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes));
             let mut message = e.to_string();
             if let Some(loc) = e.loc() {
                 message.push_str(&quote(&text, loc.line, loc.column));
@@ -83,12 +87,19 @@ fn quote(source: &str, line: usize, column: usize) -> String {
     let Some(text) = source.lines().nth(line.saturating_sub(1)) else {
         return String::new();
     };
-    let pad: String = text
+    format!("\n{}", caret_lines(text, column.saturating_sub(1)))
+}
+
+/// A quoted source line (cut to a window around the caret) and the caret
+/// line under it, without a final newline.
+fn caret_lines(text: &str, column: usize) -> String {
+    let (shown, caret) = window(text, column);
+    let pad: String = shown
         .chars()
-        .take(column.saturating_sub(1))
+        .take(caret)
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
-    format!("\n{text}\n{pad}^")
+    format!("{shown}\n{pad}^")
 }
 
 /// The input size limit when `COCO_MAX_INPUT_BYTES` is not set (256 MiB).
@@ -123,6 +134,12 @@ pub fn max_input_bytes() -> Result<u64, String> {
 /// Only regular files and pipes are read (a device such as `/dev/zero`
 /// never ends), and at most [`max_input_bytes`].
 pub fn read_input(path: &str, stdin: Option<&[u8]>) -> Result<String, String> {
+    let bytes = read_input_bytes(path, stdin)?;
+    String::from_utf8(bytes).map_err(|_| format!("input file '{path}' is not valid UTF-8"))
+}
+
+/// [`read_input`]'s bytes, before any decoding.
+pub fn read_input_bytes(path: &str, stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
     let limit = max_input_bytes()?;
     let too_large = |what: &str| {
         format!(
@@ -171,7 +188,7 @@ pub fn read_input(path: &str, stdin: Option<&[u8]>) -> Result<String, String> {
             })?
             .ok_or_else(|| too_large(&format!("input file '{path}'")))?
     };
-    String::from_utf8(bytes).map_err(|_| format!("input file '{path}' is not valid UTF-8"))
+    Ok(bytes)
 }
 
 /// All of `reader`, or `None` when it holds more than `limit` bytes.
@@ -229,6 +246,34 @@ pub fn render(diag: &Diag, filename: &str, source: &str) -> String {
     out
 }
 
+/// The characters of a quoted source line either side of the caret.
+const QUOTE_RADIUS: usize = 80;
+
+/// `text` as a diagnostic quotes it, and the caret's column (0-based) in
+/// it: a line longer than the window (a generated job's 400 KB chain)
+/// shows only [`QUOTE_RADIUS`] characters either side of `column`, marked
+/// `...` where it was cut.
+fn window(text: &str, column: usize) -> (String, usize) {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= 2 * QUOTE_RADIUS {
+        return (text.to_string(), column);
+    }
+    let column = column.min(chars.len());
+    let start = column.saturating_sub(QUOTE_RADIUS);
+    let end = (column + QUOTE_RADIUS).min(chars.len());
+    let mut shown = String::new();
+    let mut caret = column - start;
+    if start > 0 {
+        shown.push_str("...");
+        caret += 3;
+    }
+    shown.extend(&chars[start..end]);
+    if end < chars.len() {
+        shown.push_str("...");
+    }
+    (shown, caret)
+}
+
 fn render_one(diag: &Diag, filename: &str, source: &str) -> String {
     let mut out = String::new();
     let header = Diag {
@@ -240,15 +285,8 @@ fn render_one(diag: &Diag, filename: &str, source: &str) -> String {
     if let Some((file, line, col)) = &diag.position {
         if file == filename && *line > 0 {
             if let Some(text) = source.lines().nth(*line as usize - 1) {
-                out.push_str(text);
+                out.push_str(&caret_lines(text, (*col as usize).saturating_sub(1)));
                 out.push('\n');
-                let pad: String = text
-                    .chars()
-                    .take((*col as usize).saturating_sub(1))
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
-                out.push_str(&pad);
-                out.push_str("^\n");
             }
         }
     }

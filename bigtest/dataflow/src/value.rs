@@ -167,15 +167,50 @@ fn zero_divisor(host: Host, op: IntBinOp) -> Stop {
     )
 }
 
-fn int_op(host: Host, op: IntBinOp, a: i64, b: i64) -> Result<i64, Stop> {
+/// How Python writes `op`, for diagnostics.
+fn symbol(op: IntBinOp) -> &'static str {
+    match op {
+        IntBinOp::Add => "+",
+        IntBinOp::Sub => "-",
+        IntBinOp::Mul => "*",
+        IntBinOp::Div => "/",
+        IntBinOp::Rem => "rem",
+        IntBinOp::FloorDiv => "//",
+        IntBinOp::Mod => "%",
+        IntBinOp::And => "&",
+        IntBinOp::Or => "|",
+        IntBinOp::Xor => "^",
+        IntBinOp::Max => "max",
+        IntBinOp::Min => "min",
+    }
+}
+
+/// `a op b` on i64 values. The JVM's `long` wraps, as `arith` does;
+/// Python's ints are unbounded, so a Python result beyond i64 is one the
+/// df model cannot hold: the run stops with an error rather than predict
+/// a wrapped value Python never computes.
+fn int_op(host: Host, op: IntBinOp, a: i64, b: i64, point: &str) -> Result<i64, Stop> {
+    let python = host == Host::Python;
+    let exact = |result: Option<i64>, wrapped: i64| match result {
+        Some(value) => Ok(value),
+        None if !python => Ok(wrapped),
+        None => Err(Stop::Error(format!(
+            "{point}: the Python integer {a} {} {b} is beyond i64, which the df model cannot hold",
+            symbol(op)
+        ))),
+    };
     Ok(match op {
-        IntBinOp::FloorDiv => host::floor_div(a, b).ok_or_else(|| zero_divisor(host, op))?,
+        IntBinOp::FloorDiv => {
+            let q = host::floor_div(a, b).ok_or_else(|| zero_divisor(host, op))?;
+            // i64::MIN // -1 is the one quotient beyond i64.
+            exact((a != i64::MIN || b != -1).then_some(q), q)?
+        }
         IntBinOp::Mod => host::floor_mod(a, b).ok_or_else(|| zero_divisor(host, op))?,
-        IntBinOp::Add => a.wrapping_add(b),
-        IntBinOp::Sub => a.wrapping_sub(b),
-        IntBinOp::Mul => a.wrapping_mul(b),
+        IntBinOp::Add => exact(a.checked_add(b), a.wrapping_add(b))?,
+        IntBinOp::Sub => exact(a.checked_sub(b), a.wrapping_sub(b))?,
+        IntBinOp::Mul => exact(a.checked_mul(b), a.wrapping_mul(b))?,
         IntBinOp::Div if b == 0 => return Err(Stop::Fail("division by zero".into())),
-        IntBinOp::Div => a.wrapping_div(b),
+        IntBinOp::Div => exact(a.checked_div(b), a.wrapping_div(b))?,
         IntBinOp::Rem if b == 0 => return Err(Stop::Fail("remainder by zero".into())),
         IntBinOp::Rem => a.wrapping_rem(b),
         IntBinOp::And => a & b,
@@ -184,6 +219,47 @@ fn int_op(host: Host, op: IntBinOp, a: i64, b: i64) -> Result<i64, Stop> {
         IntBinOp::Max => a.max(b),
         IntBinOp::Min => a.min(b),
     })
+}
+
+/// Beyond 2^53 not every integer is a float.
+const EXACT_FLOAT_INT: i64 = 1 << 53;
+
+/// `arith.sitofp`, rounding to nearest. Python rounds so in `float(n)`
+/// and `n + x` too, but compares an int with a float, and divides two
+/// ints (`/`), exactly: beyond 2^53 the front end's conversion first can
+/// differ from Python, so the run stops with an error there.
+fn int_to_float(host: Host, a: i64, point: &str) -> Result<f64, Stop> {
+    if host == Host::Python && !(-EXACT_FLOAT_INT..=EXACT_FLOAT_INT).contains(&a) {
+        return Err(Stop::Error(format!(
+            "{point}: the Python integer {a} is beyond 2^53, where a float need not hold it exactly; not modelled"
+        )));
+    }
+    Ok(a as f64)
+}
+
+/// `arith.fptosi`: truncation toward zero. Java's `(long)` saturates
+/// (NaN is 0). Python's `int()` is exact beyond i64, where the df model
+/// cannot follow, and raises on NaN (ValueError) and the infinities
+/// (OverflowError), which the op cannot send to a UDF's `except`: the run
+/// stops with an error rather than predict a value or a failure Python
+/// would not give. Generated data holds neither (BigTest's floats are
+/// reals, bounded; docs/pyspark.md).
+fn float_to_int(host: Host, a: f64, point: &str) -> Result<i64, Stop> {
+    // -2^63 is the one float at or beyond 2^63 in magnitude that fits.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if host == Host::Jvm || (-TWO_63..TWO_63).contains(&a) {
+        return Ok(a as i64);
+    }
+    Err(Stop::Error(format!(
+        "{point}: int({a:?}) in Python is {}, which the df model does not hold",
+        if a.is_nan() {
+            "a ValueError"
+        } else if a.is_infinite() {
+            "an OverflowError"
+        } else {
+            "an integer beyond i64"
+        }
+    )))
 }
 
 fn float_op(op: FloatBinOp, a: f64, b: f64) -> Result<f64, Stop> {
@@ -225,7 +301,7 @@ impl Domain for Concrete {
     fn apply(&mut self, kind: &UdfOp, point: &str, args: &[Value]) -> Result<Value, Stop> {
         use Value::*;
         Ok(match (kind, args) {
-            (UdfOp::IntBin(op), [Int(a), Int(b)]) => Int(int_op(self.host, *op, *a, *b)?),
+            (UdfOp::IntBin(op), [Int(a), Int(b)]) => Int(int_op(self.host, *op, *a, *b, point)?),
             (UdfOp::IntBin(op), [Bool(a), Bool(b)]) => Bool(match op {
                 IntBinOp::And | IntBinOp::Min | IntBinOp::Mul => *a && *b,
                 IntBinOp::Or | IntBinOp::Max => *a || *b,
@@ -256,8 +332,8 @@ impl Domain for Concrete {
                     b.clone()
                 }
             }
-            (UdfOp::IntToFloat, [Int(a)]) => Float(*a as f64),
-            (UdfOp::FloatToInt, [Float(a)]) => Int(*a as i64),
+            (UdfOp::IntToFloat, [Int(a)]) => Float(int_to_float(self.host, *a, point)?),
+            (UdfOp::FloatToInt, [Float(a)]) => Int(float_to_int(self.host, *a, point)?),
             (UdfOp::BoolToInt, [Bool(a)]) => Int(i64::from(*a)),
             (UdfOp::IndexCast, [Int(a)]) => Int(*a),
             (UdfOp::Split { delimiter }, [Str(s)]) => {
@@ -426,6 +502,97 @@ mod tests {
         assert_eq!(
             apply(&mut domain, &one, &Value::Float(2.0)),
             Ok(Value::Bool(true))
+        );
+    }
+
+    /// Python's ints do not wrap: a result beyond i64 stops the run (the
+    /// model cannot hold it), where the JVM's `long` wraps.
+    #[test]
+    fn python_integers_beyond_i64_stop_and_jvm_longs_wrap() {
+        let big = Value::Int(i64::MAX);
+        let cases = [
+            (IntBinOp::Add, big.clone(), Value::Int(1)),
+            (IntBinOp::Sub, Value::Int(i64::MIN), Value::Int(1)),
+            (
+                IntBinOp::Mul,
+                Value::Int(3_037_000_500),
+                Value::Int(3_037_000_500),
+            ),
+            (IntBinOp::FloorDiv, Value::Int(i64::MIN), Value::Int(-1)),
+        ];
+        for (op, a, b) in cases {
+            let args = [a.clone(), b.clone()];
+            let mut python = Concrete { host: Host::Python };
+            match python.apply(&UdfOp::IntBin(op), "@f:1", &args) {
+                Err(Stop::Error(message)) => {
+                    assert!(message.contains("beyond i64"), "{op:?}: {message}")
+                }
+                other => panic!("{op:?} {a:?} {b:?} on Python: {other:?}"),
+            }
+            let mut jvm = Concrete { host: Host::Jvm };
+            assert!(
+                matches!(
+                    jvm.apply(&UdfOp::IntBin(op), "@f:1", &args),
+                    Ok(Value::Int(_))
+                ),
+                "{op:?} wraps on the JVM"
+            );
+        }
+        let mut python = Concrete { host: Host::Python };
+        assert_eq!(
+            python.apply(
+                &UdfOp::IntBin(IntBinOp::Add),
+                "@f:1",
+                &[Value::Int(i64::MAX - 1), Value::Int(1)]
+            ),
+            Ok(Value::Int(i64::MAX))
+        );
+        assert_eq!(
+            python.apply(
+                &UdfOp::IntBin(IntBinOp::FloorDiv),
+                "@f:1",
+                &[Value::Int(i64::MIN), Value::Int(1)]
+            ),
+            Ok(Value::Int(i64::MIN))
+        );
+    }
+
+    /// Python's `int()` of a float beyond i64, NaN or an infinity is no
+    /// i64 (Java's cast saturates).
+    #[test]
+    fn python_int_of_a_float_beyond_i64_stops() {
+        for x in [
+            1e19,
+            -1e19,
+            f64::NAN,
+            f64::INFINITY,
+            9_223_372_036_854_775_808.0,
+        ] {
+            let mut python = Concrete { host: Host::Python };
+            assert!(
+                matches!(
+                    python.apply(&UdfOp::FloatToInt, "@f:1", &[Value::Float(x)]),
+                    Err(Stop::Error(_))
+                ),
+                "int({x})"
+            );
+            let mut jvm = Concrete { host: Host::Jvm };
+            assert!(jvm
+                .apply(&UdfOp::FloatToInt, "@f:1", &[Value::Float(x)])
+                .is_ok());
+        }
+        let mut python = Concrete { host: Host::Python };
+        assert_eq!(
+            python.apply(
+                &UdfOp::FloatToInt,
+                "@f:1",
+                &[Value::Float(-9_223_372_036_854_775_808.0)]
+            ),
+            Ok(Value::Int(i64::MIN))
+        );
+        assert_eq!(
+            python.apply(&UdfOp::FloatToInt, "@f:1", &[Value::Float(-2.7)]),
+            Ok(Value::Int(-2))
         );
     }
 }

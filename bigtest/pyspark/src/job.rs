@@ -213,6 +213,9 @@ pub struct Builder<'s> {
     /// UDF functions written so far.
     pub udfs: Vec<String>,
     udf_names: HashMap<String, usize>,
+    /// Every symbol handed out or reserved (the program's): a UDF name
+    /// never repeats one (`map_2` of a lambda beside a `def map_2`).
+    taken: std::collections::HashSet<String>,
     /// The program function's lines.
     pub lines: Vec<String>,
     next: usize,
@@ -238,6 +241,7 @@ impl<'s> Builder<'s> {
             scope,
             udfs: Vec::new(),
             udf_names: HashMap::new(),
+            taken: std::collections::HashSet::new(),
             lines: Vec::new(),
             next: 0,
             inputs: Vec::new(),
@@ -310,14 +314,27 @@ impl<'s> Builder<'s> {
     }
 
     /// A fresh UDF name from `base` (`parse`, `parse_1`).
+    /// The base is made a plain symbol first (a `def` may have a
+    /// non-ASCII name).
     fn udf_name(&mut self, base: &str) -> String {
-        let count = self.udf_names.entry(base.to_string()).or_insert(0);
-        *count += 1;
-        if *count == 1 {
-            base.to_string()
-        } else {
-            format!("{base}_{}", *count - 1)
+        let base = crate::program_name(base);
+        loop {
+            let count = self.udf_names.entry(base.clone()).or_insert(0);
+            *count += 1;
+            let name = if *count == 1 {
+                base.clone()
+            } else {
+                format!("{base}_{}", *count - 1)
+            };
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
         }
+    }
+
+    /// Keeps `symbol` (the program function's) from every UDF name.
+    pub(crate) fn reserve(&mut self, symbol: &str) {
+        self.taken.insert(symbol.to_string());
     }
 
     /// A source of text lines named `name`: a file, or `inline` records.

@@ -52,15 +52,26 @@ pub struct Imported {
     pub job: Job,
     /// The df program's name (the function under test, or the file's stem).
     pub program: String,
+    /// The file's text as CPython decoded it (its BOM dropped, a declared
+    /// encoding such as Latin-1 decoded): what locations count in and
+    /// diagnostics quote.
+    pub text: String,
 }
 
 /// Reads the PySpark job in `source` (named `file` in locations).
 pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
-    let module = syntax::parse(&options.python, file, source)?;
+    import_bytes(file, source.as_bytes(), options)
+}
+
+/// Reads the PySpark job whose file holds `source`, decoded as CPython
+/// decodes it (a UTF-8 BOM, a `# coding:` declaration).
+pub fn import_bytes(file: &str, source: &[u8], options: &Options) -> Result<Imported> {
+    let syntax::Parsed { module, text } = syntax::parse(&options.python, file, source)?;
     let mut scope = Scope {
         defs: HashMap::new(),
         constants: HashMap::new(),
         values: HashMap::new(),
+        ..Scope::default()
     };
     let mut guard = None;
     let mut order = Vec::new();
@@ -87,6 +98,9 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
             _ => {}
         }
     }
+    // Which module names hold one value when a UDF runs, and what else
+    // the module binds (udf::Scope::settle).
+    scope.settle(&module.list("body"));
     let entry = match &options.entry {
         Some(name) => match scope.defs.get(name) {
             Some(def) => Some(def.clone()),
@@ -136,6 +150,11 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "job".into());
     let mut builder = Builder::new(&scope);
+    if let Some(def) = &entry {
+        builder.reserve(&def.str("name").unwrap_or_default());
+    } else {
+        builder.reserve(&program_name(&stem));
+    }
     // The program function is the `def` or the `__main__` block: what
     // BigTest reports about the whole program points there.
     let (program, returns_tuple, entry_name, at) = match (&entry, &guard) {
@@ -163,7 +182,7 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
     for udf in &builder.udfs {
         mlir.push_str(udf);
     }
-    mlir.push_str(&format!("func.func @{program}() {{\n"));
+    mlir.push_str(&format!("func.func @{}() {{\n", symbol(&program)));
     for line in &builder.lines {
         mlir.push_str(line);
         mlir.push('\n');
@@ -181,7 +200,23 @@ pub fn import(file: &str, source: &str, options: &Options) -> Result<Imported> {
             returns_tuple,
         },
         program,
+        text,
     })
+}
+
+/// `name` as an MLIR symbol: bare when it is a bare identifier
+/// (`[A-Za-z_][A-Za-z0-9_$.]*`), else quoted (`@"計算"`, as Python allows
+/// any Unicode letter in a name).
+pub(crate) fn symbol(name: &str) -> String {
+    let bare = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
+    if bare {
+        name.to_string()
+    } else {
+        ir::string_literal(name)
+    }
 }
 
 /// A df symbol made from a file's stem or a column's name (`web-log` ->

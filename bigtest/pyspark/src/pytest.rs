@@ -161,31 +161,34 @@ pub fn module(
         );
     }
     out.push_str(COMPARISON);
-    let params: Vec<&str> = job.inputs.iter().map(|i| i.name.as_str()).collect();
     for (i, case) in cases.iter().enumerate() {
         case_heading(&mut out, i, case, if frames { "spark" } else { "sc" });
+        // The inputs are the call's arguments, bound to no name of the
+        // test: a parameter called `job`, `pytest`, `sc` or `tuple` would
+        // otherwise hide the module, fixture or builtin the test uses.
+        out.push_str("    inputs = [\n");
         for input in &job.inputs {
             let lines = case.inputs.get(&input.name).cloned().unwrap_or_default();
             let items: Vec<String> = lines
                 .iter()
                 .map(|l| input_literal(&input.shape, l))
                 .collect();
+            let _ = writeln!(out, "        # {}", input.name);
             let _ = match &input.schema {
                 Some(schema) => writeln!(
                     out,
-                    "    {} = spark.createDataFrame({}, schema={schema})",
-                    input.name,
-                    python_list(&items, 4)
+                    "        spark.createDataFrame({}, schema={schema}),",
+                    python_list(&items, 8)
                 ),
                 None => writeln!(
                     out,
-                    "    {} = sc.parallelize({}, 2)",
-                    input.name,
-                    python_list(&items, 4)
+                    "        sc.parallelize({}, 2),",
+                    python_list(&items, 8)
                 ),
             };
         }
-        let call = format!("job.{entry}({})", params.join(", "));
+        out.push_str("    ]\n");
+        let call = format!("job.{entry}(*inputs)");
         match &case.outcome {
             Outcome::Failure {
                 class, in_driver, ..
@@ -308,20 +311,57 @@ fn case_heading(out: &mut String, i: usize, case: &Case, fixture: &str) {
 }
 
 /// Why a test cannot put a case's file at the script's constant `path`
-/// inside its own folder; `None` when it can.
+/// inside its own folder, or why Spark would read another file there than
+/// the test wrote; `None` when it can. Hadoop's `textFile` splits a path at
+/// commas, expands globs (a backslash escapes in them), and skips a file
+/// or folder whose name starts with `_` or `.` (its "hidden" files), so the
+/// job fails where the test expects output (checked on Spark 3.5).
 fn unplaceable(path: &str) -> Option<&'static str> {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
     if path.is_empty() {
         Some("empty")
     } else if path.starts_with('/') || path.starts_with('\\') {
         Some("absolute")
     } else if path.contains(':') {
         Some("a URI or drive")
-    } else if path.split(['/', '\\']).any(|part| part == "..") {
+    } else if path.contains(',') {
+        Some("Hadoop reads a comma as a list of paths")
+    } else if path.contains('\\') {
+        Some("Hadoop's globbing reads a backslash as an escape")
+    } else if parts.contains(&"..") {
         Some("it leaves the folder with ..")
     } else if path.contains(['*', '?', '[', '{']) {
         Some("a glob")
+    } else if parts.is_empty() {
+        Some("the test's folder itself")
+    } else if path.ends_with("/.") {
+        Some("a folder, not a file")
+    } else if parts
+        .last()
+        .is_some_and(|name| name.starts_with(['_', '.']))
+    {
+        Some("Hadoop skips a name starting with _ or . as hidden")
     } else {
         None
+    }
+}
+
+/// A file argument as the test's folder sees it: `sys.argv[N]`, or a
+/// constant path without its `.` parts, so that `./a.txt` and `a.txt` are
+/// one file.
+fn file_identity(file: &Option<FileArg>) -> Option<String> {
+    match file {
+        Some(FileArg::Argv(n)) => Some(format!("sys.argv[{n}]")),
+        Some(FileArg::Path(path)) => Some(
+            path.split('/')
+                .filter(|p| !p.is_empty() && *p != ".")
+                .collect::<Vec<_>>()
+                .join("/"),
+        ),
+        None => None,
     }
 }
 
@@ -359,6 +399,22 @@ fn script_module(
         .iter()
         .map(|o| place(&o.file, "output (saveAsTextFile)"))
         .collect::<Result<_, _>>()?;
+    // One file read and written, or written twice: Spark refuses to save
+    // into an existing path, so the test and the job would disagree.
+    let files: Vec<String> = job
+        .inputs
+        .iter()
+        .map(|i| &i.file)
+        .chain(job.outputs.iter().map(|o| &o.file))
+        .filter_map(file_identity)
+        .collect();
+    for (i, file) in files.iter().enumerate() {
+        if files[..i].contains(file) && job.inputs.len() <= i {
+            return Err(format!(
+                "--pytest: the script saves to {file}, which it also reads or saves to elsewhere; a test cannot give one path two roles"
+            ));
+        }
+    }
     let argv: Vec<usize> = job
         .inputs
         .iter()

@@ -15,15 +15,37 @@ use crate::{
 };
 
 /// What the UDFs of a file can refer to besides their parameters.
+#[derive(Default)]
 pub struct Scope {
     /// Module-level `def`s, by name.
     pub defs: HashMap<String, Node>,
-    /// Module-level constants (`THRESHOLD = 400`).
+    /// Module-level constants (`THRESHOLD = 400`): names with one known
+    /// value when a UDF runs (see [`Scope::settle`]).
     pub constants: HashMap<String, Constant>,
     /// Every module-level assignment of one name, by name: schemas
     /// (`ORDERS_SCHEMA = StructType([...])`) and UDFs
     /// (`parse_amount = F.udf(_parse, DoubleType())`) of DataFrame jobs.
     pub values: HashMap<String, Node>,
+    /// Module-level names that are neither a constant nor a plain `def`
+    /// (bound under an `if` coco cannot decide, in a loop, by an import,
+    /// to a computed value, again with another kind of value): a UDF may
+    /// not read them as constants, nor take a builtin's name among them
+    /// for the builtin.
+    pub rebound: HashMap<String, Rebinding>,
+    /// `from m import *`: it may rebind any builtin.
+    pub star_import: Option<Loc>,
+    /// The file's exception classes (`class MyError(ValueError): pass`):
+    /// their base class, by name.
+    pub exceptions: HashMap<String, String>,
+}
+
+/// Where and how a module-level name is bound in a way coco does not
+/// take as a constant.
+#[derive(Clone, Debug)]
+pub struct Rebinding {
+    pub loc: Loc,
+    /// "assigned under an `if` whose test is not a constant".
+    pub how: String,
 }
 
 /// Variables of the code being lowered.
@@ -184,21 +206,568 @@ fn assigned_names(nodes: &[Node], out: &mut BTreeSet<String>) {
     }
 }
 
-const CATCHABLE: [&str; 6] = [
-    "ValueError",
-    "IndexError",
-    "ZeroDivisionError",
-    "TypeError",
-    "ArithmeticError",
-    "LookupError",
+/// Python's built-in exception classes (3.8 and later) and their base:
+/// the one table `except` and `raise` are judged by. An alias
+/// (`IOError`) names the class it is (`OSError`) as its own base.
+const BUILTIN_EXCEPTIONS: &[(&str, &str)] = &[
+    ("BaseException", ""),
+    ("SystemExit", "BaseException"),
+    ("KeyboardInterrupt", "BaseException"),
+    ("GeneratorExit", "BaseException"),
+    ("Exception", "BaseException"),
+    ("ArithmeticError", "Exception"),
+    ("FloatingPointError", "ArithmeticError"),
+    ("OverflowError", "ArithmeticError"),
+    ("ZeroDivisionError", "ArithmeticError"),
+    ("AssertionError", "Exception"),
+    ("AttributeError", "Exception"),
+    ("BufferError", "Exception"),
+    ("EOFError", "Exception"),
+    ("ImportError", "Exception"),
+    ("ModuleNotFoundError", "ImportError"),
+    ("LookupError", "Exception"),
+    ("IndexError", "LookupError"),
+    ("KeyError", "LookupError"),
+    ("MemoryError", "Exception"),
+    ("NameError", "Exception"),
+    ("UnboundLocalError", "NameError"),
+    ("OSError", "Exception"),
+    ("EnvironmentError", "OSError"),
+    ("IOError", "OSError"),
+    ("BlockingIOError", "OSError"),
+    ("ChildProcessError", "OSError"),
+    ("ConnectionError", "OSError"),
+    ("BrokenPipeError", "ConnectionError"),
+    ("ConnectionAbortedError", "ConnectionError"),
+    ("ConnectionRefusedError", "ConnectionError"),
+    ("ConnectionResetError", "ConnectionError"),
+    ("FileExistsError", "OSError"),
+    ("FileNotFoundError", "OSError"),
+    ("InterruptedError", "OSError"),
+    ("IsADirectoryError", "OSError"),
+    ("NotADirectoryError", "OSError"),
+    ("PermissionError", "OSError"),
+    ("ProcessLookupError", "OSError"),
+    ("TimeoutError", "OSError"),
+    ("ReferenceError", "Exception"),
+    ("RuntimeError", "Exception"),
+    ("NotImplementedError", "RuntimeError"),
+    ("RecursionError", "RuntimeError"),
+    ("StopAsyncIteration", "Exception"),
+    ("StopIteration", "Exception"),
+    ("SyntaxError", "Exception"),
+    ("IndentationError", "SyntaxError"),
+    ("TabError", "IndentationError"),
+    ("SystemError", "Exception"),
+    ("TypeError", "Exception"),
+    ("ValueError", "Exception"),
+    ("UnicodeError", "ValueError"),
+    ("UnicodeDecodeError", "UnicodeError"),
+    ("UnicodeEncodeError", "UnicodeError"),
+    ("UnicodeTranslateError", "UnicodeError"),
+    ("Warning", "Exception"),
+    ("BytesWarning", "Warning"),
+    ("DeprecationWarning", "Warning"),
+    ("FutureWarning", "Warning"),
+    ("ImportWarning", "Warning"),
+    ("PendingDeprecationWarning", "Warning"),
+    ("ResourceWarning", "Warning"),
+    ("RuntimeWarning", "Warning"),
+    ("SyntaxWarning", "Warning"),
+    ("UnicodeWarning", "Warning"),
+    ("UserWarning", "Warning"),
 ];
 
-/// Whether `handler` (a class an `except` names) catches `class`.
-fn catches(handler: &str, class: &str) -> bool {
-    handler == class
-        || handler == "Exception"
-        || (handler == "ArithmeticError" && class == "ZeroDivisionError")
-        || (handler == "LookupError" && class == "IndexError")
+/// The class a built-in alias is (`IOError` is `OSError`).
+fn canonical_exception(name: &str) -> &str {
+    match name {
+        "EnvironmentError" | "IOError" => "OSError",
+        other => other,
+    }
+}
+
+/// Why a UDF may not `raise` this built-in class, if it may not: what
+/// Python or PySpark does instead of failing the task with it.
+fn unraisable(class: &str) -> Option<&'static str> {
+    Some(match class {
+        "BaseException" | "SystemExit" | "KeyboardInterrupt" | "GeneratorExit" => {
+            "it is not an Exception: it stops PySpark's Python worker instead of failing the task"
+        }
+        "StopIteration" | "StopAsyncIteration" => {
+            "PySpark turns it into a RuntimeError when it leaves a UDF"
+        }
+        "UnicodeDecodeError" | "UnicodeEncodeError" | "UnicodeTranslateError" => {
+            "its constructor takes five arguments of set types, so raising it usually raises TypeError"
+        }
+        _ => return None,
+    })
+}
+
+impl Scope {
+    /// The base of exception class `name` (a builtin, or a class of the
+    /// file); `None` for `BaseException` and for what is no exception
+    /// class.
+    fn exception_base(&self, name: &str) -> Option<&str> {
+        if let Some(base) = self.exceptions.get(name) {
+            return Some(base);
+        }
+        BUILTIN_EXCEPTIONS
+            .iter()
+            .find(|(class, _)| *class == name)
+            .map(|(_, base)| *base)
+            .filter(|base| !base.is_empty())
+    }
+
+    /// Refuses `name`, which a UDF reads as `what` ("a constant", "Python's
+    /// builtin int"), where the file binds it otherwise.
+    fn refuse_rebound<T>(&self, name: &str, loc: &Loc, what: &str) -> Result<T> {
+        let Some(r) = self.rebound.get(name) else {
+            return unsupported(loc, format!("{name} is not {what}"));
+        };
+        unsupported(
+            loc,
+            format!(
+                "{name} is not {what} here: at {} it is {}; coco refuses what it cannot tell rather than guess which value the UDF sees",
+                r.loc, r.how
+            ),
+        )
+    }
+
+    /// Refuses `name` as Python's builtin where the module may rebind it
+    /// (variables and `def`s of the UDF's own scope are checked by the
+    /// caller).
+    fn builtin(&self, name: &str, loc: &Loc) -> Result<()> {
+        if self.rebound.contains_key(name) {
+            return self.refuse_rebound(name, loc, &format!("Python's builtin {name}"));
+        }
+        if let Some(at) = &self.star_import {
+            return unsupported(
+                loc,
+                format!("`from ... import *` at {at} may rebind the builtin {name}; import the names the job uses instead"),
+            );
+        }
+        Ok(())
+    }
+
+    fn is_exception_class(&self, name: &str) -> bool {
+        self.exceptions.contains_key(name)
+            || BUILTIN_EXCEPTIONS.iter().any(|(class, _)| *class == name)
+    }
+
+    /// Whether `except handler:` catches an exception of class `class`:
+    /// `handler` is `class` or one of its bases.
+    fn catches(&self, handler: &str, class: &str) -> bool {
+        let handler = canonical_exception(handler);
+        let mut class = canonical_exception(class);
+        // The table has no cycles, but a file's classes are only checked to
+        // name known bases: bound the walk by the number of classes.
+        for _ in 0..=BUILTIN_EXCEPTIONS.len() + self.exceptions.len() {
+            if class == handler {
+                return true;
+            }
+            match self.exception_base(class) {
+                Some(base) => class = canonical_exception(base),
+                None => return false,
+            }
+        }
+        false
+    }
+}
+
+/// How a module-level statement binds a name, for [`Scope::settle`].
+#[derive(Clone, Debug, PartialEq)]
+enum Bound {
+    Constant(Constant),
+    Def,
+    /// A class, an import, a computed value: nothing a UDF reads as a
+    /// constant. The text says what it is.
+    Other(&'static str),
+}
+
+/// How [`Scope::rebound`] names a class defined once at module level.
+const A_CLASS: &str = "a class of the file";
+
+/// The module-level statements read in order, as Python runs them on
+/// import.
+#[derive(Default)]
+struct ModuleScan {
+    /// Each name's binding in straight-line code, with where it is.
+    current: HashMap<String, (Bound, Loc)>,
+    rebound: HashMap<String, Rebinding>,
+    star_import: Option<Loc>,
+    exceptions: HashMap<String, String>,
+}
+
+/// Whether module statements run unconditionally (`None`), or else how
+/// they are nested ("under an `if` at job.py:3:1 whose test ...").
+type Flow<'a> = Option<&'a str>;
+
+impl ModuleScan {
+    fn bind(&mut self, name: String, loc: &Loc, bound: Bound, flow: Flow) {
+        let rebinding = |how: String| Rebinding {
+            loc: loc.clone(),
+            how,
+        };
+        if let Some(how) = flow {
+            self.rebound
+                .entry(name)
+                .or_insert_with(|| rebinding(how.to_string()));
+            return;
+        }
+        match self.current.get(&name) {
+            // Straight-line code: the last binding is what a UDF sees,
+            // when every binding is a constant, or every one a `def`.
+            Some((before, _))
+                if std::mem::discriminant(before) != std::mem::discriminant(&bound)
+                    || matches!(bound, Bound::Other(_)) =>
+            {
+                self.rebound
+                    .entry(name.clone())
+                    .or_insert_with(|| rebinding("bound again".into()));
+            }
+            _ => {}
+        }
+        self.current.insert(name, (bound, loc.clone()));
+    }
+
+    /// The truth of a module-level `if` test where it is known before the
+    /// file runs: a constant, or a constant's name, or `not` of one.
+    fn truth(&self, test: &Node) -> Option<bool> {
+        if test.is("UnaryOp") && test.op_kind("op").as_deref() == Some("Not") {
+            return self.truth(&test.expect("operand")).map(|t| !t);
+        }
+        let constant = match test.name() {
+            Some(name) if !self.rebound.contains_key(&name) => match self.current.get(&name) {
+                Some((Bound::Constant(c), _)) => c.clone(),
+                _ => return None,
+            },
+            Some(_) => return None,
+            None => crate::job::constant_of(test)?,
+        };
+        match constant {
+            Constant::Int(digits) => Some(
+                !digits
+                    .trim_start_matches('-')
+                    .trim_start_matches('0')
+                    .is_empty(),
+            ),
+            Constant::Float(x) => Some(x != 0.0),
+            Constant::Str(s) => Some(!s.is_empty()),
+            Constant::Bool(b) => Some(b),
+            Constant::None => Some(false),
+            Constant::Other(_) => None,
+        }
+    }
+
+    fn statements(&mut self, body: &[Node], flow: Flow) {
+        for s in body {
+            self.statement(s, flow);
+        }
+    }
+
+    fn statement(&mut self, s: &Node, flow: Flow) {
+        match s.kind.as_str() {
+            "Assign" | "AnnAssign" => {
+                let Some(value) = s.child("value") else {
+                    return; // `x: int` binds nothing
+                };
+                let targets = if s.is("Assign") {
+                    s.list("targets")
+                } else {
+                    vec![s.expect("target")]
+                };
+                for target in targets {
+                    match (target.name(), crate::job::constant_of(&value)) {
+                        (Some(name), Some(c)) => self.bind(name, &s.loc, Bound::Constant(c), flow),
+                        (Some(name), None) => self.bind(
+                            name,
+                            &s.loc,
+                            Bound::Other("assigned a computed value"),
+                            flow,
+                        ),
+                        (None, _) => self.stored(&target, &s.loc, "assigned by unpacking", flow),
+                    }
+                }
+                self.stored(&value, &s.loc, "assigned by `:=`", flow);
+            }
+            "AugAssign" => self.stored(
+                &s.expect("target"),
+                &s.loc,
+                "changed by an augmented assignment",
+                flow,
+            ),
+            "FunctionDef" | "AsyncFunctionDef" => {
+                let name = s.str("name").unwrap_or_default();
+                self.bind(name, &s.loc, Bound::Def, flow);
+                self.globals(&s.list("body"), &s.loc);
+            }
+            "ClassDef" => {
+                let name = s.str("name").unwrap_or_default();
+                if flow.is_none() {
+                    if let Some(base) = exception_class_def(s) {
+                        self.exceptions.insert(name.clone(), base);
+                    }
+                }
+                self.bind(name, &s.loc, Bound::Other(A_CLASS), flow);
+            }
+            "Import" | "ImportFrom" => {
+                for alias in s.list("names") {
+                    let name = alias.str("name").unwrap_or_default();
+                    if name == "*" {
+                        self.star_import.get_or_insert_with(|| s.loc.clone());
+                        continue;
+                    }
+                    let bound = match alias.str("asname") {
+                        Some(asname) => asname,
+                        None if s.is("Import") => {
+                            name.split('.').next().unwrap_or_default().to_string()
+                        }
+                        None => name,
+                    };
+                    self.bind(bound, &s.loc, Bound::Other("imported"), flow);
+                }
+            }
+            "If" if crate::job::is_main_guard(&s.expect("test")) => {
+                // A script runs its job here; an imported module never
+                // runs the block. Either way, what it binds is not one
+                // value every UDF sees.
+                let how = "assigned in the `if __name__ == \"__main__\":` block";
+                self.statements(&s.list("body"), Some(how));
+                self.statements(&s.list("orelse"), Some(how));
+            }
+            "If" => match self.truth(&s.expect("test")) {
+                Some(truth) => {
+                    let branch = s.list(if truth { "body" } else { "orelse" });
+                    self.statements(&branch, flow);
+                }
+                None => {
+                    let how = flow.unwrap_or("assigned under an `if` whose test is not a constant");
+                    self.statements(&s.list("body"), Some(how));
+                    self.statements(&s.list("orelse"), Some(how));
+                }
+            },
+            "Delete" => {
+                for target in s.list("targets") {
+                    self.stored_or_deleted(&target, &s.loc, "deleted", flow);
+                }
+            }
+            "Expr" | "Return" | "Raise" | "Assert" | "Pass" | "Break" | "Continue" | "Global"
+            | "Nonlocal" => self.stored(s, &s.loc, "assigned by `:=`", flow),
+            // Loops, try, with, match: what they bind depends on data.
+            _ => {
+                let how = flow.unwrap_or("bound in a loop, try, with or match statement");
+                self.stored(s, &s.loc, "bound", Some(how));
+            }
+        }
+    }
+
+    /// Names an expression or target stores to (`x` in `x := f()`, `a, b`
+    /// unpacked, a `for` target, a `match` capture), not inside a nested
+    /// function, class or comprehension, whose names are their own.
+    fn stored(&mut self, node: &Node, loc: &Loc, how: &'static str, flow: Flow) {
+        if let Some(name) = node.name() {
+            if node.child("ctx").is_some_and(|ctx| ctx.is("Store")) {
+                self.bind(name, loc, Bound::Other(how), flow);
+            }
+            return;
+        }
+        if matches!(node.kind.as_str(), "MatchAs" | "MatchStar") {
+            if let Some(name) = node.str("name") {
+                self.bind(name, loc, Bound::Other(how), flow);
+            }
+        }
+        if node.is("ExceptHandler") {
+            if let Some(name) = node.str("name") {
+                self.bind(name, loc, Bound::Other(how), flow);
+            }
+        }
+        if node.is("MatchMapping") {
+            if let Some(name) = node.str("rest") {
+                self.bind(name, loc, Bound::Other(how), flow);
+            }
+        }
+        if matches!(
+            node.kind.as_str(),
+            "Lambda"
+                | "FunctionDef"
+                | "AsyncFunctionDef"
+                | "ClassDef"
+                | "ListComp"
+                | "SetComp"
+                | "DictComp"
+                | "GeneratorExp"
+        ) {
+            return;
+        }
+        for child in node.children() {
+            if is_statement(&child) {
+                self.statement(&child, flow);
+            } else {
+                self.stored(&child, loc, how, flow);
+            }
+        }
+    }
+
+    fn stored_or_deleted(&mut self, target: &Node, loc: &Loc, how: &'static str, flow: Flow) {
+        match target.name() {
+            Some(name) => self.bind(name, loc, Bound::Other(how), flow),
+            None => {
+                for item in target.list("elts") {
+                    self.stored_or_deleted(&item, loc, how, flow);
+                }
+            }
+        }
+    }
+
+    /// A function that declares `global x` and assigns `x` rebinds the
+    /// module's `x` whenever it is called.
+    fn globals(&mut self, body: &[Node], def: &Loc) {
+        fn has_global(nodes: &[Node]) -> Option<Loc> {
+            nodes.iter().find_map(|n| {
+                if n.is("Global") {
+                    Some(n.loc.clone())
+                } else {
+                    has_global(&n.children())
+                }
+            })
+        }
+        let Some(at) = has_global(body) else {
+            return;
+        };
+        let mut names = BTreeSet::new();
+        assigned_names(body, &mut names);
+        let how = format!("assigned by the function defined at {def}, which declares it `global`");
+        for name in names {
+            self.rebound.entry(name).or_insert_with(|| Rebinding {
+                loc: at.clone(),
+                how: how.clone(),
+            });
+        }
+    }
+}
+
+/// Whether `node` is a statement (its class is one of `ast.stmt`'s).
+fn is_statement(node: &Node) -> bool {
+    matches!(
+        node.kind.as_str(),
+        "FunctionDef"
+            | "AsyncFunctionDef"
+            | "ClassDef"
+            | "Return"
+            | "Delete"
+            | "Assign"
+            | "TypeAlias"
+            | "AugAssign"
+            | "AnnAssign"
+            | "For"
+            | "AsyncFor"
+            | "While"
+            | "If"
+            | "With"
+            | "AsyncWith"
+            | "Match"
+            | "Raise"
+            | "Try"
+            | "TryStar"
+            | "Assert"
+            | "Import"
+            | "ImportFrom"
+            | "Global"
+            | "Nonlocal"
+            | "Expr"
+            | "Pass"
+            | "Break"
+            | "Continue"
+    )
+}
+
+/// The base of `class Name(Base): pass` when the class is an exception
+/// class coco models: one base, a built-in exception or an earlier class
+/// of the file, no keywords or decorators, and a body of `pass`, `...`
+/// or a docstring (so constructing and raising it is its base's doing).
+fn exception_class_def(class: &Node) -> Option<String> {
+    let [base] = &class.list("bases")[..] else {
+        return None;
+    };
+    if !class.list("keywords").is_empty() || !class.list("decorator_list").is_empty() {
+        return None;
+    }
+    let plain = class
+        .list("body")
+        .iter()
+        .all(|s| s.is("Pass") || (s.is("Expr") && s.expect("value").constant().is_some()));
+    if !plain {
+        return None;
+    }
+    base.name()
+}
+
+impl Scope {
+    /// Reads the file's module-level statements as Python runs them on
+    /// import, and keeps as constants only the names that hold one known
+    /// value when a UDF runs: `NAME = constant` in straight-line code
+    /// (the last one), or under an `if` whose test is such a constant.
+    /// Everything else a module binds goes to [`Scope::rebound`] with where
+    /// and how, and the file's exception classes to
+    /// [`Scope::exceptions`].
+    pub fn settle(&mut self, body: &[Node]) {
+        let mut scan = ModuleScan::default();
+        scan.statements(body, None);
+        for (name, (bound, loc)) in &scan.current {
+            if scan.rebound.contains_key(name) {
+                continue;
+            }
+            let how = match bound {
+                Bound::Constant(_) | Bound::Def => continue,
+                Bound::Other(how) => how,
+            };
+            scan.rebound.insert(
+                name.clone(),
+                Rebinding {
+                    loc: loc.clone(),
+                    how: how.to_string(),
+                },
+            );
+        }
+        self.constants = scan
+            .current
+            .into_iter()
+            .filter(|(name, _)| !scan.rebound.contains_key(name))
+            .filter_map(|(name, (bound, _))| match bound {
+                Bound::Constant(c) => Some((name, c)),
+                _ => None,
+            })
+            .collect();
+        // A file's exception class is modelled when it is defined once, does
+        // not take a builtin's name (the builtin would still be what failing
+        // code raises), and its base is a modelled class.
+        let mut exceptions = scan.exceptions;
+        exceptions.retain(|name, _| {
+            !BUILTIN_EXCEPTIONS.iter().any(|(class, _)| class == name)
+                && matches!(scan.rebound.get(name), Some(r) if r.how == A_CLASS)
+        });
+        loop {
+            let invalid: Vec<String> = exceptions
+                .iter()
+                .filter(|(_, base)| {
+                    let builtin = BUILTIN_EXCEPTIONS.iter().any(|(class, _)| class == *base)
+                        && !scan.rebound.contains_key(*base)
+                        && scan.star_import.is_none();
+                    !builtin && !exceptions.contains_key(*base)
+                })
+                .map(|(name, _)| name.clone())
+                .collect();
+            if invalid.is_empty() {
+                break;
+            }
+            for name in invalid {
+                exceptions.remove(&name);
+            }
+        }
+        self.exceptions = exceptions;
+        self.rebound = scan.rebound;
+        self.star_import = scan.star_import;
+    }
 }
 
 impl<'s> Lowering<'s> {
@@ -437,6 +1006,9 @@ impl<'s> Lowering<'s> {
     fn invoke(&mut self, callable: &Node, args: Vec<PyVal>, loc: &Loc) -> Result<PyVal> {
         let callable = match callable.name() {
             Some(name) => match self.scope.defs.get(&name) {
+                Some(_) if self.scope.rebound.contains_key(&name) => {
+                    return self.scope.refuse_rebound(&name, &callable.loc, "a function")
+                }
                 Some(def) => def.clone(),
                 None => {
                     return unsupported(
@@ -469,7 +1041,8 @@ impl<'s> Lowering<'s> {
             );
         }
         let saved_env = std::mem::take(&mut self.env);
-        let saved_handlers = std::mem::take(&mut self.handlers);
+        // The caller's `try`s stay: what the callee raises and does not
+        // catch itself propagates to them, as in Python.
         for (param, arg) in params.iter().zip(args) {
             self.env.insert(param.clone(), arg);
         }
@@ -501,7 +1074,6 @@ impl<'s> Lowering<'s> {
                 .map(|mut values| values.remove(0))
         };
         self.env = saved_env;
-        self.handlers = saved_handlers;
         result
     }
 
@@ -587,7 +1159,7 @@ impl<'s> Lowering<'s> {
             "Try" => self.try_statement(s),
             "Raise" => {
                 let class = match s.child("exc") {
-                    Some(exc) => exception_class(&exc)?,
+                    Some(exc) => self.raised(&exc)?,
                     None => {
                         return unsupported(
                             &s.loc,
@@ -595,6 +1167,17 @@ impl<'s> Lowering<'s> {
                         )
                     }
                 };
+                if let Some(cause) = s.child("cause") {
+                    if !matches!(cause.constant(), Some(Constant::None)) || !cause.is("Constant") {
+                        return unsupported(
+                            &cause.loc,
+                            "raise ... from an exception is not supported in a UDF (from None is)",
+                        );
+                    }
+                }
+                if self.f.terminated() {
+                    return Ok(());
+                }
                 self.fail(&class, &s.loc);
                 Ok(())
             }
@@ -705,22 +1288,10 @@ impl<'s> Lowering<'s> {
             Some(t) if t.is("Tuple") => t
                 .list("elts")
                 .iter()
-                .map(exception_name)
+                .map(|c| self.exception_name(c))
                 .collect::<Result<Vec<_>>>()?,
-            Some(t) => vec![exception_name(&t)?],
+            Some(t) => vec![self.exception_name(&t)?],
         };
-        for (class, node) in classes.iter().zip(handler.list("type")) {
-            let _ = node;
-            if class != "Exception" && !CATCHABLE.contains(&class.as_str()) {
-                return unsupported(
-                    &handler.loc,
-                    format!(
-                        "except {class}: a UDF's code raises only {}",
-                        CATCHABLE.join(", ")
-                    ),
-                );
-            }
-        }
         let before = self.env.clone();
         let (handler_block, _) = self.f.block(&[]);
         self.handlers.push(Handler {
@@ -755,9 +1326,17 @@ impl<'s> Lowering<'s> {
             return unsupported(&s.loc, "for ... else is not supported in a UDF");
         }
         let iter = s.expect("iter");
-        let items: Vec<PyVal> = if iter.is("Call")
-            && iter.expect("func").name().as_deref() == Some("range")
-        {
+        let is_range = iter.is("Call") && iter.expect("func").name().as_deref() == Some("range");
+        if is_range {
+            if self.env.contains_key("range") || self.scope.defs.contains_key("range") {
+                return unsupported(
+                    &iter.loc,
+                    "range is rebound in this file; coco models only Python's builtin range",
+                );
+            }
+            self.scope.builtin("range", &iter.loc)?;
+        }
+        let items: Vec<PyVal> = if is_range {
             let bounds: Vec<i64> = iter
                 .list("args")
                 .iter()
@@ -938,6 +1517,94 @@ impl<'s> Lowering<'s> {
         Ok(None)
     }
 
+    /// The class an `except` names: a built-in exception class (aliases
+    /// by the class they are) or one of the file's.
+    fn exception_name(&self, node: &Node) -> Result<String> {
+        let Some(name) = node.name() else {
+            return unsupported(
+                &node.loc,
+                format!("{} is not an exception class name", describe(node)),
+            );
+        };
+        if self.env.contains_key(&name) {
+            return unsupported(
+                &node.loc,
+                format!("{name} is a variable here; an except clause names a built-in exception class or a class of this file"),
+            );
+        }
+        if self.scope.exceptions.contains_key(&name) {
+            return Ok(name);
+        }
+        if let Some(r) = self.scope.rebound.get(&name) {
+            if r.how == A_CLASS {
+                return unsupported(
+                    &node.loc,
+                    format!("class {name} (at {}) is not modelled: coco models a file's exception class written `class {name}(Base): pass`, with one exception class as its base", r.loc),
+                );
+            }
+        }
+        if self.scope.defs.contains_key(&name) {
+            return unsupported(
+                &node.loc,
+                format!("{name} is a def of this file, not an exception class"),
+            );
+        }
+        if self.scope.is_exception_class(&name) {
+            self.scope.builtin(&name, &node.loc)?;
+            return Ok(canonical_exception(&name).to_string());
+        }
+        if self.scope.rebound.contains_key(&name) {
+            return self
+                .scope
+                .refuse_rebound(&name, &node.loc, "an exception class");
+        }
+        unsupported(
+            &node.loc,
+            format!(
+                "{name} is neither a built-in exception class nor an exception class of this file"
+            ),
+        )
+    }
+
+    /// The class `raise exc` raises (`ValueError`, `ValueError("...")`),
+    /// after the constructor's arguments are evaluated: they may fail first.
+    fn raised(&mut self, exc: &Node) -> Result<String> {
+        let class = if exc.is("Call") {
+            if !exc.list("keywords").is_empty() {
+                return unsupported(
+                    &exc.loc,
+                    "keyword arguments of an exception are not supported in a UDF",
+                );
+            }
+            for arg in exc.list("args") {
+                self.expr(&arg)?;
+                if self.f.terminated() {
+                    break;
+                }
+            }
+            exc.expect("func")
+        } else {
+            exc.clone()
+        };
+        let name = self.exception_name(&class)?;
+        let refuse = |why: &str| unsupported(&class.loc, format!("raise {name}: {why}"));
+        if !self.scope.catches("Exception", &name) {
+            return refuse("it is not an Exception: it stops PySpark's Python worker instead of failing the task");
+        }
+        for builtin in [
+            "StopIteration",
+            "StopAsyncIteration",
+            "UnicodeDecodeError",
+            "UnicodeEncodeError",
+            "UnicodeTranslateError",
+        ] {
+            if self.scope.catches(builtin, &name) {
+                return refuse(unraisable(builtin).unwrap_or_default());
+            }
+        }
+        Ok(name)
+    }
+
     /// Fails with Python exception `class`: to the innermost handler that
     /// catches it, or out of the UDF (the Spark task, and the job, fail).
     fn fail(&mut self, class: &str, loc: &Loc) {
@@ -961,7 +1628,7 @@ impl<'s> Lowering<'s> {
         self.handlers
             .iter()
             .rev()
-            .find(|h| h.classes.iter().any(|c| catches(c, class)))
+            .find(|h| h.classes.iter().any(|c| self.scope.catches(c, class)))
             .map(|h| h.block)
     }
 
@@ -1105,6 +1772,9 @@ impl<'s> Lowering<'s> {
         }
         if let Some(constant) = self.scope.constants.get(name).cloned() {
             return self.constant(&constant, loc);
+        }
+        if self.scope.rebound.contains_key(name) {
+            return self.scope.refuse_rebound(name, loc, "a constant");
         }
         if self.scope.defs.contains_key(name) {
             return unsupported(
@@ -1904,6 +2574,14 @@ impl<'s> Lowering<'s> {
                 format!("{name} is a variable; a UDF calls defs of the file and builtins"),
             );
         }
+        if self.scope.rebound.contains_key(&name) {
+            let what = if self.scope.defs.contains_key(&name) {
+                "a function".to_string()
+            } else {
+                format!("Python's builtin {name}")
+            };
+            return self.scope.refuse_rebound(&name, &func.loc, &what);
+        }
         if self.scope.defs.contains_key(&name) {
             let values = args
                 .iter()
@@ -1911,6 +2589,7 @@ impl<'s> Lowering<'s> {
                 .collect::<Result<Vec<_>>>()?;
             return self.invoke(&func, values, loc);
         }
+        self.scope.builtin(&name, &func.loc)?;
         let one = |this: &mut Self| -> Result<PyVal> {
             if args.len() != 1 {
                 return unsupported(loc, format!("{name}() takes one argument in a UDF"));
@@ -2497,26 +3176,6 @@ pub fn int_constant(node: &Node) -> Option<i64> {
     }
 }
 
-/// The class a `raise` raises: `ValueError` or `ValueError("...")`.
-fn exception_class(exc: &Node) -> Result<String> {
-    let class = if exc.is("Call") {
-        exc.expect("func")
-    } else {
-        exc.clone()
-    };
-    exception_name(&class)
-}
-
-fn exception_name(node: &Node) -> Result<String> {
-    match node.name() {
-        Some(name) if name.ends_with("Error") || name == "Exception" => Ok(name),
-        _ => unsupported(
-            &node.loc,
-            format!("{} is not a built-in exception class", describe(node)),
-        ),
-    }
-}
-
 /// How a diagnostic names a node: `x`, "a call", "a dict literal".
 pub fn describe(node: &Node) -> String {
     if let Some(name) = node.name() {
@@ -2572,4 +3231,65 @@ pub fn statement_name(kind: &str) -> String {
         other => return format!("{other} statements"),
     }
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handlers_catch_subclasses_by_python_hierarchy() {
+        let mut scope = Scope::default();
+        scope
+            .exceptions
+            .insert("BadRecord".into(), "ValueError".into());
+        scope
+            .exceptions
+            .insert("Negative".into(), "BadRecord".into());
+        let caught = [
+            ("LookupError", "KeyError"),
+            ("LookupError", "IndexError"),
+            ("ArithmeticError", "ZeroDivisionError"),
+            ("Exception", "TypeError"),
+            ("Exception", "AssertionError"),
+            ("BaseException", "ValueError"),
+            ("ValueError", "Negative"),
+            ("BadRecord", "Negative"),
+            ("Exception", "Negative"),
+            ("OSError", "IOError"),
+            ("IOError", "FileNotFoundError"),
+            ("ValueError", "UnicodeError"),
+        ];
+        for (handler, class) in caught {
+            assert!(
+                scope.catches(handler, class),
+                "except {handler} catches {class}"
+            );
+        }
+        let missed = [
+            ("KeyError", "IndexError"),
+            ("LookupError", "ValueError"),
+            ("ArithmeticError", "TypeError"),
+            ("Negative", "BadRecord"),
+            ("TypeError", "Negative"),
+            ("Exception", "KeyboardInterrupt"),
+            ("ValueError", "NoSuchError"),
+        ];
+        for (handler, class) in missed {
+            assert!(
+                !scope.catches(handler, class),
+                "except {handler} misses {class}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_builtin_base_is_in_the_table() {
+        for (class, base) in BUILTIN_EXCEPTIONS {
+            assert!(
+                base.is_empty() || BUILTIN_EXCEPTIONS.iter().any(|(c, _)| c == base),
+                "{class}'s base {base}"
+            );
+        }
+    }
 }

@@ -274,10 +274,14 @@ fn key_columns(
 /// What an aggregate reads from a row: a column by name, or an expression.
 fn aggregated(ex: &mut Exprs, columns: &[(Column, SqlVal)], input: &Node) -> Result<SqlVal> {
     match input.str_constant() {
-        Some(name) => match columns.iter().find(|(c, _)| c.name == name) {
-            Some((_, v)) => Ok(v.clone()),
-            None => unsupported(&input.loc, format!("no column {name} to aggregate")),
-        },
+        Some(text) => {
+            let names = columns.iter().map(|(c, _)| c.name.as_str());
+            let name = super::names::canonical(names, &text, &input.loc)?;
+            match columns.iter().find(|(c, _)| c.name == name) {
+                Some((_, v)) => Ok(v.clone()),
+                None => unsupported(&input.loc, format!("no column {name} to aggregate")),
+            }
+        }
         None => ex.lower(input),
     }
 }

@@ -156,7 +156,9 @@ impl Exprs<'_, '_, '_> {
     /// The value of column expression `node`.
     pub fn lower(&mut self, node: &Node) -> Result<SqlVal> {
         let loc = node.loc.clone();
-        if let Some(name) = column_reference(node, self.cx) {
+        if let Some(text) = column_reference(node, self.cx) {
+            let names = self.cx.columns.iter().map(|(c, _)| c.name.as_str());
+            let name = super::names::canonical(names, &text, &loc)?;
             return match self.cx.columns.iter().find(|(c, _)| c.name == name) {
                 Some((_, v)) => Ok(v.clone()),
                 None => {

@@ -18,12 +18,14 @@ impl Exprs<'_, '_, '_> {
     /// An argument of a function of `pyspark.sql.functions` or of a UDF:
     /// a string there names a column (`F.length("name")`).
     pub(super) fn column_arg(&mut self, arg: &Node) -> Result<SqlVal> {
-        match arg.str_constant() {
-            Some(name) => match self.cx.columns.iter().find(|(c, _)| c.name == name) {
-                Some((_, v)) => Ok(v.clone()),
-                None => unsupported(&arg.loc, format!("no column {name} (a string argument of a function names a column; use lit() for a string)")),
-            },
-            None => self.lower(arg),
+        let Some(text) = arg.str_constant() else {
+            return self.lower(arg);
+        };
+        let names = self.cx.columns.iter().map(|(c, _)| c.name.as_str());
+        let name = super::names::canonical(names, &text, &arg.loc)?;
+        match self.cx.columns.iter().find(|(c, _)| c.name == name) {
+            Some((_, v)) => Ok(v.clone()),
+            None => unsupported(&arg.loc, format!("no column {text} (a string argument of a function names a column; use lit() for a string)")),
         }
     }
 

@@ -44,6 +44,23 @@ pub fn join(reader: &mut Reader, left: Frame, call: &Node, loc: &Loc) -> Result<
         return condition_join(reader, left, right, condition, call, loc);
     }
     let keys = join_keys(on.as_ref(), loc)?;
+    // Spark finds each key case-insensitively on each side and names the
+    // result's column as the left side spells it; a key spelled as both
+    // sides spell it is what the lowering below compares.
+    for key in &keys {
+        super::names::literal_name(key, "join on", loc)?;
+        for (side, frame) in [("left", &left), ("right", &right)] {
+            let names = frame.columns.iter().map(|c| c.name.as_str());
+            if let Some(i) = super::names::resolve(names, key, loc)? {
+                if frame.columns[i].name != *key {
+                    return unsupported(
+                        loc,
+                        format!("join on {key:?}: the {side} side spells the column {:?}; Spark matches them case-insensitively, coco only as spelled: write the key as both sides spell it", frame.columns[i].name),
+                    );
+                }
+            }
+        }
+    }
     // df's join takes records with a value beside the key: a side of only
     // the key columns gets a constant column, dropped from the result.
     let left = pad(reader, left, keys.len(), "_pad_left", loc)?;
@@ -106,6 +123,8 @@ fn condition_join(
             } else {
                 &right
             };
+            let names = frame.columns.iter().map(|c| c.name.as_str());
+            let name = super::names::canonical(names, &name, &node.loc)?;
             if frame.columns.iter().any(|c| c.name == name) {
                 Ok((side, name))
             } else {
@@ -142,8 +161,13 @@ fn condition_join(
             Some(f) if right_names.contains(&f) => on(JoinSide::Right, column),
             Some(f) => unsupported(&node.loc, format!("{f} is neither side of the join")),
             None => {
-                let in_left = left.columns.iter().any(|c| c.name == column);
-                let in_right = right.columns.iter().any(|c| c.name == column);
+                let found = |frame: &Frame| -> Result<bool> {
+                    let names = frame.columns.iter().map(|c| c.name.as_str());
+                    let name = super::names::reference(&column, &node.loc)?;
+                    Ok(super::names::resolve(names, &name, &node.loc)?.is_some())
+                };
+                let in_left = found(&left)?;
+                let in_right = found(&right)?;
                 match (in_left, in_right) {
                     (true, false) => Ok((JoinSide::Left, column)),
                     (false, true) => Ok((JoinSide::Right, column)),
@@ -197,10 +221,22 @@ fn condition_join(
         .replace('_', "");
     if !matches!(how.as_str(), "semi" | "leftsemi" | "anti" | "leftanti") {
         for c in &left.columns {
-            if right.columns.iter().any(|d| d.name == c.name) {
+            if let Some(d) = right
+                .columns
+                .iter()
+                .find(|d| super::names::same_name(&d.name, &c.name))
+            {
+                let both = if d.name == c.name {
+                    c.name.clone()
+                } else {
+                    format!(
+                        "{} ({} on the right: Spark matches names case-insensitively)",
+                        c.name, d.name
+                    )
+                };
                 return unsupported(
                     loc,
-                    format!("both sides of the join have a column {}: Spark keeps both and a later reference to it is ambiguous; rename one first, or join on=\"{}\" where the condition is their equality", c.name, c.name),
+                    format!("both sides of the join have a column {both}: Spark keeps both and a later reference to it is ambiguous; rename one first, or join on=\"{}\" where the condition is their equality", c.name),
                 );
             }
         }
@@ -382,7 +418,12 @@ fn join_frames(
     }
     if matches!(how, How::Inner | How::Left | How::Right | How::Full) {
         for c in &left.columns {
-            if !keys.contains(&c.name) && right.columns.iter().any(|d| d.name == c.name) {
+            if !keys.contains(&c.name)
+                && right
+                    .columns
+                    .iter()
+                    .any(|d| super::names::same_name(&d.name, &c.name))
+            {
                 return unsupported(
                     loc,
                     format!("both sides of the join have a column {}: the result's {} would be ambiguous; rename one first", c.name, c.name),

@@ -545,12 +545,17 @@ impl Reader<'_, '_> {
         }
         let mut keys: Vec<String> = Vec::new();
         for item in &items {
-            let Some(key) = item
+            let Some(text) = item
                 .str_constant()
                 .or_else(|| names::column_reference(item, &cx))
             else {
                 return unsupported(&item.loc, "groupBy() takes column names or col(name)");
             };
+            let key = names::canonical(
+                frame.columns.iter().map(|c| c.name.as_str()),
+                &text,
+                &item.loc,
+            )?;
             if !frame.columns.iter().any(|c| c.name == key) {
                 return unsupported(&item.loc, format!("no column {key} to group by"));
             }

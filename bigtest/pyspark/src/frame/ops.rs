@@ -253,7 +253,8 @@ pub fn keyword(call: &Node, name: &str) -> Option<Node> {
         .and_then(|k| k.child("value"))
 }
 
-fn column<'c>(frame: &'c Frame, name: &str, loc: &Loc) -> Result<&'c Column> {
+fn column<'c>(frame: &'c Frame, text: &str, loc: &Loc) -> Result<&'c Column> {
+    let name = super::names::canonical(frame.columns.iter().map(|c| c.name.as_str()), text, loc)?;
     frame.columns.iter().find(|c| c.name == name).map_or_else(
         || {
             let names: Vec<&str> = frame.columns.iter().map(|c| c.name.as_str()).collect();
@@ -288,6 +289,14 @@ pub fn method(
             if items.is_empty() {
                 return unsupported(loc, "select() of no columns");
             }
+            // `select("*")` keeps Spark's columns themselves, so a condition
+            // on the DataFrame it came from (`df.select("*").where(df.State
+            // == "CA")`) still finds them: the same frame, not a copy.
+            if let [star] = &items[..] {
+                if star.str_constant().as_deref() == Some("*") {
+                    return Ok(frame);
+                }
+            }
             map_rows(reader, &frame, &base, loc, |ex, columns| {
                 let mut out = Vec::new();
                 for item in &items {
@@ -295,12 +304,18 @@ pub fn method(
                         out.extend(columns.iter().map(|(c, v)| (c.name.clone(), v.clone())));
                         continue;
                     }
-                    let (name, code) = named(item, ex.cx);
+                    let (mut name, code) = named(item, ex.cx);
                     let v = match item.str_constant() {
-                        Some(n) => match columns.iter().find(|(c, _)| c.name == n) {
-                            Some((_, v)) => v.clone(),
-                            None => return unsupported(&item.loc, format!("no column {n}")),
-                        },
+                        Some(text) => {
+                            // The column's own name, not the code `"a"` (issue
+                            // 52: a later groupBy("a") found no column a).
+                            let names = columns.iter().map(|(c, _)| c.name.as_str());
+                            name = super::names::canonical(names, &text, &item.loc)?;
+                            match columns.iter().find(|(c, _)| c.name == name) {
+                                Some((_, v)) => v.clone(),
+                                None => return unsupported(&item.loc, format!("no column {name}")),
+                            }
+                        }
                         None => ex.lower(&code)?,
                     };
                     out.push((name, v));
@@ -331,8 +346,10 @@ pub fn method(
                     columns.iter().map(|(c, v)| (c.name.clone(), v.clone())).collect();
                 for (name, value) in &named {
                     let v = ex.lower(value)?;
-                    match out.iter_mut().find(|(n, _)| n == name) {
-                        Some(slot) => slot.1 = v,
+                    // Spark replaces a column whose name matches
+                    // case-insensitively, and gives it the new spelling.
+                    match out.iter_mut().find(|(n, _)| super::names::same_name(n, name)) {
+                        Some(slot) => *slot = (name.clone(), v),
                         None => out.push((name.clone(), v)),
                     }
                 }
@@ -346,9 +363,10 @@ pub fn method(
             ) else {
                 return unsupported(loc, "withColumnRenamed() takes two column names");
             };
+            let old = super::names::literal_name(&old, method, loc)?;
             let mut frame = frame;
             for c in &mut frame.columns {
-                if c.name == old {
+                if super::names::same_name(&c.name, &old) {
                     c.name = new.clone();
                 }
             }
@@ -358,11 +376,14 @@ pub fn method(
             let Some(names) = name_args(&args) else {
                 return unsupported(loc, "drop() takes column names (string constants)");
             };
-            let names: Vec<String> = names;
+            let names: Vec<String> = names
+                .iter()
+                .map(|n| super::names::literal_name(n, method, loc))
+                .collect::<Result<_>>()?;
             map_rows(reader, &frame, &base, loc, |_, columns| {
                 Ok(columns
                     .iter()
-                    .filter(|(c, _)| !names.contains(&c.name))
+                    .filter(|(c, _)| !names.iter().any(|n| super::names::same_name(n, &c.name)))
                     .map(|(c, v)| (c.name.clone(), v.clone()))
                     .collect())
             })
@@ -399,11 +420,28 @@ pub fn method(
                 [] => None,
                 _ => name_args(&args),
             };
+            let names = match names {
+                // Compared as written, case-insensitively (Spark's resolver).
+                Some(names) => Some(
+                    names
+                        .iter()
+                        .map(|n| super::names::literal_name(n, method, loc))
+                        .collect::<Result<Vec<_>>>()?,
+                ),
+                None => None,
+            };
             match names {
-                Some(names) if !frame.columns.iter().all(|c| names.contains(&c.name)) => unsupported(
+                Some(names)
+                    if !frame
+                        .columns
+                        .iter()
+                        .all(|c| names.iter().any(|n| super::names::same_name(n, &c.name))) =>
+                {
+                    unsupported(
                     loc,
                     format!("{method}() of a subset of the columns keeps an arbitrary row of each group (Spark does not say which); not supported: keep a chosen row with groupBy and a join"),
-                ),
+                )
+                }
                 _ => distinct(reader, frame, loc),
             }
         }
@@ -421,9 +459,12 @@ pub fn method(
                 })?,
                 None => frame.columns.iter().map(|c| c.name.clone()).collect(),
             };
-            for name in &subset {
-                column(&frame, name, loc)?;
-            }
+            // Spelled as the frame spells them: Spark resolves them
+            // case-insensitively.
+            let subset: Vec<String> = subset
+                .iter()
+                .map(|name| column(&frame, name, loc).map(|c| c.name.clone()))
+                .collect::<Result<_>>()?;
             let nullable: Vec<String> = subset
                 .into_iter()
                 .filter(|n| frame.columns.iter().any(|c| &c.name == n && c.nullable))
@@ -448,10 +489,19 @@ pub fn method(
             };
             let subset = keyword(call, "subset").or_else(|| args.get(1).cloned());
             let subset = match subset {
-                Some(s) => Some(name_args(&[s]).ok_or_else(|| crate::error::ImportError::Unsupported {
-                    loc: loc.clone(),
-                    message: "subset takes column names".into(),
-                })?),
+                Some(s) => {
+                    let names = name_args(&[s]).ok_or_else(|| crate::error::ImportError::Unsupported {
+                        loc: loc.clone(),
+                        message: "subset takes column names".into(),
+                    })?;
+                    // Spelled as the frame spells them (Spark resolves them
+                    // case-insensitively); one that names no column stays.
+                    let spelled = names
+                        .iter()
+                        .map(|n| super::names::canonical(frame.columns.iter().map(|c| c.name.as_str()), n, loc))
+                        .collect::<Result<Vec<_>>>()?;
+                    Some(spelled)
+                }
                 None => None,
             };
             let fill = match value.constant() {

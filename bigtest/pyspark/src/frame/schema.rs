@@ -134,53 +134,208 @@ pub fn parse(node: &Node) -> Result<Vec<Column>> {
         return unsupported(&node.loc, "a schema with no columns");
     }
     for (i, c) in columns.iter().enumerate() {
-        if columns[..i].iter().any(|d| d.name == c.name) {
-            return unsupported(&node.loc, format!("two columns named {}", c.name));
+        if let Some(d) = columns[..i]
+            .iter()
+            .find(|d| crate::frame::names::same_name(&d.name, &c.name))
+        {
+            if d.name == c.name {
+                return unsupported(&node.loc, format!("two columns named {}", c.name));
+            }
+            return unsupported(
+                &node.loc,
+                format!("columns {:?} and {:?} differ only in case: Spark resolves column names case-insensitively (spark.sql.caseSensitive is off), so a reference to either is ambiguous; rename one", d.name, c.name),
+            );
         }
     }
     Ok(columns)
 }
 
-/// `"name TYPE [NOT NULL], ..."`.
+/// A word of a DDL string, as Spark's SQL lexer splits it.
+#[derive(Clone, Debug, PartialEq)]
+enum Word {
+    /// Letters, digits and `_` (Spark's identifiers are ASCII).
+    Plain(String),
+    /// `` `a.b` ``, with ``` `` ``` for a backtick.
+    Quoted(String),
+    /// `,` `:` `(` `<` and the other single characters the grammar has.
+    Punct(char),
+    /// `'...'` or `"..."`: a string literal, never a name.
+    Literal,
+}
+
+/// The words of `ddl`, or why Spark's lexer rejects it: it skips only
+/// ` \t\n\r` and comments (not a no-break space or a form feed) and reads
+/// no other character outside quotes (not a NUL, `$` or `.`).
+fn ddl_words(ddl: &str) -> std::result::Result<Vec<Word>, String> {
+    let chars: Vec<char> = ddl.chars().collect();
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            ' ' | '\t' | '\n' | '\r' => i += 1,
+            '-' if chars.get(i + 1) == Some(&'-') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '/' if chars.get(i + 1) == Some(&'*') => {
+                let close = (i + 2..chars.len().saturating_sub(1))
+                    .find(|&j| chars[j] == '*' && chars[j + 1] == '/')
+                    .ok_or("a /* comment that does not end")?;
+                i = close + 2;
+            }
+            '`' => {
+                let mut name = String::new();
+                i += 1;
+                loop {
+                    match chars.get(i) {
+                        None => return Err("a backtick that is not closed".into()),
+                        Some('`') if chars.get(i + 1) == Some(&'`') => {
+                            name.push('`');
+                            i += 2;
+                        }
+                        Some('`') => break,
+                        Some(&c) => {
+                            name.push(c);
+                            i += 1;
+                        }
+                    }
+                }
+                i += 1;
+                words.push(Word::Quoted(name));
+            }
+            '\'' | '"' => {
+                let mut j = i + 1;
+                while j < chars.len() && chars[j] != c {
+                    j += if chars[j] == '\\' { 2 } else { 1 };
+                }
+                if j >= chars.len() {
+                    return Err(format!("a {c} that is not closed"));
+                }
+                i = j + 1;
+                words.push(Word::Literal);
+            }
+            c if c.is_ascii_alphanumeric() || c == '_' => {
+                let start = i;
+                while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                    i += 1;
+                }
+                words.push(Word::Plain(chars[start..i].iter().collect()));
+            }
+            ',' | ':' | '(' | ')' | '<' | '>' => {
+                words.push(Word::Punct(c));
+                i += 1;
+            }
+            c => {
+                return Err(format!(
+                    "the character {:?} (U+{:04X}) outside backticks",
+                    c, c as u32
+                ))
+            }
+        }
+    }
+    Ok(words)
+}
+
+/// `"name TYPE [NOT NULL], ..."`, read as Spark reads it: what Spark's
+/// parser rejects is refused with its reason, not read another way.
 fn parse_ddl(ddl: &str, loc: &Loc) -> Result<Vec<Column>> {
+    let rejected = |why: String| {
+        unsupported(
+            loc,
+            format!("Spark rejects the schema {ddl:?} (a ParseException): {why}"),
+        )
+    };
+    let words = match ddl_words(ddl) {
+        Ok(words) => words,
+        Err(why) => return rejected(why),
+    };
     let mut columns = Vec::new();
-    for part in ddl.split(',') {
-        let words: Vec<&str> = part.split_whitespace().collect();
-        let (name, ty, rest) = match words.as_slice() {
-            [name, ty, rest @ ..] => (*name, *ty, rest),
-            [] if ddl.trim().is_empty() => break,
-            _ => {
+    let count = words.iter().filter(|w| **w == Word::Punct(',')).count() + 1;
+    for (index, part) in words.split(|w| *w == Word::Punct(',')).enumerate() {
+        if part.is_empty() {
+            if count == 1 {
+                break;
+            }
+            return rejected(if index + 1 == count {
+                "a comma after the last column".into()
+            } else {
+                "a column with no name or type between commas".into()
+            });
+        }
+        let text = |w: &Word| match w {
+            Word::Plain(s) => s.clone(),
+            Word::Quoted(s) => format!("`{}`", s.replace('`', "``")),
+            Word::Punct(c) => c.to_string(),
+            Word::Literal => "a string literal".into(),
+        };
+        let shown = part.iter().map(text).collect::<Vec<_>>().join(" ");
+        let name = match &part[0] {
+            Word::Quoted(name) => name.clone(),
+            Word::Plain(name) if name.starts_with(|c: char| c.is_ascii_digit()) => {
+                // `123` and `1e5` are numbers to Spark's lexer, `1a` a name:
+                // backticks say which without guessing.
                 return unsupported(
                     loc,
-                    format!("the schema's column {:?} is not `name TYPE`", part.trim()),
+                    format!("the schema's column name {name} starts with a digit; write it in backticks (`{name}`)"),
+                );
+            }
+            Word::Plain(name) => name.clone(),
+            other => return rejected(format!("{} where a column name goes", text(other))),
+        };
+        let mut rest = &part[1..];
+        if rest.first() == Some(&Word::Punct(':')) {
+            rest = &rest[1..];
+        }
+        let ty = match rest.first() {
+            Some(Word::Plain(ty)) => ty.clone(),
+            Some(other) => {
+                return rejected(format!("{} where column {name}'s type goes", text(other)))
+            }
+            None => {
+                return unsupported(
+                    loc,
+                    format!("the schema's column {shown:?} is not `name TYPE`"),
                 )
             }
         };
-        let name = name.trim_matches('`').to_string();
-        let ty = SqlTy::from_ddl(ty.trim_end_matches(':')).ok_or_else(|| {
-            crate::error::ImportError::Unsupported {
-                loc: loc.clone(),
-                message: format!(
-                    "column {name} has type {ty}; supported types are {SUPPORTED_TYPES}"
-                ),
+        let rest = &rest[1..];
+        let parameterized = matches!(rest.first(), Some(Word::Punct('(' | '<')));
+        let sql = match SqlTy::from_ddl(&ty) {
+            Some(sql) if !parameterized => sql,
+            _ => {
+                let full = if parameterized {
+                    format!("{ty}{}", rest.iter().map(text).collect::<String>())
+                } else {
+                    ty.clone()
+                };
+                return unsupported(
+                    loc,
+                    format!("column {name} has type {full}; supported types are {SUPPORTED_TYPES}"),
+                );
             }
-        })?;
+        };
+        let is = |w: &Word, keyword: &str| matches!(w, Word::Plain(s) if s.eq_ignore_ascii_case(keyword));
         let nullable = match rest {
             [] => true,
-            [not, null] if not.eq_ignore_ascii_case("not") && null.eq_ignore_ascii_case("null") => {
-                false
-            }
+            [not, null] if is(not, "not") && is(null, "null") => false,
             _ => {
+                let words: Vec<String> = rest.iter().map(text).collect();
                 return unsupported(
                     loc,
                     format!(
                         "column {name}: `{}` is not supported in a schema",
-                        rest.join(" ")
+                        words.join(" ")
                     ),
-                )
+                );
             }
         };
-        columns.push(Column { name, ty, nullable });
+        columns.push(Column {
+            name,
+            ty: sql,
+            nullable,
+        });
     }
     Ok(columns)
 }
@@ -288,6 +443,52 @@ mod tests {
     fn an_unknown_type_is_named_in_the_error() {
         let err = parse_ddl("day DATE", &loc()).unwrap_err().to_string();
         assert!(err.contains("column day has type DATE"), "{err}");
+    }
+
+    #[test]
+    fn what_spark_parses_in_a_ddl_string_is_read_as_spark_reads_it() {
+        let columns = parse_ddl(
+            "a: STRING,\n`b.c` BIGINT\tNOT NULL, `d``e` int /* note */, `` double -- end",
+            &loc(),
+        )
+        .unwrap();
+        let got: Vec<(&str, SqlTy, bool)> = columns
+            .iter()
+            .map(|c| (c.name.as_str(), c.ty, c.nullable))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a", SqlTy::Str, true),
+                ("b.c", SqlTy::Long, false),
+                ("d`e", SqlTy::Int, true),
+                ("", SqlTy::Double, true)
+            ]
+        );
+        // A NUL is a name's only inside backticks.
+        assert_eq!(parse_ddl("`a\0b` STRING", &loc()).unwrap()[0].name, "a\0b");
+    }
+
+    #[test]
+    fn ddl_strings_spark_rejects_are_refused_as_spark_refuses_them() {
+        // Each was checked with pyspark 3.5's createDataFrame([], ddl): a
+        // ParseException.
+        for ddl in [
+            "a\0b STRING",
+            "a\u{a0}STRING",
+            "a STRING,\u{a0}b INT",
+            "\"\"\" STRING",
+            "a STRING,",
+            " , a STRING",
+            "a.b STRING",
+            "a$b STRING",
+            "a\x0bSTRING",
+            "a\x0cSTRING",
+            "\u{e9} STRING",
+        ] {
+            let err = parse_ddl(ddl, &loc()).unwrap_err().to_string();
+            assert!(err.contains("Spark rejects the schema"), "{ddl:?}: {err}");
+        }
     }
 
     #[test]

@@ -1,0 +1,1 @@
+﻿def words(lines): return lines.flatMap(lambda l: l.split())

@@ -1,0 +1,2 @@
+def marks(lines):
+    return lines.map(lambda l: l + "\ud800")
