@@ -38,7 +38,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
         &["coco-dialects", "coco-pass", "coco-bigtest"],
     ),
     // df programs exported as PySpark jobs (from the model, no MLIR)
-    ("coco-spark", &["coco-dataflow"]),
+    ("coco-spark", &["coco-base", "coco-dataflow"]),
     // PySpark jobs read as df programs (text out, no MLIR); the pytest
     // module writes the model's values as the export writes Python
     ("coco-pyspark", &["coco-dataflow", "coco-spark"]),

@@ -48,7 +48,7 @@ pub const KNOWN: &[(&str, usize, &str)] = &[
         "ptxas's input, in a private scratch folder it created",
     ),
     (
-        "runtime/executor/src/job.rs",
+        "base/src/job.rs",
         1,
         "the `.coco-owner` file, created exclusively (create_new) in the job's own folder",
     ),

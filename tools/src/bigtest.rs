@@ -75,7 +75,10 @@ struct Bounds {
     /// followed, and loop unrolling.
     #[arg(long, default_value_t = bounds::K.default)]
     k: i64,
-    /// Z3 time limit per query, in milliseconds.
+    /// Solver effort per query, in milliseconds of a quiet machine: Z3
+    /// counts work (its rlimit, 1000 units per millisecond), so the same
+    /// job gives the same data on a loaded machine; the wall clock only
+    /// stops a query at 20 times this (at least 60 s).
     #[arg(long, default_value_t = bounds::TIMEOUT_MS.default)]
     timeout_ms: i64,
     /// UDF operations the symbolic executor may run on one UDF path
@@ -169,8 +172,9 @@ struct DataArgs {
 }
 
 impl DataArgs {
-    fn limit(&self) -> DataLimit {
-        DataLimit::new(self.max_data_bytes)
+    /// The limit, refused above what this process's memory can hold.
+    fn limit(&self) -> Result<DataLimit, String> {
+        DataLimit::from_flag(self.max_data_bytes)
     }
 }
 
@@ -323,23 +327,25 @@ pub fn run(args: &[String]) -> Output {
             bounds,
             data_args,
             python,
-        } => generate_command(
-            program,
-            Destination {
-                output,
-                pytest: pytest.as_deref(),
-                given: Given::new(
-                    given.as_deref(),
-                    given_histogram.as_deref(),
-                    data_args.limit(),
-                    spark.then(|| python.options().python),
-                ),
-            },
-            &python.options(),
-            bounds,
-            &mut out,
-            &mut warnings,
-        ),
+        } => data_args.limit().and_then(|limit| {
+            generate_command(
+                program,
+                Destination {
+                    output,
+                    pytest: pytest.as_deref(),
+                    given: Given::new(
+                        given.as_deref(),
+                        given_histogram.as_deref(),
+                        limit,
+                        spark.then(|| python.options().python),
+                    ),
+                },
+                &python.options(),
+                bounds,
+                &mut out,
+                &mut warnings,
+            )
+        }),
         Command::Import {
             program,
             output,
@@ -354,43 +360,47 @@ pub fn run(args: &[String]) -> Output {
             bounds,
             data_args,
             python,
-        } => coverage_command(
-            program,
-            &python.options(),
-            &Measured::new(data.as_deref(), *spark, histogram.as_deref()),
-            bounds,
-            &mut data_args.limit(),
-            &mut out,
-            &mut warnings,
-        ),
+        } => data_args.limit().and_then(|mut limit| {
+            coverage_command(
+                program,
+                &python.options(),
+                &Measured::new(data.as_deref(), *spark, histogram.as_deref()),
+                bounds,
+                &mut limit,
+                &mut out,
+                &mut warnings,
+            )
+        }),
         Command::Mutate {
             program,
             data,
             data_args,
             python,
-        } => mutate_command(
-            program,
-            &python.options(),
-            data,
-            &mut data_args.limit(),
-            &mut out,
-        )
-        .map(|()| Vec::new()),
+        } => data_args
+            .limit()
+            .and_then(|mut limit| {
+                mutate_command(program, &python.options(), data, &mut limit, &mut out)
+            })
+            .map(|()| Vec::new()),
         Command::Run {
             program,
             data,
             json,
             data_args,
             python,
-        } => run_command(
-            program,
-            &python.options(),
-            data.as_deref(),
-            *json,
-            &mut data_args.limit(),
-            &mut out,
-        )
-        .map(|()| Vec::new()),
+        } => data_args
+            .limit()
+            .and_then(|mut limit| {
+                run_command(
+                    program,
+                    &python.options(),
+                    data.as_deref(),
+                    *json,
+                    &mut limit,
+                    &mut out,
+                )
+            })
+            .map(|()| Vec::new()),
     };
     let (code, errors) = match result {
         Ok(problems) if problems.is_empty() => (0, Vec::new()),

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use coco_fault::cases::{
-    data::Data, export::Export, groups::Groups, ints::Ints, ir::Ir, kernels::Kernels, npy,
-    paths::Paths, plan::Plan, ranks::Ranks, sizes::Sizes, sweep::Sweep, values::Values, Category,
-    Env,
+    data::Data, export::Export, groups::Groups, ints::Ints, ir::Ir, kernels::Kernels, mesh::Mesh,
+    npy, paths::Paths, plan::Plan, planted::Planted, ranks::Ranks, sizes::Sizes, sweep::Sweep,
+    values::Values, Category, Env,
 };
 use coco_fault::tally::Tally;
 
@@ -41,7 +41,7 @@ struct Cli {
     #[arg(long, default_value_t = 2)]
     jobs: usize,
     /// Only these categories (ir, npy, plan, paths, sizes, ints, ranks, export, groups,
-    /// data, sweep, values, kernels).
+    /// data, sweep, values, kernels, planted, mesh).
     #[arg(long = "category")]
     categories: Vec<String>,
     /// The first case index (to replay case I: --category C --first I --count 1).
@@ -65,7 +65,7 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
     if only_one {
         return [
             "ir", "npy", "plan", "paths", "sizes", "ints", "ranks", "export", "groups", "data",
-            "sweep", "values", "kernels",
+            "sweep", "values", "kernels", "planted", "mesh",
         ]
         .iter()
         .map(|c| (*c, count))
@@ -73,13 +73,18 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
     }
     let long = count >= 5000;
     let ranks = if long { 48 } else { 8 };
-    let sizes = if long { 48 } else { 24 };
+    let sizes = if long { 52 } else { 26 };
     let paths = if long { 96 } else { 16 };
     let groups = if long { 16 } else { 4 };
     let data = if long { 48 } else { 8 };
     let sweep = if long { 12 } else { 3 };
     let kernels = if long { 48 } else { 8 };
-    let rest = count.saturating_sub(ranks + sizes + paths + groups + data + sweep + kernels);
+    // Every output of every plant: 7 scenarios by 3 plants.
+    let planted = 21;
+    // Each axis line of the mesh bundle's plan deleted once.
+    let mesh = 4;
+    let rest = count
+        .saturating_sub(ranks + sizes + paths + groups + data + sweep + kernels + planted + mesh);
     let ints = rest * 6 / 100;
     let npy = rest * 10 / 100;
     let plan = rest * 10 / 100;
@@ -100,6 +105,8 @@ fn shares(count: usize, only_one: bool) -> Vec<(&'static str, usize)> {
         ("sweep", sweep),
         ("values", values),
         ("kernels", kernels),
+        ("planted", planted),
+        ("mesh", mesh),
     ]
 }
 
@@ -216,6 +223,8 @@ fn build(name: &str, env: &Env) -> Result<Box<dyn Category>, String> {
         "sweep" => Box::new(Sweep::new(env)?),
         "values" => Box::new(Values),
         "kernels" => Box::new(Kernels::new(env)?),
+        "planted" => Box::new(Planted),
+        "mesh" => Box::new(Mesh::new(env)?),
         _ => Box::new(Ranks::new(env)?),
     })
 }

@@ -49,7 +49,7 @@ pub const MAX_PATHS: IntOption = IntOption {
 /// The solver's time limit per query.
 pub const TIMEOUT_MS: IntOption = IntOption {
     name: "timeout-ms",
-    summary: "Z3 time limit per query, in milliseconds",
+    summary: "Z3 effort per query, in milliseconds of a quiet machine (counted as work, 1000 rlimit units per ms)",
     default: 10_000,
     min: 1,
     max: 600_000,

@@ -95,7 +95,7 @@ impl Summary {
     pub fn unknown_problem(&self, program: &str, timeout_ms: i64) -> Option<String> {
         (self.unknown > 0).then(|| {
             format!(
-                "@{program}: {} of {} JDU paths are unknown: Z3 gave up on them within --timeout-ms {timeout_ms} (a timeout or an undecided theory), so the data may miss them; raise --timeout-ms to decide them",
+                "@{program}: {} of {} JDU paths are unknown: Z3 gave up on them within --timeout-ms {timeout_ms} (the effort ran out, or an undecided theory), so the data may miss them; raise --timeout-ms to decide them",
                 self.unknown, self.paths
             )
         })

@@ -26,9 +26,9 @@ use coco_dataflow::{
     value::Value,
 };
 use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
-use coco_smt::{solve_records, ModelValue, Outcome, SExpr};
+use coco_smt::{ModelValue, Outcome, SExpr};
 
-use crate::{distinguish, natural};
+use crate::{distinguish, feasibility::Budget, natural};
 
 /// Path ids and the source records (name, index) each path reads.
 type Covers = BTreeMap<i64, Vec<(String, usize)>>;
@@ -332,7 +332,9 @@ fn solve_optional(
     records: &[Vec<String>],
     timeout_ms: u32,
 ) -> coco_smt::Result<Outcome> {
-    coco_smt::solve_records(script, records, timeout_ms, Some(OPTIONAL_EFFORT))
+    Budget::of_timeout(timeout_ms)
+        .at_most(OPTIONAL_EFFORT)
+        .solve(script, records)
 }
 
 /// Tries to add records following `path` to `case`. Solvers like short,
@@ -418,7 +420,7 @@ fn extend(
         let answer = if copying || optional {
             solve_optional(&attempt_script, &fields, timeout_ms)?
         } else {
-            solve_records(&attempt_script, &fields, timeout_ms, None)?
+            Budget::of_timeout(timeout_ms).solve(&attempt_script, &fields)?
         };
         let model = match answer {
             Outcome::Sat(model) => model,
@@ -688,7 +690,7 @@ fn share(
         script.extend(keys_apart(&rest_run, &path.keys));
         let mut fields = other.record_fields();
         fields.extend(path.record_fields());
-        let Ok(Outcome::Sat(model)) = solve_records(&script, &fields, timeout_ms, None) else {
+        let Ok(Outcome::Sat(model)) = Budget::of_timeout(timeout_ms).solve(&script, &fields) else {
             continue;
         };
         let text = |source: &str, vars: &[String]| {
@@ -921,7 +923,7 @@ pub fn generate(program: &Program, paths: &[PathSpec], timeout_ms: u32) -> Gener
             }
             // Joining a case is an optimisation, like sharing: a path the
             // solver does not place quickly among other records gets a
-            // case of its own, with the full time.
+            // case of its own, with the full budget.
             let limit = if index < count {
                 (timeout_ms / 4).clamp(500, 2500).min(timeout_ms)
             } else {

@@ -6,7 +6,9 @@
 //! ([`crate::text::split_records`]). Only regular files are read (a FIFO
 //! would block the reader, a link to `/dev/zero` feed it forever), and at
 //! most a [`DataLimit`] of bytes in all: the interpreter holds every record
-//! with its path in memory, about 250 bytes per byte of data.
+//! with its path in memory, about [`MEMORY_PER_DATA_BYTE`] bytes per byte of
+//! data, so the limit is also held below what this process's memory
+//! ([`MemoryLimit`]) can take.
 
 use std::{
     collections::BTreeMap,
@@ -14,7 +16,10 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use coco_base::file::{open_regular, OpenError};
+use coco_base::{
+    file::{open_regular, OpenError},
+    memory::MemoryLimit,
+};
 
 use crate::{
     model::{OpKind, Program},
@@ -28,22 +33,66 @@ pub const DEFAULT_MAX_DATA_BYTES: u64 = 8 << 20;
 /// The flag that sets a [`DataLimit`], for messages.
 pub const MAX_DATA_BYTES_FLAG: &str = "--max-data-bytes";
 
+/// Bytes of interpreter memory per byte of data it reads, at the most the
+/// examples needed: peak resident memory over data size, measured with
+/// `/usr/bin/time -v coco-bigtest run` on each example's data grown to
+/// 10 MB (docs/bigtest.md, "How much data").
+pub const MEMORY_PER_DATA_BYTE: u64 = 250;
+
 /// How many bytes of data one command may still read: every source of
 /// every test case together. Inline records count too.
 #[derive(Clone, Debug)]
 pub struct DataLimit {
     limit: u64,
     used: u64,
+    /// The memory the data's interpreter may use, if bounded.
+    memory: Option<MemoryLimit>,
 }
 
 impl DataLimit {
+    /// `limit` bytes, or less where this process's memory holds less
+    /// ([`DataLimit::ceiling`]): data beyond that is refused by name rather
+    /// than left to abort the interpreter.
     pub fn new(limit: u64) -> DataLimit {
-        DataLimit { limit, used: 0 }
+        DataLimit::within(limit, MemoryLimit::from_env().ok())
+    }
+
+    /// The value of `--max-data-bytes`: refused, with the reason, above
+    /// what this process's memory can hold.
+    pub fn from_flag(limit: u64) -> Result<DataLimit, String> {
+        DataLimit::checked(limit, MemoryLimit::from_env().ok())
+    }
+
+    /// [`DataLimit::from_flag`] under `memory`.
+    fn checked(limit: u64, memory: Option<MemoryLimit>) -> Result<DataLimit, String> {
+        let data = DataLimit::within(limit, memory);
+        match (&data.memory, data.ceiling()) {
+            (Some(memory), Some(ceiling)) if limit > ceiling => Err(format!(
+                "{MAX_DATA_BYTES_FLAG} {limit} is more than this process's memory can hold: the \
+                 interpreter needs about {MEMORY_PER_DATA_BYTE} bytes of memory per byte of data, \
+                 and {} bytes may be used ({}), so at most {ceiling} bytes of data",
+                memory.bytes, memory.source
+            )),
+            _ => Ok(data),
+        }
+    }
+
+    fn within(limit: u64, memory: Option<MemoryLimit>) -> DataLimit {
+        DataLimit {
+            limit,
+            used: 0,
+            memory: memory.filter(|m| m.bytes != u64::MAX),
+        }
     }
 
     /// No limit: for data the tool wrote itself.
     pub fn unlimited() -> DataLimit {
-        DataLimit::new(u64::MAX)
+        DataLimit::within(u64::MAX, None)
+    }
+
+    /// The most data the memory holds, where it is bounded.
+    pub fn ceiling(&self) -> Option<u64> {
+        self.memory.as_ref().map(|m| m.bytes / MEMORY_PER_DATA_BYTE)
     }
 
     /// Bytes read so far.
@@ -52,11 +101,13 @@ impl DataLimit {
     }
 
     fn remaining(&self) -> u64 {
-        self.limit.saturating_sub(self.used)
+        self.limit
+            .min(self.ceiling().unwrap_or(u64::MAX))
+            .saturating_sub(self.used)
     }
 
     /// Why `size` more bytes are refused: the size, what was read before,
-    /// the limit and the flag.
+    /// and the limit and the flag, or the memory that cannot hold them.
     fn refusal(&self, size: u64, what: &str) -> String {
         let before = if self.used > 0 {
             format!(
@@ -67,15 +118,26 @@ impl DataLimit {
         } else {
             String::new()
         };
+        if let (Some(memory), Some(ceiling)) = (&self.memory, self.ceiling()) {
+            if ceiling < self.limit {
+                return format!(
+                    "{what} {size} bytes{before}, more than this process's memory can hold: the \
+                     interpreter needs about {MEMORY_PER_DATA_BYTE} bytes of memory per byte of \
+                     data, and {} bytes may be used ({}), so at most {ceiling} bytes of data",
+                    memory.bytes, memory.source
+                );
+            }
+        }
         format!(
             "{what} {size} bytes{before}, more than the limit of {} bytes of data per command \
-             (raise it with {MAX_DATA_BYTES_FLAG} N; the interpreter needs about 250 bytes of \
-             memory per byte of data)",
+             (raise it with {MAX_DATA_BYTES_FLAG} N; the interpreter needs about \
+             {MEMORY_PER_DATA_BYTE} bytes of memory per byte of data)",
             self.limit
         )
     }
 
-    /// Counts `size` bytes, or refuses them when they do not fit.
+    /// Counts `size` bytes, or refuses them when they do not fit in the
+    /// limit or in memory.
     fn take(&mut self, size: u64, what: &str) -> Result<(), String> {
         if size > self.remaining() {
             return Err(self.refusal(size, what));
@@ -268,8 +330,53 @@ mod tests {
             .unwrap()
             .set_len(1 << 30)
             .unwrap();
-        let error = read_lines(&big, &mut DataLimit::default()).unwrap_err();
+        let mut default = DataLimit::within(DEFAULT_MAX_DATA_BYTES, None);
+        let error = read_lines(&big, &mut default).unwrap_err();
         assert!(error.starts_with("it is 1073741824 bytes, more than the limit of 8388608 bytes"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn memory(bytes: u64) -> Option<MemoryLimit> {
+        Some(MemoryLimit {
+            bytes,
+            source: "a test's".into(),
+        })
+    }
+
+    #[test]
+    fn data_beyond_what_memory_holds_is_refused_whatever_the_limit() {
+        // 50 MB under 6 GB of memory once aborted the interpreter: 6 GB
+        // holds 24 MB of data.
+        let mut limit = DataLimit::within(50_000_000, memory(6_000_000_000));
+        assert_eq!(limit.ceiling(), Some(24_000_000));
+        limit.take(20_000_000, "it is").unwrap();
+        let error = limit.take(5_000_000, "it is").unwrap_err();
+        assert_eq!(
+            error,
+            "it is 5000000 bytes (with the 20000000 bytes of data read before it, 25000000 \
+             bytes), more than this process's memory can hold: the interpreter needs about 250 \
+             bytes of memory per byte of data, and 6000000000 bytes may be used (a test's), so \
+             at most 24000000 bytes of data"
+        );
+        // Where the flag is the lower bound, it is the one named.
+        let mut limit = DataLimit::within(8, memory(6_000_000_000));
+        let error = limit.take(9, "it is").unwrap_err();
+        assert!(error.contains("more than the limit of 8 bytes"), "{error}");
+        // No bound on memory, no ceiling.
+        assert_eq!(DataLimit::within(8, None).ceiling(), None);
+        assert_eq!(DataLimit::unlimited().ceiling(), None);
+    }
+
+    #[test]
+    fn the_flag_refuses_a_limit_memory_cannot_hold() {
+        assert!(DataLimit::checked(24_000_000, memory(6_000_000_000)).is_ok());
+        let error = DataLimit::checked(50_000_000, memory(6_000_000_000)).unwrap_err();
+        assert_eq!(
+            error,
+            "--max-data-bytes 50000000 is more than this process's memory can hold: the \
+             interpreter needs about 250 bytes of memory per byte of data, and 6000000000 bytes \
+             may be used (a test's), so at most 24000000 bytes of data"
+        );
+        assert!(DataLimit::checked(u64::MAX - 1, None).is_ok());
     }
 }

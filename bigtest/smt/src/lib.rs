@@ -288,7 +288,7 @@ fn solve_in_context(text: &str, watch: &Mutex<Watch>) -> Result<Outcome> {
             consts = Some(declared_constants(&hard)?);
         }
         let names = consts.clone().unwrap_or_default();
-        let Some(result) = interruptible(watch, || solver.check()) else {
+        let Some(result) = interruptible(watch, || counted(&solver, || solver.check())) else {
             return Ok(Outcome::Unknown("timeout".to_string()));
         };
         match result {
@@ -309,7 +309,9 @@ fn solve_in_context(text: &str, watch: &Mutex<Watch>) -> Result<Outcome> {
             unreachable!("just built");
         };
         let assumptions: Vec<Bool> = active.iter().map(|&i| literals[i].clone()).collect();
-        let Some(result) = interruptible(watch, || guarded.check_assumptions(&assumptions)) else {
+        let Some(result) = interruptible(watch, || {
+            counted(guarded, || guarded.check_assumptions(&assumptions))
+        }) else {
             return Ok(Outcome::Unknown("timeout".to_string()));
         };
         match result {
@@ -370,6 +372,35 @@ fn interruptible(watch: &Mutex<Watch>, check: impl FnOnce() -> SatResult) -> Opt
     // An interrupt that lands as the check finishes leaves the context
     // cancelled, so even a model could not be read reliably.
     (!interrupted || result == SatResult::Unsat).then_some(result)
+}
+
+/// The variable that makes every check print, on stderr, the work Z3
+/// counted for it (its `rlimit count`) and its time: the measurement the
+/// effort bounds of test generation are derived from (docs/bigtest.md).
+pub const STATS_ENV: &str = "COCO_SMT_STATS";
+
+/// Runs `check` of `solver`, reporting its work when [`STATS_ENV`] is set.
+fn counted(solver: &Solver, check: impl FnOnce() -> SatResult) -> SatResult {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if !*ON.get_or_init(|| std::env::var_os(STATS_ENV).is_some_and(|v| !v.is_empty())) {
+        return check();
+    }
+    let before = rlimit_count(solver);
+    let started = Instant::now();
+    let result = check();
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    let units = rlimit_count(solver).saturating_sub(before);
+    eprintln!("coco-smt: check {result:?} {units} units {ms:.1} ms");
+    result
+}
+
+/// The work Z3 has counted in the solver's context so far.
+fn rlimit_count(solver: &Solver) -> u64 {
+    match solver.get_statistics().value("rlimit count") {
+        Some(z3::StatisticsValue::UInt(n)) => n.into(),
+        Some(z3::StatisticsValue::Double(n)) => n as u64,
+        None => 0,
+    }
 }
 
 /// The outcome of a finished check of `solver`, with the values of `consts`.

@@ -3,9 +3,11 @@
 //! same job runs under `spark-submit` (docs/bigtest.md).
 
 use std::{
-    path::{Path, PathBuf},
-    process::Command,
+    path::Path,
+    process::{Command, Stdio},
 };
+
+use coco_base::job;
 
 use coco_dataflow::{
     io::data_file_name,
@@ -15,27 +17,21 @@ use coco_dataflow::{
 
 use crate::{export_job, Job};
 
-/// Where the job and its histogram live while it runs; removed after.
-struct Scratch(PathBuf);
+/// The prefix of the scratch folders under `$TMPDIR`.
+pub const SCRATCH_PREFIX: &str = "coco-bigtest-spark";
 
-impl Scratch {
-    fn new() -> Result<Scratch, String> {
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        let dir =
-            std::env::temp_dir().join(format!("coco-bigtest-spark-{}-{stamp}", std::process::id()));
-        std::fs::create_dir(&dir)
-            .map_err(|e| format!("{}: cannot create a scratch folder: {e}", dir.display()))?;
-        Ok(Scratch(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// Where the job, its histogram and Python's temporary files live while
+/// it runs: a folder the launcher owns ([`job::TempDir`]), removed after,
+/// on SIGINT, SIGTERM and SIGHUP (once [`job::guard`] ran), and, should
+/// this process be killed outright, by its reaper or the next run's sweep
+/// (its owner file's lock then held by nobody).
+fn scratch() -> Result<job::TempDir, String> {
+    job::TempDir::new(SCRATCH_PREFIX, "paths").map_err(|e| {
+        format!(
+            "{}: cannot create a scratch folder: {e}",
+            std::env::temp_dir().display()
+        )
+    })
 }
 
 /// The histogram (JSON, coco_bigtest::coverage::Histogram) of `program` on
@@ -52,13 +48,27 @@ pub fn paths_histogram(
     for dir in datasets {
         missing_sources(program, dir)?;
     }
-    let scratch = Scratch::new()?;
-    let job_file = scratch.0.join("paths_job.py");
+    // The handlers come first: a signal between the folder's creation and
+    // the job's start then still removes it.
+    job::guard("coco-bigtest");
+    let scratch = scratch()?;
+    let job_file = scratch.path().join("paths_job.py");
     std::fs::write(&job_file, job)
         .map_err(|e| format!("{}: cannot write the job: {e}", job_file.display()))?;
-    let histogram = scratch.0.join("paths.json");
+    let histogram = scratch.path().join("paths.json");
+    // Python's temporary files go inside the scratch folder, and with it.
+    // Spark's JVM keeps its own (`spark.local.dir`) and removes them as it
+    // ends: it outlives the Python job by a moment, and in the scratch
+    // folder it would race the folder's removal.
+    let temp = scratch.path().join("tmp");
+    std::fs::create_dir(&temp)
+        .map_err(|e| format!("{}: cannot create a scratch folder: {e}", temp.display()))?;
     let mut command = Command::new(python);
     command
+        .env("TMPDIR", &temp)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .arg(&job_file)
         .arg("--k")
         .arg(k.to_string())
@@ -67,9 +77,13 @@ pub fn paths_histogram(
     for dir in datasets {
         command.arg("--data").arg(dir);
     }
-    let output = command.output().map_err(|e| {
-        format!("{python}: cannot run it ({e}); --python names a Python with pyspark installed")
-    })?;
+    // Started and waited for as the launcher's child: a signal to this
+    // process reaches the job, which ends before the folder goes.
+    let output = job::spawn(&mut command)
+        .and_then(job::wait_with_output)
+        .map_err(|e| {
+            format!("{python}: cannot run it ({e}); --python names a Python with pyspark installed")
+        })?;
     if !output.status.success() {
         return Err(format!(
             "the paths job failed on Spark ({}):\n{}",

@@ -10,7 +10,7 @@
 
 // CHECK: cubes 2 0 0 2 0 1 0.0%
 // CHECK: paths the data does not cover, not shown infeasible: paths 0, 1
-// CHECK: coco-bigtest: error: @cubes: 2 of 2 JDU paths are unknown: Z3 gave up on them within --timeout-ms 1 (a timeout or an undecided theory), so the data may miss them; raise --timeout-ms to decide them
+// CHECK: coco-bigtest: error: @cubes: 2 of 2 JDU paths are unknown: Z3 gave up on them within --timeout-ms 1 (the effort ran out, or an undecided theory), so the data may miss them; raise --timeout-ms to decide them
 // COVERAGE: covered: 0 of 2 paths not shown infeasible (0.0%); 2 of them unknown (the solver gave up), which count as not covered unless the data follows them
 // COVERAGE: coco-bigtest: error: @cubes: 2 of 2 JDU paths are unknown
 // HELP: Exit status: 0 when done; 1 on an error; 2 from generate and coverage when some JDU paths are unknown

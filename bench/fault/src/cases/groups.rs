@@ -6,8 +6,16 @@
 //! session folders) or in /dev/shm (Open MPI's shared-memory segments,
 //! 4 MiB a rank). After a SIGKILL nobody of the job is left to clean, so
 //! the next coco-run on the machine must reclaim what the dead job left.
+//!
+//! /dev/shm is shared with every other job on the machine, so only what
+//! the case's own job made is judged, and only the folder the harness made
+//! is removed: the job gets a folder of its own there (`COCO_SHM_DIR`,
+//! where coco-run puts Open MPI's segments), and an entry outside it counts
+//! only if it appeared during the job and carries the launcher's pid in the
+//! name, as coco's folders do (`coco-run-PID-TOKEN-N-shm`).
 
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::{must, Category, Env, Outcome};
@@ -35,21 +43,48 @@ impl Groups {
     }
 }
 
-/// The entries of /dev/shm that Open MPI or coco make.
-fn shared_memory() -> BTreeSet<String> {
-    std::fs::read_dir("/dev/shm")
+/// The machine's shared-memory folder.
+const SHM: &str = "/dev/shm";
+
+/// The variable that tells coco-run where to put Open MPI's shared memory
+/// (`coco_runtime::launch::SHM_DIR_ENV`).
+const SHM_DIR_ENV: &str = "COCO_SHM_DIR";
+
+/// The names in `root` now.
+fn entries(root: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(root)
         .map(|entries| {
             entries
                 .flatten()
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|name| {
-                    ["vader", "sm_segment", "ompi", "coco", "mpi"]
-                        .iter()
-                        .any(|p| name.contains(p))
-                })
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The job's own folder in `root`, named as its TMPDIR is (`cfPID-N`, the
+/// harness's pid and the job's number): nobody else makes such a name.
+fn own_shm(root: &Path, job: &super::Job) -> PathBuf {
+    root.join(job.tmp.file_name().unwrap_or_default())
+}
+
+/// What the job with launcher `launcher` left in shared memory: whatever
+/// is still in its own folder `mine`, and the entries of `root` that were
+/// not there `before` and name the launcher as coco's folders do
+/// (`PREFIX-PID-...`). Other jobs' entries are no concern of the case.
+fn shm_left(root: &Path, mine: &Path, before: &BTreeSet<String>, launcher: u32) -> Vec<String> {
+    let own = mine.file_name().map(|n| n.to_string_lossy().into_owned());
+    let marker = format!("-{launcher}-");
+    let mut left: Vec<String> = entries(mine)
+        .into_iter()
+        .map(|name| format!("{}/{name}", own.as_deref().unwrap_or_default()))
+        .collect();
+    left.extend(entries(root).into_iter().filter(|name| {
+        !before.contains(name) && Some(name) != own.as_ref() && name.contains(&marker)
+    }));
+    left.into_iter()
+        .map(|name| root.join(name).display().to_string())
+        .collect()
 }
 
 /// What a job left in its TMPDIR: coco's folders and Open MPI's.
@@ -76,7 +111,8 @@ impl Category for Groups {
         let ranks = ["4", "2"][(index / SIGNALS.len()) % 2];
         let case =
             format!("{signal_name} to the process group of `coco-run adam.mlir --ranks {ranks}`");
-        let shm_before = shared_memory();
+        let shm_root = Path::new(SHM);
+        let shm_before = entries(shm_root);
         let args = [
             self.program.as_str(),
             "--ranks",
@@ -85,6 +121,11 @@ impl Category for Groups {
             "100000000",
         ];
         let (job, mut invocation) = env.invoke("coco-run", &args, &sandbox);
+        let shm = own_shm(shm_root, &job);
+        if let Err(e) = std::fs::create_dir_all(&shm) {
+            return Outcome::not_run(case, format!("cannot create {}: {e}", shm.display()));
+        }
+        invocation.command.env(SHM_DIR_ENV, &shm);
         invocation.reap_group = false;
         invocation.timeout = Duration::from_secs(300);
         let started = match invocation.spawn() {
@@ -119,13 +160,13 @@ impl Category for Groups {
             // run shares theirs.
             let mut next_run = next_run;
             next_run.command.env("TMPDIR", &job.tmp);
+            next_run.command.env(SHM_DIR_ENV, &shm);
             let _ = next_run.run();
             next_job.wait_gone(Duration::from_secs(30));
             let _ = crate::sandbox::remove_all(&next.root);
         }
         let in_tmp = temp_left(&job.tmp);
-        let shm_after = shared_memory();
-        let new_shm: Vec<_> = shm_after.difference(&shm_before).cloned().collect();
+        let new_shm = shm_left(shm_root, &shm, &shm_before, leader as u32);
         job.clean();
         kill_job(&job.tag);
         let verdict = if !left.is_empty() {
@@ -142,11 +183,60 @@ impl Category for Groups {
         } else {
             Verdict::CleanError
         };
-        for name in &new_shm {
-            let _ = std::fs::remove_file(std::path::Path::new("/dev/shm").join(name));
-            let _ = crate::sandbox::remove_all(&std::path::Path::new("/dev/shm").join(name));
-        }
+        // Only the folder the harness made: an entry outside it may be
+        // another user's live job.
+        let _ = crate::sandbox::remove_all(&shm);
         let _ = crate::sandbox::remove_all(&sandbox.root);
         Outcome::of(case, &run, verdict)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_jobs_own_shared_memory_is_judged_and_removed() {
+        let root = std::env::temp_dir().join(format!("coco-fault-shm-{}", std::process::id()));
+        let _ = crate::sandbox::remove_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        // Another user's job, running before and during the case, and one
+        // that starts during it: Open MPI and coco names alike.
+        std::fs::write(root.join("vader_segment.host.1f.0"), "").unwrap();
+        let before = entries(&root);
+        std::fs::write(root.join("vader_segment.host.2a.1"), "").unwrap();
+        std::fs::create_dir(root.join("coco-run-4242-0123abcd-0-shm")).unwrap();
+        // The case's job: a segment left in its own folder, and a folder
+        // of its launcher (pid 777) outside it.
+        let job = crate::cases::Job {
+            tag: "t".into(),
+            tmp: std::env::temp_dir().join("cf1-2"),
+        };
+        let mine = own_shm(&root, &job);
+        std::fs::create_dir(&mine).unwrap();
+        std::fs::write(mine.join("vader_segment.host.3b.0"), "").unwrap();
+        std::fs::create_dir(root.join("coco-run-777-89abcdef-0-shm")).unwrap();
+
+        let left = shm_left(&root, &mine, &before, 777);
+        let shown = |name: &str| root.join(name).display().to_string();
+        assert_eq!(
+            left,
+            [
+                shown("cf1-2/vader_segment.host.3b.0"),
+                shown("coco-run-777-89abcdef-0-shm")
+            ]
+        );
+        // Nothing else's entries are removed with the job's own folder.
+        crate::sandbox::remove_all(&mine).unwrap();
+        assert_eq!(
+            entries(&root),
+            BTreeSet::from([
+                "coco-run-4242-0123abcd-0-shm".to_string(),
+                "coco-run-777-89abcdef-0-shm".to_string(),
+                "vader_segment.host.1f.0".to_string(),
+                "vader_segment.host.2a.1".to_string(),
+            ])
+        );
+        crate::sandbox::remove_all(&root).unwrap();
     }
 }

@@ -11,7 +11,7 @@ use crate::sandbox::Sandbox;
 pub struct Paths;
 
 /// A df program with two inline sources named `first` and `second`.
-fn df_program(first: &str, second: &str) -> String {
+pub fn df_program(first: &str, second: &str) -> String {
     format!(
         r#"func.func @positive(%x: i64) -> i1 {{
   %zero = arith.constant 0 : i64

@@ -9,7 +9,7 @@ use crate::process::Verdict;
 
 pub struct Sizes;
 
-const SCENARIOS: usize = 24;
+const SCENARIOS: usize = 26;
 
 fn elementwise(shape: &str, ty: &str) -> String {
     let t = format!("tensor<{shape}x{ty}, #coco.replicated>");
@@ -262,6 +262,37 @@ impl Category for Sizes {
                     "coco-bigtest",
                     big_data_run(env),
                     Expect::Success,
+                )
+            }
+            23 => {
+                // A PySpark job of 1e5-1e6 chained maps (3-30 MB of source).
+                let count = if full { 1_000_000 } else { 100_000 };
+                let mut job = String::from("def job(rdd):\n");
+                for i in 0..count {
+                    job.push_str(&format!("    rdd = rdd.map(lambda x: x + {i})\n"));
+                }
+                job.push_str("    return rdd\n");
+                write("job.py", &job);
+                (
+                    "coco-bigtest import of a PySpark job of 1e5-1e6 maps",
+                    "coco-bigtest",
+                    s(&["import", "job.py", "-o", "job.mlir"]),
+                    Expect::Either,
+                )
+            }
+            24 => {
+                // A PySpark job whose UDF holds a 10-100 MB string.
+                let bytes = if full { 100_000_000 } else { 10_000_000 };
+                let job = format!(
+                    "def job(rdd):\n    return rdd.filter(lambda line: line != \"{}\")\n",
+                    "a".repeat(bytes)
+                );
+                write("job.py", &job);
+                (
+                    "coco-bigtest generate on a PySpark job with a 1e7-1e8-byte string",
+                    "coco-bigtest",
+                    s(&["generate", "job.py", "-o", "out"]),
+                    Expect::Either,
                 )
             }
             _ => {
