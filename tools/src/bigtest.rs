@@ -172,9 +172,11 @@ struct DataArgs {
 }
 
 impl DataArgs {
-    /// The limit, refused above what this process's memory can hold.
-    fn limit(&self) -> Result<DataLimit, String> {
-        DataLimit::from_flag(self.max_data_bytes)
+    /// The limit, lowered to what this process's memory can hold: data
+    /// beyond that is refused by name when read (a flag value above it is
+    /// not an error, so that `--max-data-bytes` can say "no limit").
+    fn limit(&self) -> DataLimit {
+        DataLimit::new(self.max_data_bytes)
     }
 }
 
@@ -327,25 +329,23 @@ pub fn run(args: &[String]) -> Output {
             bounds,
             data_args,
             python,
-        } => data_args.limit().and_then(|limit| {
-            generate_command(
-                program,
-                Destination {
-                    output,
-                    pytest: pytest.as_deref(),
-                    given: Given::new(
-                        given.as_deref(),
-                        given_histogram.as_deref(),
-                        limit,
-                        spark.then(|| python.options().python),
-                    ),
-                },
-                &python.options(),
-                bounds,
-                &mut out,
-                &mut warnings,
-            )
-        }),
+        } => generate_command(
+            program,
+            Destination {
+                output,
+                pytest: pytest.as_deref(),
+                given: Given::new(
+                    given.as_deref(),
+                    given_histogram.as_deref(),
+                    data_args.limit(),
+                    spark.then(|| python.options().python),
+                ),
+            },
+            &python.options(),
+            bounds,
+            &mut out,
+            &mut warnings,
+        ),
         Command::Import {
             program,
             output,
@@ -360,47 +360,43 @@ pub fn run(args: &[String]) -> Output {
             bounds,
             data_args,
             python,
-        } => data_args.limit().and_then(|mut limit| {
-            coverage_command(
-                program,
-                &python.options(),
-                &Measured::new(data.as_deref(), *spark, histogram.as_deref()),
-                bounds,
-                &mut limit,
-                &mut out,
-                &mut warnings,
-            )
-        }),
+        } => coverage_command(
+            program,
+            &python.options(),
+            &Measured::new(data.as_deref(), *spark, histogram.as_deref()),
+            bounds,
+            &mut data_args.limit(),
+            &mut out,
+            &mut warnings,
+        ),
         Command::Mutate {
             program,
             data,
             data_args,
             python,
-        } => data_args
-            .limit()
-            .and_then(|mut limit| {
-                mutate_command(program, &python.options(), data, &mut limit, &mut out)
-            })
-            .map(|()| Vec::new()),
+        } => mutate_command(
+            program,
+            &python.options(),
+            data,
+            &mut data_args.limit(),
+            &mut out,
+        )
+        .map(|()| Vec::new()),
         Command::Run {
             program,
             data,
             json,
             data_args,
             python,
-        } => data_args
-            .limit()
-            .and_then(|mut limit| {
-                run_command(
-                    program,
-                    &python.options(),
-                    data.as_deref(),
-                    *json,
-                    &mut limit,
-                    &mut out,
-                )
-            })
-            .map(|()| Vec::new()),
+        } => run_command(
+            program,
+            &python.options(),
+            data.as_deref(),
+            *json,
+            &mut data_args.limit(),
+            &mut out,
+        )
+        .map(|()| Vec::new()),
     };
     let (code, errors) = match result {
         Ok(problems) if problems.is_empty() => (0, Vec::new()),

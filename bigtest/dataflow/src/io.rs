@@ -57,26 +57,6 @@ impl DataLimit {
         DataLimit::within(limit, MemoryLimit::from_env().ok())
     }
 
-    /// The value of `--max-data-bytes`: refused, with the reason, above
-    /// what this process's memory can hold.
-    pub fn from_flag(limit: u64) -> Result<DataLimit, String> {
-        DataLimit::checked(limit, MemoryLimit::from_env().ok())
-    }
-
-    /// [`DataLimit::from_flag`] under `memory`.
-    fn checked(limit: u64, memory: Option<MemoryLimit>) -> Result<DataLimit, String> {
-        let data = DataLimit::within(limit, memory);
-        match (&data.memory, data.ceiling()) {
-            (Some(memory), Some(ceiling)) if limit > ceiling => Err(format!(
-                "{MAX_DATA_BYTES_FLAG} {limit} is more than this process's memory can hold: the \
-                 interpreter needs about {MEMORY_PER_DATA_BYTE} bytes of memory per byte of data, \
-                 and {} bytes may be used ({}), so at most {ceiling} bytes of data",
-                memory.bytes, memory.source
-            )),
-            _ => Ok(data),
-        }
-    }
-
     fn within(limit: u64, memory: Option<MemoryLimit>) -> DataLimit {
         DataLimit {
             limit,
@@ -365,18 +345,5 @@ mod tests {
         // No bound on memory, no ceiling.
         assert_eq!(DataLimit::within(8, None).ceiling(), None);
         assert_eq!(DataLimit::unlimited().ceiling(), None);
-    }
-
-    #[test]
-    fn the_flag_refuses_a_limit_memory_cannot_hold() {
-        assert!(DataLimit::checked(24_000_000, memory(6_000_000_000)).is_ok());
-        let error = DataLimit::checked(50_000_000, memory(6_000_000_000)).unwrap_err();
-        assert_eq!(
-            error,
-            "--max-data-bytes 50000000 is more than this process's memory can hold: the \
-             interpreter needs about 250 bytes of memory per byte of data, and 6000000000 bytes \
-             may be used (a test's), so at most 24000000 bytes of data"
-        );
-        assert!(DataLimit::checked(u64::MAX - 1, None).is_ok());
     }
 }
