@@ -93,7 +93,18 @@ fn main() {
     trials.push(timed("pyspark::examples", || {
         let summary = coco_filetests::pyspark_jobs::check(
             &repo_root().join("examples/pyspark"),
-            &test_dir().join("pyspark/jobs"),
+            &[
+                test_dir().join("pyspark/jobs"),
+                repo_root().join("examples/pyspark/wild"),
+            ],
+        )
+        .map_err(Failed::from)?;
+        eprint!("{summary}");
+        Ok(())
+    }));
+    trials.push(timed("pyspark::wild-as-published", || {
+        let summary = coco_filetests::pyspark_jobs::wild_as_published(
+            &repo_root().join("examples/pyspark/wild"),
         )
         .map_err(Failed::from)?;
         eprint!("{summary}");

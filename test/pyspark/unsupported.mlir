@@ -76,8 +76,8 @@
 // FLAT-MAP-VALUES-NEXT: return lines.map(lambda line: (line, line)).flatMapValues(lambda v: len(v))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry sort_by 2>&1 | FileCheck %s --check-prefix=SORT-BY
-// SORT-BY: coco-bigtest: error: pyspark/inputs/unsupported.py:122:18: sortBy() is not supported yet by the PySpark front end
-// SORT-BY-NEXT: return lines.sortBy(lambda line: line)
+// SORT-BY: coco-bigtest: error: pyspark/inputs/unsupported.py:122:46: sortByKey() with a key function (keyfunc) is not supported yet
+// SORT-BY-NEXT: return lines.map(lambda line: (line, 1)).sortByKey(True, 2, lambda k: k.lower())
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry parallelize_in_job 2>&1 | FileCheck %s --check-prefix=PARALLELIZE-IN-JOB
 // PARALLELIZE-IN-JOB: coco-bigtest: error: pyspark/inputs/unsupported.py:126:24: the attribute .context of an RDD is not supported in the job's RDD code
@@ -120,7 +120,7 @@
 // ALWAYS-RAISES-NEXT: return lines.map(udf_raise)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry print_in_job 2>&1 | FileCheck %s --check-prefix=PRINT-IN-JOB
-// PRINT-IN-JOB: coco-bigtest: error: pyspark/inputs/unsupported.py:176:5: print() in the job: save the RDD with saveAsTextFile, or return it from the function under test
+// PRINT-IN-JOB: coco-bigtest: error: pyspark/inputs/unsupported.py:176:5: print() in the function under test: return the RDD, or read the file as a script (its `__main__` block), whose prints are its output
 // PRINT-IN-JOB-NEXT: print(lines.count())
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry returns_nothing 2>&1 | FileCheck %s --check-prefix=RETURNS-NOTHING

@@ -208,14 +208,61 @@ def pytest_runtest_makereport(item, call):
         _detected.add(item.path)
 "#;
 
-/// Runs every module in one pytest process (one JVM); returns the failed
+/// Runs the modules in two pytest processes at once (a JVM each: a Spark
+/// job in local mode waits on its scheduler more than it computes, so two
+/// overlap well), split by their number of tests; returns the failed
 /// tests' node ids per module file name.
 fn pytest(modules: &[&Path], scratch: &Path) -> Result<BTreeMap<String, Vec<String>>, String> {
-    let python = venv_python()?;
-    let report = scratch.join("pytest-report.txt");
     let conftest = scratch.join("conftest.py");
     std::fs::write(&conftest, STOP_AT_DETECTION)
         .map_err(|e| format!("{}: {e}", conftest.display()))?;
+    // Largest first onto the lighter half; a script's test starts a Spark
+    // application of its own, so it weighs more than a function's.
+    let mut weighed: Vec<(usize, &Path)> = modules
+        .iter()
+        .map(|m| {
+            let text = std::fs::read_to_string(m).unwrap_or_default();
+            let tests = text.matches("\ndef test_").count();
+            let per_test = if text.contains("def run_job(") { 8 } else { 1 };
+            (tests * per_test, *m)
+        })
+        .collect();
+    weighed.sort_by_key(|w| std::cmp::Reverse(w.0));
+    let mut halves: [(usize, Vec<&Path>); 2] = [(0, Vec::new()), (0, Vec::new())];
+    for (weight, module) in weighed {
+        let lighter = if halves[0].0 <= halves[1].0 { 0 } else { 1 };
+        halves[lighter].0 += weight;
+        halves[lighter].1.push(module);
+    }
+    let results: Vec<Result<BTreeMap<String, Vec<String>>, String>> = std::thread::scope(|scope| {
+        let runs: Vec<_> = halves
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, half))| !half.is_empty())
+            .map(|(i, (_, half))| scope.spawn(move || pytest_run(half, scratch, i)))
+            .collect();
+        runs.into_iter()
+            .map(|run| {
+                run.join()
+                    .unwrap_or_else(|_| Err("a pytest runner panicked".into()))
+            })
+            .collect()
+    });
+    let mut failed = BTreeMap::new();
+    for result in results {
+        failed.extend(result?);
+    }
+    Ok(failed)
+}
+
+/// One pytest process over `modules` (its report: pytest-report-`n`.txt).
+fn pytest_run(
+    modules: &[&Path],
+    scratch: &Path,
+    n: usize,
+) -> Result<BTreeMap<String, Vec<String>>, String> {
+    let python = venv_python()?;
+    let report = scratch.join(format!("pytest-report-{n}.txt"));
     let output = Command::new(&python)
         .args([
             "-m",
@@ -272,10 +319,39 @@ fn jobs_in(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(jobs)
 }
 
+/// Runs `generate` on every job, two at a time (each is one core's work;
+/// the machine has two), keeping the jobs' order.
+fn prepare_all(jobs: &[PathBuf], scratch: &Path) -> Result<Vec<Prepared>, String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result<Prepared, String>>>> =
+        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                let result = prepare(job, scratch);
+                if let Ok(mut slot) = results[i].lock() {
+                    *slot = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err("a generate worker stopped".into()))
+        })
+        .collect()
+}
+
 /// The check over the jobs of `examples` (with its faults.json) and of
-/// `subset` (one job per part of the supported Python); returns the
-/// summary table.
-pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
+/// `subsets` (one job per part of the supported Python; public jobs as
+/// published); returns the summary table.
+pub fn check(examples: &Path, subsets: &[PathBuf]) -> Result<String, String> {
     let scratch = std::env::temp_dir().join("coco-pyspark-check");
     std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     let mut jobs: Vec<PathBuf> = jobs_in(examples)?
@@ -287,12 +363,17 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
                     .is_some_and(|stem| SLOW_EXAMPLES.iter().any(|slow| stem == *slow))
         })
         .collect();
-    jobs.extend(jobs_in(subset)?);
-    let prepared: Vec<Prepared> = jobs
-        .iter()
-        .map(|j| prepare(j, &scratch))
-        .collect::<Result<_, _>>()?;
-    stable(&jobs[0], &prepared[0], &scratch)?;
+    let examples_count = jobs.len();
+    for dir in subsets {
+        jobs.extend(jobs_in(dir)?);
+    }
+    let prepared = prepare_all(&jobs, &scratch)?;
+    // Generating again gives the same module: checked on the quickest
+    // example, which shows it as well as a slow one.
+    let quickest = (0..examples_count)
+        .min_by(|&a, &b| prepared[a].seconds.total_cmp(&prepared[b].seconds))
+        .ok_or("examples/pyspark holds no job")?;
+    stable(&jobs[quickest], &prepared[quickest], &scratch)?;
     let faults: Value = std::fs::read_to_string(examples.join("faults.json"))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
@@ -335,7 +416,7 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
         return Err(format!(
             "{}\n(pytest's output: {})",
             disagreements.join("\n"),
-            scratch.join("pytest-report.txt").display()
+            scratch.join("pytest-report-*.txt").display()
         ));
     }
     let mut summary = String::from(
@@ -385,4 +466,53 @@ pub fn check(examples: &Path, subset: &Path) -> Result<String, String> {
         ));
     }
     Ok(summary)
+}
+
+/// The public jobs of `wild` (examples/pyspark/wild) that Apache Spark
+/// ships in the pyspark wheel are byte for byte its copies: coco reads
+/// them as published, never an edited version.
+pub fn wild_as_published(wild: &Path) -> Result<String, String> {
+    let python = venv_python()?;
+    let output = Command::new(&python)
+        .args([
+            "-c",
+            "import os, pyspark; print(os.path.dirname(pyspark.__file__))",
+        ])
+        .output()
+        .map_err(|e| format!("cannot start {}: {e}", python.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cannot find pyspark: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let shipped = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim())
+        .join("examples/src/main/python");
+    let mut compared = Vec::new();
+    for job in jobs_in(wild)? {
+        let Some(name) = job.file_name() else {
+            continue;
+        };
+        let original = shipped.join(name);
+        if !original.is_file() {
+            continue;
+        }
+        let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+        if read(&job)? != read(&original)? {
+            return Err(format!(
+                "{} differs from {}, the file as Apache Spark publishes it",
+                job.display(),
+                original.display()
+            ));
+        }
+        compared.push(name.to_string_lossy().into_owned());
+    }
+    if compared.is_empty() {
+        return Err(format!(
+            "no job of {} is among {}",
+            wild.display(),
+            shipped.display()
+        ));
+    }
+    Ok(format!("as published: {}\n", compared.join(", ")))
 }

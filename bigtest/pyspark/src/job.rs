@@ -9,7 +9,7 @@ use crate::{
     error::{unsupported, Loc, Result},
     ir::{string_literal, Ty, TyText},
     shape::Shape,
-    syntax::{Constant, Node},
+    syntax::{Constant, Field, Node},
     udf::{self, describe, Apply, Scope},
 };
 
@@ -84,6 +84,23 @@ pub enum Delivery {
     Reduce,
     /// A DataFrame: its rows, as tuples.
     Frame,
+    /// What a script prints, a line per record (`for (w, c) in
+    /// rdd.collect(): print(w, c)`), in the order collect gives them.
+    Printed,
+}
+
+/// One `print` of a script, in the order the script runs them: what its
+/// standard output holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Print {
+    /// A line known before the job runs (`print("Counts:")`).
+    Text(String),
+    /// The lines of output `n` (a [`Delivery::Printed`] sink).
+    Records(usize),
+    /// The lines of output `n`, whose records are (sort key, line): in
+    /// the keys' order, lines of equal keys in any order (Spark sorts each
+    /// partition as its records arrive).
+    Sorted { output: usize, ascending: bool },
 }
 
 /// What the job is, for the pytest module and the reports.
@@ -95,6 +112,8 @@ pub struct Job {
     pub outputs: Vec<Output>,
     /// Whether the function returns a tuple of RDDs (even of one).
     pub returns_tuple: bool,
+    /// A script's standard output, print by print.
+    pub printed: Vec<Print>,
 }
 
 /// An RDD while the job is read: the df dataset and its records' shape.
@@ -104,6 +123,19 @@ struct Rdd {
     shape: Shape,
     /// `Rdd` until an action turns it into a value of the driver.
     delivery: Delivery,
+    /// `spark.read.text(path).rdd`: its records are `Row(value=line)`,
+    /// read through `.map(lambda r: r[0])`.
+    rows: bool,
+    /// After `sortByKey`/`sortBy` (and filters): the order Spark gives its
+    /// records, which what the script prints of them keeps.
+    order: Option<Order>,
+}
+
+/// A sort of records: by `key`, a function of one record.
+#[derive(Clone, Debug)]
+struct Order {
+    key: Node,
+    ascending: bool,
 }
 
 /// What a name of the job's code holds.
@@ -113,6 +145,9 @@ enum Binding {
     Rdds(Vec<Rdd>),
     /// The SparkContext, a SparkSession, `sys.argv`: used only to read.
     Context,
+    /// A value of a script's driver known before the job runs, as its
+    /// code: a constant, `sys.argv[1]`, `int(sys.argv[2])`.
+    Driver(Node),
 }
 
 /// RDD operators, to tell the function under test from UDF helpers.
@@ -223,6 +258,10 @@ pub struct Builder<'s> {
     pub outputs: Vec<Output>,
     /// Inline entry calls in a script, to refuse recursion.
     calls: Vec<String>,
+    /// In a script: the arguments its code reads (`sys.argv[1..=argc]`),
+    /// which the generated tests pass.
+    argc: Option<usize>,
+    pub printed: Vec<Print>,
 }
 
 /// The `!df.dataset<...>` type of records of `shape`.
@@ -247,6 +286,8 @@ impl<'s> Builder<'s> {
             inputs: Vec::new(),
             outputs: Vec::new(),
             calls: Vec::new(),
+            argc: None,
+            printed: Vec::new(),
         }
     }
 
@@ -259,6 +300,8 @@ impl<'s> Builder<'s> {
             value,
             shape,
             delivery: Delivery::Rdd,
+            rows: false,
+            order: None,
         }
     }
 
@@ -309,6 +352,8 @@ impl<'s> Builder<'s> {
             value: value.to_string(),
             shape,
             delivery: Delivery::Frame,
+            rows: false,
+            order: None,
         };
         self.sink(name, &rdd, loc)
     }
@@ -342,9 +387,19 @@ impl<'s> Builder<'s> {
         self.source_of(name, path, &[], &[], Shape::Field(Ty::Str), loc)
     }
 
-    /// The source `sc.textFile(path)` (`call`) reads, named `name`.
-    fn text_file(&mut self, name: &str, call: &Node) -> Result<Rdd> {
-        let arg = call.list("args").into_iter().next();
+    /// The source `sc.textFile(path)` or `spark.read.text(path)` (`call`)
+    /// reads, named `name`.
+    fn text_file(
+        &mut self,
+        name: &str,
+        call: &Node,
+        env: &BTreeMap<String, Binding>,
+    ) -> Result<Rdd> {
+        let arg = call
+            .list("args")
+            .into_iter()
+            .next()
+            .map(|a| driver_code(&a, env));
         let path = arg.as_ref().and_then(Node::str_constant);
         let rdd = self.source(name, path.as_deref(), &call.loc)?;
         if let Some(input) = self.inputs.last_mut() {
@@ -434,10 +489,23 @@ impl<'s> Builder<'s> {
                     };
                     return Ok(Some((self.binding(&value, env)?, s.loc.clone())));
                 }
-                "Assign" => {
-                    let value = s.expect("value");
-                    let binding = self.binding(&value, env)?;
-                    for target in s.list("targets") {
+                "Assign" | "AnnAssign" => {
+                    // `counts: RDD[Tuple[str, int]] = ...` binds as `=` does;
+                    // a bare annotation binds nothing.
+                    let Some(value) = s.child("value") else {
+                        continue;
+                    };
+                    let binding = if self.argc.is_some() && is_driver_value(&value, env) {
+                        Binding::Driver(driver_code(&value, env))
+                    } else {
+                        self.binding(&value, env)?
+                    };
+                    let targets = if s.is("Assign") {
+                        s.list("targets")
+                    } else {
+                        vec![s.expect("target")]
+                    };
+                    for target in targets {
                         bind(&target, binding.clone(), env)?;
                     }
                 }
@@ -451,6 +519,12 @@ impl<'s> Builder<'s> {
                 "If" if is_main_guard(&s.expect("test")) => {
                     // Read only as the script (see `script`).
                 }
+                "If" if self.argc.is_some() => {
+                    if let Some(returned) = self.driver_if(s, env)? {
+                        return Ok(Some(returned));
+                    }
+                }
+                "For" if self.argc.is_some() => self.print_loop(s, env)?,
                 "Pass" | "Import" | "ImportFrom" => {}
                 other => {
                     return unsupported(
@@ -498,7 +572,10 @@ impl<'s> Builder<'s> {
                 }
             }
             if func.name().as_deref() == Some("print") {
-                return unsupported(&call.loc, "print() in the job: save the RDD with saveAsTextFile, or return it from the function under test");
+                if self.argc.is_none() {
+                    return unsupported(&call.loc, "print() in the function under test: return the RDD, or read the file as a script (its `__main__` block), whose prints are its output");
+                }
+                return self.driver_print(call);
             }
         }
         unsupported(
@@ -514,6 +591,13 @@ impl<'s> Builder<'s> {
     fn binding(&mut self, e: &Node, env: &mut BTreeMap<String, Binding>) -> Result<Binding> {
         if let Some(name) = e.name() {
             return match env.get(&name) {
+                Some(Binding::Driver(code)) => unsupported(
+                    &e.loc,
+                    format!(
+                        "{name} holds {}, a value of the driver, where the job's RDD code needs an RDD",
+                        describe(code)
+                    ),
+                ),
                 Some(b) => Ok(b.clone()),
                 None if name == "sys" || name == "SparkContext" || name == "SparkSession" => {
                     Ok(Binding::Context)
@@ -535,6 +619,11 @@ impl<'s> Builder<'s> {
                 .collect::<Result<Vec<_>>>()?;
             return Ok(Binding::Rdds(items));
         }
+        if e.is("Attribute") && e.str("attr").as_deref() == Some("rdd") {
+            if let Some(rdd) = self.read_text_rows(&e.expect("value"), env)? {
+                return Ok(Binding::Rdd(rdd));
+            }
+        }
         if e.is("Subscript") || e.is("Attribute") {
             // sys.argv[1], spark.sparkContext
             return match self.binding(&e.expect("value"), env)? {
@@ -551,7 +640,7 @@ impl<'s> Builder<'s> {
         if !e.is("Call") {
             return unsupported(
                 &e.loc,
-                format!("{} are not supported in the job's RDD code", describe(e)),
+                format!("{} is not supported in the job's RDD code", describe(e)),
             );
         }
         let func = e.expect("func");
@@ -567,7 +656,229 @@ impl<'s> Builder<'s> {
             Binding::Context => self.context_method(&method, e, env),
             Binding::Rdd(rdd) => self.operator(&method, rdd, e, env).map(Binding::Rdd),
             Binding::Rdds(_) => unsupported(&e.loc, format!(".{method}() of a tuple of RDDs")),
+            Binding::Driver(code) => unsupported(
+                &e.loc,
+                format!(
+                    ".{method}() of {}, a value of the driver, in the job's RDD code",
+                    describe(&code)
+                ),
+            ),
         }
+    }
+
+    /// `spark.read.text(path)` (`call`), when its `.rdd` is taken: a source
+    /// of text lines, as `sc.textFile` reads them, whose records are rows.
+    fn read_text_rows(
+        &mut self,
+        call: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<Option<Rdd>> {
+        if !call.is("Call") {
+            return Ok(None);
+        }
+        let func = call.expect("func");
+        if func.str("attr").as_deref() != Some("text") {
+            return Ok(None);
+        }
+        let reader = func.expect("value");
+        if reader.str("attr").as_deref() != Some("read")
+            || !matches!(
+                self.binding(&reader.expect("value"), env),
+                Ok(Binding::Context)
+            )
+        {
+            return Ok(None);
+        }
+        if !call.list("keywords").is_empty() || call.list("args").len() != 1 {
+            return unsupported(
+                &call.loc,
+                "spark.read.text takes one path here (options such as wholetext or lineSep are not supported)",
+            );
+        }
+        let name = format!("input_{}", self.inputs.len());
+        let rdd = self.text_file(&name, call, env)?;
+        Ok(Some(Rdd { rows: true, ..rdd }))
+    }
+
+    /// An `if` of a script's driver: decided by the command line the tests
+    /// give (`if len(sys.argv) != 2: print(usage); sys.exit(-1)`).
+    fn driver_if(
+        &mut self,
+        s: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<Option<(Binding, Loc)>> {
+        let argc = self.argc.unwrap_or(0);
+        let Some(truth) = crate::driver::decide(&s.expect("test"), argc) else {
+            return unsupported(
+                &s.expect("test").loc,
+                "an `if` of the driver code is read when constants and len(sys.argv) decide it; this test depends on something else",
+            );
+        };
+        let branch = s.list(if truth { "body" } else { "orelse" });
+        if let Some(at) = crate::driver::exit_in(&branch) {
+            let given = match argc {
+                0 => "no arguments (its code reads none of sys.argv)".to_string(),
+                1 => "the one argument its code reads (sys.argv[1])".to_string(),
+                n => format!("the {n} arguments its code reads (sys.argv[1] to sys.argv[{n}])"),
+            };
+            return unsupported(
+                &at,
+                format!("the script exits here when given {given}, which is what the generated tests pass"),
+            );
+        }
+        self.body(&branch, env)
+    }
+
+    /// `print(...)` in a script's driver, outside a loop: a line of its
+    /// output, when it is known before the job runs.
+    fn driver_print(&mut self, call: &Node) -> Result<()> {
+        match crate::driver::printed(call)? {
+            crate::driver::Printed::Stderr => Ok(()),
+            crate::driver::Printed::Stdout(line) => match constant_text(&line) {
+                Some(text) => {
+                    self.printed.push(Print::Text(text));
+                    Ok(())
+                }
+                None => unsupported(
+                    &call.loc,
+                    "print() of a value the job computes is read in a loop over collected records (`for x in rdd.collect(): print(x)`); this one prints something else",
+                ),
+            },
+        }
+    }
+
+    /// `for TARGET in rdd.collect(): print(...)`: each record's line is an
+    /// output, in collect()'s order (none, for the test).
+    fn print_loop(&mut self, s: &Node, env: &mut BTreeMap<String, Binding>) -> Result<()> {
+        let mut iter = s.expect("iter");
+        // `sorted(records, key=f, reverse=True)`: the driver's own sort.
+        let mut sorted = None;
+        if iter.is("Call") && iter.expect("func").name().as_deref() == Some("sorted") {
+            let args = iter.list("args");
+            let [records] = &args[..] else {
+                return unsupported(&iter.loc, "sorted() takes the records to sort");
+            };
+            let at = &iter.loc;
+            let mut key =
+                Node::make_lambda(&["_record".to_string()], Node::make_name("_record", at), at);
+            let mut ascending = true;
+            for keyword in iter.list("keywords") {
+                let value = keyword.expect("value");
+                match (keyword.str("arg").as_deref(), value.constant()) {
+                    (Some("key"), _) => key = value,
+                    (Some("reverse"), Some(Constant::Bool(b))) if value.is("Constant") => {
+                        ascending = !b
+                    }
+                    _ => {
+                        return unsupported(
+                            &keyword.loc,
+                            "sorted() takes key= and reverse=True or False here",
+                        )
+                    }
+                }
+            }
+            sorted = Some(Order { key, ascending });
+            iter = records.clone();
+        }
+        let rdd = match self.binding(&iter, env)? {
+            Binding::Rdd(rdd) if rdd.delivery == Delivery::Collect => rdd,
+            _ => {
+                return unsupported(
+                    &iter.loc,
+                    "a `for` of the driver code is read over collected records (`for x in rdd.collect():` or a name bound to one); this one loops over something else",
+                )
+            }
+        };
+        let body = s.list("body");
+        let print = match &body[..] {
+            [only]
+                if only.is("Expr")
+                    && only.expect("value").is("Call")
+                    && only.expect("value").expect("func").name().as_deref() == Some("print") =>
+            {
+                only.expect("value")
+            }
+            _ => {
+                return unsupported(
+                    &s.loc,
+                    "a loop over collected records is read when its body is one print(...)",
+                )
+            }
+        };
+        if !s.list("orelse").is_empty() {
+            return unsupported(
+                &s.loc,
+                "for ... else over collected records is not supported",
+            );
+        }
+        let line = match crate::driver::printed(&print)? {
+            crate::driver::Printed::Stderr => return Ok(()),
+            crate::driver::Printed::Stdout(line) => line,
+        };
+        // The loop's variables are the record, or its fields.
+        let record = "_record".to_string();
+        let mut names = HashMap::new();
+        unpack(
+            &s.expect("target"),
+            Node::make_name(&record, &s.loc),
+            &mut names,
+        )?;
+        let mut line = line.substitute(&names);
+        // Sorted records: each line with its sort key, for the test to
+        // check the order (`sorted` in the driver sorts after Spark's).
+        let order = sorted.or(rdd.order.clone());
+        if let Some(order) = &order {
+            let key = apply_to(&order.key, Node::make_name(&record, &s.loc), self.scope)?;
+            line = Node::make(
+                "Tuple",
+                &print.loc,
+                vec![
+                    ("elts", Field::List(vec![key, line])),
+                    (
+                        "ctx",
+                        Field::Node(Node::make("Load", &print.loc, Vec::new())),
+                    ),
+                ],
+            );
+        }
+        let lambda = Node::make_lambda(std::slice::from_ref(&record), line, &print.loc);
+        let name = self.udf_name(&format!("print_{}", print.loc.line));
+        let (text, shape) = udf::lower(
+            self.scope,
+            &name,
+            &lambda,
+            Apply::Record,
+            &rdd.shape,
+            &print.loc,
+        )?;
+        let shape = shape.unwrap_or(Shape::Tuple(Vec::new()));
+        let text_of = match (&order, &shape) {
+            (None, Shape::Field(Ty::Str)) => true,
+            (Some(_), Shape::Tuple(pair)) => matches!(pair.as_slice(), [_, Shape::Field(Ty::Str)]),
+            _ => false,
+        };
+        if !text_of {
+            return unsupported(
+                &print.loc,
+                "print writes text; this line's value is not a str",
+            );
+        }
+        self.udfs.push(text);
+        let lines = self.map(&rdd, &name, shape, &print.loc);
+        let lines = Rdd {
+            delivery: Delivery::Printed,
+            ..lines
+        };
+        self.sink(&name, &lines, &print.loc)?;
+        let output = self.outputs.len() - 1;
+        self.printed.push(match order {
+            None => Print::Records(output),
+            Some(order) => Print::Sorted {
+                output,
+                ascending: order.ascending,
+            },
+        });
+        Ok(())
     }
 
     /// `SparkContext(...)`, `SparkSession.builder...`, or a function of the
@@ -625,8 +936,7 @@ impl<'s> Builder<'s> {
         match method {
             "textFile" => {
                 let name = format!("input_{}", self.inputs.len());
-                let _ = env;
-                Ok(Binding::Rdd(self.text_file(&name, call)?))
+                Ok(Binding::Rdd(self.text_file(&name, call, env)?))
             }
             "parallelize" => {
                 let name = format!("input_{}", self.inputs.len());
@@ -666,6 +976,16 @@ impl<'s> Builder<'s> {
     ) -> Result<Rdd> {
         let loc = &call.expect("func").attr_loc();
         let args = call.list("args");
+        if rdd.rows {
+            return match method {
+                "cache" | "persist" | "repartition" | "coalesce" => Ok(rdd),
+                "map" if args.len() == 1 && reads_row_value(&args[0]) => Ok(Rdd { rows: false, ..rdd }),
+                _ => unsupported(
+                    loc,
+                    "the rows of spark.read.text(...).rdd are read through .map(lambda r: r[0]) (or r.value), as Spark's examples do; sc.textFile(path) gives the lines themselves",
+                ),
+            };
+        }
         if DATAFRAME_METHODS.contains(&method) {
             return dataframe_code(loc, &format!("{method}()"));
         }
@@ -687,7 +1007,7 @@ impl<'s> Builder<'s> {
                 format!("{method}() of the result of {action}(): it is a value of the driver, not an RDD"),
             );
         }
-        if !call.list("keywords").is_empty() {
+        if !call.list("keywords").is_empty() && !matches!(method, "sortBy" | "sortByKey") {
             return unsupported(
                 loc,
                 format!("keyword arguments of {method}() are not supported"),
@@ -726,11 +1046,16 @@ impl<'s> Builder<'s> {
                 let input_type = dataset_type(&rdd.shape);
                 match (method, shape) {
                     ("filter", _) => {
-                        let kept = self.dataset(
+                        let mut kept = self.dataset(
                             format!("df.filter {} @{name} : {input_type}", rdd.value),
                             rdd.shape.clone(),
                             loc,
                         );
+                        // The records kept are the same values: a sort's
+                        // order still applies.
+                        if !matches!(rdd.shape, Shape::Nullable(_)) {
+                            kept.order = rdd.order.clone();
+                        }
                         match &rdd.shape {
                             // `.filter(lambda r: r is not None)`: the records
                             // left are never None; drop the flag.
@@ -970,10 +1295,60 @@ impl<'s> Builder<'s> {
                     loc,
                 ))
             }
-            "sortBy" | "sortByKey" => unsupported(
-                loc,
-                format!("{method}() is not supported yet by the PySpark front end"),
-            ),
+            "sortBy" | "sortByKey" => {
+                let record = "_record".to_string();
+                let at = &call.loc;
+                let (key, rest) = if method == "sortByKey" {
+                    key_value(&rdd)?;
+                    let first = subscript(Node::make_name(&record, at), 0, at);
+                    (
+                        Node::make_lambda(std::slice::from_ref(&record), first, at),
+                        &args[..],
+                    )
+                } else {
+                    let Some(f) = args.first() else {
+                        return unsupported(loc, "sortBy() takes the key function");
+                    };
+                    (f.clone(), &args[1..])
+                };
+                let mut ascending = rest.first().cloned();
+                for keyword in call.list("keywords") {
+                    match keyword.str("arg").as_deref() {
+                        Some("ascending") => ascending = Some(keyword.expect("value")),
+                        Some("numPartitions") => {}
+                        other => {
+                            return unsupported(
+                                &keyword.loc,
+                                format!(
+                                    "{method}'s argument {} is not supported",
+                                    other.unwrap_or("**")
+                                ),
+                            )
+                        }
+                    }
+                }
+                let ascending = match ascending.as_ref().map(Node::constant) {
+                    None => true,
+                    Some(Some(Constant::Bool(b))) => b,
+                    _ => {
+                        return unsupported(
+                            loc,
+                            format!("{method}'s ascending is True or False here"),
+                        )
+                    }
+                };
+                if rest.len() > 2 {
+                    return unsupported(
+                        loc,
+                        format!("{method}() with a key function (keyfunc) is not supported yet"),
+                    );
+                }
+                // The records are the same; only their order changes.
+                Ok(Rdd {
+                    order: Some(Order { key, ascending }),
+                    ..rdd
+                })
+            }
             other => unsupported(
                 loc,
                 format!("RDD.{other}() is not supported (see docs/pyspark.md for the operators)"),
@@ -1047,6 +1422,7 @@ fn action_name(delivery: Delivery) -> Option<&'static str> {
         Delivery::Collect => Some("collect"),
         Delivery::Count => Some("count"),
         Delivery::Reduce => Some("reduce"),
+        Delivery::Printed => Some("print"),
     }
 }
 
@@ -1122,6 +1498,187 @@ fn bind(target: &Node, binding: Binding, env: &mut BTreeMap<String, Binding>) ->
         return Ok(());
     }
     unsupported(&target.loc, format!("assignment to {}", describe(target)))
+}
+
+/// Whether `value` is a value of the driver known before the job runs:
+/// constants, `sys.argv[N]`, `len(sys.argv)`, driver names, and
+/// arithmetic, f-strings and `int`/`float`/`str` of them.
+fn is_driver_value(value: &Node, env: &BTreeMap<String, Binding>) -> bool {
+    if crate::driver::argv_index(value).is_some() || value.is("Constant") {
+        return true;
+    }
+    if let Some(name) = value.name() {
+        return matches!(env.get(&name), Some(Binding::Driver(_)));
+    }
+    match value.kind.as_str() {
+        "BinOp" => {
+            is_driver_value(&value.expect("left"), env)
+                && is_driver_value(&value.expect("right"), env)
+        }
+        "UnaryOp" => is_driver_value(&value.expect("operand"), env),
+        "IfExp" | "Compare" | "BoolOp" => value.children().iter().all(|part| {
+            // The operator classes (`Gt`, `And`) are children too.
+            part.children().is_empty() && !part.is("Name") && !part.is("Constant")
+                || is_driver_value(part, env)
+        }),
+        "JoinedStr" => value.list("values").iter().all(|part| {
+            part.is("Constant")
+                || (part.is("FormattedValue") && is_driver_value(&part.expect("value"), env))
+        }),
+        "Call" => {
+            let args = value.list("args");
+            let converts = matches!(
+                value.expect("func").name().as_deref(),
+                Some("int" | "float" | "str" | "len")
+            );
+            converts
+                && value.list("keywords").is_empty()
+                && args.len() == 1
+                && (is_driver_value(&args[0], env) || crate::driver::is_argv(&args[0]))
+        }
+        _ => false,
+    }
+}
+
+/// `node` with the names it reads that hold driver values replaced by
+/// their code (`path = sys.argv[1]; sc.textFile(path)` reads `sys.argv[1]`).
+fn driver_code(node: &Node, env: &BTreeMap<String, Binding>) -> Node {
+    let names: HashMap<String, Node> = env
+        .iter()
+        .filter_map(|(name, b)| match b {
+            Binding::Driver(code) => Some((name.clone(), code.clone())),
+            _ => None,
+        })
+        .collect();
+    if names.is_empty() {
+        node.clone()
+    } else {
+        node.substitute(&names)
+    }
+}
+
+/// The text of a line known before the job runs: string constants and
+/// `str()` of int constants, joined by `+`.
+fn constant_text(line: &Node) -> Option<String> {
+    if let Some(text) = line.str_constant() {
+        return Some(text);
+    }
+    if line.is("BinOp") && line.op_kind("op").as_deref() == Some("Add") {
+        return Some(constant_text(&line.expect("left"))? + &constant_text(&line.expect("right"))?);
+    }
+    if line.is("Call") && line.expect("func").name().as_deref() == Some("str") {
+        let args = line.list("args");
+        if let [only] = &args[..] {
+            if let Some(Constant::Int(digits)) = only.constant() {
+                return Some(digits);
+            }
+        }
+    }
+    None
+}
+
+/// The names a `for` target binds, each to its part of `value` (`(w, c)`
+/// binds w to `value[0]` and c to `value[1]`).
+fn unpack(target: &Node, value: Node, names: &mut HashMap<String, Node>) -> Result<()> {
+    if let Some(name) = target.name() {
+        names.insert(name, value);
+        return Ok(());
+    }
+    if target.is("Tuple") || target.is("List") {
+        for (i, item) in target.list("elts").iter().enumerate() {
+            if item.is("Starred") {
+                return unsupported(
+                    &item.loc,
+                    "starred names in a loop target are not supported",
+                );
+            }
+            unpack(item, subscript(value.clone(), i as i64, &item.loc), names)?;
+        }
+        return Ok(());
+    }
+    unsupported(
+        &target.loc,
+        format!("a loop over records that binds {}", describe(target)),
+    )
+}
+
+/// The code of `f(value)`, for a function `f` of one record: a lambda's
+/// body with `value` for its parameter, or a call of a def or builtin.
+fn apply_to(f: &Node, value: Node, scope: &udf::Scope) -> Result<Node> {
+    let f = crate::callables::as_lambda(scope, f, 1)?.unwrap_or_else(|| f.clone());
+    if f.is("Lambda") {
+        let params: Vec<String> = f
+            .expect("args")
+            .list("args")
+            .iter()
+            .filter_map(|a| a.str("arg"))
+            .collect();
+        let [param] = &params[..] else {
+            return unsupported(&f.loc, "a sort key function takes one record");
+        };
+        let mut names = HashMap::new();
+        names.insert(param.clone(), value);
+        return Ok(f.expect("body").substitute(&names));
+    }
+    if f.name().is_some() {
+        let loc = f.loc.clone();
+        return Ok(Node::make(
+            "Call",
+            &loc,
+            vec![("func", Field::Node(f)), ("args", Field::List(vec![value]))],
+        ));
+    }
+    unsupported(
+        &f.loc,
+        format!(
+            "a sort key is a lambda, a def of the file or a builtin; found {}",
+            describe(&f)
+        ),
+    )
+}
+
+/// `value[index]`.
+fn subscript(value: Node, index: i64, loc: &Loc) -> Node {
+    Node::make(
+        "Subscript",
+        loc,
+        vec![
+            ("value", Field::Node(value)),
+            ("slice", Field::Node(Node::make_int(index, loc))),
+            ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+        ],
+    )
+}
+
+/// Whether `f` takes a row of `spark.read.text` to its line: `lambda r:
+/// r[0]`, `lambda r: r.value`, `lambda r: r["value"]`.
+fn reads_row_value(f: &Node) -> bool {
+    if !f.is("Lambda") {
+        return false;
+    }
+    let params: Vec<String> = f
+        .expect("args")
+        .list("args")
+        .iter()
+        .filter_map(|a| a.str("arg"))
+        .collect();
+    let [param] = &params[..] else {
+        return false;
+    };
+    let body = f.expect("body");
+    let of_param = |e: &Node| e.name().as_deref() == Some(param.as_str());
+    if body.is("Attribute") {
+        return of_param(&body.expect("value")) && body.str("attr").as_deref() == Some("value");
+    }
+    if body.is("Subscript") && of_param(&body.expect("value")) {
+        let index = body.expect("slice");
+        return match index.constant() {
+            Some(Constant::Int(digits)) => digits == "0",
+            Some(Constant::Str(name)) => name == "value",
+            _ => false,
+        } && index.is("Constant");
+    }
+    false
 }
 
 /// `if __name__ == "__main__":`
@@ -1200,7 +1757,9 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
             }
             Ok(true)
         }
-        Binding::Context => unsupported(&loc, format!("{name} returns no RDD")),
+        Binding::Context | Binding::Driver(_) => {
+            unsupported(&loc, format!("{name} returns no RDD"))
+        }
     }
 }
 
@@ -1261,10 +1820,13 @@ fn record_shape(t: &Node) -> Result<Shape> {
     )
 }
 
-/// Builds the program of a `__main__` script.
-pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
+/// Builds the program of a script: `body` is its `__main__` block, or the
+/// module's statements when it has no such block (`at` is where either
+/// starts).
+pub fn script_program(builder: &mut Builder, body: &[Node], at: &Loc) -> Result<()> {
     let mut env = BTreeMap::new();
-    for s in guard.list("body") {
+    builder.argc = Some(crate::driver::arguments_read(body));
+    for s in body {
         if s.is("Assign") {
             // `x = sc.textFile(...)` names its source after x.
             let value = s.expect("value");
@@ -1273,7 +1835,7 @@ pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
                 (targets.first().and_then(Node::name), source_call(&value))
             {
                 let rdd = if method == "textFile" {
-                    builder.text_file(&name, &value)?
+                    builder.text_file(&name, &value, &env)?
                 } else {
                     let records = parallelized(&value)?;
                     builder.source_of(
@@ -1289,12 +1851,15 @@ pub fn script_program(builder: &mut Builder, guard: &Node) -> Result<()> {
                 continue;
             }
         }
-        if let Some((_, loc)) = builder.body(std::slice::from_ref(&s), &mut env)? {
-            return unsupported(&loc, "return in the __main__ block");
+        if let Some((_, loc)) = builder.body(std::slice::from_ref(s), &mut env)? {
+            return unsupported(&loc, "return in the script");
         }
     }
     if builder.outputs.is_empty() {
-        return unsupported(&guard.loc, "the script saves no RDD (saveAsTextFile)");
+        return unsupported(
+            at,
+            "the script neither saves an RDD (saveAsTextFile) nor prints collected records (`for x in rdd.collect(): print(x)`): it has no output to test",
+        );
     }
     Ok(())
 }

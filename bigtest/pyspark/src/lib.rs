@@ -8,6 +8,8 @@
 //! [`syntax`] (the tree), [`job`] (RDD operators), [`udf`] (Python UDFs),
 //! [`ir`] (the df text), [`pytest`] (the test module of generated cases).
 
+pub mod callables;
+pub mod driver;
 pub mod error;
 pub mod frame;
 pub mod ir;
@@ -168,14 +170,33 @@ pub fn import_bytes(file: &str, source: &[u8], options: &Options) -> Result<Impo
             (name.clone(), tuple, Some(name), def.loc.mlir())
         }
         (None, Some(guard)) => {
-            script_program(&mut builder, guard)?;
+            script_program(&mut builder, &guard.list("body"), &guard.loc)?;
             (program_name(&stem), false, None, guard.loc.mlir())
         }
         (None, None) => {
-            return unsupported(
-                &module.loc,
-                "no function under test (a function whose parameters are RDDs and that applies RDD operators to them) and no `if __name__ == \"__main__\":` script",
-            )
+            // A script without a `__main__` block: its module-level code.
+            let script: Vec<_> = module
+                .list("body")
+                .into_iter()
+                .filter(|s| {
+                    !matches!(
+                        s.kind.as_str(),
+                        "FunctionDef" | "ClassDef" | "Import" | "ImportFrom"
+                    )
+                })
+                .filter(|s| !(s.is("Expr") && s.expect("value").str_constant().is_some()))
+                .collect();
+            if script
+                .iter()
+                .all(|s| s.is("Assign") && constant_of(&s.expect("value")).is_some())
+            {
+                return unsupported(
+                    &module.loc,
+                    "no function under test (a function whose parameters are RDDs and that applies RDD operators to them) and no script (module-level code or an `if __name__ == \"__main__\":` block)",
+                );
+            }
+            script_program(&mut builder, &script, &module.loc)?;
+            (program_name(&stem), false, None, module.loc.mlir())
         }
     };
     let mut mlir = String::from("module attributes {df.host = \"python\"} {\n");
@@ -198,6 +219,7 @@ pub fn import_bytes(file: &str, source: &[u8], options: &Options) -> Result<Impo
             inputs: builder.inputs.clone(),
             outputs: builder.outputs.clone(),
             returns_tuple,
+            printed: builder.printed.clone(),
         },
         program,
         text,

@@ -9,7 +9,7 @@ use coco_dataflow::value::Value;
 use coco_spark::python::{float_literal, str_literal as python_str, text as docstring_text};
 
 use crate::{
-    job::{Delivery, FileArg, Job},
+    job::{Delivery, FileArg, Job, Print},
     shape::Shape,
 };
 
@@ -258,7 +258,7 @@ pub fn module(
                             "    same_records({name}.collect(), {})",
                             python_list(&values, 4)
                         ),
-                        Delivery::Collect => {
+                        Delivery::Collect | Delivery::Printed => {
                             writeln!(out, "    same_records({name}, {})", python_list(&values, 4))
                         }
                         Delivery::Frame => writeln!(
@@ -394,8 +394,13 @@ fn script_module(
         .iter()
         .map(|i| place(&i.file, "input (sc.textFile)"))
         .collect::<Result<_, _>>()?;
-    let outputs: Vec<String> = job
+    // What the script saves; what it prints is read from its output.
+    let saves: Vec<&crate::job::Output> = job
         .outputs
+        .iter()
+        .filter(|o| o.delivery != Delivery::Printed)
+        .collect();
+    let outputs: Vec<String> = saves
         .iter()
         .map(|o| place(&o.file, "output (saveAsTextFile)"))
         .collect::<Result<_, _>>()?;
@@ -405,7 +410,7 @@ fn script_module(
         .inputs
         .iter()
         .map(|i| &i.file)
-        .chain(job.outputs.iter().map(|o| &o.file))
+        .chain(saves.iter().map(|o| &o.file))
         .filter_map(file_identity)
         .collect();
     for (i, file) in files.iter().enumerate() {
@@ -419,7 +424,7 @@ fn script_module(
         .inputs
         .iter()
         .map(|i| &i.file)
-        .chain(job.outputs.iter().map(|o| &o.file))
+        .chain(saves.iter().map(|o| &o.file))
         .filter_map(|f| match f {
             Some(FileArg::Argv(n)) => Some(*n),
             _ => None,
@@ -449,6 +454,7 @@ fn script_module(
     out.push_str(
         "import ast\n\
          import collections\n\
+         import itertools\n\
          import os\n\
          import pathlib\n\
          import subprocess\n\
@@ -486,14 +492,18 @@ fn script_module(
          \x20       os.environ,\n\
          \x20       PYSPARK_PYTHON=sys.executable,\n\
          \x20       PYSPARK_SUBMIT_ARGS=\"--master local[2] pyspark-shell\",\n\
+         \x20       PYTHONIOENCODING=\"utf-8\",\n\
          \x20   )\n\
          \x20   process = subprocess.run(\n\
          \x20       [sys.executable, str(JOB_FILE), *argv],\n\
          \x20       cwd=folder,\n\
          \x20       env=env,\n\
          \x20       capture_output=True,\n\
-         \x20       text=True,\n\
          \x20   )\n\
+         \x20   # Decoded here, not by text=True: universal newlines would read a\n\
+         \x20   # printed \"\\r\" as a line break.\n\
+         \x20   process.stdout = process.stdout.decode(\"utf-8\", \"surrogateescape\")\n\
+         \x20   process.stderr = process.stderr.decode(\"utf-8\", \"replace\")\n\
          \x20   return process, saved\n\
          \n\
          \n\
@@ -504,6 +514,29 @@ fn script_module(
          \x20   for part in sorted(folder.glob(\"part-*\")):\n\
          \x20       lines.extend(part.read_text(encoding=\"utf-8\").split(\"\\n\")[:-1])\n\
          \x20   return lines if text else [ast.literal_eval(line) for line in lines]\n\
+         \n\
+         \n\
+         def same_printed(stdout, segments):\n\
+         \x20   \"\"\"What the script printed, print by print in the order it runs them:\n\
+         \x20   \"exact\" lines known in advance; a collected RDD's lines in \"any order\"\n\
+         \x20   (Spark promises collect() no order without a sort); sorted records'\n\
+         \x20   (key, line) pairs in \"ascending\" or \"descending\" key order, the lines\n\
+         \x20   of one key in any order (each partition is sorted as it arrives).\"\"\"\n\
+         \x20   lines = stdout.split(\"\\n\")\n\
+         \x20   assert lines.pop() == \"\", \"the last line printed has no line break\"\n\
+         \x20   at = 0\n\
+         \x20   for kind, expected in segments:\n\
+         \x20       if kind in (\"exact\", \"any order\"):\n\
+         \x20           groups = [expected] if kind == \"any order\" else [[x] for x in expected]\n\
+         \x20       else:\n\
+         \x20           keyed = sorted(expected, key=lambda pair: pair[0], reverse=kind == \"descending\")\n\
+         \x20           groups = [[line for _, line in group] for _, group in itertools.groupby(keyed, key=lambda pair: pair[0])]\n\
+         \x20       for group in groups:\n\
+         \x20           group = [piece for line in group for piece in line.split(\"\\n\")]\n\
+         \x20           printed = lines[at : at + len(group)]\n\
+         \x20           at += len(group)\n\
+         \x20           assert collections.Counter(printed) == collections.Counter(group)\n\
+         \x20   assert lines[at:] == [], \"the script printed more lines than predicted\"\n\
          \n\
          \n",
     );
@@ -531,7 +564,12 @@ fn script_module(
             }
             Outcome::Output(records) => {
                 out.push_str("    assert process.returncode == 0, process.stderr\n");
-                for (k, (output, records)) in job.outputs.iter().zip(records).enumerate() {
+                let saved = job
+                    .outputs
+                    .iter()
+                    .zip(records)
+                    .filter(|(o, _)| o.delivery != Delivery::Printed);
+                for (k, (output, records)) in saved.enumerate() {
                     let text = matches!(output.shape, Shape::Field(crate::ir::Ty::Str));
                     let mut values: Vec<String> = records
                         .iter()
@@ -543,6 +581,46 @@ fn script_module(
                         "    same_records(saved_records(saved[{k}], {}), {})",
                         if text { "True" } else { "False" },
                         python_list(&values, 4)
+                    );
+                }
+                if !job.printed.is_empty() {
+                    let segments: Vec<String> = job
+                        .printed
+                        .iter()
+                        .map(|print| match print {
+                            Print::Text(text) => format!("(\"exact\", [{}])", python_str(text)),
+                            Print::Records(n) | Print::Sorted { output: n, .. } => {
+                                let mut lines: Vec<String> = records
+                                    .get(*n)
+                                    .map(|rs| {
+                                        rs.iter()
+                                            .map(|r| {
+                                                python_value(&job.outputs[*n].shape, &mut r.iter())
+                                            })
+                                            .collect()
+                                    })
+                                    .unwrap_or_default();
+                                lines.sort();
+                                let kind = match print {
+                                    Print::Sorted {
+                                        ascending: true, ..
+                                    } => "ascending",
+                                    Print::Sorted {
+                                        ascending: false, ..
+                                    } => "descending",
+                                    _ => "any order",
+                                };
+                                format!("(\"{kind}\", {})", python_list(&lines, 12))
+                            }
+                        })
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "    same_printed(\n        process.stdout,\n        [\n{}        ],\n    )",
+                        segments
+                            .iter()
+                            .map(|s| format!("            {s},\n"))
+                            .collect::<String>()
                     );
                 }
             }

@@ -474,10 +474,12 @@ impl Node {
                 other => other.clone(),
             }
         }
+        // The node itself may be a name replaced: its class is the code's.
+        let obj = walk_obj(&self.obj, names);
         Node {
-            kind: self.kind.clone(),
+            kind: obj.str("_").unwrap_or(&self.kind).to_string(),
             loc: self.loc.clone(),
-            obj: walk_obj(&self.obj, names),
+            obj,
         }
     }
 
@@ -527,6 +529,110 @@ impl Node {
     pub fn compare_ops(&self) -> Vec<String> {
         self.list("ops").into_iter().map(|n| n.kind).collect()
     }
+
+    /// Code the front end writes itself, for a construct the job spells
+    /// another way (`reduceByKey(add)` is read as `lambda _0, _1: _0 + _1`):
+    /// a node of class `kind` at `loc`, so diagnostics point at the job's
+    /// own text.
+    pub fn make(kind: &str, loc: &Loc, fields: Vec<(&str, Field)>) -> Node {
+        let mut all: Vec<(Rc<str>, Val)> = vec![
+            (Rc::from("_"), Val::Str(Rc::from(kind))),
+            (Rc::from("l"), Val::Int(loc.line as i64)),
+            (Rc::from("c"), Val::Int(loc.column as i64)),
+        ];
+        for (name, field) in fields {
+            let value = match field {
+                Field::Node(node) => Val::Obj(node.obj),
+                Field::List(nodes) => {
+                    Val::List(nodes.into_iter().map(|n| Val::Obj(n.obj)).collect())
+                }
+                Field::Str(text) => Val::Str(Rc::from(text.as_str())),
+            };
+            all.push((Rc::from(name), value));
+        }
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        Node::new(
+            &loc.file,
+            Rc::new(Obj {
+                fields: all.into_boxed_slice(),
+            }),
+            None,
+        )
+    }
+
+    /// A read of the variable `id` (`ast.Name` in `Load` context).
+    pub fn make_name(id: &str, loc: &Loc) -> Node {
+        Node::make(
+            "Name",
+            loc,
+            vec![
+                ("id", Field::Str(id.to_string())),
+                ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+            ],
+        )
+    }
+
+    /// `lambda params: body`.
+    pub fn make_lambda(params: &[String], body: Node, loc: &Loc) -> Node {
+        let args = params
+            .iter()
+            .map(|p| Node::make("arg", loc, vec![("arg", Field::Str(p.clone()))]))
+            .collect();
+        Node::make(
+            "Lambda",
+            loc,
+            vec![
+                (
+                    "args",
+                    Field::Node(Node::make(
+                        "arguments",
+                        loc,
+                        vec![("args", Field::List(args))],
+                    )),
+                ),
+                ("body", Field::Node(body)),
+            ],
+        )
+    }
+
+    /// An integer constant.
+    pub fn make_int(value: i64, loc: &Loc) -> Node {
+        Node::make_constant("int", &value.to_string(), loc)
+    }
+
+    /// A string constant.
+    pub fn make_str(text: &str, loc: &Loc) -> Node {
+        Node::make_constant("str", text, loc)
+    }
+
+    /// An `ast.Constant` as ast_dump.py writes it: its value a plain object
+    /// (`k`ind and `v`alue), not a node.
+    fn make_constant(kind: &str, text: &str, loc: &Loc) -> Node {
+        let value = Rc::new(Obj {
+            fields: Box::new([
+                (Rc::from("k"), Val::Str(Rc::from(kind))),
+                (Rc::from("v"), Val::Str(Rc::from(text))),
+            ]),
+        });
+        let node = Node::make("Constant", loc, Vec::new());
+        let mut fields = node.obj.fields.to_vec();
+        fields.push((Rc::from("value"), Val::Obj(value)));
+        fields.sort_by(|a, b| a.0.cmp(&b.0));
+        Node::new(
+            &loc.file,
+            Rc::new(Obj {
+                fields: fields.into_boxed_slice(),
+            }),
+            None,
+        )
+    }
+}
+
+/// A field of a node the front end makes ([`Node::make`]).
+pub enum Field {
+    Node(Node),
+    List(Vec<Node>),
+    Str(String),
 }
 
 #[cfg(test)]

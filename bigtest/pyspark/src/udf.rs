@@ -37,6 +37,10 @@ pub struct Scope {
     /// The file's exception classes (`class MyError(ValueError): pass`):
     /// their base class, by name.
     pub exceptions: HashMap<String, String>,
+    /// Names bound once, at module level, by `from operator import add`
+    /// (to the function's name, `add`) or `import operator` (to ""): a job
+    /// passes them as functions (`reduceByKey(add)`).
+    pub operators: HashMap<String, String>,
 }
 
 /// Where and how a module-level name is bound in a way coco does not
@@ -336,7 +340,8 @@ impl Scope {
     /// Refuses `name` as Python's builtin where the module may rebind it
     /// (variables and `def`s of the UDF's own scope are checked by the
     /// caller).
-    fn builtin(&self, name: &str, loc: &Loc) -> Result<()> {
+    /// Refuses the builtin `name` where the module may rebind it.
+    pub(crate) fn builtin(&self, name: &str, loc: &Loc) -> Result<()> {
         if self.rebound.contains_key(name) {
             return self.refuse_rebound(name, loc, &format!("Python's builtin {name}"));
         }
@@ -396,6 +401,8 @@ struct ModuleScan {
     rebound: HashMap<String, Rebinding>,
     star_import: Option<Loc>,
     exceptions: HashMap<String, String>,
+    /// What [`Scope::operators`] is made from.
+    operators: HashMap<String, String>,
 }
 
 /// Whether module statements run unconditionally (`None`), or else how
@@ -522,8 +529,15 @@ impl ModuleScan {
                         None if s.is("Import") => {
                             name.split('.').next().unwrap_or_default().to_string()
                         }
-                        None => name,
+                        None => name.clone(),
                     };
+                    let from_operator = s.str("module").as_deref() == Some("operator")
+                        && s.json_int("level").unwrap_or(0) == 0;
+                    if flow.is_none() && from_operator {
+                        self.operators.insert(bound.clone(), name);
+                    } else if flow.is_none() && s.is("Import") && name == "operator" {
+                        self.operators.insert(bound.clone(), String::new());
+                    }
                     self.bind(bound, &s.loc, Bound::Other("imported"), flow);
                 }
             }
@@ -713,6 +727,11 @@ impl Scope {
     pub fn settle(&mut self, body: &[Node]) {
         let mut scan = ModuleScan::default();
         scan.statements(body, None);
+        // Bound by the import alone: nothing else binds the name.
+        self.operators = std::mem::take(&mut scan.operators)
+            .into_iter()
+            .filter(|(name, _)| !scan.rebound.contains_key(name))
+            .collect();
         for (name, (bound, loc)) in &scan.current {
             if scan.rebound.contains_key(name) {
                 continue;
@@ -1004,6 +1023,9 @@ impl<'s> Lowering<'s> {
 
     /// Calls a lambda or `def` (inlined) on `args`.
     fn invoke(&mut self, callable: &Node, args: Vec<PyVal>, loc: &Loc) -> Result<PyVal> {
+        if let Some(lambda) = crate::callables::as_lambda(self.scope, callable, args.len())? {
+            return self.invoke(&lambda, args, loc);
+        }
         let callable = match callable.name() {
             Some(name) => match self.scope.defs.get(&name) {
                 Some(_) if self.scope.rebound.contains_key(&name) => {
@@ -1978,7 +2000,28 @@ impl<'s> Lowering<'s> {
         }
     }
 
+    /// `str(value)`, as `%s` and f-strings also convert: `None` is the
+    /// text "None" (on the absent side of an outer join too), never an
+    /// error.
     fn str_of(&mut self, value: PyVal, loc: &Loc) -> Result<Value> {
+        let value = match value {
+            PyVal::None => return Ok(self.f.str("None", loc)),
+            PyVal::Maybe { present, value } => {
+                let (then, _) = self.f.block(&[]);
+                let (otherwise, _) = self.f.block(&[]);
+                let (after, args) = self.f.block(&[Ty::Str]);
+                self.f.cond_br(&present, (then, &[]), (otherwise, &[]), loc);
+                self.f.switch_to(then);
+                let text = self.str_of(*value, loc)?;
+                self.f.br(after, &[text], loc);
+                self.f.switch_to(otherwise);
+                let none = self.f.str("None", loc);
+                self.f.br(after, &[none], loc);
+                self.f.switch_to(after);
+                return Ok(args[0].clone());
+            }
+            other => other,
+        };
         let v = self.as_scalar(value, loc, "str()")?;
         Ok(match v.ty {
             Ty::Str => v,
@@ -2573,6 +2616,19 @@ impl<'s> Lowering<'s> {
                 &func.loc,
                 format!("{name} is a variable; a UDF calls defs of the file and builtins"),
             );
+        }
+        if self
+            .scope
+            .operators
+            .get(&name)
+            .is_some_and(|f| !f.is_empty())
+        {
+            // `add(a, b)` with `from operator import add`.
+            let values = args
+                .iter()
+                .map(|a| self.expr(a))
+                .collect::<Result<Vec<_>>>()?;
+            return self.invoke(&func, values, loc);
         }
         if self.scope.rebound.contains_key(&name) {
             let what = if self.scope.defs.contains_key(&name) {
@@ -3190,7 +3246,22 @@ pub fn describe(node: &Node) -> String {
         "Tuple" => "a tuple".into(),
         "List" => "a list literal".into(),
         "Dict" => "a dict literal".into(),
-        other => format!("a {other} expression"),
+        "Set" => "a set literal".into(),
+        "IfExp" => "a conditional expression (x if c else y)".into(),
+        "BinOp" => "arithmetic".into(),
+        "UnaryOp" => "a unary operator".into(),
+        "BoolOp" => "an and/or expression".into(),
+        "Compare" => "a comparison".into(),
+        "JoinedStr" => "an f-string".into(),
+        "ListComp" => "a list comprehension".into(),
+        "SetComp" => "a set comprehension".into(),
+        "DictComp" => "a dict comprehension".into(),
+        "GeneratorExp" => "a generator expression".into(),
+        "Starred" => "a starred expression".into(),
+        "NamedExpr" => "an assignment expression (:=)".into(),
+        "Await" => "an await expression".into(),
+        "Yield" | "YieldFrom" => "a yield expression".into(),
+        other => format!("an expression of class {other}"),
     }
 }
 

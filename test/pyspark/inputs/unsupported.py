@@ -119,7 +119,7 @@ def flat_map_values(lines):
 
 
 def sort_by(lines):
-    return lines.sortBy(lambda line: line)
+    return lines.map(lambda line: (line, 1)).sortByKey(True, 2, lambda k: k.lower())
 
 
 def parallelize_in_job(lines):

@@ -1,0 +1,31 @@
+"""A script at module level, as tutorials write them: a usage check, a
+SparkSession, the rows of spark.read.text, operator and builtin functions,
+and prints of collected records (in any order, sorted by Spark, sorted in
+the driver) and of constant text."""
+import sys
+from operator import add, itemgetter
+
+from pyspark.sql import SparkSession
+
+if len(sys.argv) < 2:
+    print("usage: script_printed.py <scores.txt>", file=sys.stderr)
+    sys.exit(1)
+
+spark = SparkSession.builder.appName("script_printed").getOrCreate()
+path = sys.argv[1]
+lines = spark.read.text(path).rdd.map(lambda r: r.value)
+pairs = lines.filter(lambda line: "," in line).map(
+    lambda line: (line.split(",")[0], int(line.split(",")[1]))
+)
+totals = pairs.reduceByKey(add)
+best = pairs.reduceByKey(max)
+print("Totals:")
+for name, total in totals.collect():
+    print(name, total, sep="\t")
+print("Best, highest first:")
+for name, score in best.sortBy(itemgetter(1), ascending=False).collect():
+    print(f"{name}: {score}")
+output = totals.collect()
+for (name, total) in sorted(output):
+    print("%s=%d" % (name, total))
+spark.stop()

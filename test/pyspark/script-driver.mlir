@@ -1,0 +1,32 @@
+// A script's driver code: read, not run. The tests pass the arguments the
+// code reads, so a usage check is decided; prints of collected records are
+// outputs (test/pyspark/jobs/script_printed.py runs them on Spark). What the
+// driver does beyond that is a located error naming the construct.
+
+// RUN: coco-bigtest import pyspark/jobs/script_printed.py | FileCheck %s
+// CHECK: func.func @script_printed()
+// CHECK: df.source "input_0" {{.*}} loc("pyspark/jobs/script_printed.py":16:9)
+// CHECK: df.sink "print_24"
+// CHECK: df.sink "print_27"
+// CHECK: df.sink "print_30"
+
+// RUN: not coco-bigtest import pyspark/inputs/driver_exit.py 2>&1 | FileCheck %s --check-prefix=EXIT
+// EXIT: coco-bigtest: error: pyspark/inputs/driver_exit.py:8:9: the script exits here when given the one argument its code reads (sys.argv[1]), which is what the generated tests pass
+
+// RUN: not coco-bigtest import pyspark/inputs/driver_if_data.py 2>&1 | FileCheck %s --check-prefix=IF-DATA
+// IF-DATA: coco-bigtest: error: pyspark/inputs/driver_if_data.py:7:4: an `if` of the driver code is read when constants and len(sys.argv) decide it; this test depends on something else
+
+// RUN: not coco-bigtest import pyspark/inputs/driver_print_count.py 2>&1 | FileCheck %s --check-prefix=PRINT-COUNT
+// PRINT-COUNT: coco-bigtest: error: pyspark/inputs/driver_print_count.py:7:1: print() of a value the job computes is read in a loop over collected records (`for x in rdd.collect(): print(x)`); this one prints something else
+
+// RUN: not coco-bigtest import pyspark/inputs/driver_two_prints.py 2>&1 | FileCheck %s --check-prefix=TWO-PRINTS
+// TWO-PRINTS: coco-bigtest: error: pyspark/inputs/driver_two_prints.py:6:1: a loop over collected records is read when its body is one print(...)
+
+// RUN: not coco-bigtest import pyspark/inputs/driver_row_field.py 2>&1 | FileCheck %s --check-prefix=ROW-FIELD
+// ROW-FIELD: coco-bigtest: error: pyspark/inputs/driver_row_field.py:6:42: the rows of spark.read.text(...).rdd are read through .map(lambda r: r[0]) (or r.value), as Spark's examples do; sc.textFile(path) gives the lines themselves
+
+// RUN: not coco-bigtest import pyspark/inputs/driver_operator.py 2>&1 | FileCheck %s --check-prefix=OPERATOR
+// OPERATOR: coco-bigtest: error: pyspark/inputs/driver_operator.py:8:34: operator.xor is not supported as a function (add, sub, mul, truediv, floordiv, mod, pow, concat, the comparisons, neg, not_, truth, abs and itemgetter are)
+
+// RUN: not coco-bigtest import pyspark/inputs/driver_print_end.py 2>&1 | FileCheck %s --check-prefix=END
+// END: coco-bigtest: error: pyspark/inputs/driver_print_end.py:7:21: print(..., end=...) other than a line break is not supported: each print is a line of the output
