@@ -5,10 +5,13 @@
 
 // RUN: coco-bigtest import pyspark/jobs/script_printed.py | FileCheck %s
 // CHECK: func.func @script_printed()
-// CHECK: df.source "input_0" {{.*}} loc("pyspark/jobs/script_printed.py":16:9)
-// CHECK: df.sink "print_24"
-// CHECK: df.sink "print_27"
-// CHECK: df.sink "print_30"
+// CHECK: df.source "input_0" {{.*}} loc("pyspark/jobs/script_printed.py":17:9)
+// CHECK: df.sink "print_25"
+// CHECK: df.sink "print_28"
+// CHECK: df.sink "print_31"
+// CHECK: df.sink "print_33"
+// CHECK: df.sink "count_34" {{.*}} loc("pyspark/jobs/script_printed.py":34:5)
+// CHECK: df.sink "count_35" {{.*}} loc("pyspark/jobs/script_printed.py":35:57)
 
 // RUN: not coco-bigtest import pyspark/inputs/driver_exit.py 2>&1 | FileCheck %s --check-prefix=EXIT
 // EXIT: coco-bigtest: error: pyspark/inputs/driver_exit.py:8:9: the script exits here when given the one argument its code reads (sys.argv[1]), which is what the generated tests pass
@@ -16,8 +19,8 @@
 // RUN: not coco-bigtest import pyspark/inputs/driver_if_data.py 2>&1 | FileCheck %s --check-prefix=IF-DATA
 // IF-DATA: coco-bigtest: error: pyspark/inputs/driver_if_data.py:7:4: an `if` of the driver code is read when constants and len(sys.argv) decide it; this test depends on something else
 
-// RUN: not coco-bigtest import pyspark/inputs/driver_print_count.py 2>&1 | FileCheck %s --check-prefix=PRINT-COUNT
-// PRINT-COUNT: coco-bigtest: error: pyspark/inputs/driver_print_count.py:7:1: print() of a value the job computes is read in a loop over collected records (`for x in rdd.collect(): print(x)`); this one prints something else
+// RUN: not coco-bigtest import pyspark/inputs/driver_print_first.py 2>&1 | FileCheck %s --check-prefix=PRINT-FIRST
+// PRINT-FIRST: coco-bigtest: error: pyspark/inputs/driver_print_first.py:7:17: .first() in a printed value is not supported (an RDD's count() is)
 
 // RUN: not coco-bigtest import pyspark/inputs/driver_two_prints.py 2>&1 | FileCheck %s --check-prefix=TWO-PRINTS
 // TWO-PRINTS: coco-bigtest: error: pyspark/inputs/driver_two_prints.py:6:1: a loop over collected records is read when its body is one print(...)

@@ -148,17 +148,28 @@ pub fn exit_in(body: &[Node]) -> Option<Loc> {
     })
 }
 
+/// Whether `code` reads `sys.argv`.
+pub fn mentions_argv(code: &Node) -> bool {
+    let mut work = vec![code.clone()];
+    while let Some(node) = work.pop() {
+        if is_argv(&node) {
+            return true;
+        }
+        work.extend(node.children());
+    }
+    false
+}
+
 /// Where a `print(...)` writes.
 pub enum Printed {
-    /// Standard output: this expression is the text of the line (without
-    /// its line break).
-    Stdout(Node),
+    /// Standard output: the line is `sep.join(str(a) for a in args)`.
+    Stdout { args: Vec<Node>, sep: String },
     /// `file=sys.stderr`: not what the test compares.
     Stderr,
 }
 
-/// What `print(args...)` writes: `str(a) + sep + str(b) ...`. `sep` must
-/// be a string constant, `end` "\n", `file` `sys.stdout` or `sys.stderr`.
+/// What `print(args...)` writes. `sep` must be a string constant, `end`
+/// a line break, `file` `sys.stdout` or `sys.stderr`.
 pub fn printed(call: &Node) -> Result<Printed> {
     let loc = &call.loc;
     let mut sep = " ".to_string();
@@ -208,42 +219,236 @@ pub fn printed(call: &Node) -> Result<Printed> {
             "print(*values) is not supported; print the values one by one",
         );
     }
-    let text = |e: Node| {
-        if e.str_constant().is_some() {
-            return e;
+    Ok(Printed::Stdout { args, sep })
+}
+
+/// `(args...)`, the values one `print` writes.
+pub fn args_tuple(args: Vec<Node>, loc: &Loc) -> Node {
+    Node::make(
+        "Tuple",
+        loc,
+        vec![
+            ("elts", Field::List(args)),
+            ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+        ],
+    )
+}
+
+/// A piece of the Python source of a value the driver prints: code, or a
+/// number known once the job has run (`rdd.count()`, the records of the
+/// output it names).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    Code(String),
+    Count(usize),
+}
+
+/// The Python source of `e`, an argument of a driver `print`, that the
+/// test evaluates (so `%`, f-strings and `str()` are Python's own):
+/// constants, arithmetic, `%` and f-strings, `str`/`int`/`float`/`len`/
+/// `round`/`abs`/`repr` calls, tuples; `leaf` gives the source of names
+/// and of calls of the job's own (an action's value).
+pub fn python_source(
+    e: &Node,
+    leaf: &mut dyn FnMut(&Node) -> Result<Option<Vec<Source>>>,
+) -> Result<Vec<Source>> {
+    if let Some(parts) = leaf(e)? {
+        return Ok(parts);
+    }
+    let code = |text: String| vec![Source::Code(text)];
+    let joined = |pieces: Vec<Vec<Source>>, open: &str, sep: &str, close: &str| {
+        let mut out = code(open.to_string());
+        for (i, piece) in pieces.into_iter().enumerate() {
+            if i > 0 {
+                out.push(Source::Code(sep.to_string()));
+            }
+            out.extend(piece);
         }
-        Node::make(
-            "Call",
-            &e.loc.clone(),
-            vec![
-                ("func", Field::Node(Node::make_name("str", &e.loc))),
-                ("args", Field::List(vec![e])),
-            ],
-        )
+        out.push(Source::Code(close.to_string()));
+        out
     };
-    let mut pieces = args.into_iter().map(text);
-    let Some(first) = pieces.next() else {
-        return Ok(Printed::Stdout(Node::make_str("", loc)));
-    };
-    let line = pieces.fold(first, |left, right| {
-        let joined = Node::make(
-            "BinOp",
-            loc,
-            vec![
-                ("left", Field::Node(left)),
-                ("op", Field::Node(Node::make("Add", loc, Vec::new()))),
-                ("right", Field::Node(Node::make_str(&sep, loc))),
-            ],
+    match e.kind.as_str() {
+        "Constant" => match e.constant() {
+            Some(Constant::Str(text)) => Ok(code(coco_spark::python::str_literal(&text))),
+            Some(Constant::Int(digits)) => Ok(code(digits)),
+            Some(Constant::Float(x)) => Ok(code(coco_spark::python::float_literal(x))),
+            Some(Constant::Bool(b)) => Ok(code(if b { "True" } else { "False" }.into())),
+            Some(Constant::None) => Ok(code("None".into())),
+            _ => unsupported(&e.loc, "this constant in a printed value is not supported"),
+        },
+        "BinOp" => {
+            let op = match e.op_kind("op").as_deref() {
+                Some("Add") => " + ",
+                Some("Sub") => " - ",
+                Some("Mult") => " * ",
+                Some("Div") => " / ",
+                Some("FloorDiv") => " // ",
+                Some("Mod") => " % ",
+                Some("Pow") => " ** ",
+                _ => return unsupported(&e.loc, "this operator in a printed value is not supported"),
+            };
+            let left = python_source(&e.expect("left"), leaf)?;
+            let right = python_source(&e.expect("right"), leaf)?;
+            Ok(joined(vec![left, right], "(", op, ")"))
+        }
+        "UnaryOp" if e.op_kind("op").as_deref() == Some("USub") => {
+            let operand = python_source(&e.expect("operand"), leaf)?;
+            Ok(joined(vec![operand], "(-", "", ")"))
+        }
+        "Tuple" => {
+            let items = e
+                .list("elts")
+                .iter()
+                .map(|item| python_source(item, leaf))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(joined(items, "(", ", ", ",)"))
+        }
+        "Call" => {
+            let func = e.expect("func").name().unwrap_or_default();
+            if !matches!(
+                func.as_str(),
+                "str" | "int" | "float" | "len" | "round" | "abs" | "repr" | "format"
+            ) || !e.list("keywords").is_empty()
+            {
+                return unsupported(
+                    &e.loc,
+                    "a printed value calls str, int, float, len, round, abs, repr or format here",
+                );
+            }
+            let args = e
+                .list("args")
+                .iter()
+                .map(|a| python_source(a, leaf))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(joined(args, &format!("{func}("), ", ", ")"))
+        }
+        // f"{x:>5}" is "" + format(x, ">5"), with !r and !s as repr and str.
+        "JoinedStr" => {
+            let mut pieces = vec![code("\"\"".into())];
+            for part in e.list("values") {
+                if let Some(text) = part.str_constant() {
+                    pieces.push(code(coco_spark::python::str_literal(&text)));
+                    continue;
+                }
+                let mut value = python_source(&part.expect("value"), leaf)?;
+                let conversion = match part.json_int("conversion").unwrap_or(-1) {
+                    -1 => None,
+                    114 => Some("repr"),
+                    115 => Some("str"),
+                    97 => Some("ascii"),
+                    _ => return unsupported(&part.loc, "this f-string conversion is not supported"),
+                };
+                if let Some(conversion) = conversion {
+                    value = joined(vec![value], &format!("{conversion}("), "", ")");
+                }
+                let spec = match part.child("format_spec") {
+                    Some(spec) => python_source(&spec, leaf)?,
+                    None => code("\"\"".into()),
+                };
+                pieces.push(joined(vec![value, spec], "format(", ", ", ")"));
+            }
+            Ok(joined(pieces, "(", " + ", ")"))
+        }
+        _ => unsupported(
+            &e.loc,
+            format!(
+                "{} in a printed value is not supported (constants, arithmetic, % and f-strings, and str() of the driver's values are)",
+                crate::udf::describe(e)
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(code: &str) -> Vec<Node> {
+        let python = std::env::var("COCO_PYTHON").unwrap_or_else(|_| "python3".into());
+        crate::syntax::parse(&python, "job.py", code.as_bytes())
+            .expect("parses")
+            .module
+            .list("body")
+    }
+
+    fn test_of(code: &str) -> Node {
+        body(code)[0].expect("test")
+    }
+
+    #[test]
+    fn the_arguments_read_are_the_largest_argv_index() {
+        let code = "a = sys.argv[1]\nif x:\n    b = int(sys.argv[3])\n";
+        assert_eq!(arguments_read(&body(code)), 3);
+        assert_eq!(arguments_read(&body("x = 1\n")), 0);
+    }
+
+    #[test]
+    fn usage_checks_are_decided_by_the_arguments_read() {
+        let check = test_of("if len(sys.argv) != 2:\n    pass\n");
+        assert_eq!(decide(&check, 1), Some(false));
+        assert_eq!(decide(&check, 2), Some(true));
+        let chained = test_of("if 1 < len(sys.argv) <= 3 and not False:\n    pass\n");
+        assert_eq!(decide(&chained, 1), Some(true));
+        assert_eq!(decide(&chained, 3), Some(false));
+        // What the data decides is not decided here.
+        assert_eq!(
+            decide(&test_of("if lines.count() > 2:\n    pass\n"), 1),
+            None
         );
-        Node::make(
-            "BinOp",
-            loc,
-            vec![
-                ("left", Field::Node(joined)),
-                ("op", Field::Node(Node::make("Add", loc, Vec::new()))),
-                ("right", Field::Node(right)),
-            ],
-        )
-    });
-    Ok(Printed::Stdout(line))
+        assert_eq!(
+            decide(&test_of("if len(sys.argv[1]) > 2:\n    pass\n"), 1),
+            None
+        );
+    }
+
+    #[test]
+    fn every_way_to_exit_is_found() {
+        for code in [
+            "sys.exit(-1)\n",
+            "exit(1)\n",
+            "quit()\n",
+            "os._exit(2)\n",
+            "raise SystemExit(1)\n",
+            "raise SystemExit\n",
+        ] {
+            assert!(exit_in(&body(code)).is_some(), "{code}");
+        }
+        assert!(exit_in(&body("print('usage')\nlog.exit()\n")).is_none());
+    }
+
+    #[test]
+    fn printed_values_become_python_source() {
+        let call = body("print(f'{n:>4} x', '%d%%' % n, str(-n), sep='|')\n")[0].expect("value");
+        let Printed::Stdout { args, sep } = printed(&call).unwrap() else {
+            panic!("stdout");
+        };
+        assert_eq!(sep, "|");
+        let mut leaf = |e: &Node| -> Result<Option<Vec<Source>>> {
+            Ok((e.name().as_deref() == Some("n")).then(|| vec![Source::Count(4)]))
+        };
+        let sources: Vec<Vec<Source>> = args
+            .iter()
+            .map(|a| python_source(a, &mut leaf))
+            .collect::<Result<_>>()
+            .unwrap();
+        let text = |parts: &[Source]| -> String {
+            parts
+                .iter()
+                .map(|p| match p {
+                    Source::Code(c) => c.clone(),
+                    Source::Count(n) => format!("<{n}>"),
+                })
+                .collect()
+        };
+        assert_eq!(
+            text(&sources[0]),
+            r#"("" + format(<4>, ("" + ">4")) + " x")"#
+        );
+        assert_eq!(text(&sources[1]), r#"("%d%%" % <4>)"#);
+        assert_eq!(text(&sources[2]), "str((-<4>))");
+        let stderr = body("print('x', file=sys.stderr)\n")[0].expect("value");
+        assert!(matches!(printed(&stderr).unwrap(), Printed::Stderr));
+        let end = body("print('x', end='')\n")[0].expect("value");
+        assert!(printed(&end).is_err());
+    }
 }

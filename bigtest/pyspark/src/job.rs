@@ -85,7 +85,9 @@ pub enum Delivery {
     /// A DataFrame: its rows, as tuples.
     Frame,
     /// What a script prints, a line per record (`for (w, c) in
-    /// rdd.collect(): print(w, c)`), in the order collect gives them.
+    /// rdd.collect(): print(w, c)`), in the order collect gives them: each
+    /// record is the values `print` writes, which the test writes with
+    /// Python's own `str()`.
     Printed,
 }
 
@@ -93,14 +95,24 @@ pub enum Delivery {
 /// standard output holds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Print {
-    /// A line known before the job runs (`print("Counts:")`).
-    Text(String),
-    /// The lines of output `n` (a [`Delivery::Printed`] sink).
-    Records(usize),
-    /// The lines of output `n`, whose records are (sort key, line): in
-    /// the keys' order, lines of equal keys in any order (Spark sorts each
-    /// partition as its records arrive).
-    Sorted { output: usize, ascending: bool },
+    /// One `print` of the driver: each argument's Python source, which
+    /// the test evaluates (with the counts the job gives in place) and
+    /// writes as `print` does, joined by `sep`.
+    Line {
+        args: Vec<Vec<crate::driver::Source>>,
+        sep: String,
+    },
+    /// The lines of output `n` (a [`Delivery::Printed`] sink), whose
+    /// records are each line's `print` arguments, joined by `sep`.
+    Records { output: usize, sep: String },
+    /// The same, whose records are (sort key, arguments): in the keys'
+    /// order, lines of equal keys in any order (Spark sorts each partition
+    /// as its records arrive).
+    Sorted {
+        output: usize,
+        sep: String,
+        ascending: bool,
+    },
 }
 
 /// What the job is, for the pytest module and the reports.
@@ -148,6 +160,8 @@ enum Binding {
     /// A value of a script's driver known before the job runs, as its
     /// code: a constant, `sys.argv[1]`, `int(sys.argv[2])`.
     Driver(Node),
+    /// `rdd.count()` in a script: the number of records of output `n`.
+    Count(usize),
 }
 
 /// RDD operators, to tell the function under test from UDF helpers.
@@ -495,8 +509,13 @@ impl<'s> Builder<'s> {
                     let Some(value) = s.child("value") else {
                         continue;
                     };
+                    let counts = value.is("Call")
+                        && value.expect("func").str("attr").as_deref() == Some("count")
+                        && value.list("args").is_empty();
                     let binding = if self.argc.is_some() && is_driver_value(&value, env) {
                         Binding::Driver(driver_code(&value, env))
+                    } else if self.argc.is_some() && counts {
+                        Binding::Count(self.counted(&value, env)?)
                     } else {
                         self.binding(&value, env)?
                     };
@@ -575,7 +594,7 @@ impl<'s> Builder<'s> {
                 if self.argc.is_none() {
                     return unsupported(&call.loc, "print() in the function under test: return the RDD, or read the file as a script (its `__main__` block), whose prints are its output");
                 }
-                return self.driver_print(call);
+                return self.driver_print(call, env);
             }
         }
         unsupported(
@@ -656,11 +675,11 @@ impl<'s> Builder<'s> {
             Binding::Context => self.context_method(&method, e, env),
             Binding::Rdd(rdd) => self.operator(&method, rdd, e, env).map(Binding::Rdd),
             Binding::Rdds(_) => unsupported(&e.loc, format!(".{method}() of a tuple of RDDs")),
-            Binding::Driver(code) => unsupported(
+            Binding::Driver(_) | Binding::Count(_) => unsupported(
                 &e.loc,
                 format!(
                     ".{method}() of {}, a value of the driver, in the job's RDD code",
-                    describe(&code)
+                    describe(&func.expect("value"))
                 ),
             ),
         }
@@ -729,22 +748,79 @@ impl<'s> Builder<'s> {
         self.body(&branch, env)
     }
 
-    /// `print(...)` in a script's driver, outside a loop: a line of its
-    /// output, when it is known before the job runs.
-    fn driver_print(&mut self, call: &Node) -> Result<()> {
-        match crate::driver::printed(call)? {
-            crate::driver::Printed::Stderr => Ok(()),
-            crate::driver::Printed::Stdout(line) => match constant_text(&line) {
-                Some(text) => {
-                    self.printed.push(Print::Text(text));
-                    Ok(())
-                }
-                None => unsupported(
-                    &call.loc,
-                    "print() of a value the job computes is read in a loop over collected records (`for x in rdd.collect(): print(x)`); this one prints something else",
+    /// `print(...)` in a script's driver, outside a loop: a line whose
+    /// values are constants, driver values and counts
+    /// (`print("words:", rdd.count())`).
+    fn driver_print(&mut self, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<()> {
+        let (args, sep) = match crate::driver::printed(call)? {
+            crate::driver::Printed::Stderr => return Ok(()),
+            crate::driver::Printed::Stdout { args, sep } => (args, sep),
+        };
+        let args = args
+            .iter()
+            .map(|arg| crate::driver::python_source(arg, &mut |e: &Node| self.printed_leaf(e, env)))
+            .collect::<Result<Vec<_>>>()?;
+        self.printed.push(Print::Line { args, sep });
+        Ok(())
+    }
+
+    /// The source of a name or call in a printed value: a count, or a
+    /// driver value known before the job runs; `None` for what
+    /// [`crate::driver::python_source`] reads itself.
+    fn printed_leaf(
+        &mut self,
+        e: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<Option<Vec<crate::driver::Source>>> {
+        if let Some(name) = e.name() {
+            return match env.get(&name).cloned() {
+                Some(Binding::Count(output)) => Ok(Some(vec![crate::driver::Source::Count(output)])),
+                Some(Binding::Driver(code)) if crate::driver::mentions_argv(&code) => unsupported(
+                    &e.loc,
+                    format!("{name} holds the command line, which the test chooses; a printed value of it is not supported"),
                 ),
-            },
+                Some(Binding::Driver(code)) => crate::driver::python_source(&code, &mut |inner: &Node| {
+                    self.printed_leaf(inner, env)
+                })
+                .map(Some),
+                Some(_) => unsupported(
+                    &e.loc,
+                    format!("{name} is an RDD or the Spark context: print its records in a loop over collect(), or its count()"),
+                ),
+                None => unsupported(&e.loc, format!("{name} is not a value the driver knows here")),
+            };
         }
+        if crate::driver::argv_index(e).is_some() {
+            return unsupported(
+                &e.loc,
+                "the command line is chosen by the test; a printed value of it is not supported",
+            );
+        }
+        if e.is("Call") && e.expect("func").is("Attribute") {
+            let method = e.expect("func").str("attr").unwrap_or_default();
+            if method == "count" && e.list("args").is_empty() {
+                return Ok(Some(vec![crate::driver::Source::Count(
+                    self.counted(e, env)?,
+                )]));
+            }
+            return unsupported(
+                &e.loc,
+                format!(".{method}() in a printed value is not supported (an RDD's count() is)"),
+            );
+        }
+        Ok(None)
+    }
+
+    /// `rdd.count()` in a script: a sink of the RDD, whose records the
+    /// test counts; returns the output's index.
+    fn counted(&mut self, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<usize> {
+        let rdd = match self.binding(call, env)? {
+            Binding::Rdd(rdd) if rdd.delivery == Delivery::Count => rdd,
+            _ => return unsupported(&call.loc, "count() of something that is not an RDD"),
+        };
+        let name = self.udf_name(&format!("count_{}", call.loc.line));
+        self.sink(&name, &rdd, &call.loc)?;
+        Ok(self.outputs.len() - 1)
     }
 
     /// `for TARGET in rdd.collect(): print(...)`: each record's line is an
@@ -811,9 +887,9 @@ impl<'s> Builder<'s> {
                 "for ... else over collected records is not supported",
             );
         }
-        let line = match crate::driver::printed(&print)? {
+        let (args, sep) = match crate::driver::printed(&print)? {
             crate::driver::Printed::Stderr => return Ok(()),
-            crate::driver::Printed::Stdout(line) => line,
+            crate::driver::Printed::Stdout { args, sep } => (args, sep),
         };
         // The loop's variables are the record, or its fields.
         let record = "_record".to_string();
@@ -823,23 +899,15 @@ impl<'s> Builder<'s> {
             Node::make_name(&record, &s.loc),
             &mut names,
         )?;
-        let mut line = line.substitute(&names);
+        // Each line's values; the test writes them as print does, with
+        // Python's own str() (a tuple, a float, None).
+        let mut line = crate::driver::args_tuple(args, &print.loc).substitute(&names);
         // Sorted records: each line with its sort key, for the test to
         // check the order (`sorted` in the driver sorts after Spark's).
         let order = sorted.or(rdd.order.clone());
         if let Some(order) = &order {
             let key = apply_to(&order.key, Node::make_name(&record, &s.loc), self.scope)?;
-            line = Node::make(
-                "Tuple",
-                &print.loc,
-                vec![
-                    ("elts", Field::List(vec![key, line])),
-                    (
-                        "ctx",
-                        Field::Node(Node::make("Load", &print.loc, Vec::new())),
-                    ),
-                ],
-            );
+            line = crate::driver::args_tuple(vec![key, line], &print.loc);
         }
         let lambda = Node::make_lambda(std::slice::from_ref(&record), line, &print.loc);
         let name = self.udf_name(&format!("print_{}", print.loc.line));
@@ -851,18 +919,9 @@ impl<'s> Builder<'s> {
             &rdd.shape,
             &print.loc,
         )?;
-        let shape = shape.unwrap_or(Shape::Tuple(Vec::new()));
-        let text_of = match (&order, &shape) {
-            (None, Shape::Field(Ty::Str)) => true,
-            (Some(_), Shape::Tuple(pair)) => matches!(pair.as_slice(), [_, Shape::Field(Ty::Str)]),
-            _ => false,
+        let Some(shape) = shape else {
+            return unsupported(&print.loc, "this print writes nothing coco can type");
         };
-        if !text_of {
-            return unsupported(
-                &print.loc,
-                "print writes text; this line's value is not a str",
-            );
-        }
         self.udfs.push(text);
         let lines = self.map(&rdd, &name, shape, &print.loc);
         let lines = Rdd {
@@ -872,9 +931,10 @@ impl<'s> Builder<'s> {
         self.sink(&name, &lines, &print.loc)?;
         let output = self.outputs.len() - 1;
         self.printed.push(match order {
-            None => Print::Records(output),
+            None => Print::Records { output, sep },
             Some(order) => Print::Sorted {
                 output,
+                sep,
                 ascending: order.ascending,
             },
         });
@@ -1557,26 +1617,6 @@ fn driver_code(node: &Node, env: &BTreeMap<String, Binding>) -> Node {
     }
 }
 
-/// The text of a line known before the job runs: string constants and
-/// `str()` of int constants, joined by `+`.
-fn constant_text(line: &Node) -> Option<String> {
-    if let Some(text) = line.str_constant() {
-        return Some(text);
-    }
-    if line.is("BinOp") && line.op_kind("op").as_deref() == Some("Add") {
-        return Some(constant_text(&line.expect("left"))? + &constant_text(&line.expect("right"))?);
-    }
-    if line.is("Call") && line.expect("func").name().as_deref() == Some("str") {
-        let args = line.list("args");
-        if let [only] = &args[..] {
-            if let Some(Constant::Int(digits)) = only.constant() {
-                return Some(digits);
-            }
-        }
-    }
-    None
-}
-
 /// The names a `for` target binds, each to its part of `value` (`(w, c)`
 /// binds w to `value[0]` and c to `value[1]`).
 fn unpack(target: &Node, value: Node, names: &mut HashMap<String, Node>) -> Result<()> {
@@ -1757,7 +1797,7 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
             }
             Ok(true)
         }
-        Binding::Context | Binding::Driver(_) => {
+        Binding::Context | Binding::Driver(_) | Binding::Count(_) => {
             unsupported(&loc, format!("{name} returns no RDD"))
         }
     }

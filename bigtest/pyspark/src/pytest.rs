@@ -9,6 +9,7 @@ use coco_dataflow::value::Value;
 use coco_spark::python::{float_literal, str_literal as python_str, text as docstring_text};
 
 use crate::{
+    driver::Source,
     job::{Delivery, FileArg, Job, Print},
     shape::Shape,
 };
@@ -398,7 +399,7 @@ fn script_module(
     let saves: Vec<&crate::job::Output> = job
         .outputs
         .iter()
-        .filter(|o| o.delivery != Delivery::Printed)
+        .filter(|o| o.delivery == Delivery::Rdd)
         .collect();
     let outputs: Vec<String> = saves
         .iter()
@@ -517,25 +518,32 @@ fn script_module(
          \n\
          \n\
          def same_printed(stdout, segments):\n\
-         \x20   \"\"\"What the script printed, print by print in the order it runs them:\n\
-         \x20   \"exact\" lines known in advance; a collected RDD's lines in \"any order\"\n\
-         \x20   (Spark promises collect() no order without a sort); sorted records'\n\
-         \x20   (key, line) pairs in \"ascending\" or \"descending\" key order, the lines\n\
-         \x20   of one key in any order (each partition is sorted as it arrives).\"\"\"\n\
+         \x20   \"\"\"What the script printed, print by print in the order it runs them.\n\
+         \x20   Each expected line is the values its print writes, written here as\n\
+         \x20   print writes them (str() of each, joined by sep): \"exact\" lines known\n\
+         \x20   in advance; a collected RDD's lines in \"any order\" (Spark promises\n\
+         \x20   collect() no order without a sort); sorted records' (key, values) in\n\
+         \x20   \"ascending\" or \"descending\" key order, lines of one key in any order\n\
+         \x20   (each partition is sorted as its records arrive).\"\"\"\n\
          \x20   lines = stdout.split(\"\\n\")\n\
          \x20   assert lines.pop() == \"\", \"the last line printed has no line break\"\n\
          \x20   at = 0\n\
-         \x20   for kind, expected in segments:\n\
-         \x20       if kind in (\"exact\", \"any order\"):\n\
-         \x20           groups = [expected] if kind == \"any order\" else [[x] for x in expected]\n\
+         \x20   for kind, sep, expected in segments:\n\
+         \x20       if kind == \"exact\":\n\
+         \x20           groups = [[values] for values in expected]\n\
+         \x20       elif kind == \"any order\":\n\
+         \x20           groups = [expected]\n\
          \x20       else:\n\
-         \x20           keyed = sorted(expected, key=lambda pair: pair[0], reverse=kind == \"descending\")\n\
-         \x20           groups = [[line for _, line in group] for _, group in itertools.groupby(keyed, key=lambda pair: pair[0])]\n\
+         \x20           first = kind == \"descending\"\n\
+         \x20           keyed = sorted(expected, key=lambda pair: pair[0], reverse=first)\n\
+         \x20           runs = itertools.groupby(keyed, key=lambda pair: pair[0])\n\
+         \x20           groups = [[values for _, values in run] for _, run in runs]\n\
          \x20       for group in groups:\n\
-         \x20           group = [piece for line in group for piece in line.split(\"\\n\")]\n\
-         \x20           printed = lines[at : at + len(group)]\n\
-         \x20           at += len(group)\n\
-         \x20           assert collections.Counter(printed) == collections.Counter(group)\n\
+         \x20           text = [sep.join(map(str, values)) for values in group]\n\
+         \x20           text = [piece for line in text for piece in line.split(\"\\n\")]\n\
+         \x20           printed = lines[at : at + len(text)]\n\
+         \x20           at += len(text)\n\
+         \x20           assert collections.Counter(printed) == collections.Counter(text)\n\
          \x20   assert lines[at:] == [], \"the script printed more lines than predicted\"\n\
          \n\
          \n",
@@ -568,7 +576,7 @@ fn script_module(
                     .outputs
                     .iter()
                     .zip(records)
-                    .filter(|(o, _)| o.delivery != Delivery::Printed);
+                    .filter(|(o, _)| o.delivery == Delivery::Rdd);
                 for (k, (output, records)) in saved.enumerate() {
                     let text = matches!(output.shape, Shape::Field(crate::ir::Ty::Str));
                     let mut values: Vec<String> = records
@@ -588,15 +596,35 @@ fn script_module(
                         .printed
                         .iter()
                         .map(|print| match print {
-                            Print::Text(text) => format!("(\"exact\", [{}])", python_str(text)),
-                            Print::Records(n) | Print::Sorted { output: n, .. } => {
+                            Print::Line { args, sep } => {
+                                let values: Vec<String> = args
+                                    .iter()
+                                    .map(|parts| {
+                                        parts
+                                            .iter()
+                                            .map(|part| match part {
+                                                Source::Code(code) => code.clone(),
+                                                Source::Count(n) => {
+                                                    records.get(*n).map_or(0, Vec::len).to_string()
+                                                }
+                                            })
+                                            .collect::<String>()
+                                    })
+                                    .collect();
+                                format!(
+                                    "(\"exact\", {}, [({}{})])",
+                                    python_str(sep),
+                                    values.join(", "),
+                                    if values.is_empty() { "" } else { "," }
+                                )
+                            }
+                            Print::Records { output, sep } | Print::Sorted { output, sep, .. } => {
+                                let shape = &job.outputs[*output].shape;
                                 let mut lines: Vec<String> = records
-                                    .get(*n)
+                                    .get(*output)
                                     .map(|rs| {
                                         rs.iter()
-                                            .map(|r| {
-                                                python_value(&job.outputs[*n].shape, &mut r.iter())
-                                            })
+                                            .map(|r| python_value(shape, &mut r.iter()))
                                             .collect()
                                     })
                                     .unwrap_or_default();
@@ -610,7 +638,11 @@ fn script_module(
                                     } => "descending",
                                     _ => "any order",
                                 };
-                                format!("(\"{kind}\", {})", python_list(&lines, 12))
+                                format!(
+                                    "(\"{kind}\", {}, {})",
+                                    python_str(sep),
+                                    python_list(&lines, 12)
+                                )
                             }
                         })
                         .collect();

@@ -1,7 +1,8 @@
 """A script at module level, as tutorials write them: a usage check, a
 SparkSession, the rows of spark.read.text, operator and builtin functions,
 and prints of collected records (in any order, sorted by Spark, sorted in
-the driver) and of constant text."""
+the driver; a pair, written by Python's own str()), of constant text and
+of counts."""
 import sys
 from operator import add, itemgetter
 
@@ -28,4 +29,8 @@ for name, score in best.sortBy(itemgetter(1), ascending=False).collect():
 output = totals.collect()
 for (name, total) in sorted(output):
     print("%s=%d" % (name, total))
+for record in best.mapValues(lambda score: score / 2).collect():
+    print(record)
+n = pairs.count()
+print(f"{n} scores, {n / 3:.2f} a third;", "%d names" % totals.count(), sep=" ")
 spark.stop()

@@ -4,4 +4,4 @@ from pyspark import SparkContext
 
 sc = SparkContext(appName="driver_print_count")
 lines = sc.textFile(sys.argv[1])
-print("lines:", lines.count())
+print("first:", lines.first())
