@@ -33,3 +33,8 @@
 
 // RUN: not coco-bigtest import pyspark/inputs/driver_print_end.py 2>&1 | FileCheck %s --check-prefix=END
 // END: coco-bigtest: error: pyspark/inputs/driver_print_end.py:7:21: print(..., end=...) other than a line break is not supported: each print is a line of the output
+
+// take(), top() and takeOrdered() give any n records (the first n in a
+// sort's order): a test reads them where a script prints them.
+// RUN: not coco-bigtest import pyspark/inputs/take_returned.py 2>&1 | FileCheck %s --check-prefix=TAKE
+// TAKE: coco-bigtest: error: pyspark/inputs/take_returned.py:2:5: the records of take(), top() and takeOrdered() are read where a script prints them (`for x in rdd.take(5): print(x)`); return or save the RDD itself

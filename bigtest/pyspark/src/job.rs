@@ -103,15 +103,22 @@ pub enum Print {
         sep: String,
     },
     /// The lines of output `n` (a [`Delivery::Printed`] sink), whose
-    /// records are each line's `print` arguments, joined by `sep`.
-    Records { output: usize, sep: String },
+    /// records are each line's `print` arguments, joined by `sep`; after
+    /// `take(limit)`, any `limit` of them.
+    Records {
+        output: usize,
+        sep: String,
+        limit: Option<usize>,
+    },
     /// The same, whose records are (sort key, arguments): in the keys'
     /// order, lines of equal keys in any order (Spark sorts each partition
-    /// as its records arrive).
+    /// as its records arrive); after `top`/`takeOrdered`/`take`, the first
+    /// `limit` in that order.
     Sorted {
         output: usize,
         sep: String,
         ascending: bool,
+        limit: Option<usize>,
     },
 }
 
@@ -141,6 +148,9 @@ struct Rdd {
     /// After `sortByKey`/`sortBy` (and filters): the order Spark gives its
     /// records, which what the script prints of them keeps.
     order: Option<Order>,
+    /// `take(n)`, `top(n)`, `takeOrdered(n)`: the driver gets at most `n`
+    /// of the records (the first `n` in `order`, or any `n` without one).
+    limit: Option<usize>,
 }
 
 /// A sort of records: by `key`, a function of one record.
@@ -316,6 +326,7 @@ impl<'s> Builder<'s> {
             delivery: Delivery::Rdd,
             rows: false,
             order: None,
+            limit: None,
         }
     }
 
@@ -368,6 +379,7 @@ impl<'s> Builder<'s> {
             delivery: Delivery::Frame,
             rows: false,
             order: None,
+            limit: None,
         };
         self.sink(name, &rdd, loc)
     }
@@ -468,6 +480,12 @@ impl<'s> Builder<'s> {
     }
 
     fn sink(&mut self, name: &str, rdd: &Rdd, loc: &Loc) -> Result<()> {
+        if rdd.limit.is_some() {
+            return unsupported(
+                loc,
+                "the records of take(), top() and takeOrdered() are read where a script prints them (`for x in rdd.take(5): print(x)`); return or save the RDD itself",
+            );
+        }
         if self.outputs.iter().any(|o| o.name == name) {
             return unsupported(loc, format!("two outputs named {name}"));
         }
@@ -931,11 +949,16 @@ impl<'s> Builder<'s> {
         self.sink(&name, &lines, &print.loc)?;
         let output = self.outputs.len() - 1;
         self.printed.push(match order {
-            None => Print::Records { output, sep },
+            None => Print::Records {
+                output,
+                sep,
+                limit: rdd.limit,
+            },
             Some(order) => Print::Sorted {
                 output,
                 sep,
                 ascending: order.ascending,
+                limit: rdd.limit,
             },
         });
         Ok(())
@@ -1067,7 +1090,9 @@ impl<'s> Builder<'s> {
                 format!("{method}() of the result of {action}(): it is a value of the driver, not an RDD"),
             );
         }
-        if !call.list("keywords").is_empty() && !matches!(method, "sortBy" | "sortByKey") {
+        if !call.list("keywords").is_empty()
+            && !matches!(method, "sortBy" | "sortByKey" | "top" | "takeOrdered")
+        {
             return unsupported(
                 loc,
                 format!("keyword arguments of {method}() are not supported"),
@@ -1179,6 +1204,60 @@ impl<'s> Builder<'s> {
                     (1..fields, value)
                 };
                 Ok(self.project(&rdd, method, keep, shape, loc))
+            }
+            "take" | "top" | "takeOrdered" => {
+                let count = args.first().and_then(|n| match n.constant() {
+                    Some(Constant::Int(digits)) if n.is("Constant") => digits.parse::<usize>().ok(),
+                    _ => None,
+                });
+                let Some(count) = count else {
+                    return unsupported(
+                        loc,
+                        format!(
+                            "{method}() takes a number of records written as an int constant here"
+                        ),
+                    );
+                };
+                let mut key = args.get(1).cloned();
+                for keyword in call.list("keywords") {
+                    match keyword.str("arg").as_deref() {
+                        Some("key") if method != "take" && key.is_none() => {
+                            key = Some(keyword.expect("value"))
+                        }
+                        _ => {
+                            return unsupported(
+                                &keyword.loc,
+                                format!("this argument of {method}() is not supported"),
+                            )
+                        }
+                    }
+                }
+                if args.len() > 1 + usize::from(method != "take") {
+                    return unsupported(
+                        loc,
+                        format!(
+                            "{method}() takes at most {} argument(s)",
+                            1 + usize::from(method != "take")
+                        ),
+                    );
+                }
+                let at = &call.loc;
+                let identity = || {
+                    Node::make_lambda(&["_record".to_string()], Node::make_name("_record", at), at)
+                };
+                let order = match method {
+                    "take" => rdd.order.clone(),
+                    _ => Some(Order {
+                        key: key.unwrap_or_else(identity),
+                        ascending: method == "takeOrdered",
+                    }),
+                };
+                Ok(Rdd {
+                    delivery: Delivery::Collect,
+                    order,
+                    limit: Some(count),
+                    ..rdd
+                })
             }
             "collect" | "count" => {
                 udf_arg(0)?;

@@ -524,26 +524,41 @@ fn script_module(
          \x20   in advance; a collected RDD's lines in \"any order\" (Spark promises\n\
          \x20   collect() no order without a sort); sorted records' (key, values) in\n\
          \x20   \"ascending\" or \"descending\" key order, lines of one key in any order\n\
-         \x20   (each partition is sorted as its records arrive).\"\"\"\n\
+         \x20   (each partition is sorted as its records arrive). With a limit\n\
+         \x20   (take, top, takeOrdered) only the first `limit` lines are printed:\n\
+         \x20   of the records in any order, or of one key at the limit, any of them.\"\"\"\n\
          \x20   lines = stdout.split(\"\\n\")\n\
          \x20   assert lines.pop() == \"\", \"the last line printed has no line break\"\n\
          \x20   at = 0\n\
-         \x20   for kind, sep, expected in segments:\n\
+         \x20   for kind, sep, limit, expected in segments:\n\
          \x20       if kind == \"exact\":\n\
          \x20           groups = [[values] for values in expected]\n\
          \x20       elif kind == \"any order\":\n\
          \x20           groups = [expected]\n\
          \x20       else:\n\
-         \x20           first = kind == \"descending\"\n\
-         \x20           keyed = sorted(expected, key=lambda pair: pair[0], reverse=first)\n\
+         \x20           descending = kind == \"descending\"\n\
+         \x20           keyed = sorted(expected, key=lambda pair: pair[0], reverse=descending)\n\
          \x20           runs = itertools.groupby(keyed, key=lambda pair: pair[0])\n\
          \x20           groups = [[values for _, values in run] for _, run in runs]\n\
+         \x20       left = len(expected) if limit is None else limit\n\
          \x20       for group in groups:\n\
+         \x20           if left == 0:\n\
+         \x20               break\n\
          \x20           text = [sep.join(map(str, values)) for values in group]\n\
-         \x20           text = [piece for line in text for piece in line.split(\"\\n\")]\n\
-         \x20           printed = lines[at : at + len(text)]\n\
-         \x20           at += len(text)\n\
-         \x20           assert collections.Counter(printed) == collections.Counter(text)\n\
+         \x20           taken = min(left, len(text))\n\
+         \x20           left -= taken\n\
+         \x20           remaining = list(text)\n\
+         \x20           for _ in range(taken):\n\
+         \x20               # One record's line, which may hold line breaks of its own.\n\
+         \x20               for line in remaining:\n\
+         \x20                   size = 1 + line.count(\"\\n\")\n\
+         \x20                   if \"\\n\".join(lines[at : at + size]) == line:\n\
+         \x20                       remaining.remove(line)\n\
+         \x20                       at += size\n\
+         \x20                       break\n\
+         \x20               else:\n\
+         \x20                   printed = lines[at] if at < len(lines) else \"nothing\"\n\
+         \x20                   assert False, f\"printed {printed!r}, not among {remaining}\"\n\
          \x20   assert lines[at:] == [], \"the script printed more lines than predicted\"\n\
          \n\
          \n",
@@ -612,13 +627,16 @@ fn script_module(
                                     })
                                     .collect();
                                 format!(
-                                    "(\"exact\", {}, [({}{})])",
+                                    "(\"exact\", {}, None, [({}{})])",
                                     python_str(sep),
                                     values.join(", "),
                                     if values.is_empty() { "" } else { "," }
                                 )
                             }
-                            Print::Records { output, sep } | Print::Sorted { output, sep, .. } => {
+                            Print::Records { output, sep, limit }
+                            | Print::Sorted {
+                                output, sep, limit, ..
+                            } => {
                                 let shape = &job.outputs[*output].shape;
                                 let mut lines: Vec<String> = records
                                     .get(*output)
@@ -639,8 +657,9 @@ fn script_module(
                                     _ => "any order",
                                 };
                                 format!(
-                                    "(\"{kind}\", {}, {})",
+                                    "(\"{kind}\", {}, {}, {})",
                                     python_str(sep),
+                                    limit.map_or("None".to_string(), |n| n.to_string()),
                                     python_list(&lines, 12)
                                 )
                             }

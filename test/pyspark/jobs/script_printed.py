@@ -1,8 +1,8 @@
 """A script at module level, as tutorials write them: a usage check, a
 SparkSession, the rows of spark.read.text, operator and builtin functions,
 and prints of collected records (in any order, sorted by Spark, sorted in
-the driver; a pair, written by Python's own str()), of constant text and
-of counts."""
+the driver; a pair, written by Python's own str(); the first records of
+take and top), of constant text and of counts."""
 import sys
 from operator import add, itemgetter
 
@@ -31,6 +31,10 @@ for (name, total) in sorted(output):
     print("%s=%d" % (name, total))
 for record in best.mapValues(lambda score: score / 2).collect():
     print(record)
+for name, total in totals.top(2, key=lambda pair: pair[1]):
+    print(name, total)
+for name, score in pairs.take(2):
+    print(name.upper(), score)
 n = pairs.count()
 print(f"{n} scores, {n / 3:.2f} a third;", "%d names" % totals.count(), sep=" ")
 spark.stop()

@@ -1,0 +1,2 @@
+def first_words(lines):
+    return lines.flatMap(lambda line: line.split()).take(3)
