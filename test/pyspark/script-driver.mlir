@@ -10,8 +10,11 @@
 // CHECK: df.sink "print_28"
 // CHECK: df.sink "print_31"
 // CHECK: df.sink "print_33"
-// CHECK: df.sink "count_34" {{.*}} loc("pyspark/jobs/script_printed.py":34:5)
-// CHECK: df.sink "count_35" {{.*}} loc("pyspark/jobs/script_printed.py":35:57)
+// CHECK: df.sink "print_35" {{.*}} : !df.dataset<tuple<i64, !df.str, i64>>
+// CHECK: df.sink "print_37"
+// CHECK: df.sink "print_39"
+// CHECK: df.sink "count_40" {{.*}} loc("pyspark/jobs/script_printed.py":40:5)
+// CHECK: df.sink "count_41" {{.*}} loc("pyspark/jobs/script_printed.py":41:57)
 
 // RUN: not coco-bigtest import pyspark/inputs/driver_exit.py 2>&1 | FileCheck %s --check-prefix=EXIT
 // EXIT: coco-bigtest: error: pyspark/inputs/driver_exit.py:8:9: the script exits here when given the one argument its code reads (sys.argv[1]), which is what the generated tests pass

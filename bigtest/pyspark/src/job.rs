@@ -151,6 +151,9 @@ struct Rdd {
     /// `take(n)`, `top(n)`, `takeOrdered(n)`: the driver gets at most `n`
     /// of the records (the first `n` in `order`, or any `n` without one).
     limit: Option<usize>,
+    /// `countByValue()`, `countByKey()`: a dict of the driver, whose
+    /// `items()` are the (key, count) records.
+    dict: bool,
 }
 
 /// A sort of records: by `key`, a function of one record.
@@ -327,6 +330,7 @@ impl<'s> Builder<'s> {
             rows: false,
             order: None,
             limit: None,
+            dict: false,
         }
     }
 
@@ -380,6 +384,7 @@ impl<'s> Builder<'s> {
             rows: false,
             order: None,
             limit: None,
+            dict: false,
         };
         self.sink(name, &rdd, loc)
     }
@@ -1084,7 +1089,7 @@ impl<'s> Builder<'s> {
                 }
             }
         }
-        if let Some(action) = action_name(rdd.delivery) {
+        if let Some(action) = action_name(rdd.delivery).filter(|_| !rdd.dict) {
             return unsupported(
                 loc,
                 format!("{method}() of the result of {action}(): it is a value of the driver, not an RDD"),
@@ -1114,6 +1119,32 @@ impl<'s> Builder<'s> {
                 ),
             }
         };
+        if rdd.dict {
+            return match method {
+                "items" => {
+                    udf_arg(0)?;
+                    Ok(Rdd { dict: false, ..rdd })
+                }
+                "keys" | "values" => {
+                    udf_arg(0)?;
+                    let (key, count) = key_value(&rdd)?;
+                    let (keep, shape) = if method == "keys" {
+                        (0..1, Shape::Field(key))
+                    } else {
+                        (1..2, count)
+                    };
+                    let projected = self.project(&rdd, method, keep, shape, loc);
+                    Ok(Rdd {
+                        delivery: Delivery::Collect,
+                        ..projected
+                    })
+                }
+                _ => unsupported(
+                    loc,
+                    format!("the dict {method}() is called on is read through items(), keys() or values() in a print loop"),
+                ),
+            };
+        }
         match method {
             "map" | "flatMap" | "filter" | "mapValues" | "flatMapValues" => {
                 let f = udf_arg(1)?;
@@ -1204,6 +1235,62 @@ impl<'s> Builder<'s> {
                     (1..fields, value)
                 };
                 Ok(self.project(&rdd, method, keep, shape, loc))
+            }
+            "countByValue" | "countByKey" => {
+                udf_arg(0)?;
+                // Each value (key) with its number of records, as
+                // map(lambda x: (x, 1)).reduceByKey(add) counts them.
+                let at = &call.loc;
+                let record = "_record".to_string();
+                let counted = if method == "countByKey" {
+                    key_value(&rdd)?;
+                    subscript(Node::make_name(&record, at), 0, at)
+                } else {
+                    if !matches!(rdd.shape, Shape::Field(_)) {
+                        return unsupported(loc, format!("countByValue() of records of type {} is not supported yet (single values are)", rdd.shape.python()));
+                    }
+                    Node::make_name(&record, at)
+                };
+                let pair = crate::driver::args_tuple(vec![counted, Node::make_int(1, at)], at);
+                let lambda = Node::make_lambda(std::slice::from_ref(&record), pair, at);
+                let name = self.udf_name(&snake(method));
+                let (text, shape) =
+                    udf::lower(self.scope, &name, &lambda, Apply::Record, &rdd.shape, at)?;
+                let Some(shape) = shape else {
+                    return unsupported(
+                        loc,
+                        format!("{method}() of these records is not supported"),
+                    );
+                };
+                self.udfs.push(text);
+                let ones = self.map(&rdd, &name, shape, loc);
+                let params = ["_a".to_string(), "_b".to_string()];
+                let sum = Node::make(
+                    "BinOp",
+                    at,
+                    vec![
+                        ("left", Field::Node(Node::make_name(&params[0], at))),
+                        ("op", Field::Node(Node::make("Add", at, Vec::new()))),
+                        ("right", Field::Node(Node::make_name(&params[1], at))),
+                    ],
+                );
+                let add = Node::make_lambda(&params, sum, at);
+                let fold =
+                    self.fold_udf(&add, "reduceByKey", &Shape::Field(Ty::Int), "its values")?;
+                let counts = self.dataset(
+                    format!(
+                        "df.reduce_by_key {} @{fold} : {}",
+                        ones.value,
+                        dataset_type(&ones.shape)
+                    ),
+                    ones.shape.clone(),
+                    loc,
+                );
+                Ok(Rdd {
+                    delivery: Delivery::Collect,
+                    dict: true,
+                    ..counts
+                })
             }
             "take" | "top" | "takeOrdered" => {
                 let count = args.first().and_then(|n| match n.constant() {

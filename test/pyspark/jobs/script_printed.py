@@ -2,7 +2,7 @@
 SparkSession, the rows of spark.read.text, operator and builtin functions,
 and prints of collected records (in any order, sorted by Spark, sorted in
 the driver; a pair, written by Python's own str(); the first records of
-take and top), of constant text and of counts."""
+take and top; the items of countByKey), of constant text and of counts."""
 import sys
 from operator import add, itemgetter
 
@@ -35,6 +35,8 @@ for name, total in totals.top(2, key=lambda pair: pair[1]):
     print(name, total)
 for name, score in pairs.take(2):
     print(name.upper(), score)
+for name, count in sorted(pairs.countByKey().items()):
+    print("{} scored {} times".format(name, count))
 n = pairs.count()
 print(f"{n} scores, {n / 3:.2f} a third;", "%d names" % totals.count(), sep=" ")
 spark.stop()
