@@ -41,3 +41,8 @@
 // sort's order): a test reads them where a script prints them.
 // RUN: not coco-bigtest import pyspark/inputs/take_returned.py 2>&1 | FileCheck %s --check-prefix=TAKE
 // TAKE: coco-bigtest: error: pyspark/inputs/take_returned.py:2:5: the records of take(), top() and takeOrdered() are read where a script prints them (`for x in rdd.take(5): print(x)`); return or save the RDD itself
+
+// argparse: positionals are the files the test passes, options keep their
+// defaults (test/pyspark/jobs/script_args.py runs on Spark).
+// RUN: not coco-bigtest import pyspark/inputs/driver_nargs.py 2>&1 | FileCheck %s --check-prefix=NARGS
+// NARGS: coco-bigtest: error: pyspark/inputs/driver_nargs.py:6:31: add_argument's nargs is not supported (help, metavar, dest, type, default, action and required=False are)

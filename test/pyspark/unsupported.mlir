@@ -124,7 +124,7 @@
 // PRINT-IN-JOB-NEXT: print(lines.count())
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry returns_nothing 2>&1 | FileCheck %s --check-prefix=RETURNS-NOTHING
-// RETURNS-NOTHING: coco-bigtest: error: pyspark/inputs/unsupported.py:181:5: a call whose result is dropped: the job's RDD code assigns, returns or saves its RDDs
+// RETURNS-NOTHING: coco-bigtest: error: pyspark/inputs/unsupported.py:181:5: a call of .map() whose result is dropped: the job's RDD code assigns, returns or saves its RDDs
 // RETURNS-NOTHING-NEXT: lines.map(lambda line: line)
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry operator_after_action 2>&1 | FileCheck %s --check-prefix=OPERATOR-AFTER-ACTION

@@ -265,13 +265,27 @@ fn finish(mut child: Child, stdin: Option<Vec<u8>>, timeout: Duration, reap_grou
     let out = drain(child.stdout.take().expect("piped"));
     let err = drain(child.stderr.take().expect("piped"));
     let pid = child.id() as libc::pid_t;
-    let deadline = Instant::now() + timeout;
+    let start = Instant::now();
+    let mut deadline = start + timeout;
+    // A run that is still computing at its deadline is slow (a loaded
+    // machine), not hung: it gets a third of the deadline more while its
+    // processes keep using CPU, up to four deadlines in all. One that
+    // waits without computing is a hang.
+    let cap = start + timeout * 4;
+    let mut cpu_at_last_check = 0.0;
     let mut timed_out = false;
     let (status, peak_rss) = loop {
         if let Some(done) = wait4(pid, libc::WNOHANG) {
             break done;
         }
-        if Instant::now() >= deadline {
+        let now = Instant::now();
+        if now >= deadline {
+            let cpu = group_cpu_seconds(pid);
+            if now < cap && cpu - cpu_at_last_check >= 1.0 {
+                cpu_at_last_check = cpu;
+                deadline = now + timeout / 3;
+                continue;
+            }
             timed_out = true;
             kill_group(pid, libc::SIGKILL);
             break wait4(pid, 0).unwrap_or((None, 0));
@@ -288,6 +302,36 @@ fn finish(mut child: Child, stdin: Option<Vec<u8>>, timeout: Duration, reap_grou
         timed_out,
         peak_rss,
     }
+}
+
+/// CPU seconds (user and system) used so far by the live processes of the
+/// process group `pid` leads, from /proc.
+fn group_cpu_seconds(pid: libc::pid_t) -> f64 {
+    // SAFETY: sysconf has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    let mut total = 0u64;
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // After the command's closing parenthesis: state, ppid, pgrp, ...,
+        // utime (14th field of the line) and stime (15th).
+        let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let number = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+        if number(2) == Some(pid as u64) {
+            total += number(11).unwrap_or(0) + number(12).unwrap_or(0);
+        }
+    }
+    total as f64 / ticks
 }
 
 /// `wait4(pid)`: `None` while it runs (with WNOHANG), else its status and

@@ -104,8 +104,12 @@ pub fn decide(test: &Node, argc: usize) -> Option<bool> {
         "UnaryOp" if test.op_kind("op").as_deref() == Some("Not") => {
             decide(&test.expect("operand"), argc).map(|v| !v)
         }
+        // Truth as Python has it.
         "Constant" => match test.constant()? {
             Constant::Bool(b) => Some(b),
+            Constant::None => Some(false),
+            Constant::Int(digits) => Some(!digits.trim_start_matches(['-', '0']).is_empty()),
+            Constant::Str(text) => Some(!text.is_empty()),
             _ => None,
         },
         _ => None,
@@ -450,5 +454,128 @@ mod tests {
         assert!(matches!(printed(&stderr).unwrap(), Printed::Stderr));
         let end = body("print('x', end='')\n")[0].expect("value");
         assert!(printed(&end).is_err());
+    }
+}
+
+/// An `argparse.ArgumentParser` as the script declares it: what each
+/// `args.NAME` holds when the test passes the positional arguments (files)
+/// and no option, so options keep their defaults.
+#[derive(Clone, Debug, Default)]
+pub struct Arguments {
+    positionals: usize,
+    values: std::collections::BTreeMap<String, Node>,
+}
+
+impl Arguments {
+    /// `parser.add_argument(...)`.
+    pub fn add(&mut self, call: &Node) -> Result<()> {
+        let loc = &call.loc;
+        let names: Option<Vec<String>> = call.list("args").iter().map(Node::str_constant).collect();
+        let Some(names) = names.filter(|n| !n.is_empty()) else {
+            return unsupported(loc, "add_argument takes its names as string constants here");
+        };
+        let mut dest = None;
+        let mut convert = None;
+        let mut default = None;
+        let mut action = None;
+        for keyword in call.list("keywords") {
+            let value = keyword.expect("value");
+            match keyword.str("arg").as_deref() {
+                Some("help" | "metavar") => {}
+                Some("dest") => dest = value.str_constant(),
+                Some("type") => match value.name().as_deref() {
+                    Some("int" | "float" | "str") => convert = value.name(),
+                    _ => return unsupported(&value.loc, "an argument's type is int, float or str here"),
+                },
+                Some("default") => default = Some(value),
+                Some("action") => action = value.str_constant(),
+                Some("required") if value.constant() == Some(Constant::Bool(false)) => {}
+                other => {
+                    return unsupported(
+                        &keyword.loc,
+                        format!(
+                            "add_argument's {} is not supported (help, metavar, dest, type, default, action and required=False are)",
+                            other.unwrap_or("**")
+                        ),
+                    )
+                }
+            }
+        }
+        let converted = |code: Node, convert: &Option<String>| match convert {
+            Some(kind) if kind != "str" => Node::make(
+                "Call",
+                &code.loc.clone(),
+                vec![
+                    ("func", Field::Node(Node::make_name(kind, &code.loc))),
+                    ("args", Field::List(vec![code])),
+                ],
+            ),
+            _ => code,
+        };
+        let (name, value) = if !names[0].starts_with('-') {
+            if names.len() > 1 || default.is_some() || action.is_some() {
+                return unsupported(
+                    loc,
+                    "a positional argument takes one name, and no default or action, here",
+                );
+            }
+            self.positionals += 1;
+            let argv = Node::make(
+                "Attribute",
+                loc,
+                vec![
+                    ("value", Field::Node(Node::make_name("sys", loc))),
+                    ("attr", Field::Str("argv".into())),
+                    ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+                ],
+            );
+            let item = Node::make(
+                "Subscript",
+                loc,
+                vec![
+                    ("value", Field::Node(argv)),
+                    (
+                        "slice",
+                        Field::Node(Node::make_int(self.positionals as i64, loc)),
+                    ),
+                    ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+                ],
+            );
+            (names[0].clone(), converted(item, &convert))
+        } else {
+            let long = names
+                .iter()
+                .find(|n| n.starts_with("--"))
+                .unwrap_or(&names[0]);
+            let name = long.trim_start_matches('-').replace('-', "_");
+            let value = match action.as_deref() {
+                Some("store_true") => Node::make_constant("bool", "False", loc),
+                Some("store_false") => Node::make_constant("bool", "True", loc),
+                None | Some("store") => match default {
+                    Some(d) if d.str_constant().is_some() => converted(d, &convert),
+                    Some(d) => d,
+                    None => Node::make_constant("none", "None", loc),
+                },
+                Some(other) => {
+                    return unsupported(
+                        loc,
+                        format!("add_argument's action {other:?} is not supported"),
+                    )
+                }
+            };
+            (name, value)
+        };
+        self.values.insert(dest.unwrap_or(name), value);
+        Ok(())
+    }
+
+    /// The number of positional arguments (`sys.argv[1]` onwards).
+    pub fn positionals(&self) -> usize {
+        self.positionals
+    }
+
+    /// What `args.NAME` holds.
+    pub fn value(&self, name: &str) -> Option<&Node> {
+        self.values.get(name)
     }
 }

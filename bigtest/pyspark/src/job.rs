@@ -175,6 +175,10 @@ enum Binding {
     Driver(Node),
     /// `rdd.count()` in a script: the number of records of output `n`.
     Count(usize),
+    /// `argparse.ArgumentParser(...)` and the arguments added so far.
+    Parser(crate::driver::Arguments),
+    /// `parser.parse_args()`: each `args.NAME`.
+    Namespace(crate::driver::Arguments),
 }
 
 /// RDD operators, to tell the function under test from UDF helpers.
@@ -535,7 +539,9 @@ impl<'s> Builder<'s> {
                     let counts = value.is("Call")
                         && value.expect("func").str("attr").as_deref() == Some("count")
                         && value.list("args").is_empty();
-                    let binding = if self.argc.is_some() && is_driver_value(&value, env) {
+                    let binding = if let Some(parsing) = self.argparse(&value, env)? {
+                        parsing
+                    } else if self.argc.is_some() && is_driver_value(&value, env) {
                         Binding::Driver(driver_code(&value, env))
                     } else if self.argc.is_some() && counts {
                         Binding::Count(self.counted(&value, env)?)
@@ -590,6 +596,17 @@ impl<'s> Builder<'s> {
             if func.is("Attribute") {
                 let method = func.str("attr").unwrap_or_default();
                 let receiver = func.expect("value");
+                if let Some(Binding::Parser(arguments)) =
+                    receiver.name().and_then(|name| env.get_mut(&name))
+                {
+                    if method != "add_argument" {
+                        return unsupported(
+                            &call.loc,
+                            format!("ArgumentParser.{method}() is not supported (add_argument and parse_args are)"),
+                        );
+                    }
+                    return arguments.add(call);
+                }
                 if method == "saveAsTextFile" {
                     let rdd = match self.binding(&receiver, env)? {
                         Binding::Rdd(rdd) if rdd.delivery == Delivery::Rdd => rdd,
@@ -605,7 +622,12 @@ impl<'s> Builder<'s> {
                         .unwrap_or_else(|| format!("output_{}", self.outputs.len()));
                     self.sink(&name, &rdd, &call.loc)?;
                     if let Some(output) = self.outputs.last_mut() {
-                        output.file = call.list("args").first().and_then(FileArg::of);
+                        output.file = call
+                            .list("args")
+                            .first()
+                            .map(|a| driver_code(a, env))
+                            .as_ref()
+                            .and_then(FileArg::of);
                     }
                     return Ok(());
                 }
@@ -698,13 +720,15 @@ impl<'s> Builder<'s> {
             Binding::Context => self.context_method(&method, e, env),
             Binding::Rdd(rdd) => self.operator(&method, rdd, e, env).map(Binding::Rdd),
             Binding::Rdds(_) => unsupported(&e.loc, format!(".{method}() of a tuple of RDDs")),
-            Binding::Driver(_) | Binding::Count(_) => unsupported(
-                &e.loc,
-                format!(
-                    ".{method}() of {}, a value of the driver, in the job's RDD code",
-                    describe(&func.expect("value"))
-                ),
-            ),
+            Binding::Driver(_) | Binding::Count(_) | Binding::Parser(_) | Binding::Namespace(_) => {
+                unsupported(
+                    &e.loc,
+                    format!(
+                        ".{method}() of {}, a value of the driver, in the job's RDD code",
+                        describe(&func.expect("value"))
+                    ),
+                )
+            }
         }
     }
 
@@ -742,6 +766,42 @@ impl<'s> Builder<'s> {
         Ok(Some(Rdd { rows: true, ..rdd }))
     }
 
+    /// `argparse.ArgumentParser(...)` or `parser.parse_args()` (`value`):
+    /// the binding it makes, or `None` for anything else.
+    fn argparse(
+        &mut self,
+        value: &Node,
+        env: &BTreeMap<String, Binding>,
+    ) -> Result<Option<Binding>> {
+        if !value.is("Call") {
+            return Ok(None);
+        }
+        let func = value.expect("func");
+        let creates = func.name().as_deref() == Some("ArgumentParser")
+            || (func.str("attr").as_deref() == Some("ArgumentParser")
+                && func.expect("value").name().as_deref() == Some("argparse"));
+        if creates {
+            return Ok(Some(Binding::Parser(crate::driver::Arguments::default())));
+        }
+        if func.str("attr").as_deref() != Some("parse_args") {
+            return Ok(None);
+        }
+        let Some(Binding::Parser(arguments)) =
+            func.expect("value").name().and_then(|n| env.get(&n))
+        else {
+            return Ok(None);
+        };
+        if !value.list("args").is_empty() || !value.list("keywords").is_empty() {
+            return unsupported(
+                &value.loc,
+                "parse_args() reads the command line here, without arguments",
+            );
+        }
+        // The test passes the positional arguments.
+        self.argc = self.argc.map(|n| n.max(arguments.positionals()));
+        Ok(Some(Binding::Namespace(arguments.clone())))
+    }
+
     /// An `if` of a script's driver: decided by the command line the tests
     /// give (`if len(sys.argv) != 2: print(usage); sys.exit(-1)`).
     fn driver_if(
@@ -750,7 +810,7 @@ impl<'s> Builder<'s> {
         env: &mut BTreeMap<String, Binding>,
     ) -> Result<Option<(Binding, Loc)>> {
         let argc = self.argc.unwrap_or(0);
-        let Some(truth) = crate::driver::decide(&s.expect("test"), argc) else {
+        let Some(truth) = crate::driver::decide(&driver_code(&s.expect("test"), env), argc) else {
             return unsupported(
                 &s.expect("test").loc,
                 "an `if` of the driver code is read when constants and len(sys.argv) decide it; this test depends on something else",
@@ -1063,7 +1123,11 @@ impl<'s> Builder<'s> {
         env: &mut BTreeMap<String, Binding>,
     ) -> Result<Rdd> {
         let loc = &call.expect("func").attr_loc();
-        let args = call.list("args");
+        let args: Vec<Node> = call
+            .list("args")
+            .iter()
+            .map(|a| closure_constants(a, env))
+            .collect();
         if rdd.rows {
             return match method {
                 "cache" | "persist" | "repartition" | "coalesce" => Ok(rdd),
@@ -1736,6 +1800,9 @@ fn is_driver_value(value: &Node, env: &BTreeMap<String, Binding>) -> bool {
     if let Some(name) = value.name() {
         return matches!(env.get(&name), Some(Binding::Driver(_)));
     }
+    if namespace_value(value, env).is_some() {
+        return true;
+    }
     match value.kind.as_str() {
         "BinOp" => {
             is_driver_value(&value.expect("left"), env)
@@ -1769,18 +1836,70 @@ fn is_driver_value(value: &Node, env: &BTreeMap<String, Binding>) -> bool {
 /// `node` with the names it reads that hold driver values replaced by
 /// their code (`path = sys.argv[1]; sc.textFile(path)` reads `sys.argv[1]`).
 fn driver_code(node: &Node, env: &BTreeMap<String, Binding>) -> Node {
-    let names: HashMap<String, Node> = env
-        .iter()
-        .filter_map(|(name, b)| match b {
-            Binding::Driver(code) => Some((name.clone(), code.clone())),
+    node.replace_with(&|e: &Node| {
+        if let Some(code) = namespace_value(e, env) {
+            return Some(code);
+        }
+        let is_load = e.child("ctx").is_some_and(|c| c.is("Load"));
+        match e.name().and_then(|name| env.get(&name)) {
+            Some(Binding::Driver(code)) if is_load => Some(code.clone()),
             _ => None,
-        })
-        .collect();
-    if names.is_empty() {
-        node.clone()
-    } else {
-        node.substitute(&names)
+        }
+    })
+}
+
+/// A lambda of the driver with the driver's values it reads in place,
+/// where they are known before the job runs (`min_length = 4`, an
+/// argparse option's default): the same constant in every task. A value
+/// of the command line (the test chooses it) or of an action is left as
+/// a name, which the UDF lowering refuses.
+fn closure_constants(f: &Node, env: &BTreeMap<String, Binding>) -> Node {
+    if !f.is("Lambda") {
+        return f.clone();
     }
+    let params: Vec<String> = f
+        .expect("args")
+        .list("args")
+        .iter()
+        .filter_map(|a| a.str("arg"))
+        .collect();
+    let body = f.expect("body");
+    // A nested scope may bind a name of its own: leave it as written.
+    let mut nested = false;
+    let mut work = vec![body.clone()];
+    while let Some(node) = work.pop() {
+        nested |= matches!(
+            node.kind.as_str(),
+            "Lambda" | "ListComp" | "SetComp" | "DictComp" | "GeneratorExp" | "NamedExpr"
+        );
+        work.extend(node.children());
+    }
+    if nested {
+        return f.clone();
+    }
+    f.replace_with(&|e: &Node| {
+        let name = e.name()?;
+        if params.contains(&name) || !e.child("ctx").is_some_and(|c| c.is("Load")) {
+            return None;
+        }
+        let code = match env.get(&name)? {
+            Binding::Driver(code) => driver_code(code, env),
+            _ => return None,
+        };
+        (!crate::driver::mentions_argv(&code)).then_some(code)
+    })
+}
+
+/// What `args.NAME` holds, for `args = parser.parse_args()`.
+fn namespace_value(e: &Node, env: &BTreeMap<String, Binding>) -> Option<Node> {
+    if !e.is("Attribute") {
+        return None;
+    }
+    let Some(Binding::Namespace(arguments)) = e.expect("value").name().and_then(|n| env.get(&n))
+    else {
+        return None;
+    };
+    arguments.value(&e.str("attr")?).cloned()
 }
 
 /// The names a `for` target binds, each to its part of `value` (`(w, c)`
@@ -1963,9 +2082,11 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
             }
             Ok(true)
         }
-        Binding::Context | Binding::Driver(_) | Binding::Count(_) => {
-            unsupported(&loc, format!("{name} returns no RDD"))
-        }
+        Binding::Context
+        | Binding::Driver(_)
+        | Binding::Count(_)
+        | Binding::Parser(_)
+        | Binding::Namespace(_) => unsupported(&loc, format!("{name} returns no RDD")),
     }
 }
 
@@ -2085,7 +2206,10 @@ fn parallelized(call: &Node) -> Result<Vec<String>> {
     let Some(items) = args.first().filter(|a| a.is("List") || a.is("Tuple")) else {
         return unsupported(
             &call.loc,
-            "sc.parallelize takes a list of string literals in the job",
+            format!(
+                "sc.parallelize of {}: records the driver computes are no input a test can choose (BigTest generates what a job reads: files, or a list of string literals here)",
+                args.first().map(describe).unwrap_or_else(|| "nothing".into())
+            ),
         );
     };
     items

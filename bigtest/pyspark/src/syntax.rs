@@ -448,6 +448,39 @@ impl Node {
         })
     }
 
+    /// This code with each node for which `replacement` gives code
+    /// replaced by it (outermost first; a replacement is not walked).
+    pub fn replace_with(&self, replacement: &dyn Fn(&Node) -> Option<Node>) -> Node {
+        fn walk(parent: &Node, val: &Val, replacement: &dyn Fn(&Node) -> Option<Node>) -> Val {
+            match val {
+                Val::Obj(obj) if obj.is_node() => {
+                    Val::Obj(parent.of(obj).replace_with(replacement).obj)
+                }
+                Val::Obj(obj) => Val::Obj(obj.clone()),
+                Val::List(items) => {
+                    Val::List(items.iter().map(|i| walk(parent, i, replacement)).collect())
+                }
+                other => other.clone(),
+            }
+        }
+        if let Some(code) = replacement(self) {
+            return code;
+        }
+        let obj = Rc::new(Obj {
+            fields: self
+                .obj
+                .fields
+                .iter()
+                .map(|(k, v)| (k.clone(), walk(self, v, replacement)))
+                .collect(),
+        });
+        Node {
+            kind: self.kind.clone(),
+            loc: self.loc.clone(),
+            obj,
+        }
+    }
+
     /// This code with every read of a name in `names` (a `Name` in `Load`
     /// context) replaced by that name's code: a helper's body with its
     /// arguments in place of its parameters.
@@ -607,7 +640,7 @@ impl Node {
 
     /// An `ast.Constant` as ast_dump.py writes it: its value a plain object
     /// (`k`ind and `v`alue), not a node.
-    fn make_constant(kind: &str, text: &str, loc: &Loc) -> Node {
+    pub(crate) fn make_constant(kind: &str, text: &str, loc: &Loc) -> Node {
         let value = Rc::new(Obj {
             fields: Box::new([
                 (Rc::from("k"), Val::Str(Rc::from(kind))),

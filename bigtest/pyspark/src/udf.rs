@@ -3238,7 +3238,14 @@ pub fn describe(node: &Node) -> String {
         return format!("`{name}`");
     }
     match node.kind.as_str() {
-        "Call" => "a call".into(),
+        "Call" => {
+            let func = node.expect("func");
+            match (func.name(), func.str("attr")) {
+                (Some(name), _) => format!("a call of `{name}`"),
+                (None, Some(attr)) => format!("a call of .{attr}()"),
+                _ => "a call".into(),
+            }
+        }
         "Attribute" => format!("the attribute .{}", node.str("attr").unwrap_or_default()),
         "Lambda" => "a lambda".into(),
         "Subscript" => "an index or slice".into(),
