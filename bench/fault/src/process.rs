@@ -314,7 +314,12 @@ fn group_cpu_seconds(pid: libc::pid_t) -> f64 {
     };
     let mut total = 0u64;
     for entry in entries.flatten() {
-        if !entry.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+        if !entry
+            .file_name()
+            .to_string_lossy()
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+        {
             continue;
         }
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
