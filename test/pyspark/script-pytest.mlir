@@ -10,12 +10,21 @@
 // A file the test cannot place is an error naming what the script does.
 // RUN: not coco-bigtest generate pyspark/inputs/script_argv_gap.py -o %t/gap --pytest %t/test_gap.py 2>&1 | FileCheck %s --check-prefix=GAP
 // GAP: coco-bigtest: error: --pytest: the script reads sys.argv[3] but no file of it is sys.argv[2]; a test cannot tell what to pass there
-// RUN: not coco-bigtest generate pyspark/inputs/script_fixed_path.py -o %t/fixed --pytest %t/test_fixed.py 2>&1 | FileCheck %s --check-prefix=FIXED
-// FIXED: coco-bigtest: error: --pytest: the script's input (sc.textFile) is the fixed path "/var/log/app.log" (absolute); a test can give it a case's files only through sys.argv or a relative path inside its folder
-// A relative path that climbs out of the test's folder would make the test
-// write outside it: refused.
-// RUN: not coco-bigtest generate pyspark/inputs/script_parent_path.py -o %t/parent --pytest %t/test_parent.py 2>&1 | FileCheck %s --check-prefix=PARENT
-// PARENT: coco-bigtest: error: --pytest: the script's output (saveAsTextFile) is the fixed path "out/../../errors" (it leaves the folder with ..); a test can give it a case's files only through sys.argv or a relative path inside its folder
+// A fixed path outside the test's folder (absolute, a URI, or climbing out
+// with ..) is moved: the test runs the script with the case's file in its
+// place (MOVE_PATHS patches textFile, DataFrameReader.text and
+// saveAsTextFile), so nothing is read or written outside the folder
+// (test/pyspark/jobs/script_fixed_paths.py runs such a module on Spark).
+// RUN: coco-bigtest generate pyspark/inputs/script_fixed_path.py -o %t/fixed --pytest %t/test_fixed.py | FileCheck %s --check-prefix=WRITTEN
+// WRITTEN: pytest module written to
+// RUN: FileCheck %s --check-prefix=FIXED --input-file=%t/test_fixed.py
+// FIXED: MOVE_PATHS = """
+// FIXED: move(SparkContext, "textFile")
+// FIXED: command = [sys.executable, "-c", MOVE_PATHS, str(JOB_FILE), *argv]
+// FIXED: [(("moved", "/var/log/app.log"), [
+// RUN: coco-bigtest generate pyspark/inputs/script_parent_path.py -o %t/parent --pytest %t/test_parent.py | FileCheck %s --check-prefix=WRITTEN
+// RUN: FileCheck %s --check-prefix=PARENT --input-file=%t/test_parent.py
+// PARENT: [("moved", "out/../../errors")],
 
 // Paths Hadoop reads otherwise than the test writes them: a comma is a list
 // of paths (this one reads /etc/hostname), a backslash escapes in a glob

@@ -238,6 +238,70 @@ pub fn args_tuple(args: Vec<Node>, loc: &Loc) -> Node {
     )
 }
 
+/// A `print` in a loop over collected records (`for w, c in records:
+/// print(w, c)`): the loop's target and the print's arguments, as Python
+/// source the test evaluates for each record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrintLoop {
+    pub target: String,
+    pub args: Vec<Vec<Source>>,
+}
+
+/// The Python source of a loop target (`word`, `(w, (a, b))`), and the
+/// names it binds.
+pub fn target_source(target: &Node, names: &mut Vec<String>) -> Result<String> {
+    if let Some(name) = target.name() {
+        names.push(name.clone());
+        return Ok(name);
+    }
+    if target.is("Tuple") || target.is("List") {
+        let items = target
+            .list("elts")
+            .iter()
+            .map(|item| target_source(item, names))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(format!("({},)", items.join(", ")));
+    }
+    unsupported(
+        &target.loc,
+        format!(
+            "a loop over records that binds {}",
+            crate::udf::describe(target)
+        ),
+    )
+}
+
+/// Builtins a printed value may call: pure functions of their arguments.
+const PRINTABLE_BUILTINS: [&str; 15] = [
+    "str", "int", "float", "bool", "len", "round", "abs", "repr", "format", "min", "max", "sum",
+    "sorted", "tuple", "list",
+];
+
+/// `str` methods a printed value may call.
+const STR_METHODS: [&str; 16] = [
+    "format",
+    "upper",
+    "lower",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "title",
+    "capitalize",
+    "replace",
+    "join",
+    "ljust",
+    "rjust",
+    "center",
+    "zfill",
+    "split",
+    "encode",
+];
+
+/// Whether a printed value may call the `str` method `name`.
+pub fn is_str_method(name: &str) -> bool {
+    STR_METHODS.contains(&name)
+}
+
 /// A piece of the Python source of a value the driver prints: code, or a
 /// number known once the job has run (`rdd.count()`, the records of the
 /// output it names).
@@ -295,9 +359,15 @@ pub fn python_source(
             let right = python_source(&e.expect("right"), leaf)?;
             Ok(joined(vec![left, right], "(", op, ")"))
         }
-        "UnaryOp" if e.op_kind("op").as_deref() == Some("USub") => {
+        "UnaryOp" => {
+            let op = match e.op_kind("op").as_deref() {
+                Some("USub") => "(-",
+                Some("UAdd") => "(+",
+                Some("Not") => "(not ",
+                _ => return unsupported(&e.loc, "this operator in a printed value is not supported"),
+            };
             let operand = python_source(&e.expect("operand"), leaf)?;
-            Ok(joined(vec![operand], "(-", "", ")"))
+            Ok(joined(vec![operand], op, "", ")"))
         }
         "Tuple" => {
             let items = e
@@ -308,23 +378,108 @@ pub fn python_source(
             Ok(joined(items, "(", ", ", ",)"))
         }
         "Call" => {
-            let func = e.expect("func").name().unwrap_or_default();
-            if !matches!(
-                func.as_str(),
-                "str" | "int" | "float" | "len" | "round" | "abs" | "repr" | "format"
-            ) || !e.list("keywords").is_empty()
-            {
-                return unsupported(
-                    &e.loc,
-                    "a printed value calls str, int, float, len, round, abs, repr or format here",
-                );
-            }
-            let args = e
+            let func = e.expect("func");
+            let mut args = e
                 .list("args")
                 .iter()
                 .map(|a| python_source(a, leaf))
                 .collect::<Result<Vec<_>>>()?;
-            Ok(joined(args, &format!("{func}("), ", ", ")"))
+            for keyword in e.list("keywords") {
+                let Some(name) = keyword.str("arg") else {
+                    return unsupported(&keyword.loc, "**kwargs in a printed value is not supported");
+                };
+                let mut value = code(format!("{name}="));
+                value.extend(python_source(&keyword.expect("value"), leaf)?);
+                args.push(value);
+            }
+            if let Some(name) = func.name() {
+                if !PRINTABLE_BUILTINS.contains(&name.as_str()) {
+                    return unsupported(
+                        &e.loc,
+                        format!("a printed value calls {name}(); the builtins {} are read", PRINTABLE_BUILTINS.join(", ")),
+                    );
+                }
+                return Ok(joined(args, &format!("{name}("), ", ", ")"));
+            }
+            let method = func.str("attr").unwrap_or_default();
+            if !func.is("Attribute") || !STR_METHODS.contains(&method.as_str()) {
+                return unsupported(
+                    &e.loc,
+                    format!("a printed value calls {}; str methods ({}) and builtins are read", crate::udf::describe(e), STR_METHODS.join(", ")),
+                );
+            }
+            let mut call = python_source(&func.expect("value"), leaf)?;
+            call.insert(0, Source::Code("(".into()));
+            call.push(Source::Code(format!(").{method}")));
+            call.extend(joined(args, "(", ", ", ")"));
+            Ok(call)
+        }
+        "Subscript" => {
+            let value = python_source(&e.expect("value"), leaf)?;
+            let index = e.expect("slice");
+            let index = if index.is("Slice") {
+                let part = |field: &str, leaf: &mut dyn FnMut(&Node) -> Result<Option<Vec<Source>>>| match index.child(field) {
+                    Some(bound) => python_source(&bound, leaf),
+                    None => Ok(Vec::new()),
+                };
+                let lower = part("lower", leaf)?;
+                let upper = part("upper", leaf)?;
+                let step = part("step", leaf)?;
+                joined(vec![lower, upper, step], "", ":", "")
+            } else {
+                python_source(&index, leaf)?
+            };
+            let mut out = joined(vec![value], "(", "", ")");
+            out.extend(joined(vec![index], "[", "", "]"));
+            Ok(out)
+        }
+        "IfExp" => {
+            let body = python_source(&e.expect("body"), leaf)?;
+            let test = python_source(&e.expect("test"), leaf)?;
+            let orelse = python_source(&e.expect("orelse"), leaf)?;
+            let mut out = joined(vec![body, test], "(", " if ", " else ");
+            out.extend(orelse);
+            out.push(Source::Code(")".into()));
+            Ok(out)
+        }
+        "Compare" => {
+            let mut out = joined(vec![python_source(&e.expect("left"), leaf)?], "(", "", "");
+            for (op, right) in e.compare_ops().iter().zip(e.list("comparators")) {
+                let op = match op.as_str() {
+                    "Eq" => " == ",
+                    "NotEq" => " != ",
+                    "Lt" => " < ",
+                    "LtE" => " <= ",
+                    "Gt" => " > ",
+                    "GtE" => " >= ",
+                    "In" => " in ",
+                    "NotIn" => " not in ",
+                    "Is" => " is ",
+                    "IsNot" => " is not ",
+                    _ => return unsupported(&e.loc, "this comparison in a printed value is not supported"),
+                };
+                out.push(Source::Code(op.into()));
+                out.extend(python_source(&right, leaf)?);
+            }
+            out.push(Source::Code(")".into()));
+            Ok(out)
+        }
+        "BoolOp" => {
+            let op = if e.op_kind("op").as_deref() == Some("And") { " and " } else { " or " };
+            let values = e
+                .list("values")
+                .iter()
+                .map(|v| python_source(v, leaf))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(joined(values, "(", op, ")"))
+        }
+        "List" => {
+            let items = e
+                .list("elts")
+                .iter()
+                .map(|item| python_source(item, leaf))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(joined(items, "[", ", ", "]"))
         }
         // f"{x:>5}" is "" + format(x, ">5"), with !r and !s as repr and str.
         "JoinedStr" => {

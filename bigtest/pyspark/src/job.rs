@@ -85,9 +85,8 @@ pub enum Delivery {
     /// A DataFrame: its rows, as tuples.
     Frame,
     /// What a script prints, a line per record (`for (w, c) in
-    /// rdd.collect(): print(w, c)`), in the order collect gives them: each
-    /// record is the values `print` writes, which the test writes with
-    /// Python's own `str()`.
+    /// rdd.collect(): print(w, c)`), in the order collect gives them: the
+    /// records, whose lines the test computes with the print's own Python.
     Printed,
 }
 
@@ -102,23 +101,25 @@ pub enum Print {
         args: Vec<Vec<crate::driver::Source>>,
         sep: String,
     },
-    /// The lines of output `n` (a [`Delivery::Printed`] sink), whose
-    /// records are each line's `print` arguments, joined by `sep`; after
-    /// `take(limit)`, any `limit` of them.
+    /// A line per record of output `n` (a [`Delivery::Printed`] sink):
+    /// `line`'s arguments for it, joined by `sep`; after `take(limit)`, any
+    /// `limit` of them.
     Records {
         output: usize,
         sep: String,
         limit: Option<usize>,
+        line: crate::driver::PrintLoop,
     },
-    /// The same, whose records are (sort key, arguments): in the keys'
-    /// order, lines of equal keys in any order (Spark sorts each partition
-    /// as its records arrive); after `top`/`takeOrdered`/`take`, the first
+    /// The same, whose records are (sort key, record): in the keys' order,
+    /// lines of equal keys in any order (Spark sorts each partition as its
+    /// records arrive); after `top`/`takeOrdered`/`take`, the first
     /// `limit` in that order.
     Sorted {
         output: usize,
         sep: String,
         ascending: bool,
         limit: Option<usize>,
+        line: crate::driver::PrintLoop,
     },
 }
 
@@ -430,6 +431,25 @@ impl<'s> Builder<'s> {
         call: &Node,
         env: &BTreeMap<String, Binding>,
     ) -> Result<Rdd> {
+        for keyword in call.list("keywords") {
+            let value = keyword.expect("value");
+            match keyword.str("arg").as_deref() {
+                Some("minPartitions") => {}
+                Some("use_unicode") if value.constant() == Some(Constant::Bool(true)) => {}
+                Some("use_unicode") => {
+                    return unsupported(
+                        &keyword.loc,
+                        "textFile(..., use_unicode=False) gives records of bytes, which coco does not model (lines of text are str)",
+                    )
+                }
+                other => {
+                    return unsupported(
+                        &keyword.loc,
+                        format!("textFile's argument {} is not supported", other.unwrap_or("**")),
+                    )
+                }
+            }
+        }
         let arg = call
             .list("args")
             .into_iter()
@@ -631,8 +651,38 @@ impl<'s> Builder<'s> {
                     }
                     return Ok(());
                 }
-                if let Ok(Binding::Context) = self.binding(&receiver, env) {
-                    return Ok(()); // sc.stop(), sc.setLogLevel(...)
+                match self.binding(&receiver, env) {
+                    Ok(Binding::Context) => return Ok(()), // sc.stop(), sc.setLogLevel(...)
+                    // Caching changes no record: `rdd.cache()` alone.
+                    Ok(Binding::Rdd(rdd))
+                        if rdd.delivery == Delivery::Rdd
+                            && matches!(
+                                method.as_str(),
+                                "cache" | "persist" | "unpersist" | "checkpoint"
+                            ) =>
+                    {
+                        return Ok(())
+                    }
+                    _ => {}
+                }
+            }
+            // `main()` of a script: its body is the script's code.
+            if let Some(def) = func
+                .name()
+                .filter(|_| self.argc.is_some() && call.list("args").is_empty())
+                .and_then(|name| self.scope.defs.get(&name).cloned())
+            {
+                let name = def.str("name").unwrap_or_default();
+                if def.expect("args").list("args").is_empty() {
+                    if self.calls.contains(&name) {
+                        return unsupported(&call.loc, format!("{name} calls itself"));
+                    }
+                    self.calls.push(name);
+                    // Its own locals; the script's names stay readable.
+                    let mut inner = env.clone();
+                    let result = self.body(&def.list("body"), &mut inner);
+                    self.calls.pop();
+                    return result.map(|_| ());
                 }
             }
             if func.name().as_deref() == Some("print") {
@@ -858,10 +908,6 @@ impl<'s> Builder<'s> {
         if let Some(name) = e.name() {
             return match env.get(&name).cloned() {
                 Some(Binding::Count(output)) => Ok(Some(vec![crate::driver::Source::Count(output)])),
-                Some(Binding::Driver(code)) if crate::driver::mentions_argv(&code) => unsupported(
-                    &e.loc,
-                    format!("{name} holds the command line, which the test chooses; a printed value of it is not supported"),
-                ),
                 Some(Binding::Driver(code)) => crate::driver::python_source(&code, &mut |inner: &Node| {
                     self.printed_leaf(inner, env)
                 })
@@ -873,11 +919,18 @@ impl<'s> Builder<'s> {
                 None => unsupported(&e.loc, format!("{name} is not a value the driver knows here")),
             };
         }
-        if crate::driver::argv_index(e).is_some() {
-            return unsupported(
-                &e.loc,
-                "the command line is chosen by the test; a printed value of it is not supported",
-            );
+        // The command line is the one the test ran the script with
+        // (`process.args`: the Python, then the script and its arguments).
+        if let Some(index) = crate::driver::argv_index(e) {
+            return Ok(Some(vec![crate::driver::Source::Code(format!(
+                "process.args[{}]",
+                index + 1
+            ))]));
+        }
+        if crate::driver::is_argv(e) {
+            return Ok(Some(vec![crate::driver::Source::Code(
+                "process.args[1:]".into(),
+            )]));
         }
         if e.is("Call") && e.expect("func").is("Attribute") {
             let method = e.expect("func").str("attr").unwrap_or_default();
@@ -885,6 +938,9 @@ impl<'s> Builder<'s> {
                 return Ok(Some(vec![crate::driver::Source::Count(
                     self.counted(e, env)?,
                 )]));
+            }
+            if crate::driver::is_str_method(&method) {
+                return Ok(None);
             }
             return unsupported(
                 &e.loc,
@@ -974,56 +1030,80 @@ impl<'s> Builder<'s> {
             crate::driver::Printed::Stderr => return Ok(()),
             crate::driver::Printed::Stdout { args, sep } => (args, sep),
         };
-        // The loop's variables are the record, or its fields.
-        let record = "_record".to_string();
-        let mut names = HashMap::new();
-        unpack(
-            &s.expect("target"),
-            Node::make_name(&record, &s.loc),
-            &mut names,
-        )?;
-        // Each line's values; the test writes them as print does, with
-        // Python's own str() (a tuple, a float, None).
-        let mut line = crate::driver::args_tuple(args, &print.loc).substitute(&names);
-        // Sorted records: each line with its sort key, for the test to
-        // check the order (`sorted` in the driver sorts after Spark's).
+        // What the loop prints of each record is Python the test runs
+        // itself, over the records coco predicts: `%`, format specs,
+        // `round` and `str()` of any value are Python's own.
+        let target = s.expect("target");
+        let mut loop_names = Vec::new();
+        let target_source = crate::driver::target_source(&target, &mut loop_names)?;
+        let args = args
+            .iter()
+            .map(|arg| {
+                crate::driver::python_source(arg, &mut |e: &Node| {
+                    if let Some(name) = e.name().filter(|n| loop_names.contains(n)) {
+                        return Ok(Some(vec![crate::driver::Source::Code(name)]));
+                    }
+                    self.printed_leaf(e, env)
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        // Sorted records: each with its sort key, for the test to check
+        // the order (`sorted` in the driver sorts after Spark's).
         let order = sorted.or(rdd.order.clone());
-        if let Some(order) = &order {
-            let key = apply_to(&order.key, Node::make_name(&record, &s.loc), self.scope)?;
-            line = crate::driver::args_tuple(vec![key, line], &print.loc);
-        }
-        let lambda = Node::make_lambda(std::slice::from_ref(&record), line, &print.loc);
         let name = self.udf_name(&format!("print_{}", print.loc.line));
-        let (text, shape) = udf::lower(
-            self.scope,
-            &name,
-            &lambda,
-            Apply::Record,
-            &rdd.shape,
-            &print.loc,
-        )?;
-        let Some(shape) = shape else {
-            return unsupported(&print.loc, "this print writes nothing coco can type");
+        let printed = match &order {
+            None => rdd.clone(),
+            Some(order) => {
+                let record = "_record".to_string();
+                let key = apply_to(&order.key, Node::make_name(&record, &s.loc), self.scope)?;
+                let pair = crate::driver::args_tuple(
+                    vec![key, Node::make_name(&record, &s.loc)],
+                    &print.loc,
+                );
+                let lambda = Node::make_lambda(std::slice::from_ref(&record), pair, &print.loc);
+                let key_name = self.udf_name(&format!("sort_key_{}", print.loc.line));
+                let (text, shape) = udf::lower(
+                    self.scope,
+                    &key_name,
+                    &lambda,
+                    Apply::Record,
+                    &rdd.shape,
+                    &print.loc,
+                )?;
+                let Some(shape) = shape else {
+                    return unsupported(
+                        &order.key.loc,
+                        "this sort key has no type coco can give it",
+                    );
+                };
+                self.udfs.push(text);
+                self.map(&rdd, &key_name, shape, &print.loc)
+            }
         };
-        self.udfs.push(text);
-        let lines = self.map(&rdd, &name, shape, &print.loc);
-        let lines = Rdd {
+        let printed = Rdd {
             delivery: Delivery::Printed,
-            ..lines
+            limit: None,
+            ..printed
         };
-        self.sink(&name, &lines, &print.loc)?;
+        self.sink(&name, &printed, &print.loc)?;
         let output = self.outputs.len() - 1;
+        let line = crate::driver::PrintLoop {
+            target: target_source,
+            args,
+        };
         self.printed.push(match order {
             None => Print::Records {
                 output,
                 sep,
                 limit: rdd.limit,
+                line,
             },
             Some(order) => Print::Sorted {
                 output,
                 sep,
                 ascending: order.ascending,
                 limit: rdd.limit,
+                line,
             },
         });
         Ok(())
@@ -1902,31 +1982,6 @@ fn namespace_value(e: &Node, env: &BTreeMap<String, Binding>) -> Option<Node> {
     arguments.value(&e.str("attr")?).cloned()
 }
 
-/// The names a `for` target binds, each to its part of `value` (`(w, c)`
-/// binds w to `value[0]` and c to `value[1]`).
-fn unpack(target: &Node, value: Node, names: &mut HashMap<String, Node>) -> Result<()> {
-    if let Some(name) = target.name() {
-        names.insert(name, value);
-        return Ok(());
-    }
-    if target.is("Tuple") || target.is("List") {
-        for (i, item) in target.list("elts").iter().enumerate() {
-            if item.is("Starred") {
-                return unsupported(
-                    &item.loc,
-                    "starred names in a loop target are not supported",
-                );
-            }
-            unpack(item, subscript(value.clone(), i as i64, &item.loc), names)?;
-        }
-        return Ok(());
-    }
-    unsupported(
-        &target.loc,
-        format!("a loop over records that binds {}", describe(target)),
-    )
-}
-
 /// The code of `f(value)`, for a function `f` of one record: a lambda's
 /// body with `value` for its parameter, or a call of a def or builtin.
 fn apply_to(f: &Node, value: Node, scope: &udf::Scope) -> Result<Node> {
@@ -2150,9 +2205,15 @@ fn record_shape(t: &Node) -> Result<Shape> {
 /// Builds the program of a script: `body` is its `__main__` block, or the
 /// module's statements when it has no such block (`at` is where either
 /// starts).
-pub fn script_program(builder: &mut Builder, body: &[Node], at: &Loc) -> Result<()> {
+pub fn script_program(
+    builder: &mut Builder,
+    body: &[Node],
+    module: &[Node],
+    at: &Loc,
+) -> Result<()> {
     let mut env = BTreeMap::new();
-    builder.argc = Some(crate::driver::arguments_read(body));
+    // Its functions (`main()`) read the command line too.
+    builder.argc = Some(crate::driver::arguments_read(module));
     for s in body {
         if s.is("Assign") {
             // `x = sc.textFile(...)` names its source after x.

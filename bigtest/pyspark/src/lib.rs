@@ -170,7 +170,12 @@ pub fn import_bytes(file: &str, source: &[u8], options: &Options) -> Result<Impo
             (name.clone(), tuple, Some(name), def.loc.mlir())
         }
         (None, Some(guard)) => {
-            script_program(&mut builder, &guard.list("body"), &guard.loc)?;
+            script_program(
+                &mut builder,
+                &guard.list("body"),
+                &module.list("body"),
+                &guard.loc,
+            )?;
             (program_name(&stem), false, None, guard.loc.mlir())
         }
         (None, None) => {
@@ -195,7 +200,7 @@ pub fn import_bytes(file: &str, source: &[u8], options: &Options) -> Result<Impo
                     "no function under test (a function whose parameters are RDDs and that applies RDD operators to them) and no script (module-level code or an `if __name__ == \"__main__\":` block)",
                 );
             }
-            script_program(&mut builder, &script, &module.loc)?;
+            script_program(&mut builder, &script, &module.list("body"), &module.loc)?;
             (program_name(&stem), false, None, module.loc.mlir())
         }
     };

@@ -35,6 +35,35 @@ const COMPARISON: &str = "def comparable(value):\n\
     \x20       map(comparable, expected)\n\
     \x20   )\n";
 
+/// The start of a script whose fixed paths outside the test's folder the
+/// test moves into it: the case's files in their place, the script itself
+/// unchanged (run as `python -c MOVE_PATHS JOB ARGS...`).
+const MOVE_PATHS: &str = r#"# Where the script reads or saves a fixed path outside the test's folder
+# (an absolute path, a URI), the test gives it the case's file instead:
+# SparkContext.textFile, DataFrameReader.text and RDD.saveAsTextFile see the
+# case's path; the script's code is unchanged.
+MOVE_PATHS = """
+import json, os, runpy, sys
+from pyspark import RDD, SparkContext
+from pyspark.sql import DataFrameReader
+moved = json.loads(os.environ["COCO_MOVED_PATHS"])
+def move(cls, name):
+    original = getattr(cls, name)
+    def call(self, path, *args, **kwargs):
+        if isinstance(path, str):
+            path = moved.get(path, path)
+        return original(self, path, *args, **kwargs)
+    setattr(cls, name, call)
+move(SparkContext, "textFile")
+move(DataFrameReader, "text")
+move(RDD, "saveAsTextFile")
+sys.argv = sys.argv[1:]
+sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+"#;
+
 /// What the interpreter predicts for one case.
 #[derive(Clone, Debug)]
 pub enum Outcome {
@@ -350,6 +379,15 @@ fn unplaceable(path: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether the fixed `path` names a file outside the test's folder: an
+/// absolute path, a URI, or one that climbs out with `..`.
+fn outside_folder(path: &str) -> bool {
+    path.starts_with('/')
+        || path.contains("://")
+        || path.starts_with("file:")
+        || path.split('/').any(|part| part == "..")
+}
+
 /// A file argument as the test's folder sees it: `sys.argv[N]`, or a
 /// constant path without its `.` parts, so that `./a.txt` and `a.txt` are
 /// one file.
@@ -381,6 +419,10 @@ fn script_module(
             Some(FileArg::Argv(n)) if *n > 0 => Ok(format!("(\"argv\", {n})")),
             Some(FileArg::Path(path)) => match unplaceable(path) {
                 None => Ok(format!("(\"path\", {})", python_str(path))),
+                // Outside the test's folder (`/data/in.txt`, `file:///...`,
+                // `hdfs://...`): the test gives the script the case's file
+                // in its place (MOVE_PATHS), the script unchanged.
+                Some(_) if outside_folder(path) => Ok(format!("(\"moved\", {})", python_str(path))),
                 Some(why) => Err(format!(
                     "--pytest: the script's {what} is the fixed path {path:?} ({why}); a test can give it a case's files only through sys.argv or a relative path inside its folder"
                 )),
@@ -456,6 +498,7 @@ fn script_module(
         "import ast\n\
          import collections\n\
          import itertools\n\
+         import json\n\
          import os\n\
          import pathlib\n\
          import subprocess\n\
@@ -468,6 +511,7 @@ fn script_module(
         "JOB_FILE = pathlib.Path(__file__).resolve().parent / {}\nARGC = {argc}\n",
         python_str(job_path)
     );
+    out.push_str(MOVE_PATHS);
     out.push_str(
         "\n\
          def run_job(folder, inputs, outputs):\n\
@@ -475,13 +519,16 @@ fn script_module(
          \x20   `folder` as its working directory, and returns the finished process and\n\
          \x20   each output's folder.\"\"\"\n\
          \x20   argv = [None] * ARGC\n\
+         \x20   moved = {}\n\
          \n\
          \x20   def place(where, default):\n\
          \x20       kind, value = where\n\
-         \x20       path = folder / (default if kind == \"argv\" else value)\n\
+         \x20       path = folder / (value if kind == \"path\" else default)\n\
          \x20       assert path.resolve().is_relative_to(folder.resolve()), path\n\
          \x20       if kind == \"argv\":\n\
          \x20           argv[value - 1] = str(path)\n\
+         \x20       elif kind == \"moved\":\n\
+         \x20           moved[value] = str(path)\n\
          \x20       path.parent.mkdir(parents=True, exist_ok=True)\n\
          \x20       return path\n\
          \n\
@@ -495,8 +542,12 @@ fn script_module(
          \x20       PYSPARK_SUBMIT_ARGS=\"--master local[2] pyspark-shell\",\n\
          \x20       PYTHONIOENCODING=\"utf-8\",\n\
          \x20   )\n\
+         \x20   command = [sys.executable, str(JOB_FILE), *argv]\n\
+         \x20   if moved:\n\
+         \x20       env[\"COCO_MOVED_PATHS\"] = json.dumps(moved)\n\
+         \x20       command = [sys.executable, \"-c\", MOVE_PATHS, str(JOB_FILE), *argv]\n\
          \x20   process = subprocess.run(\n\
-         \x20       [sys.executable, str(JOB_FILE), *argv],\n\
+         \x20       command,\n\
          \x20       cwd=folder,\n\
          \x20       env=env,\n\
          \x20       capture_output=True,\n\
@@ -611,34 +662,26 @@ fn script_module(
                         .printed
                         .iter()
                         .map(|print| match print {
-                            Print::Line { args, sep } => {
-                                let values: Vec<String> = args
-                                    .iter()
-                                    .map(|parts| {
-                                        parts
-                                            .iter()
-                                            .map(|part| match part {
-                                                Source::Code(code) => code.clone(),
-                                                Source::Count(n) => {
-                                                    records.get(*n).map_or(0, Vec::len).to_string()
-                                                }
-                                            })
-                                            .collect::<String>()
-                                    })
-                                    .collect();
-                                format!(
-                                    "(\"exact\", {}, None, [({}{})])",
-                                    python_str(sep),
-                                    values.join(", "),
-                                    if values.is_empty() { "" } else { "," }
-                                )
+                            Print::Line { args, sep } => format!(
+                                "(\"exact\", {}, None, [{}])",
+                                python_str(sep),
+                                print_values(args, records)
+                            ),
+                            Print::Records {
+                                output,
+                                sep,
+                                limit,
+                                line,
                             }
-                            Print::Records { output, sep, limit }
                             | Print::Sorted {
-                                output, sep, limit, ..
+                                output,
+                                sep,
+                                limit,
+                                line,
+                                ..
                             } => {
                                 let shape = &job.outputs[*output].shape;
-                                let mut lines: Vec<String> = records
+                                let mut values: Vec<String> = records
                                     .get(*output)
                                     .map(|rs| {
                                         rs.iter()
@@ -646,21 +689,31 @@ fn script_module(
                                             .collect()
                                     })
                                     .unwrap_or_default();
-                                lines.sort();
-                                let kind = match print {
-                                    Print::Sorted {
-                                        ascending: true, ..
-                                    } => "ascending",
-                                    Print::Sorted {
-                                        ascending: false, ..
-                                    } => "descending",
-                                    _ => "any order",
+                                values.sort();
+                                let (kind, each) = match print {
+                                    Print::Sorted { ascending, .. } => (
+                                        if *ascending { "ascending" } else { "descending" },
+                                        format!(
+                                            "(key, {}) for key, {} in",
+                                            print_values(&line.args, records),
+                                            line.target
+                                        ),
+                                    ),
+                                    _ => (
+                                        "any order",
+                                        format!(
+                                            "{} for {} in",
+                                            print_values(&line.args, records),
+                                            line.target
+                                        ),
+                                    ),
                                 };
+                                // The print's own Python, over the records.
                                 format!(
-                                    "(\"{kind}\", {}, {}, {})",
+                                    "(\n                \"{kind}\",\n                {},\n                {},\n                [\n                    {each}\n                    {}\n                ],\n            )",
                                     python_str(sep),
                                     limit.map_or("None".to_string(), |n| n.to_string()),
-                                    python_list(&lines, 12)
+                                    python_list(&values, 20)
                                 )
                             }
                         })
@@ -678,6 +731,28 @@ fn script_module(
         }
     }
     Ok(out)
+}
+
+/// The values one `print` writes, as a Python tuple of its arguments'
+/// source, with the counts the case predicts in place.
+fn print_values(args: &[Vec<Source>], records: &[Vec<Vec<Value>>]) -> String {
+    let values: Vec<String> = args
+        .iter()
+        .map(|parts| {
+            parts
+                .iter()
+                .map(|part| match part {
+                    Source::Code(code) => code.clone(),
+                    Source::Count(n) => records.get(*n).map_or(0, Vec::len).to_string(),
+                })
+                .collect::<String>()
+        })
+        .collect();
+    if values.is_empty() {
+        "()".into()
+    } else {
+        format!("({},)", values.join(", "))
+    }
 }
 
 /// The Python value of one input line: the line itself for lines of text,
