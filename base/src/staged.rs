@@ -261,11 +261,33 @@ impl Drop for Staged {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    /// A test's own folder, removed when the test ends, passed or not.
+    struct Scratch(PathBuf);
+
+    impl std::ops::Deref for Scratch {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl AsRef<Path> for Scratch {
+        fn as_ref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn scratch(name: &str) -> Scratch {
         let dir = std::env::temp_dir().join(format!("coco-staged-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        dir
+        Scratch(dir)
     }
 
     fn names(dir: &Path) -> Vec<String> {
@@ -356,7 +378,7 @@ mod tests {
         let dir = scratch("concurrent");
         let writers: Vec<_> = (0..8)
             .map(|w| {
-                let dir = dir.clone();
+                let dir = dir.to_path_buf();
                 std::thread::spawn(move || {
                     for i in 0..200 {
                         let target = dir.join(format!("out{w}-{i}"));
@@ -440,7 +462,7 @@ mod tests {
             .arg(&fifo)
             .status()
             .is_ok_and(|s| s.success());
-        let mut refused = vec![(dir.clone(), "a directory")];
+        let mut refused = vec![(dir.to_path_buf(), "a directory")];
         if made {
             refused.push((fifo, "a FIFO"));
         }

@@ -27,11 +27,33 @@ func.func @mm(%a: tensor<8x4xf32, #coco.replicated>, %b: tensor<4x8xf32, #coco.r
 }
 ";
 
-fn scratch(name: &str) -> PathBuf {
+/// A test's own folder, removed when the test ends, passed or not.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("coco-outputs-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Runs `tool`, killing it after a minute: a hang is a failure, not a
