@@ -46,3 +46,8 @@
 // defaults (test/pyspark/jobs/script_args.py runs on Spark).
 // RUN: not coco-bigtest import pyspark/inputs/driver_nargs.py 2>&1 | FileCheck %s --check-prefix=NARGS
 // NARGS: coco-bigtest: error: pyspark/inputs/driver_nargs.py:6:31: add_argument's nargs is not supported (help, metavar, dest, type, default, action and required=False are)
+
+// Spark runs a lambda when an action runs, with the values its names hold
+// then: a name a script binds again is no constant for a lambda to read.
+// RUN: not coco-bigtest import pyspark/inputs/driver_rebound.py 2>&1 | FileCheck %s --check-prefix=REBOUND
+// REBOUND: coco-bigtest: error: pyspark/inputs/driver_rebound.py:7:46: limit is not a constant here: at pyspark/inputs/driver_rebound.py:8:1 it is bound again in the script, whose actions may run between its bindings

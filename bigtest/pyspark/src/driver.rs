@@ -42,6 +42,43 @@ pub fn arguments_read(body: &[Node]) -> usize {
     most
 }
 
+/// The names `body` binds more than once (assignments, loop targets,
+/// imports, defs), in any function or block, each with where it is bound
+/// again.
+pub fn bound_again(body: &[Node]) -> std::collections::HashMap<String, Loc> {
+    let mut seen = std::collections::HashSet::new();
+    let mut again = std::collections::HashMap::new();
+    // In source order: the first binding is the one seen first.
+    let mut work: Vec<Node> = body.iter().rev().cloned().collect();
+    while let Some(node) = work.pop() {
+        let stored = node.is("Name") && node.child("ctx").is_some_and(|c| c.is("Store"));
+        let named = matches!(node.kind.as_str(), "FunctionDef" | "ClassDef")
+            .then(|| node.str("name"))
+            .flatten();
+        let aliases: Vec<String> = if node.is("alias") {
+            node.str("asname")
+                .or_else(|| node.str("name"))
+                .into_iter()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let names = stored
+            .then(|| node.name())
+            .flatten()
+            .into_iter()
+            .chain(named)
+            .chain(aliases);
+        for name in names {
+            if !seen.insert(name.clone()) {
+                again.entry(name).or_insert_with(|| node.loc.clone());
+            }
+        }
+        work.extend(node.children().into_iter().rev());
+    }
+    again
+}
+
 /// An int the driver knows before the job runs: a constant, or
 /// `len(sys.argv)` (`argc` arguments after the script's name).
 fn int_value(e: &Node, argc: usize) -> Option<i64> {
@@ -558,6 +595,15 @@ mod tests {
             decide(&test_of("if len(sys.argv[1]) > 2:\n    pass\n"), 1),
             None
         );
+    }
+
+    #[test]
+    fn names_bound_twice_are_found_anywhere() {
+        let code = "n = 1\nk = 2\ndef main():\n    n = 3\n    for w in x:\n        total += 1\nimport os as k\n";
+        let again = bound_again(&body(code));
+        let mut names: Vec<&str> = again.keys().map(String::as_str).collect();
+        names.sort();
+        assert_eq!(names, ["k", "n"]);
     }
 
     #[test]

@@ -294,6 +294,8 @@ pub struct Builder<'s> {
     /// which the generated tests pass.
     argc: Option<usize>,
     pub printed: Vec<Print>,
+    /// In a script: the names it binds more than once.
+    rebound: HashMap<String, Loc>,
 }
 
 /// The `!df.dataset<...>` type of records of `shape`.
@@ -320,6 +322,7 @@ impl<'s> Builder<'s> {
             calls: Vec::new(),
             argc: None,
             printed: Vec::new(),
+            rebound: HashMap::new(),
         }
     }
 
@@ -995,7 +998,7 @@ impl<'s> Builder<'s> {
             sorted = Some(Order { key, ascending });
             iter = records.clone();
         }
-        let rdd = match self.binding(&iter, env)? {
+        let mut rdd = match self.binding(&iter, env)? {
             Binding::Rdd(rdd) if rdd.delivery == Delivery::Collect => rdd,
             _ => {
                 return unsupported(
@@ -1004,6 +1007,20 @@ impl<'s> Builder<'s> {
                 )
             }
         };
+        // A loop over a dict (countByValue's) is over its keys.
+        if rdd.dict {
+            let keys = self.project(
+                &rdd,
+                "keys",
+                0..1,
+                Shape::Field(key_of(&rdd.shape)),
+                &iter.loc,
+            );
+            rdd = Rdd {
+                delivery: Delivery::Collect,
+                ..keys
+            };
+        }
         let body = s.list("body");
         let print = match &body[..] {
             [only]
@@ -1206,7 +1223,7 @@ impl<'s> Builder<'s> {
         let args: Vec<Node> = call
             .list("args")
             .iter()
-            .map(|a| closure_constants(a, env))
+            .map(|a| closure_constants(a, env, &self.rebound))
             .collect();
         if rdd.rows {
             return match method {
@@ -1933,7 +1950,11 @@ fn driver_code(node: &Node, env: &BTreeMap<String, Binding>) -> Node {
 /// argparse option's default): the same constant in every task. A value
 /// of the command line (the test chooses it) or of an action is left as
 /// a name, which the UDF lowering refuses.
-fn closure_constants(f: &Node, env: &BTreeMap<String, Binding>) -> Node {
+fn closure_constants(
+    f: &Node,
+    env: &BTreeMap<String, Binding>,
+    rebound: &HashMap<String, Loc>,
+) -> Node {
     if !f.is("Lambda") {
         return f.clone();
     }
@@ -1959,7 +1980,12 @@ fn closure_constants(f: &Node, env: &BTreeMap<String, Binding>) -> Node {
     }
     f.replace_with(&|e: &Node| {
         let name = e.name()?;
-        if params.contains(&name) || !e.child("ctx").is_some_and(|c| c.is("Load")) {
+        // Spark runs a lambda when an action runs, with the values its
+        // names hold then: a name the script binds again is no constant.
+        if params.contains(&name)
+            || rebound.contains_key(&name)
+            || !e.child("ctx").is_some_and(|c| c.is("Load"))
+        {
             return None;
         }
         let code = match env.get(&name)? {
@@ -2015,6 +2041,14 @@ fn apply_to(f: &Node, value: Node, scope: &udf::Scope) -> Result<Node> {
             describe(&f)
         ),
     )
+}
+
+/// The type of the key of (key, value) records (a dict's items).
+fn key_of(shape: &Shape) -> Ty {
+    shape
+        .key_value()
+        .map(|(key, _)| key.clone())
+        .unwrap_or(Ty::Str)
 }
 
 /// `value[index]`.
@@ -2214,6 +2248,7 @@ pub fn script_program(
     let mut env = BTreeMap::new();
     // Its functions (`main()`) read the command line too.
     builder.argc = Some(crate::driver::arguments_read(module));
+    builder.rebound = crate::driver::bound_again(module);
     for s in body {
         if s.is("Assign") {
             // `x = sc.textFile(...)` names its source after x.

@@ -147,6 +147,24 @@ pub fn import_bytes(file: &str, source: &[u8], options: &Options) -> Result<Impo
             }
         }
     };
+    // A script without a `__main__` block runs its actions as the module
+    // runs: a constant bound again may change between them, so a UDF may
+    // not read it as the value the module leaves.
+    if entry.is_none() && guard.is_none() {
+        for (name, loc) in driver::bound_again(&module.list("body")) {
+            if scope.constants.remove(&name).is_some() {
+                scope.rebound.insert(
+                    name,
+                    udf::Rebinding {
+                        loc,
+                        how:
+                            "bound again in the script, whose actions may run between its bindings"
+                                .into(),
+                    },
+                );
+            }
+        }
+    }
     let stem = std::path::Path::new(file)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
