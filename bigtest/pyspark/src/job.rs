@@ -1146,12 +1146,7 @@ impl<'s> Builder<'s> {
         if self.calls.iter().any(|c| c == name) {
             return unsupported(&call.loc, format!("{name} calls itself"));
         }
-        let params: Vec<String> = def
-            .expect("args")
-            .list("args")
-            .iter()
-            .filter_map(|a| a.str("arg"))
-            .collect();
+        let params: Vec<String> = def.param_names();
         let args = call.list("args");
         if params.len() != args.len() || !call.list("keywords").is_empty() {
             return unsupported(
@@ -1958,12 +1953,7 @@ fn closure_constants(
     if !f.is("Lambda") {
         return f.clone();
     }
-    let params: Vec<String> = f
-        .expect("args")
-        .list("args")
-        .iter()
-        .filter_map(|a| a.str("arg"))
-        .collect();
+    let params: Vec<String> = f.param_names();
     let body = f.expect("body");
     // A nested scope may bind a name of its own: leave it as written.
     let mut nested = false;
@@ -2013,12 +2003,7 @@ fn namespace_value(e: &Node, env: &BTreeMap<String, Binding>) -> Option<Node> {
 fn apply_to(f: &Node, value: Node, scope: &udf::Scope) -> Result<Node> {
     let f = crate::callables::as_lambda(scope, f, 1)?.unwrap_or_else(|| f.clone());
     if f.is("Lambda") {
-        let params: Vec<String> = f
-            .expect("args")
-            .list("args")
-            .iter()
-            .filter_map(|a| a.str("arg"))
-            .collect();
+        let params: Vec<String> = f.param_names();
         let [param] = &params[..] else {
             return unsupported(&f.loc, "a sort key function takes one record");
         };
@@ -2070,12 +2055,7 @@ fn reads_row_value(f: &Node) -> bool {
     if !f.is("Lambda") {
         return false;
     }
-    let params: Vec<String> = f
-        .expect("args")
-        .list("args")
-        .iter()
-        .filter_map(|a| a.str("arg"))
-        .collect();
+    let params: Vec<String> = f.param_names();
     let [param] = &params[..] else {
         return false;
     };
@@ -2110,12 +2090,7 @@ pub fn is_main_guard(test: &Node) -> bool {
 /// Whether `def` looks like a function under test: it applies an RDD
 /// operator to one of its parameters.
 pub fn takes_rdds(def: &Node) -> bool {
-    let params: Vec<String> = def
-        .expect("args")
-        .list("args")
-        .iter()
-        .filter_map(|a| a.str("arg"))
-        .collect();
+    let params: Vec<String> = def.param_names();
     !params.is_empty() && applies_operator(&def.list("body"), &params)
 }
 

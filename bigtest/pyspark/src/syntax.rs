@@ -628,6 +628,15 @@ impl Node {
         )
     }
 
+    /// The names of a lambda's or def's positional parameters.
+    pub fn param_names(&self) -> Vec<String> {
+        self.expect("args")
+            .list("args")
+            .iter()
+            .filter_map(|a| a.str("arg"))
+            .collect()
+    }
+
     /// An integer constant.
     pub fn make_int(value: i64, loc: &Loc) -> Node {
         Node::make_constant("int", &value.to_string(), loc)
