@@ -25,8 +25,24 @@
 // RUN: not coco-bigtest import pyspark/inputs/driver_print_first.py 2>&1 | FileCheck %s --check-prefix=PRINT-FIRST
 // PRINT-FIRST: coco-bigtest: error: pyspark/inputs/driver_print_first.py:7:17: .first() in a printed value is not supported (an RDD's count() is)
 
-// RUN: not coco-bigtest import pyspark/inputs/driver_two_prints.py 2>&1 | FileCheck %s --check-prefix=TWO-PRINTS
-// TWO-PRINTS: coco-bigtest: error: pyspark/inputs/driver_two_prints.py:6:1: a loop over collected records is read when its body is one print(...)
+// A loop body of several statements is run by the test, for each record.
+// RUN: coco-bigtest import pyspark/inputs/driver_two_prints.py | FileCheck %s --check-prefix=TWO-PRINTS
+// TWO-PRINTS: df.sink "print_6"
+// RUN: not coco-bigtest import pyspark/inputs/script_loop_while.py 2>&1 | FileCheck %s --check-prefix=LOOP-WHILE
+// LOOP-WHILE: coco-bigtest: error: pyspark/inputs/script_loop_while.py:7:5: a `while` loop in a loop over collected records is not supported (assignments, if/else, print and continue are)
+
+// A record holding a split is no dataset: the map, filter or flatMap that
+// reads it takes its function in (test/pyspark/jobs/script_records.py runs
+// on Spark); anything else reading it is an error naming the way out.
+// RUN: coco-bigtest import pyspark/jobs/script_records.py | FileCheck %s --check-prefix=RECORDS
+// RECORDS: df.source "input_0" {{.*}} loc("pyspark/jobs/script_records.py":12:9)
+// RECORDS-NEXT: df.filter %d0 @filter_14 : !df.dataset<!df.str>
+// RECORDS-NEXT: df.filter %d1 @filter_15 : !df.dataset<!df.str>
+// RECORDS-NEXT: df.map %d2 @map_16 : !df.dataset<!df.str> -> !df.dataset<tuple<!df.str, i64>>
+// RECORDS: df.sink "print_29" {{.*}} : !df.dataset<tuple<!df.str, i64, !df.str, i64>>
+// RECORDS: df.sink "print_32" {{.*}} : !df.dataset<tuple<!df.str, i64, !df.str, i64>>
+// RUN: not coco-bigtest import pyspark/inputs/script_list_collect.py 2>&1 | FileCheck %s --check-prefix=LIST-COLLECT
+// LIST-COLLECT: coco-bigtest: error: pyspark/inputs/script_list_collect.py:6:39: the records this function makes hold a list (a split), and collect() reads them; coco follows such records only into a map, flatMap or filter
 
 // RUN: not coco-bigtest import pyspark/inputs/driver_row_field.py 2>&1 | FileCheck %s --check-prefix=ROW-FIELD
 // ROW-FIELD: coco-bigtest: error: pyspark/inputs/driver_row_field.py:6:42: the rows of spark.read.text(...).rdd are read through .map(lambda r: r[0]) (or r.value), as Spark's examples do; sc.textFile(path) gives the lines themselves

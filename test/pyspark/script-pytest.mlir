@@ -1,7 +1,7 @@
 // --pytest for a __main__ script: each test writes the case's files where
 // the script reads them (sys.argv[N] or a relative constant path under the
-// test's working directory), runs the script in a process of its own and
-// reads back what saveAsTextFile wrote. The pyspark::examples trial runs
+// test's working directory), runs the script (in the test process, on the
+// Spark context all tests share) and reads back what saveAsTextFile wrote. The pyspark::examples trial runs
 // such a module on Spark (test/pyspark/jobs/script.py: an argv input and a
 // relative output folder).
 // RUN: coco-bigtest generate pyspark/inputs/script_paths.py -o %t/data --pytest %t/test_paths.py | FileCheck %s
@@ -12,15 +12,15 @@
 // GAP: coco-bigtest: error: --pytest: the script reads sys.argv[3] but no file of it is sys.argv[2]; a test cannot tell what to pass there
 // A fixed path outside the test's folder (absolute, a URI, or climbing out
 // with ..) is moved: the test runs the script with the case's file in its
-// place (MOVE_PATHS patches textFile, DataFrameReader.text and
-// saveAsTextFile), so nothing is read or written outside the folder
+// place (run_job patches textFile, DataFrameReader.text and
+// saveAsTextFile while the script runs), so nothing is read or written outside the folder
 // (test/pyspark/jobs/script_fixed_paths.py runs such a module on Spark).
 // RUN: coco-bigtest generate pyspark/inputs/script_fixed_path.py -o %t/fixed --pytest %t/test_fixed.py | FileCheck %s --check-prefix=WRITTEN
 // WRITTEN: pytest module written to
 // RUN: FileCheck %s --check-prefix=FIXED --input-file=%t/test_fixed.py
-// FIXED: MOVE_PATHS = """
-// FIXED: move(SparkContext, "textFile")
-// FIXED: command = [sys.executable, "-c", MOVE_PATHS, str(JOB_FILE), *argv]
+// FIXED: (SparkContext, "textFile", moving(SparkContext.textFile)),
+// FIXED: (RDD, "saveAsTextFile", moving(RDD.saveAsTextFile)),
+// FIXED: runpy.run_path(str(JOB_FILE), run_name="__main__")
 // FIXED: [(("moved", "/var/log/app.log"), [
 // RUN: coco-bigtest generate pyspark/inputs/script_parent_path.py -o %t/parent --pytest %t/test_parent.py | FileCheck %s --check-prefix=WRITTEN
 // RUN: FileCheck %s --check-prefix=PARENT --input-file=%t/test_parent.py

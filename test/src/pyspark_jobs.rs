@@ -24,16 +24,8 @@ use crate::spark::venv_python;
 
 /// Jobs that run only with COCO_SLOW_TESTS=1, to keep CI within its time
 /// budget: dedup_union, the heaviest example (about a minute to generate on
-/// a quiet 2-core machine, two under load, and 50 cases), and the course
-/// jobs of examples/pyspark/wild beyond the two CI keeps (each test of a
-/// script starts a Spark application of its own, 5-10 s; `max-temperatures`
-/// and `total-spent-by-customer-sorted` stay, with Apache Spark's two).
-const SLOW_JOBS: &[&str] = &[
-    "dedup_union",
-    "friends-by-age",
-    "min-temperatures",
-    "total-spent-by-customer",
-];
+/// a quiet 2-core machine, two under load, and 50 cases).
+const SLOW_JOBS: &[&str] = &["dedup_union"];
 
 /// Whether `job` runs in this check (see [`SLOW_JOBS`]).
 fn runs_now(job: &Path) -> bool {

@@ -282,6 +282,123 @@ pub fn args_tuple(args: Vec<Node>, loc: &Loc) -> Node {
 pub struct PrintLoop {
     pub target: String,
     pub args: Vec<Vec<Source>>,
+    /// A body of more than one print (`clean = w.strip()`, `if clean:
+    /// print(clean, c)`): its lines of Python, which the test runs for each
+    /// record to learn what it prints (nothing, a line, or several).
+    pub statements: Option<Vec<Vec<Source>>>,
+}
+
+/// The names statements bind (assignment targets, nested blocks too).
+pub fn assigned_names(body: &[Node]) -> Vec<String> {
+    let mut names = Vec::new();
+    for s in body {
+        match s.kind.as_str() {
+            "Assign" => {
+                for target in s.list("targets") {
+                    let _ = target_source(&target, &mut names);
+                }
+            }
+            "AugAssign" => {
+                let _ = target_source(&s.expect("target"), &mut names);
+            }
+            "If" => {
+                names.extend(assigned_names(&s.list("body")));
+                names.extend(assigned_names(&s.list("orelse")));
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// The Python source of the statements a loop over collected records runs
+/// for each record, a line each, indented `depth` levels: assignments,
+/// `if`/`else`, `print` (to stderr: dropped) and `continue` (the end of
+/// this record's run), so the test runs the job's own code.
+pub fn statements_source(
+    body: &[Node],
+    depth: usize,
+    leaf: &mut dyn FnMut(&Node) -> Result<Option<Vec<Source>>>,
+) -> Result<Vec<Vec<Source>>> {
+    let pad = "    ".repeat(depth);
+    let code = |text: String| Source::Code(text);
+    let mut lines = Vec::new();
+    for s in body {
+        match s.kind.as_str() {
+            "Assign" => {
+                let targets = s.list("targets");
+                let [target] = &targets[..] else {
+                    return unsupported(&s.loc, "a chained assignment (a = b = ...) in a loop over collected records is not supported");
+                };
+                let target = target_source(target, &mut Vec::new())?;
+                let mut line = vec![code(format!("{pad}{target} = "))];
+                line.extend(python_source(&s.expect("value"), leaf)?);
+                lines.push(line);
+            }
+            "AugAssign" => {
+                let Some(name) = s.expect("target").name() else {
+                    return unsupported(&s.loc, "an augmented assignment to anything but a name in a loop over collected records is not supported");
+                };
+                let op = match s.op_kind("op").as_deref() {
+                    Some("Add") => "+=",
+                    Some("Sub") => "-=",
+                    Some("Mult") => "*=",
+                    Some("Div") => "/=",
+                    Some("FloorDiv") => "//=",
+                    Some("Mod") => "%=",
+                    _ => return unsupported(&s.loc, "this augmented assignment in a loop over collected records is not supported"),
+                };
+                let mut line = vec![code(format!("{pad}{name} {op} "))];
+                line.extend(python_source(&s.expect("value"), leaf)?);
+                lines.push(line);
+            }
+            "If" => {
+                let mut line = vec![code(format!("{pad}if "))];
+                line.extend(python_source(&s.expect("test"), leaf)?);
+                line.push(code(":".into()));
+                lines.push(line);
+                lines.extend(statements_source(&s.list("body"), depth + 1, leaf)?);
+                let orelse = s.list("orelse");
+                if !orelse.is_empty() {
+                    lines.push(vec![code(format!("{pad}else:"))]);
+                    lines.extend(statements_source(&orelse, depth + 1, leaf)?);
+                }
+            }
+            "Expr"
+                if s.expect("value").is("Call")
+                    && s.expect("value").expect("func").name().as_deref() == Some("print") =>
+            {
+                let call = s.expect("value");
+                if let Printed::Stdout { args, sep } = printed(&call)? {
+                    let mut line = vec![code(format!("{pad}print("))];
+                    for arg in &args {
+                        line.extend(python_source(arg, leaf)?);
+                        line.push(code(", ".into()));
+                    }
+                    line.push(code(format!(
+                        "sep={})",
+                        coco_spark::python::str_literal(&sep)
+                    )));
+                    lines.push(line);
+                }
+            }
+            "Pass" => lines.push(vec![code(format!("{pad}pass"))]),
+            "Continue" => lines.push(vec![code(format!("{pad}return"))]),
+            _ => {
+                return unsupported(
+                    &s.loc,
+                    format!(
+                        "{} in a loop over collected records is not supported (assignments, if/else, print and continue are)",
+                        crate::udf::describe(s)
+                    ),
+                )
+            }
+        }
+    }
+    if lines.is_empty() {
+        lines.push(vec![code(format!("{pad}pass"))]);
+    }
+    Ok(lines)
 }
 
 /// The Python source of a loop target (`word`, `(w, (a, b))`), and the
@@ -315,7 +432,13 @@ const PRINTABLE_BUILTINS: [&str; 15] = [
 ];
 
 /// `str` methods a printed value may call.
-const STR_METHODS: [&str; 16] = [
+const STR_METHODS: [&str; 22] = [
+    "encode",
+    "decode",
+    "split",
+    "startswith",
+    "endswith",
+    "zfill",
     "format",
     "upper",
     "lower",

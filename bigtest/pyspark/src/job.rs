@@ -155,6 +155,11 @@ struct Rdd {
     /// `countByValue()`, `countByKey()`: a dict of the driver, whose
     /// `items()` are the (key, count) records.
     dict: bool,
+    /// `map(f)` whose records hold a list (`lambda l: l.split(",")`): not
+    /// a dataset of its own, since coco's records hold no lists, but `f`
+    /// over `value`'s records, joined to the next map, flatMap or filter
+    /// (Spark runs such a chain as one function per record anyway).
+    pending: Option<Node>,
 }
 
 /// A sort of records: by `key`, a function of one record.
@@ -180,6 +185,9 @@ enum Binding {
     Parser(crate::driver::Arguments),
     /// `parser.parse_args()`: each `args.NAME`.
     Namespace(crate::driver::Arguments),
+    /// `spark.read.text(path)` bound to a name: read through its `.rdd`
+    /// (rows of lines), as a DataFrame not at all.
+    TextFrame(Rdd),
 }
 
 /// RDD operators, to tell the function under test from UDF helpers.
@@ -339,6 +347,7 @@ impl<'s> Builder<'s> {
             order: None,
             limit: None,
             dict: false,
+            pending: None,
         }
     }
 
@@ -393,6 +402,7 @@ impl<'s> Builder<'s> {
             order: None,
             limit: None,
             dict: false,
+            pending: None,
         };
         self.sink(name, &rdd, loc)
     }
@@ -512,6 +522,9 @@ impl<'s> Builder<'s> {
     }
 
     fn sink(&mut self, name: &str, rdd: &Rdd, loc: &Loc) -> Result<()> {
+        if let Some(f) = &rdd.pending {
+            return list_record(&f.loc, "an output");
+        }
         if rdd.limit.is_some() {
             return unsupported(
                 loc,
@@ -737,8 +750,12 @@ impl<'s> Builder<'s> {
             return Ok(Binding::Rdds(items));
         }
         if e.is("Attribute") && e.str("attr").as_deref() == Some("rdd") {
-            if let Some(rdd) = self.read_text_rows(&e.expect("value"), env)? {
+            let frame = e.expect("value");
+            if let Some(rdd) = self.read_text_rows(&frame, env)? {
                 return Ok(Binding::Rdd(rdd));
+            }
+            if let Some(Binding::TextFrame(rdd)) = frame.name().and_then(|n| env.get(&n)) {
+                return Ok(Binding::Rdd(rdd.clone()));
             }
         }
         if e.is("Subscript") || e.is("Attribute") {
@@ -760,6 +777,36 @@ impl<'s> Builder<'s> {
                 format!("{} is not supported in the job's RDD code", describe(e)),
             );
         }
+        // `sorted(records, key=f, reverse=True)`: the driver's own sort of
+        // collected records; `OrderedDict(...)` of it keeps that order.
+        if let Some(records) = ordered_dict(e) {
+            return match self.binding(&records, env)? {
+                Binding::Rdd(rdd) if rdd.delivery == Delivery::Collect && rdd.order.is_some() => {
+                    Ok(Binding::Rdd(Rdd { dict: true, ..rdd }))
+                }
+                _ => unsupported(
+                    &e.loc,
+                    "OrderedDict() is read of sorted(...) of collected records (`OrderedDict(sorted(counts.items()))`)",
+                ),
+            };
+        }
+        if let Some((order, records)) = driver_sort(e)? {
+            return match self.binding(&records, env)? {
+                Binding::Rdd(rdd) if rdd.delivery == Delivery::Collect => {
+                    // sorted() of a dict is of its keys.
+                    let rdd = if rdd.dict { self.dict_keys(&rdd, &e.loc) } else { rdd };
+                    Ok(Binding::Rdd(Rdd { order: Some(order), ..rdd }))
+                }
+                _ => unsupported(
+                    &e.loc,
+                    "sorted() of the driver is read of collected records (`sorted(rdd.collect())`, `sorted(counts.items())`)",
+                ),
+            };
+        }
+        // `lines = spark.read.text(path)`, read later through `lines.rdd`.
+        if let Some(rdd) = self.read_text_rows(e, env)? {
+            return Ok(Binding::TextFrame(rdd));
+        }
         let func = e.expect("func");
         if let Some(name) = func.name() {
             return self.call_function(&name, e, env);
@@ -773,6 +820,9 @@ impl<'s> Builder<'s> {
             Binding::Context => self.context_method(&method, e, env),
             Binding::Rdd(rdd) => self.operator(&method, rdd, e, env).map(Binding::Rdd),
             Binding::Rdds(_) => unsupported(&e.loc, format!(".{method}() of a tuple of RDDs")),
+            Binding::TextFrame(_) => {
+                dataframe_code(&e.loc, &format!("{method}() of spark.read.text(...)"))
+            }
             Binding::Driver(_) | Binding::Count(_) | Binding::Parser(_) | Binding::Namespace(_) => {
                 unsupported(
                     &e.loc,
@@ -968,36 +1018,7 @@ impl<'s> Builder<'s> {
     /// `for TARGET in rdd.collect(): print(...)`: each record's line is an
     /// output, in collect()'s order (none, for the test).
     fn print_loop(&mut self, s: &Node, env: &mut BTreeMap<String, Binding>) -> Result<()> {
-        let mut iter = s.expect("iter");
-        // `sorted(records, key=f, reverse=True)`: the driver's own sort.
-        let mut sorted = None;
-        if iter.is("Call") && iter.expect("func").name().as_deref() == Some("sorted") {
-            let args = iter.list("args");
-            let [records] = &args[..] else {
-                return unsupported(&iter.loc, "sorted() takes the records to sort");
-            };
-            let at = &iter.loc;
-            let mut key =
-                Node::make_lambda(&["_record".to_string()], Node::make_name("_record", at), at);
-            let mut ascending = true;
-            for keyword in iter.list("keywords") {
-                let value = keyword.expect("value");
-                match (keyword.str("arg").as_deref(), value.constant()) {
-                    (Some("key"), _) => key = value,
-                    (Some("reverse"), Some(Constant::Bool(b))) if value.is("Constant") => {
-                        ascending = !b
-                    }
-                    _ => {
-                        return unsupported(
-                            &keyword.loc,
-                            "sorted() takes key= and reverse=True or False here",
-                        )
-                    }
-                }
-            }
-            sorted = Some(Order { key, ascending });
-            iter = records.clone();
-        }
+        let iter = s.expect("iter");
         let mut rdd = match self.binding(&iter, env)? {
             Binding::Rdd(rdd) if rdd.delivery == Delivery::Collect => rdd,
             _ => {
@@ -1009,83 +1030,93 @@ impl<'s> Builder<'s> {
         };
         // A loop over a dict (countByValue's) is over its keys.
         if rdd.dict {
-            let keys = self.project(
-                &rdd,
-                "keys",
-                0..1,
-                Shape::Field(key_of(&rdd.shape)),
-                &iter.loc,
-            );
-            rdd = Rdd {
-                delivery: Delivery::Collect,
-                ..keys
-            };
+            rdd = self.dict_keys(&rdd, &iter.loc);
         }
         let body = s.list("body");
-        let print = match &body[..] {
-            [only]
-                if only.is("Expr")
-                    && only.expect("value").is("Call")
-                    && only.expect("value").expect("func").name().as_deref() == Some("print") =>
-            {
-                only.expect("value")
-            }
-            _ => {
-                return unsupported(
-                    &s.loc,
-                    "a loop over collected records is read when its body is one print(...)",
-                )
-            }
-        };
         if !s.list("orelse").is_empty() {
             return unsupported(
                 &s.loc,
                 "for ... else over collected records is not supported",
             );
         }
-        let (args, sep) = match crate::driver::printed(&print)? {
-            crate::driver::Printed::Stderr => return Ok(()),
-            crate::driver::Printed::Stdout { args, sep } => (args, sep),
-        };
         // What the loop prints of each record is Python the test runs
         // itself, over the records coco predicts: `%`, format specs,
         // `round` and `str()` of any value are Python's own.
         let target = s.expect("target");
         let mut loop_names = Vec::new();
         let target_source = crate::driver::target_source(&target, &mut loop_names)?;
-        let args = args
-            .iter()
-            .map(|arg| {
-                crate::driver::python_source(arg, &mut |e: &Node| {
+        let one_print = match &body[..] {
+            [only]
+                if only.is("Expr")
+                    && only.expect("value").is("Call")
+                    && only.expect("value").expect("func").name().as_deref() == Some("print") =>
+            {
+                Some(only.expect("value"))
+            }
+            _ => None,
+        };
+        let (args, sep, statements) = match &one_print {
+            Some(print) => {
+                let (args, sep) = match crate::driver::printed(print)? {
+                    crate::driver::Printed::Stderr => return Ok(()),
+                    crate::driver::Printed::Stdout { args, sep } => (args, sep),
+                };
+                let args = args
+                    .iter()
+                    .map(|arg| {
+                        crate::driver::python_source(arg, &mut |e: &Node| {
+                            if let Some(name) = e.name().filter(|n| loop_names.contains(n)) {
+                                return Ok(Some(vec![crate::driver::Source::Code(name)]));
+                            }
+                            self.printed_leaf(e, env)
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                (args, sep, None)
+            }
+            None => {
+                // A longer body runs as the job's own statements, whose
+                // names are the loop's and its assignments'.
+                if rdd.limit.is_some() {
+                    return unsupported(
+                        &s.loc,
+                        "a loop over take(), top() or takeOrdered() is read when its body is one print(...)",
+                    );
+                }
+                loop_names.extend(crate::driver::assigned_names(&body));
+                let lines = crate::driver::statements_source(&body, 2, &mut |e: &Node| {
                     if let Some(name) = e.name().filter(|n| loop_names.contains(n)) {
                         return Ok(Some(vec![crate::driver::Source::Code(name)]));
                     }
                     self.printed_leaf(e, env)
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
+                })?;
+                (Vec::new(), String::new(), Some(lines))
+            }
+        };
+        let at = one_print
+            .as_ref()
+            .map_or(&s.loc, |print| &print.loc)
+            .clone();
         // Sorted records: each with its sort key, for the test to check
         // the order (`sorted` in the driver sorts after Spark's).
-        let order = sorted.or(rdd.order.clone());
-        let name = self.udf_name(&format!("print_{}", print.loc.line));
+        let order = rdd.order.clone();
+        let name = self.udf_name(&format!("print_{}", at.line));
         let printed = match &order {
             None => rdd.clone(),
             Some(order) => {
                 let record = "_record".to_string();
                 let key = apply_to(&order.key, Node::make_name(&record, &s.loc), self.scope)?;
-                let pair = crate::driver::args_tuple(
-                    vec![key, Node::make_name(&record, &s.loc)],
-                    &print.loc,
-                );
-                let lambda = Node::make_lambda(std::slice::from_ref(&record), pair, &print.loc);
-                let key_name = self.udf_name(&format!("sort_key_{}", print.loc.line));
+                let pair =
+                    crate::driver::args_tuple(vec![key, Node::make_name(&record, &s.loc)], &at);
+                let lambda = Node::make_lambda(std::slice::from_ref(&record), pair, &at);
+                let key_name = self.udf_name(&format!("sort_key_{}", at.line));
                 let (text, shape) = udf::lower(
                     self.scope,
                     &key_name,
                     &lambda,
                     Apply::Record,
                     &rdd.shape,
-                    &print.loc,
+                    &at,
                 )?;
                 let Some(shape) = shape else {
                     return unsupported(
@@ -1094,7 +1125,7 @@ impl<'s> Builder<'s> {
                     );
                 };
                 self.udfs.push(text);
-                self.map(&rdd, &key_name, shape, &print.loc)
+                self.map(&rdd, &key_name, shape, &at)
             }
         };
         let printed = Rdd {
@@ -1102,11 +1133,12 @@ impl<'s> Builder<'s> {
             limit: None,
             ..printed
         };
-        self.sink(&name, &printed, &print.loc)?;
+        self.sink(&name, &printed, &at)?;
         let output = self.outputs.len() - 1;
         let line = crate::driver::PrintLoop {
             target: target_source,
             args,
+            statements,
         };
         self.printed.push(match order {
             None => Print::Records {
@@ -1245,6 +1277,9 @@ impl<'s> Builder<'s> {
                 }
             }
         }
+        if let Some(f) = rdd.pending.clone() {
+            return self.after_list_record(method, rdd, f, call, &args, env);
+        }
         if let Some(action) = action_name(rdd.delivery).filter(|_| !rdd.dict) {
             return unsupported(
                 loc,
@@ -1373,8 +1408,13 @@ impl<'s> Builder<'s> {
                         ),
                     ),
                     (_, Some(shape)) => {
-                        if shape.fields().iter().any(|t| *t == Ty::str_list()) && method == "map" {
-                            return unsupported(&f.loc, "a record holding a split is not supported; use flatMap to make a record of each piece");
+                        if shape.fields().iter().any(|t| *t == Ty::str_list()) {
+                            if method != "map" {
+                                return list_record(&f.loc, &format!("{method}()"));
+                            }
+                            // No dataset of lists: the next operator takes `f` in.
+                            self.udfs.pop();
+                            return Ok(Rdd { pending: Some(f), ..rdd });
                         }
                         Ok(self.map(&rdd, &name, shape, loc))
                     }
@@ -1757,6 +1797,64 @@ impl<'s> Builder<'s> {
         Ok(name)
     }
 
+    /// `method` called on records that hold a list, made by `f` from
+    /// `rdd`'s: a map, flatMap or filter takes `f` into its own function
+    /// (`lambda r: g(f(r))`), so no dataset ever holds the list.
+    fn after_list_record(
+        &mut self,
+        method: &str,
+        rdd: Rdd,
+        f: Node,
+        call: &Node,
+        args: &[Node],
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<Rdd> {
+        let base = Rdd {
+            pending: None,
+            ..rdd.clone()
+        };
+        match (method, args) {
+            ("cache" | "persist" | "repartition" | "coalesce", _) => Ok(rdd),
+            ("count", []) => self.operator(method, base, call, env),
+            ("map" | "flatMap" | "filter", [g]) => {
+                let at = &g.loc;
+                let record = "_record".to_string();
+                let made = apply_to(&f, Node::make_name(&record, at), self.scope)?;
+                let body = apply_to(g, made, self.scope)?;
+                let composed = Node::make_lambda(std::slice::from_ref(&record), body, at);
+                let joined = Node::make(
+                    "Call",
+                    &call.loc,
+                    vec![
+                        ("func", Field::Node(call.expect("func").clone())),
+                        ("args", Field::List(vec![composed])),
+                        ("keywords", Field::List(Vec::new())),
+                    ],
+                );
+                let out = self.operator(method, base, &joined, env)?;
+                if method == "filter" {
+                    // The records kept still hold the list.
+                    return Ok(Rdd {
+                        pending: Some(f),
+                        ..out
+                    });
+                }
+                Ok(out)
+            }
+            _ => list_record(&f.loc, &format!("{method}()")),
+        }
+    }
+
+    /// The keys of a dict of the driver (countByValue's), as collected
+    /// records.
+    fn dict_keys(&mut self, dict: &Rdd, loc: &Loc) -> Rdd {
+        let keys = self.project(dict, "keys", 0..1, Shape::Field(key_of(&dict.shape)), loc);
+        Rdd {
+            delivery: Delivery::Collect,
+            ..keys
+        }
+    }
+
     /// `df.map` of `input` by UDF `udf` into records of `shape`.
     fn map(&mut self, input: &Rdd, udf: &str, shape: Shape, loc: &Loc) -> Rdd {
         let text = format!(
@@ -2028,6 +2126,56 @@ fn apply_to(f: &Node, value: Node, scope: &udf::Scope) -> Result<Node> {
     )
 }
 
+/// `sorted(records, key=f, reverse=True)`: the order and the records.
+fn driver_sort(e: &Node) -> Result<Option<(Order, Node)>> {
+    if !e.is("Call") || e.expect("func").name().as_deref() != Some("sorted") {
+        return Ok(None);
+    }
+    let args = e.list("args");
+    let [records] = &args[..] else {
+        return unsupported(&e.loc, "sorted() takes the records to sort");
+    };
+    let at = &e.loc;
+    let mut key = Node::make_lambda(&["_record".to_string()], Node::make_name("_record", at), at);
+    let mut ascending = true;
+    for keyword in e.list("keywords") {
+        let value = keyword.expect("value");
+        match (keyword.str("arg").as_deref(), value.constant()) {
+            (Some("key"), _) => key = value,
+            (Some("reverse"), Some(Constant::Bool(b))) if value.is("Constant") => ascending = !b,
+            _ => {
+                return unsupported(
+                    &keyword.loc,
+                    "sorted() takes key= and reverse=True or False here",
+                )
+            }
+        }
+    }
+    Ok(Some((Order { key, ascending }, records.clone())))
+}
+
+/// The argument of `OrderedDict(x)` or `collections.OrderedDict(x)`.
+fn ordered_dict(e: &Node) -> Option<Node> {
+    if !e.is("Call") || e.list("args").len() != 1 || !e.list("keywords").is_empty() {
+        return None;
+    }
+    let func = e.expect("func");
+    let named = func.name().as_deref() == Some("OrderedDict")
+        || (func.str("attr").as_deref() == Some("OrderedDict")
+            && func.expect("value").name().as_deref() == Some("collections"));
+    named.then(|| e.list("args")[0].clone())
+}
+
+/// The error for records holding a list (a split) that reach `what`.
+fn list_record<T>(loc: &Loc, what: &str) -> Result<T> {
+    unsupported(
+        loc,
+        format!(
+            "the records this function makes hold a list (a split), and {what} reads them; coco follows such records only into a map, flatMap or filter, which it joins to this function: map them to fields first (`.map(lambda t: (t[0], t[1]))`) or flatMap the pieces"
+        ),
+    )
+}
+
 /// The type of the key of (key, value) records (a dict's items).
 fn key_of(shape: &Shape) -> Ty {
     shape
@@ -2150,7 +2298,8 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
         | Binding::Driver(_)
         | Binding::Count(_)
         | Binding::Parser(_)
-        | Binding::Namespace(_) => unsupported(&loc, format!("{name} returns no RDD")),
+        | Binding::Namespace(_)
+        | Binding::TextFrame(_) => unsupported(&loc, format!("{name} returns no RDD")),
     }
 }
 

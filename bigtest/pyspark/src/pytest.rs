@@ -35,34 +35,10 @@ const COMPARISON: &str = "def comparable(value):\n\
     \x20       map(comparable, expected)\n\
     \x20   )\n";
 
-/// The start of a script whose fixed paths outside the test's folder the
-/// test moves into it: the case's files in their place, the script itself
-/// unchanged (run as `python -c MOVE_PATHS JOB ARGS...`).
-const MOVE_PATHS: &str = r#"# Where the script reads or saves a fixed path outside the test's folder
-# (an absolute path, a URI), the test gives it the case's file instead:
-# SparkContext.textFile, DataFrameReader.text and RDD.saveAsTextFile see the
-# case's path; the script's code is unchanged.
-MOVE_PATHS = """
-import json, os, runpy, sys
-from pyspark import RDD, SparkContext
-from pyspark.sql import DataFrameReader
-moved = json.loads(os.environ["COCO_MOVED_PATHS"])
-def move(cls, name):
-    original = getattr(cls, name)
-    def call(self, path, *args, **kwargs):
-        if isinstance(path, str):
-            path = moved.get(path, path)
-        return original(self, path, *args, **kwargs)
-    setattr(cls, name, call)
-move(SparkContext, "textFile")
-move(DataFrameReader, "text")
-move(RDD, "saveAsTextFile")
-sys.argv = sys.argv[1:]
-sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))
-runpy.run_path(sys.argv[0], run_name="__main__")
-"""
-
-"#;
+/// How a test runs the script: in the test process on a shared Spark
+/// context (or, with COCO_SPARK_SUBMIT=1, in a process of its own), with
+/// the case's files where the script reads and saves.
+const RUN_SCRIPT: &str = include_str!("run_script.py");
 
 /// What the interpreter predicts for one case.
 #[derive(Clone, Debug)]
@@ -162,30 +138,30 @@ pub fn module(
          \n",
     );
     if frames {
-        // Spark 3.5's defaults (ANSI off): the semantics coco models.
+        // Spark 3.5's defaults (ANSI off): the semantics coco models. One
+        // context for the whole test session, whichever modules it runs
+        // (getOrCreate shares it; Python's exit stops it): starting Spark
+        // would otherwise be most of the time.
         out.push_str(
-            "@pytest.fixture(scope=\"module\")\n\
+            "@pytest.fixture(scope=\"session\")\n\
              def spark():\n\
              \x20   session = (\n\
              \x20       SparkSession.builder.master(\"local[2]\")\n\
              \x20       .appName(\"coco-bigtest cases\")\n\
              \x20       .config(\"spark.sql.ansi.enabled\", \"false\")\n\
-             \x20       .config(\"spark.sql.shuffle.partitions\", \"2\")\n\
+             \x20       .config(\"spark.sql.shuffle.partitions\", \"1\")\n\
              \x20       .getOrCreate()\n\
              \x20   )\n\
-             \x20   yield session\n\
-             \x20   session.stop()\n\
+             \x20   return session\n\
              \n\
              \n",
         );
     } else {
         out.push_str(
-            "@pytest.fixture(scope=\"module\")\n\
+            "@pytest.fixture(scope=\"session\")\n\
              def sc():\n\
              \x20   conf = SparkConf().setMaster(\"local[2]\").setAppName(\"coco-bigtest cases\")\n\
-             \x20   context = SparkContext.getOrCreate(conf)\n\
-             \x20   yield context\n\
-             \x20   context.stop()\n\
+             \x20   return SparkContext.getOrCreate(conf)\n\
              \n\
              \n",
         );
@@ -405,8 +381,8 @@ fn file_identity(file: &Option<FileArg>) -> Option<String> {
 }
 
 /// The module for a `__main__` script: each test writes the case's input
-/// files, runs the script in a process of its own (as spark-submit would,
-/// on a local master) with the files' paths where its code reads them, and
+/// files, runs the script (in the test process on a shared local Spark,
+/// or as spark-submit would) with the files' paths where its code reads them, and
 /// compares the lines it saves, read back as Python values, or its failure.
 fn script_module(
     job: &Job,
@@ -421,7 +397,7 @@ fn script_module(
                 None => Ok(format!("(\"path\", {})", python_str(path))),
                 // Outside the test's folder (`/data/in.txt`, `file:///...`,
                 // `hdfs://...`): the test gives the script the case's file
-                // in its place (MOVE_PATHS), the script unchanged.
+                // in its place (run_script.py), the script unchanged.
                 Some(_) if outside_folder(path) => Ok(format!("(\"moved\", {})", python_str(path))),
                 Some(why) => Err(format!(
                     "--pytest: the script's {what} is the fixed path {path:?} ({why}); a test can give it a case's files only through sys.argv or a relative path inside its folder"
@@ -487,7 +463,8 @@ fn script_module(
     );
     out.push_str(
         "Each test writes the input files of one generated case, runs the script on\n\
-         Spark (local mode, in a process of its own, as spark-submit would) and checks\n\
+         Spark (local mode, on one Spark context all tests share; COCO_SPARK_SUBMIT=1\n\
+         runs each in a process of its own, as spark-submit would) and checks\n\
          what coco's interpreter predicts: the records it saves (in any order) or\n\
          its failure. Together the cases cover every feasible JDU path coco found;\n\
          each docstring lists the paths its case covers (see report.txt beside the\n\
@@ -497,12 +474,16 @@ fn script_module(
     out.push_str(
         "import ast\n\
          import collections\n\
+         import contextlib\n\
+         import io\n\
          import itertools\n\
          import json\n\
          import os\n\
          import pathlib\n\
+         import runpy\n\
          import subprocess\n\
          import sys\n\
+         import traceback\n\
          \n\
          import pytest\n\n",
     );
@@ -511,54 +492,9 @@ fn script_module(
         "JOB_FILE = pathlib.Path(__file__).resolve().parent / {}\nARGC = {argc}\n",
         python_str(job_path)
     );
-    out.push_str(MOVE_PATHS);
+    out.push_str(RUN_SCRIPT);
     out.push_str(
-        "\n\
-         def run_job(folder, inputs, outputs):\n\
-         \x20   \"\"\"Writes each input's lines where the script reads them, runs it with\n\
-         \x20   `folder` as its working directory, and returns the finished process and\n\
-         \x20   each output's folder.\"\"\"\n\
-         \x20   argv = [None] * ARGC\n\
-         \x20   moved = {}\n\
-         \n\
-         \x20   def place(where, default):\n\
-         \x20       kind, value = where\n\
-         \x20       path = folder / (value if kind == \"path\" else default)\n\
-         \x20       assert path.resolve().is_relative_to(folder.resolve()), path\n\
-         \x20       if kind == \"argv\":\n\
-         \x20           argv[value - 1] = str(path)\n\
-         \x20       elif kind == \"moved\":\n\
-         \x20           moved[value] = str(path)\n\
-         \x20       path.parent.mkdir(parents=True, exist_ok=True)\n\
-         \x20       return path\n\
-         \n\
-         \x20   for i, (where, lines) in enumerate(inputs):\n\
-         \x20       text = \"\".join(line + \"\\n\" for line in lines)\n\
-         \x20       place(where, f\"input_{i}.txt\").write_text(text, encoding=\"utf-8\")\n\
-         \x20   saved = [place(where, f\"output_{i}\") for i, where in enumerate(outputs)]\n\
-         \x20   env = dict(\n\
-         \x20       os.environ,\n\
-         \x20       PYSPARK_PYTHON=sys.executable,\n\
-         \x20       PYSPARK_SUBMIT_ARGS=\"--master local[2] pyspark-shell\",\n\
-         \x20       PYTHONIOENCODING=\"utf-8\",\n\
-         \x20   )\n\
-         \x20   command = [sys.executable, str(JOB_FILE), *argv]\n\
-         \x20   if moved:\n\
-         \x20       env[\"COCO_MOVED_PATHS\"] = json.dumps(moved)\n\
-         \x20       command = [sys.executable, \"-c\", MOVE_PATHS, str(JOB_FILE), *argv]\n\
-         \x20   process = subprocess.run(\n\
-         \x20       command,\n\
-         \x20       cwd=folder,\n\
-         \x20       env=env,\n\
-         \x20       capture_output=True,\n\
-         \x20   )\n\
-         \x20   # Decoded here, not by text=True: universal newlines would read a\n\
-         \x20   # printed \"\\r\" as a line break.\n\
-         \x20   process.stdout = process.stdout.decode(\"utf-8\", \"surrogateescape\")\n\
-         \x20   process.stderr = process.stderr.decode(\"utf-8\", \"replace\")\n\
-         \x20   return process, saved\n\
-         \n\
-         \n\
+        "\n\n\
          def saved_records(folder, text):\n\
          \x20   \"\"\"The records saveAsTextFile wrote, a line each: the lines themselves\n\
          \x20   for records of text, else read back as Python values.\"\"\"\n\
@@ -566,6 +502,16 @@ fn script_module(
          \x20   for part in sorted(folder.glob(\"part-*\")):\n\
          \x20       lines.extend(part.read_text(encoding=\"utf-8\").split(\"\\n\")[:-1])\n\
          \x20   return lines if text else [ast.literal_eval(line) for line in lines]\n\
+         \n\
+         \n\
+         def printed_by(body, record):\n\
+         \x20   \"\"\"What a loop's body prints for `record` (the job's own statements, run\n\
+         \x20   here), without its last line break; None when it prints nothing.\"\"\"\n\
+         \x20   out = io.StringIO()\n\
+         \x20   with contextlib.redirect_stdout(out):\n\
+         \x20       body(record)\n\
+         \x20   text = out.getvalue()\n\
+         \x20   return text[:-1] if text else None\n\
          \n\
          \n\
          def same_printed(stdout, segments):\n\
@@ -595,7 +541,11 @@ fn script_module(
          \x20       for group in groups:\n\
          \x20           if left == 0:\n\
          \x20               break\n\
-         \x20           text = [sep.join(map(str, values)) for values in group]\n\
+         \x20           if sep is None:\n\
+         \x20               # What a loop's body printed for each record, if anything.\n\
+         \x20               text = [values for values in group if values is not None]\n\
+         \x20           else:\n\
+         \x20               text = [sep.join(map(str, values)) for values in group]\n\
          \x20           taken = min(left, len(text))\n\
          \x20           left -= taken\n\
          \x20           remaining = list(text)\n\
@@ -658,6 +608,9 @@ fn script_module(
                     );
                 }
                 if !job.printed.is_empty() {
+                    // The bodies of loops longer than one print, as local
+                    // functions of the test.
+                    let mut bodies = String::new();
                     let segments: Vec<String> = job
                         .printed
                         .iter()
@@ -690,34 +643,48 @@ fn script_module(
                                     })
                                     .unwrap_or_default();
                                 values.sort();
+                                // The print's own Python over each record,
+                                // or the loop's body run for it.
+                                let (value, target, sep) = match &line.statements {
+                                    None => (
+                                        print_values(&line.args, records),
+                                        line.target.clone(),
+                                        python_str(sep),
+                                    ),
+                                    Some(lines) => {
+                                        let body = format!("loop_{}", bodies.len());
+                                        let _ = writeln!(
+                                            bodies,
+                                            "    def {body}(_record):\n        {} = _record",
+                                            line.target
+                                        );
+                                        for code in lines {
+                                            let _ = writeln!(bodies, "{}", source_text(code, records));
+                                        }
+                                        (
+                                            format!("printed_by({body}, _record)"),
+                                            "_record".to_string(),
+                                            "None".to_string(),
+                                        )
+                                    }
+                                };
                                 let (kind, each) = match print {
                                     Print::Sorted { ascending, .. } => (
                                         if *ascending { "ascending" } else { "descending" },
-                                        format!(
-                                            "(key, {}) for key, {} in",
-                                            print_values(&line.args, records),
-                                            line.target
-                                        ),
+                                        format!("(key, {value}) for key, {target} in"),
                                     ),
-                                    _ => (
-                                        "any order",
-                                        format!(
-                                            "{} for {} in",
-                                            print_values(&line.args, records),
-                                            line.target
-                                        ),
-                                    ),
+                                    _ => ("any order", format!("{value} for {target} in")),
                                 };
-                                // The print's own Python, over the records.
                                 format!(
                                     "(\n                \"{kind}\",\n                {},\n                {},\n                [\n                    {each}\n                    {}\n                ],\n            )",
-                                    python_str(sep),
+                                    sep,
                                     limit.map_or("None".to_string(), |n| n.to_string()),
                                     python_list(&values, 20)
                                 )
                             }
                         })
                         .collect();
+                    out.push_str(&bodies);
                     let _ = writeln!(
                         out,
                         "    same_printed(\n        process.stdout,\n        [\n{}        ],\n    )",
@@ -733,20 +700,23 @@ fn script_module(
     Ok(out)
 }
 
+/// One line of Python source, with the counts the case predicts in place.
+fn source_text(parts: &[Source], records: &[Vec<Vec<Value>>]) -> String {
+    parts
+        .iter()
+        .map(|part| match part {
+            Source::Code(code) => code.clone(),
+            Source::Count(n) => records.get(*n).map_or(0, Vec::len).to_string(),
+        })
+        .collect()
+}
+
 /// The values one `print` writes, as a Python tuple of its arguments'
 /// source, with the counts the case predicts in place.
 fn print_values(args: &[Vec<Source>], records: &[Vec<Vec<Value>>]) -> String {
     let values: Vec<String> = args
         .iter()
-        .map(|parts| {
-            parts
-                .iter()
-                .map(|part| match part {
-                    Source::Code(code) => code.clone(),
-                    Source::Count(n) => records.get(*n).map_or(0, Vec::len).to_string(),
-                })
-                .collect::<String>()
-        })
+        .map(|parts| source_text(parts, records))
         .collect();
     if values.is_empty() {
         "()".into()

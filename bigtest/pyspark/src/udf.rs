@@ -3268,6 +3268,22 @@ pub fn describe(node: &Node) -> String {
         "NamedExpr" => "an assignment expression (:=)".into(),
         "Await" => "an await expression".into(),
         "Yield" | "YieldFrom" => "a yield expression".into(),
+        // Statements.
+        "While" => "a `while` loop".into(),
+        "For" | "AsyncFor" => "a `for` loop".into(),
+        "Break" => "`break`".into(),
+        "Return" => "`return`".into(),
+        "Raise" => "`raise`".into(),
+        "Try" | "TryStar" => "a `try` statement".into(),
+        "With" | "AsyncWith" => "a `with` statement".into(),
+        "FunctionDef" | "AsyncFunctionDef" => "a def".into(),
+        "ClassDef" => "a class".into(),
+        "Import" | "ImportFrom" => "an import".into(),
+        "Global" | "Nonlocal" => "a global or nonlocal declaration".into(),
+        "Delete" => "`del`".into(),
+        "Assert" => "`assert`".into(),
+        "Match" => "a `match` statement".into(),
+        "Expr" => "an expression statement".into(),
         other => format!("an expression of class {other}"),
     }
 }
