@@ -63,6 +63,10 @@ pub enum Sym {
 
 #[derive(Clone, Debug)]
 pub struct SplitState {
+    /// The string split: a second split of it by the same delimiter (in
+    /// a later UDF of the path, or the same one) is this one, so what one
+    /// reads of the pieces holds for the other.
+    pub whole: Term,
     pub delimiter: String,
     pub pieces: Vec<Term>,
     /// What follows the known pieces: `""` or the delimiter and more.
@@ -73,6 +77,12 @@ pub struct SplitState {
     /// one space (the delimiter); no piece is pinned until read, and the
     /// first one has no delimiter before it.
     pub whitespace: bool,
+    /// What `len()` of the split described past the pinned pieces: links
+    /// (piece, rest), each with "what precedes is empty, or it is the
+    /// delimiter, the piece and the rest" assumed. A later get pins the
+    /// next link's piece and a failing one says some link's input is
+    /// empty, so the solver relates them without word equations.
+    pub links: Vec<(Term, Term)>,
 }
 
 /// How a record met a keyed operator: what its key must differ from when
@@ -387,6 +397,10 @@ impl State {
                     .collect(),
             );
         }
+        if let Some(known) = self.known_split(&s, delimiter, false) {
+            return known;
+        }
+        let whole = s.clone();
         let p0 = self.fresh("p", Sort::Str);
         let t1 = self.fresh("t", Sort::Str);
         let d = Term::Str(delimiter.into());
@@ -394,11 +408,13 @@ impl State {
         self.assume(not(app("str.contains", vec![p0.clone(), d.clone()])));
         self.assume(tail_shape(&t1, &d));
         self.splits.push(SplitState {
+            whole,
             delimiter: delimiter.into(),
             pieces: vec![p0],
             tail: t1,
             kept: Vec::new(),
             whitespace: false,
+            links: Vec::new(),
         });
         Sym::Split(self.splits.len() - 1)
     }
@@ -406,14 +422,30 @@ impl State {
     /// Python's `s.split()` of a non-constant `s`, no piece pinned yet: the
     /// whole string is the tail.
     pub fn split_whitespace(&mut self, s: Term) -> Sym {
+        if let Some(known) = self.known_split(&s, " ", true) {
+            return known;
+        }
         self.splits.push(SplitState {
+            whole: s.clone(),
             delimiter: " ".into(),
             pieces: Vec::new(),
             tail: s,
             kept: Vec::new(),
             whitespace: true,
+            links: Vec::new(),
         });
         Sym::Split(self.splits.len() - 1)
+    }
+
+    /// The split of `s` by `delimiter` (at whitespace when `whitespace`)
+    /// this path made already.
+    fn known_split(&self, s: &Term, delimiter: &str, whitespace: bool) -> Option<Sym> {
+        self.splits
+            .iter()
+            .position(|split| {
+                split.whole == *s && split.delimiter == delimiter && split.whitespace == whitespace
+            })
+            .map(Sym::Split)
     }
 
     /// "`p` is a piece of split `list`": free of the delimiter, or for a
@@ -434,6 +466,21 @@ impl State {
     /// `count - 1`).
     pub fn extend_split(&mut self, list: usize, count: usize) {
         while self.splits[list].pieces.len() < count {
+            if !self.splits[list].links.is_empty() {
+                // The next piece is the first link's: what precedes it is
+                // not empty.
+                let (q, u) = self.splits[list].links.remove(0);
+                let tail = self.splits[list].tail.clone();
+                self.assume(not(eq(tail, Term::Str(String::new()))));
+                if self.splits[list].whitespace {
+                    let word = self.shape(q.clone(), Shape::Word, vec![VISIBLE]);
+                    self.assume(word);
+                }
+                let split = &mut self.splits[list];
+                split.pieces.push(q);
+                split.tail = u;
+                continue;
+            }
             let d = Term::Str(self.splits[list].delimiter.clone());
             let p = self.fresh("p", Sort::Str);
             let t = self.fresh("t", Sort::Str);
@@ -553,9 +600,84 @@ impl State {
             return Term::Bool(false);
         }
         let d = Term::Str(self.splits[list].delimiter.clone());
+        let more = count - known;
+        let links = self.splits[list].links.len();
+        if links > 0 {
+            // Some link up to `more` has nothing before it.
+            let mut ends: Vec<Term> = (0..=more.min(links))
+                .map(|j| eq(self.before_link(list, j), Term::Str(String::new())))
+                .collect();
+            if more > links {
+                let last = self.before_link(list, links);
+                let rest = self.tail_at_most(list, last, &d, more - links, true);
+                ends.push(rest);
+            }
+            return or(ends);
+        }
         let tail = self.splits[list].tail.clone();
         let lead = !(self.splits[list].whitespace && known == 0);
-        self.tail_at_most(list, tail, &d, count - known, lead)
+        self.tail_at_most(list, tail, &d, more, lead)
+    }
+
+    /// Python's `len()` of split `list`: the number of pieces, exact up to
+    /// [`MAX_SIZED_PIECES`] (past that, a fresh Int larger than that). No
+    /// decision is taken here, so the concrete run and the path agree on
+    /// its labels; the comparison that reads the length decides.
+    pub fn size(&mut self, list: usize) -> Term {
+        let known = self.splits[list].pieces.len();
+        let depth = MAX_SIZED_PIECES.saturating_sub(known);
+        self.link(list, depth);
+        let more = self.fresh("n", Sort::Int);
+        self.assume(cmp(">", more.clone(), Term::Int((known + depth) as i64)));
+        // ite(before_0 = "", known, ite(before_1 = "", known + 1, ... more))
+        let mut n = more;
+        for j in (0..depth).rev() {
+            let before = self.before_link(list, j);
+            n = ite(
+                eq(before, Term::Str(String::new())),
+                Term::Int((known + j) as i64),
+                n,
+            );
+        }
+        n
+    }
+
+    /// What precedes link `j` of split `list`: its tail for the first.
+    fn before_link(&self, list: usize, j: usize) -> Term {
+        let split = &self.splits[list];
+        match j {
+            0 => split.tail.clone(),
+            _ => split.links[j - 1].1.clone(),
+        }
+    }
+
+    /// Describes split `list` `depth` links past its pinned pieces.
+    fn link(&mut self, list: usize, depth: usize) {
+        while self.splits[list].links.len() < depth {
+            let j = self.splits[list].links.len();
+            let before = self.before_link(list, j);
+            let d = Term::Str(self.splits[list].delimiter.clone());
+            // A whitespace split's first piece starts the string.
+            let lead =
+                !(self.splits[list].whitespace && self.splits[list].pieces.is_empty() && j == 0);
+            let q = self.fresh("q", Sort::Str);
+            let u = self.fresh("u", Sort::Str);
+            let parts = if lead {
+                vec![d.clone(), q.clone(), u.clone()]
+            } else {
+                vec![q.clone(), u.clone()]
+            };
+            let piece = self.piece(list, &q);
+            self.assume(or(vec![
+                eq(before.clone(), Term::Str(String::new())),
+                and(vec![
+                    eq(before, app("str.++", parts)),
+                    piece,
+                    tail_shape(&u, &d),
+                ]),
+            ]));
+            self.splits[list].links.push((q, u));
+        }
     }
 
     /// `tail` holds at most `more` further pieces, the first preceded by the
@@ -580,6 +702,10 @@ impl State {
         ])
     }
 }
+
+/// The pieces of a split whose count `len()` describes exactly; a path
+/// that needs more pieces is solved with "more than this many" only.
+pub const MAX_SIZED_PIECES: usize = 12;
 
 /// `d*`: any number of delimiters, nothing else.
 fn delimiter_star(d: &Term) -> Term {
@@ -1408,8 +1534,15 @@ impl SymDomain {
                 Str(self.state.splits[list].pieces[*index].clone())
             }
             (UdfOp::Size, [List(items)]) => Int(Term::Int(items.len() as i64)),
-            (UdfOp::Size, [Split(_)]) => {
-                return Err(unsupported(point, "df.size of a string split from input"))
+            (UdfOp::Size, [Split(list)]) => {
+                if self.host == Host::Jvm && !self.state.splits[*list].whitespace {
+                    // String.split drops the empty pieces at the end.
+                    return Err(unsupported(
+                        point,
+                        "df.size of a string split from input on the JVM",
+                    ));
+                }
+                Int(self.state.size(*list))
             }
             (UdfOp::Substr, [Str(s), Int(start), Int(length)]) => {
                 let len = app("str.len", vec![s.clone()]);

@@ -59,7 +59,7 @@ pub const INFO: PassInfo = PassInfo {
 (symbolic execution: every branch, loops unrolled k times, failing parses, divisions, indexes and substrings) and \
 appends one `bigtest.jdu_path` per path, status `unsolved`, constraints as an SMT-LIB 2 script, and the keys and source records the path \
 passes as `keys` and `records` (read by `bigtest-emit`). Earlier results for the same program are replaced. Constructs the analysis \
-does not model (unknown functions, scf.while, unsigned comparisons, df.size of a split input) are errors naming the op. \
+does not model (unknown functions, scf.while, unsigned comparisons, df.size of a split input on the JVM) are errors naming the op. \
 All work is bounded: `fuel` (operations per UDF path; constant loops run to the end within it), `max-index` (the \
 largest `df.get` index into a split of input text) and `max-paths` (JDU paths per program, UDF paths and record \
 combinations per op); going past one is an error on the dataset op naming the limit.",
