@@ -1224,6 +1224,9 @@ impl<'s> Builder<'s> {
             }
             "getOrCreate" | "builder" | "appName" | "master" | "config" | "setAppName"
             | "setMaster" | "set" => Ok(Binding::Context),
+            // Every task sees the same value: a UDF reads `b.value` as the
+            // constant (udf.rs, constant_dict).
+            "broadcast" if call.list("args").len() == 1 => Ok(Binding::Driver(call.clone())),
             other if DATAFRAME_SOURCES.contains(&other) => {
                 let owner = match other {
                     "read" | "table" | "sql" | "createDataFrame" | "readStream" => "SparkSession",
@@ -2004,6 +2007,15 @@ fn is_driver_value(value: &Node, env: &BTreeMap<String, Binding>) -> bool {
             part.children().is_empty() && !part.is("Name") && !part.is("Constant")
                 || is_driver_value(part, env)
         }),
+        // A dict of constants (a lookup table that UDFs read).
+        "Dict" => {
+            let (keys, values) = (value.list("keys"), value.list("values"));
+            keys.len() == values.len()
+                && keys
+                    .iter()
+                    .chain(&values)
+                    .all(|part| constant_of(part).is_some())
+        }
         "JoinedStr" => value.list("values").iter().all(|part| {
             part.is("Constant")
                 || (part.is("FormattedValue") && is_driver_value(&part.expect("value"), env))

@@ -160,6 +160,7 @@ pub fn import_bytes(file: &str, source: &[u8], options: &Options) -> Result<Impo
                         how:
                             "bound again in the script, whose actions may run between its bindings"
                                 .into(),
+                        once: false,
                     },
                 );
             }

@@ -5,13 +5,13 @@
 //!
 //! The subset and its semantics are the table in docs/pyspark.md.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::{
     error::{unsupported, Loc, Result},
     ir::{BlockId, Function, Ty, TyText, Value},
     shape::{PyVal, Shape},
-    syntax::{Constant, Node},
+    syntax::{Constant, Field, Node},
 };
 
 /// What the UDFs of a file can refer to besides their parameters.
@@ -41,6 +41,11 @@ pub struct Scope {
     /// (to the function's name, `add`) or `import operator` (to ""): a job
     /// passes them as functions (`reduceByKey(add)`).
     pub operators: HashMap<String, String>,
+    /// Names the file may change in place: a method other than a read is
+    /// called on them (`d.update(...)`), an item or attribute of them is
+    /// assigned or deleted, or they are passed to a function other than
+    /// `broadcast`. A UDF does not read such a dict as its literal.
+    pub mutated: HashSet<String>,
 }
 
 /// Where and how a module-level name is bound in a way coco does not
@@ -50,6 +55,9 @@ pub struct Rebinding {
     pub loc: Loc,
     /// "assigned under an `if` whose test is not a constant".
     pub how: String,
+    /// Bound once, in straight-line module code, to a value that is not a
+    /// constant (a dict literal, a call): [`Scope::values`] holds it.
+    pub once: bool,
 }
 
 /// Variables of the code being lowered.
@@ -328,6 +336,17 @@ impl Scope {
         let Some(r) = self.rebound.get(name) else {
             return unsupported(loc, format!("{name} is not {what}"));
         };
+        if r.once
+            && self.mutated.contains(name)
+            && self.values.get(name).is_some_and(|v| v.is("Dict"))
+        {
+            return unsupported(
+                loc,
+                format!(
+                    "{name} is changed in place by the file (a method such as update() called on it, an item assigned, or passed to a function), so coco cannot tell which entries a UDF sees; a dict a UDF reads is written once, as a literal of constants"
+                ),
+            );
+        }
         unsupported(
             loc,
             format!(
@@ -414,6 +433,7 @@ impl ModuleScan {
         let rebinding = |how: String| Rebinding {
             loc: loc.clone(),
             how,
+            once: false,
         };
         if let Some(how) = flow {
             self.rebound
@@ -655,6 +675,7 @@ impl ModuleScan {
             self.rebound.entry(name).or_insert_with(|| Rebinding {
                 loc: at.clone(),
                 how: how.clone(),
+                once: false,
             });
         }
     }
@@ -725,6 +746,9 @@ impl Scope {
     /// and how, and the file's exception classes to
     /// [`Scope::exceptions`].
     pub fn settle(&mut self, body: &[Node]) {
+        for statement in body {
+            changed_in_place(statement, &mut self.mutated);
+        }
         let mut scan = ModuleScan::default();
         scan.statements(body, None);
         // Bound by the import alone: nothing else binds the name.
@@ -745,6 +769,7 @@ impl Scope {
                 Rebinding {
                     loc: loc.clone(),
                     how: how.to_string(),
+                    once: true,
                 },
             );
         }
@@ -1937,6 +1962,13 @@ impl<'s> Lowering<'s> {
                 }
             }
             "BoolOp" => self.bool_op(e),
+            // The end of a dict lookup's chain (dict_lookup): no key was
+            // equal. The value is never used: the block fails.
+            "CocoKeyError" => {
+                let unused = PyVal::Scalar(self.f.str("", &e.loc));
+                self.fail("KeyError", &e.loc);
+                Ok(unused)
+            }
             "Compare" => self.compare(e),
             "IfExp" => {
                 let (then_block, else_block) = self.condition(&e.expect("test"))?;
@@ -2353,8 +2385,119 @@ impl<'s> Lowering<'s> {
         self.f.switch_to(ok);
     }
 
+    /// The entries of the dict of constants `node` names, if it names one:
+    /// a dict literal, a module-level name bound once to one, or the
+    /// `.value` of a broadcast of one (`sc.broadcast({...})`, directly or
+    /// through such a name): what every task sees of it.
+    fn constant_dict(&self, node: &Node) -> Result<Option<Vec<(Node, Node)>>> {
+        let global = |name: &str| -> Option<Node> {
+            let once = self.scope.rebound.get(name).is_none_or(|r| r.once);
+            if self.env.contains_key(name) || !once || self.scope.mutated.contains(name) {
+                return None;
+            }
+            self.scope.values.get(name).cloned()
+        };
+        let literal = |n: &Node| -> Option<Node> {
+            if n.is("Dict") {
+                return Some(n.clone());
+            }
+            global(&n.name()?).filter(|v| v.is("Dict"))
+        };
+        let dict = if node.is("Attribute") && node.str("attr").as_deref() == Some("value") {
+            let holder = node.expect("value");
+            let holder = match holder.name() {
+                Some(name) => match global(&name) {
+                    Some(value) => value,
+                    None => return Ok(None),
+                },
+                None => holder,
+            };
+            let func = if holder.is("Call") {
+                holder.child("func")
+            } else {
+                None
+            };
+            match func {
+                Some(f) if f.str("attr").as_deref() == Some("broadcast") => {
+                    match holder.list("args").first().and_then(literal) {
+                        Some(dict) => dict,
+                        None => {
+                            return unsupported(
+                                &holder.loc,
+                                "a broadcast variable is read in a UDF when it holds a dict of constants (`sc.broadcast({200: \"OK\"})`)",
+                            )
+                        }
+                    }
+                }
+                _ => return Ok(None),
+            }
+        } else {
+            match literal(node) {
+                Some(dict) => dict,
+                None => return Ok(None),
+            }
+        };
+        constant_entries(&dict).map(Some)
+    }
+
+    /// `dict[key]`, or `dict.get(key, default)`, of a dict of constants:
+    /// the key evaluated once, then compared with each key in turn (what
+    /// Python's lookup amounts to for keys of one type); a KeyError where
+    /// none is equal and there is no default.
+    fn dict_lookup(
+        &mut self,
+        entries: &[(Node, Node)],
+        key: &Node,
+        default: Option<&Node>,
+        loc: &Loc,
+    ) -> Result<PyVal> {
+        let value = self.expr(key)?;
+        if self.f.terminated() {
+            return Ok(value);
+        }
+        let temp = format!("_dict_key_{}_{}", loc.line, loc.column);
+        let saved = self.env.insert(temp.clone(), value);
+        let mut chain = match default {
+            Some(default) => default.clone(),
+            None => Node::make("CocoKeyError", loc, Vec::new()),
+        };
+        for (k, v) in entries.iter().rev() {
+            let test = Node::make(
+                "Compare",
+                loc,
+                vec![
+                    ("left", Field::Node(Node::make_name(&temp, loc))),
+                    ("ops", Field::List(vec![Node::make("Eq", loc, Vec::new())])),
+                    ("comparators", Field::List(vec![k.clone()])),
+                ],
+            );
+            chain = Node::make(
+                "IfExp",
+                loc,
+                vec![
+                    ("test", Field::Node(test)),
+                    ("body", Field::Node(v.clone())),
+                    ("orelse", Field::Node(chain)),
+                ],
+            );
+        }
+        let result = self.expr(&chain);
+        match saved {
+            Some(previous) => {
+                self.env.insert(temp, previous);
+            }
+            None => {
+                self.env.remove(&temp);
+            }
+        }
+        result
+    }
+
     fn subscript(&mut self, e: &Node) -> Result<PyVal> {
         let loc = &e.loc;
+        if let Some(entries) = self.constant_dict(&e.expect("value"))? {
+            return self.dict_lookup(&entries, &e.expect("slice"), None, loc);
+        }
         let value = self.expr(&e.expect("value"))?;
         let value = self.unwrap(value, loc)?;
         let index = e.expect("slice");
@@ -3044,6 +3187,15 @@ impl<'s> Lowering<'s> {
     fn method(&mut self, func: &Node, args: &[Node]) -> Result<PyVal> {
         let loc = &func.attr_loc();
         let method = func.str("attr").unwrap_or_default();
+        if let Some(entries) = self.constant_dict(&func.expect("value"))? {
+            return match (method.as_str(), args) {
+                ("get", [key, default]) => self.dict_lookup(&entries, key, Some(default), loc),
+                _ => unsupported(
+                    loc,
+                    format!(".{method}() of a dict of constants is not supported in a UDF (d[k] and d.get(k, default) are)"),
+                ),
+            };
+        }
         if method == "format" {
             if let Some(format) = func.expect("value").str_constant() {
                 return Ok(PyVal::Scalar(self.brace_format(&format, args, loc)?));
@@ -3286,6 +3438,77 @@ pub fn describe(node: &Node) -> String {
         "Expr" => "an expression statement".into(),
         other => format!("an expression of class {other}"),
     }
+}
+
+/// Adds to `names` the names `node` (a statement or expression, nested
+/// code included) may change in place (see [`Scope::mutated`]).
+fn changed_in_place(node: &Node, names: &mut HashSet<String>) {
+    const READS: [&str; 5] = ["get", "keys", "values", "items", "copy"];
+    let base = |n: &Node| n.child("value").and_then(|v| v.name());
+    match node.kind.as_str() {
+        "Call" => {
+            let func = node.expect("func");
+            if func.is("Attribute") {
+                let method = func.str("attr").unwrap_or_default();
+                if !READS.contains(&method.as_str()) {
+                    names.extend(base(&func));
+                }
+            }
+            if func.str("attr").as_deref() != Some("broadcast") {
+                names.extend(node.list("args").iter().filter_map(|a| a.name()));
+            }
+        }
+        "Subscript" | "Attribute" => {
+            let stored = node
+                .child("ctx")
+                .is_some_and(|ctx| ctx.is("Store") || ctx.is("Del"));
+            if stored {
+                names.extend(base(node));
+            }
+        }
+        _ => {}
+    }
+    for child in node.children() {
+        changed_in_place(&child, names);
+    }
+}
+
+/// The entries of a dict literal of constants, keys of one type (int or
+/// str), a repeated key holding its last value as Python's does.
+fn constant_entries(dict: &Node) -> Result<Vec<(Node, Node)>> {
+    let keys = dict.list("keys");
+    let values = dict.list("values");
+    let refuse = |why: &str| unsupported(&dict.loc, format!("a dict read in a UDF {why}"));
+    if keys.len() != values.len() {
+        return refuse("is written with its entries only (no **d)");
+    }
+    if keys.is_empty() {
+        return refuse("has entries (an empty one always fails with KeyError)");
+    }
+    let mut entries: Vec<(Node, Node)> = Vec::new();
+    let mut key_kind = None;
+    for (k, v) in keys.into_iter().zip(values) {
+        let key = crate::job::constant_of(&k);
+        let kind = match &key {
+            Some(Constant::Int(_)) => "int",
+            Some(Constant::Str(_)) => "str",
+            _ => return refuse("has int or str constants for keys"),
+        };
+        if *key_kind.get_or_insert(kind) != kind {
+            return refuse("has keys of one type (all int or all str)");
+        }
+        if matches!(crate::job::constant_of(&v), Some(Constant::Other(_)) | None) {
+            return refuse("has constants for values");
+        }
+        match entries
+            .iter_mut()
+            .find(|(known, _)| crate::job::constant_of(known) == key)
+        {
+            Some(entry) => entry.1 = v,
+            None => entries.push((k, v)),
+        }
+    }
+    Ok(entries)
 }
 
 /// Python's name for an expression class, plural.

@@ -1,0 +1,21 @@
+// Dicts of constants read by UDFs (a lookup table, a broadcast of one):
+// d[k] is the key compared with each key in turn and a KeyError where none
+// is equal, d.get(k, default) the default there. The PySpark check runs
+// test/pyspark/jobs/dict_lookup.py on Spark.
+// RUN: coco-bigtest import pyspark/jobs/dict_lookup.py | FileCheck %s
+// CHECK-LABEL: func.func @status_name(
+// CHECK: arith.cmpi eq, %[[KEY:[0-9]+]], %{{[0-9]+}} : i64 loc("pyspark/jobs/dict_lookup.py":18:13)
+// CHECK: df.str_constant "OK" loc("pyspark/jobs/dict_lookup.py":9:16)
+// CHECK: arith.cmpi eq, %[[KEY]], %{{[0-9]+}} : i64
+// CHECK: df.str_constant "Not Found"
+// CHECK: arith.cmpi eq, %[[KEY]], %{{[0-9]+}} : i64
+// CHECK: df.str_constant "Server Error"
+// CHECK: df.raise "KeyError" loc("pyspark/jobs/dict_lookup.py":18:13)
+
+// A dict the file changes in place is not read as its literal.
+// RUN: not coco-bigtest import pyspark/inputs/dict_mutated.py 2>&1 | FileCheck %s --check-prefix=MUTATED
+// MUTATED: coco-bigtest: error: pyspark/inputs/dict_mutated.py:8:35: CODES is changed in place by the file (a method such as update() called on it, an item assigned, or passed to a function), so coco cannot tell which entries a UDF sees; a dict a UDF reads is written once, as a literal of constants
+
+// Keys of two types (200 and "404" are never equal) are refused.
+// RUN: not coco-bigtest import pyspark/inputs/dict_mixed_keys.py 2>&1 | FileCheck %s --check-prefix=MIXED
+// MIXED: coco-bigtest: error: pyspark/inputs/dict_mixed_keys.py:3:9: a dict read in a UDF has keys of one type (all int or all str)
