@@ -12,6 +12,13 @@
 // CHECK: df.str_constant "Server Error"
 // CHECK: df.raise "KeyError" loc("pyspark/jobs/dict_lookup.py":18:13)
 
+// s.startswith(("GET", "POST")): any of the prefixes.
+// RUN: coco-bigtest import pyspark/jobs/dict_lookup.py | FileCheck %s --check-prefix=PREFIXES
+// PREFIXES-LABEL: func.func @filter_24(
+// PREFIXES: %[[GET:[0-9]+]] = df.starts_with %arg0, %{{[0-9]+}}
+// PREFIXES: %[[POST:[0-9]+]] = df.starts_with %arg0, %{{[0-9]+}}
+// PREFIXES: arith.ori %[[GET]], %[[POST]] : i1
+
 // A dict the file changes in place is not read as its literal.
 // RUN: not coco-bigtest import pyspark/inputs/dict_mutated.py 2>&1 | FileCheck %s --check-prefix=MUTATED
 // MUTATED: coco-bigtest: error: pyspark/inputs/dict_mutated.py:8:35: CODES is changed in place by the file (a method such as update() called on it, an item assigned, or passed to a function), so coco cannot tell which entries a UDF sees; a dict a UDF reads is written once, as a literal of constants

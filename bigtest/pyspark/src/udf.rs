@@ -3212,6 +3212,36 @@ impl<'s> Lowering<'s> {
                 ),
             );
         }
+        // `s.startswith(("GET", "POST"))`: any of the prefixes (suffixes).
+        if let ("startswith" | "endswith", [prefixes]) = (method.as_str(), args) {
+            if prefixes.is("Tuple") {
+                let op = if method == "startswith" {
+                    "starts_with"
+                } else {
+                    "ends_with"
+                };
+                let mut any: Option<Value> = None;
+                for prefix in prefixes.list("elts") {
+                    let Some(text) = prefix.str_constant() else {
+                        return unsupported(
+                            &prefix.loc,
+                            format!(".{method}() of a tuple takes str constants in a UDF"),
+                        );
+                    };
+                    let constant = self.f.str(&text, &prefix.loc);
+                    let this = self.f.df2(op, &s, &constant, Ty::Bool, loc);
+                    any = Some(match any {
+                        Some(before) => self.f.binary("ori", &before, &this, Ty::Bool, loc),
+                        None => this,
+                    });
+                }
+                // An empty tuple matches nothing.
+                return Ok(PyVal::Scalar(match any {
+                    Some(any) => any,
+                    None => self.f.bool(false, loc),
+                }));
+            }
+        }
         let mut strings = Vec::new();
         for arg in args {
             let v = self.scalar(arg, &format!(".{method}()"))?;

@@ -105,11 +105,14 @@ pub fn gpu_outline() -> String {
 }
 
 /// Outlined GPU modules to the NVVM dialect. `convert-gpu-to-nvvm` turns
-/// math ops into libdevice calls (`__nv_expf`).
+/// math ops into libdevice calls (`__nv_expf`), which exist for f32 and
+/// f64 only: `math-legalize-to-f32` first computes f16 and bf16 math in
+/// f32 and rounds back, as the interpreter does (MLIR 19's lowering
+/// extends f16 itself but not bf16, whose `math.exp` failed to translate).
 pub fn gpu_to_nvvm(chip: &str, features: &str) -> String {
     format!(
         "builtin.module(nvvm-attach-target{{chip={chip} features={features}}},\
-         gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1}},\
+         gpu.module(convert-scf-to-cf,math-legalize-to-f32,convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1}},\
          reconcile-unrealized-casts))"
     )
 }

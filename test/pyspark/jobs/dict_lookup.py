@@ -21,7 +21,7 @@ def status_name(line):
 lines = sc.textFile(sys.argv[1])
 statuses = lines.filter(lambda line: " " in line).map(status_name)
 levels = lines.map(lambda line: LEVELS.get(line[:1], "info"))
-verbs = lines.filter(lambda line: line[:1] in "GP").map(
+verbs = lines.filter(lambda line: line.startswith(("GET", "POST"))).map(
     lambda line: names.value[line.split(" ")[0]]
 )
 signs = lines.map(lambda line: {"+": 1, "-": -1}.get(line[-1:], 0))
