@@ -1236,7 +1236,10 @@ impl<'s> Builder<'s> {
             }
             other => unsupported(
                 &call.loc,
-                format!("SparkContext.{other}() is not supported in the job"),
+                format!(
+                    "SparkContext.{other}() is not supported in the job{}",
+                    rewrite_of(other)
+                ),
             ),
         }
     }
@@ -1776,7 +1779,7 @@ impl<'s> Builder<'s> {
             }
             other => unsupported(
                 loc,
-                format!("RDD.{other}() is not supported (see docs/pyspark.md for the operators)"),
+                format!("RDD.{other}() is not supported{}", rewrite_of(other)),
             ),
         }
     }
@@ -2136,6 +2139,28 @@ fn apply_to(f: &Node, value: Node, scope: &udf::Scope) -> Result<Node> {
             describe(&f)
         ),
     )
+}
+
+/// What to write instead of an operator coco does not read, where there is
+/// a rewrite that keeps the job's meaning; else where the list is.
+fn rewrite_of(method: &str) -> &'static str {
+    match method {
+        "mapPartitions" | "mapPartitionsWithIndex" => {
+            ": coco reads per-record operators; a function that handles each record on its own is a map or flatMap of one record (`mapPartitions(lambda it: (f(x) for x in it))` is `map(f)`)"
+        }
+        "foreach" | "foreachPartition" => {
+            ": what it does is not an output coco can check; collect() the records and print them in a loop, or save them"
+        }
+        "wholeTextFiles" | "binaryFiles" => {
+            ": coco generates lines of text (sc.textFile); records that are whole files have no rewrite yet"
+        }
+        "accumulator" => {
+            ": an accumulator's value depends on how often tasks run; count with count() or reduce() instead"
+        }
+        "collectAsMap" => ": collect() the pairs and loop over them (a dict of them keeps one value per key)",
+        "first" => ": take(1) in a print loop (`for x in rdd.take(1): print(x)`)",
+        _ => " (see docs/pyspark.md for the operators)",
+    }
 }
 
 /// `sorted(records, key=f, reverse=True)`: the order and the records.
