@@ -1,4 +1,5 @@
-// Dicts of constants read by UDFs (a lookup table, a broadcast of one):
+// Dicts and collections of constants read by UDFs (a lookup table, a
+// broadcast of one, stop words):
 // d[k] is the key compared with each key in turn and a KeyError where none
 // is equal, d.get(k, default) the default there. The PySpark check runs
 // test/pyspark/jobs/dict_lookup.py on Spark.
@@ -18,6 +19,19 @@
 // PREFIXES: %[[GET:[0-9]+]] = df.starts_with %arg0, %{{[0-9]+}}
 // PREFIXES: %[[POST:[0-9]+]] = df.starts_with %arg0, %{{[0-9]+}}
 // PREFIXES: arith.ori %[[GET]], %[[POST]] : i1
+
+// `word not in STOPWORDS` (a module-level set): equal to none of them.
+// test/pyspark/jobs/stopwords.py runs on Spark in the PySpark check.
+// RUN: coco-bigtest import pyspark/jobs/stopwords.py | FileCheck %s --check-prefix=STOPWORDS
+// STOPWORDS-LABEL: func.func @filter_13(
+// STOPWORDS: %[[THE:[0-9]+]] = df.str_eq %arg0, %{{[0-9]+}}
+// STOPWORDS: %[[A:[0-9]+]] = df.str_eq %arg0, %{{[0-9]+}}
+// STOPWORDS: %[[EITHER:[0-9]+]] = arith.ori %[[THE]], %[[A]] : i1
+// STOPWORDS: %[[OF:[0-9]+]] = df.str_eq %arg0, %{{[0-9]+}}
+// STOPWORDS: %[[ANY:[0-9]+]] = arith.ori %[[EITHER]], %[[OF]] : i1
+// STOPWORDS: arith.xori %[[ANY]], %{{[0-9]+}} : i1
+// RUN: not coco-bigtest import pyspark/inputs/in_mixed.py 2>&1 | FileCheck %s --check-prefix=IN-MIXED
+// IN-MIXED: coco-bigtest: error: pyspark/inputs/in_mixed.py:7:35: `in` of a collection of constants is read when they are all of one type (int, float or str) in a UDF
 
 // A dict the file changes in place is not read as its literal.
 // RUN: not coco-bigtest import pyspark/inputs/dict_mutated.py 2>&1 | FileCheck %s --check-prefix=MUTATED

@@ -2010,6 +2010,11 @@ fn is_driver_value(value: &Node, env: &BTreeMap<String, Binding>) -> bool {
             part.children().is_empty() && !part.is("Name") && !part.is("Constant")
                 || is_driver_value(part, env)
         }),
+        // A collection of constants (stop words that UDFs test `in`).
+        "Set" | "List" | "Tuple" => {
+            let elements = value.list("elts");
+            !elements.is_empty() && elements.iter().all(|e| constant_of(e).is_some())
+        }
         // A dict of constants (a lookup table that UDFs read).
         "Dict" => {
             let (keys, values) = (value.list("keys"), value.list("values"));

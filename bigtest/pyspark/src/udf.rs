@@ -2115,6 +2115,14 @@ impl<'s> Lowering<'s> {
     fn compare(&mut self, e: &Node) -> Result<PyVal> {
         let ops = e.compare_ops();
         let comparators = e.list("comparators");
+        // `word in STOPWORDS`: equal to one of the constants.
+        if let ([op], [collection]) = (ops.as_slice(), comparators.as_slice()) {
+            if op == "In" || op == "NotIn" {
+                if let Some(elements) = self.constant_elements(collection)? {
+                    return self.member_of(op == "In", &e.expect("left"), &elements, &e.loc);
+                }
+            }
+        }
         let mut left = self.expr(&e.expect("left"))?;
         if ops.len() == 1 {
             let right = self.expr(&comparators[0])?;
@@ -2390,13 +2398,7 @@ impl<'s> Lowering<'s> {
     /// `.value` of a broadcast of one (`sc.broadcast({...})`, directly or
     /// through such a name): what every task sees of it.
     fn constant_dict(&self, node: &Node) -> Result<Option<Vec<(Node, Node)>>> {
-        let global = |name: &str| -> Option<Node> {
-            let once = self.scope.rebound.get(name).is_none_or(|r| r.once);
-            if self.env.contains_key(name) || !once || self.scope.mutated.contains(name) {
-                return None;
-            }
-            self.scope.values.get(name).cloned()
-        };
+        let global = |name: &str| self.module_literal(name);
         let literal = |n: &Node| -> Option<Node> {
             if n.is("Dict") {
                 return Some(n.clone());
@@ -2438,6 +2440,88 @@ impl<'s> Lowering<'s> {
             }
         };
         constant_entries(&dict).map(Some)
+    }
+
+    /// What module-level `name` is bound to, where a UDF may read that as
+    /// its value: bound once, in straight-line code, not changed in place,
+    /// and no variable of the UDF.
+    fn module_literal(&self, name: &str) -> Option<Node> {
+        let once = self.scope.rebound.get(name).is_none_or(|r| r.once);
+        if self.env.contains_key(name) || !once || self.scope.mutated.contains(name) {
+            return None;
+        }
+        self.scope.values.get(name).cloned()
+    }
+
+    /// The elements of the collection of constants `node` names, for `in`:
+    /// a tuple, list or set literal (or a module-level name bound once to
+    /// one), or the keys of a dict of constants.
+    fn constant_elements(&self, node: &Node) -> Result<Option<Vec<Node>>> {
+        if let Some(entries) = self.constant_dict(node)? {
+            return Ok(Some(entries.into_iter().map(|(k, _)| k).collect()));
+        }
+        let literal = match node.name() {
+            Some(name) => match self.module_literal(&name) {
+                Some(value) => value,
+                None => return Ok(None),
+            },
+            None => node.clone(),
+        };
+        if !["Tuple", "List", "Set"].iter().any(|kind| literal.is(kind)) {
+            return Ok(None);
+        }
+        let elements = literal.list("elts");
+        let mut kinds = elements.iter().map(|e| match crate::job::constant_of(e) {
+            Some(Constant::Int(_)) => Some("int"),
+            Some(Constant::Str(_)) => Some("str"),
+            Some(Constant::Float(_)) => Some("float"),
+            _ => None,
+        });
+        let Some(first) = kinds.next() else {
+            return Ok(Some(Vec::new()));
+        };
+        // A variable element (`x in (a, b)`) is an ordinary comparison.
+        let Some(first) = first else {
+            return Ok(None);
+        };
+        if kinds.any(|kind| kind != Some(first)) {
+            return unsupported(
+                &literal.loc,
+                "`in` of a collection of constants is read when they are all of one type (int, float or str) in a UDF",
+            );
+        }
+        Ok(Some(elements))
+    }
+
+    /// `needle in elements` (`not in` when `!inside`) for constants: the
+    /// needle evaluated once and compared with each, as Python's `==`.
+    fn member_of(
+        &mut self,
+        inside: bool,
+        needle: &Node,
+        elements: &[Node],
+        loc: &Loc,
+    ) -> Result<PyVal> {
+        let needle = self.expr(needle)?;
+        let mut any: Option<Value> = None;
+        for element in elements {
+            let constant = self.expr(element)?;
+            let equal = self.compare_pair("Eq", needle.clone(), constant, loc)?;
+            any = Some(match any {
+                Some(before) => self.f.binary("ori", &before, &equal, Ty::Bool, loc),
+                None => equal,
+            });
+        }
+        let found = match any {
+            Some(found) => found,
+            None => self.f.bool(false, loc),
+        };
+        Ok(PyVal::Scalar(if inside {
+            found
+        } else {
+            let one = self.f.bool(true, loc);
+            self.f.binary("xori", &found, &one, Ty::Bool, loc)
+        }))
     }
 
     /// `dict[key]`, or `dict.get(key, default)`, of a dict of constants:
