@@ -35,7 +35,10 @@
 
 // A dict the file changes in place is not read as its literal.
 // RUN: not coco-bigtest import pyspark/inputs/dict_mutated.py 2>&1 | FileCheck %s --check-prefix=MUTATED
-// MUTATED: coco-bigtest: error: pyspark/inputs/dict_mutated.py:8:35: CODES is changed in place by the file (a method such as update() called on it, an item assigned, or passed to a function), so coco cannot tell which entries a UDF sees; a dict a UDF reads is written once, as a literal of constants
+// MUTATED: coco-bigtest: error: pyspark/inputs/dict_mutated.py:8:35: CODES is changed in place by the file (a method such as update() or add() called on it, an item assigned, or passed to a function), so coco cannot tell which entries a UDF sees; a dict or collection a UDF reads is written once, as a literal of constants
+
+// RUN: not coco-bigtest import pyspark/inputs/set_mutated.py 2>&1 | FileCheck %s --check-prefix=SET-MUTATED
+// SET-MUTATED: coco-bigtest: error: pyspark/inputs/set_mutated.py:8:79: STOPWORDS is changed in place by the file (a method such as update() or add() called on it
 
 // Keys of two types (200 and "404" are never equal) are refused.
 // RUN: not coco-bigtest import pyspark/inputs/dict_mixed_keys.py 2>&1 | FileCheck %s --check-prefix=MIXED

@@ -338,12 +338,15 @@ impl Scope {
         };
         if r.once
             && self.mutated.contains(name)
-            && self.values.get(name).is_some_and(|v| v.is("Dict"))
+            && self
+                .values
+                .get(name)
+                .is_some_and(|v| ["Dict", "Set", "List"].iter().any(|kind| v.is(kind)))
         {
             return unsupported(
                 loc,
                 format!(
-                    "{name} is changed in place by the file (a method such as update() called on it, an item assigned, or passed to a function), so coco cannot tell which entries a UDF sees; a dict a UDF reads is written once, as a literal of constants"
+                    "{name} is changed in place by the file (a method such as update() or add() called on it, an item assigned, or passed to a function), so coco cannot tell which entries a UDF sees; a dict or collection a UDF reads is written once, as a literal of constants"
                 ),
             );
         }
