@@ -74,3 +74,7 @@
 // MAP-PARTITIONS: coco-bigtest: error: pyspark/inputs/script_map_partitions.py:7:33: RDD.mapPartitions() is not supported: coco reads per-record operators; a function that handles each record on its own is a map or flatMap of one record (`mapPartitions(lambda it: (f(x) for x in it))` is `map(f)`)
 // RUN: not coco-bigtest import pyspark/inputs/script_whole_files.py 2>&1 | FileCheck %s --check-prefix=WHOLE-FILES
 // WHOLE-FILES: coco-bigtest: error: pyspark/inputs/script_whole_files.py:6:9: SparkContext.wholeTextFiles() is not supported in the job: coco generates lines of text (sc.textFile); records that are whole files have no rewrite yet
+// A def of the driver's own values (a compiled pattern) is named as such,
+// with where its code stopped being RDD code.
+// RUN: not coco-bigtest import pyspark/inputs/driver_function.py 2>&1 | FileCheck %s --check-prefix=DRIVER-FUNCTION
+// DRIVER-FUNCTION: coco-bigtest: error: pyspark/inputs/driver_function.py:14:15: request_pattern() computes a value of the driver (it is given no RDD and calls no RDD operator): coco reads a def the script calls as RDD code and does not run the driver's own functions, and request_pattern's code is not RDD code (pyspark/inputs/driver_function.py:9:12: re is not an RDD or the SparkContext here)

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::{
-    error::{unsupported, Loc, Result},
+    error::{unsupported, ImportError, Loc, Result},
     ir::{string_literal, Ty, TyText},
     shape::Shape,
     syntax::{Constant, Field, Node},
@@ -1190,10 +1190,29 @@ impl<'s> Builder<'s> {
         for (param, arg) in params.iter().zip(&args) {
             inner.insert(param.clone(), self.binding(arg, env)?);
         }
+        let given_rdds = inner.values().any(|b| {
+            matches!(
+                b,
+                Binding::Rdd(_) | Binding::Rdds(_) | Binding::Context | Binding::TextFrame(_)
+            )
+        });
         self.calls.push(name.to_string());
         let result = self.body(&def.list("body"), &mut inner);
         self.calls.pop();
-        match result? {
+        let result = match result {
+            // `pattern = log_pattern()`: a def of the driver's own values,
+            // which coco does not run.
+            Err(ImportError::Unsupported { loc, message }) if !given_rdds && !calls_spark(&def) => {
+                return unsupported(
+                    &call.loc,
+                    format!(
+                        "{name}() computes a value of the driver (it is given no RDD and calls no RDD operator): coco reads a def the script calls as RDD code and does not run the driver's own functions, and {name}'s code is not RDD code ({loc}: {message})"
+                    ),
+                )
+            }
+            other => other?,
+        };
+        match result {
             Some((binding, _)) => Ok(binding),
             None => unsupported(&call.loc, format!("{name} returns no RDD")),
         }
@@ -2166,6 +2185,28 @@ fn rewrite_of(method: &str) -> &'static str {
         "first" => ": take(1) in a print loop (`for x in rdd.take(1): print(x)`)",
         _ => " (see docs/pyspark.md for the operators)",
     }
+}
+
+/// Whether `def` calls an RDD operator or reads from Spark (`textFile`,
+/// `parallelize`, `spark.read`), anywhere in its body.
+fn calls_spark(def: &Node) -> bool {
+    fn walk(node: &Node) -> bool {
+        if node.is("Call") {
+            let func = node.expect("func");
+            let method = func.str("attr").unwrap_or_default();
+            if RDD_OPERATORS.contains(&method.as_str())
+                || DATAFRAME_SOURCES.contains(&method.as_str())
+                || matches!(
+                    method.as_str(),
+                    "parallelize" | "wholeTextFiles" | "sparkContext"
+                )
+            {
+                return true;
+            }
+        }
+        node.children().iter().any(walk)
+    }
+    def.list("body").iter().any(walk)
 }
 
 /// `sorted(records, key=f, reverse=True)`: the order and the records.
