@@ -2542,7 +2542,8 @@ impl<'s> Lowering<'s> {
         if self.f.terminated() {
             return Ok(value);
         }
-        let temp = format!("_dict_key_{}_{}", loc.line, loc.column);
+        // Not an identifier: no variable of the UDF can have this name.
+        let temp = format!("dict key at {}:{}", loc.line, loc.column);
         let saved = self.env.insert(temp.clone(), value);
         let mut chain = match default {
             Some(default) => default.clone(),
