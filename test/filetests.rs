@@ -82,6 +82,7 @@ fn main() {
     spark_programs.push("bigtest/paper/clicks_by_plan.mlir".into());
     spark_programs.push("bigtest/paper/order_items.mlir".into());
     spark_programs.push("bigtest/composite-keys.mlir".into());
+    spark_programs.push("bigtest/regex-split.mlir".into());
     trials.push(timed("spark::examples", move || {
         let faults = test_dir().join("spark/faults.json");
         let summary = spark::check(&spark_programs, &faults).map_err(Failed::from)?;
@@ -99,6 +100,12 @@ fn main() {
             ],
         )
         .map_err(Failed::from)?;
+        eprint!("{summary}");
+        Ok(())
+    }));
+    // re.split and re.findall of one character class, as CPython runs them.
+    trials.push(timed("pyspark::regex-cpython", || {
+        let summary = coco_filetests::regex_cpython::check().map_err(Failed::from)?;
         eprint!("{summary}");
         Ok(())
     }));

@@ -1,6 +1,9 @@
 //! The leaf of coco's crate graph: what the compiler, the runtime and the
 //! tools all share and that needs neither MLIR nor LLVM.
 //!
+//! * [`class_pattern`]: Python regular expressions of one character
+//!   class (`\W+`, `[,;]`), with Python's meaning, for `re.split` and
+//!   `re.findall` in df programs.
 //! * [`dtype`]: element types ([`DType`]), their MLIR spelling, sizes and
 //!   `.npy` descriptors; every layer names element types through it.
 //! * [`file`]: opening untrusted input files (regular files only).
@@ -16,6 +19,7 @@
 //! * [`staged`]: outputs written to a temporary sibling and renamed into
 //!   place, whole or not at all.
 
+pub mod class_pattern;
 pub mod dtype;
 pub mod error;
 pub mod file;

@@ -28,8 +28,8 @@
 // GLOBAL-STATEMENT-NEXT: global counter
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry import_in_udf 2>&1 | FileCheck %s --check-prefix=IMPORT-IN-UDF
-// IMPORT-IN-UDF: coco-bigtest: error: pyspark/inputs/unsupported.py:49:5: imports are not supported in a UDF
-// IMPORT-IN-UDF-NEXT: import re
+// IMPORT-IN-UDF: coco-bigtest: error: pyspark/inputs/unsupported.py:49:5: importing json inside a UDF is not supported (`import re` is; import other names at module level)
+// IMPORT-IN-UDF-NEXT: import json
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry unknown_method 2>&1 | FileCheck %s --check-prefix=UNKNOWN-METHOD
 // UNKNOWN-METHOD: coco-bigtest: error: pyspark/inputs/unsupported.py:58:40: str.title() is not supported in a UDF (split, strip, lstrip, rstrip, lower, upper, startswith, endswith, find, replace are)

@@ -24,6 +24,7 @@ pub mod natural_data;
 pub mod oracles;
 pub mod pyspark_jobs;
 pub mod random_programs;
+pub mod regex_cpython;
 pub mod run_line;
 pub mod runner;
 pub mod spark;

@@ -22,8 +22,8 @@ use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
 
 use super::{
     symbolic::{
-        absent, declare_all, present, scalar, source_field, sym_eq, KeyRole, KeyUse, State, Sym,
-        SymDomain,
+        absent, declare_all, present, scalar, source_field, sym_eq, KeyRole, KeyUse, PieceRule,
+        State, Sym, SymDomain,
     },
     term::{app, not, or, Sort, Term},
 };
@@ -872,14 +872,15 @@ impl<'p> Enumerator<'p> {
                     // element j needs a non-empty piece from j on.
                     // Python's s.split() (at whitespace) has no piece for
                     // a blank string.
-                    let whitespace = s.splits[*list].whitespace;
-                    let jvm = self.program.host == Host::Jvm && !whitespace;
+                    let tokens = matches!(s.splits[*list].rule, PieceRule::Tokens(_));
+                    let jvm =
+                        self.program.host == Host::Jvm && s.splits[*list].rule == PieceRule::Text;
                     if jvm {
                         let mut t = s.clone();
                         let dropped = t.jvm_dropped(*list, 0);
                         t.assume(dropped);
                         self.finish(id, &t, vec![self.label(id, "empty")])?;
-                    } else if whitespace {
+                    } else if tokens {
                         let mut t = s.clone();
                         let none = t.at_most(*list, 0);
                         if none != Term::Bool(false) {

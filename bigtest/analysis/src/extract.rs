@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, HashMap};
 use coco_dataflow::{
     host::{Host, HOST_ATTRIBUTE},
     model::{
-        Block, Cmp, Const, DatasetOp, FloatBinOp, IntBinOp, JoinKind, Op, OpKind, Program, Region,
-        SqlCastTarget, StripSide, Ty, Udf, UdfOp, ValueId,
+        Block, ClassPattern, Cmp, Const, DatasetOp, FloatBinOp, IntBinOp, JoinKind, Op, OpKind,
+        Program, Region, SqlCastTarget, StripSide, Ty, Udf, UdfOp, ValueId,
     },
 };
 use coco_dialects::{
@@ -438,6 +438,18 @@ impl<'c> UdfBuilder<'c> {
                 Some(delimiter) => UdfOp::Split { delimiter },
                 None => UdfOp::SplitWhitespace,
             },
+            "df.regex_split" | "df.regex_find_all" => {
+                let source = str_attr(op, "pattern").unwrap_or_default();
+                let pattern = match ClassPattern::parse(&source, op.attribute("ascii").is_ok()) {
+                    Ok(pattern) => pattern,
+                    Err(e) => return fail(op, e.to_string()),
+                };
+                if name == "df.regex_split" {
+                    UdfOp::RegexSplit { pattern }
+                } else {
+                    UdfOp::RegexFindAll { pattern }
+                }
+            }
             "df.get" => UdfOp::Get {
                 index: int_attr(op, "index").unwrap_or(0).max(0) as usize,
                 checked: checked(),

@@ -34,7 +34,10 @@ use coco_dataflow::{
     eval::{Domain, Stop},
     host::{self, Host},
     lineage::Lineage,
-    model::{Cmp, Const, DatasetId, FloatBinOp, IntBinOp, SqlCastTarget, StripSide, Ty, UdfOp},
+    model::{
+        ClassPattern, Cmp, Const, DatasetId, FloatBinOp, IntBinOp, SqlCastTarget, StripSide, Ty,
+        UdfOp,
+    },
     sql,
     value::Value,
 };
@@ -73,16 +76,38 @@ pub struct SplitState {
     pub tail: Term,
     /// The JVM "piece kept" constraints of this split's gets, by piece.
     pub kept: Vec<(usize, Term)>,
-    /// Python's `s.split()`: pieces are non-empty and space-free, joined by
-    /// one space (the delimiter); no piece is pinned until read, and the
-    /// first one has no delimiter before it.
-    pub whitespace: bool,
+    /// What a piece may hold and how pieces follow each other.
+    pub rule: PieceRule,
     /// What `len()` of the split described past the pinned pieces: links
     /// (piece, rest), each with "what precedes is empty, or it is the
     /// delimiter, the piece and the rest" assumed. A later get pins the
     /// next link's piece and a failing one says some link's input is
     /// empty, so the solver relates them without word equations.
     pub links: Vec<(Term, Term)>,
+}
+
+/// How a split's pieces look and follow each other, in generated text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PieceRule {
+    /// `str.split(d)`, the JVM's `String.split`: pieces free of the
+    /// delimiter, any of them empty.
+    Text,
+    /// Python's `s.split()` and `re.findall(C+)`: non-empty pieces of the
+    /// class joined by one delimiter (a character outside it), the first
+    /// not preceded by it. No piece is pinned until read: a string may
+    /// have none.
+    Tokens(Class),
+    /// `re.split(C)` and `re.split(C+)`: pieces of the class (what is
+    /// outside C) joined by one delimiter (a character of C). With `runs`
+    /// a piece between two others is not empty: two delimiters side by
+    /// side would be one run.
+    Fields { class: Class, runs: bool },
+}
+
+impl PieceRule {
+    fn tokens(&self) -> bool {
+        matches!(self, PieceRule::Tokens(_))
+    }
 }
 
 /// How a record met a keyed operator: what its key must differ from when
@@ -226,6 +251,21 @@ fn intersect(a: &Class, b: &Class) -> Class {
     out
 }
 
+/// The printable ASCII characters for which `keep` holds.
+fn printable_where(keep: impl Fn(char) -> bool) -> Class {
+    let mut class: Class = Vec::new();
+    for c in PRINTABLE.0..=PRINTABLE.1 {
+        if !keep(c) {
+            continue;
+        }
+        match class.last_mut() {
+            Some((_, hi)) if (*hi as u32) + 1 == c as u32 => *hi = c,
+            _ => class.push((c, c)),
+        }
+    }
+    class
+}
+
 /// A regular expression matching one character of `class`.
 fn class_re(class: &Class) -> Term {
     let ranges: Vec<Term> = class
@@ -332,6 +372,16 @@ impl State {
         }
     }
 
+    /// Whether `var` is one or more ASCII digits by its shape.
+    fn digits_only(&self, var: &Term) -> bool {
+        self.shaped.iter().any(|s| {
+            s.var == *var
+                && s.shape == Shape::Word
+                && !s.class.is_empty()
+                && s.class.iter().all(|&(lo, hi)| '0' <= lo && hi <= '9')
+        })
+    }
+
     /// Constrains the fresh variable `var` to `shape` over `class`.
     fn shape(&mut self, var: Term, shape: Shape, class: Class) -> Term {
         let constraint = shape_constraint(&var, shape, &class);
@@ -397,68 +447,119 @@ impl State {
                     .collect(),
             );
         }
-        if let Some(known) = self.known_split(&s, delimiter, false) {
-            return known;
-        }
-        let whole = s.clone();
-        let p0 = self.fresh("p", Sort::Str);
-        let t1 = self.fresh("t", Sort::Str);
-        let d = Term::Str(delimiter.into());
-        self.assume(eq(s, app("str.++", vec![p0.clone(), t1.clone()])));
-        self.assume(not(app("str.contains", vec![p0.clone(), d.clone()])));
-        self.assume(tail_shape(&t1, &d));
-        self.splits.push(SplitState {
-            whole,
-            delimiter: delimiter.into(),
-            pieces: vec![p0],
-            tail: t1,
-            kept: Vec::new(),
-            whitespace: false,
-            links: Vec::new(),
-        });
-        Sym::Split(self.splits.len() - 1)
+        self.split_by(s, delimiter, PieceRule::Text)
     }
 
-    /// Python's `s.split()` of a non-constant `s`, no piece pinned yet: the
-    /// whole string is the tail.
+    /// Python's `s.split()` of a non-constant `s`: runs of whitespace cut
+    /// it, which generated text holds as one space.
     pub fn split_whitespace(&mut self, s: Term) -> Sym {
-        if let Some(known) = self.known_split(&s, " ", true) {
-            return known;
+        self.split_by(s, " ", PieceRule::Tokens(vec![VISIBLE]))
+    }
+
+    /// `re.split(pattern, s)`, or with `find_all` `re.findall(pattern, s)`,
+    /// of a non-constant `s`. Generated text separates the pieces by one
+    /// character: a space where it may, else a comma or a tab.
+    pub fn pattern_split(
+        &mut self,
+        s: Term,
+        pattern: &ClassPattern,
+        find_all: bool,
+    ) -> std::result::Result<Sym, String> {
+        if find_all && !pattern.repeated {
+            return Err(format!(
+                "re.findall of one character at a time (`{pattern}`, no `+`)"
+            ));
         }
+        // The delimiter is a character of the class for a split, one
+        // outside it for findall.
+        let candidates = [' ', ',', '\t']
+            .into_iter()
+            .chain(PRINTABLE.0..=PRINTABLE.1);
+        let Some(delimiter) = candidates
+            .into_iter()
+            .find(|&c| pattern.matches(c) != find_all)
+        else {
+            return Err(format!(
+                "a pattern whose class {} no printable character (`{pattern}`)",
+                if find_all { "leaves out" } else { "holds" }
+            ));
+        };
+        let class = printable_where(|c| pattern.matches(c) == find_all);
+        let rule = if find_all {
+            PieceRule::Tokens(class)
+        } else {
+            PieceRule::Fields {
+                class,
+                runs: pattern.repeated,
+            }
+        };
+        Ok(self.split_by(s, &delimiter.to_string(), rule))
+    }
+
+    /// The split of `s` by `delimiter` under `rule`. A second split of the
+    /// same string the same way is the first one.
+    fn split_by(&mut self, s: Term, delimiter: &str, rule: PieceRule) -> Sym {
+        if let Some(known) = self.splits.iter().position(|split| {
+            split.whole == s && split.delimiter == delimiter && split.rule == rule
+        }) {
+            return Sym::Split(known);
+        }
+        let tokens = rule.tokens();
         self.splits.push(SplitState {
             whole: s.clone(),
-            delimiter: " ".into(),
+            delimiter: delimiter.into(),
             pieces: Vec::new(),
             tail: s,
             kept: Vec::new(),
-            whitespace: true,
+            rule,
             links: Vec::new(),
         });
-        Sym::Split(self.splits.len() - 1)
+        let list = self.splits.len() - 1;
+        if !tokens {
+            // Every other split has a first piece: `s = p0 ++ T1`.
+            let p0 = self.fresh("p", Sort::Str);
+            let t1 = self.fresh("t", Sort::Str);
+            let d = Term::Str(delimiter.into());
+            self.assume(eq(
+                self.splits[list].tail.clone(),
+                app("str.++", vec![p0.clone(), t1.clone()]),
+            ));
+            let piece = self.piece(list, &p0);
+            self.assume(piece);
+            self.assume(tail_shape(&t1, &d));
+            let split = &mut self.splits[list];
+            split.pieces.push(p0);
+            split.tail = t1;
+        }
+        Sym::Split(list)
     }
 
-    /// The split of `s` by `delimiter` (at whitespace when `whitespace`)
-    /// this path made already.
-    fn known_split(&self, s: &Term, delimiter: &str, whitespace: bool) -> Option<Sym> {
-        self.splits
-            .iter()
-            .position(|split| {
-                split.whole == *s && split.delimiter == delimiter && split.whitespace == whitespace
-            })
-            .map(Sym::Split)
-    }
-
-    /// "`p` is a piece of split `list`": free of the delimiter, or for a
-    /// whitespace split non-empty printable ASCII without a space.
+    /// "`p` is a piece of split `list`": free of the delimiter, or made of
+    /// its rule's class (at least one character of it for tokens).
     fn piece(&self, list: usize, p: &Term) -> Term {
         let split = &self.splits[list];
-        if split.whitespace {
-            shape_constraint(p, Shape::Word, &vec![VISIBLE])
-        } else {
-            not(app(
+        match &split.rule {
+            PieceRule::Text => not(app(
                 "str.contains",
                 vec![p.clone(), Term::Str(split.delimiter.clone())],
-            ))
+            )),
+            PieceRule::Tokens(class) => shape_constraint(p, Shape::Word, class),
+            PieceRule::Fields { class, .. } => app(
+                "str.in_re",
+                vec![p.clone(), app("re.*", vec![class_re(class)])],
+            ),
+        }
+    }
+
+    /// What a piece `p` followed by `rest` adds under split `list`'s rule:
+    /// a piece of `re.split(C+)` between two others is not empty.
+    fn between(&self, list: usize, p: &Term, rest: &Term) -> Term {
+        match self.splits[list].rule {
+            PieceRule::Fields { runs: true, .. } => or(vec![
+                not(eq(p.clone(), Term::Str(String::new()))),
+                eq(rest.clone(), Term::Str(String::new())),
+            ]),
+            _ => Term::Bool(true),
         }
     }
 
@@ -472,8 +573,8 @@ impl State {
                 let (q, u) = self.splits[list].links.remove(0);
                 let tail = self.splits[list].tail.clone();
                 self.assume(not(eq(tail, Term::Str(String::new()))));
-                if self.splits[list].whitespace {
-                    let word = self.shape(q.clone(), Shape::Word, vec![VISIBLE]);
+                if let PieceRule::Tokens(class) = self.splits[list].rule.clone() {
+                    let word = self.shape(q.clone(), Shape::Word, class);
                     self.assume(word);
                 }
                 let split = &mut self.splits[list];
@@ -485,20 +586,21 @@ impl State {
             let p = self.fresh("p", Sort::Str);
             let t = self.fresh("t", Sort::Str);
             let tail = self.splits[list].tail.clone();
-            // A whitespace split's first piece starts the string.
-            let lead = !(self.splits[list].whitespace && self.splits[list].pieces.is_empty());
+            // The first of a string's tokens starts it.
+            let lead = !(self.splits[list].rule.tokens() && self.splits[list].pieces.is_empty());
             let parts = if lead {
                 vec![d.clone(), p.clone(), t.clone()]
             } else {
                 vec![p.clone(), t.clone()]
             };
             self.assume(eq(tail, app("str.++", parts)));
-            let piece = if self.splits[list].whitespace {
-                self.shape(p.clone(), Shape::Word, vec![VISIBLE])
-            } else {
-                self.piece(list, &p)
+            let piece = match self.splits[list].rule.clone() {
+                PieceRule::Tokens(class) => self.shape(p.clone(), Shape::Word, class),
+                _ => self.piece(list, &p),
             };
             self.assume(piece);
+            let between = self.between(list, &p, &t);
+            self.assume(between);
             self.assume(tail_shape(&t, &d));
             let split = &mut self.splits[list];
             split.pieces.push(p);
@@ -615,7 +717,7 @@ impl State {
             return or(ends);
         }
         let tail = self.splits[list].tail.clone();
-        let lead = !(self.splits[list].whitespace && known == 0);
+        let lead = !(self.splits[list].rule.tokens() && known == 0);
         self.tail_at_most(list, tail, &d, more, lead)
     }
 
@@ -657,9 +759,9 @@ impl State {
             let j = self.splits[list].links.len();
             let before = self.before_link(list, j);
             let d = Term::Str(self.splits[list].delimiter.clone());
-            // A whitespace split's first piece starts the string.
+            // The first of a string's tokens starts it.
             let lead =
-                !(self.splits[list].whitespace && self.splits[list].pieces.is_empty() && j == 0);
+                !(self.splits[list].rule.tokens() && self.splits[list].pieces.is_empty() && j == 0);
             let q = self.fresh("q", Sort::Str);
             let u = self.fresh("u", Sort::Str);
             let parts = if lead {
@@ -673,6 +775,7 @@ impl State {
                 and(vec![
                     eq(before, app("str.++", parts)),
                     piece,
+                    self.between(list, &q, &u),
                     tail_shape(&u, &d),
                 ]),
             ]));
@@ -696,9 +799,10 @@ impl State {
             vec![p.clone(), t.clone()]
         };
         let piece = self.piece(list, &p);
+        let between = self.between(list, &p, &t);
         or(vec![
             empty,
-            and(vec![eq(tail, app("str.++", parts)), piece, rest]),
+            and(vec![eq(tail, app("str.++", parts)), piece, between, rest]),
         ])
     }
 }
@@ -1493,6 +1597,24 @@ impl SymDomain {
                 ),
                 _ => self.state.split_whitespace(s.clone()),
             },
+            (UdfOp::RegexSplit { pattern }, [Str(s)])
+            | (UdfOp::RegexFindAll { pattern }, [Str(s)]) => {
+                let find_all = matches!(kind, UdfOp::RegexFindAll { .. });
+                match s {
+                    Term::Str(text) => {
+                        let pieces = if find_all {
+                            pattern.find_all(text)
+                        } else {
+                            pattern.split(text)
+                        };
+                        Sym::List(pieces.into_iter().map(|p| Sym::Str(Term::Str(p))).collect())
+                    }
+                    _ => match self.state.pattern_split(s.clone(), pattern, find_all) {
+                        Ok(split) => split,
+                        Err(what) => return Err(unsupported(point, &what)),
+                    },
+                }
+            }
             (UdfOp::Get { index, .. }, [List(items)]) => match items.get(*index) {
                 Some(v) => v.clone(),
                 None => return Err(Stop::Fail(format!("index {index} past the end"))),
@@ -1507,7 +1629,7 @@ impl SymDomain {
                     )));
                 }
                 let list = *list;
-                if self.host == Host::Jvm && !self.state.splits[list].whitespace {
+                if self.host == Host::Jvm && self.state.splits[list].rule == PieceRule::Text {
                     // One decision per get, whether or not the piece is
                     // pinned: String.split may have dropped it.
                     if self.choose() {
@@ -1535,7 +1657,7 @@ impl SymDomain {
             }
             (UdfOp::Size, [List(items)]) => Int(Term::Int(items.len() as i64)),
             (UdfOp::Size, [Split(list)]) => {
-                if self.host == Host::Jvm && !self.state.splits[*list].whitespace {
+                if self.host == Host::Jvm && self.state.splits[*list].rule == PieceRule::Text {
                     // String.split drops the empty pieces at the end.
                     return Err(unsupported(
                         point,
@@ -1630,6 +1752,11 @@ impl SymDomain {
                     };
                     self.state.assume(in_re(s.clone(), PRINTABLE_RE));
                     self.state.assume(not(in_re(s.clone(), parsed)));
+                    if self.host == Host::Python && self.state.digits_only(s) {
+                        // A run of digits (`re.findall(r"\d+", s)`) always
+                        // parses; Z3 4.8 gives up on the regex difference.
+                        self.state.assume(Term::Bool(false));
+                    }
                     return Err(Stop::Fail("not an integer".into()));
                 }
             }

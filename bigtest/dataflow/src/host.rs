@@ -355,11 +355,8 @@ pub fn format_float(host: Host, x: f64) -> String {
 }
 
 /// Python's `str.isspace()` for one character, what `str.split()` and
-/// `str.strip()` take for whitespace: Unicode White_Space and the
-/// separators U+001C..U+001F (which `int()` does not strip).
-pub fn is_python_whitespace(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
+/// `str.strip()` take for whitespace (and `\s` in a pattern).
+pub use coco_base::class_pattern::is_python_whitespace;
 
 /// Python's `s.split()`: the pieces between runs of whitespace, none empty
 /// (`""` and `"  "` give `[]`).

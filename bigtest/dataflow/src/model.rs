@@ -9,6 +9,7 @@ use std::{
 };
 
 use crate::host::Host;
+pub use coco_base::class_pattern::ClassPattern;
 
 /// The type of a record field or UDF value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -433,6 +434,15 @@ pub enum UdfOp {
     /// `df.split` without a delimiter: Python's `s.split()`, the pieces
     /// between runs of whitespace.
     SplitWhitespace,
+    /// `df.regex_split`: Python's `re.split` by a pattern of one character
+    /// class (`\W+`).
+    RegexSplit {
+        pattern: ClassPattern,
+    },
+    /// `df.regex_find_all`: Python's `re.findall` of such a pattern.
+    RegexFindAll {
+        pattern: ClassPattern,
+    },
     /// Element `index` of a list; fails when the list is too short, or with
     /// `checked` (an `!df.option` result) is absent then.
     Get {
@@ -533,6 +543,8 @@ impl UdfOp {
             UdfOp::BoolToInt => "extui",
             UdfOp::IndexCast => "index_cast",
             UdfOp::Split { .. } | UdfOp::SplitWhitespace => "split",
+            UdfOp::RegexSplit { .. } => "regex_split",
+            UdfOp::RegexFindAll { .. } => "regex_find_all",
             UdfOp::Get { .. } => "get",
             UdfOp::GetAt => "get_at",
             UdfOp::Size => "size",

@@ -353,6 +353,12 @@ impl Domain for Concrete {
             (UdfOp::SplitWhitespace, [Str(s)]) => {
                 List(host::split_whitespace(s).into_iter().map(Str).collect())
             }
+            (UdfOp::RegexSplit { pattern }, [Str(s)]) => {
+                List(pattern.split(s).into_iter().map(Str).collect())
+            }
+            (UdfOp::RegexFindAll { pattern }, [Str(s)]) => {
+                List(pattern.find_all(s).into_iter().map(Str).collect())
+            }
             (UdfOp::Get { index, checked }, [List(items)]) => {
                 let element = match items.get(*index) {
                     Some(v) => Ok(v.clone()),

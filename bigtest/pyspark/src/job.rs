@@ -579,6 +579,9 @@ impl<'s> Builder<'s> {
                         parsing
                     } else if self.argc.is_some() && is_driver_value(&value, env) {
                         Binding::Driver(driver_code(&value, env))
+                    } else if self.argc.is_some() && self.scope.compiles_pattern(&value) {
+                        // `WORD = re.compile(r"\w+")`, which UDFs read.
+                        Binding::Driver(value.clone())
                     } else if self.argc.is_some() && counts {
                         Binding::Count(self.counted(&value, env)?)
                     } else {

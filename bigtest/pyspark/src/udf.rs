@@ -5,6 +5,8 @@
 //!
 //! The subset and its semantics are the table in docs/pyspark.md.
 
+mod regex;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::{
@@ -41,6 +43,9 @@ pub struct Scope {
     /// (to the function's name, `add`) or `import operator` (to ""): a job
     /// passes them as functions (`reduceByKey(add)`).
     pub operators: HashMap<String, String>,
+    /// Names bound once, at module level, by `import re` (to "") or
+    /// `from re import findall` (to the function's name).
+    pub regex: HashMap<String, String>,
     /// Names the file may change in place: a method other than a read is
     /// called on them (`d.update(...)`), an item or attribute of them is
     /// assigned or deleted, or they are passed to a function other than
@@ -110,6 +115,7 @@ pub fn lower(
         returns: Vec::new(),
         calls: Vec::new(),
         loops: Vec::new(),
+        local_regex: HashSet::new(),
     };
     let mut values = lowering.f.params().to_vec().into_iter();
     let args: Vec<PyVal> = params
@@ -166,6 +172,8 @@ struct Lowering<'s> {
     /// Enclosing `for` loops, innermost last: `None` for one unrolled over
     /// a constant range or tuple.
     loops: Vec<Option<LoopExits>>,
+    /// Names an `import re` in the UDF bound to the module.
+    local_regex: HashSet<String>,
 }
 
 /// Where a `for` loop over a list is left early: the blocks that `break`
@@ -425,6 +433,8 @@ struct ModuleScan {
     exceptions: HashMap<String, String>,
     /// What [`Scope::operators`] is made from.
     operators: HashMap<String, String>,
+    /// What [`Scope::regex`] is made from.
+    regex: HashMap<String, String>,
 }
 
 /// Whether module statements run unconditionally (`None`), or else how
@@ -557,9 +567,16 @@ impl ModuleScan {
                     let from_operator = s.str("module").as_deref() == Some("operator")
                         && s.json_int("level").unwrap_or(0) == 0;
                     if flow.is_none() && from_operator {
-                        self.operators.insert(bound.clone(), name);
+                        self.operators.insert(bound.clone(), name.clone());
                     } else if flow.is_none() && s.is("Import") && name == "operator" {
                         self.operators.insert(bound.clone(), String::new());
+                    }
+                    let from_re = s.str("module").as_deref() == Some("re")
+                        && s.json_int("level").unwrap_or(0) == 0;
+                    if flow.is_none() && from_re {
+                        self.regex.insert(bound.clone(), name.clone());
+                    } else if flow.is_none() && s.is("Import") && name == "re" {
+                        self.regex.insert(bound.clone(), String::new());
                     }
                     self.bind(bound, &s.loc, Bound::Other("imported"), flow);
                 }
@@ -756,6 +773,10 @@ impl Scope {
         scan.statements(body, None);
         // Bound by the import alone: nothing else binds the name.
         self.operators = std::mem::take(&mut scan.operators)
+            .into_iter()
+            .filter(|(name, _)| !scan.rebound.contains_key(name))
+            .collect();
+        self.regex = std::mem::take(&mut scan.regex)
             .into_iter()
             .filter(|(name, _)| !scan.rebound.contains_key(name))
             .collect();
@@ -1261,6 +1282,7 @@ impl<'s> Lowering<'s> {
                 Ok(())
             }
             "Pass" => Ok(()),
+            "Import" | "ImportFrom" => self.local_import(s),
             "Expr" => {
                 let value = s.expect("value");
                 if value.str_constant().is_some() {
@@ -2825,6 +2847,9 @@ impl<'s> Lowering<'s> {
 
     fn call(&mut self, e: &Node) -> Result<PyVal> {
         let loc = &e.loc;
+        if let Some(value) = self.regex_call(e)? {
+            return Ok(value);
+        }
         if !e.list("keywords").is_empty() {
             return unsupported(loc, "keyword arguments are not supported in a UDF call");
         }

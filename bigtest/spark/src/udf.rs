@@ -385,6 +385,26 @@ fn value_expr(kind: &UdfOp, args: &[ValueId]) -> Option<String> {
         UdfOp::IndexCast => a(0),
         UdfOp::Split { delimiter } => format!("split({}, {})", a(0), str_literal(delimiter)),
         UdfOp::SplitWhitespace => format!("tuple({}.split())", a(0)),
+        UdfOp::RegexSplit { pattern } => format!(
+            "tuple(re.split({}, {}{}))",
+            str_literal(&pattern.source),
+            a(0),
+            if pattern.ascii {
+                ", flags=re.ASCII"
+            } else {
+                ""
+            }
+        ),
+        UdfOp::RegexFindAll { pattern } => format!(
+            "tuple(re.findall({}, {}{}))",
+            str_literal(&pattern.source),
+            a(0),
+            if pattern.ascii {
+                ", flags=re.ASCII"
+            } else {
+                ""
+            }
+        ),
         UdfOp::Get {
             index,
             checked: false,

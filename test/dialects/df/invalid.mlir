@@ -423,6 +423,34 @@ func.func @truediv_on_the_jvm(%x: f64) -> f64 {
 
 // -----
 
+func.func @regex_split_on_the_jvm(%s: !df.str) -> !df.list<!df.str> {
+  // expected-error@+1 {{'df.regex_split' op is Python's re.split(), which df models under df.host = "python" only; the module's df.host is "jvm"}}
+  %w = df.regex_split %s "\\W+" : !df.list<!df.str>
+  return %w : !df.list<!df.str>
+}
+
+// -----
+
+module attributes {df.host = "python"} {
+func.func @regex_group(%s: !df.str) -> !df.list<!df.str> {
+  // expected-error@+1 {{'df.regex_split' op pattern `(,)`: groups (`(`) are not supported; a pattern is one character class, alone or followed by `+`}}
+  %w = df.regex_split %s "(,)" : !df.list<!df.str>
+  return %w : !df.list<!df.str>
+}
+}
+
+// -----
+
+module attributes {df.host = "python"} {
+func.func @regex_star(%s: !df.str) -> !df.list<!df.str> {
+  // expected-error@+1 {{'df.regex_find_all' op pattern `\s*`: the quantifier `*` is not supported}}
+  %w = df.regex_find_all %s "\\s*" : !df.list<!df.str>
+  return %w : !df.list<!df.str>
+}
+}
+
+// -----
+
 func.func @whitespace_split_on_the_jvm(%s: !df.str) -> !df.list<!df.str> {
   // expected-error@+1 {{'df.split' op a split without a delimiter is Python's str.split() (at whitespace); the module's df.host is "jvm": give a delimiter, or set df.host = "python"}}
   %w = df.split %s : !df.list<!df.str>

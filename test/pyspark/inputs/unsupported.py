@@ -46,7 +46,7 @@ def global_statement(lines):
 
 
 def udf_import(line):
-    import re
+    import json
     return line
 
 

@@ -14,6 +14,8 @@ pub const SINK: &str = "df.sink";
 pub const GET: &str = "df.get";
 pub const GET_AT: &str = "df.get_at";
 pub const SPLIT: &str = "df.split";
+pub const REGEX_SPLIT: &str = "df.regex_split";
+pub const REGEX_FIND_ALL: &str = "df.regex_find_all";
 pub const TO_INT: &str = "df.to_int";
 pub const TO_FLOAT: &str = "df.to_float";
 pub const SQL_CAST: &str = "df.sql_cast";
@@ -47,6 +49,8 @@ pub const DATASET_OPS: &[&str] = &[
 pub const PYTHON_ONLY: &[(&str, &str)] = &[
     (STRIP, "Python's str.strip()/lstrip()/rstrip()"),
     (LOWER, "Python's str.lower()"),
+    (REGEX_SPLIT, "Python's re.split()"),
+    (REGEX_FIND_ALL, "Python's re.findall()"),
     (UPPER, "Python's str.upper()"),
     (
         TRUEDIV,

@@ -1,7 +1,7 @@
 //! Rules of the df dialect that ODS cannot express: the module's host
 //! language and the ops only Python has, record field types, UDF signatures
 //! against their operator, join key types, inline source records, split
-//! delimiters, the result types of the total (`!df.option`) forms of
+//! delimiters and patterns, the result types of the total (`!df.option`) forms of
 //! `df.to_int`, `df.to_float` and `df.get`, where `df.raise` may stand, and
 //! which ops may appear inside UDFs.
 
@@ -14,7 +14,10 @@ use super::{
     ops::{self, is_dataset_op},
     types::{dataset_record, list_element, option_element, record_fields, FieldType},
 };
-use coco_base::host::{Host, HOST_ATTRIBUTE};
+use coco_base::{
+    class_pattern::ClassPattern,
+    host::{Host, HOST_ATTRIBUTE},
+};
 
 use crate::{
     ir::{
@@ -23,6 +26,19 @@ use crate::{
     },
     verify::Reporter,
 };
+
+/// Refuses an op of [`ops::PYTHON_ONLY`] in a module whose host is the JVM.
+fn python_only(op: &Operation, name: &str, reporter: &mut Reporter) {
+    if let Some((_, what)) = ops::PYTHON_ONLY.iter().find(|(n, _)| *n == name) {
+        reporter.op_error(
+            op,
+            format!(
+                "is {what}, which df models under df.host = \"python\" only; \
+                 the module's df.host is \"jvm\""
+            ),
+        );
+    }
+}
 
 type Signature<'c> = (Vec<Type<'c>>, Vec<Type<'c>>);
 
@@ -134,22 +150,21 @@ pub fn verify(module: &Operation, reporter: &mut Reporter) {
                 ),
                 _ => {}
             },
+            ops::REGEX_SPLIT | ops::REGEX_FIND_ALL => {
+                let pattern = str_attr(op, "pattern").unwrap_or_default();
+                if let Err(e) = ClassPattern::parse(&pattern, op.attribute("ascii").is_ok()) {
+                    reporter.op_error(op, format!("{e}"));
+                }
+                if !python {
+                    python_only(op, &name, reporter);
+                }
+            }
             ops::REPLACE => verify_replace(op, reporter),
             ops::RAISE => verify_raise(op, reporter),
             ops::VALUE_OR => verify_value_or(op, reporter),
             // Stripping spaces only is Spark SQL's trim, on either host.
             ops::STRIP if op.attribute("spaces").is_ok() => {}
-            _ if !python => {
-                if let Some((_, what)) = ops::PYTHON_ONLY.iter().find(|(n, _)| *n == name) {
-                    reporter.op_error(
-                        op,
-                        format!(
-                            "is {what}, which df models under df.host = \"python\" only; \
-                             the module's df.host is \"jvm\""
-                        ),
-                    );
-                }
-            }
+            _ if !python => python_only(op, &name, reporter),
             _ => {}
         }
     }

@@ -278,6 +278,48 @@ def Df_SplitOp : Df_Op<"split", [Pure]> {
   let assemblyFormat = "$input ($delimiter^)? attr-dict `:` type($result)";
 }
 
+def Df_RegexSplitOp : Df_Op<"regex_split", [Pure]> {
+  let summary = "Python's re.split of a string by a pattern of one character class";
+  let description = [{
+    `re.split(pattern, s)` where the pattern is one character class, alone
+    or followed by `+` (`\W+`, `\s+`, `[,;]`, `[^a-z']+`): the text
+    between maximal runs of the class, or between single characters of
+    it, empty at an end the class touches (`re.split(r"\W+", "Hi, you!")`
+    is `["Hi", "you", ""]`, and `""` is `[""]`). Classes follow Python's
+    `re` on `str` patterns (`\w` is `str.isalnum()` or `_`); `ascii` is
+    the `re.ASCII` flag. Other patterns (groups, alternation, anchors, `*`)
+    are refused by the verifier, which names the construct.
+    `df.host = "python"` only.
+
+    ```mlir
+    %w = df.regex_split %line "\\W+" : !df.list<!df.str>
+    %f = df.regex_split %line "[,;]" ascii : !df.list<!df.str>
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input, StrAttr:$pattern, UnitAttr:$ascii);
+  let results = (outs Df_AnyList:$result);
+  let assemblyFormat = "$input $pattern (`ascii` $ascii^)? attr-dict `:` type($result)";
+}
+
+def Df_RegexFindAllOp : Df_Op<"regex_find_all", [Pure]> {
+  let summary = "Python's re.findall of a pattern of one character class";
+  let description = [{
+    `re.findall(pattern, s)` where the pattern is one character class
+    followed by `+` (`\w+`, `[a-z']+`): its maximal runs in `s`, in order,
+    none empty (`re.findall(r"\w+", "Hi, you!")` is `["Hi", "you"]`, and
+    `""` gives `[]`). A class without `+` gives its characters one by one.
+    Classes and `ascii` are as for `df.regex_split`. `df.host = "python"`
+    only.
+
+    ```mlir
+    %w = df.regex_find_all %line "\\w+" : !df.list<!df.str>
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input, StrAttr:$pattern, UnitAttr:$ascii);
+  let results = (outs Df_AnyList:$result);
+  let assemblyFormat = "$input $pattern (`ascii` $ascii^)? attr-dict `:` type($result)";
+}
+
 def Df_GetOp : Df_Op<"get"> {
   let summary = "Element `index` of a list; fails when the list is too short";
   let description = [{
