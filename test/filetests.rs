@@ -82,7 +82,7 @@ fn main() {
     spark_programs.push("bigtest/paper/clicks_by_plan.mlir".into());
     spark_programs.push("bigtest/paper/order_items.mlir".into());
     spark_programs.push("bigtest/composite-keys.mlir".into());
-    spark_programs.push("bigtest/regex-split.mlir".into());
+    spark_programs.push("spark/regex_words.mlir".into());
     trials.push(timed("spark::examples", move || {
         let faults = test_dir().join("spark/faults.json");
         let summary = spark::check(&spark_programs, &faults).map_err(Failed::from)?;

@@ -164,3 +164,11 @@
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry dataframe_reader 2>&1 | FileCheck %s --check-prefix=DF-READER
 // DF-READER: coco-bigtest: error: pyspark/inputs/unsupported.py:235:12: DataFrameReader.csv() is DataFrame code
 // DF-READER-NEXT: return spark.read.csv(path, header=True)
+
+// str.format reads `{0:s}` of a str and `{0:d}` of an int (format_specs.py
+// runs on Spark); another spec, or one that does not fit the value, is
+// refused.
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry format_spec_of_int 2>&1 | FileCheck %s --check-prefix=FORMAT-SPEC-INT
+// FORMAT-SPEC-INT: coco-bigtest: error: pyspark/inputs/unsupported.py:239:43: {0:s} of a value that is not a str (ValueError or TypeError in Python)
+// RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry format_spec_float 2>&1 | FileCheck %s --check-prefix=FORMAT-SPEC-FLOAT
+// FORMAT-SPEC-FLOAT: coco-bigtest: error: pyspark/inputs/unsupported.py:243:44: the format spec of {:.2f} is not supported in a UDF (:s of a str and :d of an int are)

@@ -3249,16 +3249,22 @@ impl<'s> Lowering<'s> {
                             }
                         }
                     }
-                    let index = if field.is_empty() {
+                    // `{0:s}` of a str and `{0:d}` of an int are the value
+                    // as str() writes it.
+                    let (name, spec) = match field.split_once(':') {
+                        Some((name, spec)) => (name, Some(spec)),
+                        None => (field.as_str(), None),
+                    };
+                    let index = if name.is_empty() {
                         next_auto += 1;
                         next_auto - 1
                     } else {
-                        match field.parse::<usize>() {
+                        match name.parse::<usize>() {
                             Ok(i) => i,
                             Err(_) => {
                                 return unsupported(
                                     loc,
-                                    format!("the format field {{{field}}} is not supported in a UDF ({{}} and {{0}} are; no names or specs)"),
+                                    format!("the format field {{{field}}} is not supported in a UDF ({{}}, {{0}}, {{0:s}} of a str and {{0:d}} of an int are; no names)"),
                                 )
                             }
                         }
@@ -3269,6 +3275,25 @@ impl<'s> Lowering<'s> {
                             format!("format field {index} has no argument (IndexError in Python)"),
                         );
                     };
+                    let ty = match &value {
+                        PyVal::Scalar(v) => Some(v.ty.clone()),
+                        _ => None,
+                    };
+                    match (spec, ty) {
+                        (None | Some(""), _) | (Some("s"), Some(Ty::Str)) | (Some("d"), Some(Ty::Int)) => {}
+                        (Some(spec @ ("s" | "d")), _) => {
+                            return unsupported(
+                                loc,
+                                format!("{{{field}}} of a value that is not a{} (ValueError or TypeError in Python)", if spec == "s" { " str" } else { "n int" }),
+                            )
+                        }
+                        (Some(_), _) => {
+                            return unsupported(
+                                loc,
+                                format!("the format spec of {{{field}}} is not supported in a UDF (:s of a str and :d of an int are)"),
+                            )
+                        }
+                    }
                     if !literal.is_empty() {
                         pieces.push(self.f.str(&std::mem::take(&mut literal), loc));
                     }

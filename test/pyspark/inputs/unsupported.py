@@ -233,3 +233,11 @@ def dataframe_reader(path):
     from pyspark.sql import SparkSession
     spark = SparkSession.builder.getOrCreate()
     return spark.read.csv(path, header=True)
+
+
+def format_spec_of_int(lines):
+    return lines.map(lambda line: "{0:s}".format(len(line)))
+
+
+def format_spec_float(lines):
+    return lines.map(lambda line: "{:.2f}".format(float(line)))
