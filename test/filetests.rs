@@ -82,7 +82,7 @@ fn main() {
     spark_programs.push("bigtest/paper/clicks_by_plan.mlir".into());
     spark_programs.push("bigtest/paper/order_items.mlir".into());
     spark_programs.push("bigtest/composite-keys.mlir".into());
-    spark_programs.push("spark/regex_words.mlir".into());
+    spark_programs.push("spark/python_text.mlir".into());
     trials.push(timed("spark::examples", move || {
         let faults = test_dir().join("spark/faults.json");
         let summary = spark::check(&spark_programs, &faults).map_err(Failed::from)?;
@@ -103,9 +103,10 @@ fn main() {
         eprint!("{summary}");
         Ok(())
     }));
-    // re.split and re.findall of one character class, as CPython runs them.
-    trials.push(timed("pyspark::regex-cpython", || {
-        let summary = coco_filetests::regex_cpython::check().map_err(Failed::from)?;
+    // re.split and re.findall of one character class, and csv.reader rows,
+    // as CPython gives them.
+    trials.push(timed("pyspark::cpython-text", || {
+        let summary = coco_filetests::cpython_text::check().map_err(Failed::from)?;
         eprint!("{summary}");
         Ok(())
     }));

@@ -375,7 +375,7 @@ mod tests {
     }
 
     // Expected values are CPython 3.11's; the filetest
-    // `pyspark::regex-cpython` compares a larger table with the Python
+    // `pyspark::cpython-text` compares a larger table with the Python
     // that runs the jobs.
     #[test]
     fn split_is_pythons() {

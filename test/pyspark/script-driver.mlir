@@ -69,9 +69,10 @@
 // REBOUND: coco-bigtest: error: pyspark/inputs/driver_rebound.py:7:46: limit is not a constant here: at pyspark/inputs/driver_rebound.py:8:1 it is bound again in the script, whose actions may run between its bindings
 
 // An operator coco does not read names the rewrite that would get the job
-// in, where there is one.
+// in, where there is one. (mapPartitions(csv.reader) is read:
+// test/pyspark/csv.mlir.)
 // RUN: not coco-bigtest import pyspark/inputs/script_map_partitions.py 2>&1 | FileCheck %s --check-prefix=MAP-PARTITIONS
-// MAP-PARTITIONS: coco-bigtest: error: pyspark/inputs/script_map_partitions.py:7:33: RDD.mapPartitions() is not supported: coco reads per-record operators; a function that handles each record on its own is a map or flatMap of one record (`mapPartitions(lambda it: (f(x) for x in it))` is `map(f)`)
+// MAP-PARTITIONS: coco-bigtest: error: pyspark/inputs/script_map_partitions.py:6:33: RDD.mapPartitions() is not supported: coco reads per-record operators; a function that handles each record on its own is a map or flatMap of one record (`mapPartitions(lambda it: (f(x) for x in it))` is `map(f)`; `mapPartitions(csv.reader)` is read, as each line's row)
 // RUN: not coco-bigtest import pyspark/inputs/script_whole_files.py 2>&1 | FileCheck %s --check-prefix=WHOLE-FILES
 // WHOLE-FILES: coco-bigtest: error: pyspark/inputs/script_whole_files.py:6:9: SparkContext.wholeTextFiles() is not supported in the job: coco generates lines of text (sc.textFile); records that are whole files have no rewrite yet
 // A def of the driver's own values (a compiled pattern) is named as such,

@@ -13,6 +13,7 @@
 
 pub mod builders;
 pub mod compiled;
+pub mod cpython_text;
 pub mod differential;
 pub mod docs_drift;
 pub mod export_limits;
@@ -24,7 +25,6 @@ pub mod natural_data;
 pub mod oracles;
 pub mod pyspark_jobs;
 pub mod random_programs;
-pub mod regex_cpython;
 pub mod run_line;
 pub mod runner;
 pub mod spark;

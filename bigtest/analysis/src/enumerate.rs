@@ -872,7 +872,7 @@ impl<'p> Enumerator<'p> {
                     // element j needs a non-empty piece from j on.
                     // Python's s.split() (at whitespace) has no piece for
                     // a blank string.
-                    let tokens = matches!(s.splits[*list].rule, PieceRule::Tokens(_));
+                    let lazy = s.splits[*list].rule.lazy_first();
                     let jvm =
                         self.program.host == Host::Jvm && s.splits[*list].rule == PieceRule::Text;
                     if jvm {
@@ -880,7 +880,7 @@ impl<'p> Enumerator<'p> {
                         let dropped = t.jvm_dropped(*list, 0);
                         t.assume(dropped);
                         self.finish(id, &t, vec![self.label(id, "empty")])?;
-                    } else if tokens {
+                    } else if lazy {
                         let mut t = s.clone();
                         let none = t.at_most(*list, 0);
                         if none != Term::Bool(false) {

@@ -438,6 +438,7 @@ impl<'c> UdfBuilder<'c> {
                 Some(delimiter) => UdfOp::Split { delimiter },
                 None => UdfOp::SplitWhitespace,
             },
+            "df.csv_row" => UdfOp::CsvRow,
             "df.regex_split" | "df.regex_find_all" => {
                 let source = str_attr(op, "pattern").unwrap_or_default();
                 let pattern = match ClassPattern::parse(&source, op.attribute("ascii").is_ok()) {

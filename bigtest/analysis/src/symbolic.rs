@@ -102,11 +102,19 @@ pub enum PieceRule {
     /// a piece between two others is not empty: two delimiters side by
     /// side would be one run.
     Fields { class: Class, runs: bool },
+    /// The row Python's `csv.reader` reads from a line: pieces free of
+    /// the delimiter `,` and of the quote (generated lines hold no
+    /// quoting, where the row is the split at commas), any of them empty.
+    /// As for tokens, no piece is pinned until read: the empty line has
+    /// none.
+    Csv,
 }
 
 impl PieceRule {
-    fn tokens(&self) -> bool {
-        matches!(self, PieceRule::Tokens(_))
+    /// Whether the first piece is pinned only when read (a string may
+    /// have no piece at all).
+    pub fn lazy_first(&self) -> bool {
+        matches!(self, PieceRule::Tokens(_) | PieceRule::Csv)
     }
 }
 
@@ -456,6 +464,11 @@ impl State {
         self.split_by(s, " ", PieceRule::Tokens(vec![VISIBLE]))
     }
 
+    /// The row `csv.reader` reads from a non-constant line `s`.
+    pub fn csv_row(&mut self, s: Term) -> Sym {
+        self.split_by(s, ",", PieceRule::Csv)
+    }
+
     /// `re.split(pattern, s)`, or with `find_all` `re.findall(pattern, s)`,
     /// of a non-constant `s`. Generated text separates the pieces by one
     /// character: a space where it may, else a comma or a tab.
@@ -504,7 +517,7 @@ impl State {
         }) {
             return Sym::Split(known);
         }
-        let tokens = rule.tokens();
+        let lazy = rule.lazy_first();
         self.splits.push(SplitState {
             whole: s.clone(),
             delimiter: delimiter.into(),
@@ -515,7 +528,7 @@ impl State {
             links: Vec::new(),
         });
         let list = self.splits.len() - 1;
-        if !tokens {
+        if !lazy {
             // Every other split has a first piece: `s = p0 ++ T1`.
             let p0 = self.fresh("p", Sort::Str);
             let t1 = self.fresh("t", Sort::Str);
@@ -548,6 +561,10 @@ impl State {
                 "str.in_re",
                 vec![p.clone(), app("re.*", vec![class_re(class)])],
             ),
+            PieceRule::Csv => and(vec![
+                not(app("str.contains", vec![p.clone(), Term::Str(",".into())])),
+                not(app("str.contains", vec![p.clone(), Term::Str("\"".into())])),
+            ]),
         }
     }
 
@@ -586,8 +603,13 @@ impl State {
             let p = self.fresh("p", Sort::Str);
             let t = self.fresh("t", Sort::Str);
             let tail = self.splits[list].tail.clone();
-            // The first of a string's tokens starts it.
-            let lead = !(self.splits[list].rule.tokens() && self.splits[list].pieces.is_empty());
+            // The first of a string's tokens starts it; a csv row's first
+            // field needs a line that is not empty.
+            let lead =
+                !(self.splits[list].rule.lazy_first() && self.splits[list].pieces.is_empty());
+            if !lead && self.splits[list].rule == PieceRule::Csv {
+                self.assume(not(eq(tail.clone(), Term::Str(String::new()))));
+            }
             let parts = if lead {
                 vec![d.clone(), p.clone(), t.clone()]
             } else {
@@ -717,7 +739,7 @@ impl State {
             return or(ends);
         }
         let tail = self.splits[list].tail.clone();
-        let lead = !(self.splits[list].rule.tokens() && known == 0);
+        let lead = !(self.splits[list].rule.lazy_first() && known == 0);
         self.tail_at_most(list, tail, &d, more, lead)
     }
 
@@ -760,8 +782,9 @@ impl State {
             let before = self.before_link(list, j);
             let d = Term::Str(self.splits[list].delimiter.clone());
             // The first of a string's tokens starts it.
-            let lead =
-                !(self.splits[list].rule.tokens() && self.splits[list].pieces.is_empty() && j == 0);
+            let lead = !(self.splits[list].rule.lazy_first()
+                && self.splits[list].pieces.is_empty()
+                && j == 0);
             let q = self.fresh("q", Sort::Str);
             let u = self.fresh("u", Sort::Str);
             let parts = if lead {
@@ -1596,6 +1619,21 @@ impl SymDomain {
                         .collect(),
                 ),
                 _ => self.state.split_whitespace(s.clone()),
+            },
+            (UdfOp::CsvRow, [Str(s)]) => match s {
+                Term::Str(text) => match host::csv_row(text) {
+                    Ok(row) => Sym::List(row.into_iter().map(|p| Sym::Str(Term::Str(p))).collect()),
+                    Err(host::CsvRowError::Python(message)) => {
+                        return Err(Stop::Fail(format!("csv.Error: {message}")))
+                    }
+                    Err(host::CsvRowError::QuotedPastLine) => {
+                        return Err(unsupported(
+                            point,
+                            "a csv line whose quoted field continues on the next line",
+                        ))
+                    }
+                },
+                _ => self.state.csv_row(s.clone()),
             },
             (UdfOp::RegexSplit { pattern }, [Str(s)])
             | (UdfOp::RegexFindAll { pattern }, [Str(s)]) => {

@@ -448,6 +448,100 @@ pub fn true_div(a: f64, b: f64) -> Option<f64> {
     (b != 0.0).then(|| a / b)
 }
 
+/// Why [`csv_row`] gives no row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CsvRowError {
+    /// `csv.Error`: the job fails (a line break in an unquoted field).
+    Python(String),
+    /// A quoted field open at the end of the line: `csv.reader` reads the
+    /// next line into the same row, which coco does not model.
+    QuotedPastLine,
+}
+
+/// The row Python's `csv.reader` reads from `line`, one line of a text
+/// file (`next(csv.reader([line]))`, and each line of
+/// `mapPartitions(csv.reader)`): the default (excel) dialect, fields cut
+/// at `,`, `"` quoting with `""` inside quotes, `strict=False`. `""`
+/// gives the empty row. A line break inside the line is a `csv.Error`,
+/// as CPython's `_csv.c` raises it.
+pub fn csv_row(line: &str) -> Result<Vec<String>, CsvRowError> {
+    #[derive(PartialEq)]
+    enum State {
+        StartRecord,
+        StartField,
+        InField,
+        InQuotedField,
+        QuoteInQuotedField,
+        EatNewline,
+    }
+    let mut row = Vec::new();
+    let mut field = String::new();
+    let mut state = State::StartRecord;
+    for c in line.chars() {
+        if state == State::StartRecord {
+            if c == '\n' || c == '\r' {
+                state = State::EatNewline;
+                continue;
+            }
+            state = State::StartField;
+        }
+        match state {
+            State::StartField | State::InField => match c {
+                '\n' | '\r' => {
+                    row.push(std::mem::take(&mut field));
+                    state = State::EatNewline;
+                }
+                '"' if state == State::StartField => state = State::InQuotedField,
+                ',' => {
+                    row.push(std::mem::take(&mut field));
+                    state = State::StartField;
+                }
+                c => {
+                    field.push(c);
+                    state = State::InField;
+                }
+            },
+            State::InQuotedField => match c {
+                '"' => state = State::QuoteInQuotedField,
+                c => field.push(c),
+            },
+            State::QuoteInQuotedField => match c {
+                '"' => {
+                    field.push('"');
+                    state = State::InQuotedField;
+                }
+                ',' => {
+                    row.push(std::mem::take(&mut field));
+                    state = State::StartField;
+                }
+                '\n' | '\r' => {
+                    row.push(std::mem::take(&mut field));
+                    state = State::EatNewline;
+                }
+                c => {
+                    field.push(c);
+                    state = State::InField;
+                }
+            },
+            State::EatNewline => {
+                if c != '\n' && c != '\r' {
+                    return Err(CsvRowError::Python(
+                        "new-line character seen in unquoted field - do you need to open the file in universal-newline mode?".into(),
+                    ));
+                }
+            }
+            State::StartRecord => unreachable!("left above"),
+        }
+    }
+    // The end of the line.
+    match state {
+        State::StartRecord | State::EatNewline => {}
+        State::InQuotedField => return Err(CsvRowError::QuotedPastLine),
+        _ => row.push(field),
+    }
+    Ok(row)
+}
+
 /// The Python exception class a failing op raises in a PySpark job, for
 /// people reading a failure: `ValueError` for a parse, `IndexError` for a
 /// `df.get` past the end, `ZeroDivisionError` for a division, the class a
@@ -485,6 +579,24 @@ mod tests {
         assert_eq!(pieces(Host::Jvm, "", ","), [""]);
         assert_eq!(pieces(Host::Jvm, ",a,,b,", ","), ["", "a", "", "b"]);
         assert_eq!(pieces(Host::Jvm, "a::b", "::"), ["a", "b"]);
+    }
+
+    // Expected rows are CPython 3.11's `next(csv.reader([line]), None)`.
+    #[test]
+    fn csv_rows_are_pythons() {
+        let row = |line| csv_row(line).unwrap();
+        assert!(row("").is_empty());
+        assert_eq!(row("a,b"), ["a", "b"]);
+        assert_eq!(row(",a,"), ["", "a", ""]);
+        assert_eq!(row("\"a,b\",c"), ["a,b", "c"]);
+        assert_eq!(row("\"a\"\"b\""), ["a\"b"]);
+        assert_eq!(row("a\"b,c"), ["a\"b", "c"]);
+        assert_eq!(row("\"a\"x,y"), ["ax", "y"]);
+        assert_eq!(row(" \"a\""), [" \"a\""]);
+        assert_eq!(row("\"\""), [""]);
+        assert_eq!(row("a\r"), ["a"]);
+        assert!(matches!(csv_row("a\rb"), Err(CsvRowError::Python(_))));
+        assert_eq!(csv_row("\"a,b"), Err(CsvRowError::QuotedPastLine));
     }
 
     #[test]

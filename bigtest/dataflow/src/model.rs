@@ -443,6 +443,8 @@ pub enum UdfOp {
     RegexFindAll {
         pattern: ClassPattern,
     },
+    /// `df.csv_row`: the row Python's `csv.reader` reads from one line.
+    CsvRow,
     /// Element `index` of a list; fails when the list is too short, or with
     /// `checked` (an `!df.option` result) is absent then.
     Get {
@@ -545,6 +547,7 @@ impl UdfOp {
             UdfOp::Split { .. } | UdfOp::SplitWhitespace => "split",
             UdfOp::RegexSplit { .. } => "regex_split",
             UdfOp::RegexFindAll { .. } => "regex_find_all",
+            UdfOp::CsvRow => "csv_row",
             UdfOp::Get { .. } => "get",
             UdfOp::GetAt => "get_at",
             UdfOp::Size => "size",

@@ -359,6 +359,17 @@ impl Domain for Concrete {
             (UdfOp::RegexFindAll { pattern }, [Str(s)]) => {
                 List(pattern.find_all(s).into_iter().map(Str).collect())
             }
+            (UdfOp::CsvRow, [Str(s)]) => match host::csv_row(s) {
+                Ok(row) => List(row.into_iter().map(Str).collect()),
+                Err(host::CsvRowError::Python(message)) => {
+                    return Err(Stop::Fail(format!("csv.Error: {message}")))
+                }
+                Err(host::CsvRowError::QuotedPastLine) => {
+                    return Err(Stop::Error(format!(
+                        "{point}: a quoted field open at the end of the line {s:?}: csv.reader reads the next line into the row, which is not modelled"
+                    )))
+                }
+            },
             (UdfOp::Get { index, checked }, [List(items)]) => {
                 let element = match items.get(*index) {
                     Some(v) => Ok(v.clone()),

@@ -304,6 +304,9 @@ pub struct Builder<'s> {
     pub printed: Vec<Print>,
     /// In a script: the names it binds more than once.
     rebound: HashMap<String, Loc>,
+    /// The sources of the files read so far: a file read twice is one
+    /// source, so both reads see the same lines.
+    read_files: Vec<(FileArg, Rdd)>,
 }
 
 /// The `!df.dataset<...>` type of records of `shape`.
@@ -327,6 +330,7 @@ impl<'s> Builder<'s> {
             next: 0,
             inputs: Vec::new(),
             outputs: Vec::new(),
+            read_files: Vec::new(),
             calls: Vec::new(),
             argc: None,
             printed: Vec::new(),
@@ -468,10 +472,21 @@ impl<'s> Builder<'s> {
             .into_iter()
             .next()
             .map(|a| driver_code(&a, env));
+        let file = arg.as_ref().and_then(FileArg::of);
+        if let Some((_, rdd)) = self
+            .read_files
+            .iter()
+            .find(|(f, _)| Some(f) == file.as_ref())
+        {
+            return Ok(rdd.clone());
+        }
         let path = arg.as_ref().and_then(Node::str_constant);
         let rdd = self.source(name, path.as_deref(), &call.loc)?;
         if let Some(input) = self.inputs.last_mut() {
-            input.file = arg.as_ref().and_then(FileArg::of);
+            input.file = file.clone();
+        }
+        if let Some(file) = file {
+            self.read_files.push((file, rdd.clone()));
         }
         Ok(rdd)
     }
@@ -1365,6 +1380,35 @@ impl<'s> Builder<'s> {
             };
         }
         match method {
+            "mapPartitions"
+                if rdd.shape == Shape::Field(Ty::Str)
+                    && args.len() == 1
+                    && self.scope.reads_csv_rows(&args[0]) =>
+            {
+                // Each line's row: a map no dataset holds (its records are
+                // lists), taken into the next map, flatMap or filter.
+                let line = "_line".to_string();
+                let row = Node::make(
+                    "Call",
+                    &args[0].loc,
+                    vec![
+                        (
+                            "func",
+                            Field::Node(Node::make_name(udf::CSV_ROW, &args[0].loc)),
+                        ),
+                        (
+                            "args",
+                            Field::List(vec![Node::make_name(&line, &args[0].loc)]),
+                        ),
+                        ("keywords", Field::List(Vec::new())),
+                    ],
+                );
+                let f = Node::make_lambda(std::slice::from_ref(&line), row, &args[0].loc);
+                Ok(Rdd {
+                    pending: Some(f),
+                    ..rdd
+                })
+            }
             "map" | "flatMap" | "filter" | "mapValues" | "flatMapValues" => {
                 let f = udf_arg(1)?;
                 let apply = match method {
@@ -2173,7 +2217,7 @@ fn apply_to(f: &Node, value: Node, scope: &udf::Scope) -> Result<Node> {
 fn rewrite_of(method: &str) -> &'static str {
     match method {
         "mapPartitions" | "mapPartitionsWithIndex" => {
-            ": coco reads per-record operators; a function that handles each record on its own is a map or flatMap of one record (`mapPartitions(lambda it: (f(x) for x in it))` is `map(f)`)"
+            ": coco reads per-record operators; a function that handles each record on its own is a map or flatMap of one record (`mapPartitions(lambda it: (f(x) for x in it))` is `map(f)`; `mapPartitions(csv.reader)` is read, as each line's row)"
         }
         "foreach" | "foreachPartition" => {
             ": what it does is not an output coco can check; collect() the records and print them in a loop, or save them"

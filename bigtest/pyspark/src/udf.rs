@@ -5,7 +5,10 @@
 //!
 //! The subset and its semantics are the table in docs/pyspark.md.
 
+mod csv_row;
 mod regex;
+
+pub use csv_row::CSV_ROW;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -15,6 +18,10 @@ use crate::{
     shape::{PyVal, Shape},
     syntax::{Constant, Field, Node},
 };
+
+/// Modules of the standard library whose functions UDFs may call: `re`
+/// (`udf/regex.rs`) and `csv` (`csv.reader` rows).
+pub const MODELLED_MODULES: &[&str] = &["re", "csv"];
 
 /// What the UDFs of a file can refer to besides their parameters.
 #[derive(Default)]
@@ -43,9 +50,11 @@ pub struct Scope {
     /// (to the function's name, `add`) or `import operator` (to ""): a job
     /// passes them as functions (`reduceByKey(add)`).
     pub operators: HashMap<String, String>,
-    /// Names bound once, at module level, by `import re` (to "") or
-    /// `from re import findall` (to the function's name).
-    pub regex: HashMap<String, String>,
+    /// Names bound once, at module level, by an import from a module whose
+    /// functions UDFs may call ([`MODELLED_MODULES`]): `import re` binds
+    /// `re` to `("re", "")`, `from csv import reader` binds `reader` to
+    /// `("csv", "reader")`.
+    pub imported: HashMap<String, (String, String)>,
     /// Names the file may change in place: a method other than a read is
     /// called on them (`d.update(...)`), an item or attribute of them is
     /// assigned or deleted, or they are passed to a function other than
@@ -433,8 +442,8 @@ struct ModuleScan {
     exceptions: HashMap<String, String>,
     /// What [`Scope::operators`] is made from.
     operators: HashMap<String, String>,
-    /// What [`Scope::regex`] is made from.
-    regex: HashMap<String, String>,
+    /// What [`Scope::imported`] is made from.
+    imported: HashMap<String, (String, String)>,
 }
 
 /// Whether module statements run unconditionally (`None`), or else how
@@ -571,12 +580,21 @@ impl ModuleScan {
                     } else if flow.is_none() && s.is("Import") && name == "operator" {
                         self.operators.insert(bound.clone(), String::new());
                     }
-                    let from_re = s.str("module").as_deref() == Some("re")
-                        && s.json_int("level").unwrap_or(0) == 0;
-                    if flow.is_none() && from_re {
-                        self.regex.insert(bound.clone(), name.clone());
-                    } else if flow.is_none() && s.is("Import") && name == "re" {
-                        self.regex.insert(bound.clone(), String::new());
+                    let module = s
+                        .str("module")
+                        .filter(|_| s.json_int("level").unwrap_or(0) == 0);
+                    match module {
+                        Some(m) if flow.is_none() && MODELLED_MODULES.contains(&m.as_str()) => {
+                            self.imported.insert(bound.clone(), (m, name.clone()));
+                        }
+                        None if flow.is_none()
+                            && s.is("Import")
+                            && MODELLED_MODULES.contains(&name.as_str()) =>
+                        {
+                            self.imported
+                                .insert(bound.clone(), (name.clone(), String::new()));
+                        }
+                        _ => {}
                     }
                     self.bind(bound, &s.loc, Bound::Other("imported"), flow);
                 }
@@ -758,6 +776,15 @@ fn exception_class_def(class: &Node) -> Option<String> {
 }
 
 impl Scope {
+    /// The function of `module` that `name` is bound to by an import
+    /// (`""` for the module itself).
+    pub fn imported_from(&self, module: &str, name: &str) -> Option<&str> {
+        match self.imported.get(name) {
+            Some((m, function)) if m == module => Some(function),
+            _ => None,
+        }
+    }
+
     /// Reads the file's module-level statements as Python runs them on
     /// import, and keeps as constants only the names that hold one known
     /// value when a UDF runs: `NAME = constant` in straight-line code
@@ -776,7 +803,7 @@ impl Scope {
             .into_iter()
             .filter(|(name, _)| !scan.rebound.contains_key(name))
             .collect();
-        self.regex = std::mem::take(&mut scan.regex)
+        self.imported = std::mem::take(&mut scan.imported)
             .into_iter()
             .filter(|(name, _)| !scan.rebound.contains_key(name))
             .collect();
@@ -2176,6 +2203,45 @@ impl<'s> Lowering<'s> {
         Ok(self.join(arms, &["the comparison".to_string()])?.remove(0))
     }
 
+    /// `left == right` where one side is None or may be: None equals None
+    /// alone, and two present values compare as values.
+    fn equal_optional(&mut self, left: PyVal, right: PyVal, loc: &Loc) -> Result<Value> {
+        Ok(match (left, right) {
+            (PyVal::None, PyVal::None) => self.f.bool(true, loc),
+            (PyVal::None, PyVal::Maybe { present, .. })
+            | (PyVal::Maybe { present, .. }, PyVal::None) => self.not(&present, loc),
+            (PyVal::None, _) | (_, PyVal::None) => self.f.bool(false, loc),
+            (
+                PyVal::Maybe {
+                    present: p,
+                    value: a,
+                },
+                PyVal::Maybe {
+                    present: q,
+                    value: b,
+                },
+            ) => {
+                let values = self.compare_pair("Eq", *a, *b, loc)?;
+                let both = self.f.binary("andi", &p, &q, Ty::Bool, loc);
+                let both_equal = self.f.binary("andi", &both, &values, Ty::Bool, loc);
+                let either = self.f.binary("ori", &p, &q, Ty::Bool, loc);
+                let neither = self.not(&either, loc);
+                self.f.binary("ori", &both_equal, &neither, Ty::Bool, loc)
+            }
+            (PyVal::Maybe { present, value }, other) | (other, PyVal::Maybe { present, value }) => {
+                let values = self.compare_pair("Eq", *value, other, loc)?;
+                self.f.binary("andi", &present, &values, Ty::Bool, loc)
+            }
+            _ => unreachable!("one side is None or may be"),
+        })
+    }
+
+    /// `not v` of a bool.
+    fn not(&mut self, v: &Value, loc: &Loc) -> Value {
+        let one = self.f.bool(true, loc);
+        self.f.binary("xori", v, &one, Ty::Bool, loc)
+    }
+
     fn compare_pair(&mut self, op: &str, left: PyVal, right: PyVal, loc: &Loc) -> Result<Value> {
         if op == "Is" || op == "IsNot" {
             let is_none = |v: &PyVal| matches!(v, PyVal::None);
@@ -2219,6 +2285,17 @@ impl<'s> Lowering<'s> {
             } else {
                 let one = self.f.bool(true, loc);
                 self.f.binary("xori", &found, &one, Ty::Bool, loc)
+            });
+        }
+        let optional = |v: &PyVal| matches!(v, PyVal::None | PyVal::Maybe { .. });
+        if matches!(op, "Eq" | "NotEq") && (optional(&left) || optional(&right)) {
+            // `==` and `!=` take None as a value (only ordering raises
+            // TypeError): an outer join's absent side equals None alone.
+            let equal = self.equal_optional(left, right, loc)?;
+            return Ok(if op == "Eq" {
+                equal
+            } else {
+                self.not(&equal, loc)
             });
         }
         let (a, b) = self.numeric_pair(left, right, loc, op)?;
@@ -2848,6 +2925,9 @@ impl<'s> Lowering<'s> {
     fn call(&mut self, e: &Node) -> Result<PyVal> {
         let loc = &e.loc;
         if let Some(value) = self.regex_call(e)? {
+            return Ok(value);
+        }
+        if let Some(value) = self.csv_call(e)? {
             return Ok(value);
         }
         if !e.list("keywords").is_empty() {

@@ -4,6 +4,7 @@
 # and number ops are the host language's (HOST: "jvm" is Java/Scala, "python"
 # is Python itself). A UDF that fails raises UdfFailure, which fails the
 # Spark task and so the job, as the same exception would in a Scala job.
+import csv
 import math
 import re
 import struct
@@ -329,6 +330,11 @@ def sql_cast_or_none(text, target):
     if word in _SQL_FALSE:
         return (False,)
     return ()
+
+
+def csv_row(text):
+    # The row csv.reader reads from one line; the empty line is [].
+    return tuple(next(csv.reader([text]), ()))
 
 
 def split(text, delimiter):

@@ -395,6 +395,7 @@ fn value_expr(kind: &UdfOp, args: &[ValueId]) -> Option<String> {
                 ""
             }
         ),
+        UdfOp::CsvRow => call("csv_row"),
         UdfOp::RegexFindAll { pattern } => format!(
             "tuple(re.findall({}, {}{}))",
             str_literal(&pattern.source),

@@ -431,6 +431,14 @@ func.func @regex_split_on_the_jvm(%s: !df.str) -> !df.list<!df.str> {
 
 // -----
 
+func.func @csv_row_on_the_jvm(%s: !df.str) -> !df.list<!df.str> {
+  // expected-error@+1 {{'df.csv_row' op is Python's csv.reader, which df models under df.host = "python" only; the module's df.host is "jvm"}}
+  %r = df.csv_row %s : !df.list<!df.str>
+  return %r : !df.list<!df.str>
+}
+
+// -----
+
 module attributes {df.host = "python"} {
 func.func @regex_group(%s: !df.str) -> !df.list<!df.str> {
   // expected-error@+1 {{'df.regex_split' op pattern `(,)`: groups (`(`) are not supported; a pattern is one character class, alone or followed by `+`}}

@@ -66,6 +66,8 @@ func.func @python_ops(%line: !df.str, %t: !df.str, %a: i64, %b: i64, %x: f64) ->
   %rw = df.regex_split %line "\\W+" : !df.list<!df.str>
   // CHECK: df.regex_find_all %{{.*}} "[a-z']+" ascii : !df.list<!df.str>
   %rf = df.regex_find_all %line "[a-z']+" ascii : !df.list<!df.str>
+  // CHECK: df.csv_row %{{.*}} : !df.list<!df.str>
+  %row = df.csv_row %line : !df.list<!df.str>
   // CHECK: df.get %{{.*}}[1] : !df.list<!df.str> -> !df.option<!df.str>
   %og = df.get %words[1] : !df.list<!df.str> -> !df.option<!df.str>
   // CHECK: df.get_at %{{.*}}[%{{.*}}] : !df.list<!df.str> -> !df.option<!df.str>

@@ -40,14 +40,14 @@ impl Scope {
         }
         let callee = value.expect("func");
         match callee.name() {
-            Some(f) => self.regex.get(&f).is_some_and(|f| f == "compile"),
+            Some(f) => self.imported_from("re", &f) == Some("compile"),
             None => {
                 callee.is("Attribute")
                     && callee.str("attr").as_deref() == Some("compile")
                     && callee
                         .expect("value")
                         .name()
-                        .is_some_and(|m| self.regex.get(&m).is_some_and(String::is_empty))
+                        .is_some_and(|m| self.imported_from("re", &m) == Some(""))
             }
         }
     }
@@ -249,7 +249,7 @@ impl Lowering<'_> {
         if self.local_regex.contains(name) {
             return Some(String::new());
         }
-        self.scope.regex.get(name).cloned()
+        self.scope.imported_from("re", name).map(str::to_string)
     }
 
     /// `re.compile(...)` when module-level `name` is bound once to it.

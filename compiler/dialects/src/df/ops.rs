@@ -16,6 +16,7 @@ pub const GET_AT: &str = "df.get_at";
 pub const SPLIT: &str = "df.split";
 pub const REGEX_SPLIT: &str = "df.regex_split";
 pub const REGEX_FIND_ALL: &str = "df.regex_find_all";
+pub const CSV_ROW: &str = "df.csv_row";
 pub const TO_INT: &str = "df.to_int";
 pub const TO_FLOAT: &str = "df.to_float";
 pub const SQL_CAST: &str = "df.sql_cast";
@@ -51,6 +52,7 @@ pub const PYTHON_ONLY: &[(&str, &str)] = &[
     (LOWER, "Python's str.lower()"),
     (REGEX_SPLIT, "Python's re.split()"),
     (REGEX_FIND_ALL, "Python's re.findall()"),
+    (CSV_ROW, "Python's csv.reader"),
     (UPPER, "Python's str.upper()"),
     (
         TRUEDIV,

@@ -320,6 +320,27 @@ def Df_RegexFindAllOp : Df_Op<"regex_find_all", [Pure]> {
   let assemblyFormat = "$input $pattern (`ascii` $ascii^)? attr-dict `:` type($result)";
 }
 
+def Df_CsvRowOp : Df_Op<"csv_row", [Pure]> {
+  let summary = "The row Python's csv.reader reads from one line";
+  let description = [{
+    `next(csv.reader([line]))`, what `mapPartitions(csv.reader)` gives
+    for each line of a text file: the default (excel) dialect, fields cut
+    at `,`, `"` quoting with `""` for a quote inside quotes, and
+    `strict=False` (`a"b` is the field `a"b`). The empty line gives the
+    empty row `[]`. A line break in an unquoted field fails the task
+    (`csv.Error`); a quoted field still open at the end of the line, which
+    `csv.reader` would continue on the next line, is an error of the
+    model. `df.host = "python"` only.
+
+    ```mlir
+    %row = df.csv_row %line : !df.list<!df.str>
+    ```
+  }];
+  let arguments = (ins Df_AnyString:$input);
+  let results = (outs Df_AnyList:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
 def Df_GetOp : Df_Op<"get"> {
   let summary = "Element `index` of a list; fails when the list is too short";
   let description = [{

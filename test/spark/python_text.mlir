@@ -1,11 +1,12 @@
-// Python's re.split and re.findall (df.regex_split, df.regex_find_all) in
-// the Spark check (spark::examples): the program's Python export runs on
-// Spark with the generated data, and its output must be the interpreter's.
-// Words of a line cut at runs of non-word characters (empty at an end
-// that punctuation touches, dropped by the filter), and the runs of digits.
-// test/bigtest/regex-split.mlir holds the paths of the same functions.
+// Python's re.split and re.findall (df.regex_split, df.regex_find_all) and
+// csv.reader rows (df.csv_row) in the Spark check (spark::examples): the
+// program's Python export runs on Spark with the generated data, and its
+// output must be the interpreter's. Words of a line cut at runs of
+// non-word characters (empty at an end that punctuation touches, dropped
+// by the filter), the runs of digits, and the fields of the csv row.
+// test/bigtest/regex-split.mlir and csv-row.mlir hold the paths.
 // RUN: coco-bigtest generate %s -o %t | FileCheck %s
-// CHECK: regex_words 7 7 0 0
+// CHECK: python_text 10 10 0 0
 // CHECK-SAME: 100.0%
 
 module attributes {df.host = "python"} {
@@ -28,13 +29,20 @@ func.func @numbers(%line: !df.str) -> !df.list<!df.str> {
   return %numbers : !df.list<!df.str>
 }
 
-func.func @regex_words() {
+func.func @fields(%line: !df.str) -> !df.list<!df.str> {
+  %row = df.csv_row %line : !df.list<!df.str>
+  return %row : !df.list<!df.str>
+}
+
+func.func @python_text() {
   %lines = df.source "lines" inline ["Hi, you!", "...", "A-b x_1 22"] delimiter "\t" : !df.dataset<!df.str>
   %words = df.flat_map %lines @words : !df.dataset<!df.str> -> !df.dataset<!df.str>
   %kept = df.filter %words @nonempty : !df.dataset<!df.str>
   df.sink "words" %kept : !df.dataset<!df.str>
   %numbers = df.flat_map %lines @numbers : !df.dataset<!df.str> -> !df.dataset<!df.str>
   df.sink "numbers" %numbers : !df.dataset<!df.str>
+  %fields = df.flat_map %lines @fields : !df.dataset<!df.str> -> !df.dataset<!df.str>
+  df.sink "fields" %fields : !df.dataset<!df.str>
   return
 }
 
