@@ -1644,7 +1644,11 @@ impl<'s> Builder<'s> {
             }
             "reduceByKey" => {
                 let f = udf_arg(1)?;
-                let (_, value) = key_value(&rdd)?;
+                // A tuple key (`((a, b), 1)`) is df's key of several fields.
+                let (keys, value) = match rdd.shape.tuple_key_value() {
+                    Some((n, value)) => (n, value.clone()),
+                    None => (1, key_value(&rdd)?.1),
+                };
                 // A tuple value folds as its fields (df's value is every
                 // field after the key); values that may be None do not.
                 if value
@@ -1656,9 +1660,14 @@ impl<'s> Builder<'s> {
                     return unsupported(loc, format!("reduceByKey over values of type {} is not supported yet (ints, floats, strs and tuples of them are)", value.python()));
                 }
                 let name = self.fold_udf(&f, method, &value, "its values")?;
+                let keys = if keys > 1 {
+                    format!(" keys {keys}")
+                } else {
+                    String::new()
+                };
                 Ok(self.dataset(
                     format!(
-                        "df.reduce_by_key {} @{name} : {}",
+                        "df.reduce_by_key {} @{name}{keys} : {}",
                         rdd.value,
                         dataset_type(&rdd.shape)
                     ),

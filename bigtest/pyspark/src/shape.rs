@@ -52,6 +52,25 @@ impl Shape {
         }
     }
 
+    /// A key-value pair whose key is a tuple of plain fields
+    /// (`((state, plate), 1)`): the number of key fields, and the value.
+    pub fn tuple_key_value(&self) -> Option<(usize, &Shape)> {
+        match self {
+            Shape::Tuple(items) if items.len() == 2 => match &items[0] {
+                Shape::Tuple(keys)
+                    if keys.len() > 1
+                        && keys.iter().all(|k| {
+                            matches!(k, Shape::Field(t) if !matches!(t, Ty::Option(_) | Ty::List(_)))
+                        }) =>
+                {
+                    Some((keys.len(), &items[1]))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// How Python would describe a value of this shape.
     pub fn python(&self) -> String {
         match self {
