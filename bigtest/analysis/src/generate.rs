@@ -1008,10 +1008,105 @@ fn place_missed(
                 break;
             }
         }
+        if !placed && !fails {
+            // The record may fail the job in another branch of the program
+            // (a second map of the same source whose get fails): solve it
+            // with paths that get through those branches.
+            if let Some(merged) = surviving_elsewhere(program, paths, path) {
+                // A try beyond the paths' own: a short budget, as for
+                // sharing a case.
+                let limit = (timeout_ms / 4).clamp(500, 2500).min(timeout_ms);
+                if let Ok(Some(case)) = extend(
+                    program,
+                    &Case::default(),
+                    &merged,
+                    ids,
+                    limit,
+                    Placing::covering(path),
+                ) {
+                    generated.cases.push(case);
+                    placed = true;
+                }
+            }
+        }
         if !placed {
             generated.missed.push((id, problem));
         }
     }
+}
+
+/// The dataset op a branch label names (`map#4@parse:get#1=fail` is 4).
+fn labelled_op(branch: &str) -> Option<usize> {
+    let (_, rest) = branch.split_once('#')?;
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+/// Whether dataset op `ancestor` feeds op `op`, or is it.
+fn feeds(program: &Program, ancestor: usize, op: usize) -> bool {
+    let mut work = vec![op];
+    let mut seen = BTreeSet::new();
+    while let Some(id) = work.pop() {
+        if id == ancestor {
+            return true;
+        }
+        if seen.insert(id) {
+            if let Some(op) = program.ops.get(id) {
+                work.extend(op.inputs.iter().copied());
+            }
+        }
+    }
+    false
+}
+
+/// `path` (one record) with the constraints of a path that gets through
+/// each op where a one-record path of the same source fails and that
+/// `path` does not pass: one record that follows `path` and fails nowhere
+/// else. `None` when no op needs it or no such path exists.
+fn surviving_elsewhere(program: &Program, paths: &[PathSpec], path: &PathSpec) -> Option<PathSpec> {
+    let [record] = path.records.as_slice() else {
+        return None;
+    };
+    let same_record = |p: &PathSpec| matches!(p.records.as_slice(), [r] if r.source == record.source && r.fields == record.fields);
+    let end = path.branches.last().and_then(|b| labelled_op(b))?;
+    let mut failing: Vec<usize> = paths
+        .iter()
+        .filter(|p| ends_in_failure(p) && same_record(p))
+        .filter_map(|p| p.branches.last().and_then(|b| labelled_op(b)))
+        .filter(|&op| !feeds(program, op, end))
+        .collect();
+    failing.sort_unstable();
+    failing.dedup();
+    let mut script = path.script.clone();
+    for op in &failing {
+        let survivor = paths.iter().find(|p| {
+            p.id != path.id
+                && !ends_in_failure(p)
+                && same_record(p)
+                && p.branches
+                    .last()
+                    .and_then(|b| labelled_op(b))
+                    .is_some_and(|e| feeds(program, *op, e))
+        })?;
+        for line in &survivor.script {
+            let keep = line.starts_with("(assert") || line.starts_with("(declare-const");
+            if keep && !script.contains(line) {
+                script.push(line.clone());
+            }
+        }
+    }
+    if failing.is_empty() {
+        return None;
+    }
+    // Declarations first: an assertion may name a constant the other
+    // path declares.
+    script.sort_by_key(|line| !line.starts_with("(declare-const"));
+    Some(PathSpec {
+        script,
+        ..path.clone()
+    })
 }
 
 /// Whether `path` is the empty dataset reaching a global reduce.
