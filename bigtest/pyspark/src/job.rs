@@ -1680,8 +1680,18 @@ impl<'s> Builder<'s> {
                 let Binding::Rdd(other) = self.binding(&other_node, env)? else {
                     return unsupported(&other_node.loc, format!("{method}() joins with an RDD"));
                 };
-                let (left_key, left_value) = key_value(&rdd)?;
-                let (right_key, right_value) = key_value(&other)?;
+                // A key of one field, or a tuple of fields (df's `keys N`).
+                let keyed = |rdd: &Rdd| -> Result<(Shape, Shape, usize)> {
+                    if let (Some((n, value)), Shape::Tuple(items)) =
+                        (rdd.shape.tuple_key_value(), &rdd.shape)
+                    {
+                        return Ok((items[0].clone(), value.clone(), n));
+                    }
+                    let (key, value) = key_value(rdd)?;
+                    Ok((Shape::Field(key), value, 1))
+                };
+                let (left_key, left_value, keys) = keyed(&rdd)?;
+                let (right_key, right_value, _) = keyed(&other)?;
                 if left_key != right_key {
                     return unsupported(
                         loc,
@@ -1718,13 +1728,15 @@ impl<'s> Builder<'s> {
                         "an outer join of the result of another outer join is not supported yet",
                     );
                 }
-                let shape = Shape::Tuple(vec![
-                    Shape::Field(left_key),
-                    Shape::Tuple(vec![left_side, right_side]),
-                ]);
+                let shape = Shape::Tuple(vec![left_key, Shape::Tuple(vec![left_side, right_side])]);
+                let keys = if keys > 1 {
+                    format!(" keys {keys}")
+                } else {
+                    String::new()
+                };
                 Ok(self.dataset(
                     format!(
-                        "df.join {kind} {}, {} : {}, {} -> {}",
+                        "df.join {kind} {}, {}{keys} : {}, {} -> {}",
                         rdd.value,
                         other.value,
                         dataset_type(&rdd.shape),
