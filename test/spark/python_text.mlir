@@ -3,10 +3,12 @@
 // program's Python export runs on Spark with the generated data, and its
 // output must be the interpreter's. Words of a line cut at runs of
 // non-word characters (empty at an end that punctuation touches, dropped
-// by the filter), the runs of digits, and the fields of the csv row.
+// by the filter), the runs of digits, the fields of the csv row, and a
+// pattern of quotes, a backslash and a parenthesis, which the export keeps
+// as data.
 // test/bigtest/regex-split.mlir and csv-row.mlir hold the paths.
 // RUN: coco-bigtest generate %s -o %t | FileCheck %s
-// CHECK: python_text 10 10 0 0
+// CHECK: python_text 12 12 0 0
 // CHECK-SAME: 100.0%
 
 module attributes {df.host = "python"} {
@@ -29,6 +31,11 @@ func.func @numbers(%line: !df.str) -> !df.list<!df.str> {
   return %numbers : !df.list<!df.str>
 }
 
+func.func @quoted(%line: !df.str) -> !df.list<!df.str> {
+  %parts = df.regex_split %line "[\22'\\\\)]+" : !df.list<!df.str>
+  return %parts : !df.list<!df.str>
+}
+
 func.func @fields(%line: !df.str) -> !df.list<!df.str> {
   %row = df.csv_row %line : !df.list<!df.str>
   return %row : !df.list<!df.str>
@@ -43,6 +50,8 @@ func.func @python_text() {
   df.sink "numbers" %numbers : !df.dataset<!df.str>
   %fields = df.flat_map %lines @fields : !df.dataset<!df.str> -> !df.dataset<!df.str>
   df.sink "fields" %fields : !df.dataset<!df.str>
+  %parts = df.flat_map %lines @quoted : !df.dataset<!df.str> -> !df.dataset<!df.str>
+  df.sink "parts" %parts : !df.dataset<!df.str>
   return
 }
 

@@ -464,14 +464,21 @@ impl State {
         self.split_by(s, " ", PieceRule::Tokens(vec![VISIBLE]))
     }
 
-    /// The row `csv.reader` reads from a non-constant line `s`.
+    /// The row `csv.reader` reads from a non-constant line `s`. The line
+    /// holds no quote at all, not only in the pieces a path reads: a
+    /// quote in the rest could open a field that runs past the line.
     pub fn csv_row(&mut self, s: Term) -> Sym {
+        self.assume(not(app(
+            "str.contains",
+            vec![s.clone(), Term::Str("\"".into())],
+        )));
         self.split_by(s, ",", PieceRule::Csv)
     }
 
     /// `re.split(pattern, s)`, or with `find_all` `re.findall(pattern, s)`,
     /// of a non-constant `s`. Generated text separates the pieces by one
-    /// character: a space where it may, else a comma or a tab.
+    /// character: a space where it may, else a comma, a tab, or the first
+    /// printable one (a quote last).
     pub fn pattern_split(
         &mut self,
         s: Term,
@@ -484,10 +491,12 @@ impl State {
             ));
         }
         // The delimiter is a character of the class for a split, one
-        // outside it for findall.
+        // outside it for findall. A quote comes last: in a line that
+        // csv.reader also reads, it would open a quoted field.
         let candidates = [' ', ',', '\t']
             .into_iter()
-            .chain(PRINTABLE.0..=PRINTABLE.1);
+            .chain((PRINTABLE.0..=PRINTABLE.1).filter(|&c| c != '"'))
+            .chain(['"']);
         let Some(delimiter) = candidates
             .into_iter()
             .find(|&c| pattern.matches(c) != find_all)

@@ -385,8 +385,13 @@ fn value_expr(kind: &UdfOp, args: &[ValueId]) -> Option<String> {
         UdfOp::IndexCast => a(0),
         UdfOp::Split { delimiter } => format!("split({}, {})", a(0), str_literal(delimiter)),
         UdfOp::SplitWhitespace => format!("tuple({}.split())", a(0)),
-        UdfOp::RegexSplit { pattern } => format!(
-            "tuple(re.split({}, {}{}))",
+        UdfOp::RegexSplit { pattern } | UdfOp::RegexFindAll { pattern } => format!(
+            "tuple(re.{}({}, {}{}))",
+            if matches!(kind, UdfOp::RegexSplit { .. }) {
+                "split"
+            } else {
+                "findall"
+            },
             str_literal(&pattern.source),
             a(0),
             if pattern.ascii {
@@ -396,16 +401,6 @@ fn value_expr(kind: &UdfOp, args: &[ValueId]) -> Option<String> {
             }
         ),
         UdfOp::CsvRow => call("csv_row"),
-        UdfOp::RegexFindAll { pattern } => format!(
-            "tuple(re.findall({}, {}{}))",
-            str_literal(&pattern.source),
-            a(0),
-            if pattern.ascii {
-                ", flags=re.ASCII"
-            } else {
-                ""
-            }
-        ),
         UdfOp::Get {
             index,
             checked: false,

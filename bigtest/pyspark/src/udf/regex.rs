@@ -19,8 +19,7 @@ use crate::{
     syntax::{Constant, Node},
 };
 
-/// The `re` functions a UDF may call, with what each takes after the
-/// pattern (positionally, after the string).
+/// The `re` functions (and compiled-pattern methods) a UDF may call.
 const FUNCTIONS: &[&str] = &["split", "findall"];
 
 /// A call into `re`: what it calls and its arguments after the pattern.
