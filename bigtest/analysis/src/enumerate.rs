@@ -22,8 +22,8 @@ use coco_dialects::bigtest::{Guard, PathKey, PathRecord};
 
 use super::{
     symbolic::{
-        absent, declare_all, present, scalar, source_field, sym_eq, KeyRole, KeyUse, PieceRule,
-        State, Sym, SymDomain,
+        absent, declare_all, present, scalar, source_field, sym_eq, sym_le, KeyRole, KeyUse,
+        PieceRule, State, Sym, SymDomain,
     },
     term::{app, not, or, Sort, Term},
 };
@@ -778,6 +778,16 @@ impl<'p> Enumerator<'p> {
                                 let same =
                                     sym_eq(a, b).map_err(|e| self.error(id, e.to_string()))?;
                                 merged.assume(same);
+                            }
+                        }
+                    }
+                    if grouping {
+                        // The interpreter gives a group's values in coco's
+                        // fixed order: element j of the list is the j-th
+                        // smallest, so the members come in that order.
+                        for pair in fields.windows(2) {
+                            if let Some(sorted) = sym_le(&pair[0][1], &pair[1][1]) {
+                                merged.assume(sorted);
                             }
                         }
                     }

@@ -978,6 +978,30 @@ pub fn sym_eq(a: &Sym, b: &Sym) -> crate::Result<Term> {
     })
 }
 
+/// "`a` comes no later than `b`" in the order coco gives a group's values
+/// (`Value::total_cmp`: numbers, `False` before `True`, strings by code
+/// point, `None` first); `None` for lists, which groups do not hold.
+pub fn sym_le(a: &Sym, b: &Sym) -> Option<Term> {
+    Some(match (a, b) {
+        (Sym::Int(x), Sym::Int(y)) | (Sym::Real(x), Sym::Real(y)) => {
+            cmp("<=", x.clone(), y.clone())
+        }
+        (Sym::Str(x), Sym::Str(y)) => app("str.<=", vec![x.clone(), y.clone()]),
+        (Sym::Bool(x), Sym::Bool(y)) => or(vec![not(x.clone()), y.clone()]),
+        (
+            Sym::Opt {
+                present: p,
+                value: v,
+            },
+            Sym::Opt {
+                present: q,
+                value: w,
+            },
+        ) => or(vec![not(p.clone()), and(vec![q.clone(), sym_le(v, w)?])]),
+        _ => return None,
+    })
+}
+
 /// The term of a scalar value (keys must be scalars).
 pub fn scalar(sym: &Sym) -> Option<&Term> {
     match sym {

@@ -134,6 +134,9 @@ pub struct Job {
     pub returns_tuple: bool,
     /// A script's standard output, print by print.
     pub printed: Vec<Print>,
+    /// A script's command-line arguments that name no file, by index `N`
+    /// of `sys.argv[N]`: the text the tests pass (a driver loop's count).
+    pub arguments: BTreeMap<usize, String>,
 }
 
 /// An RDD while the job is read: the df dataset and its records' shape.
@@ -307,7 +310,18 @@ pub struct Builder<'s> {
     /// The sources of the files read so far: a file read twice is one
     /// source, so both reads see the same lines.
     read_files: Vec<(FileArg, Rdd)>,
+    /// See [`Job::arguments`].
+    pub arguments: BTreeMap<usize, String>,
 }
+
+/// The trips of a driver loop over `range(int(sys.argv[N]))`: what the
+/// tests pass as `sys.argv[N]`. Two trips run the loop's body on what its
+/// first trip made, as every later trip does.
+const CHOSEN_TRIPS: i64 = 2;
+
+/// The most trips of a driver loop coco unrolls: each trip is operators of
+/// its own.
+const MAX_DRIVER_TRIPS: usize = 16;
 
 /// The `!df.dataset<...>` type of records of `shape`.
 pub fn dataset_type(shape: &Shape) -> String {
@@ -331,6 +345,7 @@ impl<'s> Builder<'s> {
             inputs: Vec::new(),
             outputs: Vec::new(),
             read_files: Vec::new(),
+            arguments: BTreeMap::new(),
             calls: Vec::new(),
             argc: None,
             printed: Vec::new(),
@@ -623,6 +638,11 @@ impl<'s> Builder<'s> {
                 }
                 "If" if self.argc.is_some() => {
                     if let Some(returned) = self.driver_if(s, env)? {
+                        return Ok(Some(returned));
+                    }
+                }
+                "For" if self.argc.is_some() && self.is_range(&s.expect("iter")) => {
+                    if let Some(returned) = self.range_loop(s, env)? {
                         return Ok(Some(returned));
                     }
                 }
@@ -950,6 +970,138 @@ impl<'s> Builder<'s> {
             );
         }
         self.body(&branch, env)
+    }
+
+    /// Whether `e` is a call of the builtin `range`.
+    fn is_range(&self, e: &Node) -> bool {
+        e.is("Call")
+            && e.expect("func").name().as_deref() == Some("range")
+            && !self.scope.defs.contains_key("range")
+            && !self.scope.rebound.contains_key("range")
+    }
+
+    /// `for i in range(...)` in the driver (pagerank's iterations): its
+    /// body read once per trip, each trip's operators its own, `i` the
+    /// trip's number.
+    fn range_loop(
+        &mut self,
+        s: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<Option<(Binding, Loc)>> {
+        let iter = s.expect("iter");
+        if !s.list("orelse").is_empty() {
+            return unsupported(&s.loc, "for ... else in the driver is not supported");
+        }
+        let args = iter.list("args");
+        if !iter.list("keywords").is_empty() || args.is_empty() || args.len() > 3 {
+            return unsupported(&iter.loc, "range() takes one to three arguments");
+        }
+        let values = args
+            .iter()
+            .map(|a| self.driver_int(&driver_code(a, env)))
+            .collect::<Result<Vec<i64>>>()?;
+        let (start, stop, step) = match values[..] {
+            [stop] => (0, stop, 1),
+            [start, stop] => (start, stop, 1),
+            [start, stop, step] => (start, stop, step),
+            _ => unreachable!("one to three arguments"),
+        };
+        if step == 0 {
+            return unsupported(
+                &iter.loc,
+                "range() arg 3 must not be zero (Python raises ValueError)",
+            );
+        }
+        let trips: Vec<i64> = if step > 0 {
+            (start..stop)
+                .step_by(step as usize)
+                .take(MAX_DRIVER_TRIPS + 1)
+                .collect()
+        } else {
+            let mut trips = Vec::new();
+            let mut i = start;
+            while i > stop && trips.len() <= MAX_DRIVER_TRIPS {
+                trips.push(i);
+                i += step;
+            }
+            trips
+        };
+        if trips.len() > MAX_DRIVER_TRIPS {
+            return unsupported(
+                &iter.loc,
+                format!("this loop of the driver runs more than {MAX_DRIVER_TRIPS} times; coco unrolls a driver loop, each trip its own operators, up to {MAX_DRIVER_TRIPS} trips"),
+            );
+        }
+        let target = s.expect("target");
+        if target.name().is_none() {
+            return unsupported(
+                &target.loc,
+                "a driver loop over range() is read with one name as its target",
+            );
+        }
+        for i in trips {
+            bind(
+                &target,
+                Binding::Driver(Node::make_int(i, &target.loc)),
+                env,
+            )?;
+            if let Some(returned) = self.body(&s.list("body"), env)? {
+                return Ok(Some(returned));
+            }
+        }
+        Ok(None)
+    }
+
+    /// An int of the driver that decides how often a loop runs: a
+    /// constant, `int()` of one or of `sys.argv[N]` (the tests pass
+    /// [`CHOSEN_TRIPS`] there), and `+`, `-`, `*`, `//` of such.
+    fn driver_int(&mut self, e: &Node) -> Result<i64> {
+        if let Some(n) = udf::int_constant(e) {
+            return Ok(n);
+        }
+        if e.is("Call") && e.expect("func").name().as_deref() == Some("int") {
+            if let [arg] = e.list("args").as_slice() {
+                if let Some(n) = crate::driver::argv_index(arg) {
+                    let text = self
+                        .arguments
+                        .entry(n)
+                        .or_insert_with(|| CHOSEN_TRIPS.to_string())
+                        .clone();
+                    if let Ok(value) = text.parse() {
+                        return Ok(value);
+                    }
+                }
+                if let Some(value) = arg.str_constant().and_then(|t| t.trim().parse().ok()) {
+                    return Ok(value);
+                }
+                if udf::int_constant(arg).is_some() {
+                    return self.driver_int(arg);
+                }
+            }
+        }
+        if e.is("BinOp") {
+            let left = self.driver_int(&e.expect("left"))?;
+            let right = self.driver_int(&e.expect("right"))?;
+            let value = match e.op_kind("op").as_deref() {
+                Some("Add") => left.checked_add(right),
+                Some("Sub") => left.checked_sub(right),
+                Some("Mult") => left.checked_mul(right),
+                Some("FloorDiv") if right != 0 => Some(
+                    left.div_euclid(right) - i64::from(right < 0 && left.rem_euclid(right) != 0),
+                ),
+                _ => None,
+            };
+            if let Some(value) = value {
+                return Ok(value);
+            }
+        }
+        unsupported(
+            &e.loc,
+            format!(
+                "a loop of the driver is read over range(n), n a constant or int(sys.argv[N]) (the tests pass {CHOSEN_TRIPS}); this bound is {}",
+                describe(e)
+            ),
+        )
     }
 
     /// `print(...)` in a script's driver, outside a loop: a line whose
@@ -1419,6 +1571,11 @@ impl<'s> Builder<'s> {
                     }
                     _ => Apply::Record,
                 };
+                if method == "flatMap" {
+                    if let Some(elements) = crate::elements::elements(self.scope, &f)? {
+                        return self.flat_map_elements(&rdd, &f, elements, loc);
+                    }
+                }
                 let name = self.name_for(&f, method);
                 let (text, shape) = udf::lower(self.scope, &name, &f, apply, &rdd.shape, &f.loc)?;
                 self.udfs.push(text);
@@ -1512,7 +1669,7 @@ impl<'s> Builder<'s> {
                 let record = "_record".to_string();
                 let counted = if method == "countByKey" {
                     key_value(&rdd)?;
-                    subscript(Node::make_name(&record, at), 0, at)
+                    Node::make_subscript(Node::make_name(&record, at), 0, at)
                 } else {
                     if !matches!(rdd.shape, Shape::Field(_)) {
                         return unsupported(loc, format!("countByValue() of records of type {} is not supported yet (single values are)", rdd.shape.python()));
@@ -1815,7 +1972,7 @@ impl<'s> Builder<'s> {
                 let at = &call.loc;
                 let (key, rest) = if method == "sortByKey" {
                     key_value(&rdd)?;
-                    let first = subscript(Node::make_name(&record, at), 0, at);
+                    let first = Node::make_subscript(Node::make_name(&record, at), 0, at);
                     (
                         Node::make_lambda(std::slice::from_ref(&record), first, at),
                         &args[..],
@@ -1957,6 +2114,109 @@ impl<'s> Builder<'s> {
             dataset_type(&shape)
         );
         self.dataset(text, shape, loc)
+    }
+
+    /// `rdd.flatMap(f)` where `f` builds its list element by element: a
+    /// flat_map over the list its loop iterates, the `if`s as a filter,
+    /// and a map that makes each element (`crate::elements`).
+    fn flat_map_elements(
+        &mut self,
+        rdd: &Rdd,
+        f: &Node,
+        elements: crate::elements::Elements,
+        loc: &Loc,
+    ) -> Result<Rdd> {
+        let name = self.name_for(f, "flatMap");
+        let (text, made) = udf::lower(
+            self.scope,
+            &name,
+            &elements.list,
+            Apply::Record,
+            &rdd.shape,
+            &f.loc,
+        )?;
+        let element_of = |s: &Shape| match s {
+            Shape::Field(Ty::List(e)) => Some(Shape::Field((**e).clone())),
+            _ => None,
+        };
+        let shape = match (&made, elements.carried) {
+            (Some(list), 0) => element_of(list),
+            (Some(Shape::Tuple(parts)), n) if parts.len() == n + 1 => {
+                element_of(&parts[n]).map(|e| {
+                    let mut parts = parts.clone();
+                    parts[n] = e;
+                    Shape::Tuple(parts)
+                })
+            }
+            _ => None,
+        };
+        let Some(shape) = shape else {
+            let what = match (&made, elements.carried) {
+                (Some(Shape::Tuple(parts)), n) if parts.len() == n + 1 => parts[n].python(),
+                (Some(list), _) => list.python(),
+                (None, _) => "nothing".into(),
+            };
+            return unsupported(
+                &f.loc,
+                format!("the loop of this flatMap function iterates over {what}; coco follows a loop over a list (a split, a group's values)"),
+            );
+        };
+        self.udfs.push(text);
+        let mut out = self.dataset(
+            format!(
+                "df.flat_map {} @{name} : {} -> {}",
+                rdd.value,
+                dataset_type(&rdd.shape),
+                dataset_type(&shape)
+            ),
+            shape,
+            loc,
+        );
+        if let Some(keep) = &elements.keep {
+            let keep_name = self.udf_name(&format!("{name}_if"));
+            let (text, _) = udf::lower(
+                self.scope,
+                &keep_name,
+                keep,
+                Apply::Predicate,
+                &out.shape,
+                &keep.loc,
+            )?;
+            self.udfs.push(text);
+            out = self.dataset(
+                format!(
+                    "df.filter {} @{keep_name} : {}",
+                    out.value,
+                    dataset_type(&out.shape)
+                ),
+                out.shape.clone(),
+                loc,
+            );
+        }
+        let element = &elements.element;
+        if element.expect("body").name().as_deref() == Some(crate::elements::ELEMENT) {
+            return Ok(out);
+        }
+        let element_name = self.udf_name(&format!("{name}_element"));
+        let (text, shape) = udf::lower(
+            self.scope,
+            &element_name,
+            element,
+            Apply::Record,
+            &out.shape,
+            &element.loc,
+        )?;
+        let Some(shape) = shape else {
+            unreachable!("map UDFs have a shape")
+        };
+        if shape.fields().iter().any(|t| matches!(t, Ty::List(_))) {
+            return unsupported(
+                &element.loc,
+                "each element this flatMap makes holds a list, and coco's records hold no lists: yield the element's fields (a tuple) instead",
+            );
+        }
+        self.udfs.push(text);
+        Ok(self.map(&out, &element_name, shape, loc))
     }
 
     /// The fields `keep` of `input`'s records (a UDF named from `base`),
@@ -2333,19 +2593,6 @@ fn key_of(shape: &Shape) -> Ty {
         .key_value()
         .map(|(key, _)| key.clone())
         .unwrap_or(Ty::Str)
-}
-
-/// `value[index]`.
-fn subscript(value: Node, index: i64, loc: &Loc) -> Node {
-    Node::make(
-        "Subscript",
-        loc,
-        vec![
-            ("value", Field::Node(value)),
-            ("slice", Field::Node(Node::make_int(index, loc))),
-            ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
-        ],
-    )
 }
 
 /// Whether `f` takes a row of `spark.read.text` to its line: `lambda r:

@@ -10,6 +10,7 @@
 
 pub mod callables;
 pub mod driver;
+pub mod elements;
 pub mod error;
 pub mod frame;
 pub mod ir;
@@ -244,6 +245,7 @@ pub fn import_bytes(file: &str, source: &[u8], options: &Options) -> Result<Impo
             outputs: builder.outputs.clone(),
             returns_tuple,
             printed: builder.printed.clone(),
+            arguments: builder.arguments.clone(),
         },
         program,
         text,

@@ -449,6 +449,15 @@ fn script_module(
             _ => None,
         })
         .collect();
+    if let Some(n) = argv.iter().find(|n| job.arguments.contains_key(n)) {
+        return Err(format!(
+            "--pytest: the script reads sys.argv[{n}] both as a file and as a number; a test cannot pass it both"
+        ));
+    }
+    let argv: Vec<usize> = argv
+        .into_iter()
+        .chain(job.arguments.keys().copied())
+        .collect();
     let argc = argv.iter().copied().max().unwrap_or(0);
     if let Some(gap) = (1..=argc).find(|n| !argv.contains(n)) {
         return Err(format!(
@@ -492,6 +501,13 @@ fn script_module(
         "JOB_FILE = pathlib.Path(__file__).resolve().parent / {}\nARGC = {argc}\n",
         python_str(job_path)
     );
+    // The arguments that name no file: what the tests pass there.
+    let arguments: Vec<String> = job
+        .arguments
+        .iter()
+        .map(|(n, text)| format!("{n}: {}", python_str(text)))
+        .collect();
+    let _ = writeln!(out, "ARGUMENTS = {{{}}}\n", arguments.join(", "));
     out.push_str(RUN_SCRIPT);
     out.push_str(
         "\n\n\

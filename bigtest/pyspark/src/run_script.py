@@ -47,6 +47,8 @@ def run_job(folder, inputs, outputs):
     `folder` as its working directory, and returns how it finished and
     each output's folder."""
     argv = [None] * ARGC
+    for n, text in ARGUMENTS.items():
+        argv[n - 1] = text
     moved = {}
 
     def place(where, default):

@@ -628,6 +628,44 @@ impl Node {
         )
     }
 
+    /// `def name(params): body`, undecorated.
+    pub fn make_def(name: &str, params: &[String], body: Vec<Node>, loc: &Loc) -> Node {
+        let args = params
+            .iter()
+            .map(|p| Node::make("arg", loc, vec![("arg", Field::Str(p.clone()))]))
+            .collect();
+        Node::make(
+            "FunctionDef",
+            loc,
+            vec![
+                ("name", Field::Str(name.to_string())),
+                (
+                    "args",
+                    Field::Node(Node::make(
+                        "arguments",
+                        loc,
+                        vec![("args", Field::List(args))],
+                    )),
+                ),
+                ("body", Field::List(body)),
+                ("decorator_list", Field::List(Vec::new())),
+            ],
+        )
+    }
+
+    /// `value[index]`, an integer index.
+    pub fn make_subscript(value: Node, index: i64, loc: &Loc) -> Node {
+        Node::make(
+            "Subscript",
+            loc,
+            vec![
+                ("value", Field::Node(value)),
+                ("slice", Field::Node(Node::make_int(index, loc))),
+                ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+            ],
+        )
+    }
+
     /// The names of a lambda's or def's positional parameters.
     pub fn param_names(&self) -> Vec<String> {
         self.expect("args")

@@ -1,0 +1,369 @@
+//! A flatMap whose function builds its list element by element: a list
+//! comprehension or generator expression (`lambda l: [(w, 1) for w in
+//! l.split()]`), or a generator `def` that yields in a `for` loop
+//! (Apache Spark's pagerank: `for url in urls: yield (url, rank /
+//! num_urls)`).
+//!
+//! coco's records hold no list of tuples, so such a flatMap is read as the
+//! three per-record operators Spark's semantics make equal to it: a
+//! `flat_map` over the list the loop iterates, each element carrying the
+//! record's values the element reads (`rank`, `num_urls`); a `filter` of
+//! the comprehension's `if`s; and a `map` that makes the element. Each
+//! element is computed from its own record, as Python computes it in the
+//! loop, so what raises for one element raises for it alone, and nothing
+//! raises for a record whose list is empty.
+
+use std::collections::HashMap;
+
+use crate::{
+    error::{unsupported, Result},
+    syntax::{Field, Node},
+    udf::Scope,
+};
+
+/// The name of the record that the filter and the map take: the values
+/// carried, then the element.
+pub const ELEMENT: &str = "_element";
+
+/// The three parts of a flatMap function that builds its list element by
+/// element, as functions of the record and of one element.
+#[derive(Debug)]
+pub struct Elements {
+    /// A `def` of the record (the flatMap's own parameters) returning the
+    /// carried values, then the list the loop iterates; or the list alone
+    /// when nothing is carried.
+    pub list: Node,
+    /// How many values each element carries before it.
+    pub carried: usize,
+    /// `lambda _element: C`: the comprehension's `if`s, all of them.
+    pub keep: Option<Node>,
+    /// `lambda _element: E`: the element made.
+    pub element: Node,
+}
+
+/// What a function's code does before its loop, and the loop.
+struct Parts {
+    params: Vec<String>,
+    /// Plain assignments before the loop, in order (a call's arguments
+    /// bound to the callee's parameters first).
+    prelude: Vec<Node>,
+    target: String,
+    iter: Node,
+    conditions: Vec<Node>,
+    element: Node,
+}
+
+/// `f` read as [`Elements`] when it builds its list element by element;
+/// `None` for any other function (a split, a list literal), which the
+/// flatMap lowers itself.
+pub fn elements(scope: &Scope, f: &Node) -> Result<Option<Elements>> {
+    let Some(parts) = parts_of(scope, f)? else {
+        return Ok(None);
+    };
+    let mut outer: Vec<String> = parts.params.clone();
+    for assign in &parts.prelude {
+        for target in assign.list("targets") {
+            if let Some(name) = target.name() {
+                outer.push(name);
+            }
+        }
+    }
+    // The record's values the element and the conditions read, in the
+    // order they are first read: what each element carries.
+    let mut carried: Vec<String> = Vec::new();
+    for code in parts.conditions.iter().chain([&parts.element]) {
+        for name in names_read(code) {
+            if name != parts.target && outer.contains(&name) && !carried.contains(&name) {
+                carried.push(name);
+            }
+        }
+    }
+    let loc = &f.loc;
+    let record = Node::make_name(ELEMENT, loc);
+    let mut names: HashMap<String, Node> = HashMap::new();
+    if carried.is_empty() {
+        names.insert(parts.target.clone(), record);
+    } else {
+        for (i, name) in carried.iter().enumerate() {
+            names.insert(
+                name.clone(),
+                Node::make_subscript(record.clone(), i as i64, loc),
+            );
+        }
+        names.insert(
+            parts.target.clone(),
+            Node::make_subscript(record, carried.len() as i64, loc),
+        );
+    }
+    let returned = if carried.is_empty() {
+        parts.iter.clone()
+    } else {
+        let items = carried
+            .iter()
+            .map(|name| Node::make_name(name, loc))
+            .chain([parts.iter.clone()])
+            .collect();
+        Node::make(
+            "Tuple",
+            loc,
+            vec![
+                ("elts", Field::List(items)),
+                ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+            ],
+        )
+    };
+    let mut body = parts.prelude.clone();
+    body.push(Node::make(
+        "Return",
+        &parts.iter.loc,
+        vec![("value", Field::Node(returned))],
+    ));
+    let list = Node::make_def("_elements", &parts.params, body, loc);
+    let keep = match parts.conditions.as_slice() {
+        [] => None,
+        [one] => Some(one.substitute(&names)),
+        several => Some(Node::make(
+            "BoolOp",
+            &several[0].loc,
+            vec![
+                ("op", Field::Node(Node::make("And", loc, Vec::new()))),
+                (
+                    "values",
+                    Field::List(several.iter().map(|c| c.substitute(&names)).collect()),
+                ),
+            ],
+        )),
+    };
+    let param = [ELEMENT.to_string()];
+    Ok(Some(Elements {
+        list,
+        carried: carried.len(),
+        keep: keep.map(|c| Node::make_lambda(&param, c, loc)),
+        element: Node::make_lambda(&param, parts.element.substitute(&names), &parts.element.loc),
+    }))
+}
+
+/// The parameters, prelude and loop of `f`, when it builds its list
+/// element by element.
+fn parts_of(scope: &Scope, f: &Node) -> Result<Option<Parts>> {
+    let def = match f.name() {
+        Some(name) if !scope.rebound.contains_key(&name) => scope.defs.get(&name).cloned(),
+        _ => None,
+    };
+    if let Some(def) = def {
+        return body_parts(&def, def.param_names(), Vec::new());
+    }
+    if !f.is("Lambda") {
+        return Ok(None);
+    }
+    let params = f.param_names();
+    let body = f.expect("body");
+    if let Some(comprehension) = comprehension_parts(&body)? {
+        return Ok(Some(Parts {
+            params,
+            prelude: Vec::new(),
+            ..comprehension
+        }));
+    }
+    // `lambda t: g(t[1][0], t[1][1])` where `g` is a generator def: its
+    // parameters bound to the arguments, then its own code.
+    if !body.is("Call") || !body.list("keywords").is_empty() {
+        return Ok(None);
+    }
+    let Some(callee) = body.expect("func").name() else {
+        return Ok(None);
+    };
+    if scope.rebound.contains_key(&callee) {
+        return Ok(None);
+    }
+    let Some(def) = scope.defs.get(&callee) else {
+        return Ok(None);
+    };
+    let args = body.list("args");
+    let callee_params = def.param_names();
+    if args.len() != callee_params.len() || args.iter().any(|a| a.is("Starred")) {
+        return Ok(None);
+    }
+    // Python evaluates every argument before binding any parameter: bound
+    // one by one, no argument may read a parameter bound before it.
+    for (i, arg) in args.iter().enumerate() {
+        let read = names_read(arg);
+        if callee_params[..i].iter().any(|p| read.contains(p)) {
+            return Ok(None);
+        }
+    }
+    let bindings = callee_params
+        .iter()
+        .zip(args)
+        .map(|(param, arg)| assign(param, arg))
+        .collect();
+    body_parts(def, params, bindings)
+}
+
+/// The parts of a `def` (or of a lambda calling it, whose `bindings` bind
+/// its parameters): plain assignments, then `for x in xs: yield e` (under
+/// one `if` at most) or `return [e for x in xs]`.
+fn body_parts(def: &Node, params: Vec<String>, bindings: Vec<Node>) -> Result<Option<Parts>> {
+    let mut statements = def.list("body");
+    // A docstring.
+    if statements
+        .first()
+        .is_some_and(|s| s.is("Expr") && s.expect("value").str_constant().is_some())
+    {
+        statements.remove(0);
+    }
+    let Some((last, before)) = statements.split_last() else {
+        return Ok(None);
+    };
+    let generator = yields(def);
+    let name = def.str("name").unwrap_or_default();
+    let refuse = |at: &Node, what: &str| -> Result<Option<Parts>> {
+        if generator {
+            unsupported(
+                &at.loc,
+                format!(
+                    "the generator {name} is read when it is plain assignments, then `for x in xs: yield e` (its body one `yield`, under one `if` at most) as its last statement; {what}"
+                ),
+            )
+        } else {
+            Ok(None)
+        }
+    };
+    let mut prelude = bindings;
+    for s in before {
+        let plain = s.is("Assign")
+            && matches!(s.list("targets").as_slice(), [t] if t.name().is_some())
+            && !yields(s);
+        if !plain {
+            return refuse(s, "this statement is not a plain assignment to one name");
+        }
+        prelude.push(s.clone());
+    }
+    if last.is("Return") {
+        let Some(value) = last.child("value") else {
+            return Ok(None);
+        };
+        return Ok(comprehension_parts(&value)?.map(|comprehension| Parts {
+            params,
+            prelude,
+            ..comprehension
+        }));
+    }
+    if !last.is("For") {
+        return refuse(last, "its last statement is not a `for` loop");
+    }
+    if !last.list("orelse").is_empty() {
+        return refuse(last, "for ... else is not read");
+    }
+    let Some(target) = last.expect("target").name() else {
+        return refuse(&last.expect("target"), "the loop's target is not one name");
+    };
+    let mut conditions = Vec::new();
+    let mut body = last.list("body");
+    if let [only] = body.as_slice() {
+        if only.is("If") && only.list("orelse").is_empty() {
+            conditions.push(only.expect("test"));
+            body = only.list("body");
+        }
+    }
+    let element = match body.as_slice() {
+        [s] if s.is("Expr") && s.expect("value").is("Yield") => s.expect("value").child("value"),
+        _ => return refuse(last, "the loop's body is not one `yield`"),
+    };
+    let Some(element) = element else {
+        return refuse(last, "`yield` without a value yields None");
+    };
+    if conditions.iter().chain([&element]).any(yields) {
+        return refuse(last, "a `yield` inside the yielded value is not read");
+    }
+    Ok(Some(Parts {
+        params,
+        prelude,
+        target,
+        iter: last.expect("iter"),
+        conditions,
+        element,
+    }))
+}
+
+/// `[e for x in xs if c]` or `(e for x in xs if c)`: one `for` over one
+/// name, any number of `if`s. The prelude and parameters are the caller's.
+fn comprehension_parts(e: &Node) -> Result<Option<Parts>> {
+    if !e.is("ListComp") && !e.is("GeneratorExp") {
+        return Ok(None);
+    }
+    let generators = e.list("generators");
+    let [generator] = generators.as_slice() else {
+        return unsupported(
+            &e.loc,
+            "a comprehension with several `for`s in a flatMap is not read yet; flatMap over the outer one and again over the inner",
+        );
+    };
+    if generator.json_int("is_async").unwrap_or(0) != 0 {
+        return unsupported(&e.loc, "an async comprehension is not supported");
+    }
+    let Some(target) = generator.expect("target").name() else {
+        return unsupported(
+            &generator.expect("target").loc,
+            "a comprehension in a flatMap is read when its target is one name (`for x in xs`); unpack the element in the expression instead",
+        );
+    };
+    Ok(Some(Parts {
+        params: Vec::new(),
+        prelude: Vec::new(),
+        target,
+        iter: generator.expect("iter"),
+        conditions: generator.list("ifs"),
+        element: e.expect("elt"),
+    }))
+}
+
+/// `name = value`.
+fn assign(name: &str, value: Node) -> Node {
+    let loc = value.loc.clone();
+    let target = Node::make(
+        "Name",
+        &loc,
+        vec![
+            ("id", Field::Str(name.to_string())),
+            ("ctx", Field::Node(Node::make("Store", &loc, Vec::new()))),
+        ],
+    );
+    Node::make(
+        "Assign",
+        &loc,
+        vec![
+            ("targets", Field::List(vec![target])),
+            ("value", Field::Node(value)),
+        ],
+    )
+}
+
+/// The names `code` reads, in the order they appear.
+fn names_read(code: &Node) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut work = vec![code.clone()];
+    while let Some(node) = work.pop() {
+        if let Some(name) = node.name() {
+            if node.child("ctx").is_some_and(|c| c.is("Load")) && !found.contains(&name) {
+                found.push(name);
+            }
+        }
+        work.extend(node.children().into_iter().rev());
+    }
+    found
+}
+
+/// Whether `code` holds a `yield` outside nested functions.
+fn yields(code: &Node) -> bool {
+    let mut work = code.children();
+    while let Some(node) = work.pop() {
+        if node.is("Yield") || node.is("YieldFrom") {
+            return true;
+        }
+        if !matches!(node.kind.as_str(), "FunctionDef" | "Lambda" | "ClassDef") {
+            work.extend(node.children());
+        }
+    }
+    false
+}
