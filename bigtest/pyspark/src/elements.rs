@@ -7,8 +7,8 @@
 //! coco's records hold no list of tuples, so such a flatMap is read as the
 //! three per-record operators Spark's semantics make equal to it: a
 //! `flat_map` over the list the loop iterates, each element carrying the
-//! record's values the element reads (`rank`, `num_urls`); a `filter` of
-//! the comprehension's `if`s; and a `map` that makes the element. Each
+//! record's values the element reads (`rank`, `num_urls`); a `filter` per
+//! `if` of the comprehension; and a `map` that makes the element. Each
 //! element is computed from its own record, as Python computes it in the
 //! loop, so what raises for one element raises for it alone, and nothing
 //! raises for a record whose list is empty.
@@ -35,8 +35,10 @@ pub struct Elements {
     pub list: Node,
     /// How many values each element carries before it.
     pub carried: usize,
-    /// `lambda _element: C`: the comprehension's `if`s, all of them.
-    pub keep: Option<Node>,
+    /// `lambda _element: C`, one per `if` of the comprehension, in order:
+    /// each a filter, so a later `if` sees only the elements an earlier
+    /// one kept, as Python evaluates them.
+    pub keep: Vec<Node>,
     /// `lambda _element: E`: the element made.
     pub element: Node,
 }
@@ -119,26 +121,15 @@ pub fn elements(scope: &Scope, f: &Node) -> Result<Option<Elements>> {
         vec![("value", Field::Node(returned))],
     ));
     let list = Node::make_def("_elements", &parts.params, body, loc);
-    let keep = match parts.conditions.as_slice() {
-        [] => None,
-        [one] => Some(one.substitute(&names)),
-        several => Some(Node::make(
-            "BoolOp",
-            &several[0].loc,
-            vec![
-                ("op", Field::Node(Node::make("And", loc, Vec::new()))),
-                (
-                    "values",
-                    Field::List(several.iter().map(|c| c.substitute(&names)).collect()),
-                ),
-            ],
-        )),
-    };
     let param = [ELEMENT.to_string()];
     Ok(Some(Elements {
         list,
         carried: carried.len(),
-        keep: keep.map(|c| Node::make_lambda(&param, c, loc)),
+        keep: parts
+            .conditions
+            .iter()
+            .map(|c| Node::make_lambda(&param, c.substitute(&names), &c.loc))
+            .collect(),
         element: Node::make_lambda(&param, parts.element.substitute(&names), &parts.element.loc),
     }))
 }
@@ -231,6 +222,9 @@ fn body_parts(def: &Node, params: Vec<String>, bindings: Vec<Node>) -> Result<Op
     };
     let mut prelude = bindings;
     for s in before {
+        if s.is("For") {
+            return refuse(s, "statements after the loop are not read");
+        }
         let plain = s.is("Assign")
             && matches!(s.list("targets").as_slice(), [t] if t.name().is_some())
             && !yields(s);

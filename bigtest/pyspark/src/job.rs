@@ -2172,7 +2172,7 @@ impl<'s> Builder<'s> {
             shape,
             loc,
         );
-        if let Some(keep) = &elements.keep {
+        for keep in &elements.keep {
             let keep_name = self.udf_name(&format!("{name}_if"));
             let (text, _) = udf::lower(
                 self.scope,

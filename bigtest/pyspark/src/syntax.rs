@@ -516,6 +516,38 @@ impl Node {
         }
     }
 
+    /// Whether `self` and `other` are the same code, wherever each is
+    /// written: the same classes, names and constants (`xs` in
+    /// `xs[len(xs) - 1]`).
+    pub fn same_code(&self, other: &Node) -> bool {
+        fn same(a: &Val, b: &Val) -> bool {
+            match (a, b) {
+                (Val::Int(x), Val::Int(y)) => x == y,
+                (Val::Str(x), Val::Str(y)) => x == y,
+                (Val::List(x), Val::List(y)) => {
+                    x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| same(a, b))
+                }
+                (Val::Obj(x), Val::Obj(y)) => {
+                    let located = |obj: &Obj| -> Vec<(Rc<str>, Val)> {
+                        obj.fields
+                            .iter()
+                            .filter(|(k, _)| !matches!(&**k, "l" | "c" | "al" | "ac"))
+                            .cloned()
+                            .collect()
+                    };
+                    let (x, y) = (located(x), located(y));
+                    x.len() == y.len()
+                        && x.iter()
+                            .zip(y.iter())
+                            .all(|((k, a), (l, b))| k == l && same(a, b))
+                }
+                (Val::Other, Val::Other) => true,
+                _ => false,
+            }
+        }
+        self.kind == other.kind && same(&Val::Obj(self.obj.clone()), &Val::Obj(other.obj.clone()))
+    }
+
     /// `Name` nodes' identifier.
     pub fn name(&self) -> Option<String> {
         if self.is("Name") {

@@ -2739,6 +2739,15 @@ impl<'s> Lowering<'s> {
                 let Ty::List(element) = list.ty.clone() else {
                     unreachable!("a list type")
                 };
+                // `xs[len(xs) - 1]` is `xs[-1]`: the last element, an
+                // IndexError for an empty list, as Python's.
+                let len_is_builtin =
+                    !self.env.contains_key("len") && !self.scope.defs.contains_key("len");
+                let index = if len_is_builtin && is_len_minus_one(&index, &e.expect("value")) {
+                    Node::make_int(-1, &index.loc)
+                } else {
+                    index
+                };
                 match int_constant(&index) {
                     Some(i) if i >= 0 => Ok(PyVal::Scalar(self.list_get(&list, i, *element, loc)?)),
                     Some(i) if i >= -MAX_FROM_END => {
@@ -3622,6 +3631,22 @@ fn article(noun: &str) -> String {
 }
 
 /// An int constant, also negated (`-1`).
+/// Whether `index` is `len(list) - 1`, `list` the same code as the list
+/// it indexes.
+fn is_len_minus_one(index: &Node, list: &Node) -> bool {
+    if !index.is("BinOp")
+        || index.op_kind("op").as_deref() != Some("Sub")
+        || int_constant(&index.expect("right")) != Some(1)
+    {
+        return false;
+    }
+    let left = index.expect("left");
+    left.is("Call")
+        && left.expect("func").name().as_deref() == Some("len")
+        && left.list("keywords").is_empty()
+        && matches!(left.list("args").as_slice(), [only] if only.same_code(list))
+}
+
 pub fn int_constant(node: &Node) -> Option<i64> {
     if node.is("UnaryOp") && node.op_kind("op").as_deref() == Some("USub") {
         return int_constant(&node.expect("operand")).map(|n| -n);

@@ -1,7 +1,7 @@
 """len() of a split, as access-log jobs check a request's shape: the URL of
 a three-piece request, the third word of lines of more than two words (its
 missing-piece path is infeasible; test/bigtest/split-size.mlir is the same
-job in df)."""
+job in df), and the last piece of a path as `xs[len(xs) - 1]` (`xs[-1]`)."""
 import sys
 
 from pyspark import SparkContext
@@ -19,6 +19,9 @@ sc = SparkContext(appName="split_len")
 lines = sc.textFile(sys.argv[1])
 urls = lines.map(url_of)
 third = lines.filter(lambda line: len(line.split()) > 2).map(lambda line: line.split()[2])
+last = lines.map(lambda line: line.split("/")[len(line.split("/")) - 1])
 urls.saveAsTextFile(sys.argv[2])
 for word in third.collect():
     print(word)
+for name in last.collect():
+    print("last:", name)
