@@ -36,7 +36,7 @@
 // UNKNOWN-METHOD-NEXT: return lines.map(lambda line: line.title())
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry unknown_builtin 2>&1 | FileCheck %s --check-prefix=UNKNOWN-BUILTIN
-// UNKNOWN-BUILTIN: coco-bigtest: error: pyspark/inputs/unsupported.py:62:35: sorted() is not supported in a UDF (builtins: int, float, str, bool, len, abs, min, max; and defs of this file)
+// UNKNOWN-BUILTIN: coco-bigtest: error: pyspark/inputs/unsupported.py:62:35: sorted() is not supported in a UDF (builtins: int, float, str, bool, len, abs, min, max, sum, range, tuple; and defs of this file)
 // UNKNOWN-BUILTIN-NEXT: return lines.map(lambda line: sorted(line))
 
 // RUN: not coco-bigtest import pyspark/inputs/unsupported.py --entry unknown_name 2>&1 | FileCheck %s --check-prefix=UNKNOWN-NAME

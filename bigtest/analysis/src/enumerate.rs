@@ -25,7 +25,7 @@ use super::{
         absent, declare_all, present, scalar, source_field, sym_eq, sym_le, KeyRole, KeyUse,
         PieceRule, State, Sym, SymDomain,
     },
-    term::{app, not, or, Sort, Term},
+    term::{app, cmp, int_op, not, or, Sort, Term},
 };
 
 /// One enumerated JDU path.
@@ -907,6 +907,30 @@ impl<'p> Enumerator<'p> {
                         }
                         let piece = Sym::Str(t.splits[*list].pieces[j].clone());
                         t.fields = repeated.iter().cloned().chain([piece]).collect();
+                        t.lineage.push(self.label(id, &format!("elem{j}")));
+                        out.push(t);
+                    }
+                }
+                Some((Sym::Range { start, stop }, repeated)) => {
+                    let empty = cmp("<=", stop.clone(), start.clone());
+                    if empty != Term::Bool(false) {
+                        let mut t = s.clone();
+                        t.assume(empty);
+                        self.finish(id, &t, vec![self.label(id, "empty")])?;
+                    }
+                    for j in 0..self.k {
+                        let element = int_op("+", start.clone(), Term::Int(j as i64));
+                        let within = cmp("<", element.clone(), stop.clone());
+                        if within == Term::Bool(false) {
+                            break;
+                        }
+                        let mut t = s.clone();
+                        t.assume(within);
+                        t.fields = repeated
+                            .iter()
+                            .cloned()
+                            .chain([Sym::Int(element)])
+                            .collect();
                         t.lineage.push(self.label(id, &format!("elem{j}")));
                         out.push(t);
                     }

@@ -457,6 +457,7 @@ impl<'c> UdfBuilder<'c> {
             },
             "df.get_at" => UdfOp::GetAt,
             "df.size" => UdfOp::Size,
+            "df.range" => UdfOp::Range,
             "df.substr" => UdfOp::Substr,
             "df.to_int" => UdfOp::ToInt {
                 int32: op.attribute("int32").is_ok(),

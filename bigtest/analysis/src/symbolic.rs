@@ -58,6 +58,12 @@ pub enum Sym {
     List(Vec<Sym>),
     /// A split of a string: index into [`State::splits`].
     Split(usize),
+    /// `df.range start, stop`: the ints `start..stop`, a list whose
+    /// length the input decides; a flat_map follows its elements.
+    Range {
+        start: Term,
+        stop: Term,
+    },
     Opt {
         present: Term,
         value: Box<Sym>,
@@ -1727,6 +1733,15 @@ impl SymDomain {
                 Str(self.state.splits[list].pieces[*index].clone())
             }
             (UdfOp::Size, [List(items)]) => Int(Term::Int(items.len() as i64)),
+            (UdfOp::Range, [Int(start), Int(stop)]) => Range {
+                start: start.clone(),
+                stop: stop.clone(),
+            },
+            (UdfOp::Size, [Range { start, stop }]) => Int(ite(
+                cmp("<", start.clone(), stop.clone()),
+                int_op("-", stop.clone(), start.clone()),
+                Term::Int(0),
+            )),
             (UdfOp::Size, [Split(list)]) => {
                 if self.host == Host::Jvm && self.state.splits[*list].rule == PieceRule::Text {
                     // String.split drops the empty pieces at the end.

@@ -455,6 +455,8 @@ pub enum UdfOp {
     /// end or below 0; always total.
     GetAt,
     Size,
+    /// `df.range`: Python's `range(start, stop)` as a list of ints.
+    Range,
     /// Fails when `[start, start + length)` is not inside the string.
     Substr,
     /// `int32`: Integer.parseInt's range (the JVM's `.toInt`). `checked`:
@@ -551,6 +553,7 @@ impl UdfOp {
             UdfOp::Get { .. } => "get",
             UdfOp::GetAt => "get_at",
             UdfOp::Size => "size",
+            UdfOp::Range => "range",
             UdfOp::Substr => "substr",
             UdfOp::ToInt { .. } => "to_int",
             UdfOp::ToFloat { .. } => "to_float",

@@ -37,6 +37,10 @@ impl fmt::Display for Value {
     }
 }
 
+/// The most ints one `df.range` makes in the interpreter: a range is a
+/// list it holds, one value per element.
+const MAX_RANGE: i64 = 1 << 20;
+
 impl Value {
     /// Parses one textual source field as the host's parse does
     /// (`Long.parseLong`, `Double.parseDouble`; `int()`, `float()`).
@@ -385,6 +389,15 @@ impl Domain for Concrete {
                 Value::Option(element.map(|v| Box::new(v.clone())))
             }
             (UdfOp::Size, [List(items)]) => Int(items.len() as i64),
+            (UdfOp::Range, [Int(start), Int(stop)]) => {
+                let size = stop.saturating_sub(*start).max(0);
+                if size > MAX_RANGE {
+                    return Err(Stop::Error(format!(
+                        "range({start}, {stop}) holds {size} ints, more than the interpreter makes ({MAX_RANGE})"
+                    )));
+                }
+                List((*start..*stop).map(Int).collect())
+            }
             (UdfOp::Substr, [Str(s), Int(start), Int(length)]) => {
                 match host::substring(self.host, s, *start, *length) {
                     Some(sub) => Str(sub),

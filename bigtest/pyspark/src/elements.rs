@@ -49,7 +49,8 @@ struct Parts {
     /// Plain assignments before the loop, in order (a call's arguments
     /// bound to the callee's parameters first).
     prelude: Vec<Node>,
-    target: String,
+    /// The loop's target: a name, or a tuple of names over `zip`.
+    target: Node,
     iter: Node,
     conditions: Vec<Node>,
     element: Node,
@@ -62,6 +63,7 @@ pub fn elements(scope: &Scope, f: &Node) -> Result<Option<Elements>> {
     let Some(parts) = parts_of(scope, f)? else {
         return Ok(None);
     };
+    let (parts, target) = over_indices(scope, parts)?;
     let mut outer: Vec<String> = parts.params.clone();
     for assign in &parts.prelude {
         for target in assign.list("targets") {
@@ -75,7 +77,7 @@ pub fn elements(scope: &Scope, f: &Node) -> Result<Option<Elements>> {
     let mut carried: Vec<String> = Vec::new();
     for code in parts.conditions.iter().chain([&parts.element]) {
         for name in names_read(code) {
-            if name != parts.target && outer.contains(&name) && !carried.contains(&name) {
+            if name != target && outer.contains(&name) && !carried.contains(&name) {
                 carried.push(name);
             }
         }
@@ -84,7 +86,7 @@ pub fn elements(scope: &Scope, f: &Node) -> Result<Option<Elements>> {
     let record = Node::make_name(ELEMENT, loc);
     let mut names: HashMap<String, Node> = HashMap::new();
     if carried.is_empty() {
-        names.insert(parts.target.clone(), record);
+        names.insert(target.clone(), record);
     } else {
         for (i, name) in carried.iter().enumerate() {
             names.insert(
@@ -93,7 +95,7 @@ pub fn elements(scope: &Scope, f: &Node) -> Result<Option<Elements>> {
             );
         }
         names.insert(
-            parts.target.clone(),
+            target.clone(),
             Node::make_subscript(record, carried.len() as i64, loc),
         );
     }
@@ -105,14 +107,7 @@ pub fn elements(scope: &Scope, f: &Node) -> Result<Option<Elements>> {
             .map(|name| Node::make_name(name, loc))
             .chain([parts.iter.clone()])
             .collect();
-        Node::make(
-            "Tuple",
-            loc,
-            vec![
-                ("elts", Field::List(items)),
-                ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
-            ],
-        )
+        tuple(items, loc)
     };
     let mut body = parts.prelude.clone();
     body.push(Node::make(
@@ -249,9 +244,10 @@ fn body_parts(def: &Node, params: Vec<String>, bindings: Vec<Node>) -> Result<Op
     if !last.list("orelse").is_empty() {
         return refuse(last, "for ... else is not read");
     }
-    let Some(target) = last.expect("target").name() else {
-        return refuse(&last.expect("target"), "the loop's target is not one name");
-    };
+    let target = last.expect("target");
+    if target.name().is_none() && !is_zip(&last.expect("iter")) {
+        return refuse(&target, "the loop's target is not one name");
+    }
     let mut conditions = Vec::new();
     let mut body = last.list("body");
     if let [only] = body.as_slice() {
@@ -296,12 +292,13 @@ fn comprehension_parts(e: &Node) -> Result<Option<Parts>> {
     if generator.json_int("is_async").unwrap_or(0) != 0 {
         return unsupported(&e.loc, "an async comprehension is not supported");
     }
-    let Some(target) = generator.expect("target").name() else {
+    let target = generator.expect("target");
+    if target.name().is_none() && !is_zip(&generator.expect("iter")) {
         return unsupported(
-            &generator.expect("target").loc,
-            "a comprehension in a flatMap is read when its target is one name (`for x in xs`); unpack the element in the expression instead",
+            &target.loc,
+            "a comprehension in a flatMap is read when its target is one name (`for x in xs`), or two over zip(); unpack the element in the expression instead",
         );
-    };
+    }
     Ok(Some(Parts {
         params: Vec::new(),
         prelude: Vec::new(),
@@ -310,6 +307,149 @@ fn comprehension_parts(e: &Node) -> Result<Option<Parts>> {
         conditions: generator.list("ifs"),
         element: e.expect("elt"),
     }))
+}
+
+/// Whether `e` calls `zip`.
+fn is_zip(e: &Node) -> bool {
+    e.is("Call") && e.expect("func").name().as_deref() == Some("zip")
+}
+
+/// `parts` with a loop over `zip(xs, xs[c:])` (the bigram idiom) read as
+/// a loop over indices: `for _index in range(len(xs) - c)`, the target
+/// `(xs[_index], xs[_index + c])`, as zip stops at the shorter list. Also
+/// returns the loop's target name.
+fn over_indices(scope: &Scope, mut parts: Parts) -> Result<(Parts, String)> {
+    if !is_zip(&parts.iter) || scope.defs.contains_key("zip") || scope.rebound.contains_key("zip") {
+        let Some(name) = parts.target.name() else {
+            return unsupported(&parts.target.loc, "the loop's target is not one name");
+        };
+        return Ok((parts, name));
+    }
+    let zip = parts.iter.clone();
+    let loc = &zip.loc;
+    let refuse = || -> Result<(Parts, String)> {
+        unsupported(
+            loc,
+            "zip() in a flatMap is read over one list and slices of it from a constant (`zip(xs, xs[1:])`)",
+        )
+    };
+    let args = zip.list("args");
+    if args.len() != 2 || !zip.list("keywords").is_empty() {
+        return refuse();
+    }
+    // Each argument as (list, constant start).
+    let mut sliced = Vec::new();
+    for arg in &args {
+        let slice = arg.child("slice");
+        match slice {
+            Some(slice) if arg.is("Subscript") && slice.is("Slice") => {
+                let start = slice.child("lower").map(|l| crate::udf::int_constant(&l));
+                match (start, slice.child("upper"), slice.child("step")) {
+                    (Some(Some(c)), None, None) if c >= 0 => sliced.push((arg.expect("value"), c)),
+                    (None, None, None) => sliced.push((arg.expect("value"), 0)),
+                    _ => return refuse(),
+                }
+            }
+            _ => sliced.push((arg.clone(), 0)),
+        }
+    }
+    let (list, first) = sliced[0].clone();
+    let (other, second) = sliced[1].clone();
+    if !list.same_code(&other) {
+        return refuse();
+    }
+    let index = "_index".to_string();
+    let at = |offset: i64| -> Node {
+        let i = Node::make_name(&index, loc);
+        let i = if offset == 0 {
+            i
+        } else {
+            binary(i, "Add", Node::make_int(offset, loc), loc)
+        };
+        Node::make(
+            "Subscript",
+            loc,
+            vec![
+                ("value", Field::Node(list.clone())),
+                ("slice", Field::Node(i)),
+                ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+            ],
+        )
+    };
+    let pair = [at(first), at(second)];
+    let mut names: HashMap<String, Node> = HashMap::new();
+    if let Some(name) = parts.target.name() {
+        names.insert(name, tuple(pair.to_vec(), loc));
+    } else {
+        let items = parts.target.list("elts");
+        let named: Vec<Option<String>> = items.iter().map(Node::name).collect();
+        match named.as_slice() {
+            [Some(a), Some(b)] if parts.target.is("Tuple") || parts.target.is("List") => {
+                names.insert(a.clone(), pair[0].clone());
+                names.insert(b.clone(), pair[1].clone());
+            }
+            _ => {
+                return unsupported(
+                    &parts.target.loc,
+                    "a loop over zip() is read with one name or two as its target",
+                )
+            }
+        }
+    }
+    let len = call("len", vec![list.clone()], loc);
+    let shorter = first.max(second);
+    let count = if shorter == 0 {
+        len
+    } else {
+        binary(len, "Sub", Node::make_int(shorter, loc), loc)
+    };
+    parts.iter = call("range", vec![count], loc);
+    parts.element = parts.element.substitute(&names);
+    parts.conditions = parts
+        .conditions
+        .iter()
+        .map(|c| c.substitute(&names))
+        .collect();
+    parts.target = Node::make_name(&index, loc);
+    Ok((parts, index))
+}
+
+/// `f(args)`, `f` a builtin.
+fn call(f: &str, args: Vec<Node>, loc: &crate::error::Loc) -> Node {
+    Node::make(
+        "Call",
+        loc,
+        vec![
+            ("func", Field::Node(Node::make_name(f, loc))),
+            ("args", Field::List(args)),
+            ("keywords", Field::List(Vec::new())),
+        ],
+    )
+}
+
+/// `left op right`, `op` an `ast` operator class (`Add`).
+fn binary(left: Node, op: &str, right: Node, loc: &crate::error::Loc) -> Node {
+    Node::make(
+        "BinOp",
+        loc,
+        vec![
+            ("left", Field::Node(left)),
+            ("op", Field::Node(Node::make(op, loc, Vec::new()))),
+            ("right", Field::Node(right)),
+        ],
+    )
+}
+
+/// `(items...)`.
+fn tuple(items: Vec<Node>, loc: &crate::error::Loc) -> Node {
+    Node::make(
+        "Tuple",
+        loc,
+        vec![
+            ("elts", Field::List(items)),
+            ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+        ],
+    )
 }
 
 /// `name = value`.

@@ -1481,7 +1481,14 @@ impl<'s> Builder<'s> {
                 format!("{method}() of the result of {action}(): it is a value of the driver, not an RDD"),
             );
         }
+        // Partitioning changes no record: `coalesce(1, shuffle=True)`.
+        let partitioning = matches!(method, "coalesce" | "repartition")
+            && call
+                .list("keywords")
+                .iter()
+                .all(|k| matches!(k.str("arg").as_deref(), Some("shuffle" | "numPartitions")));
         if !call.list("keywords").is_empty()
+            && !partitioning
             && !matches!(method, "sortBy" | "sortByKey" | "top" | "takeOrdered")
         {
             return unsupported(

@@ -2757,10 +2757,33 @@ impl<'s> Lowering<'s> {
                         &index.loc,
                         format!("index {i} into a list: at most {MAX_FROM_END} from the end are supported"),
                     ),
-                    None => unsupported(
-                        &index.loc,
-                        "a list is indexed by a constant in a UDF (fields[2])",
-                    ),
+                    None => {
+                        // xs[i]: the element at i (from the end when
+                        // negative), IndexError outside [-len, len).
+                        let i = self.scalar(&index, "a list index")?;
+                        if i.ty != Ty::Int {
+                            return unsupported(
+                                &index.loc,
+                                format!("a list index must be an int, found {}", i.ty.python()),
+                            );
+                        }
+                        let len = self.f.op(
+                            format!("df.size {} : {}", list.name, list.ty.mlir()),
+                            Ty::Int,
+                            loc,
+                        );
+                        let zero = self.f.int(0, loc);
+                        let negative = self.f.op(
+                            format!("arith.cmpi slt, {}, {} : i64", i.name, zero.name),
+                            Ty::Bool,
+                            loc,
+                        );
+                        let shifted = self.f.binary("addi", &i, &len, Ty::Int, loc);
+                        let at = self.f.select(&negative, &shifted, &i, loc);
+                        let (option, present) = self.get_at(&list, &at, loc);
+                        self.fail_unless(&present, "IndexError", loc);
+                        Ok(PyVal::Scalar(self.value_of(&option, *element, loc)?))
+                    }
                 }
             }
             PyVal::Scalar(s) if s.ty == Ty::Str => {
@@ -3045,6 +3068,40 @@ impl<'s> Lowering<'s> {
                     }
                 }
             }
+            "tuple" => match one(self)? {
+                // A tuple's items (zip's pairs in a flatMap) are the tuple.
+                PyVal::Tuple(items) => Ok(PyVal::Tuple(items)),
+                other => unsupported(
+                    loc,
+                    format!("tuple() of a {} is not supported in a UDF (records hold no lists; tuple() of a tuple is)", other.python()),
+                ),
+            },
+            "range" => {
+                // A list of ints: what a flatMap's comprehension iterates
+                // (`for i in range(len(xs) - 1)`); loops over a range
+                // are lowered by `for_statement`.
+                let mut bounds = Vec::new();
+                for arg in &args {
+                    let v = self.scalar(arg, "range()")?;
+                    bounds.push(match v.ty {
+                        Ty::Int => v,
+                        Ty::Bool => self.bool_to_int(&v, loc),
+                        _ => return unsupported(&arg.loc, format!("range() of a {} (TypeError in Python)", v.ty.python())),
+                    });
+                }
+                let (start, stop) = match (bounds.as_slice(), args.get(2).and_then(int_constant)) {
+                    ([stop], _) => (self.f.int(0, loc), stop.clone()),
+                    ([start, stop], _) | ([start, stop, _], Some(1)) => (start.clone(), stop.clone()),
+                    ([_, _, _], _) => return unsupported(&args[2].loc, "range() with a step other than the constant 1 is not supported in a UDF"),
+                    _ => return unsupported(loc, "range() takes one to three arguments"),
+                };
+                let ty = Ty::List(Box::new(Ty::Int));
+                Ok(PyVal::Scalar(self.f.op(
+                    format!("df.range {}, {} : {}", start.name, stop.name, ty.mlir()),
+                    ty,
+                    loc,
+                )))
+            }
             "abs" => {
                 let v = one(self)?;
                 let v = self.as_scalar(v, loc, "abs()")?;
@@ -3090,7 +3147,7 @@ impl<'s> Lowering<'s> {
             }
             _ => unsupported(
                 &func.loc,
-                format!("{name}() is not supported in a UDF (builtins: int, float, str, bool, len, abs, min, max; and defs of this file)"),
+                format!("{name}() is not supported in a UDF (builtins: int, float, str, bool, len, abs, min, max, sum, range, tuple; and defs of this file)"),
             ),
         }
     }

@@ -411,6 +411,7 @@ fn value_expr(kind: &UdfOp, args: &[ValueId]) -> Option<String> {
         } => format!("get_or_none({}, {index})", a(0)),
         UdfOp::GetAt => format!("get_at_or_none({}, {})", a(0), a(1)),
         UdfOp::Size => format!("len({})", a(0)),
+        UdfOp::Range => format!("list(range({}, {}))", a(0), a(1)),
         UdfOp::Substr => call("substr"),
         UdfOp::ToInt { int32, checked } => format!(
             "{}({}, {})",

@@ -12,6 +12,8 @@ func.func @strings(%line: !df.str, %n: i64, %x: f64, %o: !df.option<f64>) -> (i6
   %second = df.get %parts[1] : !df.list<!df.str> -> !df.str
   // CHECK: df.size %{{.*}} : !df.list<!df.str>
   %count = df.size %parts : !df.list<!df.str>
+  // CHECK: df.range %{{.*}}, %{{.*}} : !df.list<i64>
+  %indices = df.range %n, %count : !df.list<i64>
   // CHECK: df.substr %{{.*}}, %{{.*}}, %{{.*}}
   %sub = df.substr %line, %n, %n
   // CHECK: df.to_int %{{.*}}

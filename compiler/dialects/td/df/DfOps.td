@@ -382,6 +382,24 @@ def Df_GetAtOp : Df_Op<"get_at", [Pure]> {
   let assemblyFormat = "$list `[` $index `]` attr-dict `:` type($list) `->` type($result)";
 }
 
+def Df_RangeOp : Df_Op<"range", [Pure]> {
+  let summary = "The integers `start, start + 1, ..., stop - 1` as a list";
+  let description = [{
+    Python's `range(start, stop)` (step 1), as a list: empty when
+    `stop <= start`. The PySpark front end lowers the list a flatMap's
+    comprehension iterates (`[(xs[i], xs[i + 1]) for i in range(len(xs) -
+    1)]`) to it; BigTest follows element `j` where `start + j < stop`, as it
+    follows a split's pieces.
+
+    ```mlir
+    %r = df.range %c0, %n : !df.list<i64>
+    ```
+  }];
+  let arguments = (ins I64:$start, I64:$stop);
+  let results = (outs Df_AnyList:$result);
+  let assemblyFormat = "$start `,` $stop attr-dict `:` type($result)";
+}
+
 def Df_SizeOp : Df_Op<"size", [Pure]> {
   let summary = "Number of elements of a list";
   let description = [{
