@@ -2767,19 +2767,29 @@ impl<'s> Lowering<'s> {
                                 format!("a list index must be an int, found {}", i.ty.python()),
                             );
                         }
-                        let len = self.f.op(
-                            format!("df.size {} : {}", list.name, list.ty.mlir()),
-                            Ty::Int,
-                            loc,
-                        );
+                        // The size only where the index is negative: a
+                        // split's size is a long chain of pieces for the
+                        // solver, and an index from a range or a loop is
+                        // a constant that never takes that branch.
                         let zero = self.f.int(0, loc);
                         let negative = self.f.op(
                             format!("arith.cmpi slt, {}, {} : i64", i.name, zero.name),
                             Ty::Bool,
                             loc,
                         );
+                        let (from_end, _) = self.f.block(&[]);
+                        let (joined, at) = self.f.block(&[Ty::Int]);
+                        self.f.cond_br(&negative, (from_end, &[]), (joined, std::slice::from_ref(&i)), loc);
+                        self.f.switch_to(from_end);
+                        let len = self.f.op(
+                            format!("df.size {} : {}", list.name, list.ty.mlir()),
+                            Ty::Int,
+                            loc,
+                        );
                         let shifted = self.f.binary("addi", &i, &len, Ty::Int, loc);
-                        let at = self.f.select(&negative, &shifted, &i, loc);
+                        self.f.br(joined, std::slice::from_ref(&shifted), loc);
+                        self.f.switch_to(joined);
+                        let at = at[0].clone();
                         let (option, present) = self.get_at(&list, &at, loc);
                         self.fail_unless(&present, "IndexError", loc);
                         Ok(PyVal::Scalar(self.value_of(&option, *element, loc)?))
