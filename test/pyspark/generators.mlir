@@ -76,3 +76,11 @@
 // MANY: error: pyspark/inputs/driver_loop_many.py:7:10: this loop of the driver runs more than 16 times; coco unrolls a driver loop, each trip its own operators, up to 16 trips
 // RUN: not coco-bigtest generate pyspark/inputs/driver_loop_argv_file.py -o %t/argv-file --pytest %t/test_argv_file.py 2>&1 | FileCheck %s --check-prefix=ARGV-FILE
 // ARGV-FILE: error: --pytest: the script reads sys.argv[1] both as a file and as a number; a test cannot pass it both
+
+// A generator called from a lambda runs in the lambda's scope here: one
+// argument per parameter, and no module-level name it reads may be the
+// lambda's parameter.
+// RUN: not coco-bigtest import pyspark/inputs/generator_refusals.py --entry shadowing 2>&1 | FileCheck %s --check-prefix=SHADOWING
+// SHADOWING: error: pyspark/inputs/generator_refusals.py:70:40: the generator scaled is read in a flatMap when it reads no module-level name that is also the lambda's parameter (SCALE here): name one of them differently
+// RUN: not coco-bigtest import pyspark/inputs/generator_refusals.py --entry too_few 2>&1 | FileCheck %s --check-prefix=TOO-FEW
+// TOO-FEW: error: pyspark/inputs/generator_refusals.py:79:39: the generator pair_of is read in a flatMap when called with one positional argument per parameter (2 here)

@@ -167,15 +167,55 @@ fn parts_of(scope: &Scope, f: &Node) -> Result<Option<Parts>> {
     };
     let args = body.list("args");
     let callee_params = def.param_names();
+    let generator = yields(def);
+    let refuse = |why: String| -> Result<Option<Parts>> {
+        if generator {
+            unsupported(
+                &body.loc,
+                format!("the generator {callee} is read in a flatMap when {why}"),
+            )
+        } else {
+            Ok(None)
+        }
+    };
     if args.len() != callee_params.len() || args.iter().any(|a| a.is("Starred")) {
-        return Ok(None);
+        return refuse(format!(
+            "called with one positional argument per parameter ({} here)",
+            callee_params.len()
+        ));
     }
     // Python evaluates every argument before binding any parameter: bound
     // one by one, no argument may read a parameter bound before it.
     for (i, arg) in args.iter().enumerate() {
         let read = names_read(arg);
-        if callee_params[..i].iter().any(|p| read.contains(p)) {
-            return Ok(None);
+        if let Some(p) = callee_params[..i].iter().find(|p| read.contains(p)) {
+            return refuse(format!(
+                "no argument reads a name that is also its parameter ({p} here): name one of them differently"
+            ));
+        }
+    }
+    // The callee's code runs in the lambda's scope here: a name it reads
+    // from the module must not be one of the lambda's parameters.
+    let mut local: Vec<String> = callee_params.clone();
+    let mut stored = std::collections::BTreeSet::new();
+    let mut work = def.list("body");
+    while let Some(node) = work.pop() {
+        if node.child("ctx").is_some_and(|c| c.is("Store")) {
+            if let Some(name) = node.name() {
+                stored.insert(name);
+            }
+        }
+        work.extend(node.children());
+    }
+    local.extend(stored);
+    for statement in def.list("body") {
+        if let Some(name) = names_read(&statement)
+            .into_iter()
+            .find(|n| params.contains(n) && !local.contains(n))
+        {
+            return refuse(format!(
+                "it reads no module-level name that is also the lambda's parameter ({name} here): name one of them differently"
+            ));
         }
     }
     let bindings = callee_params

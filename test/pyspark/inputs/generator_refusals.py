@@ -56,3 +56,24 @@ def over_a_string(lines):
 
 def kept(lines):
     return lines.flatMap(lambda line: [(w, len(w)) for w in line.split(",") if w if len(w) < 9])
+
+
+SCALE = 2
+
+
+def scaled(values):
+    for v in values:
+        yield v * SCALE
+
+
+def shadowing(lines):
+    return lines.flatMap(lambda SCALE: scaled(SCALE.split()))
+
+
+def pair_of(a, b):
+    for x in a.split():
+        yield (x, b)
+
+
+def too_few(lines):
+    return lines.flatMap(lambda line: pair_of(line))
