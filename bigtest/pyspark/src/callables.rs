@@ -158,15 +158,7 @@ fn operator_function(function: &str, at: &Node, params: &[String]) -> Result<Nod
     let op = |class: &str| Node::make(class, loc, Vec::new());
     let body = if let Some((_, class)) = BINARY.iter().find(|(f, _)| *f == function) {
         want(2)?;
-        Node::make(
-            "BinOp",
-            loc,
-            vec![
-                ("left", Field::Node(arg(0))),
-                ("op", Field::Node(op(class))),
-                ("right", Field::Node(arg(1))),
-            ],
-        )
+        Node::make_binop(arg(0), class, arg(1), loc)
     } else if let Some((_, class)) = COMPARISONS.iter().find(|(f, _)| *f == function) {
         want(2)?;
         Node::make(

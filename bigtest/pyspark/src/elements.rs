@@ -107,7 +107,7 @@ pub fn elements(scope: &Scope, f: &Node) -> Result<Option<Elements>> {
             .map(|name| Node::make_name(name, loc))
             .chain([parts.iter.clone()])
             .collect();
-        tuple(items, loc)
+        Node::make_tuple(items, loc)
     };
     let mut body = parts.prelude.clone();
     body.push(Node::make(
@@ -404,7 +404,7 @@ fn over_indices(scope: &Scope, mut parts: Parts) -> Result<(Parts, String)> {
         let i = if offset == 0 {
             i
         } else {
-            binary(i, "Add", Node::make_int(offset, loc), loc)
+            Node::make_binop(i, "Add", Node::make_int(offset, loc), loc)
         };
         Node::make(
             "Subscript",
@@ -419,7 +419,7 @@ fn over_indices(scope: &Scope, mut parts: Parts) -> Result<(Parts, String)> {
     let pair = [at(first), at(second)];
     let mut names: HashMap<String, Node> = HashMap::new();
     if let Some(name) = parts.target.name() {
-        names.insert(name, tuple(pair.to_vec(), loc));
+        names.insert(name, Node::make_tuple(pair.to_vec(), loc));
     } else {
         let items = parts.target.list("elts");
         let named: Vec<Option<String>> = items.iter().map(Node::name).collect();
@@ -436,14 +436,14 @@ fn over_indices(scope: &Scope, mut parts: Parts) -> Result<(Parts, String)> {
             }
         }
     }
-    let len = call("len", vec![list.clone()], loc);
+    let len = Node::make_call("len", vec![list.clone()], loc);
     let shorter = first.max(second);
     let count = if shorter == 0 {
         len
     } else {
-        binary(len, "Sub", Node::make_int(shorter, loc), loc)
+        Node::make_binop(len, "Sub", Node::make_int(shorter, loc), loc)
     };
-    parts.iter = call("range", vec![count], loc);
+    parts.iter = Node::make_call("range", vec![count], loc);
     parts.element = parts.element.substitute(&names);
     parts.conditions = parts
         .conditions
@@ -452,44 +452,6 @@ fn over_indices(scope: &Scope, mut parts: Parts) -> Result<(Parts, String)> {
         .collect();
     parts.target = Node::make_name(&index, loc);
     Ok((parts, index))
-}
-
-/// `f(args)`, `f` a builtin.
-fn call(f: &str, args: Vec<Node>, loc: &crate::error::Loc) -> Node {
-    Node::make(
-        "Call",
-        loc,
-        vec![
-            ("func", Field::Node(Node::make_name(f, loc))),
-            ("args", Field::List(args)),
-            ("keywords", Field::List(Vec::new())),
-        ],
-    )
-}
-
-/// `left op right`, `op` an `ast` operator class (`Add`).
-fn binary(left: Node, op: &str, right: Node, loc: &crate::error::Loc) -> Node {
-    Node::make(
-        "BinOp",
-        loc,
-        vec![
-            ("left", Field::Node(left)),
-            ("op", Field::Node(Node::make(op, loc, Vec::new()))),
-            ("right", Field::Node(right)),
-        ],
-    )
-}
-
-/// `(items...)`.
-fn tuple(items: Vec<Node>, loc: &crate::error::Loc) -> Node {
-    Node::make(
-        "Tuple",
-        loc,
-        vec![
-            ("elts", Field::List(items)),
-            ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
-        ],
-    )
 }
 
 /// `name = value`.

@@ -1697,14 +1697,11 @@ impl<'s> Builder<'s> {
                 self.udfs.push(text);
                 let ones = self.map(&rdd, &name, shape, loc);
                 let params = ["_a".to_string(), "_b".to_string()];
-                let sum = Node::make(
-                    "BinOp",
+                let sum = Node::make_binop(
+                    Node::make_name(&params[0], at),
+                    "Add",
+                    Node::make_name(&params[1], at),
                     at,
-                    vec![
-                        ("left", Field::Node(Node::make_name(&params[0], at))),
-                        ("op", Field::Node(Node::make("Add", at, Vec::new()))),
-                        ("right", Field::Node(Node::make_name(&params[1], at))),
-                    ],
                 );
                 let add = Node::make_lambda(&params, sum, at);
                 let fold =

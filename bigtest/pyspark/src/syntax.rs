@@ -685,6 +685,44 @@ impl Node {
         )
     }
 
+    /// `f(args)`, `f` a name (a builtin, a def of the file).
+    pub fn make_call(f: &str, args: Vec<Node>, loc: &Loc) -> Node {
+        Node::make(
+            "Call",
+            loc,
+            vec![
+                ("func", Field::Node(Node::make_name(f, loc))),
+                ("args", Field::List(args)),
+                ("keywords", Field::List(Vec::new())),
+            ],
+        )
+    }
+
+    /// `left op right`, `op` an `ast` operator class (`Add`).
+    pub fn make_binop(left: Node, op: &str, right: Node, loc: &Loc) -> Node {
+        Node::make(
+            "BinOp",
+            loc,
+            vec![
+                ("left", Field::Node(left)),
+                ("op", Field::Node(Node::make(op, loc, Vec::new()))),
+                ("right", Field::Node(right)),
+            ],
+        )
+    }
+
+    /// `(items...)`.
+    pub fn make_tuple(items: Vec<Node>, loc: &Loc) -> Node {
+        Node::make(
+            "Tuple",
+            loc,
+            vec![
+                ("elts", Field::List(items)),
+                ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
+            ],
+        )
+    }
+
     /// `value[index]`, an integer index.
     pub fn make_subscript(value: Node, index: i64, loc: &Loc) -> Node {
         Node::make(
