@@ -263,18 +263,6 @@ pub fn printed(call: &Node) -> Result<Printed> {
     Ok(Printed::Stdout { args, sep })
 }
 
-/// `(args...)`, the values one `print` writes.
-pub fn args_tuple(args: Vec<Node>, loc: &Loc) -> Node {
-    Node::make(
-        "Tuple",
-        loc,
-        vec![
-            ("elts", Field::List(args)),
-            ("ctx", Field::Node(Node::make("Load", loc, Vec::new()))),
-        ],
-    )
-}
-
 /// A `print` in a loop over collected records (`for w, c in records:
 /// print(w, c)`): the loop's target and the print's arguments, as Python
 /// source the test evaluates for each record.

@@ -1276,8 +1276,7 @@ impl<'s> Builder<'s> {
             Some(order) => {
                 let record = "_record".to_string();
                 let key = apply_to(&order.key, Node::make_name(&record, &s.loc), self.scope)?;
-                let pair =
-                    crate::driver::args_tuple(vec![key, Node::make_name(&record, &s.loc)], &at);
+                let pair = Node::make_tuple(vec![key, Node::make_name(&record, &s.loc)], &at);
                 let lambda = Node::make_lambda(std::slice::from_ref(&record), pair, &at);
                 let key_name = self.udf_name(&format!("sort_key_{}", at.line));
                 let (text, shape) = udf::lower(
@@ -1683,7 +1682,7 @@ impl<'s> Builder<'s> {
                     }
                     Node::make_name(&record, at)
                 };
-                let pair = crate::driver::args_tuple(vec![counted, Node::make_int(1, at)], at);
+                let pair = Node::make_tuple(vec![counted, Node::make_int(1, at)], at);
                 let lambda = Node::make_lambda(std::slice::from_ref(&record), pair, at);
                 let name = self.udf_name(&snake(method));
                 let (text, shape) =
