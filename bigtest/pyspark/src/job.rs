@@ -7,6 +7,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::{
     error::{unsupported, ImportError, Loc, Result},
+    frame::{
+        self,
+        schema::{self, Column, SqlTy},
+        script::{Format, FrameFile},
+    },
     ir::{string_literal, Ty, TyText},
     shape::Shape,
     syntax::{Constant, Field, Node},
@@ -25,6 +30,9 @@ pub struct Input {
     /// A DataFrame parameter: its schema as the pytest module writes it
     /// (`job.ORDERS_SCHEMA`, or a DDL string literal), to build it with.
     pub schema: Option<String>,
+    /// A DataFrame a script reads (`spark.read.csv(path, schema=S)`): the
+    /// file's format, options and columns, which a test writes it with.
+    pub read: Option<FrameFile>,
 }
 
 /// A file a script reads or writes, as its code names it: what a test
@@ -68,6 +76,9 @@ pub struct Output {
     pub delivery: Delivery,
     /// In a script: the folder `saveAsTextFile` writes, where it is known.
     pub file: Option<FileArg>,
+    /// A DataFrame a script writes (`df.write.csv(path)`): the files'
+    /// format, options and columns, which a test reads them back with.
+    pub write: Option<FrameFile>,
 }
 
 /// How the function under test hands an output back.
@@ -189,8 +200,11 @@ enum Binding {
     /// `parser.parse_args()`: each `args.NAME`.
     Namespace(crate::driver::Arguments),
     /// `spark.read.text(path)` bound to a name: read through its `.rdd`
-    /// (rows of lines), as a DataFrame not at all.
+    /// (rows of lines), or as a DataFrame of one column, `value`.
     TextFrame(Rdd),
+    /// A script's DataFrame code: a DataFrame, a Column expression, a
+    /// grouped DataFrame.
+    Data(frame::Binding),
 }
 
 /// RDD operators, to tell the function under test from UDF helpers.
@@ -529,6 +543,7 @@ impl<'s> Builder<'s> {
             shape: shape.clone(),
             file: None,
             schema: None,
+            read: None,
         });
         let origin = match path {
             Some(path) => format!("path {}", string_literal(path)),
@@ -569,6 +584,7 @@ impl<'s> Builder<'s> {
             shape: rdd.shape.clone(),
             delivery: rdd.delivery,
             file: None,
+            write: None,
         });
         self.lines.push(format!(
             "  df.sink {} {} : {} {}",
@@ -609,6 +625,9 @@ impl<'s> Builder<'s> {
                         parsing
                     } else if self.argc.is_some() && is_driver_value(&value, env) {
                         Binding::Driver(driver_code(&value, env))
+                    } else if self.argc.is_some() && frame::script::is_schema(&value) {
+                        // `schema = StructType([...])`, which a read takes.
+                        Binding::Driver(value.clone())
                     } else if self.argc.is_some() && self.scope.compiles_pattern(&value) {
                         // `WORD = re.compile(r"\w+")`, which UDFs read.
                         Binding::Driver(value.clone())
@@ -680,6 +699,19 @@ impl<'s> Builder<'s> {
                         );
                     }
                     return arguments.add(call);
+                }
+                if let Some(write) = frame::script::writer_call(call)? {
+                    return self.write_frame(write, call, env);
+                }
+                if let Some(Binding::Data(frame::Binding::Frame(_)) | Binding::TextFrame(_)) =
+                    receiver.name().and_then(|name| env.get(&name))
+                {
+                    return unsupported(
+                        &func.attr_loc(),
+                        format!(
+                            "DataFrame.{method}() in a script is not supported: what it prints is not predicted yet; write the DataFrame (df.write.csv(path)) to have its rows checked"
+                        ),
+                    );
                 }
                 if method == "saveAsTextFile" {
                     let rdd = match self.binding(&receiver, env)? {
@@ -845,6 +877,11 @@ impl<'s> Builder<'s> {
         if let Some(rdd) = self.read_text_rows(e, env)? {
             return Ok(Binding::TextFrame(rdd));
         }
+        if self.argc.is_some() {
+            if let Some(read) = frame::script::reader_call(e)? {
+                return self.read_frame(read, e, env).map(Binding::Data);
+            }
+        }
         let func = e.expect("func");
         if let Some(name) = func.name() {
             return self.call_function(&name, e, env);
@@ -858,7 +895,25 @@ impl<'s> Builder<'s> {
             Binding::Context => self.context_method(&method, e, env),
             Binding::Rdd(rdd) => self.operator(&method, rdd, e, env).map(Binding::Rdd),
             Binding::Rdds(_) => unsupported(&e.loc, format!(".{method}() of a tuple of RDDs")),
-            Binding::TextFrame(_) => {
+            data @ (Binding::TextFrame(_) | Binding::Data(_)) if self.argc.is_some() => {
+                // The receiver is read once: the method is applied to what
+                // it holds, bound to a name no Python code can spell.
+                let receiver = func.expect("value");
+                let held = "(receiver)";
+                let call = e.replace_with(&|n: &Node| {
+                    (n.loc == receiver.loc && n.same_code(&receiver))
+                        .then(|| Node::make_name(held, &receiver.loc))
+                });
+                let mut frames = frames_env(env);
+                let data = match data {
+                    Binding::Data(data) => data,
+                    Binding::TextFrame(rdd) => frame::Binding::Frame(text_frame(&rdd)),
+                    _ => unreachable!("matched above"),
+                };
+                frames.insert(held.to_string(), data);
+                frame::script::eval(self, frames, &call).map(Binding::Data)
+            }
+            Binding::TextFrame(_) | Binding::Data(_) => {
                 dataframe_code(&e.loc, &format!("{method}() of spark.read.text(...)"))
             }
             Binding::Driver(_) | Binding::Count(_) | Binding::Parser(_) | Binding::Namespace(_) => {
@@ -871,6 +926,138 @@ impl<'s> Builder<'s> {
                 )
             }
         }
+    }
+
+    /// A DataFrame a script reads (`read`, of `call`): a source of its rows
+    /// as Spark reads the file.
+    fn read_frame(
+        &mut self,
+        read: frame::script::ReadCall,
+        call: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<frame::Binding> {
+        let loc = call.expect("func").attr_loc();
+        if !matches!(self.binding(&read.session, env), Ok(Binding::Context)) {
+            return unsupported(
+                &read.session.loc,
+                format!("{} is not the SparkSession", describe(&read.session)),
+            );
+        }
+        let mut file = read.file;
+        file.columns = match (file.format, read.schema) {
+            (Format::Text, _) => vec![Column {
+                name: "value".into(),
+                ty: SqlTy::Str,
+                nullable: false,
+            }],
+            (_, None) => {
+                return unsupported(
+                    &loc,
+                    "a CSV read without a schema is not supported yet: coco takes the columns' names and types from the schema; pass one (schema=\"name STRING, age INT\", or a StructType)",
+                )
+            }
+            (_, Some(schema)) => {
+                let mut code = driver_code(&schema, env);
+                if let Some(value) = code.name().and_then(|n| self.scope.values.get(&n)) {
+                    code = value.clone();
+                }
+                // Spark reads a file's schema as nullable, whatever it says.
+                schema::parse(&code)?
+                    .into_iter()
+                    .map(|c| Column {
+                        nullable: true,
+                        ..c
+                    })
+                    .collect()
+            }
+        };
+        let path = driver_code(&read.path, env);
+        let file_arg = FileArg::of(&path);
+        if file_arg.is_some()
+            && self
+                .read_files
+                .iter()
+                .any(|(f, _)| Some(f) == file_arg.as_ref())
+        {
+            return unsupported(&loc, "a file read twice is not supported for DataFrames: read it once and reuse the DataFrame");
+        }
+        let name = format!("input_{}", self.inputs.len());
+        let shape = frame::schema::row_shape(&file.columns);
+        let int32 = schema::int32_fields(&file.columns);
+        let rdd = self.source_of(
+            &name,
+            path.str_constant().as_deref(),
+            &[],
+            &int32,
+            shape,
+            &call.loc,
+        )?;
+        if let Some(input) = self.inputs.last_mut() {
+            input.file = file_arg.clone();
+            input.read = Some(file.clone());
+        }
+        if let Some(f) = file_arg {
+            self.read_files.push((f, rdd.clone()));
+        }
+        let frame = frame::script::read_file(self, rdd.value, &file, &name, &call.loc)?;
+        Ok(frame::Binding::Frame(frame))
+    }
+
+    /// `df.write...csv(path)` of a script: an output, the rows written.
+    fn write_frame(
+        &mut self,
+        write: frame::script::WriteCall,
+        call: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<()> {
+        let loc = call.expect("func").attr_loc();
+        if self.argc.is_none() {
+            return unsupported(
+                &loc,
+                "DataFrame.write in the function under test: return the DataFrame, or read the file as a script",
+            );
+        }
+        let frame = match self.binding(&write.frame, env)? {
+            Binding::Data(frame::Binding::Frame(frame)) => frame,
+            Binding::TextFrame(rdd) => text_frame(&rdd),
+            _ => {
+                return unsupported(
+                    &write.frame.loc,
+                    format!("{} is not a DataFrame", describe(&write.frame)),
+                )
+            }
+        };
+        let mut file = write.file;
+        if file.format == Format::Text && !matches!(&frame.columns[..], [c] if c.ty == SqlTy::Str) {
+            return unsupported(
+                &loc,
+                format!(
+                    "Spark's text writer takes one string column; this DataFrame has {}",
+                    describe_columns(&frame.columns)
+                ),
+            );
+        }
+        file.columns = frame.columns.clone();
+        let name = write
+            .frame
+            .name()
+            .unwrap_or_else(|| format!("output_{}", self.outputs.len()));
+        let name = if self.outputs.iter().any(|o| o.name == name) {
+            format!("{name}_{}", self.outputs.len())
+        } else {
+            name
+        };
+        self.frame_sink(
+            &name,
+            &frame.value,
+            frame::schema::row_shape(&frame.columns),
+            &call.loc,
+        )?;
+        if let Some(output) = self.outputs.last_mut() {
+            output.file = FileArg::of(&driver_code(&write.path, env));
+            output.write = Some(file);
+        }
+        Ok(())
     }
 
     /// `spark.read.text(path)` (`call`), when its `.rdd` is taken: a source
@@ -1362,7 +1549,11 @@ impl<'s> Builder<'s> {
         let given_rdds = inner.values().any(|b| {
             matches!(
                 b,
-                Binding::Rdd(_) | Binding::Rdds(_) | Binding::Context | Binding::TextFrame(_)
+                Binding::Rdd(_)
+                    | Binding::Rdds(_)
+                    | Binding::Context
+                    | Binding::TextFrame(_)
+                    | Binding::Data(_)
             )
         });
         self.calls.push(name.to_string());
@@ -1420,6 +1611,12 @@ impl<'s> Builder<'s> {
                     "read" | "table" | "sql" | "createDataFrame" | "readStream" => "SparkSession",
                     _ => "DataFrameReader",
                 };
+                if self.argc.is_some() {
+                    return unsupported(
+                        &call.expect("func").attr_loc(),
+                        format!("{owner}.{other}() in a script is not supported yet: coco reads a script's DataFrames from files (spark.read.csv(path, schema=S), spark.read.text(path))"),
+                    );
+                }
                 dataframe_code(&call.loc, &format!("{owner}.{other}()"))
             }
             other => unsupported(
@@ -2252,6 +2449,38 @@ impl<'s> Builder<'s> {
 /// Whether predicate `f` is false for None: a lambda `r: r is not None`,
 /// `r is not None and ...`, or `r` itself.
 /// The action that made a value of the driver out of an RDD.
+/// The frames of a script's names, for its DataFrame code.
+fn frames_env(env: &BTreeMap<String, Binding>) -> BTreeMap<String, frame::Binding> {
+    env.iter()
+        .filter_map(|(name, b)| match b {
+            Binding::Data(data) => Some((name.clone(), data.clone())),
+            Binding::TextFrame(rdd) => Some((name.clone(), frame::Binding::Frame(text_frame(rdd)))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `spark.read.text(path)` as a DataFrame: one column, `value`, a line.
+fn text_frame(rdd: &Rdd) -> frame::Frame {
+    frame::Frame {
+        value: rdd.value.clone(),
+        columns: vec![Column {
+            name: "value".into(),
+            ty: SqlTy::Str,
+            nullable: false,
+        }],
+    }
+}
+
+/// `3 columns (a string, b int, c double)`, for diagnostics.
+fn describe_columns(columns: &[Column]) -> String {
+    let each: Vec<String> = columns
+        .iter()
+        .map(|c| format!("{} {}", c.name, c.ty.name()))
+        .collect();
+    format!("{} columns ({})", columns.len(), each.join(", "))
+}
+
 fn action_name(delivery: Delivery) -> Option<&'static str> {
     match delivery {
         Delivery::Rdd | Delivery::Frame => None,
@@ -2700,7 +2929,8 @@ pub fn entry_program(builder: &mut Builder, def: &Node) -> Result<bool> {
         | Binding::Count(_)
         | Binding::Parser(_)
         | Binding::Namespace(_)
-        | Binding::TextFrame(_) => unsupported(&loc, format!("{name} returns no RDD")),
+        | Binding::TextFrame(_)
+        | Binding::Data(_) => unsupported(&loc, format!("{name} returns no RDD")),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod callables;
 pub mod driver;
 pub mod elements;
 pub mod error;
+pub mod files;
 pub mod frame;
 pub mod ir;
 pub mod job;

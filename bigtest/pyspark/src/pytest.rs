@@ -10,6 +10,7 @@ use coco_spark::python::{float_literal, str_literal as python_str, text as docst
 
 use crate::{
     driver::Source,
+    frame::script::{Format, FrameFile},
     job::{Delivery, FileArg, Job, Print},
     shape::Shape,
 };
@@ -411,17 +412,27 @@ fn script_module(
     let inputs: Vec<String> = job
         .inputs
         .iter()
-        .map(|i| place(&i.file, "input (sc.textFile)"))
+        .map(|i| {
+            let what = if i.read.is_some() {
+                "input (spark.read)"
+            } else {
+                "input (sc.textFile)"
+            };
+            place(&i.file, what)
+        })
         .collect::<Result<_, _>>()?;
     // What the script saves; what it prints is read from its output.
-    let saves: Vec<&crate::job::Output> = job
-        .outputs
-        .iter()
-        .filter(|o| o.delivery == Delivery::Rdd)
-        .collect();
+    let saves: Vec<&crate::job::Output> = job.outputs.iter().filter(|o| saved(o)).collect();
     let outputs: Vec<String> = saves
         .iter()
-        .map(|o| place(&o.file, "output (saveAsTextFile)"))
+        .map(|o| {
+            let what = if o.write.is_some() {
+                "output (df.write)"
+            } else {
+                "output (saveAsTextFile)"
+            };
+            place(&o.file, what)
+        })
         .collect::<Result<_, _>>()?;
     // One file read and written, or written twice: Spark refuses to save
     // into an existing path, so the test and the job would disagree.
@@ -520,6 +531,20 @@ fn script_module(
          \x20   return lines if text else [ast.literal_eval(line) for line in lines]\n\
          \n\
          \n\
+         def saved_rows(folder, fmt, schema, options):\n\
+         \x20   \"\"\"The rows a DataFrame writer saved, read back by Spark with the\n\
+         \x20   writer's own options (a quoted CSV value may span lines).\"\"\"\n\
+         \x20   from pyspark.sql import SparkSession\n\
+         \n\
+         \x20   if fmt == \"text\":\n\
+         \x20       return [(line,) for line in saved_records(folder, True)]\n\
+         \x20   reader = SparkSession(shared_context()).read.format(fmt).options(**options)\n\
+         \x20   if fmt == \"csv\":\n\
+         \x20       reader = reader.option(\"multiLine\", True)\n\
+         \x20   rows = reader.schema(schema).load(str(folder)).collect()\n\
+         \x20   return [tuple(row) for row in rows]\n\
+         \n\
+         \n\
          def printed_by(body, record):\n\
          \x20   \"\"\"What a loop's body prints for `record` (the job's own statements, run\n\
          \x20   here), without its last line break; None when it prints nothing.\"\"\"\n\
@@ -585,7 +610,14 @@ fn script_module(
         case_heading(&mut out, i, case, "tmp_path");
         let mut written = Vec::new();
         for (input, place) in job.inputs.iter().zip(&inputs) {
-            let lines = case.inputs.get(&input.name).cloned().unwrap_or_default();
+            let mut lines = case.inputs.get(&input.name).cloned().unwrap_or_default();
+            if let Some(file) = input.read.as_ref().filter(|f| f.format == Format::Csv) {
+                let rows: Vec<Vec<Option<Value>>> = lines
+                    .iter()
+                    .map(|l| row_columns(&input.shape, &line_values(&input.shape, l)))
+                    .collect();
+                lines = crate::files::lines(file, &rows);
+            }
             let items: Vec<String> = lines.iter().map(|l| python_str(l)).collect();
             written.push(format!("({place}, {})", python_list(&items, 8)));
         }
@@ -604,12 +636,30 @@ fn script_module(
             }
             Outcome::Output(records) => {
                 out.push_str("    assert process.returncode == 0, process.stderr\n");
-                let saved = job
-                    .outputs
-                    .iter()
-                    .zip(records)
-                    .filter(|(o, _)| o.delivery == Delivery::Rdd);
-                for (k, (output, records)) in saved.enumerate() {
+                let saves = job.outputs.iter().zip(records).filter(|(o, _)| saved(o));
+                for (k, (output, records)) in saves.enumerate() {
+                    if let Some(file) = &output.write {
+                        let mut rows: Vec<String> = records
+                            .iter()
+                            .map(|r| {
+                                let columns: Vec<Option<Value>> = row_columns(&output.shape, r)
+                                    .into_iter()
+                                    .map(|v| crate::files::read_back(v, file))
+                                    .collect();
+                                row_literal(&columns)
+                            })
+                            .collect();
+                        rows.sort();
+                        let _ = writeln!(
+                            out,
+                            "    same_records(\n        saved_rows(saved[{k}], {}, {}, {}),\n        {},\n    )",
+                            python_str(file.format.name()),
+                            python_str(&file.ddl()),
+                            reader_options(file),
+                            python_list(&rows, 8)
+                        );
+                        continue;
+                    }
                     let text = matches!(output.shape, Shape::Field(crate::ir::Ty::Str));
                     let mut values: Vec<String> = records
                         .iter()
@@ -716,6 +766,26 @@ fn script_module(
     Ok(out)
 }
 
+/// Whether a script's test reads `output` back from what it saved.
+fn saved(output: &crate::job::Output) -> bool {
+    output.delivery == Delivery::Rdd || output.write.is_some()
+}
+
+/// The options a test reads a written file back with: a CSV's header,
+/// separator, quote and escape.
+fn reader_options(file: &FrameFile) -> String {
+    if file.format != Format::Csv {
+        return "{}".into();
+    }
+    format!(
+        "{{\"header\": {}, \"sep\": {}, \"quote\": {}, \"escape\": {}}}",
+        if file.header { "True" } else { "False" },
+        python_str(&file.sep.to_string()),
+        python_str(&file.quote.to_string()),
+        python_str(&file.escape.to_string())
+    )
+}
+
 /// One line of Python source, with the counts the case predicts in place.
 fn source_text(parts: &[Source], records: &[Vec<Vec<Value>>]) -> String {
     parts
@@ -747,8 +817,13 @@ fn input_literal(shape: &Shape, line: &str) -> String {
     if matches!(shape, Shape::Field(crate::ir::Ty::Str)) {
         return python_str(line);
     }
-    let fields: Vec<Value> = line
-        .split('\t')
+    python_value(shape, &mut line_values(shape, line).iter())
+}
+
+/// The record fields of one input line: its tab-separated fields read as
+/// `shape`'s types.
+fn line_values(shape: &Shape, line: &str) -> Vec<Value> {
+    line.split('\t')
         .zip(shape.fields())
         .map(|(text, ty)| match ty {
             crate::ir::Ty::Int => text
@@ -766,8 +841,40 @@ fn input_literal(shape: &Shape, line: &str) -> String {
             },
             _ => Value::Str(text.into()),
         })
+        .collect()
+}
+
+/// A row's value per column from its record `fields` (a NULL-able
+/// column's flag and value): `None` where NULL.
+fn row_columns(shape: &Shape, fields: &[Value]) -> Vec<Option<Value>> {
+    let Shape::Tuple(columns) = shape else {
+        return fields.iter().cloned().map(Some).collect();
+    };
+    let mut fields = fields.iter();
+    columns
+        .iter()
+        .map(|column| match column {
+            Shape::Nullable(_) => {
+                let present = matches!(fields.next(), Some(Value::Bool(true)));
+                let value = fields.next().cloned();
+                value.filter(|_| present)
+            }
+            _ => fields.next().cloned(),
+        })
+        .collect()
+}
+
+/// A row's Python tuple.
+fn row_literal(columns: &[Option<Value>]) -> String {
+    let items: Vec<String> = columns
+        .iter()
+        .map(|v| v.as_ref().map_or_else(|| "None".into(), python_scalar))
         .collect();
-    python_value(shape, &mut fields.iter())
+    if items.len() == 1 {
+        format!("({},)", items[0])
+    } else {
+        format!("({})", items.join(", "))
+    }
 }
 
 /// A list literal, one item per line when long.

@@ -8,24 +8,28 @@
 #
 # Where the script reads or saves a path coco knows (a fixed path, an
 # argument), the test gives it the case's file: SparkContext.textFile,
-# DataFrameReader.text and RDD.saveAsTextFile see the case's absolute path;
-# the script's code is unchanged.
+# DataFrameReader's text, csv and load, DataFrameWriter's csv, json, parquet,
+# text and save, and RDD.saveAsTextFile see the case's absolute path; the
+# script's code is unchanged.
 SPARK_SUBMIT = os.environ.get("COCO_SPARK_SUBMIT") == "1"
 
 MOVE_PATHS = """
 import json, os, runpy, sys
 from pyspark import RDD, SparkContext
-from pyspark.sql import DataFrameReader
+from pyspark.sql import DataFrameReader, DataFrameWriter
 moved = json.loads(os.environ["COCO_MOVED_PATHS"])
 def move(cls, name):
     original = getattr(cls, name)
-    def call(self, path, *args, **kwargs):
+    def call(self, path=None, *args, **kwargs):
         if isinstance(path, str):
             path = moved.get(path, path)
         return original(self, path, *args, **kwargs)
     setattr(cls, name, call)
 move(SparkContext, "textFile")
-move(DataFrameReader, "text")
+for name in ("text", "csv", "load"):
+    move(DataFrameReader, name)
+for name in ("csv", "json", "parquet", "text", "save"):
+    move(DataFrameWriter, name)
 move(RDD, "saveAsTextFile")
 sys.argv = sys.argv[1:]
 sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))
@@ -113,7 +117,7 @@ def in_this_process(folder, argv, moved):
     """The script run as `python JOB ARGS...` would run it, on the shared
     context, with what it prints captured."""
     from pyspark import RDD, SparkContext
-    from pyspark.sql import DataFrameReader, SparkSession
+    from pyspark.sql import DataFrameReader, DataFrameWriter, SparkSession
 
     context = shared_context()
     # A SparkSession of the script's own on the shared context.
@@ -123,7 +127,7 @@ def in_this_process(folder, argv, moved):
     context._jvm.SparkSession.clearActiveSession()
 
     def moving(original):
-        def call(self, path, *args, **kwargs):
+        def call(self, path=None, *args, **kwargs):
             if isinstance(path, str):
                 path = moved.get(path, path)
             return original(self, path, *args, **kwargs)
@@ -137,6 +141,13 @@ def in_this_process(folder, argv, moved):
         (SparkSession, "stop", lambda self: None),
         (SparkContext, "textFile", moving(SparkContext.textFile)),
         (DataFrameReader, "text", moving(DataFrameReader.text)),
+        (DataFrameReader, "csv", moving(DataFrameReader.csv)),
+        (DataFrameReader, "load", moving(DataFrameReader.load)),
+        (DataFrameWriter, "csv", moving(DataFrameWriter.csv)),
+        (DataFrameWriter, "json", moving(DataFrameWriter.json)),
+        (DataFrameWriter, "parquet", moving(DataFrameWriter.parquet)),
+        (DataFrameWriter, "text", moving(DataFrameWriter.text)),
+        (DataFrameWriter, "save", moving(DataFrameWriter.save)),
         (RDD, "saveAsTextFile", moving(RDD.saveAsTextFile)),
     ]
     originals = [(owner, name, owner.__dict__.get(name)) for owner, name, _ in replacements]

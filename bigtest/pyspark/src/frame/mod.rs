@@ -17,6 +17,7 @@ mod join;
 pub mod names;
 mod ops;
 pub mod schema;
+pub mod script;
 mod udf_call;
 
 use std::collections::BTreeMap;
@@ -39,7 +40,7 @@ pub struct Frame {
 
 /// What a name of the DataFrame code holds.
 #[derive(Clone, Debug)]
-enum Binding {
+pub enum Binding {
     Frame(Frame),
     Frames(Vec<Frame>),
     /// A Column expression, kept as code and lowered where it is used.
@@ -202,19 +203,13 @@ pub fn entry_program(builder: &mut Builder, def: &Node, guard: Option<&Node>) ->
             );
         };
         let columns = schema::parse(&node)?;
-        // The record fields of INT columns (a NULL-able column is its flag
-        // and then its value).
-        let mut int32 = Vec::new();
-        let mut field = 0;
-        for c in &columns {
-            field += usize::from(c.nullable);
-            if c.ty == schema::SqlTy::Int {
-                int32.push(field);
-            }
-            field += 1;
-        }
-        let source =
-            builder.frame_source(&name, row_shape(&columns), &constant, &int32, &param.loc)?;
+        let source = builder.frame_source(
+            &name,
+            row_shape(&columns),
+            &constant,
+            &schema::int32_fields(&columns),
+            &param.loc,
+        )?;
         let frame = ops::normalize(
             builder,
             Frame {

@@ -124,6 +124,21 @@ pub fn row_shape(columns: &[Column]) -> Shape {
     Shape::Tuple(columns.iter().map(Column::shape).collect())
 }
 
+/// The record fields that hold INT columns (a NULL-able column is its
+/// flag and then its value): a source keeps them within 32 bits.
+pub fn int32_fields(columns: &[Column]) -> Vec<usize> {
+    let mut int32 = Vec::new();
+    let mut field = 0;
+    for c in columns {
+        field += usize::from(c.nullable);
+        if c.ty == SqlTy::Int {
+            int32.push(field);
+        }
+        field += 1;
+    }
+    int32
+}
+
 /// The columns a schema (`node`: a DDL string or a `StructType`) names.
 pub fn parse(node: &Node) -> Result<Vec<Column>> {
     let columns = match node.str_constant() {

@@ -1,0 +1,38 @@
+// DataFrame code of a script: files read with spark.read (a reader chain
+// of schema, options and format), the same DataFrame operators as a
+// DataFrame function's, and files written with df.write
+// (bigtest/pyspark/src/frame/script.rs). The PySpark check runs
+// test/pyspark/jobs/frame_script.py on Spark: its tests write each case's
+// rows as the CSV the script reads and read back what it writes.
+// RUN: coco-bigtest import pyspark/jobs/frame_script.py | FileCheck %s
+
+// Spark reads a file's schema as nullable, and an empty CSV field as NULL:
+// the read makes an empty string NULL.
+// CHECK: func.func @read_input_0(%arg0: i1, %arg1: i64, %arg2: i1, %arg3: !df.str, %arg4: i1, %arg5: f64)
+// CHECK: df.str_eq %arg3,
+// CHECK: func.func @read_input_1(%arg0: i1, %arg1: !df.str, %arg2: i1, %arg3: !df.str)
+// Each operator is read once, whatever chain it stands in.
+// CHECK: func.func @where_25(
+// CHECK-NOT: func.func @where_25_1(
+// CHECK: func.func @frame_script()
+// The INT column's field is kept within 32 bits.
+// CHECK: df.source "input_0" {{.*}} int32 [1] : !df.dataset<tuple<i1, i64, i1, !df.str, i1, f64>> loc("pyspark/jobs/frame_script.py":20:10)
+// CHECK: df.source "input_1" {{.*}} loc("pyspark/jobs/frame_script.py":21:13)
+// CHECK: df.sink "by_country" {{.*}} : !df.dataset<tuple<i1, !df.str, i64, i1, f64>> loc("pyspark/jobs/frame_script.py":30:1)
+// CHECK: df.sink "names" {{.*}} : !df.dataset<!df.str> loc("pyspark/jobs/frame_script.py":33:1)
+
+// What is not read is refused where it is written, saying what is.
+// RUN: not coco-bigtest import pyspark/inputs/frame_script_no_schema.py 2>&1 | FileCheck %s --check-prefix=NO-SCHEMA
+// NO-SCHEMA: coco-bigtest: error: pyspark/inputs/frame_script_no_schema.py:6:23: a CSV read without a schema is not supported yet: coco takes the columns' names and types from the schema; pass one (schema="name STRING, age INT", or a StructType)
+// RUN: not coco-bigtest import pyspark/inputs/frame_script_comment.py 2>&1 | FileCheck %s --check-prefix=COMMENT
+// COMMENT: error: pyspark/inputs/frame_script_comment.py:4:60: the csv option comment="#" is not supported (coco reads header, sep, quote, escape and options that change no value)
+// RUN: not coco-bigtest import pyspark/inputs/frame_script_json.py 2>&1 | FileCheck %s --check-prefix=JSON
+// JSON: error: pyspark/inputs/frame_script_json.py:4:19: reading json files is not supported yet: coco generates a script's inputs as CSV or text files
+// RUN: not coco-bigtest import pyspark/inputs/frame_script_show.py 2>&1 | FileCheck %s --check-prefix=SHOW
+// SHOW: error: pyspark/inputs/frame_script_show.py:5:6: DataFrame.show() in a script is not supported: what it prints is not predicted yet; write the DataFrame (df.write.csv(path)) to have its rows checked
+// RUN: not coco-bigtest import pyspark/inputs/frame_script_partition.py 2>&1 | FileCheck %s --check-prefix=PARTITION
+// PARTITION: error: pyspark/inputs/frame_script_partition.py:5:12: DataFrameWriter.partitionBy() is not supported: coco checks a written DataFrame as one folder of rows
+// RUN: not coco-bigtest import pyspark/inputs/frame_script_text.py 2>&1 | FileCheck %s --check-prefix=TEXT
+// TEXT: error: pyspark/inputs/frame_script_text.py:5:12: Spark's text writer takes one string column; this DataFrame has 2 columns (a string, b int)
+// RUN: not coco-bigtest import pyspark/inputs/frame_script_create.py 2>&1 | FileCheck %s --check-prefix=CREATE
+// CREATE: error: pyspark/inputs/frame_script_create.py:4:14: SparkSession.createDataFrame() in a script is not supported yet: coco reads a script's DataFrames from files (spark.read.csv(path, schema=S), spark.read.text(path))

@@ -1,0 +1,7 @@
+import sys
+
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+business = spark.read.csv(sys.argv[1], header=True)
+business.groupBy(business.state).count().write.csv(sys.argv[2])
