@@ -23,7 +23,9 @@
 
 // What is not read is refused where it is written, saying what is.
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_no_schema.py 2>&1 | FileCheck %s --check-prefix=NO-SCHEMA
-// NO-SCHEMA: coco-bigtest: error: pyspark/inputs/frame_script_no_schema.py:6:23: a CSV read without a schema is not supported yet: coco takes the columns' names and types from the schema; pass one (schema="name STRING, age INT", or a StructType)
+// NO-SCHEMA: coco-bigtest: error: pyspark/inputs/frame_script_no_schema.py:6:23: a CSV read with neither a schema nor a header is not supported yet (Spark names its columns _c0, _c1, ...): give its schema (schema="name STRING, age INT", or a StructType)
+// RUN: not coco-bigtest import pyspark/inputs/frame_script_infer.py 2>&1 | FileCheck %s --check-prefix=INFER
+// INFER: error: pyspark/inputs/frame_script_infer.py:6:74: a CSV read with inferSchema takes its columns' types from the data, which coco does not model yet: give its schema
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_comment.py 2>&1 | FileCheck %s --check-prefix=COMMENT
 // COMMENT: error: pyspark/inputs/frame_script_comment.py:4:60: the csv option comment="#" is not supported (coco reads header, sep, quote, escape and options that change no value)
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_json.py 2>&1 | FileCheck %s --check-prefix=JSON
@@ -36,3 +38,10 @@
 // TEXT: error: pyspark/inputs/frame_script_text.py:5:12: Spark's text writer takes one string column; this DataFrame has 2 columns (a string, b int)
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_create.py 2>&1 | FileCheck %s --check-prefix=CREATE
 // CREATE: error: pyspark/inputs/frame_script_create.py:4:14: SparkSession.createDataFrame() in a script is not supported yet: coco reads a script's DataFrames from files (spark.read.csv(path, schema=S), spark.read.text(path))
+
+// A CSV read by its header, without a schema: nullable strings, one per
+// name the script gives a column (here city, state, and count, which
+// sort() names: a column of the file too, which changes nothing checked).
+// RUN: coco-bigtest import pyspark/jobs/frame_header.py | FileCheck %s --check-prefix=HEADER
+// HEADER: df.source "input_0" {{.*}} : !df.dataset<tuple<i1, !df.str, i1, !df.str, i1, !df.str>>
+// HEADER: df.sink "output_0" {{.*}} : !df.dataset<tuple<i1, !df.str, i64>>

@@ -109,6 +109,7 @@ mod tests {
             escape,
             trim_leading: true,
             trim_trailing: true,
+            infer_schema: false,
             columns: Vec::new(),
         }
     }

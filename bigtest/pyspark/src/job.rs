@@ -239,7 +239,7 @@ pub const RDD_OPERATORS: [&str; 24] = [
 /// RDD has: a job calling them is DataFrame code. `filter`, `join`,
 /// `union`, `distinct` and `count` exist on both and are told apart by
 /// their arguments.
-const DATAFRAME_METHODS: [&str; 30] = [
+pub(crate) const DATAFRAME_METHODS: [&str; 30] = [
     "select",
     "selectExpr",
     "withColumn",
@@ -326,6 +326,9 @@ pub struct Builder<'s> {
     read_files: Vec<(FileArg, Rdd)>,
     /// See [`Job::arguments`].
     pub arguments: BTreeMap<usize, String>,
+    /// A script's module-level statements (what a CSV read by its header
+    /// takes its columns' names from).
+    script: Vec<Node>,
 }
 
 /// The trips of a driver loop over `range(int(sys.argv[N]))`: what the
@@ -360,6 +363,7 @@ impl<'s> Builder<'s> {
             outputs: Vec::new(),
             read_files: Vec::new(),
             arguments: BTreeMap::new(),
+            script: Vec::new(),
             calls: Vec::new(),
             argc: None,
             printed: Vec::new(),
@@ -631,7 +635,7 @@ impl<'s> Builder<'s> {
                     } else if self.argc.is_some() && self.scope.compiles_pattern(&value) {
                         // `WORD = re.compile(r"\w+")`, which UDFs read.
                         Binding::Driver(value.clone())
-                    } else if self.argc.is_some() && counts {
+                    } else if self.argc.is_some() && counts && !is_frame_code(&value, env) {
                         Binding::Count(self.counted(&value, env)?)
                     } else {
                         self.binding(&value, env)?
@@ -950,10 +954,26 @@ impl<'s> Builder<'s> {
                 ty: SqlTy::Str,
                 nullable: false,
             }],
+            (_, None) if file.header && !file.infer_schema => {
+                let columns = frame::script::header_columns(&self.script);
+                if columns.is_empty() {
+                    return unsupported(
+                        &loc,
+                        "a CSV read by its header whose columns the script never names: give its schema (schema=\"name STRING, age INT\")",
+                    );
+                }
+                columns
+            }
+            (_, None) if file.infer_schema => {
+                return unsupported(
+                    &loc,
+                    "a CSV read with inferSchema takes its columns' types from the data, which coco does not model yet: give its schema (schema=\"name STRING, age INT\", or a StructType)",
+                )
+            }
             (_, None) => {
                 return unsupported(
                     &loc,
-                    "a CSV read without a schema is not supported yet: coco takes the columns' names and types from the schema; pass one (schema=\"name STRING, age INT\", or a StructType)",
+                    "a CSV read with neither a schema nor a header is not supported yet (Spark names its columns _c0, _c1, ...): give its schema (schema=\"name STRING, age INT\", or a StructType)",
                 )
             }
             (_, Some(schema)) => {
@@ -2449,6 +2469,28 @@ impl<'s> Builder<'s> {
 /// Whether predicate `f` is false for None: a lambda `r: r is not None`,
 /// `r is not None and ...`, or `r` itself.
 /// The action that made a value of the driver out of an RDD.
+/// Whether `node` is a script's DataFrame code: a chain of calls and
+/// attributes on a DataFrame of the script or on a read of one.
+fn is_frame_code(node: &Node, env: &BTreeMap<String, Binding>) -> bool {
+    let mut at = node.clone();
+    loop {
+        if let Some(name) = at.name() {
+            return matches!(
+                env.get(&name),
+                Some(Binding::Data(_) | Binding::TextFrame(_))
+            );
+        }
+        if matches!(frame::script::reader_call(&at), Ok(Some(_))) {
+            return true;
+        }
+        at = match at.kind.as_str() {
+            "Call" => at.expect("func"),
+            "Attribute" | "Subscript" => at.expect("value"),
+            _ => return false,
+        };
+    }
+}
+
 /// The frames of a script's names, for its DataFrame code.
 fn frames_env(env: &BTreeMap<String, Binding>) -> BTreeMap<String, frame::Binding> {
     env.iter()
@@ -3003,6 +3045,7 @@ pub fn script_program(
     let mut env = BTreeMap::new();
     // Its functions (`main()`) read the command line too.
     builder.argc = Some(crate::driver::arguments_read(module));
+    builder.script = module.to_vec();
     builder.rebound = crate::driver::bound_again(module);
     for s in body {
         if s.is("Assign") {

