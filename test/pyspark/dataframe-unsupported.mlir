@@ -44,9 +44,9 @@
 // SUBSET-DUPLICATES: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:47:18: dropDuplicates() of a subset of the columns keeps an arbitrary row of each group (Spark does not say which); not supported: keep a chosen row with groupBy and a join
 // SUBSET-DUPLICATES-NEXT: return sales.dropDuplicates(["store"])
 
+// A SQL string the subset does not hold is refused at the character.
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry sql_filter 2>&1 | FileCheck %s --check-prefix=SQL-FILTER
-// SQL-FILTER: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:51:25: filter() of a SQL string is not supported; write the condition with Columns
-// SQL-FILTER-NEXT: return sales.filter("amount > 0")
+// SQL-FILTER: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:51:25: the SQL expression "amount > 0 AND note RLIKE 'x'", at character 21: RLIKE is not supported yet
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry pandas 2>&1 | FileCheck %s --check-prefix=PANDAS
 // PANDAS: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:55:25: scale is a pandas_udf; Python UDFs of scalars (udf) are supported, pandas UDFs are not

@@ -329,6 +329,9 @@ pub struct Builder<'s> {
     /// A script's module-level statements (what a CSV read by its header
     /// takes its columns' names from).
     script: Vec<Node>,
+    /// Each DataFrame (its df value) made by an operator that keeps its
+    /// input's columns, with that input (`frame::Reader::names_of`).
+    pub(crate) frame_parents: HashMap<String, String>,
 }
 
 /// The trips of a driver loop over `range(int(sys.argv[N]))`: what the
@@ -364,6 +367,7 @@ impl<'s> Builder<'s> {
             read_files: Vec::new(),
             arguments: BTreeMap::new(),
             script: Vec::new(),
+            frame_parents: HashMap::new(),
             calls: Vec::new(),
             argc: None,
             printed: Vec::new(),

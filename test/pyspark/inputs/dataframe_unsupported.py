@@ -48,7 +48,7 @@ def subset_duplicates(sales: DataFrame) -> DataFrame:
 
 
 def sql_filter(sales: DataFrame) -> DataFrame:
-    return sales.filter("amount > 0")
+    return sales.filter("amount > 0 AND note RLIKE 'x'")
 
 
 def pandas(sales: DataFrame) -> DataFrame:

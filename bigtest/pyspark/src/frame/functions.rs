@@ -34,6 +34,12 @@ impl Exprs<'_, '_, '_> {
         let loc = node.loc.clone();
         match (name, args) {
             ("lit", [arg]) => self.lower(arg),
+            // `F.expr("amount * 2")`: the Column code of its SQL text.
+            ("expr", [arg]) if arg.str_constant().is_some() => {
+                let text = arg.str_constant().unwrap_or_default();
+                let (code, _) = super::sql_text::parse(&text, &arg.loc, false)?;
+                self.lower(&code)
+            }
             ("when", [cond, value]) => self.when(vec![(cond.clone(), value.clone())], None, &loc),
             ("coalesce", items) if !items.is_empty() => {
                 let values: Vec<SqlVal> = items.iter().map(|i| self.column_arg(i)).collect::<Result<_>>()?;

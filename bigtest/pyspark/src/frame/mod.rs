@@ -18,6 +18,7 @@ pub mod names;
 mod ops;
 pub mod schema;
 pub mod script;
+mod sql_text;
 mod udf_call;
 
 use std::collections::BTreeMap;
@@ -262,6 +263,26 @@ struct Reader<'a, 's> {
     helpers: Vec<String>,
 }
 
+/// DataFrame methods whose result has its input's columns, the same
+/// columns: a reference through the input names them on the result.
+const KEEPS_COLUMNS: [&str; 15] = [
+    "filter",
+    "where",
+    "distinct",
+    "dropDuplicates",
+    "drop_duplicates",
+    "orderBy",
+    "sort",
+    "sortWithinPartitions",
+    "cache",
+    "persist",
+    "alias",
+    "repartition",
+    "coalesce",
+    "limit",
+    "localCheckpoint",
+];
+
 /// How deep helper functions may call helper functions.
 const MAX_HELPER_DEPTH: usize = 16;
 
@@ -326,10 +347,21 @@ impl Reader<'_, '_> {
     }
 
     /// Names bound to `frame` (for `orders["amount"]` and `orders.amount`).
+    /// Names bound to a DataFrame `frame` was made from by operators
+    /// that keep every column (`orders.filter(...).join(items,
+    /// orders["id"] == items["order_id"])`): Spark resolves their columns
+    /// on `frame` too.
     pub(crate) fn names_of(&self, frame: &Frame) -> Vec<String> {
+        let mut values = vec![frame.value.clone()];
+        while let Some(parent) = values
+            .last()
+            .and_then(|v| self.builder.frame_parents.get(v))
+        {
+            values.push(parent.clone());
+        }
         self.env
             .iter()
-            .filter(|(_, b)| matches!(b, Binding::Frame(f) if f.value == frame.value))
+            .filter(|(_, b)| matches!(b, Binding::Frame(f) if values.contains(&f.value)))
             .map(|(n, _)| n.clone())
             .collect()
     }
@@ -512,7 +544,14 @@ impl Reader<'_, '_> {
 
     fn frame_method(&mut self, frame: Frame, method: &str, call: &Node) -> Result<Frame> {
         let loc = call.expect("func").attr_loc();
-        ops::method(self, frame, method, call, &loc)
+        let parent = frame.value.clone();
+        let result = ops::method(self, frame, method, call, &loc)?;
+        if KEEPS_COLUMNS.contains(&method) && result.value != parent {
+            self.builder
+                .frame_parents
+                .insert(result.value.clone(), parent);
+        }
+        Ok(result)
     }
 
     /// `df.groupBy(key)`: a GroupedData, whose method (`agg`, `count`)

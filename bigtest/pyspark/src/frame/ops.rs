@@ -281,11 +281,14 @@ pub fn method(
     let args = call.list("args");
     let base = format!("{}_{}", snake(method), loc.line);
     match method {
-        "select" => {
-            let items: Vec<Node> = args
+        "select" | "selectExpr" => {
+            let mut items: Vec<Node> = args
                 .iter()
                 .flat_map(|a| if a.is("List") { a.list("elts") } else { vec![a.clone()] })
                 .collect();
+            if method == "selectExpr" {
+                items = items.iter().map(select_expression).collect::<Result<_>>()?;
+            }
             if items.is_empty() {
                 return unsupported(loc, "select() of no columns");
             }
@@ -392,10 +395,11 @@ pub fn method(
             let [cond] = &args[..] else {
                 return unsupported(loc, format!("{method}() takes one condition"));
             };
-            if cond.str_constant().is_some() {
-                return unsupported(&cond.loc, format!("{method}() of a SQL string is not supported; write the condition with Columns"));
-            }
-            let cond = cond.clone();
+            // `filter("status IN ('A', 'B')")`: the Column code it stands for.
+            let cond = match cond.str_constant() {
+                Some(text) => super::sql_text::parse(&text, &cond.loc, false)?.0,
+                None => cond.clone(),
+            };
             let kept = filter_rows(reader, &frame, &base, loc, |ex, _| ex.lower(&cond))?;
             // Columns the condition requires to be non-NULL are no longer
             // NULL-able after it (as Spark's own plan infers), so later
@@ -542,7 +546,7 @@ pub fn method(
             loc,
             "limit(): which rows a limit keeps is not supported yet (the output is compared as a multiset)",
         ),
-        "rdd" | "toPandas" | "collect" | "show" | "write" | "toDF" | "selectExpr" | "crossJoin" | "agg" => unsupported(
+        "rdd" | "toPandas" | "collect" | "show" | "write" | "toDF" | "crossJoin" | "agg" => unsupported(
             loc,
             format!("DataFrame.{method}() is not supported in a DataFrame job yet"),
         ),
@@ -662,6 +666,26 @@ fn narrow(reader: &mut Reader, frame: Frame, names: &[String], loc: &Loc) -> Res
 }
 
 /// A fill value as a constant of column type `ty`.
+/// One argument of `selectExpr`: the Column code of its SQL text, named
+/// by its `AS` (a bare column keeps its own name).
+fn select_expression(item: &Node) -> Result<Node> {
+    let Some(text) = item.str_constant() else {
+        return unsupported(&item.loc, "selectExpr() takes SQL expressions as strings");
+    };
+    if text.trim() == "*" {
+        return Ok(item.clone());
+    }
+    let (code, alias) = super::sql_text::parse(&text, &item.loc, true)?;
+    match alias {
+        Some(name) => Ok(super::sql_text::aliased(code, &name, &item.loc)),
+        None if super::names::callee(&code).as_deref() == Some("col") => Ok(code),
+        None => unsupported(
+            &item.loc,
+            format!("selectExpr({text:?}): Spark names such a column after its SQL text; give it a name (`... AS name`)"),
+        ),
+    }
+}
+
 fn literal_value(
     ex: &mut Exprs,
     fill: &Constant,
