@@ -9,7 +9,7 @@
 // MISSING-SCHEMA-NEXT: def missing_schema(events: DataFrame) -> DataFrame:
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry date_column 2>&1 | FileCheck %s --check-prefix=DATE-COLUMN
-// DATE-COLUMN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:8:17: column n has type DATE; supported types are string, bigint (long), int, double, boolean
+// DATE-COLUMN: coco-bigtest: error: pyspark/inputs/dataframe_unsupported.py:8:17: column n has type DATE; supported types are string, bigint (long), int, float, double, boolean
 // DATE-COLUMN-NEXT: COUNTS_SCHEMA = "store STRING, n DATE"
 
 // RUN: not coco-bigtest import pyspark/inputs/dataframe_unsupported.py --entry limited 2>&1 | FileCheck %s --check-prefix=LIMITED

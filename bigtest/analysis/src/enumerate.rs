@@ -640,6 +640,7 @@ impl<'p> Enumerator<'p> {
                 name,
                 delimiter,
                 int32,
+                float32,
                 ..
             } => {
                 let mut state = State::default();
@@ -673,6 +674,15 @@ impl<'p> Enumerator<'p> {
                             v.clone(),
                             Term::Int(i32::MAX.into()),
                         ));
+                    }
+                    if let (true, Sym::Real(v)) = (float32.contains(&i), &field) {
+                        // Quarters below 2^20: a 32-bit float holds them
+                        // exactly, so the value read is the value solved.
+                        let quarters = app("*", vec![Term::Real(4, 1), v.clone()]);
+                        state.assume(app("is_int", vec![quarters]));
+                        let bound = Term::Real(1 << 20, 1);
+                        state.assume(super::term::cmp("<", v.clone(), bound.clone()));
+                        state.assume(super::term::cmp("<", super::term::neg(bound), v.clone()));
                     }
                     state.fields.push(field);
                     vars.push(var);

@@ -161,6 +161,11 @@ pub fn extract<'c>(module: &Operation<'c>, func: &Operation<'c>) -> Result<'c, P
                     .into_iter()
                     .filter_map(|i| usize::try_from(i).ok())
                     .collect(),
+                float32: i64_array_attr(op, "float32")
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|i| usize::try_from(i).ok())
+                    .collect(),
             },
             ops::MAP => OpKind::Map { udf: udf() },
             ops::FLAT_MAP => OpKind::FlatMap { udf: udf() },
@@ -458,6 +463,10 @@ impl<'c> UdfBuilder<'c> {
             "df.get_at" => UdfOp::GetAt,
             "df.size" => UdfOp::Size,
             "df.range" => UdfOp::Range,
+            "df.round" => UdfOp::Round {
+                scale: int_attr(op, "scale").unwrap_or(0),
+                half_even: op.attribute("half_even").is_ok(),
+            },
             "df.substr" => UdfOp::Substr,
             "df.to_int" => UdfOp::ToInt {
                 int32: op.attribute("int32").is_ok(),

@@ -1733,6 +1733,40 @@ impl SymDomain {
                 Str(self.state.splits[list].pieces[*index].clone())
             }
             (UdfOp::Size, [List(items)]) => Int(Term::Int(items.len() as i64)),
+            // Decimal rounding of the exact value (the solver's reals are
+            // the decimals the data holds): floor(|x| * 10^s + 1/2), or at
+            // exactly half the even neighbour for bround.
+            (UdfOp::Round { scale, half_even }, [Real(x)]) => {
+                let factor = Term::Real(10i64.pow(scale.clamp(&0, &12).unsigned_abs() as u32), 1);
+                if *scale < 0 || *scale > 12 {
+                    return Err(unsupported(point, "round() at a scale below 0 or above 12"));
+                }
+                let magnitude = ite(
+                    cmp(">=", x.clone(), Term::Real(0, 1)),
+                    x.clone(),
+                    neg(x.clone()),
+                );
+                let scaled = app("*", vec![magnitude, factor.clone()]);
+                let floor = app("to_int", vec![scaled.clone()]);
+                let fraction = app("-", vec![scaled, app("to_real", vec![floor.clone()])]);
+                let half = Term::Real(1, 2);
+                let up = if *half_even {
+                    let odd = eq(app("mod", vec![floor.clone(), Term::Int(2)]), Term::Int(1));
+                    or(vec![
+                        cmp(">", fraction.clone(), half.clone()),
+                        and(vec![eq(fraction, half), odd]),
+                    ])
+                } else {
+                    cmp(">=", fraction, half)
+                };
+                let rounded = ite(up, int_op("+", floor.clone(), Term::Int(1)), floor);
+                let value = app("/", vec![app("to_real", vec![rounded]), factor]);
+                Real(ite(
+                    cmp(">=", x.clone(), Term::Real(0, 1)),
+                    value.clone(),
+                    neg(value),
+                ))
+            }
             (UdfOp::Range, [Int(start), Int(stop)]) => Range {
                 start: start.clone(),
                 stop: stop.clone(),

@@ -95,6 +95,15 @@ pub fn record_text(fields: &[Value]) -> String {
     parts.join(",")
 }
 
+/// The fields of a source's records that hold 32-bit values.
+#[derive(Clone, Copy)]
+pub struct Narrow<'a> {
+    /// 32-bit integers (a DataFrame's INT): a value beyond is an error.
+    pub int32: &'a [usize],
+    /// 32-bit floats (a DataFrame's FLOAT): a value reads as the nearest.
+    pub float32: &'a [usize],
+}
+
 /// Parses the lines of a source into records of `fields`.
 pub fn parse_source(
     host: Host,
@@ -103,8 +112,9 @@ pub fn parse_source(
     lines: &[String],
     delimiter: &str,
     fields: &[Ty],
-    int32: &[usize],
+    narrow: Narrow<'_>,
 ) -> Result<Vec<Vec<Value>>, Error> {
+    let Narrow { int32, float32 } = narrow;
     lines
         .iter()
         .enumerate()
@@ -143,6 +153,10 @@ pub fn parse_source(
                             Err(bad(format!(
                                 "has field #{i} \"{part}\", which is not a 32-bit integer (an INT)"
                             )))
+                        }
+                        // What Float.parseFloat reads: the nearest f32.
+                        Value::Float(v) if float32.contains(&i) => {
+                            Ok(Value::Float(v as f32 as f64))
                         }
                         value => Ok(value),
                     }
@@ -347,6 +361,7 @@ impl<'p> Interp<'p> {
                 name,
                 delimiter,
                 int32,
+                float32,
                 ..
             } => {
                 let lines = inputs.get(name).ok_or_else(|| Error::MissingSource {
@@ -360,7 +375,7 @@ impl<'p> Interp<'p> {
                     lines,
                     delimiter,
                     &op.fields,
-                    int32,
+                    Narrow { int32, float32 },
                 )?
                 .into_iter()
                 .enumerate()
@@ -771,6 +786,7 @@ mod tests {
                         inline: None,
                         delimiter: ",".into(),
                         int32: Vec::new(),
+                        float32: Vec::new(),
                     },
                     vec![],
                     pair.clone(),

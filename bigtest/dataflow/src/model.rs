@@ -100,6 +100,8 @@ pub enum OpKind {
         delimiter: String,
         /// The fields that hold 32-bit integers (a DataFrame's INT).
         int32: Vec<usize>,
+        /// The fields that hold 32-bit floats (a DataFrame's FLOAT).
+        float32: Vec<usize>,
     },
     Map {
         udf: String,
@@ -457,6 +459,12 @@ pub enum UdfOp {
     Size,
     /// `df.range`: Python's `range(start, stop)` as a list of ints.
     Range,
+    /// `df.round`: Spark SQL's `round` (HALF_UP) or, `half_even`,
+    /// `bround` of a double at `scale` decimal places.
+    Round {
+        scale: i64,
+        half_even: bool,
+    },
     /// Fails when `[start, start + length)` is not inside the string.
     Substr,
     /// `int32`: Integer.parseInt's range (the JVM's `.toInt`). `checked`:
@@ -554,6 +562,7 @@ impl UdfOp {
             UdfOp::GetAt => "get_at",
             UdfOp::Size => "size",
             UdfOp::Range => "range",
+            UdfOp::Round { .. } => "round",
             UdfOp::Substr => "substr",
             UdfOp::ToInt { .. } => "to_int",
             UdfOp::ToFloat { .. } => "to_float",

@@ -514,6 +514,7 @@ mod tests {
             inline: None,
             delimiter: delimiter.into(),
             int32: Vec::new(),
+            float32: Vec::new(),
         }
     }
 

@@ -389,6 +389,9 @@ impl Domain for Concrete {
                 Value::Option(element.map(|v| Box::new(v.clone())))
             }
             (UdfOp::Size, [List(items)]) => Int(items.len() as i64),
+            (UdfOp::Round { scale, half_even }, [Float(x)]) => {
+                Float(sql_round(*x, *scale, *half_even))
+            }
             (UdfOp::Range, [Int(start), Int(stop)]) => {
                 let size = stop.saturating_sub(*start).max(0);
                 if size > MAX_RANGE {
@@ -624,5 +627,78 @@ mod tests {
             python.apply(&UdfOp::FloatToInt, "@f:1", &[Value::Float(-2.7)]),
             Ok(Value::Int(-2))
         );
+    }
+}
+
+/// Spark SQL's `round` (HALF_UP) or `bround` (`half_even`) of a double:
+/// its shortest decimal text (Java's `Double.toString`, Rust's `{:?}`)
+/// rounded at `scale` decimal places, read back as the nearest double. A
+/// zero result is +0.0 (a BigDecimal has no sign of zero).
+pub fn sql_round(x: f64, scale: i64, half_even: bool) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let text = format!("{:?}", x.abs());
+    let (mantissa, exponent) = match text.split_once('e') {
+        Some((m, e)) => (m.to_string(), e.parse::<i64>().unwrap_or(0)),
+        None => (text.clone(), 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((&mantissa, ""));
+    let digits: Vec<u8> = whole
+        .bytes()
+        .chain(fraction.bytes())
+        .map(|b| b - b'0')
+        .collect();
+    // The value is 0.d1d2... * 10^point: `point` digits stand before the
+    // decimal point.
+    let point = whole.len() as i64 + exponent;
+    let kept = point.saturating_add(scale);
+    if kept >= digits.len() as i64 {
+        return x;
+    }
+    let (head, rest): (&[u8], &[u8]) = if kept <= 0 {
+        (&[], if kept == 0 { &digits[..] } else { &[] })
+    } else {
+        digits.split_at(kept as usize)
+    };
+    let mut value: u128 = head.iter().fold(0, |v, d| v * 10 + u128::from(*d));
+    let up = match rest.first() {
+        None => false,
+        Some(&d) if d > 5 => true,
+        Some(&d) if d < 5 => false,
+        Some(_) if rest[1..].iter().any(|&d| d != 0) => true,
+        // Exactly half.
+        Some(_) => !half_even || value % 2 == 1,
+    };
+    value += u128::from(up);
+    if value == 0 {
+        return 0.0;
+    }
+    let rounded: f64 = format!("{value}e{}", -scale).parse().unwrap_or(x.abs());
+    if x < 0.0 {
+        -rounded
+    } else {
+        rounded
+    }
+}
+
+#[cfg(test)]
+mod round_tests {
+    use super::sql_round;
+
+    #[test]
+    fn rounds_the_shortest_decimal_text_as_spark_does() {
+        assert_eq!(sql_round(2.675, 2, false), 2.68);
+        assert_eq!(sql_round(2.665, 2, true), 2.66);
+        assert_eq!(sql_round(2.5, 0, true), 2.0);
+        assert_eq!(sql_round(3.5, 0, true), 4.0);
+        assert_eq!(sql_round(-2.5, 0, false), -3.0);
+        assert_eq!(sql_round(0.004, 2, false), 0.0);
+        assert!(sql_round(-0.004, 2, false).is_sign_positive());
+        assert_eq!(sql_round(1234.5678, -2, false), 1200.0);
+        assert_eq!(sql_round(0.05, 1, false), 0.1);
+        assert_eq!(sql_round(1e20, 2, false), 1e20);
+        assert_eq!(sql_round(9.995, 2, false), 10.0);
+        assert!(sql_round(f64::NAN, 2, false).is_nan());
     }
 }

@@ -417,10 +417,10 @@ impl<'s> Builder<'s> {
         name: &str,
         shape: Shape,
         schema: &str,
-        int32: &[usize],
+        narrow: &schema::Narrow,
         loc: &Loc,
     ) -> Result<String> {
-        let rdd = self.source_of(name, None, &[], int32, shape, loc)?;
+        let rdd = self.source_of(name, None, &[], narrow, shape, loc)?;
         if let Some(input) = self.inputs.last_mut() {
             input.schema = Some(schema.to_string());
         }
@@ -474,7 +474,14 @@ impl<'s> Builder<'s> {
 
     /// A source of text lines named `name`: a file, or `inline` records.
     fn source(&mut self, name: &str, path: Option<&str>, loc: &Loc) -> Result<Rdd> {
-        self.source_of(name, path, &[], &[], Shape::Field(Ty::Str), loc)
+        self.source_of(
+            name,
+            path,
+            &[],
+            &schema::Narrow::default(),
+            Shape::Field(Ty::Str),
+            loc,
+        )
     }
 
     /// The source `sc.textFile(path)` or `spark.read.text(path)` (`call`)
@@ -531,7 +538,7 @@ impl<'s> Builder<'s> {
     /// A parameter's source: records of `shape`, their fields separated by
     /// tabs in the test data.
     fn source_shaped(&mut self, name: &str, shape: Shape, loc: &Loc) -> Result<Rdd> {
-        self.source_of(name, None, &[], &[], shape, loc)
+        self.source_of(name, None, &[], &schema::Narrow::default(), shape, loc)
     }
 
     fn source_of(
@@ -539,7 +546,7 @@ impl<'s> Builder<'s> {
         name: &str,
         path: Option<&str>,
         records: &[String],
-        int32: &[usize],
+        narrow: &schema::Narrow,
         shape: Shape,
         loc: &Loc,
     ) -> Result<Rdd> {
@@ -560,15 +567,10 @@ impl<'s> Builder<'s> {
                 format!("inline [{}]", items.join(", "))
             }
         };
-        let int32 = if int32.is_empty() {
-            String::new()
-        } else {
-            let fields: Vec<String> = int32.iter().map(usize::to_string).collect();
-            format!(" int32 [{}]", fields.join(", "))
-        };
         let text = format!(
-            "df.source {} {origin} delimiter \"\\t\"{int32} : {}",
+            "df.source {} {origin} delimiter \"\\t\"{} : {}",
             string_literal(name),
+            narrow.attributes(),
             dataset_type(&shape)
         );
         Ok(self.dataset(text, shape, loc))
@@ -1007,12 +1009,11 @@ impl<'s> Builder<'s> {
         }
         let name = format!("input_{}", self.inputs.len());
         let shape = frame::schema::row_shape(&file.columns);
-        let int32 = schema::int32_fields(&file.columns);
         let rdd = self.source_of(
             &name,
             path.str_constant().as_deref(),
             &[],
-            &int32,
+            &schema::Narrow::of(&file.columns),
             shape,
             &call.loc,
         )?;
@@ -1620,7 +1621,7 @@ impl<'s> Builder<'s> {
                     &name,
                     None,
                     &records,
-                    &[],
+                    &schema::Narrow::default(),
                     Shape::Field(Ty::Str),
                     &call.loc,
                 )?))
@@ -3067,7 +3068,7 @@ pub fn script_program(
                         &name,
                         None,
                         &records,
-                        &[],
+                        &schema::Narrow::default(),
                         Shape::Field(Ty::Str),
                         &value.loc,
                     )?

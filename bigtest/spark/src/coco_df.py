@@ -5,6 +5,7 @@
 # is Python itself). A UDF that fails raises UdfFailure, which fails the
 # Spark task and so the job, as the same exception would in a Scala job.
 import csv
+import decimal
 import math
 import re
 import struct
@@ -287,6 +288,17 @@ def to_float(text):
     if value is None:
         raise UdfFailure('"%s" is not a number' % text)
     return value
+
+
+def sql_round(value, scale, half_even):
+    # Spark rounds the shortest decimal text of the double (Java's
+    # Double.toString), as Python's repr writes it.
+    if math.isnan(value) or math.isinf(value):
+        return value
+    mode = decimal.ROUND_HALF_EVEN if half_even else decimal.ROUND_HALF_UP
+    exact = decimal.Decimal(repr(value))
+    context = decimal.Context(prec=1000)
+    return float(exact.quantize(decimal.Decimal(1).scaleb(-scale), rounding=mode, context=context)) + 0.0
 
 
 def to_float_or_none(text):

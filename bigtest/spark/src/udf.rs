@@ -412,6 +412,11 @@ fn value_expr(kind: &UdfOp, args: &[ValueId]) -> Option<String> {
         UdfOp::GetAt => format!("get_at_or_none({}, {})", a(0), a(1)),
         UdfOp::Size => format!("len({})", a(0)),
         UdfOp::Range => format!("list(range({}, {}))", a(0), a(1)),
+        UdfOp::Round { scale, half_even } => format!(
+            "sql_round({}, {scale}, {})",
+            a(0),
+            if *half_even { "True" } else { "False" }
+        ),
         UdfOp::Substr => call("substr"),
         UdfOp::ToInt { int32, checked } => format!(
             "{}({}, {})",

@@ -54,6 +54,7 @@ fn program() -> Program {
                     inline: None,
                     delimiter: ",".into(),
                     int32: Vec::new(),
+                    float32: Vec::new(),
                 },
                 vec![],
             ),

@@ -14,6 +14,10 @@ func.func @strings(%line: !df.str, %n: i64, %x: f64, %o: !df.option<f64>) -> (i6
   %count = df.size %parts : !df.list<!df.str>
   // CHECK: df.range %{{.*}}, %{{.*}} : !df.list<i64>
   %indices = df.range %n, %count : !df.list<i64>
+  // CHECK: df.round %{{.*}} scale 2{{$}}
+  %rounded = df.round %x scale 2
+  // CHECK: df.round %{{.*}} scale 0 half_even
+  %even = df.round %x scale 0 half_even
   // CHECK: df.substr %{{.*}}, %{{.*}}, %{{.*}}
   %sub = df.substr %line, %n, %n
   // CHECK: df.to_int %{{.*}}

@@ -23,7 +23,7 @@ customers = spark.read.csv(
 )
 
 large = orders.where(F.col("amount") >= 100.0)
-joined = large.join(customers, "customer", "left")
+joined = large.join(customers, "customer")
 by_country = joined.groupBy("country").agg(
     F.count("order_id").alias("orders"), F.sum("amount").alias("total")
 )

@@ -117,19 +117,10 @@ fn parse_agg(item: &Node) -> Result<Agg> {
     })
 }
 
-/// The aggregates a GroupedData method asks for.
+/// The aggregates a GroupedData method other than `agg` asks for.
 fn aggregates(method: &str, call: &Node, loc: &Loc) -> Result<Vec<Agg>> {
     let args = call.list("args");
     match method {
-        "agg" => {
-            if args.iter().any(|a| a.is("Dict")) {
-                return unsupported(loc, "agg() of a dict is not supported; write F.sum(\"x\") and the like");
-            }
-            if args.is_empty() {
-                return unsupported(loc, "agg() of no aggregate");
-            }
-            args.iter().map(parse_agg).collect()
-        }
         "count" if args.is_empty() => Ok(vec![Agg {
             kind: Kind::Rows,
             input: None,
@@ -166,7 +157,8 @@ fn aggregates(method: &str, call: &Node, loc: &Loc) -> Result<Vec<Agg>> {
 fn state(kind: Kind, ty: SqlTy) -> Vec<SqlTy> {
     match kind {
         Kind::Rows | Kind::Count => vec![SqlTy::Long],
-        Kind::Sum if ty == SqlTy::Double => vec![SqlTy::Bool, SqlTy::Double],
+        // Spark sums a FLOAT as a DOUBLE.
+        Kind::Sum if ty.is_floating() => vec![SqlTy::Bool, SqlTy::Double],
         Kind::Sum => vec![SqlTy::Bool, SqlTy::Long],
         Kind::Min | Kind::Max => vec![SqlTy::Bool, ty],
         Kind::Avg => vec![SqlTy::Long, SqlTy::Double],
@@ -294,6 +286,97 @@ fn plain(value: Value, ty: SqlTy) -> SqlVal {
     }
 }
 
+/// What an output column of `agg(...)` is.
+enum Item {
+    /// An aggregate, by its output name.
+    Aggregate(String),
+    /// An expression over aggregates (`F.round(F.sum("x"), 2).alias("r")`):
+    /// its name, and its code with each aggregate a column of its own.
+    Over(String, Node),
+}
+
+/// The aggregates `agg(...)` asks for and its output columns: an argument
+/// that is no aggregate itself but holds some is computed over them.
+fn agg_items(call: &Node, loc: &Loc) -> Result<(Vec<Agg>, Vec<Item>)> {
+    let mut aggs = Vec::new();
+    let mut items = Vec::new();
+    for arg in call.list("args") {
+        if arg.is("Dict") {
+            return unsupported(
+                loc,
+                "agg() of a dict is not supported; write F.sum(\"x\") and the like",
+            );
+        }
+        let (code, alias) = match arg.is("Call").then(|| arg.expect("func")) {
+            Some(func) if func.is("Attribute") && func.str("attr").as_deref() == Some("alias") => (
+                func.expect("value"),
+                arg.list("args").first().and_then(Node::str_constant),
+            ),
+            _ => (arg.clone(), None),
+        };
+        if is_aggregate(&code) {
+            let agg = parse_agg(&arg)?;
+            items.push(Item::Aggregate(agg.name.clone()));
+            aggs.push(agg);
+            continue;
+        }
+        let found = std::cell::RefCell::new(Vec::new());
+        let first = aggs.len();
+        let over = code.replace_with(&|n: &Node| {
+            if !is_aggregate(n) {
+                return None;
+            }
+            let mut found = found.borrow_mut();
+            let name = format!("__over_{}", first + found.len());
+            found.push(n.clone());
+            Some(Node::make_call(
+                "col",
+                vec![Node::make_str(&name, &n.loc)],
+                &n.loc,
+            ))
+        });
+        let found = found.into_inner();
+        if found.is_empty() {
+            // Not an aggregate at all: parse_agg names what it is.
+            parse_agg(&arg)?;
+        }
+        let Some(name) = alias else {
+            return unsupported(
+                &arg.loc,
+                "an expression over aggregates without alias(): Spark names it after its text; give it a name",
+            );
+        };
+        for (k, inner) in found.iter().enumerate() {
+            let mut agg = parse_agg(inner)?;
+            agg.name = format!("__over_{}", first + k);
+            aggs.push(agg);
+        }
+        items.push(Item::Over(name, over));
+    }
+    if aggs.is_empty() {
+        return unsupported(loc, "agg() of no aggregate");
+    }
+    Ok((aggs, items))
+}
+
+/// Whether `node` calls an aggregate function.
+fn is_aggregate(node: &Node) -> bool {
+    crate::frame::names::functions_call(node)
+        && callee(node).is_some_and(|name| {
+            matches!(
+                name.as_str(),
+                "count"
+                    | "sum"
+                    | "min"
+                    | "max"
+                    | "avg"
+                    | "mean"
+                    | "count_distinct"
+                    | "countDistinct"
+            )
+        })
+}
+
 /// `GroupedData.method(...)` of `frame` grouped by `keys`.
 pub fn aggregate(
     reader: &mut Reader,
@@ -303,7 +386,64 @@ pub fn aggregate(
     call: &Node,
 ) -> Result<Frame> {
     let loc = call.expect("func").attr_loc();
-    let mut aggs = aggregates(method, call, &loc)?;
+    if method != "agg" {
+        let aggs = aggregates(method, call, &loc)?;
+        return aggregate_all(reader, frame, keys, aggs, &loc);
+    }
+    let (aggs, items) = agg_items(call, &loc)?;
+    if items.iter().all(|i| matches!(i, Item::Aggregate(_))) {
+        return aggregate_all(reader, frame, keys, aggs, &loc);
+    }
+    let computed = aggregate_all(reader, frame, keys, aggs, &loc)?;
+    // The keys, then each item: an aggregate as it is, an expression over
+    // aggregates computed from them.
+    let key_count = computed.columns.len()
+        - computed
+            .columns
+            .iter()
+            .filter(|c| c.name.starts_with("__over_"))
+            .count()
+        - items
+            .iter()
+            .filter(|i| matches!(i, Item::Aggregate(_)))
+            .count();
+    map_rows(
+        reader,
+        &computed,
+        &format!("agg_over_{}", loc.line),
+        &loc,
+        |ex, columns| {
+            let mut out: Vec<(String, SqlVal)> = columns[..key_count]
+                .iter()
+                .map(|(c, v)| (c.name.clone(), v.clone()))
+                .collect();
+            for item in &items {
+                match item {
+                    Item::Aggregate(name) => {
+                        let (c, v) = columns
+                            .iter()
+                            .find(|(c, _)| c.name == *name)
+                            .expect("an aggregate's column");
+                        out.push((c.name.clone(), v.clone()));
+                    }
+                    Item::Over(name, code) => out.push((name.clone(), ex.lower(code)?)),
+                }
+            }
+            Ok(out)
+        },
+    )
+}
+
+/// The aggregates `aggs` of `frame` grouped by `keys`: the keys, then each
+/// aggregate's column.
+fn aggregate_all(
+    reader: &mut Reader,
+    frame: Frame,
+    keys: &[String],
+    mut aggs: Vec<Agg>,
+    loc: &Loc,
+) -> Result<Frame> {
+    let loc = loc.clone();
     if aggs.iter().all(|a| a.kind == Kind::Distinct) {
         aggs.push(Agg {
             kind: Kind::Rows,
@@ -397,7 +537,7 @@ pub fn aggregate(
                             vec![plain(present, SqlTy::Bool), total]
                         }
                         Kind::Avg => {
-                            let x = if v.ty == SqlTy::Double {
+                            let x = if v.ty.is_floating() {
                                 value
                             } else {
                                 ex.f.op(
@@ -622,8 +762,8 @@ fn combine(
         }
         Kind::Min | Kind::Max => {
             let op = match (kind, ty) {
-                (Kind::Min, SqlTy::Double) => "minnumf",
-                (Kind::Max, SqlTy::Double) => "maxnumf",
+                (Kind::Min, SqlTy::Double | SqlTy::Float) => "minnumf",
+                (Kind::Max, SqlTy::Double | SqlTy::Float) => "maxnumf",
                 (Kind::Min, _) => "minsi",
                 _ => "maxsi",
             };

@@ -86,7 +86,7 @@ impl Exprs<'_, '_, '_> {
         match ty {
             SqlTy::Str => self.f.str("", loc),
             SqlTy::Int | SqlTy::Long => self.f.int(0, loc),
-            SqlTy::Double => self.f.float(0.0, loc),
+            SqlTy::Float | SqlTy::Double => self.f.float(0.0, loc),
             SqlTy::Bool => self.f.bool(false, loc),
         }
     }
@@ -218,7 +218,7 @@ impl Exprs<'_, '_, '_> {
                         let value = self.not(&a.value, &loc);
                         Ok(SqlVal { value, ..a })
                     }
-                    ("USub", SqlTy::Double) => {
+                    ("USub", SqlTy::Double | SqlTy::Float) => {
                         let value = self.f.op(format!("arith.negf {} : f64", a.value.name), Ty::Float, &loc);
                         Ok(SqlVal { value, ..a })
                     }
@@ -286,8 +286,12 @@ impl Exprs<'_, '_, '_> {
     }
 
     pub(super) fn as_double(&mut self, v: &SqlVal, loc: &Loc) -> SqlVal {
-        if v.ty == SqlTy::Double {
-            return v.clone();
+        if v.ty.is_floating() {
+            // A FLOAT widens to the double that holds it already.
+            return SqlVal {
+                ty: SqlTy::Double,
+                ..v.clone()
+            };
         }
         let value = self.f.op(
             format!("arith.sitofp {} : i64 to f64", v.value.name),
@@ -318,6 +322,12 @@ impl Exprs<'_, '_, '_> {
                 ),
             );
         };
+        if ty == SqlTy::Float && op != "Div" {
+            return unsupported(
+                loc,
+                "arithmetic on a float (FLOAT) column rounds to 32 bits, which coco does not model; cast it to double first",
+            );
+        }
         let present = self.both(&a.present, &b.present, loc);
         if op == "Div" {
             // `/` is always double; a zero divisor gives NULL.
@@ -368,7 +378,7 @@ impl Exprs<'_, '_, '_> {
     ) -> Result<SqlVal> {
         let zero = self.default(b.ty, loc);
         let is_zero = match b.ty {
-            SqlTy::Double => self.f.op(
+            SqlTy::Double | SqlTy::Float => self.f.op(
                 format!("arith.cmpf oeq, {}, {} : f64", b.value.name, zero.name),
                 Ty::Bool,
                 loc,
@@ -499,7 +509,7 @@ impl Exprs<'_, '_, '_> {
                         ),
                     );
                 };
-                if ty == SqlTy::Double {
+                if ty.is_floating() {
                     let (fa, fb) = (self.as_double(a, loc), self.as_double(b, loc));
                     let pred = match op {
                         "Eq" => "oeq",
@@ -692,7 +702,7 @@ impl Exprs<'_, '_, '_> {
             (a, b) if a == b => return Ok(v.clone()),
             (Int, Long) => v.value.clone(),
             (Long, Int) => self.wrap(v.value.clone(), Int, loc),
-            (Int | Long, Double) => self.as_double(v, loc).value,
+            (Int | Long | Float, Double) => self.as_double(v, loc).value,
             (Double, Long) => self.f.op(format!("arith.fptosi {} : f64 to i64", v.value.name), Ty::Int, loc),
             (Double, Int) => {
                 // Java's (int) of a double saturates (3e9 is 2147483647);
@@ -738,7 +748,7 @@ impl Exprs<'_, '_, '_> {
             SqlTy::Long => "bigint",
             SqlTy::Double => "double",
             SqlTy::Bool => "boolean",
-            SqlTy::Str => unreachable!("a string is not cast to itself"),
+            SqlTy::Str | SqlTy::Float => unreachable!("no cast of a string to itself or to float"),
         };
         let option_ty = Ty::Option(Box::new(to.ty()));
         let parsed = self.f.op(

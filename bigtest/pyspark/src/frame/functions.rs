@@ -148,8 +148,8 @@ impl Exprs<'_, '_, '_> {
                     };
                 }
                 let op = match (name, ty) {
-                    ("greatest", SqlTy::Double) => "maxnumf",
-                    ("least", SqlTy::Double) => "minnumf",
+                    ("greatest", SqlTy::Double | SqlTy::Float) => "maxnumf",
+                    ("least", SqlTy::Double | SqlTy::Float) => "minnumf",
                     ("greatest", _) => "maxsi",
                     _ => "minsi",
                 };
@@ -173,6 +173,37 @@ impl Exprs<'_, '_, '_> {
                 }
                 Ok(acc)
             }
+            // Spark's round (HALF_UP) and bround (HALF_EVEN) of the
+            // double's decimal text; an integer keeps its value.
+            ("round" | "bround", [arg, ..]) if args.len() <= 2 => {
+                let a = self.column_arg(arg)?;
+                let scale = match args.get(1) {
+                    None => 0,
+                    Some(s) => match s.constant().or_else(|| {
+                        (callee(s).as_deref() == Some("lit")).then(|| s.list("args").first().and_then(Node::constant)).flatten()
+                    }) {
+                        Some(Constant::Int(digits)) => digits.parse::<i64>().unwrap_or(i64::MAX),
+                        _ => return unsupported(&s.loc, format!("{name}()'s scale is an integer constant here")),
+                    },
+                };
+                if !(0..=12).contains(&scale) {
+                    return unsupported(&loc, format!("{name}() at scale {scale}: coco reads scales 0 to 12"));
+                }
+                match a.ty {
+                    // A FLOAT (quarters) rounds to a value it holds too.
+                    SqlTy::Double | SqlTy::Float => {
+                        let even = if name == "bround" { " half_even" } else { "" };
+                        let value = self.f.op(
+                            format!("df.round {} scale {scale}{even}", a.value.name),
+                            Ty::Float,
+                            &loc,
+                        );
+                        Ok(SqlVal { value, ..a })
+                    }
+                    SqlTy::Int | SqlTy::Long => Ok(a),
+                    other => unsupported(&loc, format!("{name} of a {} column", other.name())),
+                }
+            }
             ("abs", [arg]) => {
                 let a = self.column_arg(arg)?;
                 if !a.ty.is_numeric() {
@@ -180,7 +211,7 @@ impl Exprs<'_, '_, '_> {
                 }
                 let zero = self.default(a.ty, &loc);
                 let neg = self.arithmetic("Sub", &SqlVal { present: None, value: zero, ty: a.ty }, &a, &loc)?;
-                let (pred, cmp) = if a.ty == SqlTy::Double { ("olt", "arith.cmpf") } else { ("slt", "arith.cmpi") };
+                let (pred, cmp) = if a.ty.is_floating() { ("olt", "arith.cmpf") } else { ("slt", "arith.cmpi") };
                 let zero = self.default(a.ty, &loc);
                 let negative = self.f.op(
                     format!("{cmp} {pred}, {}, {} : {}", a.value.name, zero.name, a.value.ty.mlir()),

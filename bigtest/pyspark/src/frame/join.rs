@@ -406,7 +406,7 @@ fn join_frames(
                 ),
             );
         }
-        if n > 1 && lk.ty == SqlTy::Double {
+        if n > 1 && lk.ty.is_floating() {
             // Spark matches -0.0 with 0.0 and NaN with NaN, which df's
             // key equality does not model for doubles.
             return unsupported(

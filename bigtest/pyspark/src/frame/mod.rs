@@ -208,7 +208,7 @@ pub fn entry_program(builder: &mut Builder, def: &Node, guard: Option<&Node>) ->
             &name,
             row_shape(&columns),
             &constant,
-            &schema::int32_fields(&columns),
+            &schema::Narrow::of(&columns),
             &param.loc,
         )?;
         let frame = ops::normalize(
@@ -602,7 +602,7 @@ impl Reader<'_, '_> {
             }
             if items.len() > 1 {
                 let ty = frame.columns.iter().find(|c| c.name == key).map(|c| c.ty);
-                if ty == Some(schema::SqlTy::Double) {
+                if ty.is_some_and(schema::SqlTy::is_floating) {
                     // Spark groups -0.0 with 0.0 and NaN with NaN, which
                     // df's key equality does not model for doubles.
                     return unsupported(

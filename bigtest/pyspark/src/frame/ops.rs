@@ -695,6 +695,9 @@ fn literal_value(
     Ok(match (fill, ty) {
         (Constant::Int(d), SqlTy::Double) => ex.f.float(d.parse::<f64>().unwrap_or(0.0), loc),
         (Constant::Float(x), SqlTy::Double) => ex.f.float(*x, loc),
+        // A FLOAT column's fill is the 32-bit float nearest the value.
+        (Constant::Int(d), SqlTy::Float) => ex.f.float(d.parse::<f32>().unwrap_or(0.0).into(), loc),
+        (Constant::Float(x), SqlTy::Float) => ex.f.float((*x as f32).into(), loc),
         (Constant::Int(d), SqlTy::Int | SqlTy::Long) => ex.f.int(d.parse().unwrap_or(0), loc),
         // Spark casts a float fill to an integer column (truncating).
         (Constant::Float(x), SqlTy::Int | SqlTy::Long) => ex.f.int(x.trunc() as i64, loc),

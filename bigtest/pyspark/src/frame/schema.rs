@@ -18,6 +18,10 @@ pub enum SqlTy {
     Int,
     /// `BIGINT`/`LONG`.
     Long,
+    /// `FLOAT`: 32 bits, held as the double it widens to exactly. Read
+    /// from a file, values are quarters below 2^20, which it holds
+    /// exactly; arithmetic on it (rounded to 32 bits) is not modelled.
+    Float,
     Double,
     Bool,
 }
@@ -28,7 +32,7 @@ impl SqlTy {
         match self {
             SqlTy::Str => Ty::Str,
             SqlTy::Int | SqlTy::Long => Ty::Int,
-            SqlTy::Double => Ty::Float,
+            SqlTy::Float | SqlTy::Double => Ty::Float,
             SqlTy::Bool => Ty::Bool,
         }
     }
@@ -39,13 +43,22 @@ impl SqlTy {
             SqlTy::Str => "string",
             SqlTy::Int => "int",
             SqlTy::Long => "bigint",
+            SqlTy::Float => "float",
             SqlTy::Double => "double",
             SqlTy::Bool => "boolean",
         }
     }
 
+    /// Whether a value of this type is held as an `f64` (DOUBLE, FLOAT).
+    pub fn is_floating(self) -> bool {
+        matches!(self, SqlTy::Float | SqlTy::Double)
+    }
+
     pub fn is_numeric(self) -> bool {
-        matches!(self, SqlTy::Int | SqlTy::Long | SqlTy::Double)
+        matches!(
+            self,
+            SqlTy::Int | SqlTy::Long | SqlTy::Float | SqlTy::Double
+        )
     }
 
     /// The type both operands of arithmetic or a comparison are widened
@@ -55,6 +68,7 @@ impl SqlTy {
         match (self, other) {
             (a, b) if a == b => Some(a),
             (Double, b) | (b, Double) if b.is_numeric() => Some(Double),
+            (Float, b) | (b, Float) if b.is_numeric() => Some(Float),
             (Long, Int) | (Int, Long) => Some(Long),
             _ => None,
         }
@@ -66,6 +80,7 @@ impl SqlTy {
             "string" => SqlTy::Str,
             "int" | "integer" => SqlTy::Int,
             "bigint" | "long" => SqlTy::Long,
+            "float" | "real" => SqlTy::Float,
             "double" => SqlTy::Double,
             "boolean" | "bool" => SqlTy::Bool,
             _ => return None,
@@ -87,6 +102,7 @@ impl SqlTy {
             "StringType" => SqlTy::Str,
             "IntegerType" => SqlTy::Int,
             "LongType" => SqlTy::Long,
+            "FloatType" => SqlTy::Float,
             "DoubleType" => SqlTy::Double,
             "BooleanType" => SqlTy::Bool,
             _ => return None,
@@ -96,7 +112,7 @@ impl SqlTy {
 
 /// The types a supported job's columns and UDF results may have, for
 /// diagnostics.
-pub const SUPPORTED_TYPES: &str = "string, bigint (long), int, double, boolean";
+pub const SUPPORTED_TYPES: &str = "string, bigint (long), int, float, double, boolean";
 
 /// One column of a DataFrame.
 #[derive(Clone, Debug, PartialEq)]
@@ -124,19 +140,46 @@ pub fn row_shape(columns: &[Column]) -> Shape {
     Shape::Tuple(columns.iter().map(Column::shape).collect())
 }
 
-/// The record fields that hold INT columns (a NULL-able column is its
-/// flag and then its value): a source keeps them within 32 bits.
-pub fn int32_fields(columns: &[Column]) -> Vec<usize> {
-    let mut int32 = Vec::new();
-    let mut field = 0;
-    for c in columns {
-        field += usize::from(c.nullable);
-        if c.ty == SqlTy::Int {
-            int32.push(field);
+/// The record fields of a source that hold 32-bit values: INT columns'
+/// (kept within 32 bits) and FLOAT columns' (read as 32-bit floats). A
+/// NULL-able column is its flag and then its value.
+#[derive(Clone, Debug, Default)]
+pub struct Narrow {
+    pub int32: Vec<usize>,
+    pub float32: Vec<usize>,
+}
+
+impl Narrow {
+    pub fn of(columns: &[Column]) -> Narrow {
+        let mut narrow = Narrow::default();
+        let mut field = 0;
+        for c in columns {
+            field += usize::from(c.nullable);
+            match c.ty {
+                SqlTy::Int => narrow.int32.push(field),
+                SqlTy::Float => narrow.float32.push(field),
+                _ => {}
+            }
+            field += 1;
         }
-        field += 1;
+        narrow
     }
-    int32
+
+    /// The df source's attributes: ` int32 [1] float32 [3]`.
+    pub fn attributes(&self) -> String {
+        let list = |name: &str, fields: &[usize]| {
+            if fields.is_empty() {
+                return String::new();
+            }
+            let fields: Vec<String> = fields.iter().map(usize::to_string).collect();
+            format!(" {name} [{}]", fields.join(", "))
+        };
+        format!(
+            "{}{}",
+            list("int32", &self.int32),
+            list("float32", &self.float32)
+        )
+    }
 }
 
 /// The columns a schema (`node`: a DDL string or a `StructType`) names.

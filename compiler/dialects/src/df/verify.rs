@@ -316,6 +316,15 @@ fn verify_source(op: &Operation, reporter: &mut Reporter) {
             );
         }
     }
+    for i in i64_array_attr(op, "float32").unwrap_or_default() {
+        let field = usize::try_from(i).ok().and_then(|i| fields.get(i));
+        if field != Some(&FieldType::Float) {
+            reporter.op_error(
+                op,
+                format!("float32 names field #{i}, which is not an f64 field of the record"),
+            );
+        }
+    }
     for (r, line) in records.iter().flatten().enumerate() {
         if let Err(problem) = check_record_text(line, &delimiter, &fields) {
             reporter.op_error(op, format!("inline record #{r} (\"{line}\") {problem}"));

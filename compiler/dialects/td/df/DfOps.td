@@ -54,7 +54,10 @@ def Df_SourceOp : Df_Op<"source"> {
     `int32` lists the `i64` fields (by position from 0) that hold a
     32-bit integer, as a DataFrame's `INT` column does: a value beyond
     [-2^31, 2^31 - 1] there is not a record, and generated data stays
-    within it.
+    within it. `float32` lists the `f64` fields that hold a 32-bit float,
+    as a DataFrame's `FLOAT` column does: a value read there is the
+    nearest 32-bit float (Java's `Float.parseFloat`), and generated data
+    holds values a 32-bit float holds exactly (quarters below 2^20).
 
     ```mlir
     %orders = df.source "orders" path "orders.csv" delimiter "," : !df.dataset<tuple<i64, !df.str, f64>>
@@ -64,10 +67,11 @@ def Df_SourceOp : Df_Op<"source"> {
   }];
   let arguments = (ins StrAttr:$name, OptionalAttr<StrAttr>:$path,
                        OptionalAttr<StrArrayAttr>:$records, StrAttr:$delimiter,
-                       OptionalAttr<DenseI64ArrayAttr>:$int32);
+                       OptionalAttr<DenseI64ArrayAttr>:$int32,
+                       OptionalAttr<DenseI64ArrayAttr>:$float32);
   let results = (outs Df_AnyDataset:$result);
   let assemblyFormat = [{
-    $name (`path` $path^)? (`inline` $records^)? `delimiter` $delimiter (`int32` $int32^)? attr-dict `:` type($result)
+    $name (`path` $path^)? (`inline` $records^)? `delimiter` $delimiter (`int32` $int32^)? (`float32` $float32^)? attr-dict `:` type($result)
   }];
 }
 
@@ -398,6 +402,26 @@ def Df_RangeOp : Df_Op<"range", [Pure]> {
   let arguments = (ins I64:$start, I64:$stop);
   let results = (outs Df_AnyList:$result);
   let assemblyFormat = "$start `,` $stop attr-dict `:` type($result)";
+}
+
+def Df_RoundOp : Df_Op<"round", [Pure]> {
+  let summary = "A double rounded to `scale` decimal places, as Spark SQL rounds";
+  let description = [{
+    Spark SQL's `round(x, scale)` (HALF_UP) and, with `half_even`,
+    `bround(x, scale)` of a double: the shortest decimal text that reads
+    back as `x` (Java's `Double.toString`), rounded at `scale` places after
+    the point (before it where negative), read back as the nearest double.
+    NaN and the infinities stay as they are. So `round(2.675, 2)` is 2.68,
+    where Python's `round` gives 2.67.
+
+    ```mlir
+    %r = df.round %x scale 2
+    %b = df.round %x scale 0 half_even
+    ```
+  }];
+  let arguments = (ins F64:$value, I64Attr:$scale, UnitAttr:$half_even);
+  let results = (outs F64:$result);
+  let assemblyFormat = "$value `scale` $scale (`half_even` $half_even^)? attr-dict";
 }
 
 def Df_SizeOp : Df_Op<"size", [Pure]> {
