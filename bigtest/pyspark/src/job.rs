@@ -121,6 +121,15 @@ pub enum Print {
         limit: Option<usize>,
         line: crate::driver::PrintLoop,
     },
+    /// `df.show(n, truncate)`: the table Spark prints of output `output`'s
+    /// rows (the first `rows` of them), each cell cut to `truncate`
+    /// characters where it is positive.
+    Table {
+        output: usize,
+        rows: usize,
+        truncate: usize,
+        columns: Vec<Column>,
+    },
     /// The same, whose records are (sort key, record): in the keys' order,
     /// lines of equal keys in any order (Spark sorts each partition as its
     /// records arrive); after `top`/`takeOrdered`/`take`, the first
@@ -642,6 +651,8 @@ impl<'s> Builder<'s> {
                         // `WORD = re.compile(r"\w+")`, which UDFs read.
                         Binding::Driver(value.clone())
                     } else if self.argc.is_some() && counts && !is_frame_code(&value, env) {
+                        // (A DataFrame's count() is read with its code below:
+                        // a GroupedData's count() is no action.)
                         Binding::Count(self.counted(&value, env)?)
                     } else {
                         self.binding(&value, env)?
@@ -713,13 +724,16 @@ impl<'s> Builder<'s> {
                 if let Some(write) = frame::script::writer_call(call)? {
                     return self.write_frame(write, call, env);
                 }
+                if method == "show" && is_frame_code(&receiver, env) {
+                    return self.show(call, &receiver, env);
+                }
                 if let Some(Binding::Data(frame::Binding::Frame(_)) | Binding::TextFrame(_)) =
                     receiver.name().and_then(|name| env.get(&name))
                 {
                     return unsupported(
                         &func.attr_loc(),
                         format!(
-                            "DataFrame.{method}() in a script is not supported: what it prints is not predicted yet; write the DataFrame (df.write.csv(path)) to have its rows checked"
+                            "DataFrame.{method}() in a script is not supported yet: show() the DataFrame, print its count(), or write it (df.write.csv(path)) to have its rows checked"
                         ),
                     );
                 }
@@ -905,6 +919,20 @@ impl<'s> Builder<'s> {
             Binding::Context => self.context_method(&method, e, env),
             Binding::Rdd(rdd) => self.operator(&method, rdd, e, env).map(Binding::Rdd),
             Binding::Rdds(_) => unsupported(&e.loc, format!(".{method}() of a tuple of RDDs")),
+            // `df.count()`: an action, the number of rows of an output.
+            Binding::Data(frame::Binding::Frame(frame))
+                if method == "count" && e.list("args").is_empty() && self.argc.is_some() =>
+            {
+                let name = self.udf_name(&format!("count_{}", e.loc.line));
+                let loc = func.attr_loc();
+                self.frame_sink(
+                    &name,
+                    &frame.value,
+                    frame::schema::row_shape(&frame.columns),
+                    &loc,
+                )?;
+                Ok(Binding::Count(self.outputs.len() - 1))
+            }
             data @ (Binding::TextFrame(_) | Binding::Data(_)) if self.argc.is_some() => {
                 // The receiver is read once: the method is applied to what
                 // it holds, bound to a name no Python code can spell.
@@ -1026,6 +1054,76 @@ impl<'s> Builder<'s> {
         }
         let frame = frame::script::read_file(self, rdd.value, &file, &name, &call.loc)?;
         Ok(frame::Binding::Frame(frame))
+    }
+
+    /// `df.show(n=20, truncate=True)` of a script (`call`, of `receiver`):
+    /// an output whose rows the test prints as Spark's table.
+    fn show(
+        &mut self,
+        call: &Node,
+        receiver: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<()> {
+        let loc = call.expect("func").attr_loc();
+        let frame = match self.binding(receiver, env)? {
+            Binding::Data(frame::Binding::Frame(frame)) => frame,
+            Binding::TextFrame(rdd) => text_frame(&rdd),
+            _ => {
+                return unsupported(
+                    &receiver.loc,
+                    format!("{} is not a DataFrame", describe(receiver)),
+                )
+            }
+        };
+        let mut rows = 20;
+        let mut truncate = 20;
+        let number = |node: &Node| match node.constant() {
+            Some(Constant::Int(digits)) => digits.parse::<usize>().ok(),
+            Some(Constant::Bool(b)) => Some(if b { 20 } else { 0 }),
+            _ => None,
+        };
+        let keywords: Vec<(String, Node)> = call
+            .list("keywords")
+            .iter()
+            .map(|k| (k.str("arg").unwrap_or_default(), k.expect("value")))
+            .collect();
+        let given: Vec<(String, Node)> = call
+            .list("args")
+            .into_iter()
+            .zip(["n", "truncate", "vertical"])
+            .map(|(a, name)| (name.to_string(), a))
+            .chain(keywords)
+            .collect();
+        for (name, value) in given {
+            let Some(n) = number(&value) else {
+                return unsupported(&value.loc, format!("show()'s {name} is a constant here"));
+            };
+            match name.as_str() {
+                "n" => rows = n,
+                "truncate" => truncate = n,
+                "vertical" if n == 0 => {}
+                _ => {
+                    return unsupported(
+                        &value.loc,
+                        format!("show({name}=...) is not supported (n and truncate are)"),
+                    )
+                }
+            }
+        }
+        let name = self.udf_name(&format!("show_{}", call.loc.line));
+        self.frame_sink(
+            &name,
+            &frame.value,
+            frame::schema::row_shape(&frame.columns),
+            &loc,
+        )?;
+        self.printed.push(Print::Table {
+            output: self.outputs.len() - 1,
+            rows,
+            truncate,
+            columns: frame.columns,
+        });
+        Ok(())
     }
 
     /// `df.write...csv(path)` of a script: an output, the rows written.
@@ -1390,6 +1488,8 @@ impl<'s> Builder<'s> {
     fn counted(&mut self, call: &Node, env: &mut BTreeMap<String, Binding>) -> Result<usize> {
         let rdd = match self.binding(call, env)? {
             Binding::Rdd(rdd) if rdd.delivery == Delivery::Count => rdd,
+            // A DataFrame's count(), an output already.
+            Binding::Count(output) => return Ok(output),
             _ => return unsupported(&call.loc, "count() of something that is not an RDD"),
         };
         let name = self.udf_name(&format!("count_{}", call.loc.line));

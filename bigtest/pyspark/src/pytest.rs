@@ -41,6 +41,9 @@ const COMPARISON: &str = "def comparable(value):\n\
 /// the case's files where the script reads and saves.
 const RUN_SCRIPT: &str = include_str!("run_script.py");
 
+/// What `DataFrame.show()` prints (`shown_table`), for a script that shows.
+const SHOW_TABLE: &str = include_str!("show_table.py");
+
 /// What the interpreter predicts for one case.
 #[derive(Clone, Debug)]
 pub enum Outcome {
@@ -495,11 +498,14 @@ fn script_module(
         "import ast\n\
          import collections\n\
          import contextlib\n\
+         import decimal\n\
          import io\n\
          import itertools\n\
          import json\n\
+         import math\n\
          import os\n\
          import pathlib\n\
+         import re\n\
          import runpy\n\
          import subprocess\n\
          import sys\n\
@@ -520,6 +526,9 @@ fn script_module(
         .collect();
     let _ = writeln!(out, "ARGUMENTS = {{{}}}\n", arguments.join(", "));
     out.push_str(RUN_SCRIPT);
+    if job.printed.iter().any(|p| matches!(p, Print::Table { .. })) {
+        out.push_str(SHOW_TABLE);
+    }
     out.push_str(
         "\n\n\
          def saved_records(folder, text):\n\
@@ -569,6 +578,11 @@ fn script_module(
          \x20   assert lines.pop() == \"\", \"the last line printed has no line break\"\n\
          \x20   at = 0\n\
          \x20   for kind, sep, limit, expected in segments:\n\
+         \x20       if kind == \"skip\":\n\
+         \x20           # Lines whose text is Spark's choice: only counted.\n\
+         \x20           assert len(lines) >= at + limit, \"the script printed fewer lines than predicted\"\n\
+         \x20           at += limit\n\
+         \x20           continue\n\
          \x20       if kind == \"exact\":\n\
          \x20           groups = [[values] for values in expected]\n\
          \x20       elif kind == \"any order\":\n\
@@ -681,6 +695,30 @@ fn script_module(
                         .printed
                         .iter()
                         .map(|print| match print {
+                            Print::Table {
+                                output,
+                                rows,
+                                truncate,
+                                columns,
+                            } => {
+                                let shape = &job.outputs[*output].shape;
+                                let mut values: Vec<String> = records
+                                    .get(*output)
+                                    .map(|rs| {
+                                        rs.iter()
+                                            .map(|r| row_literal(&row_columns(shape, r)))
+                                            .collect()
+                                    })
+                                    .unwrap_or_default();
+                                values.sort();
+                                let names: Vec<String> =
+                                    columns.iter().map(|c| python_str(&c.name)).collect();
+                                format!(
+                                    "*shown_table(\n                {},\n                [{}],\n                {rows},\n                {truncate},\n            )",
+                                    python_list(&values, 16),
+                                    names.join(", ")
+                                )
+                            }
                             Print::Line { args, sep } => format!(
                                 "(\"exact\", {}, None, [{}])",
                                 python_str(sep),
