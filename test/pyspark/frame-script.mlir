@@ -37,7 +37,7 @@
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_text.py 2>&1 | FileCheck %s --check-prefix=TEXT
 // TEXT: error: pyspark/inputs/frame_script_text.py:5:12: Spark's text writer takes one string column; this DataFrame has 2 columns (a string, b int)
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_create.py 2>&1 | FileCheck %s --check-prefix=CREATE
-// CREATE: error: pyspark/inputs/frame_script_create.py:4:14: SparkSession.createDataFrame() in a script is not supported yet: coco reads a script's DataFrames from files (spark.read.csv(path, schema=S), spark.read.text(path))
+// CREATE: error: pyspark/inputs/frame_script_create.py:4:30: createDataFrame() of a list or a pandas DataFrame in a script is not supported yet: coco reads a script's DataFrames from files or from RDDs
 
 // A CSV read by its header, without a schema: nullable strings, one per
 // name the script gives a column (here city, state, and count, which
@@ -55,3 +55,15 @@
 // SHOWN: df.sink "show_14"
 // SHOWN: df.sink "count_15"
 // SHOWN: df.sink "count_17"
+
+// DataFrames of RDDs: createDataFrame(rdd, schema) checks an INT column's
+// 32 bits (ValueError past them, as Spark's verifySchema), StringType()
+// makes one column, toDF names the fields (test/pyspark/jobs/frame_from_rdd.py
+// runs on Spark).
+// RUN: coco-bigtest import pyspark/jobs/frame_from_rdd.py | FileCheck %s --check-prefix=FROM-RDD
+// FROM-RDD: func.func @rows_14(%arg0: !df.str, %arg1: i64) -> (!df.str, i64)
+// FROM-RDD: df.raise "ValueError"
+// FROM-RDD: df.map %d1 @rows_14
+// FROM-RDD: df.sink "show_15"
+// FROM-RDD: df.sink "count_17" {{.*}} : !df.dataset<!df.str>
+// FROM-RDD: df.sink "output_2" {{.*}} : !df.dataset<tuple<!df.str, i64>>

@@ -917,6 +917,9 @@ impl<'s> Builder<'s> {
         let receiver = self.binding(&func.expect("value"), env)?;
         match receiver {
             Binding::Context => self.context_method(&method, e, env),
+            Binding::Rdd(rdd) if method == "toDF" && self.argc.is_some() => {
+                self.frame_of_rdd(&rdd, e).map(Binding::Data)
+            }
             Binding::Rdd(rdd) => self.operator(&method, rdd, e, env).map(Binding::Rdd),
             Binding::Rdds(_) => unsupported(&e.loc, format!(".{method}() of a tuple of RDDs")),
             // `df.count()`: an action, the number of rows of an output.
@@ -1053,6 +1056,109 @@ impl<'s> Builder<'s> {
             self.read_files.push((f, rdd.clone()));
         }
         let frame = frame::script::read_file(self, rdd.value, &file, &name, &call.loc)?;
+        Ok(frame::Binding::Frame(frame))
+    }
+
+    /// `rdd.toDF()`, `rdd.toDF(["a", "b"])`, `rdd.toDF("a", "b")` (`call`).
+    fn frame_of_rdd(&mut self, rdd: &Rdd, call: &Node) -> Result<frame::Binding> {
+        if rdd.delivery != Delivery::Rdd || rdd.pending.is_some() || rdd.rows {
+            return unsupported(
+                &call.loc,
+                "toDF() of something that is not an RDD of records",
+            );
+        }
+        let mut names = Vec::new();
+        for arg in call.list("args") {
+            let items = if arg.is("List") || arg.is("Tuple") {
+                arg.list("elts")
+            } else {
+                vec![arg.clone()]
+            };
+            for item in items {
+                match item.str_constant() {
+                    Some(name) => names.push(name),
+                    None => {
+                        return unsupported(&item.loc, "toDF() takes the columns' names as strings")
+                    }
+                }
+            }
+        }
+        let names = (!names.is_empty()).then_some(names);
+        let loc = call.expect("func").attr_loc();
+        let frame =
+            frame::script::from_records(self, rdd.value.clone(), &rdd.shape, None, names, &loc)?;
+        Ok(frame::Binding::Frame(frame))
+    }
+
+    /// `spark.createDataFrame(rdd, schema)` of a script (`call`): the
+    /// schema a DDL string, a `StructType`, an atomic type (`StringType()`:
+    /// one column, `value`) or a list of names (types inferred).
+    fn frame_of_records(
+        &mut self,
+        call: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<frame::Binding> {
+        let loc = call.expect("func").attr_loc();
+        let args = call.list("args");
+        let mut schema = args.get(1).cloned();
+        for k in call.list("keywords") {
+            match k.str("arg").as_deref() {
+                Some("schema") => schema = k.child("value"),
+                Some("verifySchema") => {}
+                _ => return unsupported(&k.loc, "createDataFrame() takes data and a schema here"),
+            }
+        }
+        let Some(data) = args.first() else {
+            return unsupported(&loc, "createDataFrame() without data");
+        };
+        let rdd = match self.binding(data, env) {
+            Ok(Binding::Rdd(rdd)) if rdd.delivery == Delivery::Rdd && rdd.pending.is_none() && !rdd.rows => rdd,
+            _ => {
+                return unsupported(
+                    &data.loc,
+                    "createDataFrame() of a list or a pandas DataFrame in a script is not supported yet: coco reads a script's DataFrames from files or from RDDs",
+                )
+            }
+        };
+        let (columns, names) = match schema.map(|s| driver_code(&s, env)) {
+            None => (None, None),
+            Some(list) if list.is("List") => {
+                let names = list
+                    .list("elts")
+                    .iter()
+                    .map(Node::str_constant)
+                    .collect::<Option<Vec<_>>>();
+                match names {
+                    Some(names) => (None, Some(names)),
+                    None => {
+                        return unsupported(
+                            &list.loc,
+                            "createDataFrame()'s list of column names holds strings",
+                        )
+                    }
+                }
+            }
+            Some(atomic)
+                if schema::SqlTy::from_node(&atomic).is_some() && !atomic.is("Constant") =>
+            {
+                let ty = schema::SqlTy::from_node(&atomic).unwrap_or(SqlTy::Str);
+                (
+                    Some(vec![Column {
+                        name: "value".into(),
+                        ty,
+                        nullable: false,
+                    }]),
+                    None,
+                )
+            }
+            Some(mut code) => {
+                if let Some(value) = code.name().and_then(|n| self.scope.values.get(&n)) {
+                    code = value.clone();
+                }
+                (Some(schema::parse(&code)?), None)
+            }
+        };
+        let frame = frame::script::from_records(self, rdd.value, &rdd.shape, columns, names, &loc)?;
         Ok(frame::Binding::Frame(frame))
     }
 
@@ -1731,6 +1837,9 @@ impl<'s> Builder<'s> {
             // Every task sees the same value: a UDF reads `b.value` as the
             // constant (udf.rs, constant_dict).
             "broadcast" if call.list("args").len() == 1 => Ok(Binding::Driver(call.clone())),
+            "createDataFrame" if self.argc.is_some() => {
+                self.frame_of_records(call, env).map(Binding::Data)
+            }
             other if DATAFRAME_SOURCES.contains(&other) => {
                 let owner = match other {
                     "read" | "table" | "sql" | "createDataFrame" | "readStream" => "SparkSession",

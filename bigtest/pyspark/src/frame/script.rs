@@ -643,3 +643,152 @@ pub fn header_columns(module: &[Node]) -> Vec<Column> {
         })
         .collect()
 }
+
+/// A DataFrame of an RDD's records (`spark.createDataFrame(rdd, schema)`,
+/// `rdd.toDF(names)`): a record per row, a field per column. With
+/// `schema`, each field must be of its column's type (Spark's
+/// verifySchema fails the job otherwise); an INT column's value outside 32
+/// bits fails it with ValueError, as Spark's does. With `names` (toDF),
+/// the types are Spark's inference from Python's: str string, int bigint,
+/// float double, bool boolean. The records hold no None, so no column is
+/// NULL.
+pub fn from_records(
+    builder: &mut Builder,
+    value: String,
+    shape: &crate::shape::Shape,
+    schema: Option<Vec<Column>>,
+    names: Option<Vec<String>>,
+    loc: &Loc,
+) -> Result<Frame> {
+    use crate::{ir::Ty, shape::Shape};
+    let fields: Vec<Ty> = match shape {
+        Shape::Field(ty) => vec![ty.clone()],
+        Shape::Tuple(items) if items.iter().all(|i| matches!(i, Shape::Field(_))) => {
+            shape.fields()
+        }
+        _ => {
+            return unsupported(
+                loc,
+                "a DataFrame of records holding tuples or None (struct or NULL-able columns) is not supported: make each record a flat tuple",
+            )
+        }
+    };
+    let columns: Vec<Column> = match schema {
+        Some(columns) => {
+            if columns.len() != fields.len() {
+                return unsupported(
+                    loc,
+                    format!(
+                        "the schema has {} columns, the RDD's records {} fields",
+                        columns.len(),
+                        fields.len()
+                    ),
+                );
+            }
+            for (c, ty) in columns.iter().zip(&fields) {
+                let fits = matches!(
+                    (c.ty, ty),
+                    (SqlTy::Str, Ty::Str)
+                        | (SqlTy::Int | SqlTy::Long, Ty::Int)
+                        | (SqlTy::Double, Ty::Float)
+                        | (SqlTy::Bool, Ty::Bool)
+                );
+                if !fits {
+                    return unsupported(
+                        loc,
+                        format!(
+                            "column {} is {}, and the RDD's field there is a Python {}: Spark fails the job (verifySchema); not supported",
+                            c.name,
+                            c.ty.name(),
+                            crate::ir::TyText::python(ty)
+                        ),
+                    );
+                }
+            }
+            columns
+                .into_iter()
+                .map(|c| Column {
+                    nullable: false,
+                    ..c
+                })
+                .collect()
+        }
+        None => {
+            if matches!(shape, Shape::Field(_)) {
+                return unsupported(
+                    loc,
+                    "toDF() of an RDD of single values: Spark cannot infer a schema from them; make each record a tuple, or createDataFrame(rdd, StringType())",
+                );
+            }
+            let names =
+                names.unwrap_or_else(|| (1..=fields.len()).map(|i| format!("_{i}")).collect());
+            if names.len() != fields.len() {
+                return unsupported(
+                    loc,
+                    format!(
+                        "toDF() names {} columns; the records have {} fields",
+                        names.len(),
+                        fields.len()
+                    ),
+                );
+            }
+            names
+                .into_iter()
+                .zip(&fields)
+                .map(|(name, ty)| Column {
+                    name,
+                    ty: match ty {
+                        Ty::Str => SqlTy::Str,
+                        Ty::Int => SqlTy::Long,
+                        Ty::Float => SqlTy::Double,
+                        _ => SqlTy::Bool,
+                    },
+                    nullable: false,
+                })
+                .collect()
+        }
+    };
+    let frame = Frame { value, columns };
+    if !frame.columns.iter().any(|c| c.ty == SqlTy::Int) {
+        return Ok(frame);
+    }
+    let mut reader = Reader {
+        builder,
+        env: BTreeMap::new(),
+        helpers: Vec::new(),
+    };
+    ops::map_rows(
+        &mut reader,
+        &frame,
+        &format!("rows_{}", loc.line),
+        loc,
+        |ex, columns| {
+            for (column, v) in columns.iter().filter(|(c, _)| c.ty == SqlTy::Int) {
+                let _ = column;
+                let low = ex.f.int(i32::MIN.into(), loc);
+                let high = ex.f.int(i32::MAX.into(), loc);
+                let below = ex.f.op(
+                    format!("arith.cmpi slt, {}, {} : i64", v.value.name, low.name),
+                    crate::ir::Ty::Bool,
+                    loc,
+                );
+                let above = ex.f.op(
+                    format!("arith.cmpi sgt, {}, {} : i64", v.value.name, high.name),
+                    crate::ir::Ty::Bool,
+                    loc,
+                );
+                let outside = ex.f.binary("ori", &below, &above, crate::ir::Ty::Bool, loc);
+                let (bad, _) = ex.f.block(&[]);
+                let (good, _) = ex.f.block(&[]);
+                ex.f.cond_br(&outside, (bad, &[]), (good, &[]), loc);
+                ex.f.switch_to(bad);
+                ex.f.raise("ValueError", loc);
+                ex.f.switch_to(good);
+            }
+            Ok(columns
+                .iter()
+                .map(|(c, v)| (c.name.clone(), v.clone()))
+                .collect())
+        },
+    )
+}
