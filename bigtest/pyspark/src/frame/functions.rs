@@ -14,6 +14,10 @@ use crate::{
     syntax::{Constant, Node},
 };
 
+/// The functions of `pyspark.sql.functions` that [`Exprs::function`]
+/// reads, for its error.
+const FUNCTIONS: &str = "col, lit, expr, when/otherwise, coalesce, split(...).getItem, size(split(...)), lower, upper, trim, ltrim, rtrim, length, concat, concat_ws, substring, greatest, least, round, bround, abs";
+
 impl Exprs<'_, '_, '_> {
     /// An argument of a function of `pyspark.sql.functions` or of a UDF:
     /// a string there names a column (`F.length("name")`).
@@ -204,6 +208,7 @@ impl Exprs<'_, '_, '_> {
                     other => unsupported(&loc, format!("{name} of a {} column", other.name())),
                 }
             }
+            ("size", [list]) => self.split_size(list, &loc),
             ("abs", [arg]) => {
                 let a = self.column_arg(arg)?;
                 if !a.ty.is_numeric() {
@@ -225,7 +230,7 @@ impl Exprs<'_, '_, '_> {
             _ => unsupported(
                 &loc,
                 format!(
-                    "{name}() is not a Column function coco-bigtest reads (supported: col, lit, when/otherwise, coalesce, split(...).getItem, lower, upper, length, concat, concat_ws, substring, greatest, least, abs, and Python UDFs made with udf)"
+                    "{name}() is not a Column function coco-bigtest reads (supported: {FUNCTIONS}, and Python UDFs made with udf)"
                 ),
             ),
         }
@@ -377,12 +382,16 @@ impl Exprs<'_, '_, '_> {
         }
     }
 
-    /// Item `index` of `F.split(s, pattern)` (`list`, or a variable
-    /// holding it): NULL past the end or where `s` is NULL, as Spark's
-    /// `getItem` with ANSI off. The pattern is a regular expression in
-    /// Spark; one without metacharacters splits as Python's `str.split`
-    /// does (every piece kept, trailing empty ones too).
-    pub(super) fn get_item(&mut self, list: &Node, index: &Node, loc: &Loc) -> Result<SqlVal> {
+    /// `F.split(s, pattern)` (`list`, or a variable holding it): its
+    /// pieces and `s`. The pattern is a regular expression in Spark; one
+    /// without metacharacters splits as Python's `str.split` does (every
+    /// piece kept, trailing empty ones too).
+    fn split_pieces(
+        &mut self,
+        list: &Node,
+        what: &str,
+        loc: &Loc,
+    ) -> Result<(crate::ir::Value, SqlVal)> {
         let mut split = list.clone();
         while let Some(code) = split.name().and_then(|n| self.cx.env.get(&n).cloned()) {
             split = code;
@@ -390,7 +399,10 @@ impl Exprs<'_, '_, '_> {
         if callee(&split).as_deref() != Some("split") || !functions_call(&split) {
             return unsupported(
                 loc,
-                format!("getItem of {}: items of F.split(column, pattern) are supported (arrays otherwise are not)", render(list)),
+                format!(
+                    "{what} of {}: coco reads it of F.split(column, pattern), not of other arrays",
+                    render(list)
+                ),
             );
         }
         let args = split.list("args");
@@ -407,13 +419,6 @@ impl Exprs<'_, '_, '_> {
                 format!("split() on {pattern:?}: a pattern with regular-expression metacharacters (or a limit) is not supported yet; a literal separator is"),
             );
         }
-        let i = match index.constant() {
-            Some(Constant::Int(d)) if index.is("Constant") => d.parse::<usize>().ok(),
-            _ => None,
-        };
-        let Some(i) = i else {
-            return unsupported(&index.loc, "getItem takes a constant index of 0 or more");
-        };
         let s = self.column_arg(text)?;
         if s.ty != SqlTy::Str {
             return unsupported(&text.loc, format!("split() of a {} column", s.ty.name()));
@@ -426,9 +431,47 @@ impl Exprs<'_, '_, '_> {
                 crate::ir::string_literal(&pattern),
                 list_ty.mlir()
             ),
-            list_ty.clone(),
+            list_ty,
             loc,
         );
+        Ok((pieces, s))
+    }
+
+    /// `F.size(F.split(s, pattern))`: the number of pieces; -1 where `s`
+    /// is NULL (Spark's spark.sql.legacy.sizeOfNull, on with ANSI off).
+    pub(super) fn split_size(&mut self, list: &Node, loc: &Loc) -> Result<SqlVal> {
+        let (pieces, s) = self.split_pieces(list, "size()", loc)?;
+        let count = self.f.op(
+            format!("df.size {} : {}", pieces.name, pieces.ty.mlir()),
+            Ty::Int,
+            loc,
+        );
+        let value = match &s.present {
+            Some(present) => {
+                let none = self.f.int(-1, loc);
+                self.f.select(present, &count, &none, loc)
+            }
+            None => count,
+        };
+        Ok(SqlVal {
+            present: None,
+            value,
+            ty: SqlTy::Int,
+        })
+    }
+
+    /// Item `index` of `F.split(s, pattern)`: NULL past the end or where
+    /// `s` is NULL, as Spark's `getItem` with ANSI off.
+    pub(super) fn get_item(&mut self, list: &Node, index: &Node, loc: &Loc) -> Result<SqlVal> {
+        let i = match index.constant() {
+            Some(Constant::Int(d)) if index.is("Constant") => d.parse::<usize>().ok(),
+            _ => None,
+        };
+        let Some(i) = i else {
+            return unsupported(&index.loc, "getItem takes a constant index of 0 or more");
+        };
+        let (pieces, s) = self.split_pieces(list, "getItem", loc)?;
+        let list_ty = pieces.ty.clone();
         let option_ty = Ty::Option(Box::new(Ty::Str));
         let item = self.f.op(
             format!(
