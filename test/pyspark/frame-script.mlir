@@ -31,7 +31,7 @@
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_json.py 2>&1 | FileCheck %s --check-prefix=JSON
 // JSON: error: pyspark/inputs/frame_script_json.py:4:19: reading json files is not supported yet: coco generates a script's inputs as CSV or text files
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_show.py 2>&1 | FileCheck %s --check-prefix=SHOW
-// SHOW: error: pyspark/inputs/frame_script_show.py:5:6: DataFrame.printSchema() in a script is not supported yet: show() the DataFrame, print its count(), or write it (df.write.csv(path)) to have its rows checked
+// SHOW: error: pyspark/inputs/frame_script_show.py:5:6: DataFrame.explain() in a script is not supported yet: show() the DataFrame, print its count(), or write it (df.write.csv(path)) to have its rows checked
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_partition.py 2>&1 | FileCheck %s --check-prefix=PARTITION
 // PARTITION: error: pyspark/inputs/frame_script_partition.py:5:12: DataFrameWriter.partitionBy() is not supported: coco checks a written DataFrame as one folder of rows
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_text.py 2>&1 | FileCheck %s --check-prefix=TEXT
@@ -46,15 +46,18 @@
 // HEADER: df.source "input_0" {{.*}} : !df.dataset<tuple<i1, !df.str, i1, !df.str, i1, !df.str>>
 // HEADER: df.sink "output_0" {{.*}} : !df.dataset<tuple<i1, !df.str, i64>>
 
-// What a script shows and counts is its output: show() an output whose
-// rows the test prints as Spark's table, count() one whose rows it counts
-// (test/pyspark/jobs/frame_show.py runs on Spark).
+// What a script shows, counts, collects and prints of the schema it reads
+// is its output: show() an output whose rows the test prints as Spark's
+// table, count() one whose rows it counts, collect() one whose Rows a loop
+// prints (test/pyspark/jobs/frame_show.py runs on Spark).
 // RUN: coco-bigtest import pyspark/jobs/frame_show.py | FileCheck %s --check-prefix=SHOWN
-// SHOWN: df.sink "show_12" {{.*}} loc("pyspark/jobs/frame_show.py":12:23)
-// SHOWN: df.sink "show_13"
-// SHOWN: df.sink "show_14"
-// SHOWN: df.sink "count_15"
+// SHOWN: df.sink "show_14" {{.*}} loc("pyspark/jobs/frame_show.py":14:23)
+// SHOWN: df.sink "show_15"
+// SHOWN: df.sink "show_16"
 // SHOWN: df.sink "count_17"
+// SHOWN: df.sink "count_19"
+// SHOWN: df.sink "show_21"
+// SHOWN: df.sink "print_23"
 
 // DataFrames of RDDs: createDataFrame(rdd, schema) checks an INT column's
 // 32 bits (ValueError past them, as Spark's verifySchema), StringType()

@@ -687,6 +687,27 @@ fn generate_command(
             .collect();
         // The data it wrote itself: no limit.
         let datasets = load_datasets(&a.program, path, &dirs, &mut DataLimit::unlimited())?;
+        // A script's CSV input, also as the file the script reads.
+        if let Some(imported) = &imported {
+            for (case, inputs) in datasets.iter().enumerate() {
+                let dir = if case == 0 {
+                    prefix.clone()
+                } else {
+                    prefix.join(format!("case-{case}"))
+                };
+                for input in &imported.job.inputs {
+                    let records = inputs.get(&input.name).cloned().unwrap_or_default();
+                    if let Some(lines) = coco_pyspark::files::case_lines(input, &records) {
+                        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+                        let file = dir.join(format!("{}.csv", input.name));
+                        let owner = format!("the CSV file of input {}", input.name);
+                        staged
+                            .write(&file, &owner, &text)
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
+            }
+        }
         let mut covered = coverage::measure(&a.program, &a.paths, &datasets, bounds.records())
             .map_err(|e| shown(&e.to_string()))?
             .covered;

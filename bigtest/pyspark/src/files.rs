@@ -10,7 +10,11 @@
 
 use coco_dataflow::value::Value;
 
-use crate::frame::script::{Format, FrameFile};
+use crate::{
+    frame::script::{Format, FrameFile},
+    job::Input,
+    shape::Shape,
+};
 
 /// One field's text: a string always quoted (so a separator, a quote or
 /// whitespace inside it stays its own), its quote and escape characters
@@ -94,6 +98,62 @@ pub fn read_back(value: Option<Value>, file: &FrameFile) -> Option<Value> {
         }
         other => other,
     }
+}
+
+/// The record fields of one input line: its tab-separated fields read as
+/// `shape`'s types.
+pub fn line_values(shape: &Shape, line: &str) -> Vec<Value> {
+    line.split('\t')
+        .zip(shape.fields())
+        .map(|(text, ty)| match ty {
+            crate::ir::Ty::Int => text
+                .parse()
+                .map(Value::Int)
+                .unwrap_or(Value::Str(text.into())),
+            crate::ir::Ty::Float => text
+                .parse()
+                .map(Value::Float)
+                .unwrap_or(Value::Str(text.into())),
+            crate::ir::Ty::Bool => match text {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => Value::Str(text.into()),
+            },
+            _ => Value::Str(text.into()),
+        })
+        .collect()
+}
+
+/// A row's value per column from its record `fields` (a NULL-able
+/// column's flag and value): `None` where NULL.
+pub fn row_columns(shape: &Shape, fields: &[Value]) -> Vec<Option<Value>> {
+    let Shape::Tuple(columns) = shape else {
+        return fields.iter().cloned().map(Some).collect();
+    };
+    let mut fields = fields.iter();
+    columns
+        .iter()
+        .map(|column| match column {
+            Shape::Nullable(_) => {
+                let present = matches!(fields.next(), Some(Value::Bool(true)));
+                let value = fields.next().cloned();
+                value.filter(|_| present)
+            }
+            _ => fields.next().cloned(),
+        })
+        .collect()
+}
+
+/// The lines of the CSV file a case gives a script's input read with
+/// `spark.read.csv` (`records`: the case's records of it, as df text), or
+/// `None` for other inputs.
+pub fn case_lines(input: &Input, records: &[String]) -> Option<Vec<String>> {
+    let file = input.read.as_ref().filter(|f| f.format == Format::Csv)?;
+    let rows: Vec<Vec<Option<Value>>> = records
+        .iter()
+        .map(|l| row_columns(&input.shape, &line_values(&input.shape, l)))
+        .collect();
+    Some(lines(file, &rows))
 }
 
 #[cfg(test)]

@@ -79,6 +79,9 @@ pub struct Output {
     /// A DataFrame a script writes (`df.write.csv(path)`): the files'
     /// format, options and columns, which a test reads them back with.
     pub write: Option<FrameFile>,
+    /// A DataFrame a script collects: its columns' names, each record a
+    /// `Row` of them.
+    pub row_names: Option<Vec<String>>,
 }
 
 /// How the function under test hands an output back.
@@ -341,6 +344,11 @@ pub struct Builder<'s> {
     /// Each DataFrame (its df value) made by an operator that keeps its
     /// input's columns, with that input (`frame::Reader::names_of`).
     pub(crate) frame_parents: HashMap<String, String>,
+    /// The DataFrames (their df values) as a script reads them.
+    frames_read: std::collections::HashSet<String>,
+    /// DataFrames (their df values) a script collects: their columns'
+    /// names, the fields of each Row.
+    collected_rows: HashMap<String, Vec<String>>,
 }
 
 /// The trips of a driver loop over `range(int(sys.argv[N]))`: what the
@@ -377,6 +385,8 @@ impl<'s> Builder<'s> {
             arguments: BTreeMap::new(),
             script: Vec::new(),
             frame_parents: HashMap::new(),
+            frames_read: std::collections::HashSet::new(),
+            collected_rows: HashMap::new(),
             calls: Vec::new(),
             argc: None,
             printed: Vec::new(),
@@ -392,6 +402,20 @@ impl<'s> Builder<'s> {
         Rdd {
             value,
             shape,
+            delivery: Delivery::Rdd,
+            rows: false,
+            order: None,
+            limit: None,
+            dict: false,
+            pending: None,
+        }
+    }
+
+    /// A DataFrame's rows as the records of an RDD.
+    fn frame_rdd(&self, frame: &frame::Frame) -> Rdd {
+        Rdd {
+            value: frame.value.clone(),
+            shape: frame::schema::row_shape(&frame.columns),
             delivery: Delivery::Rdd,
             rows: false,
             order: None,
@@ -604,6 +628,7 @@ impl<'s> Builder<'s> {
             delivery: rdd.delivery,
             file: None,
             write: None,
+            row_names: self.collected_rows.get(&rdd.value).cloned(),
         });
         self.lines.push(format!(
             "  df.sink {} {} : {} {}",
@@ -726,6 +751,9 @@ impl<'s> Builder<'s> {
                 }
                 if method == "show" && is_frame_code(&receiver, env) {
                     return self.show(call, &receiver, env);
+                }
+                if method == "printSchema" && is_frame_code(&receiver, env) {
+                    return self.print_schema(call, &receiver, env);
                 }
                 if let Some(Binding::Data(frame::Binding::Frame(_)) | Binding::TextFrame(_)) =
                     receiver.name().and_then(|name| env.get(&name))
@@ -922,6 +950,18 @@ impl<'s> Builder<'s> {
             }
             Binding::Rdd(rdd) => self.operator(&method, rdd, e, env).map(Binding::Rdd),
             Binding::Rdds(_) => unsupported(&e.loc, format!(".{method}() of a tuple of RDDs")),
+            // `df.collect()`: the rows, as a list of the driver (Rows,
+            // which a loop may index or read by name).
+            Binding::Data(frame::Binding::Frame(frame))
+                if method == "collect" && e.list("args").is_empty() && self.argc.is_some() =>
+            {
+                let names = frame.columns.iter().map(|c| c.name.clone()).collect();
+                self.collected_rows.insert(frame.value.clone(), names);
+                Ok(Binding::Rdd(Rdd {
+                    delivery: Delivery::Collect,
+                    ..self.frame_rdd(&frame)
+                }))
+            }
             // `df.count()`: an action, the number of rows of an output.
             Binding::Data(frame::Binding::Frame(frame))
                 if method == "count" && e.list("args").is_empty() && self.argc.is_some() =>
@@ -1056,6 +1096,7 @@ impl<'s> Builder<'s> {
             self.read_files.push((f, rdd.clone()));
         }
         let frame = frame::script::read_file(self, rdd.value, &file, &name, &call.loc)?;
+        self.frames_read.insert(frame.value.clone());
         Ok(frame::Binding::Frame(frame))
     }
 
@@ -1162,6 +1203,53 @@ impl<'s> Builder<'s> {
         Ok(frame::Binding::Frame(frame))
     }
 
+    /// `df.printSchema()` of a DataFrame as a script reads it: Spark's tree
+    /// of its columns, each nullable (Spark reads a file's schema so).
+    /// Of other DataFrames it is refused: the nullability Spark's analysis
+    /// gives them is not modelled.
+    fn print_schema(
+        &mut self,
+        call: &Node,
+        receiver: &Node,
+        env: &mut BTreeMap<String, Binding>,
+    ) -> Result<()> {
+        let loc = call.expect("func").attr_loc();
+        let columns = match self.binding(receiver, env)? {
+            Binding::TextFrame(rdd) => text_frame(&rdd).columns,
+            Binding::Data(frame::Binding::Frame(frame)) if self.frames_read.contains(&frame.value) => {
+                frame.columns
+            }
+            _ => {
+                return unsupported(
+                    &loc,
+                    "printSchema() of a DataFrame other than one the script reads is not supported yet: the nullability Spark's analysis gives its columns is not modelled",
+                )
+            }
+        };
+        if !call.list("args").is_empty() || !call.list("keywords").is_empty() {
+            return unsupported(&loc, "printSchema() takes no arguments here");
+        }
+        let mut tree = String::from("root\n");
+        for c in &columns {
+            let ty = match c.ty {
+                SqlTy::Str => "string",
+                SqlTy::Int => "integer",
+                SqlTy::Long => "long",
+                SqlTy::Float => "float",
+                SqlTy::Double => "double",
+                SqlTy::Bool => "boolean",
+            };
+            tree.push_str(&format!(" |-- {}: {ty} (nullable = true)\n", c.name));
+        }
+        self.printed.push(Print::Line {
+            args: vec![vec![crate::driver::Source::Code(
+                coco_spark::python::str_literal(&tree),
+            )]],
+            sep: " ".into(),
+        });
+        Ok(())
+    }
+
     /// `df.show(n=20, truncate=True)` of a script (`call`, of `receiver`):
     /// an output whose rows the test prints as Spark's table.
     fn show(
@@ -1201,8 +1289,20 @@ impl<'s> Builder<'s> {
             .chain(keywords)
             .collect();
         for (name, value) in given {
+            // `df.show(df.count())`: every row.
+            let all_rows = name == "n"
+                && value.is("Call")
+                && value.expect("func").str("attr").as_deref() == Some("count")
+                && value.expect("func").expect("value").same_code(receiver);
+            if all_rows {
+                rows = usize::MAX;
+                continue;
+            }
             let Some(n) = number(&value) else {
-                return unsupported(&value.loc, format!("show()'s {name} is a constant here"));
+                return unsupported(
+                    &value.loc,
+                    format!("show()'s {name} is a constant here (or, for n, the DataFrame's own count())"),
+                );
             };
             match name.as_str() {
                 "n" => rows = n,
@@ -3293,7 +3393,7 @@ pub fn script_program(
     if builder.outputs.is_empty() {
         return unsupported(
             at,
-            "the script neither saves an RDD (saveAsTextFile) nor prints collected records (`for x in rdd.collect(): print(x)`): it has no output to test",
+            "the script neither saves nor prints what it computes (saveAsTextFile, df.write, df.show(), a print of collected records or of a count()): it has no output to test",
         );
     }
     Ok(())

@@ -525,6 +525,9 @@ fn script_module(
         .map(|(n, text)| format!("{n}: {}", python_str(text)))
         .collect();
     let _ = writeln!(out, "ARGUMENTS = {{{}}}\n", arguments.join(", "));
+    if job.outputs.iter().any(|o| o.row_names.is_some()) {
+        out.push_str("from pyspark.sql import Row\n\n");
+    }
     out.push_str(RUN_SCRIPT);
     if job.printed.iter().any(|p| matches!(p, Print::Table { .. })) {
         out.push_str(SHOW_TABLE);
@@ -624,14 +627,8 @@ fn script_module(
         case_heading(&mut out, i, case, "tmp_path");
         let mut written = Vec::new();
         for (input, place) in job.inputs.iter().zip(&inputs) {
-            let mut lines = case.inputs.get(&input.name).cloned().unwrap_or_default();
-            if let Some(file) = input.read.as_ref().filter(|f| f.format == Format::Csv) {
-                let rows: Vec<Vec<Option<Value>>> = lines
-                    .iter()
-                    .map(|l| row_columns(&input.shape, &line_values(&input.shape, l)))
-                    .collect();
-                lines = crate::files::lines(file, &rows);
-            }
+            let records = case.inputs.get(&input.name).cloned().unwrap_or_default();
+            let lines = crate::files::case_lines(input, &records).unwrap_or(records);
             let items: Vec<String> = lines.iter().map(|l| python_str(l)).collect();
             written.push(format!("({place}, {})", python_list(&items, 8)));
         }
@@ -649,44 +646,6 @@ fn script_module(
                 }
             }
             Outcome::Output(records) => {
-                out.push_str("    assert process.returncode == 0, process.stderr\n");
-                let saves = job.outputs.iter().zip(records).filter(|(o, _)| saved(o));
-                for (k, (output, records)) in saves.enumerate() {
-                    if let Some(file) = &output.write {
-                        let mut rows: Vec<String> = records
-                            .iter()
-                            .map(|r| {
-                                let columns: Vec<Option<Value>> = row_columns(&output.shape, r)
-                                    .into_iter()
-                                    .map(|v| crate::files::read_back(v, file))
-                                    .collect();
-                                row_literal(&columns)
-                            })
-                            .collect();
-                        rows.sort();
-                        let _ = writeln!(
-                            out,
-                            "    same_records(\n        saved_rows(saved[{k}], {}, {}, {}),\n        {},\n    )",
-                            python_str(file.format.name()),
-                            python_str(&file.ddl()),
-                            reader_options(file),
-                            python_list(&rows, 8)
-                        );
-                        continue;
-                    }
-                    let text = matches!(output.shape, Shape::Field(crate::ir::Ty::Str));
-                    let mut values: Vec<String> = records
-                        .iter()
-                        .map(|r| python_value(&output.shape, &mut r.iter()))
-                        .collect();
-                    values.sort();
-                    let _ = writeln!(
-                        out,
-                        "    same_records(saved_records(saved[{k}], {}), {})",
-                        if text { "True" } else { "False" },
-                        python_list(&values, 4)
-                    );
-                }
                 if !job.printed.is_empty() {
                     // The bodies of loops longer than one print, as local
                     // functions of the test.
@@ -706,7 +665,7 @@ fn script_module(
                                     .get(*output)
                                     .map(|rs| {
                                         rs.iter()
-                                            .map(|r| row_literal(&row_columns(shape, r)))
+                                            .map(|r| row_literal(&crate::files::row_columns(shape, r)))
                                             .collect()
                                     })
                                     .unwrap_or_default();
@@ -738,11 +697,19 @@ fn script_module(
                                 ..
                             } => {
                                 let shape = &job.outputs[*output].shape;
+                                let row_names = job.outputs[*output].row_names.as_deref();
                                 let mut values: Vec<String> = records
                                     .get(*output)
                                     .map(|rs| {
                                         rs.iter()
-                                            .map(|r| python_value(shape, &mut r.iter()))
+                                            .map(|r| match row_names {
+                                                // A collected DataFrame's Row.
+                                                Some(names) => row_object(
+                                                    names,
+                                                    &crate::files::row_columns(shape, r),
+                                                ),
+                                                None => python_value(shape, &mut r.iter()),
+                                            })
                                             .collect()
                                     })
                                     .unwrap_or_default();
@@ -789,14 +756,58 @@ fn script_module(
                         })
                         .collect();
                     out.push_str(&bodies);
+                    // Python's own code over a predicted record may raise
+                    // (a format of None): the script then fails with it.
                     let _ = writeln!(
                         out,
-                        "    same_printed(\n        process.stdout,\n        [\n{}        ],\n    )",
+                        "    try:\n        printed = [\n{}        ]\n    except Exception as raised:\n        # The script's print raises on a record it was to print.\n        assert process.returncode != 0, f\"the script was to fail with {{raised!r}}\"\n        assert type(raised).__name__ in process.stderr\n        return",
                         segments
                             .iter()
                             .map(|s| format!("            {s},\n"))
                             .collect::<String>()
                     );
+                }
+                out.push_str("    assert process.returncode == 0, process.stderr\n");
+                let saves = job.outputs.iter().zip(records).filter(|(o, _)| saved(o));
+                for (k, (output, records)) in saves.enumerate() {
+                    if let Some(file) = &output.write {
+                        let mut rows: Vec<String> = records
+                            .iter()
+                            .map(|r| {
+                                let columns: Vec<Option<Value>> =
+                                    crate::files::row_columns(&output.shape, r)
+                                        .into_iter()
+                                        .map(|v| crate::files::read_back(v, file))
+                                        .collect();
+                                row_literal(&columns)
+                            })
+                            .collect();
+                        rows.sort();
+                        let _ = writeln!(
+                            out,
+                            "    same_records(\n        saved_rows(saved[{k}], {}, {}, {}),\n        {},\n    )",
+                            python_str(file.format.name()),
+                            python_str(&file.ddl()),
+                            reader_options(file),
+                            python_list(&rows, 8)
+                        );
+                        continue;
+                    }
+                    let text = matches!(output.shape, Shape::Field(crate::ir::Ty::Str));
+                    let mut values: Vec<String> = records
+                        .iter()
+                        .map(|r| python_value(&output.shape, &mut r.iter()))
+                        .collect();
+                    values.sort();
+                    let _ = writeln!(
+                        out,
+                        "    same_records(saved_records(saved[{k}], {}), {})",
+                        if text { "True" } else { "False" },
+                        python_list(&values, 4)
+                    );
+                }
+                if !job.printed.is_empty() {
+                    out.push_str("    same_printed(process.stdout, printed)\n");
                 }
             }
         }
@@ -855,51 +866,21 @@ fn input_literal(shape: &Shape, line: &str) -> String {
     if matches!(shape, Shape::Field(crate::ir::Ty::Str)) {
         return python_str(line);
     }
-    python_value(shape, &mut line_values(shape, line).iter())
+    python_value(shape, &mut crate::files::line_values(shape, line).iter())
 }
 
-/// The record fields of one input line: its tab-separated fields read as
-/// `shape`'s types.
-fn line_values(shape: &Shape, line: &str) -> Vec<Value> {
-    line.split('\t')
-        .zip(shape.fields())
-        .map(|(text, ty)| match ty {
-            crate::ir::Ty::Int => text
-                .parse()
-                .map(Value::Int)
-                .unwrap_or(Value::Str(text.into())),
-            crate::ir::Ty::Float => text
-                .parse()
-                .map(Value::Float)
-                .unwrap_or(Value::Str(text.into())),
-            crate::ir::Ty::Bool => match text {
-                "true" => Value::Bool(true),
-                "false" => Value::Bool(false),
-                _ => Value::Str(text.into()),
-            },
-            _ => Value::Str(text.into()),
-        })
-        .collect()
-}
-
-/// A row's value per column from its record `fields` (a NULL-able
-/// column's flag and value): `None` where NULL.
-fn row_columns(shape: &Shape, fields: &[Value]) -> Vec<Option<Value>> {
-    let Shape::Tuple(columns) = shape else {
-        return fields.iter().cloned().map(Some).collect();
-    };
-    let mut fields = fields.iter();
-    columns
+/// A collected row: `Row(**{"name": value, ...})`, which a loop indexes
+/// or reads by name and `str()` writes as Spark's Row does.
+fn row_object(names: &[String], columns: &[Option<Value>]) -> String {
+    let items: Vec<String> = names
         .iter()
-        .map(|column| match column {
-            Shape::Nullable(_) => {
-                let present = matches!(fields.next(), Some(Value::Bool(true)));
-                let value = fields.next().cloned();
-                value.filter(|_| present)
-            }
-            _ => fields.next().cloned(),
+        .zip(columns)
+        .map(|(name, v)| {
+            let value = v.as_ref().map_or_else(|| "None".into(), python_scalar);
+            format!("{}: {value}", python_str(name))
         })
-        .collect()
+        .collect();
+    format!("Row(**{{{}}})", items.join(", "))
 }
 
 /// A row's Python tuple.
