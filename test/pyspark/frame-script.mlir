@@ -70,3 +70,10 @@
 // FROM-RDD: df.sink "show_15"
 // FROM-RDD: df.sink "count_17" {{.*}} : !df.dataset<!df.str>
 // FROM-RDD: df.sink "output_2" {{.*}} : !df.dataset<tuple<!df.str, i64>>
+
+// A UDF bound at module level (`label_udf = func.udf(label, StringType())`)
+// is called from the script's DataFrame code
+// (test/pyspark/jobs/frame_script_udf.py runs on Spark).
+// RUN: coco-bigtest import pyspark/jobs/frame_script_udf.py | FileCheck %s --check-prefix=UDF
+// UDF: func.func @label_udf(
+// UDF: df.sink "show_20"

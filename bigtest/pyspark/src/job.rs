@@ -669,6 +669,13 @@ impl<'s> Builder<'s> {
                         parsing
                     } else if self.argc.is_some() && is_driver_value(&value, env) {
                         Binding::Driver(driver_code(&value, env))
+                    } else if self.argc.is_some()
+                        && frame::names::callee(&value).as_deref() == Some("udf")
+                    {
+                        // `name = F.udf(f, type)`, which DataFrame code calls
+                        // (read where it is called, from the module's own
+                        // binding).
+                        Binding::Driver(value.clone())
                     } else if self.argc.is_some() && frame::script::is_schema(&value) {
                         // `schema = StructType([...])`, which a read takes.
                         Binding::Driver(value.clone())
