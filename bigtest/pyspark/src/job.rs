@@ -1763,6 +1763,19 @@ impl<'s> Builder<'s> {
                             if let Some(name) = e.name().filter(|n| loop_names.contains(n)) {
                                 return Ok(Some(vec![crate::driver::Source::Code(name)]));
                             }
+                            // `row.name` of a collected Row (of a tuple, the
+                            // AttributeError Python raises in the script too).
+                            let of_record = e.is("Attribute")
+                                && e.expect("value")
+                                    .name()
+                                    .is_some_and(|n| loop_names.contains(&n));
+                            if of_record {
+                                let record = e.expect("value").name().unwrap_or_default();
+                                let attr = e.str("attr").unwrap_or_default();
+                                return Ok(Some(vec![crate::driver::Source::Code(format!(
+                                    "{record}.{attr}"
+                                ))]));
+                            }
                             self.printed_leaf(e, env)
                         })
                     })

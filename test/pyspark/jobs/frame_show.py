@@ -20,5 +20,5 @@ print("groups:", people.groupBy("age").count().count())
 counts = by_age.count()
 counts.show(counts.count())
 for row in counts.collect():
-    print(row["age"], row[1])
+    print(row["age"], row[1], row.age)
 spark.stop()
