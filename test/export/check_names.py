@@ -16,6 +16,7 @@ Prints one line per failure and a summary; exits 1 on any failure.
 import argparse  # noqa: F401 (the modules the job imports, loaded before the hook is armed)
 import ast
 import csv  # noqa: F401
+import decimal  # noqa: F401
 import json
 import math  # noqa: F401
 import os  # noqa: F401
