@@ -30,8 +30,8 @@
 // COMMENT: error: pyspark/inputs/frame_script_comment.py:4:60: the csv option comment="#" is not supported (coco reads header, sep, quote, escape and options that change no value)
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_json.py 2>&1 | FileCheck %s --check-prefix=JSON
 // JSON: error: pyspark/inputs/frame_script_json.py:4:19: reading json files is not supported yet: coco generates a script's inputs as CSV or text files
-// RUN: not coco-bigtest import pyspark/inputs/frame_script_show.py 2>&1 | FileCheck %s --check-prefix=SHOW
-// SHOW: error: pyspark/inputs/frame_script_show.py:5:6: DataFrame.explain() in a script is not supported yet: show() the DataFrame, print its count(), or write it (df.write.csv(path)) to have its rows checked
+// RUN: not coco-bigtest import pyspark/inputs/frame_script_explain.py 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// EXPLAIN: error: pyspark/inputs/frame_script_explain.py:5:6: DataFrame.explain() in a script is not supported yet: show() the DataFrame, print its count(), or write it (df.write.csv(path)) to have its rows checked
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_partition.py 2>&1 | FileCheck %s --check-prefix=PARTITION
 // PARTITION: error: pyspark/inputs/frame_script_partition.py:5:12: DataFrameWriter.partitionBy() is not supported: coco checks a written DataFrame as one folder of rows
 // RUN: not coco-bigtest import pyspark/inputs/frame_script_text.py 2>&1 | FileCheck %s --check-prefix=TEXT
